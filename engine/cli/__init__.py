@@ -1,0 +1,39 @@
+"""The ``truco`` command line. Each command lives in its own module and registers itself here.
+
+Exit codes everywhere: 0 ok, 1 the input (a log or a variant) is invalid, 2 usage errors.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from engine.errors import TrucoError
+
+
+class _Group(click.Group):
+    """Any :class:`TrucoError` that escapes a command is reported as ``truco: message``, exit 1,
+    never as a traceback."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except TrucoError as exc:
+            click.echo(f"truco: {exc}", err=True)
+            sys.exit(1)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="truco-engine")
+def main() -> None:
+    """truco: a rules-as-data engine for Brazilian Truco."""
+
+
+def _register() -> None:
+    from engine.cli import variants_cmd
+
+    main.add_command(variants_cmd.variants)
+
+
+_register()

@@ -1,0 +1,72 @@
+"""The error hierarchy. Every error the tools report is a :class:`TrucoError`: it knows where
+it happened (file, line, column, key path or event) and says what was expected.
+
+>>> str(TrucoError("ladder must increase", file="house.yaml", line=3, column=5, path="betting.ladder"))
+'house.yaml:3:5: betting.ladder: ladder must increase'
+"""
+
+from __future__ import annotations
+
+
+class TrucoError(ValueError):
+    """Base of every error this package reports to users (a ``ValueError``, like python-chess)."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        path: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.file = file
+        self.line = line
+        self.column = column
+        self.path = path
+
+    @property
+    def location(self) -> str:
+        """``file:line:column`` with whatever parts are known."""
+        parts = [p for p in (self.file, self.line, self.column) if p is not None]
+        return ":".join(str(p) for p in parts)
+
+    def __str__(self) -> str:
+        prefix = self.location
+        body = f"{self.path}: {self.message}" if self.path else self.message
+        return f"{prefix}: {body}" if prefix else body
+
+
+class VariantError(TrucoError):
+    """A variant file cannot be read, fails its schema, or says something inconsistent.
+
+    ``errors`` holds every problem found (each a :class:`VariantError` with its own location);
+    the error itself reads as the first of them.
+    """
+
+    def __init__(self, message: str, *, errors: list[VariantError] | None = None, **kw: object) -> None:
+        super().__init__(message, **kw)  # type: ignore[arg-type]
+        self.errors: list[VariantError] = errors if errors is not None else [self]
+
+    def lines(self) -> list[str]:
+        """One ``file:line:column: path: message`` line per problem."""
+        return [TrucoError.__str__(e) for e in self.errors]
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines())
+
+
+class IllegalMoveError(TrucoError):
+    """A move that the rules do not allow now. ``legal`` lists what was legal instead."""
+
+    def __init__(self, message: str, legal: list[str] | None = None, **kw: object) -> None:
+        self.legal = legal or []
+        if legal is not None:
+            message = f"{message}; legal: {', '.join(legal) if legal else 'nothing (a deal is awaited)'}"
+        super().__init__(message, **kw)  # type: ignore[arg-type]
+
+
+class LogError(TrucoError):
+    """A game log is not valid: bad JSON, a schema violation, or a replay that disagrees."""

@@ -1,0 +1,433 @@
+"""Loading variant files: YAML with positions, ``extends`` overlays, JSON Schema validation and
+a semantic pass, into an immutable :class:`~engine.rules.Rules`.
+
+Every problem is a :class:`~engine.errors.VariantError` naming ``file:line:column``, the key
+path, what was expected and what was found. Loading is ``yaml.safe_load``-safe (no Python
+tags), refuses duplicate keys (PyYAML would keep the last one silently) and YAML aliases
+(no "billion laughs"), and bounds the file's size and nesting.
+
+>>> rules = load_variant("paulista")
+>>> rules.players, rules.ladder[0].name, rules.games_to_win
+(4, 'truco', 1)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+from yaml.events import AliasEvent
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from engine.cards import RANKS
+from engine.errors import VariantError
+from engine.resources import schema_path, shipped_variants
+from engine.rules import Rules, rules_from_data
+
+MAX_FILE_BYTES = 1 << 20  # 1 MiB: a variant is a few hundred bytes
+MAX_DEPTH = 32
+MAX_EXTENDS = 16
+#: Keys a variant that extends nothing may leave out.
+_OPTIONAL = {("$schema",), ("name",), ("title",), ("description",), ("extends",),
+             ("manilhas", "suit_order"), ("manilhas", "cards")}
+
+KeyPath = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A position in a file, 1-based."""
+
+    file: str
+    line: int
+    column: int
+
+
+def render_path(path: KeyPath) -> str:
+    """``("betting", "ladder", 1, "value")`` as ``betting.ladder[1].value``."""
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(top level)"
+
+
+# ---------------------------------------------------------------------------------------------
+# YAML with positions
+# ---------------------------------------------------------------------------------------------
+class _Loader(yaml.SafeLoader):
+    """A SafeLoader that refuses aliases (and so alias bombs) while composing."""
+
+    def compose_node(self, parent: Node | None, index: object) -> Node | None:  # type: ignore[override]
+        if self.check_event(AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(
+                None, None, "YAML aliases (*name) are not allowed in variant files; "
+                "write the value out", event.start_mark)
+        return super().compose_node(parent, index)  # type: ignore[no-any-return]
+
+
+@dataclass
+class _Doc:
+    data: dict[str, Any]
+    marks: dict[KeyPath, Mark]  # where each value starts
+    key_marks: dict[KeyPath, Mark]  # where each mapping key starts
+    file: str
+
+
+def _mark(file: str, m: yaml.Mark | None) -> Mark:
+    return Mark(file, (m.line + 1) if m else 1, (m.column + 1) if m else 1)
+
+
+def read_yaml(path: Path, display: str | None = None) -> _Doc:
+    """Read one variant file into plain data with the position of every key and value."""
+    file = display or str(path)
+    try:
+        if path.is_dir():
+            raise VariantError("is a directory, not a variant file", file=file)
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise VariantError(
+                f"file is {size} bytes; a variant file may have at most {MAX_FILE_BYTES}", file=file)
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise VariantError(f"cannot read: {exc.strerror or exc}", file=file) from None
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]  # a UTF-8 byte order mark, as some editors write
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise VariantError(f"not UTF-8: byte 0x{raw[exc.start]:02x} cannot be decoded",
+                           file=file, line=line, column=column) from None
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+    except yaml.MarkedYAMLError as exc:
+        mark = _mark(file, exc.problem_mark or exc.context_mark)
+        problem = " ".join(p for p in (exc.context, exc.problem) if p)
+        if "expected a single document" in problem:
+            problem = "expected a single YAML document, found several (---)"
+        raise VariantError(f"invalid YAML: {problem}", file=file, line=mark.line,
+                           column=mark.column) from None
+    except yaml.YAMLError as exc:
+        raise VariantError(f"invalid YAML: {exc}", file=file) from None
+    except RecursionError:
+        raise VariantError("invalid YAML: nesting too deep", file=file) from None
+    finally:
+        loader.dispose()
+    if node is None:
+        raise VariantError("empty file: expected a mapping of variant keys", file=file, line=1,
+                           column=1)
+    doc = _Doc({}, {}, {}, file)
+    if not isinstance(node, MappingNode):
+        m = _mark(file, node.start_mark)
+        raise VariantError(f"expected a mapping of variant keys at the top level, found a "
+                           f"{_node_kind(node)}", file=file, line=m.line, column=m.column)
+    doc.data = _build(node, (), doc, _Loader(""))
+    return doc
+
+
+def _node_kind(node: Node) -> str:
+    return {MappingNode: "mapping", SequenceNode: "list"}.get(type(node), "scalar")
+
+
+def _build(node: Node, path: KeyPath, doc: _Doc, constructor: _Loader) -> Any:
+    doc.marks[path] = _mark(doc.file, node.start_mark)
+    if len(path) > MAX_DEPTH:
+        m = doc.marks[path]
+        raise VariantError(f"nesting deeper than {MAX_DEPTH} levels", file=doc.file,
+                           line=m.line, column=m.column, path=render_path(path))
+    if isinstance(node, MappingNode):
+        out: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            km = _mark(doc.file, key_node.start_mark)
+            key = _scalar(key_node, path, doc, constructor) if isinstance(key_node, ScalarNode) else None
+            if not isinstance(key, str):
+                raise VariantError(f"keys must be strings, found {key!r}", file=doc.file,
+                                   line=km.line, column=km.column, path=render_path(path))
+            if key in out:
+                first = doc.key_marks[path + (key,)]
+                raise VariantError(f"duplicate key {key!r} (first at line {first.line})",
+                                   file=doc.file, line=km.line, column=km.column,
+                                   path=render_path(path + (key,)))
+            doc.key_marks[path + (key,)] = km
+            out[key] = _build(value_node, path + (key,), doc, constructor)
+        return out
+    if isinstance(node, SequenceNode):
+        return [_build(item, path + (i,), doc, constructor) for i, item in enumerate(node.value)]
+    return _scalar(node, path, doc, constructor)
+
+
+def _scalar(node: Node, path: KeyPath, doc: _Doc, constructor: _Loader) -> Any:
+    try:
+        return constructor.construct_object(node, deep=True)
+    except yaml.MarkedYAMLError as exc:
+        m = _mark(doc.file, exc.problem_mark or node.start_mark)
+        raise VariantError(f"invalid value: {exc.problem}", file=doc.file, line=m.line,
+                           column=m.column, path=render_path(path)) from None
+    except (ValueError, OverflowError) as exc:
+        m = _mark(doc.file, node.start_mark)
+        raise VariantError(f"invalid value: {exc}", file=doc.file, line=m.line,
+                           column=m.column, path=render_path(path)) from None
+
+
+# ---------------------------------------------------------------------------------------------
+# extends
+# ---------------------------------------------------------------------------------------------
+def resolve_source(ref: str, base: Path | None = None) -> Path:
+    """A variant reference as a file: a shipped name (``paulista``) or a path (relative to
+    ``base``, the folder of the file that names it). Raises :class:`VariantError`."""
+    shipped = shipped_variants()
+    looks_like_path = ref.endswith((".yaml", ".yml")) or os.sep in ref or "/" in ref
+    if not looks_like_path and ref in shipped:
+        return shipped[ref]
+    candidate = Path(ref) if base is None else base / ref
+    if looks_like_path or candidate.exists():
+        if not candidate.exists():
+            raise VariantError(f"no variant file at {candidate}")
+        return candidate
+    raise VariantError(f"unknown variant {ref!r}: expected a shipped name "
+                       f"({', '.join(sorted(shipped))}) or a path to a .yaml file")
+
+
+def _resolve(path: Path, chain: list[Path], display: str | None = None) -> _Doc:
+    doc = read_yaml(path, display)
+    parent_ref = doc.data.get("extends")
+    if parent_ref is None:
+        return doc
+    m = doc.marks[("extends",)]
+    where = {"file": doc.file, "line": m.line, "column": m.column, "path": "extends"}
+    if not isinstance(parent_ref, str) or not parent_ref:
+        raise VariantError(f"expected the name or path of a parent variant, found {parent_ref!r}",
+                           **where)
+    try:
+        parent_path = resolve_source(parent_ref, path.parent)
+    except VariantError as exc:
+        raise VariantError(exc.message, **where) from None
+    if parent_path.is_dir():
+        raise VariantError(f"{parent_ref!r} is a directory, not a variant file", **where)
+    resolved = parent_path.resolve()
+    if resolved in chain:
+        cycle = " -> ".join(p.name for p in chain + [resolved])
+        raise VariantError(f"extends cycle: {cycle}", **where)
+    if len(chain) >= MAX_EXTENDS:
+        raise VariantError(f"more than {MAX_EXTENDS} levels of extends", **where)
+    parent = _resolve(parent_path, chain + [resolved])
+    return _overlay(parent, doc)
+
+
+def _overlay(parent: _Doc, child: _Doc) -> _Doc:
+    """The parent with the child's keys laid over it: mappings merge, lists and scalars replace.
+    A variant's name, title and description are its own, never inherited."""
+    data = _merge(parent.data, child.data)
+    for own in ("name", "title", "description", "$schema"):
+        if own in child.data:
+            data[own] = child.data[own]
+        else:
+            data.pop(own, None)
+    marks = dict(parent.marks)
+    key_marks = dict(parent.key_marks)
+    # A list or scalar of the child replaces the parent's whole subtree there: drop its marks.
+    replaced = [p for p in child.marks if p and not isinstance(_get(child.data, p), dict)]
+    for table in (marks, key_marks):
+        for stale in [q for q in table if any(len(q) > len(p) and q[: len(p)] == p
+                                              for p in replaced)]:
+            del table[stale]
+    marks.update(child.marks)
+    key_marks.update(child.key_marks)
+    return _Doc(data, marks, key_marks, child.file)
+
+
+def _merge(base: Any, over: Any) -> Any:
+    if isinstance(base, dict) and isinstance(over, dict):
+        out = dict(base)
+        for key, value in over.items():
+            out[key] = _merge(base[key], value) if key in base else value
+        return out
+    return over
+
+
+def _get(data: Any, path: KeyPath) -> Any:
+    for part in path:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
+
+
+# ---------------------------------------------------------------------------------------------
+# validation
+# ---------------------------------------------------------------------------------------------
+@cache
+def _schema() -> dict[str, Any]:
+    with open(schema_path("variant"), encoding="utf-8") as f:
+        return json.load(f)  # type: ignore[no-any-return]
+
+
+@cache
+def _validator() -> Any:
+    return jsonschema.Draft202012Validator(_schema())
+
+
+def _where(doc: _Doc, path: KeyPath, key: bool = False) -> dict[str, Any]:
+    """The location of ``path`` (its key when ``key``), or of its nearest ancestor."""
+    probe = path
+    while True:
+        m = (doc.key_marks.get(probe) if key else None) or doc.marks.get(probe)
+        if m is not None or not probe:
+            break
+        probe = probe[:-1]
+    m = m or Mark(doc.file, 1, 1)
+    return {"file": m.file, "line": m.line, "column": m.column, "path": render_path(path)}
+
+
+def _schema_errors(doc: _Doc) -> Iterator[VariantError]:
+    for err in _validator().iter_errors(doc.data):
+        path: KeyPath = tuple(err.absolute_path)
+        found = err.instance
+        v = err.validator
+        if v == "additionalProperties":
+            allowed = sorted(err.schema.get("properties", {}))
+            for key in sorted(set(found) - set(allowed)):
+                yield VariantError(f"unknown key {key!r}; expected one of: {', '.join(allowed)}",
+                                   **_where(doc, path + (key,), key=True))
+            continue
+        if v == "required":
+            missing = [k for k in err.validator_value if k not in found]
+            yield VariantError(f"missing key(s): {', '.join(missing)}", **_where(doc, path))
+            continue
+        expected = {
+            "enum": lambda: "one of " + ", ".join(json.dumps(x) for x in err.validator_value),
+            "type": lambda: f"a value of type {err.validator_value}",
+            "minimum": lambda: f"at least {err.validator_value}",
+            "maximum": lambda: f"at most {err.validator_value}",
+            "pattern": lambda: f"a string matching {err.validator_value}",
+            "minItems": lambda: f"at least {err.validator_value} item(s)",
+            "maxItems": lambda: f"at most {err.validator_value} item(s)",
+            "uniqueItems": lambda: "no repeated items",
+            "minLength": lambda: "a non-empty string",
+        }.get(v)
+        if expected is None:
+            yield VariantError(err.message, **_where(doc, path))
+        else:
+            yield VariantError(f"expected {expected()}, found {json.dumps(found, default=repr)}",
+                               **_where(doc, path))
+
+
+def _missing_errors(doc: _Doc, schema: dict[str, Any], path: KeyPath = ()) -> Iterator[VariantError]:
+    """A variant that extends nothing states every rule: each schema property must be there."""
+    data = _get(doc.data, path)
+    if not isinstance(data, dict):
+        return
+    for key, sub in schema.get("properties", {}).items():
+        sub_path = path + (key,)
+        if sub_path in _OPTIONAL:
+            continue
+        if key not in data:
+            yield VariantError(f"missing key {key!r} ({sub.get('description', '')}); a variant "
+                               "that extends nothing must state every rule",
+                               **_where(doc, path))
+        elif sub.get("type") == "object":
+            yield from _missing_errors(doc, sub, sub_path)
+
+
+def _semantic_errors(doc: _Doc) -> Iterator[VariantError]:
+    """What the schema cannot say: cross-key consistency."""
+    d = doc.data
+
+    def err(path: KeyPath, message: str) -> VariantError:
+        return VariantError(message, **_where(doc, path))
+
+    ranks = d["deck"]["ranks"]
+    if set(d["ranking"]) != set(ranks):
+        extra = sorted(set(d["ranking"]) - set(ranks), key=RANKS.index)
+        missing = sorted(set(ranks) - set(d["ranking"]), key=RANKS.index)
+        yield err(("ranking",), "the ranking must list exactly the deck's ranks"
+                  + (f"; not in the deck: {' '.join(extra)}" if extra else "")
+                  + (f"; missing: {' '.join(missing)}" if missing else ""))
+    man = d["manilhas"]
+    if man["mode"] == "vira" and "suit_order" not in man:
+        yield err(("manilhas",), "mode vira needs suit_order (P2), the manilhas' suits weakest first")
+    if man["mode"] == "fixed":
+        if "cards" not in man:
+            yield err(("manilhas",), "mode fixed needs cards (M1), the manilhas weakest first")
+        for i, card in enumerate(man.get("cards", [])):
+            if card[0] not in ranks:
+                yield err(("manilhas", "cards", i), f"manilha {card} is not in the deck "
+                          f"(ranks {' '.join(ranks)})")
+    deck_size = 4 * len(ranks)
+    needed = d["players"] * d["cards_per_player"] + (1 if man["mode"] == "vira" else 0)
+    if needed > deck_size:
+        yield err(("deck", "ranks"), f"a deal needs {needed} cards but the deck has {deck_size}")
+    bet = d["betting"]
+    previous = bet["initial_value"]
+    for i, step in enumerate(bet["ladder"]):
+        if step["value"] <= previous:
+            yield err(("betting", "ladder", i, "value"), f"the ladder must increase: expected more "
+                      f"than {previous}, found {step['value']}")
+        previous = step["value"]
+    names = [s["name"] for s in bet["ladder"]]
+    for i, name in enumerate(names):
+        if name in names[:i]:
+            yield err(("betting", "ladder", i, "name"), f"step name {name!r} is used twice")
+    for i, rnd in enumerate(bet["refused_card_shown_in_rounds"]):
+        if rnd > d["cards_per_player"]:
+            yield err(("betting", "refused_card_shown_in_rounds", i), f"there is no round {rnd}")
+    if d["covered_cards"]["from_round"] > d["cards_per_player"]:
+        yield err(("covered_cards", "from_round"), "there is no such round")
+    target = d["game"]["target"]
+    for kind in ("one_team", "both_teams"):
+        hand = d["special_hands"][kind]
+        if hand["enabled"] and hand["from_score"] >= target:
+            yield err(("special_hands", kind, "from_score"), f"expected a score below the game's "
+                      f"target {target}, found {hand['from_score']}")
+
+
+# ---------------------------------------------------------------------------------------------
+# the public entry points
+# ---------------------------------------------------------------------------------------------
+def load_variant(ref: str | os.PathLike[str], *, base: Path | None = None) -> Rules:
+    """Load, resolve and validate a variant: a shipped name or a path to a YAML file.
+
+    Raises :class:`~engine.errors.VariantError` with every problem found.
+
+    >>> load_variant("mineiro-12").top_value
+    12
+    """
+    path = resolve_source(str(ref), base) if isinstance(ref, str) else Path(ref)
+    shipped = {p.resolve(): n for n, p in shipped_variants().items()}
+    doc = _resolve(path, [path.resolve()], display=None)
+    doc.data.setdefault("name", shipped.get(path.resolve(), path.stem))
+    errors = list(_schema_errors(doc))
+    if not errors:
+        errors = list(_missing_errors(doc, _schema()))
+    if not errors:
+        errors = list(_semantic_errors(doc))
+    if errors:
+        errors.sort(key=lambda e: (e.file or "", e.line or 0, e.column or 0))
+        raise VariantError(errors[0].message, errors=errors, file=errors[0].file,
+                           line=errors[0].line, column=errors[0].column, path=errors[0].path)
+    return rules_from_data(doc.data, source=str(path))
+
+
+_CACHE: dict[str, Rules] = {}
+
+
+def find_variant(name: str) -> Rules:
+    """A shipped variant by name, loaded once per process (shipped files do not change)."""
+    rules = _CACHE.get(name)
+    if rules is None:
+        if name not in shipped_variants():
+            raise VariantError(f"unknown variant {name!r}: expected one of "
+                               f"{', '.join(sorted(shipped_variants()))}")
+        rules = _CACHE[name] = load_variant(name)
+    return rules

@@ -1,0 +1,146 @@
+"""Moves: small immutable values with a ``str`` in the log's own words and a ``repr`` you can
+paste back into Python.
+
+>>> a = Action.raise_to(2, 3)
+>>> str(a), a.to_event()
+('raise 2 3', {'event': 'raise', 'seat': 2, 'value': 3})
+>>> Action.from_event({"event": "play", "seat": 1, "card": "4c", "covered": True})
+Action.play(1, '4c', covered=True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from engine.cards import Card, card_name, parse_card
+
+Kind = Literal["play", "raise", "accept", "fold", "decide"]
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One player's move. Build it with the class methods: :meth:`play`, :meth:`raise_to`,
+    :meth:`accept`, :meth:`fold`, :meth:`decide`."""
+
+    kind: Kind
+    seat: int
+    card: Card | None = None
+    covered: bool = False
+    value: int | None = None
+    play_on: bool | None = None  # the answer of a decide
+
+    @classmethod
+    def play(cls, seat: int, card: Card | str, covered: bool = False) -> Action:
+        """Play a card (face down when ``covered``, P7)."""
+        return cls("play", seat, _card(card), covered)
+
+    @classmethod
+    def raise_to(cls, seat: int, value: int, card: Card | str | None = None) -> Action:
+        """Raise the hand to ``value``, naming ``card`` where the variant asks (M4)."""
+        return cls("raise", seat, None if card is None else _card(card), False, value)
+
+    @classmethod
+    def accept(cls, seat: int) -> Action:
+        """Accept the pending raise (C9)."""
+        return cls("accept", seat)
+
+    @classmethod
+    def fold(cls, seat: int) -> Action:
+        """Refuse the pending raise: the raising team wins the hand (C9)."""
+        return cls("fold", seat)
+
+    @classmethod
+    def decide(cls, seat: int, play: bool) -> Action:
+        """Play (``True``) or fold a mão de dez / mão de 11 with a decision (M5)."""
+        return cls("decide", seat, play_on=play)
+
+    def to_event(self) -> dict[str, Any]:
+        """The move as a log event (LOG-FORMAT.md), keys in the log's order."""
+        ev: dict[str, Any] = {"event": self.kind, "seat": self.seat}
+        if self.kind == "play":
+            ev["card"] = card_name(self.card)  # type: ignore[arg-type]
+            if self.covered:
+                ev["covered"] = True
+        elif self.kind == "raise":
+            ev["value"] = self.value
+            if self.card is not None:
+                ev["card"] = card_name(self.card)
+        elif self.kind == "decide":
+            ev["play"] = self.play_on
+        return ev
+
+    @classmethod
+    def from_event(cls, ev: Mapping[str, Any]) -> Action:
+        """The move of a log event (already schema-checked); raises ``ValueError`` or
+        ``KeyError`` on malformed input."""
+        kind = ev["event"]
+        seat = ev["seat"]
+        if kind == "play":
+            return cls.play(seat, ev["card"], bool(ev.get("covered", False)))
+        if kind == "raise":
+            return cls.raise_to(seat, ev["value"], ev.get("card"))
+        if kind == "accept":
+            return cls.accept(seat)
+        if kind == "fold":
+            return cls.fold(seat)
+        if kind == "decide":
+            return cls.decide(seat, ev["play"])
+        raise ValueError(f"{kind!r} is not a move")
+
+    def __str__(self) -> str:
+        if self.kind == "play":
+            return f"play {self.seat} {card_name(self.card)}{' covered' if self.covered else ''}"  # type: ignore[arg-type]
+        if self.kind == "raise":
+            named = f" {card_name(self.card)}" if self.card is not None else ""
+            return f"raise {self.seat} {self.value}{named}"
+        if self.kind == "decide":
+            return f"decide {self.seat} {'play' if self.play_on else 'fold'}"
+        return f"{self.kind} {self.seat}"
+
+    def __repr__(self) -> str:
+        if self.kind == "play":
+            extra = ", covered=True" if self.covered else ""
+            return f"Action.play({self.seat}, {card_name(self.card)!r}{extra})"  # type: ignore[arg-type]
+        if self.kind == "raise":
+            named = f", {card_name(self.card)!r}" if self.card is not None else ""
+            return f"Action.raise_to({self.seat}, {self.value}{named})"
+        if self.kind == "decide":
+            return f"Action.decide({self.seat}, {self.play_on})"
+        return f"Action.{self.kind}({self.seat})"
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The cards of a new hand: hands indexed by seat, and the vira where the variant has one."""
+
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+    vira: Card | None = None
+
+    @classmethod
+    def of(cls, dealer: int, hands: Sequence[Sequence[Card | str]], vira: Card | str | None = None) -> Deal:
+        """Build a deal from card codes or names.
+
+        >>> Deal.of(0, [["4c", "7h", "As"], ["3d", "2d", "Kd"]], None).hands[0]
+        (3, 32, 39)
+        """
+        return cls(dealer, tuple(tuple(_card(c) for c in h) for h in hands),
+                   None if vira is None else _card(vira))
+
+    def to_event(self) -> dict[str, Any]:
+        ev: dict[str, Any] = {"event": "deal", "dealer": self.dealer,
+                              "hands": [[card_name(c) for c in h] for h in self.hands]}
+        if self.vira is not None:
+            ev["vira"] = card_name(self.vira)
+        return ev
+
+    def __str__(self) -> str:
+        hands = " | ".join(" ".join(card_name(c) for c in h) for h in self.hands)
+        vira = f" vira {card_name(self.vira)}" if self.vira is not None else ""
+        return f"deal dealer {self.dealer}: {hands}{vira}"
+
+
+def _card(card: Card | str) -> Card:
+    return parse_card(card) if isinstance(card, str) else card

@@ -1,0 +1,103 @@
+"""The phases of play as a ``transitions`` state machine, built once per variant from its rules.
+
+States are the phases a match goes through:
+
+``deal``        a new hand is awaited (chance: the seeded shuffle, or a recorded deal)
+``decide``      a mão de dez / mão de 11 decision (only in variants that have one, M5)
+``play``        a card is awaited (raises may come in, C8-C10, P4, M3)
+``answer``      a raise waits for its answer (only in variants with a ladder, C9)
+``hand_over``   the hand has been scored
+``game_over``   a game has been won (M8: more may follow)
+``match_over``  the match is decided
+
+Every phase change goes through a trigger of this machine; moves that stay in a phase (a card
+that does not end the hand) do not fire one. One machine serves every match of its variant
+(``Machine(model=None)``: events are triggered with the match as the model), and conditions are
+taken only from :data:`CONDITIONS`, checked when the machine is built, since ``transitions``
+itself resolves names (even dotted import paths) only when an event fires.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+from transitions import Machine
+
+from engine.rules import Rules
+
+
+class MachineBuildError(RuntimeError):
+    """A transition names a state or condition the engine does not have (a bug, not bad input)."""
+
+
+#: The only conditions a transition may use, by name.
+CONDITIONS: dict[str, Callable[[Any], bool]] = {
+    "needs_decision": lambda ev: bool(ev.model.decision_pending),
+    "game_won": lambda ev: ev.model.game_winner is not None,
+    "match_won": lambda ev: ev.model.winner is not None,
+}
+
+
+def machine_spec(rules: Rules) -> tuple[list[str], list[dict[str, Any]]]:
+    """The states and transitions this variant needs (as data, before building)."""
+    one = rules.one_team
+    has_decision = one.enabled and one.decision
+    has_ladder = bool(rules.ladder)
+    forfeits = any(
+        hand.enabled and hand.raises == "penalised" and "lose_game" in penalties
+        for hand, penalties in (
+            (one, (one.penalty_team_at_score, one.penalty_other_team)),
+            (rules.both_teams, (rules.both_teams.penalty,)),
+        )
+    )
+    states = ["deal", "play", "hand_over", "game_over", "match_over"]
+    t: list[dict[str, Any]] = []
+    if has_decision:
+        states.insert(1, "decide")
+        t.append({"trigger": "deal_hand", "source": "deal", "dest": "decide",
+                  "conditions": ["needs_decision"]})
+        t.append({"trigger": "decide_play", "source": "decide", "dest": "play"})
+    t.append({"trigger": "deal_hand", "source": "deal", "dest": "play"})
+    if has_ladder:
+        states.insert(states.index("play") + 1, "answer")
+        t.append({"trigger": "raise_bet", "source": ["play", "answer"], "dest": "answer"})
+        t.append({"trigger": "accept_bet", "source": "answer", "dest": "play"})
+    hand_sources = [s for s in ("decide", "play", "answer") if s in states]
+    t.append({"trigger": "end_hand", "source": hand_sources, "dest": "hand_over"})
+    if forfeits:
+        t.append({"trigger": "forfeit_game", "source": [s for s in ("decide", "play")
+                                                         if s in states], "dest": "game_over"})
+    t.append({"trigger": "next_hand", "source": "hand_over", "dest": "game_over",
+              "conditions": ["game_won"]})
+    t.append({"trigger": "next_hand", "source": "hand_over", "dest": "deal"})
+    t.append({"trigger": "next_game", "source": "game_over", "dest": "match_over",
+              "conditions": ["match_won"]})
+    t.append({"trigger": "next_game", "source": "game_over", "dest": "deal"})
+    return states, t
+
+
+def _resolve(states: list[str], transitions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Check every state and condition reference, and replace condition names by callables."""
+    out = []
+    for tr in transitions:
+        sources = tr["source"] if isinstance(tr["source"], list) else [tr["source"]]
+        for state in [*sources, tr["dest"]]:
+            if state not in states:
+                raise MachineBuildError(f"transition {tr['trigger']!r} names unknown state {state!r}")
+        conds = []
+        for name in tr.get("conditions", []):
+            if name not in CONDITIONS:
+                raise MachineBuildError(f"transition {tr['trigger']!r} names unknown condition {name!r}")
+            conds.append(CONDITIONS[name])
+        out.append({**tr, "conditions": conds})
+    return out
+
+
+@cache
+def build_machine(rules: Rules) -> Machine:
+    """The one machine of this variant (cached: rules are hashable and immutable)."""
+    states, transitions = machine_spec(rules)
+    return Machine(model=None, states=states, transitions=_resolve(states, transitions),
+                   initial="deal", auto_transitions=False, send_event=True)

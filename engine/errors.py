@@ -1,8 +1,9 @@
 """The error hierarchy. Every error the tools report is a :class:`TrucoError`: it knows where
 it happened (file, line, column, key path or event) and says what was expected.
 
->>> str(TrucoError("ladder must increase", file="house.yaml", line=3, column=5, path="betting.ladder"))
-'house.yaml:3:5: betting.ladder: ladder must increase'
+>>> err = TrucoError("must increase", file="house.yaml", line=3, column=5, path="betting.ladder")
+>>> str(err)
+'house.yaml:3:5: betting.ladder: must increase'
 """
 
 from __future__ import annotations
@@ -46,8 +47,17 @@ class VariantError(TrucoError):
     the error itself reads as the first of them.
     """
 
-    def __init__(self, message: str, *, errors: list[VariantError] | None = None, **kw: object) -> None:
-        super().__init__(message, **kw)  # type: ignore[arg-type]
+    def __init__(
+        self,
+        message: str,
+        *,
+        errors: list[VariantError] | None = None,
+        file: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        path: str | None = None,
+    ) -> None:
+        super().__init__(message, file=file, line=line, column=column, path=path)
         self.errors: list[VariantError] = errors if errors is not None else [self]
 
     def lines(self) -> list[str]:
@@ -64,7 +74,8 @@ class IllegalMoveError(TrucoError):
     def __init__(self, message: str, legal: list[str] | None = None, **kw: object) -> None:
         self.legal = legal or []
         if legal is not None:
-            message = f"{message}; legal: {', '.join(legal) if legal else 'nothing (a deal is awaited)'}"
+            listed = ", ".join(legal) if legal else "nothing (a deal is awaited)"
+            message = f"{message}; legal: {listed}"
         super().__init__(message, **kw)  # type: ignore[arg-type]
 
 

@@ -40,6 +40,8 @@ class SplitMix64:
 
     def bounded(self, n: int) -> int:
         """A uniform draw in ``[0, n)`` by rejection: ``limit = 2^64 - (2^64 mod n)``."""
+        if n < 1:
+            raise ValueError(f"cannot draw from an empty range [0, {n})")
         limit = (1 << 64) - ((1 << 64) % n)
         while True:
             x = self.next()
@@ -47,13 +49,15 @@ class SplitMix64:
                 return x % n
 
     def copy(self) -> SplitMix64:
+        """An independent generator at the same point of the stream."""
         clone = SplitMix64.__new__(SplitMix64)
         clone.state = self.state
         return clone
 
 
 def shuffle(deck: Sequence[Card], rng: SplitMix64) -> list[Card]:
-    """Fisher-Yates from the given (canonical) order: ``for i = len-1 .. 1: swap(i, bounded(i+1))``."""
+    """Fisher-Yates from the given (canonical) order:
+    ``for i = len-1 .. 1: swap(i, bounded(i+1))``."""
     cards = list(deck)
     for i in range(len(cards) - 1, 0, -1):
         j = rng.bounded(i + 1)

@@ -61,16 +61,40 @@ def render_path(path: KeyPath) -> str:
 # ---------------------------------------------------------------------------------------------
 # YAML with positions
 # ---------------------------------------------------------------------------------------------
-class _Loader(yaml.SafeLoader):
-    """A SafeLoader that refuses aliases (and so alias bombs) while composing."""
+class _AliasError(yaml.composer.ComposerError):
+    """An alias (``*name``) where a value should be; ``key_path`` says which value."""
 
-    def compose_node(self, parent: Node | None, index: object) -> Node | None:  # type: ignore[override]
-        if self.check_event(AliasEvent):
-            event = self.peek_event()
-            raise yaml.composer.ComposerError(
-                None, None, "YAML aliases (*name) are not allowed in variant files; "
-                "write the value out", event.start_mark)
-        return super().compose_node(parent, index)  # type: ignore[no-any-return]
+    def __init__(self, key_path: KeyPath, mark: yaml.Mark) -> None:
+        super().__init__(None, None, "YAML aliases (*name) are not allowed in variant files; "
+                         "write the value out", mark)
+        self.key_path = key_path
+
+
+class _Loader(yaml.SafeLoader):
+    """A SafeLoader that refuses aliases (and so alias bombs) while composing, and knows the
+    key path of the node it is composing."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.key_path: list[str | int] = []
+
+    def compose_node(self, parent: Node | None, index: int) -> Node | None:
+        # PyYAML passes the key node as ``index`` for a mapping's value, None for the key
+        # itself, and the position for a sequence item.
+        part: object = index
+        if isinstance(part, ScalarNode):
+            part = str(part.value)
+        pushed = parent is not None and isinstance(part, (str, int))
+        if pushed:
+            self.key_path.append(part)  # type: ignore[arg-type]
+        try:
+            if self.check_event(AliasEvent):
+                event = self.peek_event()  # type: ignore[no-untyped-call]
+                raise _AliasError(tuple(self.key_path), event.start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            if pushed:
+                self.key_path.pop()
 
 
 @dataclass
@@ -85,19 +109,24 @@ def _mark(file: str, m: yaml.Mark | None) -> Mark:
     return Mark(file, (m.line + 1) if m else 1, (m.column + 1) if m else 1)
 
 
+def _start(file: str) -> dict[str, Any]:
+    """The location of a problem with the whole file: its first line and column."""
+    return {"file": file, "line": 1, "column": 1}
+
+
 def read_yaml(path: Path, display: str | None = None) -> _Doc:
     """Read one variant file into plain data with the position of every key and value."""
     file = display or str(path)
     try:
         if path.is_dir():
-            raise VariantError("is a directory, not a variant file", file=file)
+            raise VariantError("is a directory, not a variant file", **_start(file))
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            raise VariantError(
-                f"file is {size} bytes; a variant file may have at most {MAX_FILE_BYTES}", file=file)
+            raise VariantError(f"file is {size} bytes; a variant file may have at most "
+                               f"{MAX_FILE_BYTES}", **_start(file))
         raw = path.read_bytes()
     except OSError as exc:
-        raise VariantError(f"cannot read: {exc.strerror or exc}", file=file) from None
+        raise VariantError(f"cannot read: {exc.strerror or exc}", **_start(file)) from None
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]  # a UTF-8 byte order mark, as some editors write
     try:
@@ -115,12 +144,13 @@ def read_yaml(path: Path, display: str | None = None) -> _Doc:
         problem = " ".join(p for p in (exc.context, exc.problem) if p)
         if "expected a single document" in problem:
             problem = "expected a single YAML document, found several (---)"
+        key_path = render_path(exc.key_path) if isinstance(exc, _AliasError) else None
         raise VariantError(f"invalid YAML: {problem}", file=file, line=mark.line,
-                           column=mark.column) from None
+                           column=mark.column, path=key_path) from None
     except yaml.YAMLError as exc:
-        raise VariantError(f"invalid YAML: {exc}", file=file) from None
+        raise VariantError(f"invalid YAML: {exc}", **_start(file)) from None
     except RecursionError:
-        raise VariantError("invalid YAML: nesting too deep", file=file) from None
+        raise VariantError("invalid YAML: nesting too deep", **_start(file)) from None
     finally:
         loader.dispose()
     if node is None:
@@ -136,11 +166,29 @@ def read_yaml(path: Path, display: str | None = None) -> _Doc:
 
 
 def _node_kind(node: Node) -> str:
-    return {MappingNode: "mapping", SequenceNode: "list"}.get(type(node), "scalar")
+    if isinstance(node, MappingNode):
+        return "mapping"
+    return "list" if isinstance(node, SequenceNode) else "scalar"
+
+
+#: The only YAML types a variant holds. Anything else (``!!python/object``, ``!!binary``,
+#: ``!!set``, dates...) is refused, even where the safe loader would build it.
+_PLAIN_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("null", "bool", "int", "float", "str", "map",
+                                                  "seq")}
+
+
+def _check_tag(node: Node, path: KeyPath, doc: _Doc) -> None:
+    if node.tag not in _PLAIN_TAGS:
+        m = _mark(doc.file, node.start_mark)
+        tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+        raise VariantError(f"the YAML tag {tag} is not allowed: expected plain strings, numbers, "
+                           "booleans, lists and mappings", file=doc.file, line=m.line,
+                           column=m.column, path=render_path(path))
 
 
 def _build(node: Node, path: KeyPath, doc: _Doc, constructor: _Loader) -> Any:
     doc.marks[path] = _mark(doc.file, node.start_mark)
+    _check_tag(node, path, doc)
     if len(path) > MAX_DEPTH:
         m = doc.marks[path]
         raise VariantError(f"nesting deeper than {MAX_DEPTH} levels", file=doc.file,
@@ -149,7 +197,10 @@ def _build(node: Node, path: KeyPath, doc: _Doc, constructor: _Loader) -> Any:
         out: dict[str, Any] = {}
         for key_node, value_node in node.value:
             km = _mark(doc.file, key_node.start_mark)
-            key = _scalar(key_node, path, doc, constructor) if isinstance(key_node, ScalarNode) else None
+            key = None
+            if isinstance(key_node, ScalarNode):
+                _check_tag(key_node, path, doc)
+                key = _scalar(key_node, path, doc, constructor)
             if not isinstance(key, str):
                 raise VariantError(f"keys must be strings, found {key!r}", file=doc.file,
                                    line=km.line, column=km.column, path=render_path(path))
@@ -204,22 +255,24 @@ def _resolve(path: Path, chain: list[Path], display: str | None = None) -> _Doc:
     if parent_ref is None:
         return doc
     m = doc.marks[("extends",)]
-    where = {"file": doc.file, "line": m.line, "column": m.column, "path": "extends"}
+
+    def error(message: str) -> VariantError:
+        return VariantError(message, file=doc.file, line=m.line, column=m.column, path="extends")
+
     if not isinstance(parent_ref, str) or not parent_ref:
-        raise VariantError(f"expected the name or path of a parent variant, found {parent_ref!r}",
-                           **where)
+        raise error(f"expected the name or path of a parent variant, found {parent_ref!r}")
     try:
         parent_path = resolve_source(parent_ref, path.parent)
     except VariantError as exc:
-        raise VariantError(exc.message, **where) from None
+        raise error(exc.message) from None
     if parent_path.is_dir():
-        raise VariantError(f"{parent_ref!r} is a directory, not a variant file", **where)
+        raise error(f"{parent_ref!r} is a directory, not a variant file")
     resolved = parent_path.resolve()
     if resolved in chain:
         cycle = " -> ".join(p.name for p in chain + [resolved])
-        raise VariantError(f"extends cycle: {cycle}", **where)
+        raise error(f"extends cycle: {cycle}")
     if len(chain) >= MAX_EXTENDS:
-        raise VariantError(f"more than {MAX_EXTENDS} levels of extends", **where)
+        raise error(f"more than {MAX_EXTENDS} levels of extends")
     parent = _resolve(parent_path, chain + [resolved])
     return _overlay(parent, doc)
 
@@ -268,14 +321,15 @@ def _get(data: Any, path: KeyPath) -> Any:
 # validation
 # ---------------------------------------------------------------------------------------------
 @cache
-def _schema() -> dict[str, Any]:
+def variant_schema() -> dict[str, Any]:
+    """The shipped JSON Schema of variant files, as data."""
     with open(schema_path("variant"), encoding="utf-8") as f:
         return json.load(f)  # type: ignore[no-any-return]
 
 
 @cache
 def _validator() -> Any:
-    return jsonschema.Draft202012Validator(_schema())
+    return jsonschema.Draft202012Validator(variant_schema())
 
 
 def _where(doc: _Doc, path: KeyPath, key: bool = False) -> dict[str, Any]:
@@ -290,11 +344,40 @@ def _where(doc: _Doc, path: KeyPath, key: bool = False) -> dict[str, Any]:
     return {"file": m.file, "line": m.line, "column": m.column, "path": render_path(path)}
 
 
+_TYPE_WORDS = {"integer": "an integer", "string": "a string", "boolean": "a boolean (true or "
+               "false)", "array": "a list", "object": "a mapping", "number": "a number"}
+
+
+def _expected(validator: str, value: Any) -> str | None:
+    """What a failed JSON Schema keyword asked for, in the words of a YAML file."""
+    if validator == "enum":
+        return "one of " + ", ".join(json.dumps(x) for x in value)
+    if validator == "type":
+        return _TYPE_WORDS.get(value, f"a value of type {value}")
+    words = {"minimum": f"at least {value}", "maximum": f"at most {value}",
+             "pattern": f"a string matching {value}", "minItems": f"at least {value} item(s)",
+             "maxItems": f"at most {value} item(s)", "uniqueItems": "no repeated items",
+             "minLength": "a non-empty string"}
+    return words.get(validator)
+
+
+def _found(value: Any) -> str:
+    if isinstance(value, dict):
+        return "a mapping"
+    text = json.dumps(value, ensure_ascii=False, default=repr)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _schema_errors(doc: _Doc) -> Iterator[VariantError]:
-    for err in _validator().iter_errors(doc.data):
+    raw = list(_validator().iter_errors(doc.data))
+    # A value of the wrong type also fails its enum or pattern: report the type alone.
+    mistyped = {tuple(e.absolute_path) for e in raw if e.validator == "type"}
+    for err in raw:
         path: KeyPath = tuple(err.absolute_path)
         found = err.instance
         v = err.validator
+        if path in mistyped and v != "type":
+            continue
         if v == "additionalProperties":
             allowed = sorted(err.schema.get("properties", {}))
             for key in sorted(set(found) - set(allowed)):
@@ -305,25 +388,16 @@ def _schema_errors(doc: _Doc) -> Iterator[VariantError]:
             missing = [k for k in err.validator_value if k not in found]
             yield VariantError(f"missing key(s): {', '.join(missing)}", **_where(doc, path))
             continue
-        expected = {
-            "enum": lambda: "one of " + ", ".join(json.dumps(x) for x in err.validator_value),
-            "type": lambda: f"a value of type {err.validator_value}",
-            "minimum": lambda: f"at least {err.validator_value}",
-            "maximum": lambda: f"at most {err.validator_value}",
-            "pattern": lambda: f"a string matching {err.validator_value}",
-            "minItems": lambda: f"at least {err.validator_value} item(s)",
-            "maxItems": lambda: f"at most {err.validator_value} item(s)",
-            "uniqueItems": lambda: "no repeated items",
-            "minLength": lambda: "a non-empty string",
-        }.get(v)
+        expected = _expected(str(v), err.validator_value)
         if expected is None:
             yield VariantError(err.message, **_where(doc, path))
         else:
-            yield VariantError(f"expected {expected()}, found {json.dumps(found, default=repr)}",
-                               **_where(doc, path))
+            yield VariantError(f"expected {expected}, found {_found(found)}", **_where(doc, path))
 
 
-def _missing_errors(doc: _Doc, schema: dict[str, Any], path: KeyPath = ()) -> Iterator[VariantError]:
+def _missing_errors(
+    doc: _Doc, schema: dict[str, Any], path: KeyPath = ()
+) -> Iterator[VariantError]:
     """A variant that extends nothing states every rule: each schema property must be there."""
     data = _get(doc.data, path)
     if not isinstance(data, dict):
@@ -333,9 +407,10 @@ def _missing_errors(doc: _Doc, schema: dict[str, Any], path: KeyPath = ()) -> It
         if sub_path in _OPTIONAL:
             continue
         if key not in data:
+            # Located at the mapping that should hold it; the path names the key itself.
             yield VariantError(f"missing key {key!r} ({sub.get('description', '')}); a variant "
                                "that extends nothing must state every rule",
-                               **_where(doc, path))
+                               **_where(doc, sub_path))
         elif sub.get("type") == "object":
             yield from _missing_errors(doc, sub, sub_path)
 
@@ -344,7 +419,12 @@ def _semantic_errors(doc: _Doc) -> Iterator[VariantError]:
     """What the schema cannot say: cross-key consistency."""
     d = doc.data
 
-    def err(path: KeyPath, message: str) -> VariantError:
+    def err(path: KeyPath, message: str, also: tuple[KeyPath, ...] = ()) -> VariantError:
+        # A rule that ties several keys is reported at ``path``, unless only one of the
+        # ``also`` keys was written in the file being loaded: the user changed that one.
+        for p in (path, *also):
+            if _where(doc, p)["file"] == doc.file:
+                return VariantError(message, **_where(doc, p))
         return VariantError(message, **_where(doc, path))
 
     ranks = d["deck"]["ranks"]
@@ -353,27 +433,31 @@ def _semantic_errors(doc: _Doc) -> Iterator[VariantError]:
         missing = sorted(set(ranks) - set(d["ranking"]), key=RANKS.index)
         yield err(("ranking",), "the ranking must list exactly the deck's ranks"
                   + (f"; not in the deck: {' '.join(extra)}" if extra else "")
-                  + (f"; missing: {' '.join(missing)}" if missing else ""))
+                  + (f"; missing: {' '.join(missing)}" if missing else ""), (("deck", "ranks"),))
     man = d["manilhas"]
     if man["mode"] == "vira" and "suit_order" not in man:
-        yield err(("manilhas",), "mode vira needs suit_order (P2), the manilhas' suits weakest first")
+        yield err(("manilhas",),
+                  "mode vira needs suit_order (P2), the manilhas' suits weakest first")
     if man["mode"] == "fixed":
         if "cards" not in man:
             yield err(("manilhas",), "mode fixed needs cards (M1), the manilhas weakest first")
         for i, card in enumerate(man.get("cards", [])):
             if card[0] not in ranks:
                 yield err(("manilhas", "cards", i), f"manilha {card} is not in the deck "
-                          f"(ranks {' '.join(ranks)})")
+                          f"(ranks {' '.join(ranks)})", (("deck", "ranks"),))
     deck_size = 4 * len(ranks)
     needed = d["players"] * d["cards_per_player"] + (1 if man["mode"] == "vira" else 0)
     if needed > deck_size:
-        yield err(("deck", "ranks"), f"a deal needs {needed} cards but the deck has {deck_size}")
+        yield err(("deck", "ranks"), f"expected a deck of at least {needed} cards for "
+                  f"{d['players']} players and the vira, found {deck_size}",
+                  (("players",), ("cards_per_player",)))
     bet = d["betting"]
     previous = bet["initial_value"]
     for i, step in enumerate(bet["ladder"]):
         if step["value"] <= previous:
-            yield err(("betting", "ladder", i, "value"), f"the ladder must increase: expected more "
-                      f"than {previous}, found {step['value']}")
+            yield err(("betting", "ladder", i, "value"), f"the ladder must increase: expected "
+                      f"more than {previous}, found {step['value']}",
+                      (("betting", "initial_value"),))
         previous = step["value"]
     names = [s["name"] for s in bet["ladder"]]
     for i, name in enumerate(names):
@@ -388,8 +472,9 @@ def _semantic_errors(doc: _Doc) -> Iterator[VariantError]:
     for kind in ("one_team", "both_teams"):
         hand = d["special_hands"][kind]
         if hand["enabled"] and hand["from_score"] >= target:
-            yield err(("special_hands", kind, "from_score"), f"expected a score below the game's "
-                      f"target {target}, found {hand['from_score']}")
+            yield err(("special_hands", kind, "from_score"), f"expected special_hands.{kind}."
+                      f"from_score below game.target, found {hand['from_score']} and {target}",
+                      (("game", "target"),))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -409,10 +494,11 @@ def load_variant(ref: str | os.PathLike[str], *, base: Path | None = None) -> Ru
     doc.data.setdefault("name", shipped.get(path.resolve(), path.stem))
     errors = list(_schema_errors(doc))
     if not errors:
-        errors = list(_missing_errors(doc, _schema()))
+        errors = list(_missing_errors(doc, variant_schema()))
     if not errors:
         errors = list(_semantic_errors(doc))
     if errors:
+        errors = list({str(e): e for e in errors}.values())
         errors.sort(key=lambda e: (e.file or "", e.line or 0, e.column or 0))
         raise VariantError(errors[0].message, errors=errors, file=errors[0].file,
                            line=errors[0].line, column=errors[0].column, path=errors[0].path)

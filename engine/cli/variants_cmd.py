@@ -1,16 +1,49 @@
-"""``truco variants``: list, show and check variant files."""
+"""``truco variants``: list, show, check and print the schema of variants.
+
+Exit codes: 0 ok, 1 a variant is invalid (every problem printed as
+``file:line:column: key.path: message``), 2 usage errors (click's own).
+"""
 
 from __future__ import annotations
 
-import json
 import sys
-from pathlib import Path
+from typing import Any
 
 import click
+import yaml
 
 from engine.errors import VariantError
-from engine.resources import data_dir, shipped_variants
-from engine.variant import load_variant
+from engine.resources import data_dir, schema_path, shipped_variants
+from engine.variant import load_variant, variant_schema
+
+_FIRST_KEYS = ("name", "title", "description")
+
+
+class _Dumper(yaml.SafeDumper):
+    """Writes short lists on one line (``ranks: [A, '2', ...]``), as the shipped files do."""
+
+
+class _FlowDict(dict[str, Any]):
+    """A mapping written on one line: a ladder step, ``{value: 3, name: truco}``."""
+
+
+def _represent_list(dumper: yaml.SafeDumper, items: list[Any]) -> yaml.Node:
+    if items and all(isinstance(x, dict) for x in items):
+        return dumper.represent_sequence("tag:yaml.org,2002:seq", [_FlowDict(x) for x in items],
+                                         flow_style=False)
+    flat = not any(isinstance(x, (dict, list)) for x in items)
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", items, flow_style=flat)
+
+
+def _represent_dict(dumper: yaml.SafeDumper, data: dict[str, Any]) -> yaml.Node:
+    flow = isinstance(data, _FlowDict) and not any(isinstance(v, (dict, list))
+                                                   for v in data.values())
+    return dumper.represent_mapping("tag:yaml.org,2002:map", data.items(), flow_style=flow)
+
+
+_Dumper.add_representer(list, _represent_list)
+_Dumper.add_representer(dict, _represent_dict)
+_Dumper.add_representer(_FlowDict, _represent_dict)
 
 
 @click.group()
@@ -20,7 +53,7 @@ def variants() -> None:
 
 @variants.command("list")
 def list_() -> None:
-    """List the shipped variants."""
+    """List the shipped variants: name, title and file."""
     root = data_dir("variants")
     for name, path in shipped_variants().items():
         rules = load_variant(name)
@@ -28,29 +61,50 @@ def list_() -> None:
         click.echo(f"{name:30} {rules.title}  [{where}]")
 
 
+def resolved_document(data: dict[str, Any]) -> dict[str, Any]:
+    """A resolved variant as a stand-alone variant file: no ``extends``, the name, title and
+    description first, then every rule in the schema's order."""
+    order = [*_FIRST_KEYS, *variant_schema()["properties"]]
+    keys = [k for k in order if k in data and k not in ("extends", "$schema")]
+    return {k: data[k] for k in keys}
+
+
 @variants.command()
 @click.argument("variant")
 def show(variant: str) -> None:
-    """Print the resolved rules of VARIANT (a shipped name or a YAML path) as JSON."""
-    rules = load_variant(variant if variant in shipped_variants() else Path(variant))
-    out = dict(rules.data)
-    out["variant_sha256"] = rules.fingerprint
-    click.echo(json.dumps(out, indent=2, ensure_ascii=False))
+    """Print VARIANT (a shipped name or a YAML path) fully resolved, as a YAML variant file
+    that extends nothing. Its fingerprint (a log's variant_sha256) is in the first line."""
+    rules = load_variant(variant)
+    click.echo(f"# variant_sha256: {rules.fingerprint}")
+    text = yaml.dump(resolved_document(rules.data), Dumper=_Dumper, sort_keys=False,
+                     allow_unicode=True, width=100)
+    click.echo(text, nl=False)
 
 
 @variants.command()
 @click.argument("files", nargs=-1, required=True)
 def check(files: tuple[str, ...]) -> None:
-    """Validate variant files; print every problem as file:line:column: path: message."""
+    """Validate variant FILES (paths or shipped names). Prints `NAME: ok` for each valid one,
+    and every problem of an invalid one as file:line:column: key.path: message. Exits 1 if
+    any is invalid."""
     bad = 0
     for ref in files:
         try:
-            load_variant(ref if ref in shipped_variants() else Path(ref))
+            load_variant(ref)
         except VariantError as exc:
             bad += 1
-            for line in exc.lines():
-                click.echo(line)
+            for err, line in zip(exc.errors, exc.lines(), strict=True):
+                click.echo(line if err.file else f"{ref}: {line}")
         else:
             click.echo(f"{ref}: ok")
     if bad:
         sys.exit(1)
+
+
+variants.add_command(check, "validate")
+
+
+@variants.command()
+def schema() -> None:
+    """Print the JSON Schema of variant files."""
+    click.echo(schema_path("variant").read_text(encoding="utf-8"), nl=False)

@@ -1,0 +1,133 @@
+"""``truco variants list|show|check|validate|schema``: output and exit codes
+(0 ok, 1 an invalid variant, 2 usage)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+from click.testing import CliRunner, Result
+from conftest import WriteFile
+
+from engine.cli import main
+from engine.resources import schema_path, shipped_variants
+from engine.variant import load_variant
+
+SHIPPED = shipped_variants()
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args))
+
+
+def test_list_names_every_shipped_variant_with_its_title() -> None:
+    result = run("variants", "list")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert [line.split()[0] for line in lines] == list(SHIPPED)
+    assert any("Truco Paulista" in line and "[paulista.yaml]" in line for line in lines)
+    assert any("[house/one-on-one.yaml]" in line for line in lines)
+
+
+@pytest.mark.parametrize("name", ["paulista", "mineiro-12", "one-on-one"])
+def test_show_prints_the_resolved_variant_as_a_standalone_yaml_file(
+    name: str, write: WriteFile
+) -> None:
+    result = run("variants", "show", name)
+    assert result.exit_code == 0, result.output
+    rules = load_variant(name)
+    first, _, body = result.output.partition("\n")
+    assert first == f"# variant_sha256: {rules.fingerprint}"
+    data = yaml.safe_load(body)
+    assert "extends" not in data
+    assert data["name"] == name and data["players"] == rules.players
+    # Saved as a file, it is a variant that extends nothing and means the same rules.
+    again = load_variant(write(f"{name}.yaml", result.output))
+    assert again == rules and again.fingerprint == rules.fingerprint
+
+
+def test_show_accepts_a_path(write: WriteFile) -> None:
+    path = write("mine.yaml", "extends: mineiro\nmatch: {games_to_win: 1}\n")
+    result = run("variants", "show", str(path))
+    assert result.exit_code == 0, result.output
+    assert yaml.safe_load(result.output)["match"] == {"games_to_win": 1}
+
+
+def test_show_unknown_variant_exits_1_without_traceback() -> None:
+    result = run("variants", "show", "nope")
+    assert result.exit_code == 1
+    assert "truco: unknown variant 'nope'" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_check_accepts_every_shipped_file() -> None:
+    files = [str(p) for p in SHIPPED.values()]
+    result = run("variants", "check", *files)
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == [f"{f}: ok" for f in files]
+
+
+def test_validate_is_check() -> None:
+    result = run("variants", "validate", "paulista", "mineiro")
+    assert (result.exit_code, result.output) == (0, "paulista: ok\nmineiro: ok\n")
+
+
+BROKEN = {
+    "duplicate key": ("extends: paulista\ngame:\n  target: 12\n  target: 15\n", "4:3: game.target"),
+    "unknown key": ("extends: paulista\nbeting: {}\n", "2:1: beting"),
+    "wrong type": ("extends: paulista\nplayers: four\n", "2:10: players"),
+    "decreasing ladder": ("extends: paulista\nbetting:\n  ladder: [{value: 6, name: seis}, "
+                          "{value: 3, name: truco}]\n", "3:44: betting.ladder[1].value"),
+    "unknown parent": ("extends: paulistinha\n", "1:10: extends"),
+    "extends cycle": ("extends: broken.yaml\n", "1:10: extends"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BROKEN))
+def test_check_broken_copy_exits_1_with_location_and_key_path(case: str, write: WriteFile) -> None:
+    text, where = BROKEN[case]
+    path = write("broken.yaml", text)
+    result = run("variants", "check", str(path))
+    assert result.exit_code == 1, result.output
+    assert result.output.startswith(f"{path}:{where}: ")
+    assert "Traceback" not in result.output
+
+
+def test_check_reports_each_file_and_fails_if_any_is_invalid(write: WriteFile) -> None:
+    bad = write("bad.yaml", "extends: paulista\nplayers: 3\ngame: {target: x}\n")
+    result = run("variants", "check", "paulista", str(bad))
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert lines[0] == "paulista: ok"
+    assert lines[1].startswith(f"{bad}:2:10: players: expected one of 2, 4, 6, found 3")
+    assert lines[2].startswith(f"{bad}:3:16: game.target: expected an integer")
+
+
+def test_check_missing_file_exits_1_naming_it(tmp_path: object) -> None:
+    result = run("variants", "check", "no/such/file.yaml")
+    assert result.exit_code == 1
+    assert result.output.startswith("no/such/file.yaml: no variant file at")
+
+
+@pytest.mark.parametrize("args", [["variants", "check"], ["variants", "validate"],
+                                  ["variants", "show"], ["variants", "list", "--bogus"],
+                                  ["variants", "nosuchcommand"]])
+def test_usage_errors_exit_2(args: list[str]) -> None:
+    assert run(*args).exit_code == 2
+
+
+def test_schema_prints_the_shipped_schema() -> None:
+    result = run("variants", "schema")
+    assert result.exit_code == 0
+    assert json.loads(result.output) == json.loads(schema_path("variant").read_text("utf-8"))
+
+
+@pytest.mark.parametrize("args", [[], ["variants"], ["variants", "list"], ["variants", "show"],
+                                  ["variants", "check"], ["variants", "validate"],
+                                  ["variants", "schema"]])
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_every_command_has_help(args: list[str], flag: str) -> None:
+    result = run(*args, flag)
+    assert result.exit_code == 0
+    assert "Usage:" in result.output

@@ -1,0 +1,185 @@
+"""Building matches from explicit deals, and playing moves written as text, for the rule tests.
+
+Moves are written as ``str(Action)`` prints them, so a test reads like a log::
+
+    m = match("paulista", deal(0, "4c 7h As | 3d 2d Kd | 5c 5d 5h | 6c 6d 6h", vira="Qs"))
+    act(m, "play 1 3d", "raise 2 3", "accept 3")
+
+Everything goes through the public API (``Match.new(..., seed=None)``, ``Match.deal``,
+``legal_actions``, ``apply``, ``observation``); scores are reached by playing real hands
+(:func:`win_hand`, :func:`score_to`), never by setting them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from engine import Action, Deal, IllegalMoveError, Match, Rules
+from engine.cards import card_name
+from engine.game import Checkpoint
+
+Variant = Rules | str | os.PathLike[str]
+
+
+def deal(dealer: int, hands: str, vira: str | None = None) -> Deal:
+    """``deal(0, "4c 7h As | 3d 2d Kd | ...", vira="Qs")``: hands by seat, separated by ``|``."""
+    return Deal.of(dealer, [h.split() for h in hands.split("|")], vira)
+
+
+def match(variant: Variant, *deals: Deal, dealer: int = 0) -> Match:
+    """A match with no seed (every hand waits for a deal); the given deals are dealt in order."""
+    m = Match.new(variant, seed=None, dealer=dealer)
+    for d in deals:
+        m.deal(d)
+    return m
+
+
+def parse_action(text: str) -> Action:
+    """The move that ``str(Action)`` writes as ``text``: ``"play 1 4c covered"``,
+    ``"raise 2 3 4c"``, ``"accept 3"``, ``"fold 3"``, ``"decide 0 play"``."""
+    kind, seat_text, *rest = text.split()
+    seat = int(seat_text)
+    if kind == "play":
+        return Action.play(seat, rest[0], covered=rest[1:] == ["covered"])
+    if kind == "raise":
+        return Action.raise_to(seat, int(rest[0]), rest[1] if len(rest) > 1 else None)
+    if kind == "decide":
+        return Action.decide(seat, rest == ["play"])
+    if kind == "accept":
+        return Action.accept(seat)
+    if kind == "fold":
+        return Action.fold(seat)
+    raise ValueError(f"not a move: {text!r}")
+
+
+def act(m: Match, *moves: str) -> list[Checkpoint]:
+    """Apply moves written as text; return every checkpoint they caused, in order."""
+    events: list[Checkpoint] = []
+    for text in moves:
+        events.extend(m.apply(parse_action(text)))
+    return events
+
+
+def legal(m: Match, seat: int | None = None) -> list[str]:
+    """The legal moves as text."""
+    return [str(a) for a in m.legal_actions(seat)]
+
+
+def assert_illegal(m: Match, move: str | Action, *why: str) -> IllegalMoveError:
+    """``move`` raises :class:`IllegalMoveError` listing the legal moves, says each of ``why``,
+    and leaves the match unchanged (every seat's observation is the same before and after)."""
+    action = parse_action(move) if isinstance(move, str) else move
+    before = [m.observation(s) for s in range(m.players)]
+    state = (m.state, m.score[:], m.games[:], m.turn, m.value, m.pending, m.hand_number)
+    was_legal = legal(m)
+    with pytest.raises(IllegalMoveError) as info:
+        m.apply(action)
+    err = info.value
+    assert err.legal == was_legal
+    assert "legal:" in str(err)
+    for text in why:
+        assert text in str(err), f"{text!r} not in {str(err)!r}"
+    assert [m.observation(s) for s in range(m.players)] == before
+    assert (m.state, m.score, m.games, m.turn, m.value, m.pending, m.hand_number) == state
+    return err
+
+
+def of(events: Sequence[Checkpoint], kind: str) -> list[Checkpoint]:
+    """The checkpoints of one kind (``round``, ``hand``, ``game``, ``match``)."""
+    return [e for e in events if e["event"] == kind]
+
+
+def rounds(events: Sequence[Checkpoint]) -> list[int | None]:
+    """The winners of the ``round`` checkpoints."""
+    return [e["winner"] for e in of(events, "round")]
+
+
+# -- reaching a score by playing ------------------------------------------------------------
+def stacked_deal(m: Match, team: int) -> Deal:
+    """A deal for the awaited hand in which ``team`` holds the strongest cards: whatever is
+    played, every round goes to ``team``."""
+    r = m.rules
+    vira = r.deck[4] if r.has_vira else None  # 5c: its manilhas are the 6s
+    strength = r.strengths(vira)
+    pool = sorted((c for c in r.deck if c != vira), key=lambda c: -strength[c])
+    k = r.cards_per_player
+    seats = [s for s in range(r.players) if s % 2 == team]
+    others = [s for s in range(r.players) if s % 2 != team]
+    hands: list[list[str]] = [[] for _ in range(r.players)]
+    for i, s in enumerate(seats):
+        hands[s] = [card_name(c) for c in pool[i * k:(i + 1) * k]]
+    for i, s in enumerate(others):
+        hands[s] = [card_name(c) for c in pool[len(pool) - (i + 1) * k:len(pool) - i * k]]
+    return Deal.of(m.dealer, hands, vira)
+
+
+def win_hand(m: Match, team: int, raises: int = 0) -> list[Checkpoint]:
+    """Deal a stacked hand that ``team`` wins, after ``raises`` raises in a row (each raise
+    back accepting the one before, the last one accepted), and play it out."""
+    m.deal(stacked_deal(m, team))
+    events: list[Checkpoint] = []
+    if m.state == "decide":
+        events += m.apply(Action.decide(m.special_team, True))  # type: ignore[arg-type]
+    seat = m.turn
+    for _ in range(raises):
+        step = m.rules.next_step(m.pending[1] if m.pending else m.value)
+        assert step is not None, "the ladder has no more steps"
+        card = m.hands[seat][0] if m.rules.name_card else None
+        events += m.apply(Action.raise_to(seat, step.value, card))
+        seat = (seat + 1) % m.players
+    if raises:
+        events += m.apply(Action.accept(seat))
+    while m.state in ("play",) and not of(events, "hand") and not of(events, "game"):
+        events += m.apply(next(a for a in m.legal_actions(m.turn) if a.kind == "play"))
+    return events
+
+
+def _values(rules: Rules) -> list[int]:
+    """What one normal hand can be worth: the start, or any step reached by accepted raises."""
+    return [rules.initial_value, *(s.value for s in rules.ladder)]
+
+
+def _path(rules: Rules, points: int, below: int) -> list[int]:
+    """Hand values summing to ``points``, every partial sum before the last below ``below``."""
+    values = _values(rules)
+    if points == 0:
+        return []
+    last = min(v for v in values if v >= points - (below - 1) and v <= points)
+    rest, path = points - last, []
+    while rest:
+        v = max(v for v in values if v <= rest)
+        path.append(v)
+        rest -= v
+    return [*path, last]
+
+
+def score_to(m: Match, target: Sequence[int]) -> None:
+    """Play hands (stacked deals, raises accepted) until the game's score is ``target``.
+
+    Every hand but the last is a normal one; where both targets reach the special hands'
+    score, the lower team scores its last points in the other team's special hand."""
+    r = m.rules
+    one = r.one_team
+    special_from = one.from_score if one.enabled else r.target
+    lo = 0 if target[0] < target[1] else 1
+    hi = 1 - lo
+    lo_pre = target[lo]
+    if target[lo] >= special_from:
+        lo_pre = target[lo] - one.value
+    for team, goal in ((lo, lo_pre), (hi, target[hi])):
+        for value in _path(r, goal - m.score[team], special_from):
+            steps = _values(r).index(value)
+            win_hand(m, team, steps)
+    if lo_pre != target[lo]:
+        assert m.special != 0
+        win_hand(m, lo)
+    assert m.score == list(target), (m.score, target)
+
+
+def observe_all(m: Match) -> list[dict[str, Any]]:
+    """Every seat's observation."""
+    return [m.observation(s) for s in range(m.players)]

@@ -10,12 +10,16 @@ Lines are byte-stable: keys in the format's order, ``json.dumps`` default separa
 
 from __future__ import annotations
 
+import io
 import json
+import os
 from collections.abc import Sequence
 from typing import Any, TextIO
 
 from engine.actions import Action, Deal
-from engine.game import Checkpoint, Match
+from engine.game import Checkpoint, Match, resolve_rules
+from engine.shuffle import SplitMix64
+from engine.shuffle import deal as seeded_deal
 
 LOG_VERSION = 1
 HEADER_ORDER = ("truco_log", "variant", "seed", "dealer", "players", "variant_sha256", "meta")
@@ -103,3 +107,54 @@ class Recorder:
 
     def _write(self, event: dict[str, Any]) -> None:
         self.out.write(dumps_event(event) + "\n")
+
+
+#: Mixed into a recording's seed to seed its move chooser (the deals use the seed itself).
+CHOOSER_SALT = 0x7275636F5245434F
+#: A recorded match longer than this is stopped (it cannot happen with real rules).
+MAX_RECORDED_MOVES = 100_000
+
+
+def record_random(variant: str | os.PathLike[str], seed: int, *, dealer: int = 0,
+                  deals: bool = False, unseeded: bool = False,
+                  players: Sequence[str] | None = None) -> str:
+    """The log of a match played with uniformly random legal moves: the deals come from
+    ``seed`` (LOG-FORMAT.md), each move is drawn from :meth:`Match.legal_actions` by a
+    SplitMix64 seeded with ``seed ^ CHOOSER_SALT``. With ``deals`` every hand's ``deal`` event
+    is written; with ``unseeded`` the header carries no seed and every hand has its deal event
+    (the same cards the seed deals). The same arguments give the same bytes.
+
+    >>> log = record_random("paulista", 7)
+    >>> log.splitlines()[0][:60]
+    '{"truco_log": 1, "variant": "paulista", "seed": 7, "dealer":'
+    >>> log == record_random("paulista", 7)
+    True
+    """
+    rules = resolve_rules(variant)
+    name = os.fspath(variant)
+    chooser = SplitMix64(seed ^ CHOOSER_SALT)
+    out = io.StringIO()
+    if unseeded:
+        dealer_rng = SplitMix64(seed)
+        match = Match(rules, seed=None, dealer=dealer)
+        rec = Recorder(match, out, variant=name, players=players)
+
+        def deal_if_awaited() -> None:
+            if match.awaiting_deal and not match.is_over:
+                hands, vira = seeded_deal(rules.deck, dealer_rng, rules.players,
+                                          rules.cards_per_player, match.dealer, rules.has_vira)
+                rec.deal(Deal(match.dealer, tuple(tuple(h) for h in hands), vira))
+    else:
+        match = Match(rules, seed=seed, dealer=dealer)
+        rec = Recorder(match, out, variant=name, players=players, deals=deals)
+
+        def deal_if_awaited() -> None:
+            pass
+    deal_if_awaited()
+    for _ in range(MAX_RECORDED_MOVES):
+        if match.is_over:
+            return out.getvalue()
+        legal = match.legal_actions()
+        rec.apply(legal[chooser.bounded(len(legal))])
+        deal_if_awaited()
+    raise RuntimeError(f"the match did not end in {MAX_RECORDED_MOVES} moves")

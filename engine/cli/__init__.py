@@ -31,9 +31,12 @@ def main() -> None:
 
 
 def _register() -> None:
-    from engine.cli import variants_cmd
+    from engine.cli import record_cmd, replay_cmd, variants_cmd, verify_cmd
 
     main.add_command(variants_cmd.variants)
+    main.add_command(verify_cmd.verify)
+    main.add_command(replay_cmd.replay_)
+    main.add_command(record_cmd.record)
 
 
 _register()

@@ -1,0 +1,48 @@
+"""``truco record``: play a match with uniformly random legal moves and write its log, so
+there is always a way to make logs (bots come later).
+
+Exit codes: 0 ok, 1 the variant is invalid, 2 usage errors.
+"""
+
+from __future__ import annotations
+
+import click
+
+from engine.fileio import atomic_write_text
+from engine.logformat import record_random
+
+_U64 = click.IntRange(0, 2**64 - 1)
+
+
+@click.command()
+@click.option("--variant", "-v", required=True, metavar="NAME|FILE",
+              help="A shipped variant name or a path to a variant YAML file.")
+@click.option("--seed", "-s", required=True, type=_U64,
+              help="Seeds the deals and the choice of moves (0 .. 2^64-1).")
+@click.option("--dealer", "-d", default=0, show_default=True, type=click.IntRange(0),
+              help="Seat of the first dealer.")
+@click.option("--deals", is_flag=True, help="Write a deal event for every hand.")
+@click.option("--unseeded", is_flag=True,
+              help="Write no seed in the header, a deal event for every hand instead.")
+@click.option("--out", "-o", type=click.Path(dir_okay=False, writable=True),
+              help="Write the log to FILE (atomically) instead of standard output.")
+def record(variant: str, seed: int, dealer: int, deals: bool, unseeded: bool,
+           out: str | None) -> None:
+    """Play a match with random legal moves and write its log.
+
+    \b
+    Examples:
+      truco record --variant paulista --seed 7 --out game.jsonl
+      truco record --variant mineiro --seed 1 --unseeded
+    """
+    from engine.game import resolve_rules
+
+    rules = resolve_rules(variant)
+    if dealer >= rules.players:
+        raise click.BadParameter(f"{dealer} is not a seat (0..{rules.players - 1})",
+                                 param_hint="--dealer")
+    text = record_random(variant, seed, dealer=dealer, deals=deals, unseeded=unseeded)
+    if out is None:
+        click.echo(text, nl=False)
+    else:
+        atomic_write_text(out, text)

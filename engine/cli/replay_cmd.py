@@ -1,0 +1,69 @@
+"""``truco replay LOG``: a log as a transcript for people, or with ``--checkpoints`` the log
+again as JSONL with every checkpoint filled in.
+
+Exit codes: 0 ok, 1 the log is invalid (``file:line: message`` on standard error), 2 usage.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from engine.fileio import atomic_write_text
+from engine.logread import LogProblem
+from engine.replay import annotate, replay
+from engine.transcript import Transcript
+
+
+def _read(log: str) -> tuple[bytes, str, Path]:
+    if log == "-":
+        return sys.stdin.buffer.read(), "<stdin>", Path.cwd()
+    path = Path(log)
+    try:
+        return path.read_bytes(), log, path.resolve().parent
+    except OSError as exc:
+        raise click.BadParameter(f"cannot read {log}: {exc.strerror}", param_hint="LOG") from None
+
+
+@click.command("replay")
+@click.argument("log", metavar="LOG")
+@click.option("--checkpoints", is_flag=True,
+              help="Print the log as JSONL with every checkpoint filled in by the engine "
+                   "(header, moves and deals as they were).")
+@click.option("--out", "-o", type=click.Path(dir_okay=False, writable=True),
+              help="Write to FILE (atomically) instead of standard output.")
+def replay_(log: str, checkpoints: bool, out: str | None) -> None:
+    """Replay a game log (a file, or - for standard input).
+
+    \b
+    Examples:
+      truco replay replays/paulista-seed1.jsonl
+      truco replay moves-only.jsonl --checkpoints -o annotated.jsonl
+    """
+    data, file, base = _read(log)
+    if checkpoints:
+        try:
+            text, replaced = annotate(data, file, base=base)
+        except LogProblem as exc:
+            click.echo(f"truco: {exc}", err=True)
+            sys.exit(1)
+        for problem in replaced:
+            click.echo(f"truco: {problem} (replaced by the engine's)", err=True)
+    else:
+        visitor = Transcript()
+        failure: LogProblem | None = None
+        try:
+            replay(data, file, visitor, base)
+        except LogProblem as exc:
+            failure = exc
+        text = "\n".join(visitor.lines) + "\n"
+        if failure is not None:
+            click.echo(text, nl=False)
+            click.echo(f"truco: {failure}", err=True)
+            sys.exit(1)
+    if out is None:
+        click.echo(text, nl=False)
+    else:
+        atomic_write_text(out, text)

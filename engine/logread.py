@@ -1,0 +1,415 @@
+"""Reading game logs (LOG-FORMAT.md, version 1): a streaming reader that checks every line as it
+goes and yields positioned items, never a traceback.
+
+Each line is checked in turn: size limits (:data:`MAX_LINE_BYTES`, :data:`MAX_FILE_BYTES`),
+UTF-8, blank lines, strict JSON (no duplicate keys, ``NaN`` or ``Infinity``; ``1.0`` and ``true``
+are not integers), the header on line 1 only, and ``schemas/log.schema.json``. CRLF line ends and a
+missing final newline are accepted.
+
+The reader yields :class:`LogItem` for good lines and :class:`LogProblem` for bad ones, so one
+reader serves strict verification (stop at the first problem) and lenient collection (note it and
+go on): the policy belongs to the consumer (see :mod:`engine.replay`).
+
+>>> items = list(read_log(b'{"truco_log": 1, "variant": "paulista", "seed": 7}\\n'
+...                       b'{"event": "play", "seat": 1, "card": "5h", "seat": 2}\\n', "x.jsonl"))
+>>> items[0]
+LogItem(line=1, kind='header', data={'truco_log': 1, 'variant': 'paulista', 'seed': 7})
+>>> str(items[1])
+'x.jsonl:2: invalid JSON: duplicate key "seat"'
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from functools import cache
+from typing import IO, Any, Literal
+
+from engine.errors import LogError
+from engine.resources import schema_path
+
+#: Longest line accepted, in bytes (its line end not counted).
+MAX_LINE_BYTES = 64 * 1024
+#: Largest log accepted, in bytes.
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+MOVES = ("deal", "play", "raise", "accept", "fold", "decide")
+CHECKPOINTS = ("round", "hand", "game", "match")
+EVENT_TYPES = MOVES + CHECKPOINTS
+
+# A line is read up to its limit plus a CRLF line end, plus one byte to see that it is longer.
+_CHUNK = MAX_LINE_BYTES + 3
+
+ItemKind = Literal["header", "deal", "move", "checkpoint"]
+
+#: What went wrong, one word per error kind of LOG-FORMAT.md (plus the reader's own).
+ProblemKind = Literal[
+    "json", "encoding", "limit", "blank", "schema", "header", "variant", "illegal",
+    "checkpoint", "deal", "after_end", "incomplete",
+]
+
+
+class LogProblem(LogError):
+    """A :class:`~engine.errors.LogError` with the kind of problem it is (``"json"``,
+    ``"schema"``, ``"illegal"``, ``"checkpoint"``, ...). It reads ``file:line: message``.
+
+    >>> str(LogProblem("schema", "schema violation: ...", file="a.jsonl", line=4))
+    'a.jsonl:4: schema violation: ...'
+    """
+
+    def __init__(self, kind: ProblemKind, message: str, *, file: str | None = None,
+                 line: int | None = None) -> None:
+        super().__init__(message, file=file, line=line)
+        self.kind: ProblemKind = kind
+
+    def as_dict(self) -> dict[str, Any]:
+        """The problem as plain data (for ``--json`` output)."""
+        return {"file": self.file, "line": self.line, "kind": self.kind, "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class LogItem:
+    """One good line of a log: its 1-based ``line``, its ``kind`` (``header``, ``deal``,
+    ``move`` or ``checkpoint``) and its JSON object, keys in the order they were written."""
+
+    line: int
+    kind: ItemKind
+    data: dict[str, Any]
+
+    @property
+    def event(self) -> str:
+        """The event type (``"header"`` for the header)."""
+        return "header" if self.kind == "header" else str(self.data["event"])
+
+
+# -- strict JSON -------------------------------------------------------------------------------
+class _JSONProblem(ValueError):
+    pass
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _JSONProblem(f"duplicate key {json.dumps(key, ensure_ascii=False)}")
+        out[key] = value
+    return out
+
+
+def _constant(name: str) -> Any:
+    raise _JSONProblem(f"{name} is not valid JSON")
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_constant)
+
+
+def loads_strict(text: str) -> Any:
+    """Parse one JSON value strictly: duplicate keys, ``NaN`` and ``Infinity`` are errors
+    (``ValueError`` with a message for people).
+
+    >>> loads_strict('{"a": 1}')
+    {'a': 1}
+    >>> loads_strict('{"a": NaN}')
+    Traceback (most recent call last):
+    ...
+    ValueError: NaN is not valid JSON
+    """
+    try:
+        return _DECODER.decode(text)
+    except _JSONProblem as exc:
+        raise ValueError(str(exc)) from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{exc.msg} at column {exc.colno}") from None
+
+
+# -- the schema --------------------------------------------------------------------------------
+def _is_int(_checker: Any, value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@cache
+def log_schema() -> dict[str, Any]:
+    """``schemas/log.schema.json`` as data."""
+    with open(schema_path("log"), encoding="utf-8") as f:
+        data: dict[str, Any] = json.load(f)
+    return data
+
+
+@cache
+def _validators() -> dict[str, Any]:
+    from jsonschema import Draft202012Validator, validators
+
+    # JSON integers only: jsonschema's "integer" accepts 1.0, the log format does not.
+    checker = Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_int)
+    strict = validators.extend(Draft202012Validator, type_checker=checker)
+    defs = log_schema()["$defs"]
+    return {name: strict({"$defs": defs, "$ref": f"#/$defs/{name}"})
+            for name in ("header", *EVENT_TYPES)}
+
+
+# A log has many lines and jsonschema takes tens of microseconds for each: every line is first
+# checked by a predicate compiled from the same schema (the keywords it uses), and jsonschema runs
+# only on a line that fails it, to say why. tests/test_log_reader.py checks that both agree.
+Check = Callable[[Any], bool]
+
+
+def _compile(schema: dict[str, Any], defs: dict[str, Any]) -> Check:
+    checks: list[Check] = []
+    for key, value in schema.items():
+        checks.append(_keyword(key, value, schema, defs))
+    checks = [c for c in checks if c is not _TRUE]
+    if len(checks) == 1:
+        return checks[0]
+    return lambda x: all(c(x) for c in checks)
+
+
+def _TRUE(_x: Any) -> bool:
+    return True
+
+
+_TYPES: dict[str, Check] = {
+    "integer": lambda x: isinstance(x, int) and not isinstance(x, bool),
+    "number": lambda x: isinstance(x, int | float) and not isinstance(x, bool),
+    "string": lambda x: isinstance(x, str),
+    "boolean": lambda x: isinstance(x, bool),
+    "object": lambda x: isinstance(x, dict),
+    "array": lambda x: isinstance(x, list),
+    "null": lambda x: x is None,
+}
+
+
+def _keyword(key: str, value: Any, schema: dict[str, Any], defs: dict[str, Any]) -> Check:
+    if key in ("description", "title", "$schema", "$id"):
+        return _TRUE
+    if key == "$ref":
+        return _compile(defs[value.removeprefix("#/$defs/")], defs)
+    if key == "type":
+        names = value if isinstance(value, list) else [value]
+        tests = [_TYPES[n] for n in names]
+        return lambda x: any(t(x) for t in tests)
+    if key == "const":
+        return lambda x: x == value and type(x) is type(value)
+    if key == "enum":
+        typed = [(v, type(v)) for v in value]
+        return lambda x: any(x == v and type(x) is t for v, t in typed)
+    if key == "minimum":
+        return lambda x: not _TYPES["number"](x) or x >= value
+    if key == "maximum":
+        return lambda x: not _TYPES["number"](x) or x <= value
+    if key == "minLength":
+        return lambda x: not isinstance(x, str) or len(x) >= value
+    if key == "pattern":
+        rx = re.compile(value)
+        return lambda x: not isinstance(x, str) or rx.search(x) is not None
+    if key == "minItems":
+        return lambda x: not isinstance(x, list) or len(x) >= value
+    if key == "maxItems":
+        return lambda x: not isinstance(x, list) or len(x) <= value
+    if key == "items":
+        item = _compile(value, defs)
+        return lambda x: not isinstance(x, list) or all(item(v) for v in x)
+    if key == "required":
+        return lambda x: not isinstance(x, dict) or all(k in x for k in value)
+    if key == "properties":
+        props = {k: _compile(v, defs) for k, v in value.items()}
+        return lambda x: not isinstance(x, dict) or all(
+            props[k](v) for k, v in x.items() if k in props)
+    if key == "additionalProperties" and value is False:
+        allowed = frozenset(schema.get("properties", {}))
+        return lambda x: not isinstance(x, dict) or allowed.issuperset(x)
+    raise NotImplementedError(key)  # the fast path does not know this keyword
+
+
+@cache
+def _fast_checks() -> dict[str, Check | None]:
+    defs = log_schema()["$defs"]
+    out: dict[str, Check | None] = {}
+    for name in ("header", *EVENT_TYPES):
+        try:
+            out[name] = _compile(defs[name], defs)
+        except NotImplementedError:
+            out[name] = None
+    return out
+
+
+def schema_problem(obj: Any, name: str) -> Any:
+    """The first jsonschema error of ``obj`` against ``$defs/<name>`` of the log schema, or
+    ``None`` if it is valid (the compiled fast path first, jsonschema only to explain)."""
+    fast = _fast_checks()[name]
+    if fast is not None and fast(obj):
+        return None
+    errors = sorted(_validators()[name].iter_errors(obj), key=lambda e: list(e.path))
+    return errors[0] if errors else None
+
+
+def _where(error: Any) -> str:
+    return ".".join(str(p) for p in error.absolute_path)
+
+
+def _describe(error: Any, what: str) -> str:
+    """A jsonschema error in the log's words."""
+    v = error.validator
+    where = _where(error)
+    if v == "additionalProperties":
+        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+        names = ", ".join(json.dumps(k, ensure_ascii=False) for k in extra)
+        return f"unknown field {names} in {what}"
+    if v == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else error.message
+        return f"{what} needs {json.dumps(missing)}"
+    found = json.dumps(error.instance, ensure_ascii=False)
+    if len(found) > 60:
+        found = found[:57] + "..."
+    expected = {
+        "type": f"expected {_type_words(error.validator_value)}",
+        "const": f"expected {json.dumps(error.validator_value)}",
+        "enum": "expected one of " + ", ".join(json.dumps(x) for x in error.validator_value),
+        "minimum": f"expected at least {error.validator_value}",
+        "maximum": f"expected at most {error.validator_value}",
+        "pattern": "expected a card like \"4c\" or \"Kd\"" if "cdhs" in str(error.validator_value)
+        else f"expected to match {error.validator_value}",
+        "minItems": f"expected at least {error.validator_value} items",
+        "maxItems": f"expected at most {error.validator_value} items",
+        "minLength": "expected a non-empty string",
+    }.get(v, error.message)
+    return f"{what}: {where or 'value'}: {expected}, found {found}"
+
+
+def _type_words(t: Any) -> str:
+    words = {"integer": "an integer", "string": "a string", "boolean": "a boolean (true/false)",
+             "object": "an object", "array": "a list", "null": "null", "number": "a number"}
+    if isinstance(t, list):
+        return " or ".join(words.get(x, str(x)) for x in t)
+    return words.get(t, str(t))
+
+
+def check_line(obj: Any, line: int) -> tuple[ItemKind, str | None]:
+    """Classify a parsed line and check it against the schema: ``(kind, problem)`` where
+    ``problem`` is ``None`` for a good line. Line 1 must be the header, and only line 1.
+
+    >>> check_line({"event": "fold", "seat": 1}, 5)
+    ('move', None)
+    >>> check_line({"event": "fold", "seat": 1.0}, 5)[1]
+    'schema violation: a fold event: seat: expected an integer, found 1.0'
+    """
+    if not isinstance(obj, dict):
+        what = "the header" if line == 1 else "an event"
+        return ("header" if line == 1 else "move"), (
+            f"schema violation: expected {what} (a JSON object), found {_type_name(obj)}")
+    if line == 1:
+        if "truco_log" not in obj:
+            return "header", ("bad header: line 1 must be the header, "
+                              "like {\"truco_log\": 1, \"variant\": \"...\"}")
+        e = schema_problem(obj, "header")
+        if e is not None:
+            if e.validator == "const" and list(e.path) == ["truco_log"]:
+                return "header", (f"bad header: unsupported format version "
+                                  f"{json.dumps(obj['truco_log'])}: expected 1")
+            return "header", "bad header: " + _describe(e, "the header")
+        return "header", None
+    if "truco_log" in obj:
+        return "move", "bad header: a header is allowed on line 1 only"
+    event = obj.get("event")
+    if event not in EVENT_TYPES:
+        if "event" not in obj:
+            return "move", "schema violation: an event needs \"event\""
+        return "move", (f"schema violation: unknown event type "
+                        f"{json.dumps(event, ensure_ascii=False)}: expected one of "
+                        + ", ".join(EVENT_TYPES))
+    kind: ItemKind = ("checkpoint" if event in CHECKPOINTS
+                      else "deal" if event == "deal" else "move")
+    e = schema_problem(obj, event)
+    if e is not None:
+        return kind, "schema violation: " + _describe(e, f"a {event} event")
+    return kind, None
+
+
+def _type_name(obj: Any) -> str:
+    if isinstance(obj, list):
+        return "a list"
+    if isinstance(obj, str):
+        return "a string"
+    if isinstance(obj, bool) or obj is None:
+        return json.dumps(obj)
+    return "a number"
+
+
+# -- the reader --------------------------------------------------------------------------------
+def _raw_lines(source: IO[bytes] | bytes | Iterable[bytes]) -> Iterator[bytes]:
+    """Lines of at most ``_CHUNK`` bytes (a longer line is cut there)."""
+    if isinstance(source, bytes):
+        start = 0
+        while start < len(source):
+            end = source.find(b"\n", start, start + _CHUNK)
+            stop = end + 1 if end >= 0 else min(len(source), start + _CHUNK)
+            yield source[start:stop]
+            start = stop
+        return
+    readline = getattr(source, "readline", None)
+    if readline is not None:
+        while True:
+            chunk: bytes = readline(_CHUNK)
+            if not chunk:
+                return
+            yield chunk
+    else:
+        yield from _raw_lines(b"".join(source))
+
+
+def read_log(source: IO[bytes] | bytes | Iterable[bytes], file: str = "<log>"
+             ) -> Iterator[LogItem | LogProblem]:
+    """Read a log line by line from a binary stream (or bytes), yielding a :class:`LogItem`
+    per good line and a :class:`LogProblem` per bad one. A line over the length limit or a
+    file over the size limit ends the reading (after its problem).
+
+    >>> for x in read_log(b'{"truco_log": 1, "variant": "mineiro"}\\n\\n', "a.jsonl"):
+    ...     print(x)
+    LogItem(line=1, kind='header', data={'truco_log': 1, 'variant': 'mineiro'})
+    a.jsonl:2: blank line: a log has no blank lines
+    """
+    size = 0
+    line = 0
+    for raw in _raw_lines(source):
+        line += 1
+        size += len(raw)
+        if size > MAX_FILE_BYTES:
+            yield LogProblem("limit", f"the log is larger than {MAX_FILE_BYTES // 2**20} MiB, "
+                             "the limit of this reader", file=file, line=line)
+            return
+        body = raw[:-1] if raw.endswith(b"\n") else raw
+        if body.endswith(b"\r"):
+            body = body[:-1]
+        if len(body) > MAX_LINE_BYTES:
+            yield LogProblem("limit", f"line longer than {MAX_LINE_BYTES // 1024} KiB, the "
+                             "limit of this reader", file=file, line=line)
+            return
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            yield LogProblem("encoding", f"invalid UTF-8 at byte {exc.start + 1} of the line "
+                             f"(0x{body[exc.start]:02x}): a log is UTF-8", file=file, line=line)
+            continue
+        if not text.strip():
+            yield LogProblem("blank", "blank line: a log has no blank lines", file=file,
+                             line=line)
+            continue
+        if line == 1 and text.startswith("\ufeff"):
+            yield LogProblem("encoding", "the log starts with a byte order mark: a log is "
+                             "UTF-8 without one", file=file, line=line)
+            continue
+        try:
+            obj = loads_strict(text)
+        except ValueError as exc:
+            yield LogProblem("json", f"invalid JSON: {exc}", file=file, line=line)
+            continue
+        kind, problem = check_line(obj, line)
+        if problem is not None:
+            pkind: ProblemKind = "header" if problem.startswith("bad header") else "schema"
+            yield LogProblem(pkind, problem, file=file, line=line)
+            continue
+        yield LogItem(line, kind, obj)
+    if line == 0:
+        yield LogProblem("header", "bad header: the log is empty; line 1 must be the header",
+                         file=file, line=1)

@@ -1,0 +1,479 @@
+"""Replaying game logs through the engine: verification, and logs annotated with their
+checkpoints.
+
+A :class:`Replayer` takes the positioned items of :func:`engine.logread.read_log`, builds the
+:class:`~engine.game.Match` the header describes, applies every move and deal, compares each
+checkpoint with the engine's, and tells a :class:`Visitor` what happened. Visitors decide what a
+problem means (python-chess style: one reader, several handlers):
+
+- :class:`Visitor` itself is strict: it raises the first problem (a :class:`LogProblem`).
+- :class:`Collector` is lenient: it notes every problem and lets the replay go on as far as it
+  makes sense (a checkpoint mismatch or a seeded deal mismatch go on with the engine's view; an
+  illegal move stops the replay, but the remaining lines are still checked as JSON and schema).
+- :class:`Annotator` writes the log again with every checkpoint filled in.
+- :class:`engine.transcript.Transcript` writes it for people.
+
+>>> result = verify_bytes(b'{"truco_log": 1, "variant": "paulista", "seed": 7}\\n'
+...                       b'{"event": "play", "seat": 1, "card": "2h"}\\n', "a.jsonl")
+>>> result.valid, result.incomplete is not None
+(True, True)
+>>> str(result.incomplete)
+'a.jsonl:2: incomplete: the log ends before the match is over (hand 1, score [0, 0], games [0, 0])'
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from engine.actions import Action, Deal
+from engine.cards import card_name, parse_card
+from engine.errors import IllegalMoveError, VariantError
+from engine.game import Checkpoint, Match
+from engine.logformat import dumps_event
+from engine.logread import CHECKPOINTS, LogItem, LogProblem, ProblemKind, loads_strict, read_log
+from engine.resources import shipped_variants
+from engine.rules import Rules
+from engine.variant import find_variant, load_variant
+
+#: Keys of an event that the engine ignores (kept as they are, never compared).
+IGNORED_KEYS = ("t", "meta")
+
+
+class Visitor:
+    """What a replay tells as it goes. Every method does nothing by default, except
+    :meth:`problem`, which raises: the base visitor verifies strictly."""
+
+    def header(self, item: LogItem, match: Match) -> None:
+        """The header was read and the match built."""
+
+    def hand(self, match: Match, deal: LogItem | None) -> None:
+        """A hand starts: its cards are known (``deal`` is its ``deal`` event, if any)."""
+
+    def move(self, item: LogItem, action: Action, match: Match,
+             checkpoints: list[Checkpoint]) -> None:
+        """A move was applied; ``checkpoints`` are what the engine made of it."""
+
+    def checkpoint(self, item: LogItem, engine: Checkpoint | None) -> None:
+        """A checkpoint line of the log, with the engine's checkpoint it stands for (``None``
+        when the move did not cause one of its kind)."""
+
+    def problem(self, problem: LogProblem) -> None:
+        """A problem at a line. Raise to stop the replay; return to go on."""
+        raise problem
+
+    def end(self, replayer: Replayer) -> None:
+        """The log is over (``replayer.incomplete`` says whether the match is)."""
+
+
+class Collector(Visitor):
+    """A lenient visitor: notes every problem and lets the replay go on."""
+
+    def __init__(self) -> None:
+        self.problems: list[LogProblem] = []
+
+    def problem(self, problem: LogProblem) -> None:
+        self.problems.append(problem)
+
+
+@dataclass
+class ReplayResult:
+    """The outcome of verifying one log."""
+
+    file: str
+    problems: list[LogProblem] = field(default_factory=list)
+    #: Set when the log ends before its match is over (the log is valid even so).
+    incomplete: LogProblem | None = None
+    lines: int = 0
+    hands: int = 0
+    score: list[int] | None = None
+    games: list[int] | None = None
+    winner: int | None = None
+
+    @property
+    def valid(self) -> bool:
+        """No problem found (an incomplete log is valid)."""
+        return not self.problems
+
+    def as_dict(self) -> dict[str, Any]:
+        """The result as plain data (``truco verify --json``)."""
+        status = "invalid" if self.problems else ("incomplete" if self.incomplete else "valid")
+        return {"file": self.file, "status": status, "valid": self.valid,
+                "incomplete": self.incomplete is not None, "lines": self.lines,
+                "hands": self.hands, "score": self.score, "games": self.games,
+                "winner": self.winner,
+                "problems": [p.as_dict() for p in self.problems],
+                "note": None if self.incomplete is None else self.incomplete.as_dict()}
+
+
+def resolve_variant(ref: str, base: Path | None) -> Rules:
+    """A header's ``variant``: a shipped name, or a path to a YAML file relative to ``base``
+    (the log's folder). Raises :class:`~engine.errors.VariantError`.
+
+    >>> resolve_variant("mineiro", None).top_value
+    9
+    """
+    looks_like_path = ref.endswith((".yaml", ".yml")) or "/" in ref or os.sep in ref
+    if not looks_like_path and ref in shipped_variants():
+        return find_variant(ref)
+    return load_variant(ref, base=base)
+
+
+class Replayer:
+    """Replays one log's items through the engine, telling ``visitor`` what happens.
+
+    >>> from engine.logread import read_log
+    >>> log = (b'{"truco_log": 1, "variant": "paulista", "seed": 7}\\n'
+    ...        b'{"event": "fold", "seat": 1}\\n')
+    >>> Replayer("a.jsonl", None, Visitor()).run(read_log(log, "a.jsonl"))
+    Traceback (most recent call last):
+    engine.logread.LogProblem: a.jsonl:2: illegal move: fold 1: no raise is waiting for an \
+answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
+    """
+
+    def __init__(self, file: str, base: Path | None, visitor: Visitor) -> None:
+        self.file = file
+        self.base = base
+        self.visitor = visitor
+        self.match: Match | None = None
+        self.rules: Rules | None = None
+        #: No more replay (bad header, illegal move, missing deal, events after the end).
+        self.stopped = False
+        self.lines = 0
+        self.incomplete: LogProblem | None = None
+        self._hand = -1  # the hand number the counters below are about
+        self._hand_events = 0  # moves and deals seen in it
+        self._announced = False  # visitor.hand called for it
+        self._cps: list[Checkpoint] = []  # checkpoints of the last move
+        self._cp_next = 0
+        self._move_line: int | None = None
+        self._end_line: int | None = None
+
+    # -- the loop -------------------------------------------------------------------------------
+    def run(self, items: Iterable[LogItem | LogProblem]) -> None:
+        """Replay every item, then call the visitor's ``end``."""
+        for item in items:
+            self.lines = item.line or self.lines
+            if isinstance(item, LogProblem):
+                if item.line == 1:
+                    self.stopped = True  # no header, no match
+                self.visitor.problem(item)
+                continue
+            if item.kind == "header":
+                self._header(item)
+            elif self.match is None or self.stopped:
+                continue
+            elif item.kind == "checkpoint":
+                self._checkpoint(item)
+            else:
+                self._new_hand_check()
+                if self.match.is_over:
+                    self._stop("after_end", f"{item.event} after the match ended (at line "
+                               f"{self._end_line})", item.line)
+                elif item.kind == "deal":
+                    self._deal(item)
+                else:
+                    self._move(item)
+        if self.match is not None and not self.stopped and not self.match.is_over:
+            m = self.match
+            self.incomplete = LogProblem(
+                "incomplete", f"incomplete: the log ends before the match is over (hand "
+                f"{m.hand_number}, score {m.score}, games {m.games})", file=self.file,
+                line=max(self.lines, 1))
+        self.visitor.end(self)
+
+    def _problem(self, kind: ProblemKind, message: str, line: int) -> None:
+        self.visitor.problem(LogProblem(kind, message, file=self.file, line=line))
+
+    def _stop(self, kind: ProblemKind, message: str, line: int) -> None:
+        self.stopped = True
+        self._problem(kind, message, line)
+
+    # -- header ---------------------------------------------------------------------------------
+    def _header(self, item: LogItem) -> None:
+        h = item.data
+        ref = h["variant"]
+        try:
+            rules = resolve_variant(ref, self.base)
+        except VariantError as exc:
+            text = str(exc).splitlines()[0]
+            if not text.startswith(("unknown variant", "no variant file")):
+                text = f"variant {ref!r} is invalid: {text}"
+            self._stop("variant", text, item.line)
+            return
+        sha = h.get("variant_sha256")
+        if sha is not None and sha != rules.fingerprint:
+            self._problem("variant", f"variant_sha256 {sha} does not match the fingerprint of "
+                          f"variant {ref!r}, {rules.fingerprint}: the rules changed since the "
+                          "log was written", item.line)
+        dealer = h.get("dealer", 0)
+        if dealer >= rules.players:
+            self._stop("header", f"bad header: dealer {dealer} is not a seat of this variant "
+                       f"(0..{rules.players - 1})", item.line)
+            return
+        players = h.get("players")
+        if players is not None and len(players) != rules.players:
+            self._problem("header", f"bad header: players names {len(players)} players, the "
+                          f"variant seats {rules.players}", item.line)
+        self.rules = rules
+        self.match = Match(rules, seed=h.get("seed"), dealer=dealer)
+        self.visitor.header(item, self.match)
+
+    # -- moves and deals ------------------------------------------------------------------------
+    def _new_hand_check(self) -> None:
+        m = self.match
+        assert m is not None
+        if m.hand_number != self._hand:
+            self._hand = m.hand_number
+            self._hand_events = 0
+            self._announced = False
+        self._cps = []
+        self._cp_next = 0
+        self._move_line = None
+
+    def _announce(self, deal: LogItem | None) -> None:
+        assert self.match is not None
+        if not self._announced:
+            self._announced = True
+            self.visitor.hand(self.match, deal)
+
+    def _deal(self, item: LogItem) -> None:
+        m = self.match
+        assert m is not None
+        d = item.data
+        if m.seed is None:
+            if not m.awaiting_deal:
+                self._problem("deal", "a deal is the first event of its hand: this hand was "
+                              "dealt already", item.line)
+                return
+            why = None
+            try:
+                m.deal(Deal.of(d["dealer"], d["hands"], d.get("vira")))
+            except IllegalMoveError as exc:
+                why = exc.message.split("; legal:")[0]
+            if why is not None:
+                self._stop("deal", f"deal mismatch: {why}", item.line)
+                return
+            self._new_hand_check()
+            self._hand_events = 1
+            self._announce(item)
+            return
+        if self._hand_events:
+            self._problem("deal", "a deal is the first event of its hand: this hand has "
+                          "events already", item.line)
+            return
+        self._hand_events = 1
+        found = self._seeded_deal_mismatch(m, d)
+        if found is not None:
+            self._problem("deal", f"deal mismatch: {found}", item.line)
+        self._announce(item)
+
+    @staticmethod
+    def _seeded_deal_mismatch(m: Match, d: dict[str, Any]) -> str | None:
+        if d["dealer"] != m.dealer:
+            return f"the dealer is seat {m.dealer} by rotation, not {d['dealer']}"
+        hands = d["hands"]
+        if len(hands) != len(m.dealt):
+            return f"expected {len(m.dealt)} hands, found {len(hands)}"
+        for seat, (found, dealt) in enumerate(zip(hands, m.dealt, strict=True)):
+            if sorted(parse_card(c) for c in found) != sorted(dealt):
+                return (f"seat {seat} holds {' '.join(found)}, the seed deals "
+                        f"{' '.join(card_name(c) for c in dealt)}")
+        vira = d.get("vira")
+        seeded = None if m.vira is None else card_name(m.vira)
+        if vira != seeded:
+            return f"the vira is {vira}, the seed turns {seeded}"
+        return None
+
+    def _move(self, item: LogItem) -> None:
+        m = self.match
+        assert m is not None
+        if m.awaiting_deal:
+            self._stop("deal", f"hand {m.hand_number + 1} has no deal event: a log without a "
+                       "seed deals every hand with one, before its first move", item.line)
+            return
+        self._announce(None)
+        action = Action.from_event(item.data)
+        why: str | None = None
+        try:
+            cps = m.apply(action)
+        except IllegalMoveError as exc:
+            why = exc.message
+        if why is not None:  # reported outside the except: a raised problem has no context
+            self._stop("illegal", f"illegal move: {why}", item.line)
+            return
+        self._hand_events += 1
+        self._cps = cps
+        self._cp_next = 0
+        self._move_line = item.line
+        if m.is_over:
+            self._end_line = item.line
+        self.visitor.move(item, action, m, cps)
+
+    # -- checkpoints ----------------------------------------------------------------------------
+    def _checkpoint(self, item: LogItem) -> None:
+        kind = item.event
+        cps = self._cps
+        found = next((j for j in range(self._cp_next, len(cps)) if cps[j]["event"] == kind), None)
+        if found is None:
+            if self._move_line is None:
+                self._problem("checkpoint", f"{kind} checkpoint not caused by a move: a "
+                              "checkpoint stands right after the move that caused it", item.line)
+            elif any(cp["event"] == kind for cp in cps[: self._cp_next]):
+                self._problem("checkpoint", f"{kind} checkpoint repeated or out of order: the "
+                              f"move at line {self._move_line} caused "
+                              f"{', '.join(cp['event'] for cp in cps)}, in that order", item.line)
+            else:
+                self._problem("checkpoint", f"{kind} checkpoint not caused by the move at line "
+                              f"{self._move_line} (it caused "
+                              f"{', '.join(cp['event'] for cp in cps) or 'none'})", item.line)
+            self.visitor.checkpoint(item, None)
+            return
+        self._cp_next = found + 1
+        engine = cps[found]
+        given = {k: v for k, v in item.data.items() if k not in IGNORED_KEYS}
+        if not _same(given, engine):
+            self._problem("checkpoint", f"checkpoint mismatch: expected {dumps_event(engine)}, "
+                          f"found {dumps_event(given)}", item.line)
+        self.visitor.checkpoint(item, engine)
+
+
+def _same(given: dict[str, Any], engine: Checkpoint) -> bool:
+    """Equal as JSON values (``True`` is not ``1`` there; the schema has ruled bools out)."""
+    return given == engine
+
+
+# -- entry points --------------------------------------------------------------------------------
+def _source(path: str | os.PathLike[str]) -> tuple[bytes, str, Path]:
+    p = Path(path)
+    with open(p, "rb") as f:
+        data = f.read()
+    return data, str(path), p.resolve().parent
+
+
+def replay(source: IO[bytes] | bytes, file: str, visitor: Visitor,
+           base: Path | None = None) -> Replayer:
+    """Replay a log (a binary stream or bytes) with ``visitor``; ``base`` is the folder a
+    variant path in the header is relative to (the current folder by default)."""
+    replayer = Replayer(file, base, visitor)
+    replayer.run(read_log(source, file))
+    return replayer
+
+
+def verify_bytes(data: IO[bytes] | bytes, file: str, *, base: Path | None = None,
+                 strict: bool = False) -> ReplayResult:
+    """Verify a log. Lenient by default (every problem collected); with ``strict`` the first
+    problem is raised as a :class:`LogProblem`."""
+    visitor: Visitor = Visitor() if strict else Collector()
+    r = replay(data, file, visitor, base)
+    result = ReplayResult(file, list(getattr(visitor, "problems", [])), r.incomplete, r.lines)
+    if r.match is not None:
+        m = r.match
+        result.hands = m.hand_number
+        result.score = m.score[:]
+        result.games = m.games[:]
+        result.winner = m.winner
+    return result
+
+
+def verify_file(path: str | os.PathLike[str], *, strict: bool = False) -> ReplayResult:
+    """Verify the log at ``path`` (variant paths relative to its folder).
+
+    >>> verify_file("no-such.jsonl").problems[0].message
+    'cannot read the log: No such file or directory'
+
+    """
+    try:
+        data, file, base = _source(path)
+    except OSError as exc:
+        problem = LogProblem("limit", f"cannot read the log: {exc.strerror}", file=str(path),
+                             line=1)
+        if strict:
+            raise problem from None
+        return ReplayResult(str(path), [problem])
+    return verify_bytes(data, file, base=base, strict=strict)
+
+
+class Annotator(Visitor):
+    """Writes the log again with every checkpoint in place: header, moves and deals
+    re-serialised as they were (key order, ``t`` and ``meta`` kept), each checkpoint the
+    engine computed right after its move (a checkpoint of the input that equals the engine's is
+    kept as it was written). Checkpoints that disagree with the engine are replaced and noted
+    in :attr:`replaced`; any other problem is raised."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.replaced: list[LogProblem] = []
+        self._engine: list[Checkpoint] = []
+        self._kept: dict[str, str] = {}
+
+    def _flush(self) -> None:
+        for cp in self._engine:
+            self.lines.append(self._kept.get(cp["event"]) or dumps_event(cp))
+        self._engine = []
+        self._kept = {}
+
+    def header(self, item: LogItem, match: Match) -> None:
+        self.lines.append(dumps_event(item.data))
+
+    def hand(self, match: Match, deal: LogItem | None) -> None:
+        self._flush()
+        if deal is not None:
+            self.lines.append(dumps_event(deal.data))
+
+    def move(self, item: LogItem, action: Action, match: Match,
+             checkpoints: list[Checkpoint]) -> None:
+        self._flush()
+        self.lines.append(dumps_event(item.data))
+        self._engine = list(checkpoints)
+
+    def checkpoint(self, item: LogItem, engine: Checkpoint | None) -> None:
+        given = {k: v for k, v in item.data.items() if k not in IGNORED_KEYS}
+        if engine is not None and _same(given, engine):
+            self._kept[item.event] = dumps_event(item.data)
+
+    def problem(self, problem: LogProblem) -> None:
+        if problem.kind == "checkpoint":
+            self.replaced.append(problem)
+            return
+        raise problem
+
+    def end(self, replayer: Replayer) -> None:
+        self._flush()
+
+    def text(self) -> str:
+        """The annotated log, one line per event, each ending with a newline."""
+        return "".join(line + "\n" for line in self.lines)
+
+
+def annotate(data: IO[bytes] | bytes, file: str, *, base: Path | None = None
+             ) -> tuple[str, list[LogProblem]]:
+    """The log with every checkpoint filled in, and the input's checkpoints that the engine
+    replaced. Raises :class:`LogProblem` for any other problem.
+
+    >>> text, replaced = annotate(b'{"truco_log": 1, "variant": "paulista", "seed": 7}\\n'
+    ...                           b'{"event": "play", "seat": 1, "card": "2h"}\\n', "a.jsonl")
+    >>> text.splitlines()[-1]
+    '{"event": "play", "seat": 1, "card": "2h"}'
+    """
+    visitor = Annotator()
+    replay(io.BytesIO(data) if isinstance(data, bytes) else data, file, visitor, base)
+    return visitor.text(), visitor.replaced
+
+
+def strip_checkpoints(text: str) -> str:
+    """A log's text without its checkpoint lines (moves only).
+
+    >>> strip_checkpoints('{"truco_log": 1, "variant": "x"}\\n{"event": "round", "winner": 0}\\n')
+    '{"truco_log": 1, "variant": "x"}\\n'
+    """
+    out = []
+    for line in text.splitlines(keepends=True):
+        obj = loads_strict(line)
+        if not (isinstance(obj, dict) and obj.get("event") in CHECKPOINTS):
+            out.append(line)
+    return "".join(out)

@@ -1,0 +1,175 @@
+"""A game log for people: a :class:`~engine.replay.Visitor` that writes, as the replay goes,
+each hand's cards with suit symbols, the vira and manilhas, every move with the ladder's step
+names, each round's winner, and the scores after each hand, game and match.
+
+>>> log = (b'{"truco_log": 1, "variant": "paulista", "seed": 7, '
+...        b'"players": ["Ana", "Bia", "Caio", "Duda"]}\\n'
+...        b'{"event": "raise", "seat": 1, "value": 3}\\n{"event": "fold", "seat": 2}\\n')
+>>> print(transcript(log, "a.jsonl"))  # doctest: +ELLIPSIS
+Truco Paulista (paulista) · seed 7 · first dealer Ana
+...
+  Bia raises: truco (3)
+  Caio folds
+  hand: team 1 (Bia, Duda) wins 1 point · score 0-1
+...
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import IO
+
+from engine.actions import Action
+from engine.cards import Card, card_pretty
+from engine.game import BOTH_TEAMS, ONE_TEAM, Checkpoint, Match
+from engine.logread import LogItem
+from engine.replay import Replayer, Visitor, replay
+from engine.rules import COVERED
+
+
+class Transcript(Visitor):
+    """Collects the transcript's lines in :attr:`lines`; strict (a problem is raised)."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.names: list[str] = []
+        self._strength: tuple[int, ...] = ()
+        self._round: list[tuple[int, Card, bool]] = []
+        self._round_no = 1
+        self._game = 1
+        self._game_started = False
+
+    def _name(self, seat: int) -> str:
+        return self.names[seat] if seat < len(self.names) else f"seat {seat}"
+
+    def _team(self, team: int | None) -> str:
+        if team is None:
+            return "nobody"
+        seats = range(team, len(self.names), 2)
+        return f"team {team} ({', '.join(self._name(s) for s in seats)})"
+
+    def header(self, item: LogItem, match: Match) -> None:
+        r = match.rules
+        n = r.players
+        given = item.data.get("players") or []
+        self.names = [str(given[s]) if s < len(given) else f"seat {s}" for s in range(n)]
+        seed = item.data.get("seed")
+        parts = [f"{r.title} ({r.name})", f"seed {seed}" if seed is not None else "recorded deals",
+                 f"first dealer {self._name(match.dealer)}"]
+        self.lines.append(" · ".join(parts))
+        self.lines.append("Teams: " + " · ".join(self._team(t) for t in (0, 1))
+                          + f" · ladder {r.initial_value}, "
+                          + ", ".join(f"{s.name} {s.value}" for s in r.ladder)
+                          + f" · {r.target} points a game, {r.games_to_win} game(s) to win")
+
+    def hand(self, match: Match, deal: LogItem | None) -> None:
+        r = match.rules
+        if not self._game_started:
+            self._game_started = True
+            self.lines.append("")
+            self.lines.append(f"Game {self._game}")
+        self._strength = r.strengths(match.vira)
+        self._round = []
+        self._round_no = 1
+        s0, s1 = match.score
+        self.lines.append("")
+        self.lines.append(f"Hand {match.hand_number} · dealer {self._name(match.dealer)} · "
+                          f"mão {self._name(match.mao)} · score {s0}-{s1}")
+        self.lines.append("  " + " | ".join(
+            f"{self._name(s)}: {' '.join(card_pretty(c) for c in cards)}"
+            for s, cards in enumerate(match.dealt)))
+        table = []
+        if match.vira is not None:
+            table.append(f"vira {card_pretty(match.vira)}")
+        if match.manilhas:
+            table.append("manilhas " + " ".join(card_pretty(c) for c in match.manilhas)
+                         + " (weakest first)")
+        if table:
+            self.lines.append("  " + " · ".join(table))
+        if match.special == ONE_TEAM:
+            h = r.one_team
+            how = " (a decision: play or fold)" if h.decision else ""
+            self.lines.append(f"  {h.name} for {self._team(match.special_team)}: worth "
+                              f"{match.value}{how}, no raises")
+        elif match.special == BOTH_TEAMS:
+            b = r.both_teams
+            blind = ", played blind" if b.blind else ""
+            self.lines.append(f"  {b.name}: worth {match.value}{blind}, no raises")
+
+    def move(self, item: LogItem, action: Action, match: Match,
+             checkpoints: list[Checkpoint]) -> None:
+        r = match.rules
+        who = self._name(action.seat)
+        kind = action.kind
+        if kind == "play":
+            assert action.card is not None
+            covered = " face down" if action.covered else ""
+            self.lines.append(f"  {who} plays {card_pretty(action.card)}{covered}")
+            self._round.append((action.seat, action.card, action.covered))
+        elif kind == "raise":
+            assert action.value is not None
+            named = f" with {card_pretty(action.card)}" if action.card is not None else ""
+            penalty = "  (a raise where none is allowed)" if checkpoints else ""
+            self.lines.append(f"  {who} raises: {r.step_name(action.value)} "
+                              f"({action.value}){named}{penalty}")
+        elif kind == "accept":
+            self.lines.append(f"  {who} accepts: the hand is worth {match.value}"
+                              if not checkpoints else f"  {who} accepts")
+        elif kind == "fold":
+            self.lines.append(f"  {who} folds")
+        else:
+            self.lines.append(f"  {who} decides to {'play' if action.play_on else 'fold'}")
+        for cp in checkpoints:
+            self._checkpoint(cp)
+
+    def _checkpoint(self, cp: Checkpoint) -> None:
+        ev = cp["event"]
+        if ev == "round":
+            self.lines.append(f"  round {self._round_no}: {self._round_result(cp['winner'])}")
+            self._round_no += 1
+            self._round = []
+        elif ev == "hand":
+            s0, s1 = cp["score"]
+            points = cp["points"]
+            if cp["winner"] is None:
+                what = "nobody scores"
+            else:
+                what = f"{self._team(cp['winner'])} wins {points} point{'s' * (points != 1)}"
+            self.lines.append(f"  hand: {what} · score {s0}-{s1}")
+        elif ev == "game":
+            s0, s1 = cp["score"]
+            g0, g1 = cp["games"]
+            self.lines.append("")
+            self.lines.append(f"Game {self._game}: {self._team(cp['winner'])} wins, {s0}-{s1} "
+                              f"· games {g0}-{g1}")
+            self._game += 1
+            self._game_started = False
+        else:
+            g0, g1 = cp["games"]
+            self.lines.append(f"Match: {self._team(cp['winner'])} wins · games {g0}-{g1}")
+
+    def _round_result(self, winner: int | None) -> str:
+        if winner is None:
+            return "tied"
+        strength = self._strength
+        # the first of the winning team's strongest cards (C5)
+        _, seat, card = max((((COVERED if cov else strength[c]), s, c)
+                             for s, c, cov in self._round if s % 2 == winner),
+                            key=lambda e: e[0])
+        return f"team {winner} wins ({self._name(seat)}, {card_pretty(card)})"
+
+    def end(self, replayer: Replayer) -> None:
+        if replayer.incomplete is not None:
+            m = replayer.match
+            assert m is not None
+            self.lines.append("")
+            self.lines.append(f"(the log ends here, before the match is over: score "
+                              f"{m.score[0]}-{m.score[1]}, games {m.games[0]}-{m.games[1]})")
+
+
+def transcript(data: IO[bytes] | bytes, file: str, *, base: Path | None = None) -> str:
+    """The transcript of a log. Raises :class:`~engine.logread.LogProblem` if it is invalid."""
+    visitor = Transcript()
+    replay(io.BytesIO(data) if isinstance(data, bytes) else data, file, visitor, base)
+    return "\n".join(visitor.lines)

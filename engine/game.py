@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from engine.actions import Action, Deal
 from engine.cards import Card, card_name
@@ -58,7 +58,28 @@ class Match:
         "game_winner", "winner", "hand_number", "hands", "dealt", "vira", "strength", "round_no",
         "round_cards", "round_results", "leader", "turn", "value", "pending", "last_raise_team",
         "bound", "shown", "played", "special", "special_team", "decision_pending", "blind",
+        "last_hand",
     )
+    # The state of the hand in play (set by _reset_hand and _start_hand).
+    hands: list[list[Card]]
+    dealt: tuple[tuple[Card, ...], ...]
+    vira: Card | None
+    strength: tuple[int, ...]
+    round_no: int
+    round_cards: list[tuple[int, Card, bool]]
+    round_results: list[int | None]
+    leader: int
+    turn: int
+    value: int
+    pending: tuple[int, int, Card | None] | None
+    last_raise_team: int | None
+    bound: list[Card | None]
+    shown: list[tuple[int, Card]]
+    played: list[tuple[int, int, Card, bool]]
+    special: int
+    special_team: int | None
+    decision_pending: bool
+    blind: bool
 
     def __init__(self, rules: Rules, *, seed: int | None = None, dealer: int = 0,
                  deals: Iterable[Deal] | None = None) -> None:
@@ -76,6 +97,9 @@ class Match:
         self.game_winner: int | None = None
         self.winner: int | None = None
         self.hand_number = 0
+        #: The public record of the hand that ended last: (number, played, shown, rounds).
+        self.last_hand: tuple[int, list[tuple[int, int, Card, bool]], list[tuple[int, Card]],
+                              list[int | None]] | None = None
         self._reset_hand()
         self._auto_deal()
 
@@ -225,7 +249,7 @@ class Match:
             return self._decide(bool(action.play_on))
         self._illegal(action, f"unknown move {kind!r}")
 
-    def _illegal(self, action: Action | Deal, why: str) -> Any:
+    def _illegal(self, action: Action | Deal, why: str) -> NoReturn:
         if self.state == "match_over":
             why = "the match is over"
         raise IllegalMoveError(f"{action}: {why}", [str(a) for a in self.legal_actions()])
@@ -236,16 +260,19 @@ class Match:
         card = action.card
         if st != "play":
             reason = {"answer": "a raise is waiting for its answer",
-                      "decide": "the special hand's decision comes first"}.get(st, "no card is awaited")
+                      "decide": "the special hand's decision comes first"}.get(
+                st, "no card is awaited")
             self._illegal(action, reason)
         if seat != self.turn:
             self._illegal(action, f"it is seat {self.turn}'s turn")
         hand = self.hands[seat]
         if card not in hand:
-            self._illegal(action, f"seat {seat} does not hold {card_name(card) if card is not None else card}")
+            held = card_name(card) if card is not None else card
+            self._illegal(action, f"seat {seat} does not hold {held}")
         bound = self.bound[seat]
         if bound is not None and card != bound:
-            self._illegal(action, f"seat {seat} raised with {card_name(bound)} and must play it (M4)")
+            self._illegal(action,
+                          f"seat {seat} raised with {card_name(bound)} and must play it (M4)")
         if action.covered:
             r = self.rules
             if not r.covered_allowed:
@@ -254,7 +281,7 @@ class Match:
                 self._illegal(action, f"covered cards only from round {r.covered_from_round} (P7)")
             if bound is not None:
                 self._illegal(action, "a card shown with a raise cannot be covered (M4)")
-        return self._play(seat, card, action.covered)  # type: ignore[arg-type]
+        return self._play(seat, card, action.covered)
 
     def _play(self, seat: int, card: Card, covered: bool) -> list[Checkpoint]:
         self.hands[seat].remove(card)
@@ -332,7 +359,8 @@ class Match:
             base = self.pending[1]
         elif st == "play":
             if r.raise_timing == "own_turn" and seat != self.turn:
-                self._illegal(action, f"a raise only on one's own turn (P4); it is seat {self.turn}'s")
+                self._illegal(action,
+                              f"a raise only on one's own turn (P4); it is seat {self.turn}'s")
             if seat % 2 == self.last_raise_team:
                 self._illegal(action, "a team cannot raise twice in a row (C10)")
             base = self.value
@@ -367,7 +395,9 @@ class Match:
         seat, value, card = self.pending  # type: ignore[misc]
         self.value = value
         self.last_raise_team = seat % 2
-        if card is not None:  # M4: accepted, the card is shown and must be played next
+        if card is not None and self.bound[seat] != card:
+            # M4: accepted, the card is shown and must be played next (shown once, even if
+            # the bound seat raises with it again)
             self.bound[seat] = card
             self.shown.append((seat, card))
         self.pending = None
@@ -390,7 +420,9 @@ class Match:
             self.machine.events["decide_play"].trigger(self)
             return []
         other = 1 - self.special_team  # type: ignore[operator]
-        return self._end_hand(other, self.rules.one_team.fold_points)
+        # M5: a fold gives "only" the fold points; it is not winning the hand that decides
+        # the game where the winner of the special hand takes it.
+        return self._end_hand(other, self.rules.one_team.fold_points, takes_game=False)
 
     def _apply_special_raise(self, action: Action) -> list[Checkpoint]:
         """P5, P6, M5, M6: any raise in a special hand is penalised (or refused)."""
@@ -415,15 +447,17 @@ class Match:
         return self._end_game()
 
     # -- the end of a hand, a game, a match -------------------------------------------------
-    def _end_hand(self, winner: int | None, points: int) -> list[Checkpoint]:
+    def _end_hand(self, winner: int | None, points: int, *,
+                  takes_game: bool = True) -> list[Checkpoint]:
         r = self.rules
         score = self.score
         if winner is not None:
             score[winner] += points
             if r.cap_score and score[winner] > r.target:
                 score[winner] = r.target
-            takes_game = (self.special == ONE_TEAM and r.one_team.winner_takes_game) or (
-                self.special == BOTH_TEAMS and r.both_teams.winner_takes_game)
+            takes_game = takes_game and (
+                (self.special == ONE_TEAM and r.one_team.winner_takes_game)
+                or (self.special == BOTH_TEAMS and r.both_teams.winner_takes_game))
             if score[winner] >= r.target or takes_game:
                 self.game_winner = winner
         events: list[Checkpoint] = [
@@ -455,27 +489,29 @@ class Match:
 
     def _next_hand(self) -> None:
         self.dealer = (self.dealer + 1) % self.rules.players  # the next dealer is to the right
+        # _reset_hand makes new lists, so the ended hand's are kept without copying
+        self.last_hand = (self.hand_number, self.played, self.shown, self.round_results)
         self._reset_hand()
         self._auto_deal()
 
     def _reset_hand(self) -> None:
         n = self.rules.players
-        self.hands: list[list[Card]] = [[] for _ in range(n)]
-        self.dealt: tuple[tuple[Card, ...], ...] = ()
-        self.vira: Card | None = None
-        self.strength: tuple[int, ...] = ()
+        self.hands = [[] for _ in range(n)]
+        self.dealt = ()
+        self.vira = None
+        self.strength = ()
         self.round_no = 0
-        self.round_cards: list[tuple[int, Card, bool]] = []
-        self.round_results: list[int | None] = []
+        self.round_cards = []
+        self.round_results = []
         self.leader = self.turn = (self.dealer + 1) % n
         self.value = self.rules.initial_value
-        self.pending: tuple[int, int, Card | None] | None = None
-        self.last_raise_team: int | None = None
-        self.bound: list[Card | None] = [None] * n
-        self.shown: list[tuple[int, Card]] = []
-        self.played: list[tuple[int, int, Card, bool]] = []
+        self.pending = None
+        self.last_raise_team = None
+        self.bound = [None] * n
+        self.shown = []
+        self.played = []
         self.special = NORMAL
-        self.special_team: int | None = None
+        self.special_team = None
         self.decision_pending = False
         self.blind = False
 
@@ -507,7 +543,8 @@ class Match:
             self._illegal(deal, f"expected {r.players} hands, found {len(deal.hands)}")
         for seat, hand in enumerate(deal.hands):
             if len(hand) != r.cards_per_player:
-                self._illegal(deal, f"seat {seat} has {len(hand)} cards, expected {r.cards_per_player}")
+                self._illegal(deal,
+                              f"seat {seat} has {len(hand)} cards, expected {r.cards_per_player}")
         cards = [c for h in deal.hands for c in h]
         if r.has_vira:
             if deal.vira is None:
@@ -551,7 +588,9 @@ class Match:
 
         Its own cards (not in a blind hand, P6), the partners' cards during a decision that
         shows them (M5), the cards played face up, cards shown with a raise (M4), the vira,
-        the bet and the scores."""
+        the bet and the scores; and ``last_hand``, the public record of the hand that ended
+        last (its cards played, cards shown, e.g. a raise's card refused in round 1 (M4), and
+        round winners), since a hand's last move already deals the next one."""
         r = self.rules
         n = r.players
         team = seat % 2
@@ -561,11 +600,7 @@ class Match:
         if (self.state == "decide" and r.one_team.show_partner_cards
                 and team == self.special_team):
             partners = {s: [card_name(c) for c in self.hands[s]] for s in range(team, n, 2)}
-        played = [
-            {"round": rnd + 1, "seat": s,
-             "card": card_name(c) if (not cov or s == seat) else None, "covered": cov}
-            for rnd, s, c, cov in self.played
-        ]
+        played = _public_played(self.played, seat)
         pending = None
         if self.pending is not None:
             ps, pv, pc = self.pending
@@ -578,6 +613,12 @@ class Match:
         elif self.special == BOTH_TEAMS:
             special = {"name": r.both_teams.name, "team": None}
         legal = self.legal_actions(seat)
+        last = None
+        if self.last_hand is not None:
+            number, last_played, last_shown, last_rounds = self.last_hand
+            last = {"hand_number": number, "played": _public_played(last_played, seat),
+                    "shown": [{"seat": s, "card": card_name(c)} for s, c in last_shown],
+                    "rounds": list(last_rounds)}
         return {
             "seat": seat,
             "team": team,
@@ -603,6 +644,7 @@ class Match:
             "score": self.score[:],
             "games": self.games[:],
             "legal": [_blind_str(a, self.hands[seat]) if blind else str(a) for a in legal],
+            "last_hand": last,
         }
 
     def play_by_position(self, seat: int, position: int, covered: bool = False) -> Action:
@@ -614,8 +656,16 @@ class Match:
                 f"score {self.score} games {self.games}>")
 
 
+def _public_played(played: Sequence[tuple[int, int, Card, bool]],
+                   seat: int) -> list[dict[str, Any]]:
+    """Cards played, as ``seat`` saw them: a covered card's face only to its player (P7)."""
+    return [{"round": rnd + 1, "seat": s,
+             "card": card_name(c) if (not cov or s == seat) else None, "covered": cov}
+            for rnd, s, c, cov in played]
+
+
 def _blind_str(action: Action, hand: Sequence[Card]) -> str:
     if action.kind == "play":
-        pos = hand.index(action.card)  # type: ignore[arg-type]
+        pos = hand.index(action.card)
         return f"play {action.seat} #{pos + 1}{' covered' if action.covered else ''}"
     return str(action)

@@ -136,7 +136,7 @@ def test_P5_any_raise_event_is_penalised_whatever_its_turn_value_or_card() -> No
         loser = move.seat % 2
         assert of(events, "hand") == []
         assert of(events, "game") == [{"event": "game", "winner": 1 - loser, "score": [11, 4],
-                                       "games": [1 - loser == 0, 1 - loser == 1]}]
+                                       "games": [int(loser == 1), int(loser == 0)]}]
 
 
 def _mao_de_ferro() -> Match:
@@ -165,7 +165,7 @@ def test_P6_a_raise_in_mao_de_ferro_loses_the_game() -> None:
     m = _mao_de_ferro()
     events = m.apply(Action.raise_to((m.turn + 1) % 4, 6))
     assert events[0] == {"event": "game", "winner": m.turn % 2, "score": [11, 11],
-                         "games": [m.turn % 2 == 0, m.turn % 2 == 1]}
+                         "games": [int(m.turn % 2 == 0), int(m.turn % 2 == 1)]}
     assert m.is_over
 
 

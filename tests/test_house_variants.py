@@ -1,0 +1,195 @@
+"""The house variants (variants/house/*.yaml): each differs from its parent on a concrete deal."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import (
+    act,
+    assert_illegal,
+    deal,
+    legal,
+    match,
+    observe_all,
+    of,
+    rounds,
+    score_to,
+    win_hand,
+)
+
+from engine import Action, IllegalMoveError, Match, find_variant
+from engine.resources import shipped_variants
+
+EVEN_P = "4c 5c 6c | 4d 5d 6d | 4h 5h 6h | 4s 5s 6s"  # Paulista, vira 7c: every round ties
+EVEN_M = "5c 6c Kc | 5d 6d Kd | 5h 6h Kh | 5s 6s Ks"  # Mineiro: every round ties
+
+
+def test_every_house_variant_is_tested_here() -> None:
+    house = {n for n, p in shipped_variants().items() if p.parent.name == "house"}
+    assert house == {
+        "classic-mineiro", "paulista-mao-de-11-decision", "manilha-velha",
+        "mineiro-mao-de-dez-wins-game", "covered-from-round-1", "no-covered-cards",
+        "tie-leader-who-tied", "mineiro-best-of-5", "one-on-one"}
+
+
+def test_classic_mineiro_starts_at_2_and_climbs_4_6_8_10_12() -> None:
+    assert Match.new("mineiro", seed=None).value == 1
+    m = match("classic-mineiro", deal(0, EVEN_M))
+    assert m.value == 2
+    assert_illegal(m, "raise 1 3 5d", "next step, 4 (truco)")
+    events = act(m, "raise 1 4 5d", "fold 2")
+    assert events == [{"event": "hand", "winner": 1, "points": 2, "score": [0, 2]}]
+    m.deal(deal(1, EVEN_M))
+    act(m, "raise 2 4 5h", "raise 3 6 5s", "raise 0 8 5c", "raise 1 10 5d", "raise 2 12 5h")
+    assert m.value == 10 and legal(m, 3) == ["accept 3", "fold 3"]  # 12 is the top
+    act(m, "accept 1")
+    assert m.value == 12
+    # all tied (M7): the mão's team (seat 2, team 0) scores the 12 and the game
+    events = []
+    for r in "56K":
+        events += act(m, f"play 2 {r}h", f"play 3 {r}s", f"play 0 {r}c", f"play 1 {r}d")
+    assert of(events, "hand") == [{"event": "hand", "winner": 0, "points": 12,
+                                   "score": [12, 2]}]
+    assert of(events, "game")[0]["winner"] == 0
+
+
+def test_paulista_mao_de_11_decision_the_team_at_11_decides() -> None:
+    for variant, decides in (("paulista", False), ("paulista-mao-de-11-decision", True)):
+        m = match(variant)
+        score_to(m, (4, 11))
+        m.deal(deal(m.dealer, EVEN_P, "7c"))
+        assert (m.state == "decide") is decides, variant
+        if decides:
+            obs = observe_all(m)
+            assert obs[1]["partner_hands"] == {1: ["4d", "5d", "6d"], 3: ["4s", "5s", "6s"]}
+            assert obs[0]["partner_hands"] is None
+            assert_illegal(m, "decide 0 play", "only team 1 decides")
+            assert act(m, "decide 3 fold") == [
+                {"event": "hand", "winner": 0, "points": 1, "score": [5, 11]}]
+        else:
+            assert_illegal(m, Action.decide(1, False), "no decision is awaited")
+
+
+def test_manilha_velha_fixed_manilhas_with_paulista_rules() -> None:
+    hands = "4c 5c 6c | 3d 5d 6d | 7h 5h 6h | 2s 5s Ks"
+    paulista = match("paulista", deal(0, hands, "Qs"))  # the Js are manilhas: 3d wins
+    assert rounds(act(paulista, "play 1 3d", "play 2 7h", "play 3 2s", "play 0 4c")) == [1]
+    m = match("manilha-velha", deal(0, hands))  # the zap wins
+    assert m.vira is None and m.observation(0)["manilhas"] == ["7d", "As", "7h", "4c"]
+    assert rounds(act(m, "play 1 3d", "play 2 7h", "play 3 2s", "play 0 4c")) == [0]
+    # the rest is Paulista: own-turn raises, no named card, covered cards from round 2
+    assert legal(m, 0)[-1] == "raise 0 3" and legal(m, 1) == []
+    with pytest.raises(IllegalMoveError, match="this variant has no vira"):
+        Match.new("manilha-velha", seed=None).deal(deal(0, hands, "Qs"))
+
+
+def test_mineiro_mao_de_dez_wins_game_the_hand_winner_takes_the_game() -> None:
+    """The fold of the decision gives only its point (seed: "ganha apenas 01 ponto"): it is
+    not winning the hand, or the decision would mean nothing."""
+    for variant, game in (("mineiro", False), ("mineiro-mao-de-dez-wins-game", True)):
+        m = match(variant)
+        score_to(m, (10, 4))
+        events = win_hand(m, 1)  # team 0 decides to play and loses: team 1 scores 3
+        assert of(events, "hand")[0]["score"] == [10, 7]
+        assert bool(of(events, "game")) is game, variant
+        if game:
+            assert of(events, "game")[0] == {"event": "game", "winner": 1, "score": [10, 7],
+                                             "games": [0, 1]}
+        m = match(variant)
+        score_to(m, (10, 4))
+        m.deal(deal(m.dealer, EVEN_M))
+        assert of(act(m, "decide 0 fold"), "game") == []
+        assert m.score == [10, 5]
+
+
+def test_covered_from_round_1() -> None:
+    m = match("paulista", deal(0, EVEN_P, "7c"))
+    assert not [a for a in m.legal_actions() if a.covered]
+    m = match("covered-from-round-1", deal(0, "4c 5c 6c | 3d 5d 6d | 4h 5h 6h | 4s 5s 6s", "7c"))
+    assert "play 1 3d covered" in legal(m, 1)
+    assert rounds(act(m, "play 1 3d covered", "play 2 4h", "play 3 4s", "play 0 4c")) == [None]
+
+
+def test_no_covered_cards() -> None:
+    hands = "4c 5c 6c | 4d 5d 6d | 4h 5h 6h | 4s 5s 6s"
+    for variant, allowed in (("paulista", True), ("no-covered-cards", False)):
+        m = match(variant, deal(0, hands, "7c"))
+        act(m, "play 1 4d", "play 2 4h", "play 3 4s", "play 0 4c")
+        assert ("play 1 5d covered" in legal(m, 1)) is allowed
+        if not allowed:
+            assert_illegal(m, "play 1 5d covered", "no covered cards (P7)")
+
+
+def test_tie_leader_who_tied_leads_the_next_round() -> None:
+    hands = "4c 5c 6c | 3d 5d 6d | 3h 5h 6h | 4s 5s 6s"
+    for variant, leader in (("paulista", 1), ("tie-leader-who-tied", 2)):
+        m = match(variant, deal(0, hands, "7c"))
+        assert rounds(act(m, "play 1 3d", "play 2 3h", "play 3 4s", "play 0 4c")) == [None]
+        assert m.turn == leader, variant
+
+
+def test_mineiro_best_of_5() -> None:
+    for variant, games_to_win in (("mineiro", 2), ("mineiro-best-of-5", 3)):
+        m = match(variant)
+        for game in range(1, 4):
+            win_hand(m, 0, raises=3)
+            events = win_hand(m, 0, raises=1)
+            assert of(events, "game")[0]["games"] == [game, 0]
+            assert bool(of(events, "match")) is (game == games_to_win), (variant, game)
+            if m.is_over:
+                break
+        assert m.is_over and m.games == [games_to_win, 0]
+
+
+# -- one against one ---------------------------------------------------------------------------
+def test_one_on_one_two_players_all_tied_to_the_mao() -> None:
+    rules = find_variant("one-on-one")
+    assert rules.players == 2
+    m = Match.new("one-on-one", seed=None)
+    with pytest.raises(IllegalMoveError, match="expected 2 hands, found 4"):
+        m.deal(deal(0, EVEN_P, "7c"))
+    m.deal(deal(0, "4c 5c 6c | 4d 5d 6d", "7c"))
+    assert m.turn == 1 and [o["team"] for o in observe_all(m)] == [0, 1]
+    events = []
+    for r in "456":
+        events += act(m, f"play 1 {r}d", f"play 0 {r}c")
+    assert rounds(events) == [None] * 3
+    assert of(events, "hand") == [{"event": "hand", "winner": 1, "points": 1, "score": [0, 1]}]
+
+
+def test_one_on_one_score_capped_at_12() -> None:
+    """The hand checkpoint's ``points`` stays the hand's value; the score stops at 12."""
+    m = match("one-on-one")
+    score_to(m, (10, 0))
+    events = win_hand(m, 0, raises=1)
+    assert of(events, "hand")[0]["score"] == [12, 0]
+    assert of(events, "game")[0]["score"] == [12, 0]
+    m = match("paulista")
+    score_to(m, (10, 0))
+    assert of(win_hand(m, 0, raises=1), "game")[0]["score"] == [13, 0]
+
+
+def test_one_on_one_decision_at_11_and_raises_refused() -> None:
+    m = match("one-on-one")
+    score_to(m, (11, 4))
+    m.deal(deal(m.dealer, "4c 5c 6c | 4d 5d 6d", "7c"))
+    assert m.state == "decide" and legal(m) == ["decide 0 play", "decide 0 fold"]
+    assert m.observation(0)["partner_hands"] == {0: ["4c", "5c", "6c"]}
+    for move in ("raise 1 3", "raise 0 3"):
+        assert_illegal(m, move, "no raise is allowed in the mão de onze")
+    act(m, "decide 0 play")
+    assert m.value == 3
+    assert_illegal(m, Action.raise_to(m.turn, 3), "no raise is allowed")
+
+
+def test_one_on_one_11_11_is_worth_3_with_no_decision_not_blind_raises_refused() -> None:
+    m = match("one-on-one")
+    score_to(m, (11, 11))
+    m.deal(deal(m.dealer, "4c 5c 6c | 4d 5d 6d", "7c"))
+    assert m.state == "play" and m.value == 3 and not m.blind
+    assert m.observation(0)["hand"] == ["4c", "5c", "6c"]
+    assert all(a.kind == "play" for a in m.legal_actions())
+    assert_illegal(m, Action.raise_to(m.turn, 3), "no raise is allowed in the mão de ferro")
+    paulista = match("paulista")
+    score_to(paulista, (11, 11))
+    paulista.deal(deal(paulista.dealer, EVEN_P, "7c"))
+    assert paulista.blind

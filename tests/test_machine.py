@@ -1,0 +1,89 @@
+"""The phases machine: built from the variant, checked when built, one per variant."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import WriteFile
+from helpers import act, assert_illegal, deal, legal, match
+
+from engine import Match, find_variant, load_variant
+from engine import machine as machine_module
+from engine.machine import CONDITIONS, MachineBuildError, build_machine, machine_spec
+
+
+def _states(variant: Any) -> set[str]:
+    return set(build_machine(variant).states)
+
+
+def _events(variant: Any) -> set[str]:
+    return set(build_machine(variant).events)
+
+
+def test_states_come_from_the_variant() -> None:
+    paulista, mineiro = find_variant("paulista"), find_variant("mineiro")
+    common = {"deal", "play", "answer", "hand_over", "game_over", "match_over"}
+    assert _states(paulista) == common  # P5 has no decision
+    assert _states(mineiro) == common | {"decide"}  # M5 has one
+    assert _states(find_variant("paulista-mao-de-11-decision")) == common | {"decide"}
+    assert "forfeit_game" in _events(paulista)  # P5/P6: a raise loses the game
+    assert "forfeit_game" not in _events(find_variant("one-on-one"))  # raises refused instead
+    assert build_machine(paulista).auto_transitions is False
+
+
+def test_no_ladder_no_answer_state(write: WriteFile) -> None:
+    path = write("no-raises.yaml", "extends: paulista\nbetting:\n  ladder: []\n")
+    rules = load_variant(path)
+    assert "answer" not in _states(rules)
+    assert not {"raise_bet", "accept_bet"} & _events(rules)
+    m = match(rules, deal(0, "4c 5c 6c | 4d 5d 6d | 4h 5h 6h | 4s 5s 6s", "7c"))
+    assert legal(m, 1) == ["play 1 4d", "play 1 5d", "play 1 6d"]
+    assert_illegal(m, "raise 1 3", "the ladder stops at 1")
+    assert act(m, "play 1 4d") == []
+
+
+def test_no_decision_hand_no_decide_state(write: WriteFile) -> None:
+    path = write("no-mao-de-dez.yaml",
+                 "extends: mineiro\nspecial_hands:\n  one_team:\n    decision: false\n")
+    rules = load_variant(path)
+    assert "decide" not in _states(rules)
+    assert "decide" in _states(find_variant("mineiro"))
+    off = write("no-special.yaml", "extends: mineiro\nspecial_hands:\n  one_team:\n"
+                "    enabled: false\n  both_teams:\n    enabled: false\n")
+    assert "decide" not in _states(load_variant(off))
+    assert "forfeit_game" not in _events(load_variant(off))
+
+
+def _bad_spec(kind: str) -> Any:
+    def spec(rules: Any) -> tuple[list[str], list[dict[str, Any]]]:
+        states, transitions = machine_spec(rules)
+        if kind == "condition":
+            transitions[0] = {**transitions[0], "conditions": ["os.system"]}
+        else:
+            transitions[0] = {**transitions[0], "dest": "limbo"}
+        return states, transitions
+
+    return spec
+
+
+@pytest.mark.parametrize(("kind", "message"), [
+    ("condition", "unknown condition 'os.system'"),
+    ("state", "unknown state 'limbo'"),
+])
+def test_unknown_names_are_rejected_when_the_machine_is_built(
+        monkeypatch: pytest.MonkeyPatch, kind: str, message: str) -> None:
+    monkeypatch.setattr(machine_module, "machine_spec", _bad_spec(kind))
+    with pytest.raises(MachineBuildError, match=message):
+        build_machine.__wrapped__(find_variant("paulista"))  # the uncached builder
+    assert "os.system" not in CONDITIONS
+
+
+def test_one_machine_serves_every_match_of_a_variant() -> None:
+    a = Match.new("paulista", seed=1)
+    b = Match.new("paulista", seed=2)
+    c = match("paulista")
+    assert a.machine is b.machine is c.machine
+    assert a.machine is build_machine(load_variant("paulista"))  # loaded again: equal rules
+    assert Match.new("mineiro", seed=1).machine is not a.machine
+    assert a not in a.machine.models  # matches are not added as models

@@ -251,10 +251,11 @@ answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
                               "dealt already", item.line)
                 return
             why = None
+            deal = Deal.of(d["dealer"], d["hands"], d.get("vira"))
             try:
-                m.deal(Deal.of(d["dealer"], d["hands"], d.get("vira")))
+                m.deal(deal)
             except IllegalMoveError as exc:
-                why = exc.message.split("; legal:")[0]
+                why = exc.message.split("; legal:")[0].removeprefix(f"{deal}: ")
             if why is not None:
                 self._stop("deal", f"deal mismatch: {why}", item.line)
                 return

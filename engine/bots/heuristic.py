@@ -1,0 +1,276 @@
+"""``heuristic``: a sensible player that reads only its seat's observation.
+
+- It values cards under the hand's manilhas (the observation's ``manilhas``, weakest first),
+  then by the variant's ``ranking`` (P2/P3, M1/M2).
+- It plays the lowest card that wins the round, ties when it cannot win, and otherwise throws
+  its weakest card (face down where the variant allows, P7). When its partner is winning the
+  round it throws its weakest, reinforcing a weak partner card if an opponent is still to play.
+- It raises, accepts, raises back or folds by an estimate of its chances (its cards, the rounds
+  already won or lost, the cards on the table) against thresholds that grow with the ladder, and
+  moves those thresholds with the score: it never folds when folding loses the game, is careful
+  when an accepted raise could lose the game, does not raise for nothing when the current value
+  already wins it the game, and presses when the opponents are about to win.
+- In a mão de dez / mão de 11 decision (M5) it values the team's cards (``partner_hands``) and
+  the risk: it always plays when folding would lose the game.
+- In a blind hand (P6) it cannot see its cards and plays them by position, face up.
+
+>>> from engine import Match
+>>> m = Match.new("paulista", seed=7)
+>>> bot = HeuristicBot(m.rules, seed=1)
+>>> move = bot.choose(m.observation(1), m.legal_actions(1))
+>>> move in m.legal_actions(1), move == HeuristicBot(m.rules, seed=1).choose(
+...     m.observation(1), m.legal_actions(1))
+(True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.actions import Action
+from engine.bots.base import Observation
+from engine.cards import card_name
+from engine.rules import Rules
+from engine.shuffle import MASK64, SplitMix64
+
+_MANILHA = 100
+_NO_CARD = -2  # below a covered card (-1): nothing on the table yet
+
+
+class HeuristicBot:
+    """A rule-of-thumb player; ``bluff`` is the chance of a first raise on a weak hand."""
+
+    name = "heuristic"
+    #: Thresholds on :meth:`_estimate` (about 0 to 2; a median hand is about 1).
+    accept_base = 0.5
+    accept_step = 0.05
+    raise_base = 1.25
+
+    def __init__(self, rules: Rules, seed: int = 0, *, bluff: float = 0.05) -> None:
+        self.rules = rules
+        self.rng = SplitMix64(seed)
+        self._bluff_limit = int(bluff * MASK64)
+        self._rank = {r: i for i, r in enumerate(rules.ranking)}
+        self._top = max(len(rules.ranking) - 1, 1)
+
+    # -- valuing cards ----------------------------------------------------------------------
+    def strength(self, card: str | None, manilhas: Sequence[str]) -> int:
+        """Higher wins: manilhas above everything (weakest first in ``manilhas``), then the
+        variant's ranking; a covered or unknown card (``None``) is -1 (P7)."""
+        if card is None:
+            return -1
+        if card in manilhas:
+            return _MANILHA + manilhas.index(card)
+        return self._rank[card[0]]
+
+    def power(self, card: str, manilhas: Sequence[str]) -> float:
+        """The card's worth in [0, 1]: the zap near 1, the weakest ordinary card 0."""
+        s = self.strength(card, manilhas)
+        if s >= _MANILHA:
+            return 0.88 + 0.12 * (s - _MANILHA) / max(len(manilhas) - 1, 1)
+        return 0.8 * s / self._top
+
+    # -- choosing ---------------------------------------------------------------------------
+    def choose(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
+        """The move this seat makes now, one of ``legal_actions``."""
+        if not legal_actions:
+            raise ValueError("no legal move to choose from")
+        phase = observation["phase"]
+        if phase == "decide":
+            return self._decide(observation, legal_actions)
+        if phase == "answer":
+            return self._answer(observation, legal_actions)
+        return self._play_or_raise(observation, legal_actions)
+
+    def _decide(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        """M5: play the special hand or fold it, judging the team's cards."""
+        man = obs["manilhas"]
+        team_cards: list[str] = []
+        for cards in (obs.get("partner_hands") or {}).values():
+            team_cards.extend(cards)
+        if not team_cards and obs["hand"]:
+            team_cards = list(obs["hand"])
+        powers = sorted((self.power(c, man) for c in team_cards), reverse=True)
+        s = sum(w * p for w, p in zip((1.0, 0.6, 0.3), powers, strict=False))
+        mine, theirs = _scores(obs)
+        one = self.rules.one_team
+        if theirs + one.fold_points >= self.rules.target:
+            threshold = -1.0  # folding loses the game: play whatever the cards
+        elif theirs + obs["value"] >= self.rules.target or one.winner_takes_game:
+            threshold = 1.35
+        else:
+            threshold = 0.95
+        want = s >= threshold
+        return next((a for a in legal if a.kind == "decide" and a.play_on is want), legal[0])
+
+    def _answer(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        """C9: accept, fold or raise back a pending raise."""
+        pending = obs["pending_raise"]
+        cards = list(obs["hand"] or [])
+        s = self._estimate(obs, cards)
+        level = self._level(pending["value"])
+        mine, theirs = _scores(obs)
+        target = self.rules.target
+        accept_at = self.accept_base + self.accept_step * level
+        if mine + pending["value"] >= target:
+            accept_at -= 0.1  # winning it wins the game
+        if theirs + pending["value"] >= target > theirs + obs["value"]:
+            accept_at += 0.1  # accepting and losing would lose the game
+        fold_loses_game = theirs + obs["value"] >= target
+        raises = [a for a in legal if a.kind == "raise"]
+        if raises and s >= 1.3 + 0.12 * (level + 1):
+            return self._raise_with(obs, raises)
+        kind = "accept" if fold_loses_game or s >= accept_at else "fold"
+        return next(a for a in legal if a.kind == kind)
+
+    def _play_or_raise(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        if obs["blind"]:
+            return self._blind(obs, legal)
+        raises = [a for a in legal if a.kind == "raise"]
+        plays = [a for a in legal if a.kind == "play"]
+        if raises and self._wants_raise(obs, raises[0].value or 0):
+            return self._raise_with(obs, raises)
+        if not plays:
+            return legal[0]
+        return self._pick_play(obs, plays)
+
+    def _blind(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        """P6: the cards are hidden; play by position, the first card face up."""
+        seat = obs["seat"]
+        for text, action in zip(obs["legal"], legal, strict=True):
+            if text.startswith(f"play {seat} #") and not text.endswith("covered"):
+                return action
+        return legal[0]
+
+    def _wants_raise(self, obs: Observation, value: int) -> bool:
+        s = self._estimate(obs, list(obs["hand"] or []))
+        level = self._level(value)
+        mine, theirs = _scores(obs)
+        target = self.rules.target
+        threshold = self.raise_base + 0.12 * level
+        if mine + obs["value"] >= target:
+            threshold += 0.3  # the hand as it stands wins the game: raising only adds risk
+        if theirs + value >= target > theirs + obs["value"]:
+            threshold += 0.1  # losing the raised hand would lose the game
+        if theirs >= target - 3 and mine < theirs:
+            threshold -= 0.15  # they are about to win: press
+        if s >= threshold:
+            return True
+        # An occasional bluff at the ladder's first step, so that a raise says less.
+        return level == 0 and s >= 0.5 and self.rng.next() < self._bluff_limit
+
+    def _raise_with(self, obs: Observation, raises: Sequence[Action]) -> Action:
+        """The raise, naming (M4) the card this seat would play next."""
+        if len(raises) == 1 or raises[0].card is None:
+            return raises[0]
+        names = [card_name(a.card) for a in raises if a.card is not None]
+        best = self._best_card(obs, names)
+        return next(a for a in raises if a.card is not None and card_name(a.card) == best)
+
+    def _pick_play(self, obs: Observation, plays: Sequence[Action]) -> Action:
+        face_up = {card_name(a.card): a for a in plays if not a.covered and a.card is not None}
+        covered = {card_name(a.card): a for a in plays if a.covered and a.card is not None}
+        if not face_up:
+            return plays[0]
+        name = self._best_card(obs, list(face_up))
+        weakest = name == self._weakest(obs, list(face_up))
+        if weakest and name in covered and self._throwaway(obs, name):
+            return covered[name]
+        return face_up[name]
+
+    # -- the card to play -------------------------------------------------------------------
+    def _best_card(self, obs: Observation, cards: list[str]) -> str:
+        """Lead strong; else the lowest card that wins the round; else tie; else the weakest."""
+        man = obs["manilhas"]
+        ranked = sorted(cards, key=lambda c: self.strength(c, man))
+        if len(ranked) == 1:
+            return ranked[0]
+        opp_best, our_best = self._table(obs)
+        if opp_best == _NO_CARD and our_best == _NO_CARD:  # leading the round
+            if obs["round"] == 1 and self.strength(ranked[-1], man) >= _MANILHA:
+                return ranked[-2]  # keep the manilha for later rounds
+            return ranked[-1]
+        if our_best > opp_best:  # the partner is winning the round
+            if self._opponents_after(obs) and self.power_of(our_best, man) < 0.6:
+                better = [c for c in ranked if self.strength(c, man) > our_best
+                          and self.power(c, man) >= 0.6]
+                if better:
+                    return better[0]
+            return ranked[0]
+        winners = [c for c in ranked if self.strength(c, man) > opp_best]
+        if winners:
+            return winners[0]
+        ties = [c for c in ranked if self.strength(c, man) == opp_best >= 0]
+        if ties:
+            return ties[0]
+        return ranked[0]
+
+    def power_of(self, strength: int, manilhas: Sequence[str]) -> float:
+        """:meth:`power` of a strength value."""
+        if strength >= _MANILHA:
+            return 0.88 + 0.12 * (strength - _MANILHA) / max(len(manilhas) - 1, 1)
+        return 0.8 * max(strength, 0) / self._top
+
+    def _weakest(self, obs: Observation, cards: list[str]) -> str:
+        return min(cards, key=lambda c: self.strength(c, obs["manilhas"]))
+
+    def _throwaway(self, obs: Observation, card: str) -> bool:
+        """Whether ``card`` can neither win nor tie the round: then it may go face down."""
+        opp_best, our_best = self._table(obs)
+        return our_best > opp_best or self.strength(card, obs["manilhas"]) < opp_best
+
+    def _table(self, obs: Observation) -> tuple[int, int]:
+        """The strongest card on the table this round: the opponents', the partners'."""
+        man = obs["manilhas"]
+        team = obs["team"]
+        opp = ours = _NO_CARD
+        for p in obs["played"]:
+            if p["round"] != obs["round"]:
+                continue
+            s = -1 if p["covered"] else self.strength(p["card"], man)
+            if p["seat"] % 2 == team:
+                ours = max(ours, s)
+            else:
+                opp = max(opp, s)
+        return opp, ours
+
+    def _opponents_after(self, obs: Observation) -> bool:
+        """Whether an opponent still plays in this round after this seat."""
+        n = self.rules.players
+        on_table = sum(1 for p in obs["played"] if p["round"] == obs["round"])
+        seat = obs["seat"]
+        return any((seat + k) % 2 != obs["team"] for k in range(1, n - on_table))
+
+    # -- valuing the hand -------------------------------------------------------------------
+    def _estimate(self, obs: Observation, cards: list[str]) -> float:
+        """A rough measure of this seat's chance to take the hand (about 0 to 2)."""
+        man = obs["manilhas"]
+        team = obs["team"]
+        powers = sorted((self.power(c, man) for c in cards), reverse=True)
+        s = sum(w * p for w, p in zip((1.0, 0.5, 0.2), powers, strict=False))
+        rounds = obs["rounds"]
+        won = sum(1 for r in rounds if r == team)
+        lost = sum(1 for r in rounds if r is not None and r != team)
+        s += 0.5 * won - 0.5 * lost
+        if rounds and rounds[0] is None:
+            s += 0.1 * (won - lost)
+        opp_best, our_best = self._table(obs)
+        if opp_best > _NO_CARD:
+            best_mine = max((self.strength(c, man) for c in cards), default=-1)
+            if our_best > opp_best:
+                s += 0.2
+            elif best_mine <= opp_best:
+                s -= 0.35
+        return s
+
+    def _level(self, value: int) -> int:
+        """The step's index in the ladder (0 for the first raise)."""
+        for i, step in enumerate(self.rules.ladder):
+            if step.value >= value:
+                return i
+        return len(self.rules.ladder)
+
+
+def _scores(obs: Observation) -> tuple[int, int]:
+    team = obs["team"]
+    return obs["score"][team], obs["score"][1 - team]

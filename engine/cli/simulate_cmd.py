@@ -1,0 +1,144 @@
+"""``truco simulate``: bots play many matches of one variant; prints what happened.
+
+Exit codes: 0 ok, 1 the variant is invalid, 2 usage errors (an unknown bot, a wrong count).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from engine.bots import bot_names
+from engine.simulate import run_simulation, seat_bots
+from engine.tui import columns
+
+_U64 = click.IntRange(0, 2**64 - 1)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def format_statistics(stats: dict[str, Any]) -> str:
+    """The statistics of :func:`engine.simulate.run_simulation` as plain-text tables."""
+    teams = stats["teams"]
+    out = [f"{stats['variant']}: {stats['matches']} matches, seed {stats['seed']}, "
+           f"bots by seat: {', '.join(stats['bots'])}", ""]
+    rows: list[list[object]] = [["", *(f"team {t['team']}" for t in teams)]]
+    rows.append(["seats", *(" ".join(map(str, t["seats"])) for t in teams)])
+    rows.append(["bots", *(t["bots"] for t in teams)])
+    rows.append(["matches won", *(f"{t['matches_won']} ({_pct(t['match_win_rate'])})"
+                                  for t in teams)])
+    rows.append(["  95% interval", *("-".join(map(_pct, t["match_win_ci95"])) for t in teams)])
+    for key, label in (("games_won", "games won"), ("hands_won", "hands won"),
+                       ("points", "points"), ("points_per_hand", "points per hand")):
+        rows.append([label, *(t[key] for t in teams)])
+    out += [columns(rows), ""]
+    hpg = stats["hands_per_game"]
+    out.append(columns([
+        ["games", stats["games"]],
+        ["hands", stats["hands"]],
+        ["hands per game", f"{hpg['mean']} (min {hpg['min']}, max {hpg['max']})"],
+        ["points per hand", stats["points_per_hand"]],
+        ["hands ended by a fold", f"{stats['folds']['hands']} ({_pct(stats['folds']['rate'])})"],
+        ["all-tied hands", f"{stats['all_tied_hands']['hands']} "
+                           f"({_pct(stats['all_tied_hands']['rate'])})"],
+        ["games lost by a forbidden raise", stats["forfeited_games"]],
+    ]))
+    out.append("")
+    ladder: list[list[object]] = [["ladder step", "reached", "per hand", "accepted", "accept rate",
+                                   "folded"]]
+    for s in stats["ladder"]:
+        ladder.append([f"{s['name']} ({s['value']})", s["reached"], s["reached_per_hand"],
+                       s["accepted"], _pct(s["accept_rate"]), s["folded"]])
+    out += [columns(ladder), ""]
+    one = stats["special_hands"]["one_team"]
+    both = stats["special_hands"]["both_teams"]
+    special: list[list[object]] = [["special hand", "hands", "rate", "won by", "", ""]]
+    if one["enabled"]:
+        special.append([one["name"], one["hands"], _pct(one["rate"]),
+                        f"team at score {one['won_by_team_at_score']}",
+                        f"other team {one['won_by_other_team']}", f"nobody {one['nobody']}"])
+        if one["decided_play"] or one["decided_fold"]:
+            special.append(["  decisions", "", "", f"played {one['decided_play']}",
+                            f"folded {one['decided_fold']}", ""])
+    if both["enabled"]:
+        special.append([both["name"], both["hands"], _pct(both["rate"]),
+                        f"team 0 {both['won'][0]}", f"team 1 {both['won'][1]}",
+                        f"nobody {both['nobody']}"])
+    if len(special) > 1:
+        out.append(columns(special))
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _progress_bar(total: int) -> tuple[Callable[[int, int], None] | None, Callable[[], None]]:
+    """A progress bar on standard error when it is a terminal; else nothing."""
+    if not sys.stderr.isatty():
+        return None, lambda: None
+    from rich.console import Console
+    from rich.progress import Progress
+
+    bar = Progress(console=Console(stderr=True), transient=True)
+    task = bar.add_task("simulating", total=total)
+    bar.start()
+
+    def update(done: int, _total: int) -> None:
+        bar.update(task, completed=done)
+
+    return update, bar.stop
+
+
+@click.command()
+@click.option("--variant", "-v", required=True, metavar="NAME|FILE",
+              help="A shipped variant name or a path to a variant YAML file.")
+@click.option("--games", "-n", default=1000, show_default=True, type=click.IntRange(1),
+              help="How many matches to play.")
+@click.option("--seed", "-s", default=1, show_default=True, type=_U64,
+              help="The run seed: match i is seeded with its i-th SplitMix64 draw.")
+@click.option("--bots", "-b", default="heuristic,random", show_default=True,
+              metavar="NAME[,NAME...]",
+              help="One bot for every seat, two (teams 0 and 1) or one per seat: "
+                   + ", ".join(bot_names()) + ".")
+@click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(1),
+              help="Processes to use; the results are the same for any value.")
+@click.option("--logs", type=click.Path(file_okay=False),
+              help="Write one log per match into DIR (match-000001.jsonl, ...).")
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+def simulate(variant: str, games: int, seed: int, bots: str, jobs: int, logs: str | None,
+             as_json: bool) -> None:
+    """Let bots play GAMES matches of a variant and print statistics: matches, games,
+    hands and points won per team, the ladder steps reached and accepted, folds, special
+    hands and who won them, hands per game, all-tied hands.
+
+    \b
+    Examples:
+      truco simulate --variant paulista --games 1000 --seed 1 --jobs 2
+      truco simulate -v mineiro -n 200 --bots heuristic,heuristic --json
+      truco simulate -v house.yaml -n 50 --logs logs/
+    """
+    from engine.game import resolve_rules
+
+    rules = resolve_rules(variant)
+    names = [b.strip() for b in bots.split(",")]
+    unknown = [b for b in names if b not in bot_names()]
+    if unknown:
+        raise click.BadParameter(f"unknown bot {unknown[0]!r}; known bots: "
+                                 f"{', '.join(bot_names())}", param_hint="--bots")
+    try:
+        seat_bots(names, rules.players)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--bots") from None
+    update, stop = _progress_bar(games)
+    try:
+        stats = run_simulation(variant, games=games, seed=seed, bots=names, jobs=jobs,
+                               logs=logs, progress=update)
+    finally:
+        stop()
+    if as_json:
+        click.echo(json.dumps(stats, ensure_ascii=False, indent=2))
+    else:
+        click.echo(format_statistics(stats), nl=False)

@@ -1,0 +1,372 @@
+"""Bots playing many matches of one variant, and the statistics of what happened.
+
+:func:`run_simulation` is the whole of ``truco simulate``: it plays ``games`` matches, each
+seeded from the run seed and its index (so the results do not depend on how many processes
+share the work), optionally writes one log per match, and returns the statistics as a plain,
+JSON-ready dict (what ``truco compare`` puts side by side for two variants).
+
+>>> stats = run_simulation("paulista", games=4, seed=1, bots=["heuristic", "random"])
+>>> stats["matches"], sum(t["matches_won"] for t in stats["teams"])
+(4, 4)
+
+:func:`play_match` drives one match with one bot per seat, reporting every move.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from engine.actions import Action
+from engine.bots import Bot, derive_seed, make_bot, next_actor
+from engine.fileio import atomic_write_text
+from engine.game import BOTH_TEAMS, NORMAL, ONE_TEAM, Checkpoint, Match, resolve_rules
+from engine.logformat import Recorder
+from engine.rules import Rules
+
+#: Mixed into a match's seed to seed its bots (the deals use the match seed itself).
+_BOT_SALT = 0xB075EED5B075EED5
+Tally = dict[str, Any]
+Progress = Callable[[int, int], None]
+
+
+def match_seed(run_seed: int, index: int) -> int:
+    """The seed of match ``index`` (0-based) of a run: the index-th SplitMix64 draw of the
+    run seed.
+
+    >>> match_seed(1, 0) != match_seed(1, 1)
+    True
+    """
+    return derive_seed(run_seed, index)
+
+
+def bot_seed(seed: int, seat: int) -> int:
+    """The seed of the bot at ``seat`` in the match seeded with ``seed`` (the deals use the
+    match seed itself, the bots a salted stream of it)."""
+    return derive_seed(seed ^ _BOT_SALT, seat)
+
+
+def seat_bots(names: Sequence[str], players: int) -> list[str]:
+    """Bot names by seat from one name (every seat), two (teams 0 and 1) or one per seat.
+
+    >>> seat_bots(["heuristic", "random"], 4)
+    ['heuristic', 'random', 'heuristic', 'random']
+    """
+    names = list(names)
+    if len(names) == 1:
+        return names * players
+    if len(names) == 2:
+        return [names[s % 2] for s in range(players)]
+    if len(names) == players:
+        return names
+    raise ValueError(f"give 1 bot, 2 (one per team) or {players} (one per seat), "
+                     f"not {len(names)}")
+
+
+def play_match(match: Match, bots: Sequence[Bot], *, recorder: Recorder | None = None,
+               on_move: Callable[[Action, list[Checkpoint]], None] | None = None) -> None:
+    """Play ``match`` to its end, each seat's moves chosen by ``bots[seat]`` from what the seat
+    may see (its observation and legal moves); through ``recorder`` if given (which logs it)."""
+    while not match.is_over:
+        seat = next_actor(match)
+        action = bots[seat].choose(match.observation(seat), match.legal_actions(seat))
+        if on_move is not None:
+            on_move(action, [])  # before the move: the tally reads the state it changes
+        checkpoints = recorder.apply(action) if recorder is not None else match.apply(action)
+        if on_move is not None:
+            on_move(action, checkpoints)
+
+
+class _Tally:
+    """Counts one match's events; plain ints and lists only, so tallies add up in any order."""
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+        r = match.rules
+        self.data: Tally = {
+            "winner": None, "games_won": [0, 0], "games": 0, "hands": 0, "hands_finished": 0,
+            "hands_per_game": [], "points": [0, 0], "hands_won": [0, 0], "folds": 0,
+            "all_tied": 0, "forfeits": 0,
+            "steps": {str(s.value): [0, 0, 0] for s in r.ladder},  # reached, accepted, folded
+            # hands, won by the team at score, by the other, by nobody; decided play, fold
+            "one_team": [0, 0, 0, 0, 0, 0],
+            "both_teams": [0, 0, 0, 0],  # hands, team 0, team 1, nobody
+        }
+        self._game_hands = 0
+        self._rounds: list[int | None] = []
+        self._before: tuple[Any, ...] | None = None
+        self._start_hand()
+
+    def _start_hand(self) -> None:
+        m = self.match
+        if m.is_over or m.awaiting_deal:
+            return
+        self.data["hands"] += 1
+        self._game_hands += 1
+        self._rounds = []
+        self._special = m.special
+        self._special_team = m.special_team
+        if m.special == ONE_TEAM:
+            self.data["one_team"][0] += 1
+        elif m.special == BOTH_TEAMS:
+            self.data["both_teams"][0] += 1
+
+    def __call__(self, action: Action, checkpoints: list[Checkpoint]) -> None:
+        d = self.data
+        m = self.match
+        if self._before is None:
+            self._before = (m.pending, m.hand_number, m.special)
+            return
+        pending, hand_number, special = self._before
+        self._before = None
+        steps = d["steps"]
+        if action.kind == "raise" and special == NORMAL:  # not a raise penalised (P5, M5)
+            steps[str(action.value)][0] += 1
+            if pending is not None:  # a raise back accepts the pending raise
+                steps[str(pending[1])][1] += 1
+        elif action.kind == "accept" and pending is not None:
+            steps[str(pending[1])][1] += 1
+        elif action.kind == "fold" and pending is not None:
+            steps[str(pending[1])][2] += 1
+            d["folds"] += 1
+        elif action.kind == "decide":
+            d["one_team"][4 if action.play_on else 5] += 1
+        hand_done = False
+        for cp in checkpoints:
+            ev = cp["event"]
+            if ev == "round":
+                self._rounds.append(cp["winner"])
+            elif ev == "hand":
+                hand_done = True
+                self._end_hand(cp["winner"], cp["points"])
+            elif ev == "game":
+                if not hand_done:  # a forbidden raise lost the game at once (P5, M5, M6)
+                    d["forfeits"] += 1
+                    self._end_hand(cp["winner"], 0, finished=False)
+                d["games"] += 1
+                d["games_won"][cp["winner"]] += 1
+                d["hands_per_game"].append(self._game_hands)
+                self._game_hands = 0
+            elif ev == "match":
+                d["winner"] = cp["winner"]
+        if m.hand_number != hand_number:
+            self._start_hand()
+
+    def _end_hand(self, winner: int | None, points: int, finished: bool = True) -> None:
+        d = self.data
+        if finished:
+            d["hands_finished"] += 1
+        if winner is not None:
+            d["points"][winner] += points
+            d["hands_won"][winner] += 1
+        if len(self._rounds) == self.match.rules.cards_per_player and not any(
+                r is not None for r in self._rounds):
+            d["all_tied"] += 1
+        if self._special == ONE_TEAM:
+            slot = 3 if winner is None else (1 if winner == self._special_team else 2)
+            d["one_team"][slot] += 1
+        elif self._special == BOTH_TEAMS:
+            d["both_teams"][3 if winner is None else 1 + winner] += 1
+
+
+def simulate_match(variant: str, rules: Rules, run_seed: int, index: int,
+                   bots: Sequence[str], logs: str | None = None) -> Tally:
+    """Play match ``index`` of a run and return its tally (and write its log under ``logs``,
+    whose header names the variant ``variant``).
+
+    The match's deals come from :func:`match_seed`; its first dealer is ``index % players``
+    (so that no team always has the first mão); its bots are seeded from the match seed."""
+    seed = match_seed(run_seed, index)
+    match = Match(rules, seed=seed, dealer=index % rules.players)
+    players = [make_bot(name, rules, bot_seed(seed, s)) for s, name in enumerate(bots)]
+    tally = _Tally(match)
+    if logs is None:
+        play_match(match, players, on_move=tally)
+    else:
+        out = io.StringIO()
+        recorder = Recorder(match, out, variant=variant, players=list(bots),
+                            meta={"tool": "truco simulate", "run_seed": run_seed,
+                                  "match": index + 1})
+        play_match(match, players, recorder=recorder, on_move=tally)
+        atomic_write_text(Path(logs) / log_name(index), out.getvalue())
+    return tally.data
+
+
+def log_name(index: int) -> str:
+    """The file name of match ``index``'s log: ``match-000001.jsonl`` for index 0."""
+    return f"match-{index + 1:06d}.jsonl"
+
+
+def header_variant(variant: str, log_dir: str | os.PathLike[str]) -> str:
+    """What a log header written into ``log_dir`` calls ``variant``: a shipped name as it is,
+    a variant file by its path relative to the log's folder (LOG-FORMAT.md, ``truco verify``).
+
+    >>> header_variant("paulista", "logs")
+    'paulista'
+    >>> header_variant("house/mine.yaml", "logs")
+    '../house/mine.yaml'
+    """
+    if looks_like_name(variant):
+        return variant
+    return Path(os.path.relpath(os.path.abspath(variant), os.path.abspath(log_dir))).as_posix()
+
+
+def looks_like_name(variant: str) -> bool:
+    """Whether ``variant`` names a shipped variant rather than a file (as :func:`resolve_rules`
+    reads it)."""
+    return not variant.endswith((".yaml", ".yml")) and "/" not in variant and os.sep not in variant
+
+
+def _run_chunk(job: tuple[str, str, int, int, int, tuple[str, ...], str | None]) -> list[Tally]:
+    variant, header, run_seed, start, stop, bots, logs = job
+    rules = resolve_rules(variant)
+    return [simulate_match(header, rules, run_seed, i, bots, logs) for i in range(start, stop)]
+
+
+def _chunks(games: int, jobs: int) -> Iterator[tuple[int, int]]:
+    size = max(1, min(50, math.ceil(games / (jobs * 8))))
+    for start in range(0, games, size):
+        yield start, min(start + size, games)
+
+
+def run_simulation(variant: str, *, games: int, seed: int, bots: Sequence[str], jobs: int = 1,
+                   logs: str | os.PathLike[str] | None = None,
+                   progress: Progress | None = None) -> dict[str, Any]:
+    """Play ``games`` matches of ``variant`` (a shipped name or a file) and return their
+    statistics (see :func:`statistics`). The result is the same for any ``jobs``.
+
+    ``bots``: one name, two (teams 0 and 1) or one per seat. ``logs``: a folder that receives
+    ``match-000001.jsonl``... (created if missing). ``progress(done, total)`` is called as
+    matches finish."""
+    rules = resolve_rules(variant)
+    names = tuple(seat_bots(bots, rules.players))
+    for name in set(names):
+        make_bot(name, rules)  # fail early on an unknown name
+    logs_dir = None
+    header = variant
+    if logs is not None:
+        Path(logs).mkdir(parents=True, exist_ok=True)
+        logs_dir = os.fspath(logs)
+        header = header_variant(variant, logs_dir)
+    work = [(variant, header, seed, a, b, names, logs_dir) for a, b in _chunks(games, jobs)]
+    tallies: list[Tally] = []
+    done = 0
+
+    def collect(chunk: list[Tally]) -> None:
+        nonlocal done
+        tallies.extend(chunk)
+        done += len(chunk)
+        if progress is not None:
+            progress(done, games)
+
+    if jobs <= 1 or len(work) <= 1:
+        for job in work:
+            collect(_run_chunk(job))
+    else:
+        with multiprocessing.get_context().Pool(min(jobs, len(work))) as pool:
+            for chunk in pool.imap(_run_chunk, work):  # in order: aggregation is deterministic
+                collect(chunk)
+    return statistics(rules, tallies, seed=seed, bots=names)
+
+
+def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% for ``z=1.96``).
+
+    >>> [round(x, 3) for x in wilson(60, 100)]
+    [0.502, 0.691]
+    """
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _ratio(a: int | float, b: int | float) -> float:
+    return round(a / b, 4) if b else 0.0
+
+
+def statistics(rules: Rules, tallies: Sequence[Tally], *, seed: int,
+               bots: Sequence[str]) -> dict[str, Any]:
+    """Add up match tallies (in order) into the run's statistics, a JSON-ready dict:
+    ``teams`` (matches, games, hands and points won, win rate with its 95% Wilson interval),
+    ``hands``, ``games``, ``hands_per_game``, ``points_per_hand``, ``ladder`` (per step: how
+    often raised to, accepted, folded), ``folds``, ``special_hands``, ``all_tied_hands``,
+    ``forfeited_games``."""
+    n = len(tallies)
+
+    def total(key: str) -> int:
+        return sum(t[key] for t in tallies)
+
+    def pair(key: str) -> list[int]:
+        return [sum(t[key][i] for t in tallies) for i in (0, 1)]
+
+    def vec(key: str, size: int) -> list[int]:
+        return [sum(t[key][i] for t in tallies) for i in range(size)]
+
+    hands = total("hands")
+    games = total("games")
+    per_game = [h for t in tallies for h in t["hands_per_game"]]
+    matches_won = [sum(1 for t in tallies if t["winner"] == team) for team in (0, 1)]
+    games_won, points, hands_won = pair("games_won"), pair("points"), pair("hands_won")
+    teams = []
+    for team in (0, 1):
+        seats = list(range(team, rules.players, 2))
+        label = "+".join(dict.fromkeys(bots[s] for s in seats))
+        lo, hi = wilson(matches_won[team], n)
+        teams.append({
+            "team": team, "seats": seats, "bots": label,
+            "matches_won": matches_won[team], "match_win_rate": _ratio(matches_won[team], n),
+            "match_win_ci95": [round(lo, 4), round(hi, 4)],
+            "games_won": games_won[team], "hands_won": hands_won[team],
+            "points": points[team], "points_per_hand": _ratio(points[team], hands),
+        })
+    ladder = []
+    for step in rules.ladder:
+        reached, accepted, folded = (sum(t["steps"][str(step.value)][i] for t in tallies)
+                                     for i in range(3))
+        ladder.append({
+            "value": step.value, "name": step.name, "reached": reached,
+            "reached_per_hand": _ratio(reached, hands), "accepted": accepted,
+            "accept_rate": _ratio(accepted, reached), "folded": folded,
+        })
+    one = vec("one_team", 6)
+    both = vec("both_teams", 4)
+    folds = total("folds")
+    all_tied = total("all_tied")
+    return {
+        "variant": rules.name,
+        "variant_sha256": rules.fingerprint,
+        "seed": seed,
+        "bots": list(bots),
+        "matches": n,
+        "teams": teams,
+        "games": games,
+        "hands": hands,
+        "hands_per_game": {
+            "mean": _ratio(sum(per_game), len(per_game)),
+            "min": min(per_game, default=0), "max": max(per_game, default=0)},
+        "points_per_hand": _ratio(sum(points), hands),
+        "ladder": ladder,
+        "folds": {"hands": folds, "rate": _ratio(folds, hands)},
+        "special_hands": {
+            "one_team": {
+                "name": rules.one_team.name, "enabled": rules.one_team.enabled,
+                "hands": one[0], "rate": _ratio(one[0], hands),
+                "won_by_team_at_score": one[1], "won_by_other_team": one[2], "nobody": one[3],
+                "decided_play": one[4], "decided_fold": one[5]},
+            "both_teams": {
+                "name": rules.both_teams.name, "enabled": rules.both_teams.enabled,
+                "hands": both[0], "rate": _ratio(both[0], hands),
+                "won": [both[1], both[2]], "nobody": both[3]},
+        },
+        "all_tied_hands": {"hands": all_tied, "rate": _ratio(all_tied, hands)},
+        "forfeited_games": total("forfeits"),
+    }

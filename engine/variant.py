@@ -136,7 +136,13 @@ def read_yaml(path: Path, display: str | None = None) -> _Doc:
         column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
         raise VariantError(f"not UTF-8: byte 0x{raw[exc.start]:02x} cannot be decoded",
                            file=file, line=line, column=column) from None
-    loader = _Loader(text)
+    try:
+        loader = _Loader(text)
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow, like NUL
+        line = text.count("\n", 0, exc.position) + 1
+        column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        raise VariantError(f"invalid YAML: character U+{exc.character:04X} is not allowed",
+                           file=file, line=line, column=column) from None
     try:
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:

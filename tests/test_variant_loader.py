@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 import yaml
 from conftest import WriteFile
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine.cards import card_name, parse_card
 from engine.errors import TrucoError, VariantError
@@ -489,6 +491,11 @@ def test_non_utf8_file_names_the_byte_and_its_position(write: WriteFile) -> None
     assert_error(path, 2, 11, None, "not UTF-8", "0xe9")
 
 
+def test_character_yaml_forbids_is_located(write: WriteFile) -> None:
+    path = write("v.yaml", "extends: paulista\ntitle: a\x00b\n")
+    assert_error(path, 2, 9, None, "character U+0000 is not allowed")
+
+
 def test_utf8_byte_order_mark_is_accepted(write: WriteFile) -> None:
     path = write("v.yaml", "\ufeffextends: paulista\ntitle: Com BOM, é\n".encode())
     assert load_variant(path).title == "Com BOM, é"
@@ -536,3 +543,28 @@ def test_a_missing_file_is_reported(tmp_path: Path) -> None:
 def test_deep_nesting_is_refused(write: WriteFile) -> None:
     path = write("v.yaml", "extends: paulista\ngame: " + "[" * 200 + "]" * 200 + "\n")
     assert "nesting" in str(load_error(path))
+
+
+# -- fuzz: whatever the bytes, the loader answers with rules or a located VariantError -------------
+_FRAGMENTS = ["extends: paulista\n", "extends: x.yaml\n", "players: 4\n", "game:\n  target: ",
+              "betting:\n  ladder:\n    - {value: 3, name: truco}\n", "&a ", "*a", "!!python/none",
+              "---\n", "[", "{", "- ", ": ", "'", '"', "\t", "\ufeff", "12\n", "true\n", "\n"]
+
+
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.one_of(st.binary(max_size=200),
+                 st.lists(st.sampled_from(_FRAGMENTS), max_size=12).map("".join)))
+def test_loader_answers_any_input_with_rules_or_a_located_error(
+    tmp_path: Path, content: bytes | str
+) -> None:
+    path = tmp_path / "fuzz.yaml"
+    path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+    try:
+        rules = load_variant(path)
+    except VariantError as err:
+        assert err.errors
+        for problem in err.errors:
+            assert problem.file and problem.line and problem.column, str(problem)
+    else:
+        assert isinstance(rules, Rules)

@@ -174,3 +174,12 @@ def test_resume_needs_a_valid_seeded_log(tmp_path: Path) -> None:
 def test_docstring_examples_run() -> None:
     result = doctest.testmod(engine.cli.play_cmd)
     assert result.attempted >= 1 and result.failed == 0
+
+
+def test_a_raise_does_not_tell_the_others_its_card() -> None:
+    from engine.cli.play_cmd import describe
+
+    rules = Match.new("mineiro", seed=1).rules
+    assert describe(Action.raise_to(1, 3, "7h"), rules, 0) == "seat 1 calls TRUCO (3)"
+    assert describe(Action.raise_to(0, 3, "7h"), rules, 0) == "you call TRUCO (3) with 7♥"
+    assert describe(Action.play(1, "7h", True), rules, 0) == "seat 1 plays a card face down"

@@ -31,12 +31,14 @@ def main() -> None:
 
 
 def _register() -> None:
-    from engine.cli import record_cmd, replay_cmd, variants_cmd, verify_cmd
+    from engine.cli import play_cmd, record_cmd, replay_cmd, simulate_cmd, variants_cmd, verify_cmd
 
     main.add_command(variants_cmd.variants)
     main.add_command(verify_cmd.verify)
     main.add_command(replay_cmd.replay_)
     main.add_command(record_cmd.record)
+    main.add_command(simulate_cmd.simulate)
+    main.add_command(play_cmd.play)
 
 
 _register()

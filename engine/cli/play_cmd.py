@@ -60,7 +60,9 @@ def describe(action: Action, rules: Rules, me: int, blind_text: str | None = Non
         return f"{verb} {card}" + (" face down" if action.covered else "")
     if action.kind == "raise":
         name = rules.step_name(action.value or 0).upper()
-        with_card = f" with {card_pretty(action.card)}" if action.card is not None else ""
+        with_card = ""  # M4: the named card is shown to the others only once accepted
+        if action.card is not None and action.seat == me:
+            with_card = f" with {card_pretty(action.card)}"
         return f"{who} call{'s' * (who != 'you')} {name} ({action.value}){with_card}"
     if action.kind == "accept":
         return f"{who} accept{'s' * (who != 'you')}"

@@ -189,11 +189,11 @@ def _keyword(key: str, value: Any, schema: dict[str, Any], defs: dict[str, Any])
         names = value if isinstance(value, list) else [value]
         tests = [_TYPES[n] for n in names]
         return lambda x: any(t(x) for t in tests)
-    if key == "const":
-        return lambda x: x == value and type(x) is type(value)
+    if key == "const":  # as jsonschema: 1.0 equals 1, but true does not
+        return lambda x: x == value and isinstance(x, bool) == isinstance(value, bool)
     if key == "enum":
-        typed = [(v, type(v)) for v in value]
-        return lambda x: any(x == v and type(x) is t for v, t in typed)
+        return lambda x: any(x == v and isinstance(x, bool) == isinstance(v, bool)
+                             for v in value)
     if key == "minimum":
         return lambda x: not _TYPES["number"](x) or x >= value
     if key == "maximum":
@@ -262,19 +262,29 @@ def _describe(error: Any, what: str) -> str:
     found = json.dumps(error.instance, ensure_ascii=False)
     if len(found) > 60:
         found = found[:57] + "..."
-    expected = {
-        "type": f"expected {_type_words(error.validator_value)}",
-        "const": f"expected {json.dumps(error.validator_value)}",
-        "enum": "expected one of " + ", ".join(json.dumps(x) for x in error.validator_value),
-        "minimum": f"expected at least {error.validator_value}",
-        "maximum": f"expected at most {error.validator_value}",
-        "pattern": "expected a card like \"4c\" or \"Kd\"" if "cdhs" in str(error.validator_value)
-        else f"expected to match {error.validator_value}",
-        "minItems": f"expected at least {error.validator_value} items",
-        "maxItems": f"expected at most {error.validator_value} items",
-        "minLength": "expected a non-empty string",
-    }.get(v, error.message)
+    expected = _expected(v, error.validator_value) or error.message
     return f"{what}: {where or 'value'}: {expected}, found {found}"
+
+
+def _expected(keyword: str, value: Any) -> str | None:
+    if keyword == "type":
+        return f"expected {_type_words(value)}"
+    if keyword == "const":
+        return f"expected {json.dumps(value)}"
+    if keyword == "enum":
+        return "expected one of " + ", ".join(json.dumps(x) for x in value)
+    if keyword == "minimum":
+        return f"expected at least {value}"
+    if keyword == "maximum":
+        return f"expected at most {value}"
+    if keyword == "pattern":
+        return ("expected a card like \"4c\" or \"Kd\"" if "cdhs" in str(value)
+                else f"expected to match {value}")
+    if keyword in ("minItems", "maxItems"):
+        return f"expected {'at least' if keyword == 'minItems' else 'at most'} {value} items"
+    if keyword == "minLength":
+        return "expected a non-empty string"
+    return None
 
 
 def _type_words(t: Any) -> str:
@@ -304,7 +314,7 @@ def check_line(obj: Any, line: int) -> tuple[ItemKind, str | None]:
                               "like {\"truco_log\": 1, \"variant\": \"...\"}")
         e = schema_problem(obj, "header")
         if e is not None:
-            if e.validator == "const" and list(e.path) == ["truco_log"]:
+            if list(e.path) == ["truco_log"]:
                 return "header", (f"bad header: unsupported format version "
                                   f"{json.dumps(obj['truco_log'])}: expected 1")
             return "header", "bad header: " + _describe(e, "the header")

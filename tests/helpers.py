@@ -83,8 +83,10 @@ def legal(m: Match, seat: int | None = None) -> list[str]:
 
 def assert_illegal(m: Match, move: str | Action, *why: str) -> IllegalMoveError:
     """``move`` raises :class:`IllegalMoveError` listing the legal moves, says each of ``why``,
-    and leaves the match unchanged (every seat's observation is the same before and after)."""
+    and leaves the match unchanged (every seat's observation is the same before and after,
+    and the same as a clone's taken before)."""
     action = parse_action(move) if isinstance(move, str) else move
+    twin = m.clone()
     before = [m.observation(s) for s in range(m.players)]
     state = (m.state, m.score[:], m.games[:], m.turn, m.value, m.pending, m.hand_number)
     was_legal = legal(m)
@@ -96,6 +98,7 @@ def assert_illegal(m: Match, move: str | Action, *why: str) -> IllegalMoveError:
     for text in why:
         assert text in str(err), f"{text!r} not in {str(err)!r}"
     assert [m.observation(s) for s in range(m.players)] == before
+    assert [twin.observation(s) for s in range(m.players)] == before
     assert (m.state, m.score, m.games, m.turn, m.value, m.pending, m.hand_number) == state
     return err
 

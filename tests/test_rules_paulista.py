@@ -109,7 +109,7 @@ def test_P5_mao_de_11_is_worth_3_with_no_raise_offered() -> None:
     obs = m.observation(2)
     assert obs["special"] == {"name": "mão de onze", "team": 0}
     assert obs["hand"] == ["3h", "5h", "6h"] and not obs["blind"]
-    events = []
+    events: list[dict[str, object]] = []
     while not of(events, "hand"):
         assert all(a.kind == "play" for a in m.legal_actions())
         events += m.apply(m.legal_actions()[0])

@@ -287,7 +287,7 @@ answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
         vira = d.get("vira")
         seeded = None if m.vira is None else card_name(m.vira)
         if vira != seeded:
-            return f"the vira is {vira}, the seed turns {seeded}"
+            return f"the vira is {vira or 'missing'}, the seed turns {seeded or 'none'}"
         return None
 
     def _move(self, item: LogItem) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Sequence
+from functools import cache
 from typing import Any, NoReturn
 
 from engine.actions import Action, Deal
@@ -46,6 +47,39 @@ def resolve_rules(variant: Rules | str | os.PathLike[str]) -> Rules:
     return load_variant(variant if isinstance(variant, str) else os.fspath(variant))
 
 
+class MoveTable:
+    """Every move of a variant, made once: :meth:`Match.legal_actions` hands out these shared,
+    immutable values instead of building new ones on every call."""
+
+    __slots__ = ("play", "covered", "covered_from", "raises", "accept", "fold", "decide",
+                 "next_value", "any_time")
+
+    def __init__(self, rules: Rules) -> None:
+        n = rules.players
+        deck = rules.deck
+        self.play = [[Action("play", s, c) for c in range(52)] for s in range(n)]
+        self.covered = [[Action("play", s, c, True) for c in range(52)] for s in range(n)]
+        # P7: the 0-based round from which a card may be covered (never, without covered cards)
+        self.covered_from = rules.covered_from_round - 1 if rules.covered_allowed else 99
+        cards: list[Card | None] = list(deck) if rules.name_card else [None]
+        self.raises = {(s, step.value, c): Action("raise", s, c, False, step.value)
+                       for s in range(n) for step in rules.ladder for c in cards}
+        self.accept = [Action("accept", s) for s in range(n)]
+        self.fold = [Action("fold", s) for s in range(n)]
+        self.decide = [(Action("decide", s, play_on=True), Action("decide", s, play_on=False))
+                       for s in range(n)]
+        values = [rules.initial_value, *(step.value for step in rules.ladder)]
+        # C8: the only raise from each value is to the next step (none at the top)
+        self.next_value = dict(zip(values, values[1:], strict=False))
+        self.any_time = rules.raise_timing == "any_time"
+
+
+@cache
+def move_table(rules: Rules) -> MoveTable:
+    """The :class:`MoveTable` of a variant, made once per process."""
+    return MoveTable(rules)
+
+
 class Match:
     """One match (one or more games) of one variant.
 
@@ -58,7 +92,7 @@ class Match:
         "game_winner", "winner", "hand_number", "hands", "dealt", "vira", "strength", "round_no",
         "round_cards", "round_results", "leader", "turn", "value", "pending", "last_raise_team",
         "bound", "shown", "played", "special", "special_team", "decision_pending", "blind",
-        "last_hand",
+        "last_hand", "moves",
     )
     # The state of the hand in play (set by _reset_hand and _start_hand).
     hands: list[list[Card]]
@@ -87,6 +121,7 @@ class Match:
             raise ValueError(f"dealer {dealer} is not a seat (0..{rules.players - 1})")
         self.rules = rules
         self.machine = build_machine(rules)
+        self.moves = move_table(rules)
         self.state = "deal"
         self.seed = seed
         self.rng = SplitMix64(seed) if seed is not None else None
@@ -176,47 +211,53 @@ class Match:
         :meth:`apply` accepts, but they are never offered here."""
         st = self.state
         out: list[Action] = []
-        r = self.rules
-        n = r.players
+        moves = self.moves
         if st == "play":
             t = self.turn
             if seat is None or seat == t:
                 bound = self.bound[t]
-                cards = self.hands[t] if bound is None else [bound]
-                out.extend(Action("play", t, c) for c in cards)
-                if (bound is None and r.covered_allowed
-                        and self.round_no + 1 >= r.covered_from_round):
-                    out.extend(Action("play", t, c, True) for c in cards)
-            if self.special == NORMAL and self.value < r.top_value:
-                step = r.next_step(self.value)
-                assert step is not None
-                seats = [t] if r.raise_timing == "own_turn" else range(n)
-                for s in seats:
-                    if (seat is None or seat == s) and s % 2 != self.last_raise_team:
-                        out.extend(self._raises(s, step.value))
+                row = moves.play[t]
+                if bound is not None:
+                    out.append(row[bound])
+                else:
+                    hand = self.hands[t]
+                    out.extend([row[c] for c in hand])
+                    if self.round_no >= moves.covered_from:
+                        row = moves.covered[t]
+                        out.extend([row[c] for c in hand])
+            if self.special == NORMAL:
+                value = moves.next_value.get(self.value)
+                if value is not None:
+                    if moves.any_time:
+                        team = self.last_raise_team
+                        for s in range(self.rules.players):
+                            if (seat is None or seat == s) and s % 2 != team:
+                                self._raises(s, value, out)
+                    elif (seat is None or seat == t) and t % 2 != self.last_raise_team:
+                        self._raises(t, value, out)
         elif st == "answer":
             assert self.pending is not None
-            team = 1 - self.pending[0] % 2
-            step = r.next_step(self.pending[1])
-            for s in range(team, n, 2):
+            value = moves.next_value.get(self.pending[1])
+            for s in range(1 - self.pending[0] % 2, self.rules.players, 2):
                 if seat is None or seat == s:
-                    out.append(Action("accept", s))
-                    out.append(Action("fold", s))
-                    if step is not None:
-                        out.extend(self._raises(s, step.value))
+                    out.append(moves.accept[s])
+                    out.append(moves.fold[s])
+                    if value is not None:
+                        self._raises(s, value, out)
         elif st == "decide":
-            for s in range(self.special_team, n, 2):  # type: ignore[arg-type]
+            for s in range(self.special_team, self.rules.players, 2):  # type: ignore[arg-type]
                 if seat is None or seat == s:
-                    out.append(Action("decide", s, play_on=True))
-                    out.append(Action("decide", s, play_on=False))
+                    out.extend(moves.decide[s])
         return out
 
-    def _raises(self, seat: int, value: int) -> list[Action]:
+    def _raises(self, seat: int, value: int, out: list[Action]) -> None:
+        table = self.moves.raises
         if not self.rules.name_card:
-            return [Action("raise", seat, None, False, value)]
+            out.append(table[seat, value, None])
+            return
         bound = self.bound[seat]
-        cards = self.hands[seat] if bound is None else [bound]
-        return [Action("raise", seat, c, False, value) for c in cards]
+        for c in (self.hands[seat] if bound is None else (bound,)):
+            out.append(table[seat, value, c])
 
     # -- applying moves ---------------------------------------------------------------------
     def apply(self, action: Action) -> list[Checkpoint]:

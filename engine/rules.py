@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from engine.cards import RANKS, SUITS, Card, canonical_deck, card_rank, parse_card
@@ -97,6 +97,15 @@ class Rules:
     _tables: tuple[tuple[int, ...] | None, ...] = field(
         init=False, compare=False, hash=False, repr=False
     )
+
+    def __hash__(self) -> int:
+        # The generated hash would rehash every field on each call; Rules are looked up in
+        # caches (the machine, the move table) for every new match, so compute it once.
+        cached: int | None = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash(tuple(getattr(self, f.name) for f in fields(self) if f.compare))
+            object.__setattr__(self, "_hash", cached)
+        return cached
 
     def __post_init__(self) -> None:
         deck = tuple(canonical_deck(self.deck_ranks))

@@ -57,12 +57,31 @@ class SplitMix64:
 
 def shuffle(deck: Sequence[Card], rng: SplitMix64) -> list[Card]:
     """Fisher-Yates from the given (canonical) order:
-    ``for i = len-1 .. 1: swap(i, bounded(i+1))``."""
+    ``for i = len-1 .. 1: swap(i, bounded(i+1))``.
+
+    The generator is inlined here (the same arithmetic as :meth:`SplitMix64.next` and
+    :meth:`SplitMix64.bounded`): this loop is most of the cost of a seeded deal.
+    """
     cards = list(deck)
+    state = rng.state
     for i in range(len(cards) - 1, 0, -1):
-        j = rng.bounded(i + 1)
+        n = i + 1
+        limit = _LIMITS[n] if n < _NLIMITS else (1 << 64) - ((1 << 64) % n)
+        while True:
+            state = (state + _GAMMA) & MASK64
+            z = ((state ^ (state >> 30)) * _M1) & MASK64
+            z = ((z ^ (z >> 27)) * _M2) & MASK64
+            z ^= z >> 31
+            if z < limit:
+                break
+        j = z % n
         cards[i], cards[j] = cards[j], cards[i]
+    rng.state = state
     return cards
+
+
+_LIMITS = [0] + [(1 << 64) - ((1 << 64) % n) for n in range(1, 65)]
+_NLIMITS = len(_LIMITS)
 
 
 def deal(

@@ -1,0 +1,121 @@
+"""Playthrough snapshots: a whole seeded match of every shipped variant, state by state, in
+tests/snapshots/<variant>/<variant>-seed<N>.txt. A rule change in a variant file shows up as a
+diff of these files; ``pytest --snapshot-update`` regenerates them (see README, "Snapshot
+workflow")."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.actions import Action
+from engine.playthrough import choose, playthrough
+from engine.resources import shipped_variants
+from engine.shuffle import SplitMix64
+
+REPO = Path(__file__).resolve().parent.parent
+SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
+VARIANTS = sorted(shipped_variants())
+SEEDS = (1, 38)
+
+
+@cache
+def text(variant: str, seed: int) -> str:
+    return playthrough(variant, seed)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_playthrough_snapshot(snapshot: Any, variant: str, seed: int) -> None:
+    snapshot.snapshot_dir = SNAPSHOTS / variant
+    snapshot.assert_match(text(variant, seed), f"{variant}-seed{seed}.txt")
+
+
+def test_playthroughs_reach_every_kind_of_move() -> None:
+    everything = "".join(text(v, s) for v in VARIANTS for s in SEEDS)
+    for what in ("> play", "> raise", "> accept", "> fold", "> decide", " covered\n", "▼??",
+                 "special mão de onze", "special mão de ferro", "special mão de dez",
+                 "blind yes", "partner_hands", "= round tied", "= game won", "= match won"):
+        assert what in everything, what
+
+
+def test_every_playthrough_ends_with_its_match() -> None:
+    for variant in VARIANTS:
+        t = text(variant, SEEDS[0])
+        last = t.rstrip("\n").splitlines()[-1]
+        assert last.startswith("end after ") and "match won by team" in last
+        moves = int(last.split()[2])
+        assert t.count("\n  > ") == moves
+        assert t.count("\n[") == moves
+
+
+def test_move_choice_is_seeded_and_mixed() -> None:
+    legal = [Action.play(1, "4c"), Action.play(1, "7h"), Action.raise_to(1, 3)]
+    draws = [choose(legal, rng) for rng in [SplitMix64(9)] for _ in range(200)]
+    again = [choose(legal, rng) for rng in [SplitMix64(9)] for _ in range(200)]
+    assert draws == again
+    assert {str(a) for a in draws} == {"play 1 4c", "play 1 7h", "raise 1 3"}
+    with pytest.raises(ValueError):
+        choose([], SplitMix64(0))
+
+
+def test_playthrough_is_byte_identical_whatever_the_hash_seed() -> None:
+    code = ("import hashlib, sys; from engine.playthrough import playthrough; "
+            "sys.stdout.write(hashlib.sha256(playthrough('one-on-one', 38).encode()).hexdigest())")
+    digests = set()
+    for hash_seed in ("0", "12345"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed,
+               "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+        out = subprocess.run([sys.executable, "-c", code], env=env, cwd=REPO, check=True,
+                             capture_output=True, text=True)
+        digests.add(out.stdout)
+    assert digests == {hashlib.sha256(text("one-on-one", 38).encode()).hexdigest()}
+
+
+def _copy_with(tmp_path: Path, variant: str, old: str, new: str) -> Path:
+    source = shipped_variants()[variant].read_text(encoding="utf-8")
+    assert source.count(old) == 1, f"{old!r} is not once in {variant}"
+    path = tmp_path / f"{variant}.yaml"
+    path.write_text(source.replace(old, new), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("variant", "old", "new"), [
+    ("mineiro", "{value: 3, name: truco}", "{value: 4, name: truco}"),
+    ("classic-mineiro", "{value: 8, name: oito}", "{value: 7, name: oito}"),
+])
+def test_a_ladder_step_changed_in_a_copy_changes_the_playthrough(
+        tmp_path: Path, variant: str, old: str, new: str) -> None:
+    """The workflow of a rule change, without touching the real snapshots: a copy of the
+    variant file plays exactly as its snapshot says, and the copy with one ladder step
+    changed does not, in its rules and in its moves."""
+    snapshot = (SNAPSHOTS / variant / f"{variant}-seed{SEEDS[0]}.txt").read_text(encoding="utf-8")
+    same = _copy_with(tmp_path, variant, old, old)
+    assert playthrough(same, SEEDS[0]) == snapshot
+    changed = playthrough(_copy_with(tmp_path, variant, old, new), SEEDS[0])
+    assert changed != snapshot
+    body = slice(changed.index("\n=== hand 1 "), None)
+    assert changed[body] != snapshot[body]  # not only the rules lines: the play differs too
+    rules_diff = [line for line in changed.splitlines()[:60]
+                  if line.startswith("  betting.ladder:") and line not in snapshot]
+    assert rules_diff and new.split(",")[0].replace("{", "").replace(": ", "=") in rules_diff[0]
+    # Every other variant's playthrough is untouched by this copy.
+    other = "paulista" if variant != "paulista" else "mineiro"
+    assert text(other, SEEDS[0]) == (SNAPSHOTS / other / f"{other}-seed{SEEDS[0]}.txt"
+                                     ).read_text(encoding="utf-8")
+
+
+def test_docstring_examples_run() -> None:
+    import doctest
+
+    import engine.playthrough
+
+    result = doctest.testmod(engine.playthrough)
+    assert result.attempted >= 5 and result.failed == 0

@@ -91,6 +91,10 @@ def bench_load(variant: str, runs: int) -> float:
     return statistics.median(times[1:])
 
 
+def _allocated_since(before: tracemalloc.Snapshot) -> int:
+    return sum(s.size_diff for s in tracemalloc.take_snapshot().compare_to(before, "filename"))
+
+
 def bench_memory(variant: str, count: int) -> dict[str, float]:
     rules = engine.variant.find_variant(variant)
     engine.machine.build_machine(rules)
@@ -98,9 +102,9 @@ def bench_memory(variant: str, count: int) -> dict[str, float]:
     tracemalloc.start()
     before = tracemalloc.take_snapshot()
     one = Match.new(rules, seed=1)
-    one_bytes = sum(s.size_diff for s in tracemalloc.take_snapshot().compare_to(before, "filename"))
+    one_bytes = _allocated_since(before)
     many = [Match.new(rules, seed=i) for i in range(count)]
-    many_bytes = sum(s.size_diff for s in tracemalloc.take_snapshot().compare_to(before, "filename"))
+    many_bytes = _allocated_since(before)
     tracemalloc.stop()
     del one, many
     return {"one_match_bytes": one_bytes, "per_match_bytes_of_many": many_bytes / count}

@@ -120,7 +120,8 @@ class Deal:
     vira: Card | None = None
 
     @classmethod
-    def of(cls, dealer: int, hands: Sequence[Sequence[Card | str]], vira: Card | str | None = None) -> Deal:
+    def of(cls, dealer: int, hands: Sequence[Sequence[Card | str]],
+           vira: Card | str | None = None) -> Deal:
         """Build a deal from card codes or names.
 
         >>> Deal.of(0, [["4c", "7h", "As"], ["3d", "2d", "Kd"]], None).hands[0]

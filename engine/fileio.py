@@ -4,6 +4,7 @@ never half of one."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from pathlib import Path
@@ -20,8 +21,6 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
             os.fsync(f.fileno())
         os.replace(tmp, target)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise

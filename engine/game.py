@@ -26,7 +26,7 @@ from typing import Any, NoReturn
 from engine.actions import Action, Deal
 from engine.cards import Card, card_name
 from engine.errors import IllegalMoveError
-from engine.machine import build_machine
+from engine.machine import build_machine, fire
 from engine.rules import COVERED, Rules
 from engine.shuffle import SplitMix64
 from engine.shuffle import deal as seeded_deal
@@ -92,7 +92,7 @@ class Match:
         "game_winner", "winner", "hand_number", "hands", "dealt", "vira", "strength", "round_no",
         "round_cards", "round_results", "leader", "turn", "value", "pending", "last_raise_team",
         "bound", "shown", "played", "special", "special_team", "decision_pending", "blind",
-        "last_hand", "moves",
+        "last_hand", "moves", "hand_ready",
     )
     # The state of the hand in play (set by _reset_hand and _start_hand).
     hands: list[list[Card]]
@@ -125,7 +125,8 @@ class Match:
         self.state = "deal"
         self.seed = seed
         self.rng = SplitMix64(seed) if seed is not None else None
-        self._deals: Iterator[Deal] | None = iter(deals) if deals is not None else None
+        queued = list(deals) if deals is not None else None
+        self._deals: Iterator[Deal] | None = iter(queued) if queued is not None else None
         self.dealer = dealer
         self.score = [0, 0]
         self.games = [0, 0]
@@ -136,7 +137,10 @@ class Match:
         self.last_hand: tuple[int, list[tuple[int, int, Card, bool]], list[tuple[int, Card]],
                               list[int | None]] | None = None
         self._reset_hand()
-        self._auto_deal()
+        for k, queued_deal in enumerate(queued or ()):  # recorded deals are checked up front
+            self._check_deal(queued_deal, (dealer + k) % rules.players)
+        if self._auto_deal():
+            fire(self.machine, "deal_hand", self)
 
     # -- construction -----------------------------------------------------------------------
     @classmethod
@@ -429,7 +433,7 @@ class Match:
         if st == "answer":
             self._accept_pending()  # a raise back accepts the pending raise (C9 pinned)
         self.pending = (seat, step.value, card)
-        self.machine.events["raise_bet"].trigger(self)
+        fire(self.machine, "raise_bet", self)
         return []
 
     def _accept_pending(self) -> None:
@@ -445,7 +449,7 @@ class Match:
 
     def _accept(self) -> list[Checkpoint]:
         self._accept_pending()
-        self.machine.events["accept_bet"].trigger(self)
+        fire(self.machine, "accept_bet", self)
         return []
 
     def _fold(self) -> list[Checkpoint]:
@@ -458,7 +462,7 @@ class Match:
     def _decide(self, play: bool) -> list[Checkpoint]:
         self.decision_pending = False
         if play:
-            self.machine.events["decide_play"].trigger(self)
+            fire(self.machine, "decide_play", self)
             return []
         other = 1 - self.special_team  # type: ignore[operator]
         # M5: a fold gives "only" the fold points; it is not winning the hand that decides
@@ -484,7 +488,7 @@ class Match:
         # lose_game: the game ends at once, the other team wins it, scores unchanged.
         self.decision_pending = False
         self.game_winner = other
-        self.machine.events["forfeit_game"].trigger(self)
+        fire(self.machine, "forfeit_game", self)
         return self._end_game()
 
     # -- the end of a hand, a game, a match -------------------------------------------------
@@ -504,12 +508,13 @@ class Match:
         events: list[Checkpoint] = [
             {"event": "hand", "winner": winner, "points": points if winner is not None else 0,
              "score": score[:]}]
-        self.machine.events["end_hand"].trigger(self)
-        self.machine.events["next_hand"].trigger(self)
-        if self.state == "game_over":
+        fire(self.machine, "end_hand", self)
+        if self.game_winner is not None:
+            fire(self.machine, "next_hand", self)
             events.extend(self._end_game())
         else:
             self._next_hand()
+            fire(self.machine, "next_hand", self)
         return events
 
     def _end_game(self) -> list[Checkpoint]:
@@ -521,11 +526,11 @@ class Match:
         if self.games[w] >= self.rules.games_to_win:
             self.winner = w
             events.append({"event": "match", "winner": w, "games": self.games[:]})
-        self.machine.events["next_game"].trigger(self)
-        if self.state != "match_over":
+        if self.winner is None:
             self.score = [0, 0]  # M8: each game starts at 0-0
             self.game_winner = None
             self._next_hand()
+        fire(self.machine, "next_game", self)
         return events
 
     def _next_hand(self) -> None:
@@ -533,7 +538,7 @@ class Match:
         # _reset_hand makes new lists, so the ended hand's are kept without copying
         self.last_hand = (self.hand_number, self.played, self.shown, self.round_results)
         self._reset_hand()
-        self._auto_deal()
+        self._auto_deal()  # the transition out of hand_over / game_over sees hand_ready
 
     def _reset_hand(self) -> None:
         n = self.rules.players
@@ -555,31 +560,42 @@ class Match:
         self.special_team = None
         self.decision_pending = False
         self.blind = False
+        self.hand_ready = False
 
     # -- dealing ----------------------------------------------------------------------------
-    def _auto_deal(self) -> None:
+    def _auto_deal(self) -> bool:
+        """Deal the next hand from the seed or the queue of recorded deals, if there is one;
+        the caller fires the machine's transition (which reads ``hand_ready``)."""
         r = self.rules
         if self.rng is not None:
             hands, vira = seeded_deal(r.deck, self.rng, r.players, r.cards_per_player,
                                       self.dealer, r.has_vira)
-            self._start_hand(hands, vira)
+            self._setup_hand(hands, vira)
         elif self._deals is not None:
             nxt = next(self._deals, None)
             if nxt is None:
                 self._deals = None
-            else:
-                self.deal(nxt)
+                return False
+            self._setup_hand([list(h) for h in nxt.hands], nxt.vira)
+        else:
+            return False
+        return True
 
     def deal(self, deal: Deal) -> None:
         """Start the awaited hand with recorded cards. Raises :class:`IllegalMoveError` if it
         is not a deal of this variant for this dealer."""
-        r = self.rules
         if self.state != "deal":
             self._illegal(deal, "no deal is awaited now")
         if self.rng is not None:
             self._illegal(deal, "a seeded match deals from its seed")
-        if deal.dealer != self.dealer:
-            self._illegal(deal, f"the dealer is seat {self.dealer} by rotation, not {deal.dealer}")
+        self._check_deal(deal, self.dealer)
+        self._setup_hand([list(h) for h in deal.hands], deal.vira)
+        fire(self.machine, "deal_hand", self)
+
+    def _check_deal(self, deal: Deal, dealer: int) -> None:
+        r = self.rules
+        if deal.dealer != dealer:
+            self._illegal(deal, f"the dealer is seat {dealer} by rotation, not {deal.dealer}")
         if len(deal.hands) != r.players:
             self._illegal(deal, f"expected {r.players} hands, found {len(deal.hands)}")
         for seat, hand in enumerate(deal.hands):
@@ -600,9 +616,8 @@ class Match:
         if len(set(cards)) != len(cards):
             dup = next(c for c in cards if cards.count(c) > 1)
             self._illegal(deal, f"{card_name(dup)} is dealt twice")
-        self._start_hand([list(h) for h in deal.hands], deal.vira)
 
-    def _start_hand(self, hands: list[list[Card]], vira: Card | None) -> None:
+    def _setup_hand(self, hands: list[list[Card]], vira: Card | None) -> None:
         r = self.rules
         self.hands = hands
         self.dealt = tuple(tuple(h) for h in hands)
@@ -621,7 +636,7 @@ class Match:
             self.value = one.value
             self.blind = one.blind
             self.decision_pending = one.decision
-        self.machine.events["deal_hand"].trigger(self)
+        self.hand_ready = True
 
     # -- what a seat may know ---------------------------------------------------------------
     def observation(self, seat: int) -> dict[str, Any]:

@@ -87,3 +87,41 @@ def test_one_machine_serves_every_match_of_a_variant() -> None:
     assert a.machine is build_machine(load_variant("paulista"))  # loaded again: equal rules
     assert Match.new("mineiro", seed=1).machine is not a.machine
     assert a not in a.machine.models  # matches are not added as models
+
+
+class _Model:
+    """The attributes the machine's conditions read, and nothing else."""
+
+    def __init__(self, state: str, flags: tuple[bool, bool, bool, bool]) -> None:
+        self.state = state
+        self.decision_pending, won_game, won_match, self.hand_ready = flags
+        self.game_winner = 0 if won_game else None
+        self.winner = 0 if won_match else None
+
+
+def test_fire_takes_the_same_transition_as_event_trigger() -> None:
+    """engine.machine.fire is Event.trigger without the unused plumbing: for every event, every
+    source state and every combination of the conditions, both land in the same state."""
+    import itertools
+
+    from transitions import MachineError
+
+    from engine.machine import fire
+
+    checked = 0
+    for name in ("paulista", "mineiro", "one-on-one"):
+        machine = build_machine(find_variant(name))
+        for event_name, event in machine.events.items():
+            for source in machine.states:
+                for flags in itertools.product((False, True), repeat=4):
+                    a, b = _Model(source, flags), _Model(source, flags)
+                    try:
+                        event.trigger(a)
+                    except MachineError:
+                        with pytest.raises(MachineError):
+                            fire(machine, event_name, b)
+                        continue
+                    fire(machine, event_name, b)
+                    assert a.state == b.state, (name, event_name, source, flags)
+                    checked += 1
+    assert checked > 100

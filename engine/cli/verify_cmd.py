@@ -8,12 +8,14 @@ Exit codes: 0 every log valid (incomplete logs are valid), 1 any log invalid, 2 
 from __future__ import annotations
 
 import json
+import multiprocessing
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
-from engine.replay import ReplayResult, verify_bytes, verify_file
+from engine.replay import verify_bytes, verify_file
 
 
 def log_paths(paths: tuple[str, ...]) -> list[str]:
@@ -37,11 +39,21 @@ def log_paths(paths: tuple[str, ...]) -> list[str]:
     return found
 
 
-def summary(results: list[ReplayResult]) -> dict[str, int]:
-    """Counts of logs: valid (incomplete ones included), invalid, incomplete."""
-    valid = sum(r.valid for r in results)
+def summary(results: list[dict[str, Any]]) -> dict[str, int]:
+    """Counts of logs (results as :meth:`ReplayResult.as_dict` gives them): valid (incomplete
+    ones included), invalid, incomplete."""
+    valid = sum(bool(r["valid"]) for r in results)
     return {"logs": len(results), "valid": valid, "invalid": len(results) - valid,
-            "incomplete": sum(r.valid and r.incomplete is not None for r in results)}
+            "incomplete": sum(bool(r["valid"] and r["incomplete"]) for r in results)}
+
+
+def _verify_one(path: str) -> tuple[dict[str, Any], list[str]]:
+    """Verify one log in a worker: its result as plain data, and its report lines."""
+    result = verify_file(path)
+    lines = [str(p) for p in result.problems]
+    if result.valid and result.incomplete is not None:
+        lines.append(str(result.incomplete))
+    return result.as_dict(), lines
 
 
 @click.command()
@@ -49,34 +61,50 @@ def summary(results: list[ReplayResult]) -> dict[str, int]:
 @click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON object.")
 @click.option("--first", is_flag=True,
               help="Report only the first problem of each log (by default every problem).")
-def verify(paths: tuple[str, ...], as_json: bool, first: bool) -> None:
+@click.option("--jobs", "-j", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Worker processes; the output is the same for any value.")
+def verify(paths: tuple[str, ...], as_json: bool, first: bool, jobs: int) -> None:
     """Verify game logs: replay each through the engine and check every line.
 
     \b
     Examples:
       truco verify replays/
       truco verify game.jsonl other.jsonl --json
+      truco verify logs/ --jobs 2
       cat game.jsonl | truco verify -
     """
-    results: list[ReplayResult] = []
-    for path in log_paths(paths):
+    files = log_paths(paths)
+    outcomes: list[tuple[dict[str, Any], list[str]]] = []
+    on_disk = [f for f in files if f != "-"]
+    by_path: dict[str, tuple[dict[str, Any], list[str]]] = {}
+    if jobs > 1 and len(on_disk) > 1:
+        # Results come back in input order (imap), so the report does not depend on --jobs.
+        chunk = max(1, min(64, len(on_disk) // (jobs * 4)))
+        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+            by_path = dict(zip(on_disk, pool.imap(_verify_one, on_disk, chunksize=chunk),
+                               strict=True))
+    for path in files:
         if path == "-":
             result = verify_bytes(sys.stdin.buffer.read(), "<stdin>", base=Path.cwd())
+            lines = [str(p) for p in result.problems]
+            if result.valid and result.incomplete is not None:
+                lines.append(str(result.incomplete))
+            outcomes.append((result.as_dict(), lines))
         else:
-            result = verify_file(path)
-        if first:
-            result.problems = result.problems[:1]
-        results.append(result)
-    counts = summary(results)
+            outcomes.append(by_path.get(path) or _verify_one(path))
+    if first:
+        for data, lines in outcomes:
+            data["problems"] = data["problems"][:1]
+            if not data["valid"]:
+                del lines[1:]
+    counts = summary([data for data, _ in outcomes])
     if as_json:
-        click.echo(json.dumps({"summary": counts, "logs": [r.as_dict() for r in results]},
+        click.echo(json.dumps({"summary": counts, "logs": [data for data, _ in outcomes]},
                               ensure_ascii=False, indent=2))
     else:
-        for r in results:
-            for problem in r.problems:
-                click.echo(str(problem))
-            if r.valid and r.incomplete is not None:
-                click.echo(str(r.incomplete))
+        for _, lines in outcomes:
+            for line in lines:
+                click.echo(line)
         click.echo(f"{counts['logs']} log{'s' * (counts['logs'] != 1)}: {counts['valid']} "
                    f"valid, {counts['invalid']} invalid, {counts['incomplete']} incomplete "
                    "(incomplete logs are valid)")

@@ -135,10 +135,13 @@ class Replayer:
 answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
     """
 
-    def __init__(self, file: str, base: Path | None, visitor: Visitor) -> None:
+    def __init__(self, file: str, base: Path | None, visitor: Visitor, *,
+                 rules: Rules | None = None) -> None:
         self.file = file
         self.base = base
         self.visitor = visitor
+        #: Replay under these rules instead of the header's variant (``truco compare``).
+        self.override = rules
         self.match: Match | None = None
         self.rules: Rules | None = None
         #: No more replay (bad header, illegal move, missing deal, events after the end).
@@ -198,7 +201,8 @@ answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
         h = item.data
         ref = h["variant"]
         try:
-            rules = resolve_variant(ref, self.base)
+            rules = (self.override if self.override is not None
+                     else resolve_variant(ref, self.base))
         except VariantError as exc:
             text = str(exc).splitlines()[0]
             if not text.startswith(("unknown variant", "no variant file")):
@@ -206,7 +210,7 @@ answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
             self._stop("variant", text, item.line)
             return
         sha = h.get("variant_sha256")
-        if sha is not None and sha != rules.fingerprint:
+        if sha is not None and self.override is None and sha != rules.fingerprint:
             self._problem("variant", f"variant_sha256 {sha} does not match the fingerprint of "
                           f"variant {ref!r}, {rules.fingerprint}: the rules changed since the "
                           "log was written", item.line)
@@ -357,10 +361,12 @@ def _source(path: str | os.PathLike[str]) -> tuple[bytes, str, Path]:
 
 
 def replay(source: IO[bytes] | bytes, file: str, visitor: Visitor,
-           base: Path | None = None) -> Replayer:
+           base: Path | None = None, *, rules: Rules | None = None) -> Replayer:
     """Replay a log (a binary stream or bytes) with ``visitor``; ``base`` is the folder a
-    variant path in the header is relative to (the current folder by default)."""
-    replayer = Replayer(file, base, visitor)
+    variant path in the header is relative to (the current folder by default). With ``rules``,
+    the log is replayed under those rules instead of its header's variant (whose
+    ``variant_sha256`` is then not checked)."""
+    replayer = Replayer(file, base, visitor, rules=rules)
     replayer.run(read_log(source, file))
     return replayer
 

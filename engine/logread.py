@@ -398,6 +398,13 @@ def _raw_lines(source: IO[bytes] | bytes | Iterable[bytes]) -> Iterator[bytes]:
         yield from _raw_lines(b"".join(source))
 
 
+# Logs repeat the same lines over and over ({"event": "round", "winner": 1}, a seat playing a
+# card): a good event line is parsed and checked once per process, then taken from here (a copy,
+# so no reader can change what another gets). Bounded; deals are never kept.
+_SEEN: dict[bytes, tuple[ItemKind, dict[str, Any]]] = {}
+_SEEN_MAX = 4096
+
+
 def read_log(source: IO[bytes] | bytes | Iterable[bytes], file: str = "<log>"
              ) -> Iterator[LogItem | LogProblem]:
     """Read a log line by line from a binary stream (or bytes), yielding a :class:`LogItem`
@@ -425,6 +432,11 @@ def read_log(source: IO[bytes] | bytes | Iterable[bytes], file: str = "<log>"
             yield LogProblem("limit", f"line longer than {MAX_LINE_BYTES // 1024} KiB, the "
                              "limit of this reader", file=file, line=line)
             return
+        if line > 1:
+            seen = _SEEN.get(body)
+            if seen is not None:  # the same bytes were parsed and checked already
+                yield LogItem(line, seen[0], dict(seen[1]))
+                continue
         try:
             text = body.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -449,6 +461,11 @@ def read_log(source: IO[bytes] | bytes | Iterable[bytes], file: str = "<log>"
             pkind: ProblemKind = "header" if problem.startswith("bad header") else "schema"
             yield LogProblem(pkind, problem, file=file, line=line)
             continue
+        if kind != "deal" and line > 1:
+            if len(_SEEN) >= _SEEN_MAX:
+                _SEEN.clear()
+            _SEEN[body] = (kind, obj)
+            obj = dict(obj)
         yield LogItem(line, kind, obj)
     if line == 0:
         yield LogProblem("header", "bad header: the log is empty; line 1 must be the header",

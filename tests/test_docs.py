@@ -14,8 +14,9 @@ def test_readme_python_example_runs() -> None:
     assert result.attempted >= 2 and result.failed == 0
 
 
-@pytest.mark.parametrize("module", ["engine.cards", "engine.shuffle", "engine.errors",
-                                    "engine.variant"])
+@pytest.mark.parametrize("module", ["engine", "engine.cards", "engine.shuffle", "engine.errors",
+                                    "engine.variant", "engine.actions", "engine.game",
+                                    "engine.logformat", "engine.replay"])
 def test_module_docstring_examples_run(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted >= 1 and result.failed == 0

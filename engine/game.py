@@ -7,7 +7,7 @@ and what each seat may see.
 ('play', 1, 1)
 >>> first = m.legal_actions()[0]
 >>> first
-Action.play(1, '5h')
+Action.play(1, '2h')
 >>> m.apply(first)
 []
 

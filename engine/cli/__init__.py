@@ -32,6 +32,7 @@ def main() -> None:
 
 def _register() -> None:
     from engine.cli import play_cmd, record_cmd, replay_cmd, simulate_cmd, variants_cmd, verify_cmd
+    from engine.cli.compare_cmd import compare
 
     main.add_command(variants_cmd.variants)
     main.add_command(verify_cmd.verify)
@@ -39,6 +40,7 @@ def _register() -> None:
     main.add_command(record_cmd.record)
     main.add_command(simulate_cmd.simulate)
     main.add_command(play_cmd.play)
+    main.add_command(compare)
 
 
 _register()

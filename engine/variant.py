@@ -77,6 +77,7 @@ class _Loader(yaml.SafeLoader):
     def __init__(self, stream: str) -> None:
         super().__init__(stream)
         self.key_path: list[str | int] = []
+        self.depth = 0
 
     def compose_node(self, parent: Node | None, index: int) -> Node | None:
         # PyYAML passes the key node as ``index`` for a mapping's value, None for the key
@@ -87,12 +88,18 @@ class _Loader(yaml.SafeLoader):
         pushed = parent is not None and isinstance(part, (str, int))
         if pushed:
             self.key_path.append(part)  # type: ignore[arg-type]
+        self.depth += 1
         try:
             if self.check_event(AliasEvent):
                 event = self.peek_event()  # type: ignore[no-untyped-call]
                 raise _AliasError(tuple(self.key_path), event.start_mark)
+            if self.depth > MAX_DEPTH + 1:
+                event = self.peek_event()  # type: ignore[no-untyped-call]
+                raise yaml.composer.ComposerError(
+                    None, None, f"nesting deeper than {MAX_DEPTH} levels", event.start_mark)
             return super().compose_node(parent, index)
         finally:
+            self.depth -= 1
             if pushed:
                 self.key_path.pop()
 
@@ -120,11 +127,16 @@ def read_yaml(path: Path, display: str | None = None) -> _Doc:
     try:
         if path.is_dir():
             raise VariantError("is a directory, not a variant file", **_start(file))
+        if path.exists() and not path.is_file():
+            raise VariantError("not a regular file (a device or a pipe?): expected a variant "
+                               "file", **_start(file))
         size = path.stat().st_size
+        with path.open("rb") as f:  # bounded: the file may grow while it is read
+            raw = f.read(MAX_FILE_BYTES + 1)
+        size = max(size, len(raw))
         if size > MAX_FILE_BYTES:
             raise VariantError(f"file is {size} bytes; a variant file may have at most "
                                f"{MAX_FILE_BYTES}", **_start(file))
-        raw = path.read_bytes()
     except OSError as exc:
         raise VariantError(f"cannot read: {exc.strerror or exc}", **_start(file)) from None
     if raw.startswith(b"\xef\xbb\xbf"):
@@ -150,6 +162,8 @@ def read_yaml(path: Path, display: str | None = None) -> _Doc:
         problem = " ".join(p for p in (exc.context, exc.problem) if p)
         if "expected a single document" in problem:
             problem = "expected a single YAML document, found several (---)"
+        elif "'\\t'" in problem:
+            problem += " (YAML indents with spaces, not tabs)"
         key_path = render_path(exc.key_path) if isinstance(exc, _AliasError) else None
         raise VariantError(f"invalid YAML: {problem}", file=file, line=mark.line,
                            column=mark.column, path=key_path) from None
@@ -250,6 +264,10 @@ def resolve_source(ref: str, base: Path | None = None) -> Path:
     if looks_like_path or candidate.exists():
         if not candidate.exists():
             raise VariantError(f"no variant file at {candidate}")
+        if not candidate.is_dir() and candidate.suffix not in (".yaml", ".yml"):
+            # Never read (and quote in errors) a file that is not a variant: /etc/passwd...
+            raise VariantError(f"{candidate} is not a variant file: expected a name ending in "
+                               ".yaml or .yml")
         return candidate
     raise VariantError(f"unknown variant {ref!r}: expected a shipped name "
                        f"({', '.join(sorted(shipped))}) or a path to a .yaml file")
@@ -333,9 +351,16 @@ def variant_schema() -> dict[str, Any]:
         return json.load(f)  # type: ignore[no-any-return]
 
 
+def _is_int(_checker: Any, value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 @cache
 def _validator() -> Any:
-    return jsonschema.Draft202012Validator(variant_schema())
+    # YAML integers only: jsonschema's "integer" accepts 12.0, which the rules cannot count with.
+    checker = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_int)
+    strict = jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=checker)
+    return strict(variant_schema())
 
 
 def _where(doc: _Doc, path: KeyPath, key: bool = False) -> dict[str, Any]:

@@ -21,6 +21,7 @@ LogItem(line=1, kind='header', data={'truco_log': 1, 'variant': 'paulista', 'see
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -102,7 +103,34 @@ def _constant(name: str) -> Any:
     raise _JSONProblem(f"{name} is not valid JSON")
 
 
-_DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_constant)
+def _float(text: str) -> float:
+    value = float(text)
+    if value in (math.inf, -math.inf):  # 1e999: it would be written back as Infinity
+        raise _JSONProblem(f"the number {text[:20]} is too large")
+    return value
+
+
+#: Deepest nesting of arrays and objects accepted in a line (the format needs 3).
+MAX_JSON_DEPTH = 64
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def _too_deep(text: str) -> bool:
+    if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:
+        return False  # the usual line: no need to look closer
+    depth = 0
+    for ch in _STRING.sub("", text):
+        if ch in "[{":
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                return True
+        elif ch in "]}":
+            depth -= 1
+    return False
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_constant,
+                            parse_float=_float)
 
 
 def loads_strict(text: str) -> Any:
@@ -116,12 +144,20 @@ def loads_strict(text: str) -> Any:
     ...
     ValueError: NaN is not valid JSON
     """
+    if _too_deep(text):
+        raise ValueError(f"arrays and objects nested deeper than {MAX_JSON_DEPTH} levels")
     try:
         return _DECODER.decode(text)
     except _JSONProblem as exc:
         raise ValueError(str(exc)) from None
     except json.JSONDecodeError as exc:
         raise ValueError(f"{exc.msg} at column {exc.colno}") from None
+    except ValueError as exc:  # Python's own limit on integer digits
+        if "digits" in str(exc):
+            raise ValueError("an integer with more than 4300 digits") from None
+        raise
+    except RecursionError:
+        raise ValueError("arrays and objects nested too deep") from None
 
 
 # -- the schema --------------------------------------------------------------------------------

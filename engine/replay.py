@@ -35,7 +35,15 @@ from engine.cards import card_name, parse_card
 from engine.errors import IllegalMoveError, VariantError
 from engine.game import Checkpoint, Match
 from engine.logformat import dumps_event
-from engine.logread import CHECKPOINTS, LogItem, LogProblem, ProblemKind, loads_strict, read_log
+from engine.logread import (
+    CHECKPOINTS,
+    MAX_FILE_BYTES,
+    LogItem,
+    LogProblem,
+    ProblemKind,
+    loads_strict,
+    read_log,
+)
 from engine.resources import shipped_variants
 from engine.rules import Rules
 from engine.variant import find_variant, load_variant
@@ -356,7 +364,7 @@ def _same(given: dict[str, Any], engine: Checkpoint) -> bool:
 def _source(path: str | os.PathLike[str]) -> tuple[bytes, str, Path]:
     p = Path(path)
     with open(p, "rb") as f:
-        data = f.read()
+        data = f.read(MAX_FILE_BYTES + 1)  # bounded (/dev/zero); the reader reports the limit
     return data, str(path), p.resolve().parent
 
 

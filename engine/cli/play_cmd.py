@@ -25,7 +25,7 @@ from engine.cards import CardError, card_pretty, parse_card
 from engine.errors import LogError
 from engine.game import Checkpoint, Match, resolve_rules
 from engine.logformat import Recorder
-from engine.logread import LogItem, read_log
+from engine.logread import MAX_FILE_BYTES, LogItem, read_log
 from engine.replay import Visitor, replay
 from engine.rules import Rules
 from engine.simulate import bot_seed, header_variant
@@ -303,7 +303,8 @@ def _resume(path: str) -> tuple[dict[str, Any], Match, list[Action], bytes]:
     """Verify the log strictly; return its header, the match rebuilt from it, its moves."""
     p = Path(path)
     try:
-        data = p.read_bytes()
+        with p.open("rb") as f:  # bounded: the reader reports a log over the limit
+            data = f.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise LogError(f"cannot read the log: {exc.strerror}", file=path, line=1) from None
     visitor = _ResumeVisitor()

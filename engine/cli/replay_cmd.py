@@ -12,17 +12,18 @@ from pathlib import Path
 import click
 
 from engine.fileio import atomic_write_text
-from engine.logread import LogProblem
+from engine.logread import MAX_FILE_BYTES, LogProblem
 from engine.replay import annotate, replay
 from engine.transcript import Transcript
 
 
 def _read(log: str) -> tuple[bytes, str, Path]:
     if log == "-":
-        return sys.stdin.buffer.read(), "<stdin>", Path.cwd()
+        return sys.stdin.buffer.read(MAX_FILE_BYTES + 1), "<stdin>", Path.cwd()
     path = Path(log)
     try:
-        return path.read_bytes(), log, path.resolve().parent
+        with path.open("rb") as f:  # bounded: the reader reports a log over the limit
+            return f.read(MAX_FILE_BYTES + 1), log, path.resolve().parent
     except OSError as exc:
         raise click.BadParameter(f"cannot read {log}: {exc.strerror}", param_hint="LOG") from None
 

@@ -85,7 +85,7 @@ def verify(paths: tuple[str, ...], as_json: bool, first: bool, jobs: int) -> Non
                                strict=True))
     for path in files:
         if path == "-":
-            result = verify_bytes(sys.stdin.buffer.read(), "<stdin>", base=Path.cwd())
+            result = verify_bytes(sys.stdin.buffer, "<stdin>", base=Path.cwd())
             lines = [str(p) for p in result.problems]
             if result.valid and result.incomplete is not None:
                 lines.append(str(result.incomplete))

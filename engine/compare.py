@@ -307,7 +307,7 @@ def format_logs(report: LogsReport) -> str:
     out.append(f"{compared} log{'s' * (compared != 1)} of {a}: {c['same']} same outcome, "
                f"{c['invalid']} invalid under {b}, {c['changed']} outcome changed; "
                f"{c['invalid_under_a']} invalid under {a} already; {c['skipped']} skipped "
-               "(other variants)")
+               "(other variants or no readable header)")
     return "\n".join(out) + "\n"
 
 

@@ -346,7 +346,7 @@ def play(variant: str | None, seat: int | None, bots: str | None, seed: int | No
       truco play --variant paulista --seat 0 --bots heuristic --seed 7 --log game.jsonl
       truco play --resume game.jsonl
     """
-    stdin = click.get_text_stream("stdin")
+    stdin: IO[str] = sys.stdin  # CliRunner and scripted runs swap sys.stdin
     moves: list[Action] = []
     if resume is not None:
         if log_path is not None:

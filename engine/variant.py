@@ -222,7 +222,9 @@ def _build(node: Node, path: KeyPath, doc: _Doc, constructor: _Loader) -> Any:
                 _check_tag(key_node, path, doc)
                 key = _scalar(key_node, path, doc, constructor)
             if not isinstance(key, str):
-                raise VariantError(f"keys must be strings, found {key!r}", file=doc.file,
+                found = repr(key) if isinstance(key_node, ScalarNode) else \
+                    f"a {_node_kind(key_node)}"
+                raise VariantError(f"keys must be strings, found {found}", file=doc.file,
                                    line=km.line, column=km.column, path=render_path(path))
             if key in out:
                 first = doc.key_marks[path + (key,)]
@@ -246,6 +248,8 @@ def _scalar(node: Node, path: KeyPath, doc: _Doc, constructor: _Loader) -> Any:
                            column=m.column, path=render_path(path)) from None
     except (ValueError, OverflowError) as exc:
         m = _mark(doc.file, node.start_mark)
+        if "digits" in str(exc):  # Python's own limit on integer digits
+            exc = ValueError("an integer with more than 4300 digits")
         raise VariantError(f"invalid value: {exc}", file=doc.file, line=m.line,
                            column=m.column, path=render_path(path)) from None
 

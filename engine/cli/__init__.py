@@ -14,13 +14,18 @@ from engine.errors import TrucoError
 
 class _Group(click.Group):
     """Any :class:`TrucoError` that escapes a command is reported as ``truco: message``, exit 1,
-    never as a traceback."""
+    never as a traceback; so is a file that cannot be read or written (a full disk, a folder
+    without permission: the target of an atomic write is then left as it was)."""
 
     def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)
         except TrucoError as exc:
             click.echo(f"truco: {exc}", err=True)
+            sys.exit(1)
+        except OSError as exc:
+            where = f"{exc.filename}: " if exc.filename else ""
+            click.echo(f"truco: {where}{exc.strerror or exc}", err=True)
             sys.exit(1)
 
 

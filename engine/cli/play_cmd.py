@@ -394,7 +394,7 @@ def play(variant: str | None, seat: int | None, bots: str | None, seed: int | No
         if resume is None and Path(target).exists():
             raise click.BadParameter(f"{target} exists: continue it with --resume {target}, or "
                                      "choose another file", param_hint="--log")
-        out = open(target, "a" if resume else "w", encoding="utf-8", newline="\n")  # noqa: SIM115
+        out = open(target, "a" if resume else "x", encoding="utf-8", newline="\n")  # noqa: SIM115
         if resume and data and not data.endswith(b"\n"):
             out.write("\n")
         recorder = Recorder(match, out, variant=label, players=names,

@@ -151,7 +151,8 @@ def loads_strict(text: str) -> Any:
     except _JSONProblem as exc:
         raise ValueError(str(exc)) from None
     except json.JSONDecodeError as exc:
-        raise ValueError(f"{exc.msg} at column {exc.colno}") from None
+        # "Unterminated string starting at" names its column with the same words
+        raise ValueError(f"{exc.msg.removesuffix(' at')} at column {exc.colno}") from None
     except ValueError as exc:  # Python's own limit on integer digits
         if "digits" in str(exc):
             raise ValueError("an integer with more than 4300 digits") from None

@@ -1,0 +1,240 @@
+"""Nothing lost (issue 7, item 4): every file the tools write is written to a temporary file
+and renamed over its target, so a write that fails leaves the old file as it was; ``truco play``
+writes and flushes its log after every move, so a game killed between moves leaves a log that
+``truco verify`` calls incomplete (not invalid) and ``truco play --resume`` finishes.
+
+(Snapshot files are written by pytest-snapshot itself, with ``--snapshot-update`` only.)
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any
+
+import pytest
+from click.testing import CliRunner
+
+from engine.cli import main
+from engine.fileio import atomic_write_text
+from engine.replay import verify_file
+from tests.conftest import REPO
+
+OLD = "the user's file, which must survive\n"
+
+
+def run(*args: str, input: str | None = None) -> tuple[int, str]:
+    """``truco ARGS`` in this process: exit code and output; never a traceback."""
+    result = CliRunner().invoke(main, list(args), input=input)
+    assert result.exception is None or isinstance(result.exception, SystemExit), \
+        repr(result.exception)
+    assert "Traceback" not in result.output
+    return result.exit_code, result.output
+
+
+def leftovers(folder: Path) -> list[str]:
+    """Temporary files of atomic writes left in ``folder``."""
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
+
+
+# -- a failing write leaves the target as it was ---------------------------------------------------
+def _fail_replace(src: Any, dst: Any) -> None:
+    raise OSError(28, "No space left on device", str(dst))
+
+
+def _fail_fsync(fd: int) -> None:
+    raise OSError(5, "Input/output error")
+
+
+class _HalfWriter:
+    """A file that writes half of what it is given, then fails (the disk filled up)."""
+
+    def __init__(self, f: IO[str]) -> None:
+        self.f = f
+
+    def __enter__(self) -> _HalfWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.f.close()
+
+    def write(self, text: str) -> int:
+        self.f.write(text[: len(text) // 2])
+        self.f.flush()
+        raise OSError(28, "No space left on device")
+
+
+_FDOPEN = os.fdopen
+
+
+def _half_fdopen(fd: int, *args: Any, **kw: Any) -> _HalfWriter:
+    return _HalfWriter(_FDOPEN(fd, *args, **kw))
+
+
+FAILURES: dict[str, tuple[str, Callable[..., Any]]] = {
+    "rename": ("replace", _fail_replace),
+    "fsync": ("fsync", _fail_fsync),
+    "half-written": ("fdopen", _half_fdopen),
+}
+
+
+@pytest.mark.parametrize("failure", sorted(FAILURES))
+def test_atomic_write_that_fails_leaves_the_old_file_and_no_temporary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failure: str
+) -> None:
+    target = tmp_path / "out.jsonl"
+    target.write_text(OLD, encoding="utf-8")
+    name, fake = FAILURES[failure]
+    monkeypatch.setattr(os, name, fake)
+    with pytest.raises(OSError):
+        atomic_write_text(target, "new content\n" * 1000)
+    assert target.read_text(encoding="utf-8") == OLD
+    assert leftovers(tmp_path) == []
+
+
+def test_atomic_write_replaces_the_whole_file(tmp_path: Path) -> None:
+    target = tmp_path / "out.jsonl"
+    target.write_text(OLD * 100, encoding="utf-8")
+    atomic_write_text(target, "short\n")
+    assert target.read_bytes() == b"short\n"
+    assert leftovers(tmp_path) == []
+
+
+COMMANDS = {
+    "record --out": lambda folder: ["record", "-v", "paulista", "-s", "7", "-o",
+                                    str(folder / "match-000001.jsonl")],
+    "replay --out": lambda folder: ["replay", str(REPO / "replays" / "paulista-seed1.jsonl"),
+                                    "--checkpoints", "-o", str(folder / "match-000001.jsonl")],
+    "simulate --logs": lambda folder: ["simulate", "-v", "paulista", "-n", "3", "-s", "1",
+                                       "--logs", str(folder)],
+}
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+@pytest.mark.parametrize("failure", sorted(FAILURES))
+def test_a_command_whose_write_fails_keeps_the_old_file_and_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str, failure: str
+) -> None:
+    target = tmp_path / "match-000001.jsonl"  # also the first log simulate --logs writes
+    target.write_text(OLD, encoding="utf-8")
+    name, fake = FAILURES[failure]
+    monkeypatch.setattr(os, name, fake)
+    code, output = run(*COMMANDS[command](tmp_path))
+    assert code == 1
+    assert output.startswith("truco: ") and ("No space left" in output or "Input/output" in output)
+    assert target.read_text(encoding="utf-8") == OLD
+    assert leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_command_that_succeeds_replaces_the_file(tmp_path: Path, command: str) -> None:
+    target = tmp_path / "match-000001.jsonl"
+    target.write_text(OLD, encoding="utf-8")
+    code, output = run(*COMMANDS[command](tmp_path))
+    assert code == 0, output
+    checked = verify_file(target)
+    assert checked.valid and checked.incomplete is None
+    assert leftovers(tmp_path) == []
+
+
+def test_an_unwritable_target_is_an_error_not_a_traceback(tmp_path: Path) -> None:
+    code, output = run("record", "-v", "paulista", "-s", "7", "-o",
+                       str(tmp_path / "no" / "such" / "folder" / "a.jsonl"))
+    assert code == 1
+    assert output == f"truco: {tmp_path}/no/such/folder/a.jsonl: No such file or directory\n"
+
+
+def test_every_file_the_engine_writes_goes_through_atomic_write_text() -> None:
+    # The one exception: the log of a game in progress, written and flushed move by move.
+    writes = re.compile(r"""\bopen\([^)]*["'][wax]b?\+?["']|\.write_(text|bytes)\(""")
+    found = []
+    for path in sorted((REPO / "engine").rglob("*.py")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if writes.search(line):
+                found.append(f"{path.relative_to(REPO).as_posix()}:{number}")
+    assert [f.split(":")[0] for f in found] == ["engine/cli/play_cmd.py"], found
+
+
+def test_play_does_not_overwrite_an_existing_log(tmp_path: Path) -> None:
+    log = tmp_path / "game.jsonl"
+    log.write_text(OLD, encoding="utf-8")
+    code, output = run("play", "-v", "paulista", "-s", "7", "--log", str(log), input="1\n")
+    assert code == 2 and "exists" in output
+    assert log.read_text(encoding="utf-8") == OLD
+
+
+# -- truco play killed between moves ---------------------------------------------------------------
+PROMPT = b"Your move: "
+PLAY = ["play", "-v", "paulista", "--seat", "0", "--bots", "heuristic", "-s", "11"]
+
+
+def _read_until_prompt(proc: subprocess.Popen[bytes], seen: bytearray) -> None:
+    """Read the game's output until one more move prompt has appeared (or fail after 60 s,
+    a guard against a hang, not a timing assertion)."""
+    assert proc.stdout is not None
+    fd = proc.stdout.fileno()
+    wanted = seen.count(PROMPT) + 1
+    deadline = time.monotonic() + 60
+    while seen.count(PROMPT) < wanted:
+        assert time.monotonic() < deadline, seen.decode(errors="replace")[-500:]
+        ready, _, _ = select.select([fd], [], [], 1.0)
+        if ready:
+            chunk = os.read(fd, 65536)
+            assert chunk, "the game ended early:\n" + seen.decode(errors="replace")[-500:]
+            seen.extend(chunk)
+
+
+@pytest.mark.parametrize("moves", [1, 5])
+def test_play_killed_between_moves_leaves_an_incomplete_log_that_resume_finishes(
+    tmp_path: Path, moves: int
+) -> None:
+    log = tmp_path / "game.jsonl"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from engine.cli import main; main()", *PLAY, "--log", str(log)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=REPO)
+    assert proc.stdin is not None
+    seen = bytearray()
+    try:
+        _read_until_prompt(proc, seen)
+        for _ in range(moves):
+            proc.stdin.write(b"1\n")
+            proc.stdin.flush()
+            _read_until_prompt(proc, seen)
+        before = log.read_bytes()  # everything played so far is on disk already
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == -signal.SIGKILL
+    killed = log.read_bytes()
+    assert killed == before and killed.endswith(b"\n")
+    assert len(re.findall(rb'"seat": 0[,}]', killed)) == moves  # each of our moves is there
+
+    code, output = run("verify", str(log))
+    assert code == 0, output
+    lines = killed.count(b"\n")
+    assert output.splitlines()[0].startswith(f"{log}:{lines}: incomplete: ")
+    assert "1 valid, 0 invalid, 1 incomplete" in output
+
+    code, output = run("play", "--resume", str(log), input="1\n" * 3000)
+    assert code == 0, output
+    assert f"resumed {log} after " in output and "match won by" in output
+    finished = log.read_bytes()
+    assert finished.startswith(killed)  # appended to, never rewritten
+    checked = verify_file(log)
+    assert checked.valid and checked.incomplete is None and checked.winner is not None
+
+    # And it is the very game an uninterrupted run with the same answers plays.
+    whole = tmp_path / "whole.jsonl"
+    code, output = run(*PLAY, "--log", str(whole), input="1\n" * 3000)
+    assert code == 0, output
+    assert whole.read_bytes() == finished

@@ -14,6 +14,7 @@ tests/test_hostile_variants.py as a case once fixed.
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 from collections.abc import Callable
@@ -50,9 +51,10 @@ def fuzz(default: int) -> Callable[[Any], Any]:
 _ODD: list[Any] = [-1, 2**64 - 1, 2**64, 10**400, 1.0, 0.5, -0.0, 1e300, True, False, None, "", "x",
         "Kd", "8d", "Zz", "#1", "paulista", "mineiro", "x.yaml", "/etc/passwd", "sub/",
         [], [0, 0], [1, 0], [[]], [["Kd"]], {}, {"a": 1}]
+# A copy of each: a list or mapping drawn twice must not be one object that mutations share.
 VALUES = st.one_of(st.integers(-2, 15), st.sampled_from(_ODD), st.text(max_size=4),
                    st.sampled_from([card_name(c) for c in range(52)]),
-                   st.lists(st.integers(0, 13), max_size=3))
+                   st.lists(st.integers(0, 13), max_size=3)).map(copy.deepcopy)
 
 
 # -- logs ------------------------------------------------------------------------------------------
@@ -199,7 +201,8 @@ def mutated_variant_data(draw: st.DrawFn) -> str:
             target[draw(st.sampled_from(["extra", "players", "extends", "ladder", "mode"]))] = \
                 draw(VALUES)
         elif op == "append" and isinstance(target, list):
-            target.append(draw(VALUES) if not target else draw(st.sampled_from(target)))
+            target.append(draw(VALUES) if not target
+                          else copy.deepcopy(draw(st.sampled_from(target))))
         elif path and op == "drop":
             parent = _at(data, path[:-1])
             del parent[path[-1]]

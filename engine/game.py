@@ -26,7 +26,7 @@ from typing import Any, NoReturn
 from engine.actions import Action, Deal
 from engine.cards import Card, card_name
 from engine.errors import IllegalMoveError
-from engine.machine import build_machine, fire
+from engine.machine import build_machine, event_data, fire
 from engine.rules import COVERED, Rules
 from engine.shuffle import SplitMix64
 from engine.shuffle import deal as seeded_deal
@@ -92,7 +92,7 @@ class Match:
         "game_winner", "winner", "hand_number", "hands", "dealt", "vira", "strength", "round_no",
         "round_cards", "round_results", "leader", "turn", "value", "pending", "last_raise_team",
         "bound", "shown", "played", "special", "special_team", "decision_pending", "blind",
-        "last_hand", "moves", "hand_ready",
+        "last_hand", "moves", "hand_ready", "_event",
     )
     # The state of the hand in play (set by _reset_hand and _start_hand).
     hands: list[list[Card]]
@@ -121,6 +121,7 @@ class Match:
             raise ValueError(f"dealer {dealer} is not a seat (0..{rules.players - 1})")
         self.rules = rules
         self.machine = build_machine(rules)
+        self._event = event_data(self.machine, self)
         self.moves = move_table(rules)
         self.state = "deal"
         self.seed = seed
@@ -140,7 +141,7 @@ class Match:
         for k, queued_deal in enumerate(queued or ()):  # recorded deals are checked up front
             self._check_deal(queued_deal, (dealer + k) % rules.players)
         if self._auto_deal():
-            fire(self.machine, "deal_hand", self)
+            self._fire("deal_hand")
 
     # -- construction -----------------------------------------------------------------------
     @classmethod
@@ -162,6 +163,7 @@ class Match:
         for name in Match.__slots__:
             setattr(other, name, getattr(self, name))
         other.rng = self.rng.copy() if self.rng is not None else None
+        other._event = event_data(self.machine, other)
         other._deals = None  # a queue of recorded deals cannot be shared; the clone deals by hand
         other.score = self.score[:]
         other.games = self.games[:]
@@ -206,6 +208,10 @@ class Match:
     def to_act(self) -> list[int]:
         """The seats that may move now (several may: either partner answers a raise)."""
         return sorted({a.seat for a in self.legal_actions()})
+
+    def _fire(self, event: str) -> None:
+        """Trigger a phase change on this variant's machine (engine.machine.fire)."""
+        fire(self.machine, event, self, self._event)
 
     # -- legal moves ------------------------------------------------------------------------
     def legal_actions(self, seat: int | None = None) -> list[Action]:
@@ -433,7 +439,7 @@ class Match:
         if st == "answer":
             self._accept_pending()  # a raise back accepts the pending raise (C9 pinned)
         self.pending = (seat, step.value, card)
-        fire(self.machine, "raise_bet", self)
+        self._fire("raise_bet")
         return []
 
     def _accept_pending(self) -> None:
@@ -449,7 +455,7 @@ class Match:
 
     def _accept(self) -> list[Checkpoint]:
         self._accept_pending()
-        fire(self.machine, "accept_bet", self)
+        self._fire("accept_bet")
         return []
 
     def _fold(self) -> list[Checkpoint]:
@@ -462,7 +468,7 @@ class Match:
     def _decide(self, play: bool) -> list[Checkpoint]:
         self.decision_pending = False
         if play:
-            fire(self.machine, "decide_play", self)
+            self._fire("decide_play")
             return []
         other = 1 - self.special_team  # type: ignore[operator]
         # M5: a fold gives "only" the fold points; it is not winning the hand that decides
@@ -488,7 +494,7 @@ class Match:
         # lose_game: the game ends at once, the other team wins it, scores unchanged.
         self.decision_pending = False
         self.game_winner = other
-        fire(self.machine, "forfeit_game", self)
+        self._fire("forfeit_game")
         return self._end_game()
 
     # -- the end of a hand, a game, a match -------------------------------------------------
@@ -508,13 +514,13 @@ class Match:
         events: list[Checkpoint] = [
             {"event": "hand", "winner": winner, "points": points if winner is not None else 0,
              "score": score[:]}]
-        fire(self.machine, "end_hand", self)
+        self._fire("end_hand")
         if self.game_winner is not None:
-            fire(self.machine, "next_hand", self)
+            self._fire("next_hand")
             events.extend(self._end_game())
         else:
             self._next_hand()
-            fire(self.machine, "next_hand", self)
+            self._fire("next_hand")
         return events
 
     def _end_game(self) -> list[Checkpoint]:
@@ -530,7 +536,7 @@ class Match:
             self.score = [0, 0]  # M8: each game starts at 0-0
             self.game_winner = None
             self._next_hand()
-        fire(self.machine, "next_game", self)
+        self._fire("next_game")
         return events
 
     def _next_hand(self) -> None:
@@ -590,7 +596,7 @@ class Match:
             self._illegal(deal, "a seeded match deals from its seed")
         self._check_deal(deal, self.dealer)
         self._setup_hand([list(h) for h in deal.hands], deal.vira)
-        fire(self.machine, "deal_hand", self)
+        self._fire("deal_hand")
 
     def _check_deal(self, deal: Deal, dealer: int) -> None:
         r = self.rules

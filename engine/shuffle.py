@@ -42,11 +42,17 @@ class SplitMix64:
         """A uniform draw in ``[0, n)`` by rejection: ``limit = 2^64 - (2^64 mod n)``."""
         if n < 1:
             raise ValueError(f"cannot draw from an empty range [0, {n})")
-        limit = (1 << 64) - ((1 << 64) % n)
+        # The generator inlined, as in shuffle(): bots and benchmarks draw once per move.
+        limit = _LIMITS[n] if n < _NLIMITS else (1 << 64) - ((1 << 64) % n)
+        state = self.state
         while True:
-            x = self.next()
-            if x < limit:
-                return x % n
+            state = (state + _GAMMA) & MASK64
+            z = ((state ^ (state >> 30)) * _M1) & MASK64
+            z = ((z ^ (z >> 27)) * _M2) & MASK64
+            z ^= z >> 31
+            if z < limit:
+                self.state = state
+                return z % n
 
     def copy(self) -> SplitMix64:
         """An independent generator at the same point of the stream."""

@@ -106,7 +106,7 @@ def test_fire_takes_the_same_transition_as_event_trigger() -> None:
 
     from transitions import MachineError
 
-    from engine.machine import fire
+    from engine.machine import event_data, fire
 
     checked = 0
     for name in ("paulista", "mineiro", "one-on-one"):
@@ -114,14 +114,21 @@ def test_fire_takes_the_same_transition_as_event_trigger() -> None:
         for event_name, event in machine.events.items():
             for source in machine.states:
                 for flags in itertools.product((False, True), repeat=4):
-                    a, b = _Model(source, flags), _Model(source, flags)
+                    a, b, c = (_Model(source, flags) for _ in range(3))
+                    reused = event_data(machine, c)  # as a match keeps one for all triggers
+                    if source == "play":  # the reused data has served another trigger
+                        fire(machine, "end_hand", c, reused)
+                        c.state = source
                     try:
                         event.trigger(a)
                     except MachineError:
                         with pytest.raises(MachineError):
                             fire(machine, event_name, b)
+                        with pytest.raises(MachineError):
+                            fire(machine, event_name, c, reused)
                         continue
                     fire(machine, event_name, b)
-                    assert a.state == b.state, (name, event_name, source, flags)
+                    fire(machine, event_name, c, reused)
+                    assert a.state == b.state == c.state, (name, event_name, source, flags)
                     checked += 1
     assert checked > 100

@@ -121,10 +121,10 @@ def bench_trigger_share(variant: str, matches: int) -> dict[str, float]:
     original = vars(engine.game)["fire"]  # what game.py calls on every phase change
     spent = [0.0, 0]
 
-    def timed(machine: Any, event: str, model: Any) -> None:
+    def timed(*args: Any) -> None:
         t0 = time.perf_counter()
         try:
-            original(machine, event, model)
+            original(*args)
         finally:
             spent[0] += time.perf_counter() - t0
             spent[1] += 1
@@ -167,8 +167,10 @@ def bench_verify(variant: str, count: int, runs: int, folder: Path) -> dict[str,
         result["in_process_logs_per_s"] = _median_rate(once, runs)[0]
 
     def cli() -> int:
-        subprocess.run([sys.executable, "-m", "engine.cli", "verify", str(folder)],
-                       check=False, capture_output=True)
+        done = subprocess.run([sys.executable, "-m", "engine", "verify", str(folder)],
+                              check=False, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"truco verify failed: {done.stdout[-500:]}{done.stderr[-500:]}")
         return len(paths)
     result["cli_logs_per_s"] = _median_rate(cli, max(1, runs // 2))[0]
     return result

@@ -1,0 +1,5 @@
+"""``python -m engine.cli``: the ``truco`` command line."""
+
+from engine.cli import main
+
+main(prog_name="truco")

@@ -17,4 +17,5 @@ def test_each_benchmark_measures_something(tmp_path: Path) -> None:
     memory = run.bench_memory("paulista", 10)
     assert memory["per_match_bytes_of_many"] > 0
     verify = run.bench_verify("paulista", 3, 1, tmp_path / "logs")
-    assert set(verify) == {"in_process_logs_per_s", "cli_logs_per_s"}
+    assert {"in_process_logs_per_s", "cli_logs_per_s"} <= set(verify)
+    assert all(value > 0 for value in verify.values())

@@ -68,7 +68,9 @@ def machine_spec(rules: Rules) -> tuple[list[str], list[dict[str, Any]]]:
     t.append({"trigger": "deal_hand", "source": "deal", "dest": "play"})
     if has_ladder:
         states.insert(states.index("play") + 1, "answer")
-        t.append({"trigger": "raise_bet", "source": ["play", "answer"], "dest": "answer"})
+        t.append({"trigger": "raise_bet", "source": "play", "dest": "answer"})
+        # A raise back (C9) stays in "answer": an internal transition (no exit and enter).
+        t.append({"trigger": "raise_bet", "source": "answer", "dest": None})
         t.append({"trigger": "accept_bet", "source": "answer", "dest": "play"})
     hand_sources = [s for s in ("decide", "play", "answer") if s in states]
     t.append({"trigger": "end_hand", "source": hand_sources, "dest": "hand_over"})
@@ -95,7 +97,7 @@ def _resolve(states: list[str], transitions: list[dict[str, Any]]) -> list[dict[
     for tr in transitions:
         sources = tr["source"] if isinstance(tr["source"], list) else [tr["source"]]
         for state in [*sources, tr["dest"]]:
-            if state not in states:
+            if state is not None and state not in states:  # None: an internal transition
                 raise MachineBuildError(
                     f"transition {tr['trigger']!r} names unknown state {state!r}")
         conds = []

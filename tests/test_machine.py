@@ -100,18 +100,26 @@ class _Model:
 
 
 def test_fire_takes_the_same_transition_as_event_trigger() -> None:
-    """engine.machine.fire is Event.trigger without the unused plumbing: for every event, every
-    source state and every combination of the conditions, both land in the same state."""
+    """engine.machine.fire on the lean machine is Event.trigger on a stock transitions.Machine
+    built from the same spec, minus the unused plumbing: for every event, every source state
+    and every combination of the conditions, both land in the same state."""
     import itertools
 
-    from transitions import MachineError
+    from transitions import Machine, MachineError
 
-    from engine.machine import event_data, fire
+    from engine.machine import LeanTransition, _resolve, event_data, fire
 
     checked = 0
     for name in ("paulista", "mineiro", "one-on-one"):
-        machine = build_machine(find_variant(name))
-        for event_name, event in machine.events.items():
+        rules = find_variant(name)
+        machine = build_machine(rules)
+        assert all(isinstance(t, LeanTransition) for ev in machine.events.values()
+                   for ts in ev.transitions.values() for t in ts)
+        states, transitions = machine_spec(rules)
+        stock = Machine(model=None, states=states, transitions=_resolve(states, transitions),
+                        initial="deal", auto_transitions=False, send_event=True)
+        assert set(stock.events) == set(machine.events)
+        for event_name, event in stock.events.items():
             for source in machine.states:
                 for flags in itertools.product((False, True), repeat=4):
                     a, b, c = (_Model(source, flags) for _ in range(3))
@@ -132,3 +140,17 @@ def test_fire_takes_the_same_transition_as_event_trigger() -> None:
                     assert a.state == b.state == c.state, (name, event_name, source, flags)
                     checked += 1
     assert checked > 100
+
+
+def test_lean_transition_runs_callbacks_when_there_are_some() -> None:
+    """With a callback registered, LeanTransition is the library's own execute."""
+    from engine.machine import LeanMachine
+
+    calls: list[str] = []
+    machine = LeanMachine(model=None, states=["a", "b"], initial="a", auto_transitions=False,
+                          send_event=True,
+                          transitions=[{"trigger": "go", "source": "a", "dest": "b",
+                                        "after": lambda ev: calls.append(ev.model.state)}])
+    model = _Model("a", (False, False, False, False))
+    machine.events["go"].trigger(model)
+    assert model.state == "b" and calls == ["b"]

@@ -30,7 +30,7 @@ from engine.machine import build_machine, event_data, fire
 from engine.rules import COVERED, Rules
 from engine.shuffle import SplitMix64
 from engine.shuffle import deal as seeded_deal
-from engine.variant import find_variant, load_variant
+from engine.variant import load_ref
 
 Checkpoint = dict[str, Any]
 
@@ -40,11 +40,7 @@ NORMAL, ONE_TEAM, BOTH_TEAMS = 0, 1, 2
 
 def resolve_rules(variant: Rules | str | os.PathLike[str]) -> Rules:
     """A :class:`Rules`, a shipped variant name, or a path to a variant file, as rules."""
-    if isinstance(variant, Rules):
-        return variant
-    if isinstance(variant, str) and not variant.endswith((".yaml", ".yml")) and "/" not in variant:
-        return find_variant(variant)
-    return load_variant(variant if isinstance(variant, str) else os.fspath(variant))
+    return variant if isinstance(variant, Rules) else load_ref(variant)
 
 
 class MoveTable:

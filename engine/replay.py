@@ -44,9 +44,8 @@ from engine.logread import (
     loads_strict,
     read_log,
 )
-from engine.resources import shipped_variants
 from engine.rules import Rules
-from engine.variant import find_variant, load_variant
+from engine.variant import load_ref
 
 #: Keys of an event that the engine ignores (kept as they are, never compared).
 IGNORED_KEYS = ("t", "meta")
@@ -125,10 +124,7 @@ def resolve_variant(ref: str, base: Path | None) -> Rules:
     >>> resolve_variant("mineiro", None).top_value
     9
     """
-    looks_like_path = ref.endswith((".yaml", ".yml")) or "/" in ref or os.sep in ref
-    if not looks_like_path and ref in shipped_variants():
-        return find_variant(ref)
-    return load_variant(ref, base=base)
+    return load_ref(ref, base=base)
 
 
 class Replayer:

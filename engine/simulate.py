@@ -28,6 +28,7 @@ from engine.fileio import atomic_write_text
 from engine.game import BOTH_TEAMS, NORMAL, ONE_TEAM, Checkpoint, Match, resolve_rules
 from engine.logformat import Recorder
 from engine.rules import Rules
+from engine.variant import looks_like_path
 
 #: Mixed into a match's seed to seed its bots (the deals use the match seed itself).
 _BOT_SALT = 0xB075EED5B075EED5
@@ -219,7 +220,7 @@ def header_variant(variant: str, log_dir: str | os.PathLike[str]) -> str:
 def looks_like_name(variant: str) -> bool:
     """Whether ``variant`` names a shipped variant rather than a file (as :func:`resolve_rules`
     reads it)."""
-    return not variant.endswith((".yaml", ".yml")) and "/" not in variant and os.sep not in variant
+    return not looks_like_path(variant)
 
 
 def _run_chunk(job: tuple[str, str, int, int, int, tuple[str, ...], str | None]) -> list[Tally]:

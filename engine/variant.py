@@ -257,15 +257,21 @@ def _scalar(node: Node, path: KeyPath, doc: _Doc, constructor: _Loader) -> Any:
 # ---------------------------------------------------------------------------------------------
 # extends
 # ---------------------------------------------------------------------------------------------
+def looks_like_path(ref: str) -> bool:
+    """Whether a variant reference names a file (``.yaml``/``.yml``, or with a folder in it)
+    rather than a shipped variant."""
+    return ref.endswith((".yaml", ".yml")) or "/" in ref or os.sep in ref
+
+
 def resolve_source(ref: str, base: Path | None = None) -> Path:
     """A variant reference as a file: a shipped name (``paulista``) or a path (relative to
     ``base``, the folder of the file that names it). Raises :class:`VariantError`."""
     shipped = shipped_variants()
-    looks_like_path = ref.endswith((".yaml", ".yml")) or os.sep in ref or "/" in ref
-    if not looks_like_path and ref in shipped:
+    path_like = looks_like_path(ref)
+    if not path_like and ref in shipped:
         return shipped[ref]
     candidate = Path(ref) if base is None else base / ref
-    if looks_like_path or candidate.exists():
+    if path_like or candidate.exists():
         if not candidate.exists():
             raise VariantError(f"no variant file at {candidate}")
         if not candidate.is_dir() and candidate.suffix not in (".yaml", ".yml"):
@@ -538,6 +544,18 @@ def load_variant(ref: str | os.PathLike[str], *, base: Path | None = None) -> Ru
         raise VariantError(errors[0].message, errors=errors, file=errors[0].file,
                            line=errors[0].line, column=errors[0].column, path=errors[0].path)
     return rules_from_data(doc.data, source=str(path))
+
+
+def load_ref(ref: str | os.PathLike[str], *, base: Path | None = None) -> Rules:
+    """A variant as a log header, a command line or ``extends`` names it: a shipped name
+    (loaded once per process, :func:`find_variant`) or a path (relative to ``base``).
+
+    >>> load_ref("mineiro") is load_ref("mineiro")
+    True
+    """
+    if isinstance(ref, str) and not looks_like_path(ref) and ref in shipped_variants():
+        return find_variant(ref)
+    return load_variant(ref, base=base)
 
 
 _CACHE: dict[str, Rules] = {}

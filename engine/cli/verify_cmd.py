@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from engine.replay import verify_bytes, verify_file
+from engine.replay import ReplayResult, verify_bytes, verify_file
 
 
 def log_paths(paths: tuple[str, ...]) -> list[str]:
@@ -47,13 +47,17 @@ def summary(results: list[dict[str, Any]]) -> dict[str, int]:
             "incomplete": sum(bool(r["valid"] and r["incomplete"]) for r in results)}
 
 
-def _verify_one(path: str) -> tuple[dict[str, Any], list[str]]:
-    """Verify one log in a worker: its result as plain data, and its report lines."""
-    result = verify_file(path)
+def _outcome(result: ReplayResult) -> tuple[dict[str, Any], list[str]]:
+    """A result as plain data (it crosses processes), and its report lines."""
     lines = [str(p) for p in result.problems]
     if result.valid and result.incomplete is not None:
         lines.append(str(result.incomplete))
     return result.as_dict(), lines
+
+
+def _verify_one(path: str) -> tuple[dict[str, Any], list[str]]:
+    """Verify one log (in a worker, with --jobs)."""
+    return _outcome(verify_file(path))
 
 
 @click.command()
@@ -85,11 +89,8 @@ def verify(paths: tuple[str, ...], as_json: bool, first: bool, jobs: int) -> Non
                                strict=True))
     for path in files:
         if path == "-":
-            result = verify_bytes(sys.stdin.buffer, "<stdin>", base=Path.cwd())
-            lines = [str(p) for p in result.problems]
-            if result.valid and result.incomplete is not None:
-                lines.append(str(result.incomplete))
-            outcomes.append((result.as_dict(), lines))
+            outcomes.append(_outcome(verify_bytes(sys.stdin.buffer, "<stdin>",
+                                                  base=Path.cwd())))
         else:
             outcomes.append(by_path.get(path) or _verify_one(path))
     if first:

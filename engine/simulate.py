@@ -65,8 +65,9 @@ def seat_bots(names: Sequence[str], players: int) -> list[str]:
         return [names[s % 2] for s in range(players)]
     if len(names) == players:
         return names
-    raise ValueError(f"give 1 bot, 2 (one per team) or {players} (one per seat), "
-                     f"not {len(names)}")
+    counts = "1 bot or 2 (one per seat)" if players == 2 else \
+        f"1 bot, 2 (one per team) or {players} (one per seat)"
+    raise ValueError(f"give {counts}, not {len(names)}")
 
 
 def play_match(match: Match, bots: Sequence[Bot], *, recorder: Recorder | None = None,

@@ -126,20 +126,20 @@ def test_logs_of_a_by_path_or_fingerprint_are_compared_others_skipped(tmp_path: 
 
 
 def test_a_variant_compared_with_itself_changes_nothing() -> None:
-    result = _run("paulista", "paulista", "--logs", str(REPLAYS), "--games", "3", "--json")
+    result = _run("paulista", "paulista", "--logs", str(REPLAYS), "--matches", "3", "--json")
     assert result.exit_code == 0
     data = json.loads(result.output)
     assert data["changed"] is False and data["simulation"]["changed"] is False
     assert data["logs"]["summary"]["same"] == 4  # replays/invalid/incomplete.jsonl too
     assert data["logs"]["summary"]["invalid"] == data["logs"]["summary"]["changed"] == 0
     assert all(r["difference"] in (0, None) for r in data["simulation"]["differences"])
-    text = _run("paulista", "paulista", "--games", "2").output
+    text = _run("paulista", "paulista", "--matches", "2").output
     assert "no difference in" in text
 
 
 def test_a_house_variant_against_its_parent_differs_and_exits_1() -> None:
     house = str(HOUSE / "no-covered-cards.yaml")
-    result = _run("paulista", house, "--games", "12", "--seed", "1", "--json")
+    result = _run("paulista", house, "--matches", "12", "--seed", "1", "--json")
     assert result.exit_code == 1
     data = json.loads(result.output)
     assert data["changed"] is True and set(data) == {"changed", "simulation"}
@@ -151,7 +151,7 @@ def test_a_house_variant_against_its_parent_differs_and_exits_1() -> None:
     assert hands["a"] == sim["a"]["hands"] and hands["b"] == sim["b"]["hands"]
     assert hands["difference"] == hands["b"] - hands["a"]
     assert any(r["difference"] for r in sim["differences"])
-    text = _run("paulista", house, "--games", "12", "--seed", "1")
+    text = _run("paulista", house, "--matches", "12", "--seed", "1")
     assert text.exit_code == 1
     assert text.output.startswith("paulista vs no-covered-cards: 12 matches each, seed 1")
     assert re.search(r"\n\d+ of \d+ statistics differ\n$", text.output)
@@ -197,28 +197,28 @@ def test_an_invalid_variant_file_exits_1_with_its_location(tmp_path: Path) -> No
     bad = tmp_path / "bad.yaml"
     bad.write_text("extends: paulista\nbetting:\n  ladder: 7\n", encoding="utf-8")
     for args in (["paulista", str(bad), "--logs", str(REPLAYS)],
-                 [str(bad), "paulista", "--games", "1"]):
+                 [str(bad), "paulista", "--matches", "1"]):
         result = _run(*args)
         assert result.exit_code == 1
         assert re.search(r"truco: .*bad\.yaml:3:\d+: ", result.output), result.output
-    assert _run("paulista", "nope", "--games", "1").exit_code == 1
+    assert _run("paulista", "nope", "--matches", "1").exit_code == 1
 
 
 def test_usage_errors_exit_2(tmp_path: Path) -> None:
     neither = _run("paulista", "mineiro")
-    assert neither.exit_code == 2 and "give --logs DIR, --games N, or both" in neither.output
+    assert neither.exit_code == 2 and "give --logs DIR, --matches N, or both" in neither.output
     assert _run("paulista", "mineiro", "--logs", str(tmp_path / "missing")).exit_code == 2
-    unknown = _run("paulista", "mineiro", "--games", "1", "--bots", "genius")
+    unknown = _run("paulista", "mineiro", "--matches", "1", "--bots", "genius")
     assert unknown.exit_code == 2 and "unknown bot 'genius'" in unknown.output
-    seats = _run("paulista", str(HOUSE / "one-on-one.yaml"), "--games", "1", "--bots",
+    seats = _run("paulista", str(HOUSE / "one-on-one.yaml"), "--matches", "1", "--bots",
                  "random,random,random,random")
-    assert seats.exit_code == 2 and "seats 2" in seats.output
+    assert seats.exit_code == 2 and "2 seats: give 1 bot or 2 (one per seat), not 4" in seats.output
     assert _run("paulista").exit_code == 2
 
 
 def test_both_modes_in_one_run() -> None:
     result = _run("mineiro", "mineiro-12", "--logs", str(REPLAYS / "mineiro-seed1.jsonl"),
-                  "--games", "2")
+                  "--matches", "2")
     assert "logs of mineiro replayed under mineiro-12:" in result.output
     assert "mineiro vs mineiro-12: 2 matches each" in result.output
     assert result.exit_code == 1  # the logs are the same, the simulated games are not

@@ -28,8 +28,8 @@ def _play(*args: str, input: str = ONES) -> Result:
 @pytest.mark.parametrize("variant", ["paulista", "mineiro"])
 def test_a_whole_match_through_scripted_input(tmp_path: Path, variant: str) -> None:
     log = tmp_path / "game.jsonl"
-    result = _play("--variant", variant, "--seat", "1", "--bots", "heuristic,random,heuristic",
-                   "--seed", "7", "--log", str(log))
+    result = _play("--variant", variant, "--seat", "1", "--bots",
+                   "heuristic,heuristic,random,heuristic", "--seed", "7", "--log", str(log))
     assert result.exit_code == 0, result.output
     assert "match won by" in result.output
     assert "Your cards:" in result.output and "Your move:" in result.output

@@ -24,7 +24,7 @@ def _run(*args: str) -> str:
 
 
 def test_jobs_do_not_change_the_results() -> None:
-    args = ["--variant", "mineiro", "--games", "9", "--seed", "3"]
+    args = ["--variant", "mineiro", "--matches", "9", "--seed", "3"]
     one = _run(*args, "--jobs", "1")
     assert one == _run(*args, "--jobs", "2")
     assert "matches won" in one and "truco (3)" in one and "mão de dez" in one
@@ -115,7 +115,7 @@ def test_usage_errors_exit_2_and_a_bad_variant_exits_1() -> None:
     assert bad_bot.exit_code == 2 and "unknown bot 'genius'" in bad_bot.output
     count = runner.invoke(main, ["simulate", "-v", "paulista", "-n", "1", "-b", "random," * 2
                                  + "random"])
-    assert count.exit_code == 2 and "give 1 bot, 2" in count.output
+    assert count.exit_code == 2 and "4 seats: give 1 bot, 2" in count.output
     variant = runner.invoke(main, ["simulate", "-v", "nope", "-n", "1"])
     assert variant.exit_code == 1 and "unknown variant 'nope'" in variant.output
     assert "Traceback" not in variant.output

@@ -1,5 +1,5 @@
 """``truco compare A B``: the impact of a rule change, on recorded games (``--logs DIR``) and on
-simulated ones (``--games N``); both when both are given.
+simulated ones (``--matches N``); both when both are given.
 
 Exit codes: 0 nothing changed, 1 something did (a log of A rejected or with another outcome
 under B, or a statistic that differs) or a variant is invalid, 2 usage errors.
@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from engine.bots import make_bot
+from engine.cli.options import matches, matches_option, parse_bots
 from engine.cli.simulate_cmd import _progress_bar, simulate
 from engine.compare import (
     compare_logs,
@@ -23,23 +23,14 @@ from engine.compare import (
     labels,
 )
 from engine.game import resolve_rules
-from engine.simulate import seat_bots
 
 
-def _check_bots(names: list[str], variants: tuple[str, str]) -> None:
-    """Every bot known, and as many as each variant can seat; else a usage error."""
+def _check_bots(text: str, variants: tuple[str, str]) -> list[str]:
+    """Every bot known, and as many as each variant can seat; else a usage error. The names as
+    given (each variant seats them by its own number of players)."""
     for variant in variants:
-        rules = resolve_rules(variant)
-        try:
-            for name in names:
-                make_bot(name, rules)
-        except KeyError as exc:
-            raise click.BadParameter(str(exc.args[0]), param_hint="--bots") from None
-        try:
-            seat_bots(names, rules.players)
-        except ValueError as exc:
-            raise click.BadParameter(f"{variant} seats {rules.players}: {exc}",
-                                     param_hint="--bots") from None
+        parse_bots(text, resolve_rules(variant).players, param_hint=f"--bots ({variant})")
+    return [name.strip() for name in text.split(",")]
 
 
 @click.command()
@@ -48,24 +39,25 @@ def _check_bots(names: list[str], variants: tuple[str, str]) -> None:
 @click.option("--logs", "logs", type=click.Path(exists=True), metavar="DIR",
               help="Replay every log of variant A under DIR (searched recursively for .jsonl) "
                    "with variant B.")
-@click.option("--games", "-n", type=click.IntRange(1),
-              help="Let bots play N matches of each variant, with the same seeds.")
+@matches_option(default=None,
+                help="Let bots play N matches of each variant, with the same seeds.")
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
-def compare(a: str, b: str, logs: str | None, games: int | None, seed: int, bots: str,
-            jobs: int, as_json: bool) -> None:
+def compare(a: str, b: str, logs: str | None, n_matches: int | None, games_alias: int | None,
+            seed: int, bots: str, jobs: int, as_json: bool) -> None:
     """Compare variant A with variant B (shipped names or variant files): which recorded
     games of A the change rejects or decides otherwise (--logs), and what it does to the
-    statistics of simulated matches (--games). Exit 0 when nothing changed, 1 when something
+    statistics of simulated matches (--matches). Exit 0 when nothing changed, 1 when something
     did.
 
     \b
     Examples:
       truco compare mineiro mineiro-12 --logs replays/
-      truco compare paulista variants/house/no-covered-cards.yaml --games 2000 --seed 1
-      truco compare paulista house.yaml --logs games/ --games 200 --json
+      truco compare paulista variants/house/no-covered-cards.yaml --matches 2000 --seed 1
+      truco compare paulista house.yaml --logs games/ --matches 200 --json
     """
+    games = matches(n_matches, games_alias)
     if logs is None and games is None:
-        raise click.UsageError("give --logs DIR, --games N, or both")
+        raise click.UsageError("give --logs DIR, --matches N, or both")
     for variant in (a, b):
         resolve_rules(variant)  # an invalid variant: exit 1 before any work
     out: dict[str, Any] = {}
@@ -77,8 +69,7 @@ def compare(a: str, b: str, logs: str | None, games: int | None, seed: int, bots
         out["logs"] = report.as_dict()
         text.append(format_logs(report))
     if games is not None:
-        names = [x.strip() for x in bots.split(",")]
-        _check_bots(names, (a, b))
+        names = _check_bots(bots, (a, b))
         update, stop = _progress_bar(2 * games)
         try:
             result = compare_simulations(a, b, games=games, seed=seed, bots=names, jobs=jobs,
@@ -98,5 +89,5 @@ def compare(a: str, b: str, logs: str | None, games: int | None, seed: int, bots
     sys.exit(1 if changed else 0)
 
 
-# --seed, --bots and --jobs are truco simulate's own options (the same objects), after --games.
-compare.params[4:4] = [p for p in simulate.params if p.name in ("seed", "bots", "jobs")]
+# --seed, --bots and --jobs are truco simulate's own options (the same objects), after --matches.
+compare.params[5:5] = [p for p in simulate.params if p.name in ("seed", "bots", "jobs")]

@@ -22,6 +22,7 @@ import click
 from engine.actions import Action
 from engine.bots import Bot, bot_names, make_bot, next_actor
 from engine.cards import CardError, card_pretty, parse_card
+from engine.cli.options import U64, bots_option, parse_bots
 from engine.errors import LogError
 from engine.game import Checkpoint, Match, resolve_rules
 from engine.logformat import Recorder
@@ -31,7 +32,6 @@ from engine.rules import Rules
 from engine.simulate import bot_seed, header_variant
 from engine.tui import render_table, seat_label
 
-_U64 = click.IntRange(0, 2**64 - 1)
 HUMAN = "human"
 ACCEPT_WORDS = {"aceito", "accept", "aceitar", "aceita", "quero", "sim", "yes", "ok"}
 FOLD_WORDS = {"corro", "fold", "correr", "corre", "nao", "não", "no"}
@@ -273,19 +273,11 @@ class _Game:
             click.echo(f"'{line.strip()}': {got}")
 
 
-def _bots_by_seat(names: Sequence[str], seat: int, players: int) -> list[str]:
-    """The bots of the other seats: one name for all, or one per other seat in seat order."""
-    if len(names) == 1:
-        names = list(names) * (players - 1)
-    if len(names) != players - 1:
-        raise click.BadParameter(f"give one bot for every other seat, or {players - 1} names "
-                                 f"(one per other seat), not {len(names)}", param_hint="--bots")
-    for n in names:
-        if n not in bot_names():
-            raise click.BadParameter(f"unknown bot {n!r}; known bots: {', '.join(bot_names())}",
-                                     param_hint="--bots")
-    it = iter(names)
-    return [HUMAN if s == seat else next(it) for s in range(players)]
+def _bots_by_seat(text: str, seat: int, players: int) -> list[str]:
+    """Every seat's player: ``--bots`` read as everywhere (:func:`parse_bots`), with the
+    human at ``seat``."""
+    names = parse_bots(text, players)
+    return [HUMAN if s == seat else name for s, name in enumerate(names)]
 
 
 class _ResumeVisitor(Visitor):
@@ -328,16 +320,14 @@ def _resume(path: str) -> tuple[dict[str, Any], Match, list[Action], bytes]:
 @click.option("--seat", type=click.IntRange(0), default=None,
               help="Your seat, from 0 (seat 0 deals the first hand; partners sit in "
                    "alternate seats). Default 0.")
-@click.option("--bots", "-b", default=None, metavar="NAME[,NAME...]",
-              help="The bot of every other seat, or one per other seat in seat order: "
-                   + ", ".join(bot_names()) + ". Default heuristic.")
-@click.option("--seed", "-s", type=_U64, default=None,
+@bots_option("heuristic", note="Your own seat is yours, whatever the list gives it.")
+@click.option("--seed", "-s", type=U64, default=None,
               help="Seeds the deals and the bots; a new one is chosen and shown if left out.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False),
               help="Write the game's log to FILE as it is played (it must not exist).")
 @click.option("--resume", type=click.Path(dir_okay=False, exists=True),
               help="Replay LOG (a seeded log written by truco play) and go on, writing to it.")
-def play(variant: str | None, seat: int | None, bots: str | None, seed: int | None,
+def play(variant: str | None, seat: int | None, bots: str, seed: int | None,
          log_path: str | None, resume: str | None) -> None:
     """Play a match against bots in the terminal.
 
@@ -355,7 +345,9 @@ def play(variant: str | None, seat: int | None, bots: str | None, seed: int | No
         meta = header.get("meta") or {}
         rules = match.rules
         seat = seat if seat is not None else int(meta.get("human", 0))
-        names = list(meta.get("bots", [])) if bots is None else None
+        bots_given = (click.get_current_context().get_parameter_source("bots")
+                      is not click.core.ParameterSource.DEFAULT)
+        names = None if bots_given else list(meta.get("bots", []))
         if names is not None and not all(n in (HUMAN, *bot_names()) for n in names):
             names = None  # not written by truco play: the --bots default
         seed = header["seed"]
@@ -377,8 +369,7 @@ def play(variant: str | None, seat: int | None, bots: str | None, seed: int | No
         raise click.BadParameter(f"seat {seat} is not a seat of {rules.name} "
                                  f"(0..{rules.players - 1})", param_hint="--seat")
     if names is None or len(names) != rules.players or names[seat] != HUMAN:
-        names = _bots_by_seat([b.strip() for b in (bots or "heuristic").split(",")], seat,
-                              rules.players)
+        names = _bots_by_seat(bots, seat, rules.players)
     players = {s: make_bot(n, rules, bot_seed(seed, s)) for s, n in enumerate(names)
                if s != seat}
     # Replaying a log: each bot sees the positions it moved in, as when they were played.

@@ -8,16 +8,15 @@ from __future__ import annotations
 
 import click
 
+from engine.cli.options import U64
 from engine.fileio import atomic_write_text
 from engine.logformat import record_random
-
-_U64 = click.IntRange(0, 2**64 - 1)
 
 
 @click.command()
 @click.option("--variant", "-v", required=True, metavar="NAME|FILE",
               help="A shipped variant name or a path to a variant YAML file.")
-@click.option("--seed", "-s", required=True, type=_U64,
+@click.option("--seed", "-s", required=True, type=U64,
               help="Seeds the deals and the choice of moves (0 .. 2^64-1).")
 @click.option("--dealer", "-d", default=0, show_default=True, type=click.IntRange(0),
               help="Seat of the first dealer.")

@@ -12,11 +12,9 @@ from typing import Any
 
 import click
 
-from engine.bots import bot_names
-from engine.simulate import run_simulation, seat_bots
+from engine.cli.options import U64, bots_option, matches, matches_option, parse_bots
+from engine.simulate import run_simulation
 from engine.tui import columns
-
-_U64 = click.IntRange(0, 2**64 - 1)
 
 
 def _pct(x: float) -> str:
@@ -95,43 +93,32 @@ def _progress_bar(total: int) -> tuple[Callable[[int, int], None] | None, Callab
 @click.command()
 @click.option("--variant", "-v", required=True, metavar="NAME|FILE",
               help="A shipped variant name or a path to a variant YAML file.")
-@click.option("--games", "-n", default=1000, show_default=True, type=click.IntRange(1),
-              help="How many matches to play.")
-@click.option("--seed", "-s", default=1, show_default=True, type=_U64,
+@matches_option(default=1000, help="How many matches to play.")
+@click.option("--seed", "-s", default=1, show_default=True, type=U64,
               help="The run seed: match i is seeded with its i-th SplitMix64 draw.")
-@click.option("--bots", "-b", default="heuristic,random", show_default=True,
-              metavar="NAME[,NAME...]",
-              help="One bot for every seat, two (teams 0 and 1) or one per seat: "
-                   + ", ".join(bot_names()) + ".")
+@bots_option("heuristic,random")
 @click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(1),
               help="Processes to use; the results are the same for any value.")
 @click.option("--logs", type=click.Path(file_okay=False),
               help="Write one log per match into DIR (match-000001.jsonl, ...).")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
-def simulate(variant: str, games: int, seed: int, bots: str, jobs: int, logs: str | None,
-             as_json: bool) -> None:
-    """Let bots play GAMES matches of a variant and print statistics: matches, games,
+def simulate(variant: str, n_matches: int, games_alias: int | None, seed: int, bots: str,
+             jobs: int, logs: str | None, as_json: bool) -> None:
+    """Let bots play N matches of a variant and print statistics: matches, games,
     hands and points won per team, the ladder steps reached and accepted, folds, special
     hands and who won them, hands per game, all-tied hands.
 
     \b
     Examples:
-      truco simulate --variant paulista --games 1000 --seed 1 --jobs 2
+      truco simulate --variant paulista --matches 1000 --seed 1 --jobs 2
       truco simulate -v mineiro -n 200 --bots heuristic,heuristic --json
       truco simulate -v house.yaml -n 50 --logs logs/
     """
     from engine.game import resolve_rules
 
+    games = matches(n_matches, games_alias) or 0
     rules = resolve_rules(variant)
-    names = [b.strip() for b in bots.split(",")]
-    unknown = [b for b in names if b not in bot_names()]
-    if unknown:
-        raise click.BadParameter(f"unknown bot {unknown[0]!r}; known bots: "
-                                 f"{', '.join(bot_names())}", param_hint="--bots")
-    try:
-        seat_bots(names, rules.players)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--bots") from None
+    names = parse_bots(bots, rules.players)
     update, stop = _progress_bar(games)
     try:
         stats = run_simulation(variant, games=games, seed=seed, bots=names, jobs=jobs,

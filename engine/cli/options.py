@@ -1,0 +1,92 @@
+"""Options that several commands share, defined once so that they mean the same everywhere.
+
+- ``--bots NAME[,NAME...]``: one name for every seat, two names (teams 0 and 1) or one name per
+  seat, in ``truco simulate``, ``truco compare`` and ``truco play`` alike (in ``truco play`` your
+  own seat is yours, whatever the list gives it).
+- ``--matches N`` (``-n``): how many matches; ``--games`` is still read, with a note, as its old
+  name (it always counted matches).
+- ``--force``: every command that writes a file refuses an existing target unless it is given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from engine.bots import bot_names
+from engine.simulate import seat_bots
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+U64 = click.IntRange(0, 2**64 - 1)
+
+BOTS_HELP = ("One bot for every seat, two (teams 0 and 1) or one per seat, by seat: "
+             + ", ".join(bot_names()) + ".")
+
+
+def bots_option(default: str, *, note: str = "") -> Callable[[F], F]:
+    """The ``--bots``/``-b`` option with its one meaning (``note`` adds a sentence)."""
+    return click.option("--bots", "-b", default=default, show_default=True,
+                        metavar="NAME[,NAME...]", help=BOTS_HELP + (f" {note}" if note else ""))
+
+
+def parse_bots(text: str, players: int, *, param_hint: str = "--bots") -> list[str]:
+    """Bot names by seat from ``--bots`` (see :func:`engine.simulate.seat_bots`); a usage error
+    names an unknown bot or a wrong count.
+
+    >>> parse_bots("heuristic, random", 4)
+    ['heuristic', 'random', 'heuristic', 'random']
+    """
+    names = [name.strip() for name in text.split(",")]
+    unknown = [name for name in names if name not in bot_names()]
+    if unknown:
+        raise click.BadParameter(f"unknown bot {unknown[0]!r}; known bots: "
+                                 f"{', '.join(bot_names())}", param_hint=param_hint)
+    try:
+        return seat_bots(names, players)
+    except ValueError as exc:
+        raise click.BadParameter(f"{players} seats: {exc}", param_hint=param_hint) from None
+
+
+def matches_option(*, default: int | None, help: str) -> Callable[[F], F]:
+    """``--matches``/``-n`` and the hidden ``--games`` it replaces (read with :func:`matches`)."""
+
+    def decorate(f: F) -> F:
+        f = click.option("--games", "games_alias", type=click.IntRange(1), hidden=True,
+                         help="The old name of --matches.")(f)
+        return click.option("--matches", "-n", "n_matches", default=default,
+                            show_default=default is not None, type=click.IntRange(1),
+                            help=help)(f)
+
+    return decorate
+
+
+def matches(value: int | None, games_alias: int | None) -> int | None:
+    """The number of matches from ``--matches`` or its old name ``--games`` (a note on
+    standard error); both at once is a usage error."""
+    if games_alias is None:
+        return value
+    ctx = click.get_current_context()
+    source = ctx.get_parameter_source("n_matches")
+    if source is not None and source is not click.core.ParameterSource.DEFAULT:
+        raise click.UsageError("give --matches or its old name --games, not both")
+    click.echo("truco: --games is now called --matches (it counts matches)", err=True)
+    return games_alias
+
+
+def force_option(what: str = "the output file") -> Callable[[F], F]:
+    """``--force``: overwrite ``what`` if it exists (it is refused otherwise)."""
+    return click.option("--force", "-f", is_flag=True,
+                        help=f"Replace {what} if it exists (without it, an existing one is "
+                             "refused and left as it is).")
+
+
+def refuse_existing(path: str | Path, force: bool, param_hint: str) -> None:
+    """A usage error when ``path`` exists and ``--force`` was not given: nothing is overwritten
+    by accident, by any command."""
+    if not force and Path(path).exists():
+        raise click.BadParameter(f"{path} exists; give --force to replace it",
+                                 param_hint=param_hint)

@@ -499,9 +499,11 @@ class Match:
         r = self.rules
         score = self.score
         if winner is not None:
+            before = score[winner]
             score[winner] += points
             if r.cap_score and score[winner] > r.target:
                 score[winner] = r.target
+            points = score[winner] - before  # C11 (house cap): what the score rose by
             takes_game = takes_game and (
                 (self.special == ONE_TEAM and r.one_team.winner_takes_game)
                 or (self.special == BOTH_TEAMS and r.both_teams.winner_takes_game))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from helpers import (
     act,
@@ -17,6 +20,7 @@ from helpers import (
 )
 
 from engine import Action, IllegalMoveError, Match, find_variant
+from engine.logformat import record_random
 from engine.resources import shipped_variants
 
 EVEN_P = "4c 5c 6c | 4d 5d 6d | 4h 5h 6h | 4s 5s 6s"  # Paulista, vira 7c: every round ties
@@ -156,16 +160,69 @@ def test_one_on_one_two_players_all_tied_to_the_mao() -> None:
     assert of(events, "hand") == [{"event": "hand", "winner": 1, "points": 1, "score": [0, 1]}]
 
 
-def test_one_on_one_score_capped_at_12() -> None:
-    """The hand checkpoint's ``points`` stays the hand's value; the score stops at 12."""
+def test_C11_one_on_one_score_capped_at_12_points_are_what_the_score_rose_by() -> None:
+    """The score stops at 12; the hand checkpoint's ``points`` is what the winner's score rose
+    by (LOG-FORMAT.md), 2 from 10 in a hand worth 3."""
     m = match("one-on-one")
     score_to(m, (10, 0))
     events = win_hand(m, 0, raises=1)
-    assert of(events, "hand")[0]["score"] == [12, 0]
+    assert of(events, "hand") == [{"event": "hand", "winner": 0, "points": 2, "score": [12, 0]}]
     assert of(events, "game")[0]["score"] == [12, 0]
     m = match("paulista")
     score_to(m, (10, 0))
-    assert of(win_hand(m, 0, raises=1), "game")[0]["score"] == [13, 0]
+    events = win_hand(m, 0, raises=1)
+    assert of(events, "hand") == [{"event": "hand", "winner": 0, "points": 3, "score": [13, 0]}]
+
+
+def test_C11_one_on_one_seed_3_capped_hand_scores_2() -> None:
+    """The reported case: ``truco record --variant one-on-one --seed 3`` ends 10-4 to 12-4."""
+    text = record_random("one-on-one", seed=3)
+    hands = [json.loads(line) for line in text.splitlines() if '"event": "hand"' in line]
+    assert hands[-1] == {"event": "hand", "winner": 0, "points": 2, "score": [12, 4]}
+    score = [0, 0]
+    for hand in hands:  # one game: every hand's points are what its winner's score rose by
+        if hand["winner"] is not None:
+            assert hand["points"] == hand["score"][hand["winner"]] - score[hand["winner"]]
+        score = hand["score"]
+
+
+def _capped(tmp_path: Path, extra: str) -> Path:
+    path = tmp_path / "capped.yaml"
+    path.write_text("extends: paulista\ngame:\n  cap_score: true\n" + extra, encoding="utf-8")
+    return path
+
+
+def test_C11_capped_fold_scores_what_the_score_rose_by() -> None:
+    m = match("one-on-one")
+    score_to(m, (10, 0))
+    m.deal(deal(m.dealer, "4c 5c 6c | 4d 5d 6d", "7c"))
+    seat, value = m.turn, 3
+    act(m, f"raise {seat} {value}")
+    while seat != 0:  # raises back until seat 0 raised last
+        seat, value = 1 - seat, value + 3
+        act(m, f"raise {seat} {value}")
+    events = act(m, "fold 1")  # C9: seat 0 scores the value before its raise, 3 or 6
+    assert of(events, "hand") == [{"event": "hand", "winner": 0, "points": 2, "score": [12, 0]}]
+
+
+def test_C11_capped_mao_de_11_fold_and_penalised_raise_score_what_the_score_rose_by(
+        tmp_path: Path) -> None:
+    """P5 with a house cap: the fold points and a penalised raise's hand are capped too."""
+    fold = _capped(tmp_path, "special_hands:\n  one_team:\n    decision: true\n"
+                             "    fold_points: 3\n")
+    m = match(fold)
+    score_to(m, (10, 11))  # team 1 decides; team 0 takes the fold points
+    m.deal(deal(m.dealer, EVEN_P, "7c"))
+    events = act(m, "decide 1 fold")
+    assert of(events, "hand") == [{"event": "hand", "winner": 0, "points": 2, "score": [12, 11]}]
+    penalty = _capped(tmp_path, "special_hands:\n  one_team:\n    raise_penalty:\n"
+                                "      team_at_score: lose_hand\n      other_team: lose_hand\n")
+    m = match(penalty)
+    score_to(m, (10, 11))
+    m.deal(deal(m.dealer, EVEN_P, "7c"))
+    seat = next(s for s in range(4) if s % 2 == 1)
+    events = m.apply(Action.raise_to(seat, 3))  # a raise at 11: team 0 wins the hand's 3
+    assert of(events, "hand") == [{"event": "hand", "winner": 0, "points": 2, "score": [12, 11]}]
 
 
 def test_one_on_one_decision_at_11_and_raises_refused() -> None:
@@ -193,3 +250,19 @@ def test_one_on_one_11_11_is_worth_3_with_no_decision_not_blind_raises_refused()
     score_to(paulista, (11, 11))
     paulista.deal(deal(paulista.dealer, EVEN_P, "7c"))
     assert paulista.blind
+
+
+def test_C11_simulate_counts_the_points_scored_under_a_cap(tmp_path: Path) -> None:
+    """``truco simulate``'s points are what the scores rose by: with one game a match, each
+    team's points add up to its final scores."""
+    from engine.simulate import run_simulation
+
+    stats = run_simulation("one-on-one", games=12, seed=3, bots=["heuristic", "random"],
+                           logs=tmp_path)
+    finals = [0, 0]
+    for log in sorted(tmp_path.glob("*.jsonl")):
+        for line in log.read_text(encoding="utf-8").splitlines():
+            event = json.loads(line)
+            if event.get("event") == "game":
+                finals = [a + b for a, b in zip(finals, event["score"], strict=True)]
+    assert [t["points"] for t in stats["teams"]] == finals

@@ -359,7 +359,8 @@ class Match:
         else:
             winner = None
             how = self.rules.tied_round_leader  # C6
-            leader = self.leader if how == "same_leader" else (
+            # P7: a covered card ties nothing: after a round all face down, its leader leads
+            leader = self.leader if how == "same_leader" or best == COVERED else (
                 tops[0] if how == "first_tied_card" else tops[-1])
         self.round_results.append(winner)
         events: list[Checkpoint] = [{"event": "round", "winner": winner}]

@@ -20,6 +20,7 @@ from helpers import (
 )
 
 from engine import Action, IllegalMoveError, Match, find_variant
+from engine.cards import card_name
 from engine.logformat import record_random
 from engine.resources import shipped_variants
 
@@ -129,6 +130,25 @@ def test_tie_leader_who_tied_leads_the_next_round() -> None:
         m = match(variant, deal(0, hands, "7c"))
         assert rounds(act(m, "play 1 3d", "play 2 3h", "play 3 4s", "play 0 4c")) == [None]
         assert m.turn == leader, variant
+
+
+@pytest.mark.parametrize("how", ["same_leader", "first_tied_card", "last_tied_card"])
+def test_P7_after_a_round_all_face_down_its_leader_leads_again(how: str, tmp_path: Path) -> None:
+    """No card ties a round where every card is face down (P7): whatever the tied-round
+    leader rule (C6), the round's leader leads the next one."""
+    path = tmp_path / f"{how}.yaml"
+    path.write_text(f"extends: paulista\nrounds:\n  tied_round_leader: {how}\n",
+                    encoding="utf-8")
+    hands = "4c 5c 6c | 3d 5d 6d | 3h 5h 6h | 4s 5s 6s"
+    for variant in (path, "tie-leader-who-tied") if how == "last_tied_card" else (path,):
+        m = match(variant, deal(0, hands, "7c"))
+        assert rounds(act(m, "play 1 3d", "play 2 3h", "play 3 4s", "play 0 4c")) == [None]
+        leader = m.turn
+        seats = [(leader + k) % 4 for k in range(4)]
+        events = act(m, *(f"play {s} {card_name(m.hands[s][0])} covered" for s in seats))
+        assert rounds(events) == [None], (how, variant)
+        assert m.turn == leader, (how, variant)
+        assert m.observation(0)["turn"] == leader
 
 
 def test_mineiro_best_of_5() -> None:

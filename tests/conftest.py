@@ -1,23 +1,15 @@
-"""Shared test helpers: where the spec is, and writing variant files into tmp_path."""
+"""Shared test helpers: where the conformance logs are, and writing files into tmp_path."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-
-
-def spec_dir() -> Path:
-    """The shared spec (RULES.md, LOG-FORMAT.md, examples/): ``$TRUCO_SPEC`` or the
-    ``shared/spec`` folder beside the repository, as in every checkout and CI run."""
-    path = Path(os.environ.get("TRUCO_SPEC", REPO.parent / "shared" / "spec"))
-    assert (path / "RULES.md").is_file(), f"the spec is not at {path}; set TRUCO_SPEC"
-    return path
-
+#: The engine's own logs of the spec's example matches (tests/conformance/README.md).
+CONFORMANCE = REPO / "tests" / "conformance"
 
 WriteFile = Callable[[str, str | bytes], Path]
 

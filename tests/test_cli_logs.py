@@ -8,10 +8,10 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from engine.cli import main
-from tests.conftest import REPO, spec_dir
+from tests.conftest import CONFORMANCE, REPO
 
 REPLAYS = REPO / "replays"
-EXAMPLES = spec_dir() / "examples"
+EXAMPLES = CONFORMANCE
 
 
 def run(*args: str, stdin: bytes | None = None) -> tuple[int, str, str]:

@@ -35,7 +35,7 @@ from engine.logformat import record_random
 from engine.replay import annotate, verify_bytes
 from engine.resources import shipped_variants
 from engine.variant import load_variant
-from tests.conftest import spec_dir
+from tests.conftest import CONFORMANCE
 
 #: Examples per test: the default of each test, or TRUCO_FUZZ_EXAMPLES for a longer run.
 LONG_RUN = int(os.environ.get("TRUCO_FUZZ_EXAMPLES", "0"))
@@ -59,7 +59,7 @@ VALUES = st.one_of(st.integers(-2, 15), st.sampled_from(_ODD), st.text(max_size=
 
 # -- logs ------------------------------------------------------------------------------------------
 def _base_logs() -> list[list[bytes]]:
-    logs = [p.read_bytes() for p in sorted((spec_dir() / "examples").glob("*.jsonl"))]
+    logs = [p.read_bytes() for p in sorted(CONFORMANCE.glob("*.jsonl"))]
     logs.append(record_random("mineiro", 3, unseeded=True).encode())
     logs.append(record_random("paulista", 4, deals=True).encode())
     return [data.splitlines() for data in logs]

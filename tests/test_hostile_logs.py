@@ -14,7 +14,7 @@ import pytest
 
 from engine.logread import MAX_FILE_BYTES, MAX_JSON_DEPTH, MAX_LINE_BYTES, LogProblem
 from engine.replay import ReplayResult, annotate, verify_bytes, verify_file
-from tests.conftest import spec_dir
+from tests.conftest import CONFORMANCE
 from tests.test_hostile_variants import (
     DOC,
     Case,
@@ -24,7 +24,7 @@ from tests.test_hostile_variants import (
     table_rows,
 )
 
-EXAMPLE = (spec_dir() / "examples" / "paulista-seed101.jsonl").read_text(encoding="utf-8")
+EXAMPLE = (CONFORMANCE / "paulista-seed101.jsonl").read_text(encoding="utf-8")
 H = EXAMPLE.splitlines(keepends=True)[0]  # paulista, seed 101, dealer 1
 assert H == '{"truco_log": 1, "variant": "paulista", "seed": 101, "dealer": 1}\n'
 P = '{"event": "play", "seat": 2, "card": "Kd"}\n'  # the first move of that log

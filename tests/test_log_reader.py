@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from engine import logread
 from engine.logread import LogItem, LogProblem, check_line, loads_strict, read_log, schema_problem
-from tests.conftest import REPO, spec_dir
+from tests.conftest import CONFORMANCE, REPO
 
 HEADER = b'{"truco_log": 1, "variant": "paulista", "seed": 7}\n'
 PLAY = b'{"event": "play", "seat": 1, "card": "2h"}\n'
@@ -25,7 +25,7 @@ def problems(data: bytes) -> list[str]:
 
 def example_lines() -> list[dict[str, Any]]:
     out = []
-    for path in sorted((spec_dir() / "examples").glob("*.jsonl")):
+    for path in sorted(CONFORMANCE.glob("*.jsonl")):
         out.extend(json.loads(line) for line in path.read_text(encoding="utf-8").splitlines())
     return out
 

@@ -15,10 +15,10 @@ from engine.logformat import dumps_event, record_random
 from engine.logread import LogProblem
 from engine.replay import annotate, strip_checkpoints, verify_bytes, verify_file
 from engine.variant import find_variant
-from tests.conftest import REPO, spec_dir
+from tests.conftest import CONFORMANCE, REPO
 
 REPLAYS = REPO / "replays"
-EXAMPLES = sorted((spec_dir() / "examples").glob("*.jsonl"))
+EXAMPLES = sorted(CONFORMANCE.glob("*.jsonl"))
 GOOD = sorted(REPLAYS.glob("*.jsonl"))
 INVALID = sorted((REPLAYS / "invalid").glob("*.jsonl"))
 
@@ -124,7 +124,7 @@ def engine_annotation(path: Path) -> str:
 
 
 def test_checkpoints_of_the_moves_only_example_are_the_engines() -> None:
-    path = spec_dir() / "examples" / "paulista-seed303-moves-only.jsonl"
+    path = CONFORMANCE / "paulista-seed303-moves-only.jsonl"
     text, replaced = annotate(path.read_bytes(), path.name)
     assert replaced == []
     assert text == engine_annotation(path)
@@ -161,8 +161,7 @@ def test_annotation_keeps_t_meta_and_replaces_wrong_checkpoints() -> None:
 
 
 def test_one_digit_of_one_hand_score_changed_fails_at_that_line() -> None:
-    examples = spec_dir() / "examples"
-    for path in (REPLAYS / "mineiro-seed1.jsonl", examples / "paulista-seed101.jsonl"):
+    for path in (REPLAYS / "mineiro-seed1.jsonl", CONFORMANCE / "paulista-seed101.jsonl"):
         lines = lines_of(path)
         hands = [i for i, x in enumerate(lines) if '"event": "hand"' in x]
         for i in hands[:: max(1, len(hands) // 5)]:
@@ -177,7 +176,7 @@ def test_one_digit_of_one_hand_score_changed_fails_at_that_line() -> None:
 
 
 def test_checkpoints_are_optional_one_by_one() -> None:
-    lines = lines_of(spec_dir() / "examples" / "mineiro-seed202-deals.jsonl")
+    lines = lines_of(CONFORMANCE / "mineiro-seed202-deals.jsonl")
     checkpoints = [i for i, x in enumerate(lines) if json.loads(x).get("event") in
                    ("round", "hand", "game", "match")]
     for keep in range(3):
@@ -187,7 +186,7 @@ def test_checkpoints_are_optional_one_by_one() -> None:
 
 
 def test_checkpoint_order_repeats_and_strays() -> None:
-    lines = lines_of(spec_dir() / "examples" / "paulista-seed101.jsonl")
+    lines = lines_of(CONFORMANCE / "paulista-seed101.jsonl")
     i = next(i for i, x in enumerate(lines) if '"event": "hand"' in x)
     assert '"event": "round"' in lines[i - 1]
     swapped = lines[: i - 1] + [lines[i], lines[i - 1]] + lines[i + 1:]

@@ -6,7 +6,7 @@ import json
 from collections import Counter
 
 import pytest
-from conftest import spec_dir
+from conftest import CONFORMANCE
 
 from engine.cards import canonical_deck, card_name, parse_card
 from engine.shuffle import MASK64, SplitMix64, deal, shuffle
@@ -108,7 +108,7 @@ def test_deal_without_vira_returns_none() -> None:
 
 
 def _seeded_deals(log_name: str) -> tuple[dict[str, object], list[dict[str, object]]]:
-    lines = (spec_dir() / "examples" / log_name).read_text(encoding="utf-8").splitlines()
+    lines = (CONFORMANCE / log_name).read_text(encoding="utf-8").splitlines()
     header = json.loads(lines[0])
     deals = [e for e in map(json.loads, lines[1:]) if e["event"] == "deal"]
     return header, deals

@@ -31,6 +31,39 @@ class Action:
     value: int | None = None
     play_on: bool | None = None  # the answer of a decide
 
+    def __post_init__(self) -> None:
+        # A malformed move is a clear ValueError here, once, so that Match.apply (and the
+        # log, str and repr) never meet one; the per-variant move table pays this only once.
+        seat, card, kind = self.seat, self.card, self.kind
+        if type(seat) is not int or seat < 0:
+            raise ValueError(f"a {kind} move's seat must be a seat number (an int, 0 or more), "
+                             f"not {seat!r}")
+        if card is not None and (type(card) is not int or not 0 <= card < 52):
+            raise ValueError(f"a {kind} move's card must be a card name like '4c' or a card "
+                             f"code 0..51, not {card!r}")
+        if kind == "play":
+            ok = card is not None and type(self.covered) is bool and self.value is None \
+                and self.play_on is None
+            want = "a card, covered True or False"
+        elif kind == "raise":
+            ok = type(self.value) is int and self.covered is False and self.play_on is None
+            want = "a value (an int) and optionally a card"
+        elif kind == "decide":
+            ok = type(self.play_on) is bool and card is None and self.covered is False \
+                and self.value is None
+            want = "play True or False"
+        elif kind == "accept" or kind == "fold":
+            ok = card is None and self.covered is False and self.value is None \
+                and self.play_on is None
+            want = "a seat only"
+        else:
+            raise ValueError(f"{kind!r} is not a move: expected one of play, raise, accept, "
+                             "fold, decide")
+        if not ok:
+            raise ValueError(f"a {kind} move takes {want}; found card={card!r}, "
+                             f"covered={self.covered!r}, value={self.value!r}, "
+                             f"play_on={self.play_on!r}")
+
     @classmethod
     def play(cls, seat: int, card: Card | str, covered: bool = False) -> Action:
         """Play a card (face down when ``covered``, P7)."""

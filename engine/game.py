@@ -270,7 +270,11 @@ class Match:
         """Perform one move; return the checkpoints it caused, as log events.
 
         An illegal move raises :class:`IllegalMoveError` (saying why, and listing what was
-        legal) and leaves the match unchanged."""
+        legal) and leaves the match unchanged; so does anything that is not an
+        :class:`Action` (a malformed ``Action`` cannot be built: ``ValueError``)."""
+        if action.__class__ is not Action:
+            raise IllegalMoveError(f"{action!r} is not a move: expected an Action",
+                                   [str(a) for a in self.legal_actions()])
         kind = action.kind
         seat = action.seat
         if not (isinstance(seat, int) and 0 <= seat < self.rules.players):

@@ -238,13 +238,15 @@ def _chunks(games: int, jobs: int) -> Iterator[tuple[int, int]]:
 
 def run_simulation(variant: str, *, games: int, seed: int, bots: Sequence[str], jobs: int = 1,
                    logs: str | os.PathLike[str] | None = None,
-                   progress: Progress | None = None) -> dict[str, Any]:
+                   progress: Progress | None = None,
+                   on_tally: Callable[[Tally], None] | None = None) -> dict[str, Any]:
     """Play ``games`` matches of ``variant`` (a shipped name or a file) and return their
     statistics (see :func:`statistics`). The result is the same for any ``jobs``.
 
     ``bots``: one name, two (teams 0 and 1) or one per seat. ``logs``: a folder that receives
     ``match-000001.jsonl``... (created if missing). ``progress(done, total)`` is called as
-    matches finish."""
+    matches finish. ``on_tally(tally)`` is called with each match's tally in match order,
+    whatever ``jobs`` (``truco compare`` accumulates its per-match moments from them)."""
     rules = resolve_rules(variant)
     names = tuple(seat_bots(bots, rules.players))
     for name in set(names):
@@ -262,6 +264,9 @@ def run_simulation(variant: str, *, games: int, seed: int, bots: Sequence[str], 
     def collect(chunk: list[Tally]) -> None:
         nonlocal done
         tallies.extend(chunk)
+        if on_tally is not None:
+            for tally in chunk:
+                on_tally(tally)
         done += len(chunk)
         if progress is not None:
             progress(done, games)

@@ -7,16 +7,33 @@ import doctest
 import json
 import re
 import shutil
+import statistics
 from pathlib import Path
 
 import pytest
+import scipy.stats
 from click.testing import CliRunner, Result
 from conftest import REPO
 
 import engine.compare
 import engine.simulate
 from engine.cli import main
-from engine.compare import _Computed, compare_logs, differences, first_difference
+from engine.compare import (
+    Moments,
+    Sample,
+    Significance,
+    _Computed,
+    compare_logs,
+    differences,
+    first_difference,
+    holm,
+    match_values,
+    mean_sample,
+    ratio_sample,
+    spec_of,
+    two_proportions,
+    welch,
+)
 from engine.replay import strip_checkpoints
 
 REPLAYS = REPO / "replays"
@@ -137,24 +154,61 @@ def test_a_variant_compared_with_itself_changes_nothing() -> None:
     assert "no difference in" in text
 
 
-def test_a_house_variant_against_its_parent_differs_and_exits_1() -> None:
+def test_the_same_variant_under_the_same_seeds_differs_in_nothing_significantly() -> None:
+    for correction in ("holm", "none"):
+        result = _run("paulista", "paulista", "--matches", "30", "--seed", "5", "--json",
+                      "--correction", correction)
+        assert result.exit_code == 0
+        sim = json.loads(result.output)["simulation"]
+        tested = [r for r in sim["differences"] if r["significant"] is not None]
+        assert len(tested) > 20 and sim["counts"]["tested"] == len(tested)
+        for row in tested:
+            assert row["significant"] is False and row["p_value"] == row["p_adjusted"] == 1.0
+            assert row["interval"][0] <= 0 <= row["interval"][1]
+        assert sim["counts"]["significant"] == 0 and sim["changed"] is False
+
+
+def test_a_house_variant_against_its_parent_differs_significantly_and_exits_1() -> None:
     house = str(HOUSE / "no-covered-cards.yaml")
-    result = _run("paulista", house, "--matches", "12", "--seed", "1", "--json")
+    result = _run("paulista", house, "--matches", "150", "--seed", "1", "--json")
     assert result.exit_code == 1
     data = json.loads(result.output)
     assert data["changed"] is True and set(data) == {"changed", "simulation"}
     sim = data["simulation"]
     assert sim["a"]["variant"] == "paulista" and sim["b"]["variant"] == "no-covered-cards"
     assert sim["a"]["seed"] == sim["b"]["seed"] == 1 and sim["a"]["bots"] == sim["b"]["bots"]
+    assert (sim["alpha"], sim["confidence"], sim["correction"]) == (0.05, 0.95, "holm")
     rows = {r["metric"]: r for r in sim["differences"]}
+    for row in rows.values():
+        assert {"a", "b", "difference", "interval", "p_value", "p_adjusted",
+                "significant"} <= set(row)
     hands = rows["hands"]
     assert hands["a"] == sim["a"]["hands"] and hands["b"] == sim["b"]["hands"]
     assert hands["difference"] == hands["b"] - hands["a"]
-    assert any(r["difference"] for r in sim["differences"])
-    text = _run("paulista", house, "--matches", "12", "--seed", "1")
+    # without covered cards the heuristic team wins less often against random (P7)
+    win = rows["teams.0.match_win_rate"]
+    assert win["test"] == "two proportions" and win["significant"] is True
+    assert win["interval"][0] <= win["difference"] <= win["interval"][1] < 0
+    assert win["p_value"] <= win["p_adjusted"] <= 0.05
+    count = rows["teams.0.matches_won"]  # the same test, its interval over the 150 matches
+    assert count["p_adjusted"] == win["p_adjusted"]
+    assert count["interval"] == pytest.approx([150 * x for x in win["interval"]], abs=0.01)
+    assert rows["points_per_hand"]["test"] == "welch, delta method"
+    assert rows["teams.0.points"]["test"] == "welch"
+    assert rows["games"]["significant"] is None  # one game a match in both: nothing to test
+    c = sim["counts"]
+    assert c["significant"] == sum(bool(r["significant"]) for r in sim["differences"]) > 0
+    assert c["significant"] + c["within_noise"] + c["not_tested"] == c["statistics"]
+    assert c["tested"] == c["significant"] + c["within_noise"] and c["tests"] <= c["tested"]
+    text = _run("paulista", house, "--matches", "150", "--seed", "1")
     assert text.exit_code == 1
-    assert text.output.startswith("paulista vs no-covered-cards: 12 matches each, seed 1")
-    assert re.search(r"\n\d+ of \d+ statistics differ\n$", text.output)
+    assert text.output.startswith("paulista vs no-covered-cards: 150 matches each, seed 1")
+    assert f"\n{c['significant']} of {c['statistics']} statistics differ significantly (*) " \
+        f"at alpha 0.05, Holm's correction over {c['tests']} tests; " \
+        f"{c['within_noise']} within noise, {c['not_tested']} not tested\n" in text.output
+    line = next(x for x in text.output.splitlines() if x.startswith("team 0 match win rate"))
+    assert line.endswith("*") and " to " in line
+    assert "95% interval" in text.output and "p (Holm)" in text.output
 
 
 def test_differences_cover_both_ladders_and_relative_change() -> None:
@@ -221,7 +275,11 @@ def test_both_modes_in_one_run() -> None:
                   "--matches", "2")
     assert "logs of mineiro replayed under mineiro-12:" in result.output
     assert "mineiro vs mineiro-12: 2 matches each" in result.output
-    assert result.exit_code == 1  # the logs are the same, the simulated games are not
+    assert result.exit_code == 0  # the logs are the same; 2 matches show nothing significant
+    changed_log = _run("mineiro-12", "mineiro", "--logs", str(REPLAYS / "mineiro-12-seed1.jsonl"),
+                       "--matches", "2", "--seed", "4")
+    assert "invalid under mineiro: illegal move" in changed_log.output
+    assert changed_log.exit_code == 1  # the log changed, whatever the statistics say
 
 
 def test_the_readme_shows_the_real_output_of_the_logs_comparison(
@@ -239,3 +297,157 @@ def test_docstring_examples_run(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(REPO)
     result = doctest.testmod(engine.compare)
     assert result.attempted >= 3 and result.failed == 0
+
+
+# -- the tests behind the marks ------------------------------------------------------------------
+_XS = [3, 5, 4, 6, 2, 7, 5, 4, 3, 6, 5, 8]
+_YS = [4, 7, 6, 9, 5, 8, 6, 7, 9, 5, 8, 7, 10, 6, 7]
+
+
+def _mean(values: list[int]) -> Sample:
+    return mean_sample(len(values), sum(values), sum(v * v for v in values))
+
+
+def test_welch_agrees_with_scipy_on_raw_data() -> None:
+    for alpha in (0.05, 0.01):
+        ours = welch(_mean(_XS), _mean(_YS), alpha)
+        theirs = scipy.stats.ttest_ind(_YS, _XS, equal_var=False)
+        ci = theirs.confidence_interval(1 - alpha)
+        assert ours is not None
+        assert ours.difference == pytest.approx(sum(_YS) / len(_YS) - sum(_XS) / len(_XS))
+        assert ours.p_value == pytest.approx(theirs.pvalue, rel=1e-9)
+        assert (ours.low, ours.high) == pytest.approx((ci.low, ci.high), rel=1e-9)
+    assert _mean(_XS).variance == pytest.approx(statistics.variance(_XS))
+    # constants: equal ones are nothing to test, different ones differ for sure
+    assert welch(_mean([2, 2, 2]), _mean([2, 2, 2]), 0.05) is None
+    assert welch(_mean([2, 2, 2]), _mean([3, 3, 3]), 0.05) == Significance(1, 1, 1, 0.0)
+
+
+def test_two_proportions_agree_with_the_chi_squared_test_and_newcombe() -> None:
+    for (xa, na, xb, nb) in ((48, 80, 56, 70), (1934, 2000, 1717, 2000), (3, 10, 9, 10)):
+        ours = two_proportions(xa, na, xb, nb, 0.05)
+        table = [[xa, na - xa], [xb, nb - xb]]
+        assert ours is not None
+        chi2 = scipy.stats.chi2_contingency(table, correction=False)
+        assert ours.p_value == pytest.approx(chi2.pvalue, rel=1e-9)
+    # Newcombe, Statistics in Medicine 17 (1998) 873-890, table II, method 10
+    for (xa, na, xb, nb), (low, high) in (((48, 80, 56, 70), (0.0524, 0.3339)),
+                                          ((3, 10, 9, 10), (0.1705, 0.8090)),
+                                          ((0, 29, 5, 56), (-0.0381, 0.1926))):
+        r = two_proportions(xa, na, xb, nb, 0.05)
+        assert r is not None and (round(r.low, 4), round(r.high, 4)) == (low, high)
+    assert two_proportions(0, 10, 0, 20, 0.05) is None
+    assert two_proportions(10, 10, 20, 20, 0.05) is None
+
+
+def test_a_ratio_is_welch_on_its_delta_method_linearization() -> None:
+    def sample(x: list[int], y: list[int]) -> tuple[Sample, list[float]]:
+        n, sx, sy = len(x), sum(x), sum(y)
+        r = ratio_sample(n, sx, sy, sum(v * v for v in x), sum(v * v for v in y),
+                         sum(u * v for u, v in zip(x, y, strict=True)))
+        ratio, ybar = sx / sy, sy / n
+        # the linearized per-match values, shifted to the ratio: (x - R y) / mean y + R
+        return r, [(u - ratio * v) / ybar + ratio for u, v in zip(x, y, strict=True)]
+
+    points_a, hands_a = [9, 14, 4, 20, 11, 7, 16, 12], [4, 6, 3, 8, 5, 3, 7, 5]
+    points_b, hands_b = [6, 10, 3, 15, 12, 5, 9, 13, 8, 4], [5, 6, 2, 9, 7, 4, 6, 8, 5, 3]
+    ra, la = sample(points_a, hands_a)
+    rb, lb = sample(points_b, hands_b)
+    assert ra.estimate == sum(points_a) / sum(hands_a)
+    assert ra.variance == pytest.approx(statistics.variance(la))
+    ours = welch(ra, rb, 0.05)
+    theirs = scipy.stats.ttest_ind(lb, la, equal_var=False)
+    assert ours is not None and ours.p_value == pytest.approx(theirs.pvalue, rel=1e-9)
+    ci = theirs.confidence_interval(0.95)
+    assert (ours.low, ours.high) == pytest.approx((ci.low, ci.high), rel=1e-9)
+    # one trial a match: the ratio is the mean, and its test Welch's on the values themselves
+    ones = ratio_sample(len(_XS), sum(_XS), len(_XS), sum(v * v for v in _XS), len(_XS),
+                        sum(_XS))
+    assert ones.estimate == pytest.approx(_mean(_XS).estimate)
+    assert ones.variance == pytest.approx(_mean(_XS).variance)
+
+
+def test_holm_adjusts_step_down_and_keeps_the_order() -> None:
+    assert holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert holm([0.5, 0.9]) == [1.0, 1.0]
+    assert holm([]) == []
+    p = [0.001, 0.2, 0.011, 0.03, 0.0125]
+    adjusted = holm(p)
+    assert all(q >= x for q, x in zip(adjusted, p, strict=True))
+    assert sorted(range(5), key=lambda i: p[i]) == sorted(range(5), key=lambda i: adjusted[i])
+
+
+def test_moments_add_up_the_matches_and_do_not_depend_on_jobs() -> None:
+    moments = {1: Moments(), 2: Moments()}
+    tallies: list[dict[str, object]] = []
+    for jobs, m in moments.items():
+        def add(tally: dict[str, object], m: Moments = m, keep: bool = jobs == 1) -> None:
+            m.add(tally)
+            if keep:
+                tallies.append(tally)
+        engine.simulate.run_simulation("mineiro", games=20, seed=3, bots=["heuristic", "random"],
+                                       jobs=jobs, on_tally=add)
+    one, two = moments[1], moments[2]
+    assert (one.n, one.sums, one.squares, one.products) == (two.n, two.sums, two.squares,
+                                                            two.products)
+    values = [match_values(t) for t in tallies]
+    assert one.n == 20 and one.sums["hands"] == sum(v["hands"] for v in values)
+    assert one.squares["points.0"] == sum(v["points.0"] ** 2 for v in values)
+    assert one.products["steps.3.accepted", "steps.3.reached"] == sum(
+        v["steps.3.accepted"] * v["steps.3.reached"] for v in values)
+    assert one.sums["game_hands"] == one.sums["hands"]  # every hand belongs to a game
+
+
+def test_json_is_the_same_for_any_jobs() -> None:
+    args = ("mineiro", "mineiro-12", "--matches", "16", "--seed", "2", "--json")
+    assert _run(*args, "--jobs", "1").output == _run(*args, "--jobs", "2").output
+
+
+def test_alpha_outside_0_1_is_a_usage_error() -> None:
+    for alpha in ("0", "1", "-0.1", "1.5", "nan", "five"):
+        result = _run("paulista", "paulista", "--matches", "2", "--alpha", alpha)
+        assert result.exit_code == 2 and "--alpha" in result.output, alpha
+    bad = _run("paulista", "paulista", "--matches", "2", "--correction", "bonferroni")
+    assert bad.exit_code == 2 and "--correction" in bad.output
+    ok = _run("paulista", "paulista", "--matches", "3", "--alpha", "0.01", "--json")
+    sim = json.loads(ok.output)["simulation"]
+    assert ok.exit_code == 0 and (sim["alpha"], sim["confidence"]) == (0.01, 0.99)
+    with pytest.raises(ValueError, match="alpha"):
+        engine.compare.compare_simulations("paulista", "paulista", games=2, seed=1,
+                                           bots=["random"], alpha=1.0)
+
+
+def test_a_smaller_alpha_widens_the_intervals_and_none_leaves_p_unadjusted() -> None:
+    house = str(HOUSE / "no-covered-cards.yaml")
+    runs = {}
+    for alpha, correction in (("0.05", "none"), ("0.01", "none"), ("0.05", "holm")):
+        result = _run("paulista", house, "--matches", "40", "--seed", "2", "--json",
+                      "--alpha", alpha, "--correction", correction)
+        runs[alpha, correction] = {r["metric"]: r for r in
+                                   json.loads(result.output)["simulation"]["differences"]}
+    loose, strict, holm_ = runs["0.05", "none"], runs["0.01", "none"], runs["0.05", "holm"]
+    for key, row in loose.items():
+        if row["interval"] is None:
+            assert row["significant"] is None and strict[key]["interval"] is None
+            continue
+        assert row["p_adjusted"] == row["p_value"] == holm_[key]["p_value"]
+        assert holm_[key]["p_adjusted"] >= row["p_value"]
+        assert row["significant"] == (row["p_value"] <= 0.05)
+        lo, hi = strict[key]["interval"]
+        assert lo <= row["interval"][0] and row["interval"][1] <= hi
+
+
+def test_statistics_without_a_test_have_no_mark() -> None:
+    one = _run("mineiro", "mineiro-12", "--matches", "1", "--json")
+    rows = json.loads(one.output)["simulation"]["differences"]
+    assert all(r["significant"] is None and r["interval"] is None for r in rows)
+    text = _run("mineiro", "mineiro-12", "--matches", "1").output
+    assert "*" not in text and one.exit_code == 0
+    assert "statistics differ; none can be tested (a test needs 2 matches or more)" in text
+    assert spec_of("ladder.12.reached") == (("mean", "steps.12.reached"), True)
+    assert spec_of("teams.0.bots") is None and spec_of("variant") is None
+    many = _run("mineiro", "mineiro-12", "--matches", "12", "--seed", "4", "--json")
+    by_key = {r["metric"]: r for r in json.loads(many.output)["simulation"]["differences"]}
+    assert by_key["ladder.12.reached"]["a"] is None  # no step 12 in mineiro: not tested
+    assert by_key["ladder.12.reached"]["significant"] is None
+    assert by_key["ladder.3.reached"]["significant"] is not None

@@ -2,7 +2,7 @@
 simulated ones (``--matches N``); both when both are given.
 
 Exit codes: 0 nothing changed, 1 something did (a log of A rejected or with another outcome
-under B, or a statistic that differs) or a variant is invalid, 2 usage errors.
+under B, or a statistic that differs significantly) or a variant is invalid, 2 usage errors.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import click
 from engine.cli.options import matches, matches_option, parse_bots
 from engine.cli.simulate_cmd import _progress_bar, simulate
 from engine.compare import (
+    CORRECTIONS,
     compare_logs,
     compare_simulations,
     format_logs,
@@ -33,6 +34,13 @@ def _check_bots(text: str, variants: tuple[str, str]) -> list[str]:
     return [name.strip() for name in text.split(",")]
 
 
+def _check_alpha(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    """``--alpha`` strictly between 0 and 1 (FloatRange lets ``nan`` through)."""
+    if not 0 < value < 1:
+        raise click.BadParameter(f"{value} is not in the range 0<x<1.", ctx, param)
+    return value
+
+
 @click.command()
 @click.argument("a", metavar="A")
 @click.argument("b", metavar="B")
@@ -41,13 +49,22 @@ def _check_bots(text: str, variants: tuple[str, str]) -> list[str]:
                    "with variant B.")
 @matches_option(default=None,
                 help="Let bots play N matches of each variant, with the same seeds.")
+@click.option("--alpha", default=0.05, show_default=True, callback=_check_alpha,
+              type=click.FloatRange(0, 1, min_open=True, max_open=True),
+              help="The significance level of the tests of --matches; the intervals are at "
+                   "1 - alpha.")
+@click.option("--correction", type=click.Choice(CORRECTIONS), default="holm", show_default=True,
+              help="For the many statistics tested at once: Holm's step-down correction "
+                   "(at most alpha chance of any false difference), or none (alpha each).")
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
 def compare(a: str, b: str, logs: str | None, n_matches: int | None, games_alias: int | None,
-            seed: int, bots: str, jobs: int, as_json: bool) -> None:
+            seed: int, bots: str, jobs: int, alpha: float, correction: str,
+            as_json: bool) -> None:
     """Compare variant A with variant B (shipped names or variant files): which recorded
     games of A the change rejects or decides otherwise (--logs), and what it does to the
-    statistics of simulated matches (--matches). Exit 0 when nothing changed, 1 when something
-    did.
+    statistics of simulated matches (--matches), each difference tested (two proportions,
+    Welch's t-test) and marked * when significant at --alpha. Exit 0 when nothing changed, 1
+    when something did (a log, or a statistic significantly).
 
     \b
     Examples:
@@ -73,7 +90,7 @@ def compare(a: str, b: str, logs: str | None, n_matches: int | None, games_alias
         update, stop = _progress_bar(2 * games)
         try:
             result = compare_simulations(a, b, games=games, seed=seed, bots=names, jobs=jobs,
-                                         progress=update)
+                                         progress=update, alpha=alpha, correction=correction)
         finally:
             stop()
         changed |= result["changed"]

@@ -21,11 +21,12 @@ from pathlib import Path
 from typing import IO
 
 from engine.actions import Action
-from engine.cards import Card, card_pretty
+from engine.cards import Card, card_name, card_pretty
 from engine.game import BOTH_TEAMS, ONE_TEAM, Checkpoint, Match
 from engine.logread import LogItem
 from engine.replay import Replayer, Visitor, replay
 from engine.rules import COVERED
+from engine.tui import COBERTA, manilha_names
 
 
 class Transcript(Visitor):
@@ -42,6 +43,11 @@ class Transcript(Visitor):
 
     def _name(self, seat: int) -> str:
         return self.names[seat] if seat < len(self.names) else f"seat {seat}"
+
+    @staticmethod
+    def _says(who: str, verb: str) -> str:
+        """``'Ana plays'``, but ``'you play'`` for the seat ``truco play`` names ``you``."""
+        return f"{who} {verb[:-1] if who == 'you' else verb}"
 
     def _team(self, team: int | None) -> str:
         if team is None:
@@ -83,8 +89,10 @@ class Transcript(Visitor):
         if match.vira is not None:
             table.append(f"vira {card_pretty(match.vira)}")
         if match.manilhas:
-            table.append("manilhas " + " ".join(card_pretty(c) for c in match.manilhas)
-                         + " (weakest first)")
+            called = manilha_names(r)
+            table.append("manilhas " + " ".join(
+                card_pretty(c) + (f" ({called[card_name(c)]})" if card_name(c) in called else "")
+                for c in match.manilhas) + " (weakest first)")
         if table:
             self.lines.append("  " + " · ".join(table))
         if match.special == ONE_TEAM:
@@ -101,25 +109,27 @@ class Transcript(Visitor):
              checkpoints: list[Checkpoint]) -> None:
         r = match.rules
         who = self._name(action.seat)
+        says = self._says
         kind = action.kind
         if kind == "play":
             assert action.card is not None
-            covered = " face down" if action.covered else ""
-            self.lines.append(f"  {who} plays {card_pretty(action.card)}{covered}")
+            covered = f" {COBERTA}" if action.covered else ""
+            self.lines.append(f"  {says(who, 'plays')} {card_pretty(action.card)}{covered}")
             self._round.append((action.seat, action.card, action.covered))
         elif kind == "raise":
             assert action.value is not None
             named = f" with {card_pretty(action.card)}" if action.card is not None else ""
             penalty = "  (a raise where none is allowed)" if checkpoints else ""
-            self.lines.append(f"  {who} raises: {r.step_name(action.value)} "
+            self.lines.append(f"  {says(who, 'raises')}: {r.step_name(action.value)} "
                               f"({action.value}){named}{penalty}")
         elif kind == "accept":
-            self.lines.append(f"  {who} accepts: the hand is worth {match.value}"
-                              if not checkpoints else f"  {who} accepts")
+            self.lines.append(f"  {says(who, 'accepts')}: the hand is worth {match.value}"
+                              if not checkpoints else f"  {says(who, 'accepts')}")
         elif kind == "fold":
-            self.lines.append(f"  {who} folds")
+            self.lines.append(f"  {says(who, 'folds')}")
         else:
-            self.lines.append(f"  {who} decides to {'play' if action.play_on else 'fold'}")
+            self.lines.append(f"  {says(who, 'decides')} to "
+                              f"{'play' if action.play_on else 'fold'}")
         for cp in checkpoints:
             self._checkpoint(cp)
 

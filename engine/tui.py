@@ -15,6 +15,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.cards import card_pretty, parse_card
+from engine.rules import Rules
+
+#: The word for a card played face down (P7), in play and in transcripts alike.
+COBERTA = "coberta"
 
 
 def columns(rows: Sequence[Sequence[object]], gap: int = 2) -> str:
@@ -33,25 +37,118 @@ def pretty(card: str | None) -> str:
     return "??" if card is None else card_pretty(parse_card(card))
 
 
-def _played(p: Mapping[str, Any]) -> str:
-    """A card on the table: face down cards of others are ``covered``, one's own is shown."""
-    if p["card"] is None:
-        return "covered"
-    return pretty(p["card"]) + (" (covered)" if p["covered"] else "")
+def manilha_names(rules: Rules) -> dict[str, str]:
+    """What players call each fixed manilha (M1), from the variant's optional
+    ``manilhas.names`` (in the order of ``manilhas.cards``): card name to name, e.g.
+    ``{'4c': 'zap'}``; empty when the variant names none."""
+    manilhas = rules.data.get("manilhas") if isinstance(rules.data, Mapping) else None
+    if not isinstance(manilhas, Mapping) or manilhas.get("mode") != "fixed":
+        return {}
+    cards, names = manilhas.get("cards") or [], manilhas.get("names") or []
+    return {str(c): str(n) for c, n in zip(cards, names, strict=False)}
 
 
-def seat_label(seat: int, me: int) -> str:
-    """``'you'``, ``'partner (seat 2)'`` or ``'seat 1'`` as seen from seat ``me``."""
+def card_label(card: str, manilhas: Sequence[str], names: Mapping[str, str]) -> str:
+    """A card for people, a manilha marked as one, with its name where the variant gives one:
+    ``'3♦'``, ``'J♣ (manilha)'``, ``'4♣ (zap, manilha)'``."""
+    text = pretty(card)
+    if card not in manilhas:
+        return text
+    return f"{text} ({names[card]}, manilha)" if card in names else f"{text} (manilha)"
+
+
+def by_strength(cards: Sequence[str], rules: Rules, vira: str | None) -> list[str]:
+    """Card names strongest first in this hand (manilhas first; equal ranks keep their order).
+
+    >>> from engine.variant import load_variant
+    >>> by_strength(["Qs", "3d", "4c", "Qh"], load_variant("mineiro"), None)
+    ['4c', '3d', 'Qs', 'Qh']
+    """
+    strength = rules.strengths(parse_card(vira) if vira is not None else None)
+    return sorted(cards, key=lambda c: -strength[parse_card(c)])
+
+
+def manilhas_text(manilhas: Sequence[str], names: Mapping[str, str]) -> str:
+    """The hand's manilhas, strongest first, with their names where the variant gives them:
+    ``'manilhas 4♣ zap > 7♥ copas > ...'``."""
+    shown = [pretty(c) + (f" {names[c]}" if c in names else "") for c in reversed(manilhas)]
+    return "manilhas " + " > ".join(shown)
+
+
+def seat_label(seat: int, me: int, names: Sequence[str] | None = None) -> str:
+    """``'you'`` for seat ``me``; the seat's name from ``names`` (a log header's ``players``);
+    else ``'partner (seat 2)'`` or ``'seat 1'``."""
     if seat == me:
         return "you"
+    if names is not None and seat < len(names):
+        return names[seat]
     if seat % 2 == me % 2:
         return f"partner (seat {seat})"
     return f"seat {seat}"
 
 
-def render_table(obs: Mapping[str, Any], *, title: str, target: int) -> str:
+def _played(p: Mapping[str, Any]) -> str:
+    """A card on the table: face down cards of others are ``coberta``, one's own is shown."""
+    if p["card"] is None:
+        return COBERTA
+    return pretty(p["card"]) + (f" {COBERTA}" if p["covered"] else "")
+
+
+def your_cards(obs: Mapping[str, Any], rules: Rules | None = None) -> str:
+    """The seat's own cards, strongest first with manilhas marked (with ``rules``), or their
+    positions in a blind hand (P6)."""
+    if obs["blind"]:
+        return "Your cards (blind hand, hidden): " + " ".join(
+            f"[#{i + 1}]" for i in range(obs["hand_size"]))
+    cards = list(obs["hand"])
+    if rules is None:
+        return "Your cards: " + (" ".join(pretty(c) for c in cards) or "none")
+    names = manilha_names(rules)
+    cards = by_strength(cards, rules, obs["vira"])
+    return "Your cards, strongest first: " + (
+        ", ".join(card_label(c, obs["manilhas"], names) for c in cards) or "none")
+
+
+def render_banner(obs: Mapping[str, Any], *, rules: Rules, names: Sequence[str] | None,
+                  target: int) -> str:
+    """The start of a hand as seat ``obs['seat']`` sees it: number, dealer, mão, score, a
+    special hand, the vira and manilhas, and the seat's cards.
+
+    >>> from engine import Match
+    >>> m = Match.new("mineiro", seed=3)
+    >>> print(render_banner(m.observation(0), rules=m.rules, names=None, target=12))
+    ══ Hand 1 · dealer you · mão seat 1 · score us 0, them 0 (to 12)
+       manilhas 4♣ > 7♥ > A♠ > 7♦
+       Your cards, strongest first: K♦, J♣, 4♥
+    """
+    me, team, score = obs["seat"], obs["team"], obs["score"]
+    games = (f" · games us {obs['games'][team]}, them {obs['games'][1 - team]}"
+             if any(obs["games"]) else "")
+    lines = [f"══ Hand {obs['hand_number']} · dealer {seat_label(obs['dealer'], me, names)} · "
+             f"mão {seat_label(obs['mao'], me, names)} · score us {score[team]}, them "
+             f"{score[1 - team]} (to {target}){games}"]
+    special = obs["special"]
+    if special is not None:
+        whose = "" if special["team"] is None else (
+            " for us" if special["team"] == team else " for them")
+        lines.append(f"   {special['name']}{whose}: worth {obs['value']}")
+    table = []
+    if obs["vira"] is not None:
+        table.append(f"vira {pretty(obs['vira'])}")
+    if obs["manilhas"]:
+        table.append(manilhas_text(obs["manilhas"], manilha_names(rules)))
+    if table:
+        lines.append("   " + " · ".join(table))
+    lines.append("   " + your_cards(obs, rules))
+    return "\n".join(lines)
+
+
+def render_table(obs: Mapping[str, Any], *, title: str, target: int, rules: Rules | None = None,
+                 names: Sequence[str] | None = None) -> str:
     """The table as seat ``obs['seat']`` sees it: score, hand value, vira and manilhas, the
-    cards played in this hand, the pending raise, and the seat's own cards (hidden when blind).
+    cards played in this hand, the pending raise, and the seat's own cards (hidden when blind;
+    strongest first, manilhas marked, when ``rules`` are given). ``names`` are the seats'
+    names (a log header's ``players``).
 
     >>> from engine import Match
     >>> print(render_table(Match.new("paulista", seed=7).observation(1), title="Paulista",
@@ -61,9 +158,13 @@ def render_table(obs: Mapping[str, Any], *, title: str, target: int) -> str:
     me = obs["seat"]
     team = obs["team"]
     score = obs["score"]
+
+    def who(seat: int) -> str:
+        return seat_label(seat, me, names)
+
     lines = [
-        f"── {title} · hand {obs['hand_number']} · dealer {seat_label(obs['dealer'], me)}, "
-        f"mão {seat_label(obs['mao'], me)}",
+        f"── {title} · hand {obs['hand_number']} · dealer {who(obs['dealer'])}, "
+        f"mão {who(obs['mao'])}",
         f"Score: us {score[team]} · them {score[1 - team]} (to {target})"
         + (f" · games us {obs['games'][team]} them {obs['games'][1 - team]}"
            if any(obs["games"]) else ""),
@@ -74,30 +175,27 @@ def render_table(obs: Mapping[str, Any], *, title: str, target: int) -> str:
     if obs["vira"] is not None:
         worth += f" · vira {pretty(obs['vira'])}"
     if obs["manilhas"]:
-        worth += " · manilhas " + " ".join(pretty(c) for c in obs["manilhas"]) + " (weak→strong)"
+        worth += " · " + manilhas_text(obs["manilhas"],
+                                       manilha_names(rules) if rules is not None else {})
     lines.append(worth)
     results = {None: "tied", team: "us", 1 - team: "them"}
     for rnd in range(1, obs["round"] + 1):
         cards = [p for p in obs["played"] if p["round"] == rnd]
         if not cards:
             continue
-        shown = ", ".join(f"{seat_label(p['seat'], me)} {_played(p)}" for p in cards)
+        shown = ", ".join(f"{who(p['seat'])} {_played(p)}" for p in cards)
         done = f" → {results[obs['rounds'][rnd - 1]]}" if rnd <= len(obs["rounds"]) else ""
         lines.append(f"Round {rnd}: {shown}{done}")
     for s in obs["shown"]:
-        lines.append(f"Shown with a raise: {seat_label(s['seat'], me)} {pretty(s['card'])}")
+        lines.append(f"Shown with a raise: {who(s['seat'])} {pretty(s['card'])}")
     pending = obs["pending_raise"]
     if pending is not None:
-        lines.append(f"Pending: {seat_label(pending['seat'], me)} calls {pending['name'].upper()} "
+        lines.append(f"Pending: {who(pending['seat'])} calls {pending['name'].upper()} "
                      f"({pending['value']})")
     if obs.get("partner_hands"):
         for s, cards in sorted(obs["partner_hands"].items()):
             if s != me:
-                lines.append(f"Partner's cards ({seat_label(s, me)}): "
+                lines.append(f"Partner's cards ({who(s)}): "
                              + " ".join(pretty(c) for c in cards))
-    if obs["blind"]:
-        lines.append("Your cards (blind hand, hidden): "
-                     + " ".join(f"[#{i + 1}]" for i in range(obs["hand_size"])))
-    else:
-        lines.append("Your cards: " + (" ".join(pretty(c) for c in obs["hand"]) or "none"))
+    lines.append(your_cards(obs, rules))
     return "\n".join(lines)

@@ -36,7 +36,7 @@ MAX_DEPTH = 32
 MAX_EXTENDS = 16
 #: Keys a variant that extends nothing may leave out.
 _OPTIONAL = {("$schema",), ("name",), ("title",), ("description",), ("extends",),
-             ("manilhas", "suit_order"), ("manilhas", "cards")}
+             ("manilhas", "suit_order"), ("manilhas", "cards"), ("manilhas", "names")}
 
 KeyPath = tuple[str | int, ...]
 

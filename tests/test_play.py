@@ -18,10 +18,10 @@ from engine.cli.play_cmd import parse_move
 from engine.replay import verify_file
 from engine.tui import render_table
 
-ONES = "1\n" * 3000  # always the first move offered: a card, accept, or play the hand
+FIRSTS = "a\n" * 3000  # always the first move offered: a card, accept, play the hand, a raise
 
 
-def _play(*args: str, input: str = ONES) -> Result:
+def _play(*args: str, input: str = FIRSTS) -> Result:
     return CliRunner().invoke(main, ["play", *args], input=input)
 
 
@@ -32,12 +32,14 @@ def test_a_whole_match_through_scripted_input(tmp_path: Path, variant: str) -> N
                    "heuristic,heuristic,random,heuristic", "--seed", "7", "--log", str(log))
     assert result.exit_code == 0, result.output
     assert "match won by" in result.output
-    assert "Your cards:" in result.output and "Your move:" in result.output
+    assert "Your cards, strongest first:" in result.output and "Your move:" in result.output
     checked = verify_file(log)
     assert checked.valid and checked.incomplete is None
     header = json.loads(log.read_text(encoding="utf-8").splitlines()[0])
-    assert header["players"] == ["heuristic", "human", "random", "heuristic"]
+    assert header["players"] == ["Bot 0 (heuristic)", "you", "Bot 2 (random)",
+                                 "Bot 3 (heuristic)"]
     assert header["meta"]["human"] == 1
+    assert header["meta"]["bots"] == ["heuristic", "human", "random", "heuristic"]
 
 
 def test_the_table_shows_what_the_seat_may_see() -> None:
@@ -46,8 +48,8 @@ def test_the_table_shows_what_the_seat_may_see() -> None:
     out = result.output.split("Your move:")[0]
     assert "vira " in out and "manilhas " in out and "Score: us 0 · them 0" in out
     assert "Hand worth" in out
-    mine = [_pretty(c) for c in m.observation(0)["hand"]]
-    assert f"Your cards: {' '.join(mine)}" in out
+    assert "Your cards, strongest first: J♠ (manilha), 3♣, 6♥" in out  # vira Q♣
+    assert set(m.observation(0)["hand"]) == {"Js", "3c", "6h"}
     for seat in (1, 2, 3):  # the others' cards only once played: one each in round 1
         theirs = [_pretty(c) for c in m.observation(seat)["hand"]]
         assert sum(card in out for card in theirs) <= 1
@@ -61,7 +63,7 @@ def _pretty(name: str) -> str:
 
 def test_end_of_input_stops_cleanly_and_keeps_the_log(tmp_path: Path) -> None:
     log = tmp_path / "game.jsonl"
-    result = _play("--variant", "paulista", "--seed", "7", "--log", str(log), input="1\n1\n")
+    result = _play("--variant", "paulista", "--seed", "7", "--log", str(log), input="a\na\n")
     assert result.exit_code == 0
     assert f"game stopped; the log is kept: continue with --resume {log}" in result.output
     checked = verify_file(log)
@@ -74,7 +76,7 @@ def test_resume_continues_exactly_where_the_game_stopped(tmp_path: Path, stop_af
     args = ["--variant", "mineiro", "--seat", "2", "--bots", "random", "--seed", "99"]
     assert _play(*args, "--log", str(whole)).exit_code == 0
     part = tmp_path / "part.jsonl"
-    first = _play(*args, "--log", str(part), input="1\n" * stop_after)
+    first = _play(*args, "--log", str(part), input="a\n" * stop_after)
     assert first.exit_code == 0 and "game stopped" in first.output
     second = _play("--resume", str(part))
     assert second.exit_code == 0 and "resumed" in second.output, second.output
@@ -83,10 +85,10 @@ def test_resume_continues_exactly_where_the_game_stopped(tmp_path: Path, stop_af
 
 
 def test_bad_input_gets_a_hint_and_the_question_again() -> None:
-    result = _play("--variant", "paulista", "--seed", "7", input="banana\n99\n" + ONES)
+    result = _play("--variant", "paulista", "--seed", "7", input="banana\n99\n" + FIRSTS)
     assert result.exit_code == 0
-    assert "'banana': type a number from 1 to" in result.output
-    assert "'99': there is no move 99" in result.output
+    assert "'banana': type a letter from a to" in result.output
+    assert "'99' is no move: choose a letter from a to" in result.output
     assert "match won by" in result.output
 
 
@@ -102,8 +104,9 @@ def test_moves_by_name() -> None:
     assert parse_move("3d", legal, texts, m.rules) == Action.play(1, "3d")
     assert parse_move("2D", legal, texts, m.rules) == Action.play(1, "2d")
     assert parse_move("truco", legal, texts, m.rules) == Action.raise_to(1, 3)
-    assert "cannot play 4c" in str(parse_move("4c", legal, texts, m.rules))
-    assert "face down" in str(parse_move("3d coberta", legal, texts, m.rules))  # P7: round 1
+    assert "cannot play 4♣" in str(parse_move("4c", legal, texts, m.rules))
+    assert str(parse_move("3d coberta", legal, texts, m.rules)) == (  # P7: round 1
+        "3♦ cannot be played coberta now")
     m.apply(Action.raise_to(1, 3))
     legal = m.legal_actions(2)
     texts = [str(a) for a in legal]
@@ -182,4 +185,5 @@ def test_a_raise_does_not_tell_the_others_its_card() -> None:
     rules = Match.new("mineiro", seed=1).rules
     assert describe(Action.raise_to(1, 3, "7h"), rules, 0) == "seat 1 calls TRUCO (3)"
     assert describe(Action.raise_to(0, 3, "7h"), rules, 0) == "you call TRUCO (3) with 7♥"
-    assert describe(Action.play(1, "7h", True), rules, 0) == "seat 1 plays a card face down"
+    assert describe(Action.play(1, "7h", True), rules, 0) == "seat 1 plays a card coberta"
+    assert describe(Action.play(0, "7h", True), rules, 0) == "you play 7♥ coberta"

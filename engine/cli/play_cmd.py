@@ -1,8 +1,13 @@
 """``truco play``: a person against bots in the terminal, logged as it goes.
 
-The table is shown before each of your moves; you answer with the move's number or its name
-(``2``, ``4c``, ``4c coberta``, ``truco``, ``aceito``/``accept``, ``corro``/``fold``,
-``jogo``/``play``, ``#1`` in a blind hand). A bad answer gets a hint and the question again.
+Every hand opens with a banner (dealer, mão, score, a special hand, your cards strongest first);
+the table is shown before each of your moves. You answer with the move's letter in the menu or
+its name (``b``, ``4c``, ``4♣``, ``4c coberta``, a bare rank such as ``3`` when exactly one card
+of your hand has it, ``truco``, ``aceito``/``accept``, ``corro``/``fold``, ``jogo``/``play``,
+``#1`` in a blind hand). A letter is always a menu entry, so an ace is typed with its suit
+(``As``). Where any player may raise at any moment (M3), you are asked before each bot card at
+which you may raise: Enter lets the bot play, ``no`` stops asking until the next hand.
+A bad answer gets a hint and the question again.
 With ``--log`` every move is written and flushed at once; ``--resume LOG`` replays a log's moves
 and goes on writing to it. End of input stops the game cleanly (exit 0), the log kept.
 
@@ -21,16 +26,23 @@ import click
 
 from engine.actions import Action
 from engine.bots import Bot, bot_names, make_bot, next_actor
-from engine.cards import CardError, card_pretty, parse_card
-from engine.cli.options import U64, bots_option, parse_bots
+from engine.cards import RANKS, CardError, card_name, card_pretty, card_rank, parse_card
+from engine.cli.options import U64, bots_option, force_option, parse_bots
 from engine.errors import LogError
 from engine.game import Checkpoint, Match, resolve_rules
-from engine.logformat import Recorder
+from engine.logformat import Recorder, header_variant
 from engine.logread import MAX_FILE_BYTES, LogItem, read_log
 from engine.replay import Visitor, replay
 from engine.rules import Rules
-from engine.simulate import bot_seed, header_variant
-from engine.tui import render_table, seat_label
+from engine.simulate import bot_seed
+from engine.tui import (
+    COBERTA,
+    card_label,
+    manilha_names,
+    render_banner,
+    render_table,
+    seat_label,
+)
 
 HUMAN = "human"
 ACCEPT_WORDS = {"aceito", "accept", "aceitar", "aceita", "quero", "sim", "yes", "ok"}
@@ -38,7 +50,10 @@ FOLD_WORDS = {"corro", "fold", "correr", "corre", "nao", "não", "no"}
 PLAY_WORDS = {"jogo", "play", "jogar", "joga"}
 RAISE_WORDS = {"raise", "trucar", "truco", "pede"}
 COVER_WORDS = {"covered", "coberta", "coberto", "cover", "down", "encoberta"}
-QUIT_WORDS = {"quit", "exit", "sair", "q"}
+QUIT_WORDS = {"quit", "exit", "sair"}  # not "q": a bare rank names a queen
+PASS_WORDS = {"no", "n", "nao", "não"}  # at an out-of-turn raise prompt: not again this hand
+MENU_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+SUIT_SIGNS = {"♣": "c", "♧": "c", "♦": "d", "♢": "d", "♥": "h", "♡": "h", "♠": "s", "♤": "s"}
 
 
 class _Stop(Exception):
@@ -46,49 +61,92 @@ class _Stop(Exception):
 
 
 # -- describing moves ----------------------------------------------------------------------------
-def describe(action: Action, rules: Rules, me: int, blind_text: str | None = None) -> str:
+def seat_names(kinds: Sequence[str]) -> list[str]:
+    """The seats' names, shared by the game and the log header's ``players`` (so ``truco
+    replay`` says the same): ``'you'`` for the person, ``'Bot N (kind)'`` for the bot at seat N.
+
+    >>> seat_names(["human", "heuristic", "random", "heuristic"])
+    ['you', 'Bot 1 (heuristic)', 'Bot 2 (random)', 'Bot 3 (heuristic)']
+    """
+    return ["you" if kind == HUMAN else f"Bot {s} ({kind})" for s, kind in enumerate(kinds)]
+
+
+def describe(action: Action, rules: Rules, me: int, blind_text: str | None = None,
+             names: Sequence[str] | None = None) -> str:
     """A move in words, as seen from seat ``me`` (``blind_text`` is the move's blind form,
-    ``play 0 #2``, when the cards are hidden)."""
-    who = seat_label(action.seat, me)
+    ``play 0 #2``, when the cards are hidden; ``names`` are the seats' names)."""
+    who = seat_label(action.seat, me, names)
+    s = "s" * (who != "you")
     if action.kind == "play":
-        verb = f"{who} play{'s' * (who != 'you')}"
+        verb = f"{who} play{s}"
         if action.covered and action.seat != me:
-            return f"{verb} a card face down"  # P7: nobody else sees it
+            return f"{verb} a card {COBERTA}"  # P7: nobody else sees it
         card = card_pretty(action.card)  # type: ignore[arg-type]
         if blind_text is not None:  # P6: chosen by position, seen once played
             card = f"card {blind_text.split()[2]}" + ("" if action.covered else f": {card}")
-        return f"{verb} {card}" + (" face down" if action.covered else "")
+        return f"{verb} {card}" + (f" {COBERTA}" if action.covered else "")
     if action.kind == "raise":
         name = rules.step_name(action.value or 0).upper()
         with_card = ""  # M4: the named card is shown to the others only once accepted
         if action.card is not None and action.seat == me:
             with_card = f" with {card_pretty(action.card)}"
-        return f"{who} call{'s' * (who != 'you')} {name} ({action.value}){with_card}"
+        return f"{who} call{s} {name} ({action.value}){with_card}"
     if action.kind == "accept":
-        return f"{who} accept{'s' * (who != 'you')}"
+        return f"{who} accept{s}"
     if action.kind == "fold":
-        return f"{who} fold{'s' * (who != 'you')}"
+        return f"{who} fold{s}"
     verb = "play the hand" if action.play_on else "fold the hand"
-    return f"{who} decide{'s' * (who != 'you')} to {verb}"
+    return f"{who} decide{s} to {verb}"
 
 
-def menu_entry(action: Action, rules: Rules, blind_text: str | None) -> str:
-    """One line of the move menu: what the move is and a name to type for it."""
+def menu_entry(action: Action, rules: Rules, blind_text: str | None,
+               manilhas: Sequence[str] = (), names: dict[str, str] | None = None) -> str:
+    """One line of the move menu: what the move is, in words to type for it; a card is
+    marked as a manilha (``manilhas``, card names), named where ``names`` name it."""
+
+    def card(c: int) -> str:
+        return card_label(card_name(c), manilhas, names or {})
+
     if action.kind == "play":
         if blind_text is not None:
             pos = blind_text.split()[2]
-            return f"play card {pos}" + (" face down" if action.covered else "")
-        card = card_pretty(action.card)  # type: ignore[arg-type]
-        return f"play {card}" + (" face down (coberta)" if action.covered else "")
+            return f"play card {pos}" + (f" {COBERTA}" if action.covered else "")
+        return f"play {card(action.card)}" + (  # type: ignore[arg-type]
+            f" {COBERTA}" if action.covered else "")
     if action.kind == "raise":
         name = rules.step_name(action.value or 0)
-        with_card = f" with {card_pretty(action.card)}" if action.card is not None else ""
+        with_card = f" with {card(action.card)}" if action.card is not None else ""
         return f"{name} (raise to {action.value}){with_card}"
     if action.kind == "accept":
         return "aceito (accept)"
     if action.kind == "fold":
         return "corro (fold)"
     return "jogo (play the hand)" if action.play_on else "corro (fold the hand)"
+
+
+def menu_order(legal: Sequence[Action], rules: Rules, vira: str | None,
+               blind: bool) -> list[int]:
+    """The order of the move menu, as indices into ``legal``: the kinds of move as the engine
+    lists them, the cards of each strongest first (as dealt in a blind hand: the cards are
+    hidden, so their order says nothing).
+
+    >>> from engine import Match
+    >>> m = Match.new("mineiro", seed=3)
+    >>> legal = m.legal_actions(1)
+    >>> [str(legal[i]) for i in menu_order(legal, m.rules, None, False)][:3]
+    ['play 1 As', 'play 1 3c', 'play 1 4s']
+    """
+    strength = rules.strengths(parse_card(vira) if vira is not None else None)
+    groups: dict[tuple[str, bool], int] = {}
+    for a in legal:
+        groups.setdefault((a.kind, a.covered), len(groups))
+
+    def key(i: int) -> tuple[int, int]:
+        a = legal[i]
+        power = 0 if blind or a.card is None else -strength[a.card]
+        return groups[a.kind, a.covered], power
+
+    return sorted(range(len(legal)), key=key)
 
 
 def describe_checkpoint(cp: Checkpoint, me: int) -> str:
@@ -117,13 +175,13 @@ def describe_checkpoint(cp: Checkpoint, me: int) -> str:
 
 # -- reading a move ------------------------------------------------------------------------------
 def _card_token(word: str) -> str | None:
-    """``4c``, ``4C``, ``kd``, ``10h`` as a card name, or ``None``."""
+    """``4c``, ``4C``, ``kd``, ``10h``, ``4♣`` as a card name, or ``None``."""
     w = word.strip()
     if w.startswith("10"):
         w = "T" + w[2:]
     if len(w) != 2:
         return None
-    name = w[0].upper() + w[1].lower()
+    name = w[0].upper() + SUIT_SIGNS.get(w[1], w[1].lower())
     try:
         parse_card(name)
     except CardError:
@@ -131,14 +189,28 @@ def _card_token(word: str) -> str | None:
     return name
 
 
+def _rank_token(word: str) -> str | None:
+    """A bare rank (``3``, ``q``, ``10``) as its rank letter, or ``None``."""
+    w = "T" if word == "10" else word.upper()
+    return w if len(w) == 1 and w in RANKS else None
+
+
+def _rank_text(rank: str) -> str:
+    return "10" if rank == "T" else rank
+
+
 def parse_move(text: str, legal: Sequence[Action], legal_text: Sequence[str],
                rules: Rules) -> Action | str:
     """The legal move that ``text`` names, or a hint saying what to type instead.
 
+    ``legal`` is in menu order: letter ``a`` is ``legal[0]``. A letter is always a menu entry;
+    a card is named with its suit (``3d``, ``3♦``), or by a bare rank (``3``) when exactly one
+    card that may be played has it.
+
     >>> from engine import Match
     >>> m = Match.new("paulista", seed=7)
     >>> legal = m.legal_actions(1)
-    >>> parse_move("1", legal, [str(a) for a in legal], m.rules) == legal[0]
+    >>> parse_move("a", legal, [str(a) for a in legal], m.rules) == legal[0]
     True
     >>> parse_move("truco", legal, [str(a) for a in legal], m.rules)
     Action.raise_to(1, 3)
@@ -146,11 +218,9 @@ def parse_move(text: str, legal: Sequence[Action], legal_text: Sequence[str],
     words = text.strip().lower().split()
     if not words:
         return _hint(legal, rules)
-    if len(words) == 1 and words[0].isdigit():
-        k = int(words[0])
-        if 1 <= k <= len(legal):
-            return legal[k - 1]
-        return f"there is no move {k}: choose 1 to {len(legal)}"
+    letters = MENU_LETTERS[:len(legal)]
+    if len(words) == 1 and len(words[0]) == 1 and words[0] in letters:
+        return legal[letters.index(words[0])]
     covered = any(w in COVER_WORDS for w in words)
     words = [w for w in words if w not in COVER_WORDS]
     blind = any("#" in t for t in legal_text)
@@ -160,22 +230,27 @@ def parse_move(text: str, legal: Sequence[Action], legal_text: Sequence[str],
             for a, t in zip(legal, legal_text, strict=True):
                 if a.kind == "play" and t.split()[2] == pos and a.covered == covered:
                     return a
-            return f"no card {pos} to play now" + (" face down" if covered else "")
+            return f"no card {pos} to play now" + (f" {COBERTA}" if covered else "")
     card = next((c for c in map(_card_token, words) if c is not None), None)
+    rank = None if card is not None or blind else next(
+        (r for r in map(_rank_token, words) if r is not None), None)
     names = {s.name.lower() for s in rules.ladder}
     if any(w in RAISE_WORDS or w in names for w in words):
         raises = [a for a in legal if a.kind == "raise"]
         if not raises:
             return "no raise is possible now"
         if card is not None:
-            raises = [a for a in raises if a.card is not None and card_pretty(a.card) ==
-                      card_pretty(parse_card(card))]
+            raises = [a for a in raises if a.card == parse_card(card)]
             if not raises:
-                return f"you cannot raise with {card} now"
+                return f"you cannot raise with {_pretty(card)} now"
+        elif rank is not None and rules.name_card:
+            raises = [a for a in raises if a.card is not None and card_rank(a.card) == rank]
+            if not raises:
+                return f"you cannot raise with a {_rank_text(rank)} now"
         if len(raises) > 1:
-            return ("name the card you raise with, e.g. '"
-                    + f"{rules.step_name(raises[0].value or 0)} "
-                    + f"{_short(raises[0])}' (M4)")
+            step = rules.step_name(raises[0].value or 0)
+            return ("name the card you raise with, e.g. "
+                    + " or ".join(f"'{step} {_short(a)}'" for a in raises))
         return raises[0]
     kinds = {a.kind for a in legal}
     if any(w in ACCEPT_WORDS for w in words) and "accept" in kinds:
@@ -192,22 +267,37 @@ def parse_move(text: str, legal: Sequence[Action], legal_text: Sequence[str],
             if a.kind == "play" and a.card == parse_card(card) and a.covered == covered:
                 return a
         if any(a.kind == "play" and a.card == parse_card(card) for a in legal):
-            return f"{card} cannot be played face down now"
-        return f"you cannot play {card} now"
+            return f"{_pretty(card)} cannot be played {COBERTA} now"
+        return f"you cannot play {_pretty(card)} now"
+    if rank is not None:
+        plays = [a for a in legal if a.kind == "play" and card_rank(a.card) == rank]  # type: ignore[arg-type]
+        fitting = [a for a in plays if a.covered == covered]
+        if len(fitting) == 1:
+            return fitting[0]
+        if len(fitting) > 1:
+            return (f"you hold {' and '.join(card_pretty(a.card) for a in fitting)}: "  # type: ignore[arg-type]
+                    f"type {' or '.join(_short(a) for a in fitting)}, or a letter")
+        if plays:
+            return f"no {_rank_text(rank)} can be played {COBERTA} now"
+        return f"you have no {_rank_text(rank)} to play now"
+    if len(words) == 1 and words[0].isdigit():
+        return f"'{words[0]}' is no move: choose a letter from a to {letters[-1]}"
     return _hint(legal, rules)
 
 
-def _short(action: Action) -> str:
-    from engine.cards import card_name
+def _pretty(name: str) -> str:
+    return card_pretty(parse_card(name))
 
+
+def _short(action: Action) -> str:
     return card_name(action.card) if action.card is not None else ""
 
 
 def _hint(legal: Sequence[Action], rules: Rules) -> str:
     kinds = {a.kind for a in legal}
-    say = [f"a number from 1 to {len(legal)}"]
+    say = [f"a letter from a to {MENU_LETTERS[len(legal) - 1]}"]
     if "play" in kinds:
-        say.append("a card like 4c (add 'coberta' to play it face down)")
+        say.append(f"a card like 4c or 4♣ (add '{COBERTA}' to play it face down)")
     if "raise" in kinds:
         step = next(a for a in legal if a.kind == "raise")
         say.append(rules.step_name(step.value or 0))
@@ -220,43 +310,115 @@ def _hint(legal: Sequence[Action], rules: Rules) -> str:
 
 # -- the game ------------------------------------------------------------------------------------
 class _Game:
-    """The match, its bots and the optional recorder, with the person at ``seat``."""
+    """The match, its bots and the optional recorder, with the person at ``seat``; ``names``
+    are the seats' names (the log header's ``players``)."""
 
     def __init__(self, match: Match, seat: int, bots: dict[int, Bot], title: str,
-                 recorder: Recorder | None, stdin: IO[str]) -> None:
+                 recorder: Recorder | None, stdin: IO[str], names: Sequence[str]) -> None:
         self.match = match
         self.seat = seat
         self.bots = bots
         self.title = title
         self.recorder = recorder
         self.stdin = stdin
+        self.names = list(names)
+        self.manilha_names = manilha_names(match.rules)
+        self.banner_hand = 0  # the hand whose banner was printed last
+        self.quiet_hand = 0  # the hand in which the person asked not to be offered raises
 
     def run(self) -> None:
         m = self.match
-        while not m.is_over:
+        while not m.is_over and not m.awaiting_deal:  # (an unseeded match waits for a deal)
+            if m.hand_number != self.banner_hand:  # before any move of the hand is printed
+                self.banner_hand = m.hand_number
+                click.echo("")
+                click.echo(render_banner(m.observation(self.seat), rules=m.rules,
+                                         names=self.names, target=m.rules.target))
             actor = next_actor(m, prefer=self.seat)
-            obs = m.observation(actor)
-            legal = m.legal_actions(actor)
-            if actor == self.seat:
-                action = self.ask(obs, legal)
-            else:
-                action = self.bots[actor].choose(obs, legal)
+            action = self.offer_raise(actor) if actor != self.seat else None
+            if action is None:
+                obs = m.observation(actor)
+                legal = m.legal_actions(actor)
+                if actor == self.seat:
+                    action = self.ask(obs, legal)
+                else:
+                    action = self.bots[actor].choose(obs, legal)
             blind = None
-            if obs["blind"] and action.kind == "play" and actor == self.seat:
-                blind = obs["legal"][legal.index(action)]
+            if m.blind and action.kind == "play" and action.seat == self.seat:
+                mine = m.legal_actions(self.seat)
+                blind = m.observation(self.seat)["legal"][mine.index(action)]
+            hand, shown_before = m.hand_number, len(m.shown)
             cps = self.recorder.apply(action) if self.recorder is not None else m.apply(action)
-            click.echo(describe(action, m.rules, self.seat, blind))
+            click.echo(describe(action, m.rules, self.seat, blind, self.names))
+            self.tell_shown(hand, shown_before)
             for cp in cps:
                 click.echo(describe_checkpoint(cp, self.seat))
+
+    def tell_shown(self, hand: int, before: int) -> None:
+        """Cards newly shown with a raise (M4): accepted, or refused where the variant shows a
+        refused raise's card (round 1 in Mineiro), which ends the hand."""
+        m = self.match
+        obs = m.observation(self.seat)
+        last = obs["last_hand"] or {}
+        shown = obs["shown"] if m.hand_number == hand else last.get("shown", [])
+        for s in shown[before:]:
+            click.echo(f"  shown: {seat_label(s['seat'], self.seat, self.names)} raised with "
+                       f"{card_label(s['card'], obs['manilhas'], self.manilha_names)}")
+
+    def offer_raise(self, actor: int) -> Action | None:
+        """Before a card of ``actor`` (not the person): where the person may raise now, out of
+        turn (M3), ask whether to; ``None`` lets ``actor`` move."""
+        m = self.match
+        if m.state != "play" or self.quiet_hand == m.hand_number:
+            return None
+        legal = [a for a in m.legal_actions(self.seat) if a.kind == "raise"]
+        if not legal:
+            return None
+        obs = m.observation(self.seat)
+        legal = [legal[i] for i in menu_order(legal, m.rules, obs["vira"], obs["blind"])]
+        texts = [str(a) for a in legal]
+        choices = "  ".join(f"{MENU_LETTERS[i]}) {self.entry(a, obs, None)}"
+                            for i, a in enumerate(legal))
+        click.echo(f"{seat_label(actor, self.seat, self.names)} is to play; you may raise "
+                   f"first: {choices}")
+        while True:
+            click.echo("Raise? [Enter: let them play, no: not again this hand] ", nl=False)
+            line = self.stdin.readline()
+            if not line:
+                raise _Stop
+            word = line.strip().lower()
+            if word == "":
+                return None
+            if word in QUIT_WORDS:
+                raise _Stop
+            if word in PASS_WORDS:
+                self.quiet_hand = m.hand_number
+                return None
+            if word in ("?", "help", "h", "ajuda"):
+                click.echo(render_table(obs, title=self.title, target=m.rules.target,
+                                        rules=m.rules, names=self.names))
+                click.echo(choices)
+                continue
+            got = parse_move(word, legal, texts, m.rules)
+            if isinstance(got, Action):
+                return got
+            click.echo(f"'{line.strip()}': {got}")
+
+    def entry(self, action: Action, obs: dict[str, Any], blind_text: str | None) -> str:
+        return menu_entry(action, self.match.rules, blind_text, obs["manilhas"],
+                          self.manilha_names)
 
     def ask(self, obs: dict[str, Any], legal: list[Action]) -> Action:
         rules = self.match.rules
         click.echo("")
-        click.echo(render_table(obs, title=self.title, target=rules.target))
-        texts = obs["legal"]
+        click.echo(render_table(obs, title=self.title, target=rules.target, rules=rules,
+                                names=self.names))
         blind = obs["blind"]
-        for i, (a, t) in enumerate(zip(legal, texts, strict=True), 1):
-            click.echo(f"  {i}) {menu_entry(a, rules, t if blind else None)}")
+        order = menu_order(legal, rules, obs["vira"], blind)
+        legal = [legal[i] for i in order]
+        texts = [obs["legal"][i] for i in order]
+        for i, (a, t) in enumerate(zip(legal, texts, strict=True)):
+            click.echo(f"  {MENU_LETTERS[i]}) {self.entry(a, obs, t if blind else None)}")
         while True:
             click.echo("Your move: ", nl=False)
             line = self.stdin.readline()
@@ -264,7 +426,7 @@ class _Game:
                 raise _Stop
             if line.strip().lower() in QUIT_WORDS:
                 raise _Stop
-            if line.strip() in ("?", "help", "h", "ajuda"):
+            if line.strip() in ("?", "help", "ajuda"):
                 click.echo(_hint(legal, rules))
                 continue
             got = parse_move(line, legal, texts, rules)
@@ -316,19 +478,23 @@ def _resume(path: str) -> tuple[dict[str, Any], Match, list[Action], bytes]:
 
 @click.command()
 @click.option("--variant", "-v", metavar="NAME|FILE",
-              help="A shipped variant name or a path to a variant YAML file.")
-@click.option("--seat", type=click.IntRange(0), default=None,
+              help="A shipped variant name or a path to a variant YAML file.  "
+                   "[required unless --resume]")
+@click.option("--seat", type=click.IntRange(0), default=None, show_default="0, or the log's",
               help="Your seat, from 0 (seat 0 deals the first hand; partners sit in "
-                   "alternate seats). Default 0.")
+                   "alternate seats).")
 @bots_option("heuristic", note="Your own seat is yours, whatever the list gives it.")
-@click.option("--seed", "-s", type=U64, default=None,
-              help="Seeds the deals and the bots; a new one is chosen and shown if left out.")
+@click.option("--seed", "-s", type=U64, default=None, show_default="a new one, printed",
+              help="Seeds the deals and the bots.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False),
-              help="Write the game's log to FILE as it is played (it must not exist).")
-@click.option("--resume", type=click.Path(dir_okay=False, exists=True),
-              help="Replay LOG (a seeded log written by truco play) and go on, writing to it.")
+              help="Write the game's log to FILE as it is played (an existing FILE is "
+                   "refused unless --force is given).")
+@force_option("the --log file")
+@click.option("--resume", metavar="LOG", type=click.Path(dir_okay=False, exists=True),
+              help="Go on with the game of LOG (a seeded log written by truco play), writing "
+                   "to it: its variant, seed, seat and bots are used.")
 def play(variant: str | None, seat: int | None, bots: str, seed: int | None,
-         log_path: str | None, resume: str | None) -> None:
+         log_path: str | None, resume: str | None, force: bool) -> None:
     """Play a match against bots in the terminal.
 
     \b
@@ -382,13 +548,15 @@ def play(variant: str | None, seat: int | None, bots: str, seed: int | None,
     recorder = None
     target = resume or log_path
     if target is not None:
-        if resume is None and Path(target).exists():
-            raise click.BadParameter(f"{target} exists: continue it with --resume {target}, or "
-                                     "choose another file", param_hint="--log")
-        out = open(target, "a" if resume else "x", encoding="utf-8", newline="\n")  # noqa: SIM115
+        if resume is None and not force and Path(target).exists():
+            raise click.BadParameter(f"{target} exists: continue it with --resume {target}, "
+                                     "replace it with --force, or choose another file",
+                                     param_hint="--log")
+        out = open(target, "a" if resume else "w" if force else "x",  # noqa: SIM115
+                   encoding="utf-8", newline="\n")
         if resume and data and not data.endswith(b"\n"):
             out.write("\n")
-        recorder = Recorder(match, out, variant=label, players=names,
+        recorder = Recorder(match, out, variant=label, players=seat_names(names),
                             meta={"tool": "truco play", "human": seat, "bots": names},
                             write_header=resume is None)
     title = rules.title or rules.name
@@ -398,9 +566,14 @@ def play(variant: str | None, seat: int | None, bots: str, seed: int | None,
         if match.is_over:
             click.echo(f"the match in {resume} is over: team {match.winner} won")
             return
-        click.echo(f"{title}: you are seat {seat}, team {seat % 2} (partners sit in alternate "
-                   "seats). Type a move's number or name; 'quit' or end of input stops.")
-        _Game(match, seat, players, title, recorder, stdin).run()
+        shown = seat_names(names)
+        partners = [shown[s] for s in range(seat % 2, rules.players, 2) if s != seat]
+        others = [shown[s] for s in range(1 - seat % 2, rules.players, 2)]
+        click.echo(f"{title}: you are seat {seat}"
+                   + (f", with {' and '.join(partners)}" if partners else "")
+                   + f", against {' and '.join(others)}. Type a move's letter or name; 'quit' "
+                   "or end of input stops.")
+        _Game(match, seat, players, title, recorder, stdin, shown).run()
     except _Stop:
         kept = f"; the log is kept: continue with --resume {target}" if target else ""
         click.echo(f"\ngame stopped{kept}")

@@ -14,15 +14,44 @@ import io
 import json
 import os
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 from engine.actions import Action, Deal
 from engine.game import Checkpoint, Match, resolve_rules
 from engine.shuffle import SplitMix64
 from engine.shuffle import deal as seeded_deal
+from engine.variant import looks_like_path
 
 LOG_VERSION = 1
 HEADER_ORDER = ("truco_log", "variant", "seed", "dealer", "players", "variant_sha256", "meta")
+
+
+def header_variant(variant: str | os.PathLike[str], log_dir: str | os.PathLike[str]) -> str:
+    """What the header of a log written into the folder ``log_dir`` calls ``variant``: a
+    shipped name as it is; a variant file by its path relative to the log's own folder
+    (``/``-separated, with ``..`` as needed), so that the log verifies from any working folder.
+    Symbolic links in the folders are resolved first, as the reader's ``..`` are. Only where no
+    relative path exists (another drive, on Windows) is the path absolute. Every command that
+    writes a log names its variant through this function.
+
+    >>> header_variant("paulista", "logs")
+    'paulista'
+    >>> header_variant("house/mine.yaml", "logs")
+    '../house/mine.yaml'
+    >>> header_variant("house/mine.yaml", "house")
+    'mine.yaml'
+    """
+    text = os.fspath(variant)
+    if not looks_like_path(text):
+        return text
+    full = os.path.abspath(text)
+    full = os.path.join(os.path.realpath(os.path.dirname(full)), os.path.basename(full))
+    try:
+        rel = os.path.relpath(full, os.path.realpath(os.path.abspath(log_dir)))
+    except ValueError:  # no relative path between two drives
+        return Path(full).as_posix()
+    return Path(rel).as_posix()
 
 
 def dumps_event(event: dict[str, Any]) -> str:
@@ -117,12 +146,15 @@ MAX_RECORDED_MOVES = 100_000
 
 def record_random(variant: str | os.PathLike[str], seed: int, *, dealer: int = 0,
                   deals: bool = False, unseeded: bool = False,
-                  players: Sequence[str] | None = None) -> str:
+                  players: Sequence[str] | None = None,
+                  log_dir: str | os.PathLike[str] | None = None) -> str:
     """The log of a match played with uniformly random legal moves: the deals come from
     ``seed`` (LOG-FORMAT.md), each move is drawn from :meth:`Match.legal_actions` by a
     SplitMix64 seeded with ``seed ^ CHOOSER_SALT``. With ``deals`` every hand's ``deal`` event
     is written; with ``unseeded`` the header carries no seed and every hand has its deal event
-    (the same cards the seed deals). The same arguments give the same bytes.
+    (the same cards the seed deals). A variant file is named in the header relative to
+    ``log_dir``, the folder the log is written to (the current folder by default; see
+    :func:`header_variant`). The same arguments give the same bytes.
 
     >>> log = record_random("paulista", 7)
     >>> log.splitlines()[0][:60]
@@ -131,7 +163,7 @@ def record_random(variant: str | os.PathLike[str], seed: int, *, dealer: int = 0
     True
     """
     rules = resolve_rules(variant)
-    name = os.fspath(variant)
+    name = header_variant(variant, "." if log_dir is None else log_dir)
     chooser = SplitMix64(seed ^ CHOOSER_SALT)
     out = io.StringIO()
     if unseeded:

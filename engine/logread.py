@@ -61,9 +61,20 @@ class LogProblem(LogError):
     """
 
     def __init__(self, kind: ProblemKind, message: str, *, file: str | None = None,
-                 line: int | None = None) -> None:
+                 line: int | None = None, item: ItemKind | None = None) -> None:
         super().__init__(message, file=file, line=line)
         self.kind: ProblemKind = kind
+        #: What the bad line was, when the reader could tell (a line that fails the schema);
+        #: ``None`` for a line it could not read (bad JSON or UTF-8) or a reading limit.
+        self.item: ItemKind | None = item
+
+    @property
+    def may_be_a_move(self) -> bool:
+        """Whether the bad line may have been a move or a deal that the replay needed: an
+        unreadable line (invalid JSON or UTF-8) or an event that fails the schema, unless it is
+        known to be a checkpoint. A blank line or a second header is not one."""
+        return self.kind in ("json", "encoding") or (
+            self.kind == "schema" and self.item != "checkpoint")
 
     def as_dict(self) -> dict[str, Any]:
         """The problem as plain data (for ``--json`` output)."""
@@ -496,7 +507,7 @@ def read_log(source: IO[bytes] | bytes | Iterable[bytes], file: str = "<log>"
         kind, problem = check_line(obj, line)
         if problem is not None:
             pkind: ProblemKind = "header" if problem.startswith("bad header") else "schema"
-            yield LogProblem(pkind, problem, file=file, line=line)
+            yield LogProblem(pkind, problem, file=file, line=line, item=kind)
             continue
         if kind != "deal" and line > 1:
             if len(_SEEN) >= _SEEN_MAX:

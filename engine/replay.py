@@ -10,6 +10,10 @@ problem means (python-chess style: one reader, several handlers):
 - :class:`Collector` is lenient: it notes every problem and lets the replay go on as far as it
   makes sense (a checkpoint mismatch or a seeded deal mismatch go on with the engine's view; an
   illegal move stops the replay, but the remaining lines are still checked as JSON and schema).
+  A line that cannot be read (bad JSON or UTF-8), or a move that fails the schema, stops the
+  replay the same way: the move it stood for is unknown, so the moves after it are not judged
+  against a state it left undefined (no knock-on "illegal move" on the next good line). A bad
+  checkpoint line, a blank line or a second header lose no move: the replay goes on.
 - :class:`Annotator` writes the log again with every checkpoint filled in.
 - :class:`engine.transcript.Transcript` writes it for people.
 
@@ -34,7 +38,7 @@ from engine.actions import Action, Deal
 from engine.cards import card_name, parse_card
 from engine.errors import IllegalMoveError, VariantError
 from engine.game import Checkpoint, Match
-from engine.logformat import dumps_event
+from engine.logformat import dumps_event, header_variant
 from engine.logread import (
     CHECKPOINTS,
     MAX_FILE_BYTES,
@@ -45,7 +49,7 @@ from engine.logread import (
     read_log,
 )
 from engine.rules import Rules
-from engine.variant import load_ref
+from engine.variant import load_ref, looks_like_path
 
 #: Keys of an event that the engine ignores (kept as they are, never compared).
 IGNORED_KEYS = ("t", "meta")
@@ -166,8 +170,8 @@ answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
         for item in items:
             self.lines = item.line or self.lines
             if isinstance(item, LogProblem):
-                if item.line == 1:
-                    self.stopped = True  # no header, no match
+                if item.line == 1 or item.may_be_a_move:
+                    self.stopped = True  # no header, no match; or a move that is unknown
                 self.visitor.problem(item)
                 continue
             if item.kind == "header":
@@ -414,9 +418,16 @@ class Annotator(Visitor):
     re-serialised as they were (key order, ``t`` and ``meta`` kept), each checkpoint the
     engine computed right after its move (a checkpoint of the input that equals the engine's is
     kept as it was written). Checkpoints that disagree with the engine are replaced and noted
-    in :attr:`replaced`; any other problem is raised."""
+    in :attr:`replaced`; any other problem is raised.
 
-    def __init__(self) -> None:
+    With ``out_dir`` (the folder the new log goes to), a variant file in the header is named
+    relative to that folder (:func:`engine.logformat.header_variant`) when its path from the
+    input's folder ``base`` does not reach it from there."""
+
+    def __init__(self, base: Path | None = None, out_dir: str | os.PathLike[str] | None = None
+                 ) -> None:
+        self.base = base
+        self.out_dir = out_dir
         self.lines: list[str] = []
         self.replaced: list[LogProblem] = []
         self._engine: list[Checkpoint] = []
@@ -429,7 +440,14 @@ class Annotator(Visitor):
         self._kept = {}
 
     def header(self, item: LogItem, match: Match) -> None:
-        self.lines.append(dumps_event(item.data))
+        data = item.data
+        ref = data["variant"]
+        if self.out_dir is not None and looks_like_path(ref):
+            where = os.path.join(self.base or ".", ref)
+            same = os.path.realpath(os.path.join(self.out_dir, ref)) == os.path.realpath(where)
+            if not same:
+                data = {**data, "variant": header_variant(where, self.out_dir)}
+        self.lines.append(dumps_event(data))
 
     def hand(self, match: Match, deal: LogItem | None) -> None:
         self._flush()
@@ -461,17 +479,19 @@ class Annotator(Visitor):
         return "".join(line + "\n" for line in self.lines)
 
 
-def annotate(data: IO[bytes] | bytes, file: str, *, base: Path | None = None
-             ) -> tuple[str, list[LogProblem]]:
+def annotate(data: IO[bytes] | bytes, file: str, *, base: Path | None = None,
+             out_dir: str | os.PathLike[str] | None = None) -> tuple[str, list[LogProblem]]:
     """The log with every checkpoint filled in, and the input's checkpoints that the engine
-    replaced. Raises :class:`LogProblem` for any other problem.
+    replaced. Raises :class:`LogProblem` for any other problem. ``base`` is the input's folder,
+    ``out_dir`` the folder the result is written to (a variant file in the header is then named
+    from there; see :class:`Annotator`).
 
     >>> text, replaced = annotate(b'{"truco_log": 1, "variant": "paulista", "seed": 7}\\n'
     ...                           b'{"event": "play", "seat": 1, "card": "2h"}\\n', "a.jsonl")
     >>> text.splitlines()[-1]
     '{"event": "play", "seat": 1, "card": "2h"}'
     """
-    visitor = Annotator()
+    visitor = Annotator(base, out_dir)
     replay(io.BytesIO(data) if isinstance(data, bytes) else data, file, visitor, base)
     return visitor.text(), visitor.replaced
 

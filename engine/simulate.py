@@ -26,7 +26,7 @@ from engine.actions import Action
 from engine.bots import Bot, derive_seed, make_bot, next_actor
 from engine.fileio import atomic_write_text
 from engine.game import BOTH_TEAMS, NORMAL, ONE_TEAM, Checkpoint, Match, resolve_rules
-from engine.logformat import Recorder
+from engine.logformat import Recorder, header_variant
 from engine.rules import Rules
 from engine.variant import looks_like_path
 
@@ -202,20 +202,6 @@ def simulate_match(variant: str, rules: Rules, run_seed: int, index: int,
 def log_name(index: int) -> str:
     """The file name of match ``index``'s log: ``match-000001.jsonl`` for index 0."""
     return f"match-{index + 1:06d}.jsonl"
-
-
-def header_variant(variant: str, log_dir: str | os.PathLike[str]) -> str:
-    """What a log header written into ``log_dir`` calls ``variant``: a shipped name as it is,
-    a variant file by its path relative to the log's folder (LOG-FORMAT.md, ``truco verify``).
-
-    >>> header_variant("paulista", "logs")
-    'paulista'
-    >>> header_variant("house/mine.yaml", "logs")
-    '../house/mine.yaml'
-    """
-    if looks_like_name(variant):
-        return variant
-    return Path(os.path.relpath(os.path.abspath(variant), os.path.abspath(log_dir))).as_posix()
 
 
 def looks_like_name(variant: str) -> bool:

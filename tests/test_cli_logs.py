@@ -22,7 +22,7 @@ def run(*args: str, stdin: bytes | None = None) -> tuple[int, str, str]:
 def test_verify_folders_and_files() -> None:
     code, out, _ = run("verify", str(EXAMPLES))
     assert code == 0
-    assert out == "7 logs: 7 valid, 0 invalid, 0 incomplete (incomplete logs are valid)\n"
+    assert out == "7 logs: 7 valid, 0 invalid\n"
     good = sorted(str(p) for p in REPLAYS.glob("*.jsonl"))
     code, out, _ = run("verify", *good)
     assert (code, out.splitlines()[-1].split(":")[0]) == (0, f"{len(good)} logs")
@@ -33,8 +33,9 @@ def test_verify_reports_one_line_per_problem_and_exit_1() -> None:
     lines = out.splitlines()
     assert code == 1
     invalid = sorted((REPLAYS / "invalid").glob("*.jsonl"))
-    assert lines[-1] == (f"{len(invalid)} logs: 1 valid, {len(invalid) - 1} invalid, 1 incomplete "
-                         "(incomplete logs are valid)")
+    # The summary adds up: the incomplete log is one of the valid ones, counted once.
+    assert lines[-1] == (f"{len(invalid)} logs: 1 valid (1 of them incomplete), "
+                         f"{len(invalid) - 1} invalid")
     for path in invalid:
         expected = path.with_suffix(".expected").read_text(encoding="utf-8").rstrip("\n")
         shown = expected.removesuffix(" ...")
@@ -50,7 +51,10 @@ def test_verify_incomplete_is_listed_and_valid(tmp_path: Path) -> None:
     assert out.splitlines() == [
         f"{part}:7: incomplete: the log ends before the match is over (hand 2, score [0, 3], "
         "games [0, 0])",
-        "2 logs: 2 valid, 0 invalid, 1 incomplete (incomplete logs are valid)"]
+        "2 logs: 2 valid (1 of them incomplete), 0 invalid"]
+    code, out, _ = run("verify", "--json", str(part), str(REPLAYS / "mineiro-seed1.jsonl"))
+    assert json.loads(out)["summary"] == {"logs": 2, "valid": 2, "complete": 1,
+                                          "incomplete": 1, "invalid": 0}
 
 
 def test_verify_json_and_stdin() -> None:
@@ -59,7 +63,8 @@ def test_verify_json_and_stdin() -> None:
                        stdin=data)
     assert code == 1
     report = json.loads(out)
-    assert report["summary"] == {"logs": 2, "valid": 1, "invalid": 1, "incomplete": 0}
+    assert report["summary"] == {"logs": 2, "valid": 1, "complete": 1, "incomplete": 0,
+                                 "invalid": 1}
     bad, good = report["logs"]
     assert bad["file"] == "<stdin>" and bad["status"] == "invalid"
     assert bad["problems"][0]["kind"] == "illegal" and bad["problems"][0]["line"] == 3

@@ -54,6 +54,11 @@ _FOLD = '{"event": "fold", "seat": 1}\n'
 _SIZE_LINE = 3 + (MAX_FILE_BYTES - len(H) - len(_FOLD)) // len(_FILL)
 
 
+_BAD_ROUND = EXAMPLE.replace('{"event": "round", "winner": 1}', '{"event": "round", "winner": "x"}',
+                             1).replace('"score": [3, 13]}\n{"event": "game"',
+                                        '"score": [13, 3]}\n{"event": "game"')
+
+
 def _too_large() -> bytes:
     return (H + _FOLD + _FILL * (_SIZE_LINE - 2)).encode()
 
@@ -167,9 +172,16 @@ CASES = [
         "".join(EXAMPLE.splitlines(keepends=True)[:10]), 10,
         "incomplete: the log ends before the match is over", code=0, id="incomplete"),
     log("CRLF line ends (accepted)", EXAMPLE.replace("\n", "\r\n"), None,
-        "1 log: 1 valid, 0 invalid, 0 incomplete", code=0, id="crlf"),
+        "1 log: 1 valid, 0 invalid", code=0, id="crlf"),
     log("no final newline (accepted)", EXAMPLE.rstrip("\n"), None,
-        "1 log: 1 valid, 0 invalid, 0 incomplete", code=0, id="no-final-newline"),
+        "1 log: 1 valid, 0 invalid", code=0, id="no-final-newline"),
+    log("a move of bad JSON with good moves after it (reported once: the moves after it are "
+        "not judged)", EXAMPLE.replace(P, P[:-10] + "\n", 1), 2, "invalid JSON",
+        id="bad-move-then-good"),
+    log("a move that fails the schema with good moves after it (reported once)",
+        EXAMPLE.replace(P, _play("-1"), 1), 2, "schema violation", id="bad-schema-then-good"),
+    log("a checkpoint that fails the schema (no move lost: the replay goes on, and finds the "
+        "mismatch at line 94 too)", _BAD_ROUND, 6, "schema violation", id="bad-checkpoint"),
 ]
 
 
@@ -192,6 +204,35 @@ def test_verify_answers_file_line_message_and_exit_1(
     if code and case.id != "size-limit":  # the first problem is the one the case is about
         assert lines[0].startswith(case.where + ": "), output
     assert "1 invalid" in lines[-1] if code else "0 invalid" in lines[-1]
+
+
+#: The whole report of a bad line among good ones: no knock-on error after it.
+KNOCK_ON = {
+    "bad-move-then-good": ["a.jsonl:2: invalid JSON: Unterminated string starting at column 30"],
+    "bad-schema-then-good": ["a.jsonl:2: schema violation: a play event: seat: expected at "
+                             "least 0, found -1"],
+    "bad-checkpoint": ['a.jsonl:6: schema violation: a round event: winner: expected an integer '
+                       'or null, found "x"', "a.jsonl:94: checkpoint mismatch: expected "],
+}
+
+
+@pytest.mark.parametrize("case_id", sorted(KNOCK_ON))
+def test_a_bad_line_is_reported_once_without_a_knock_on_error(
+    case_id: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    case = next(c for c in CASES if c.id == case_id)
+    monkeypatch.chdir(tmp_path)
+    setup_case(case, tmp_path)
+    code, output = check_output(case)
+    lines = output.splitlines()
+    assert code == 1
+    assert len(lines) == len(KNOCK_ON[case_id]) + 1, output
+    for line, expected in zip(lines, KNOCK_ON[case_id], strict=False):
+        assert line.startswith(expected), output
+    assert lines[-1] == "1 log: 0 valid, 1 invalid"
+    result = verify_file("a.jsonl")
+    assert [p.line for p in result.problems] == [int(x.split(":")[1]) for x in KNOCK_ON[case_id]]
+    assert result.incomplete is None  # the replay stopped: not called incomplete either
 
 
 def _cases_for_the_api() -> list[Case]:

@@ -107,14 +107,22 @@ def test_atomic_write_replaces_the_whole_file(tmp_path: Path) -> None:
     assert leftovers(tmp_path) == []
 
 
-COMMANDS = {
-    "record --out": lambda folder: ["record", "-v", "paulista", "-s", "7", "-o",
-                                    str(folder / "match-000001.jsonl")],
-    "replay --out": lambda folder: ["replay", str(REPO / "replays" / "paulista-seed1.jsonl"),
-                                    "--checkpoints", "-o", str(folder / "match-000001.jsonl")],
-    "simulate --logs": lambda folder: ["simulate", "-v", "paulista", "-n", "3", "-s", "1",
-                                       "--logs", str(folder)],
+# Each command given the file it writes: simulate --logs writes that file's folder.
+COMMANDS: dict[str, Callable[[Path], list[str]]] = {
+    "record --out": lambda target: ["record", "-v", "paulista", "-s", "7", "-o", str(target)],
+    "replay --out": lambda target: ["replay", str(REPO / "replays" / "paulista-seed1.jsonl"),
+                                    "--checkpoints", "-o", str(target)],
+    "simulate --logs": lambda target: ["simulate", "-v", "paulista", "-n", "3", "-s", "1",
+                                       "--logs", str(target.parent)],
 }
+
+
+def _old_target(tmp_path: Path) -> Path:
+    """``out/match-000001.jsonl`` holding the user's file (the first log simulate writes)."""
+    target = tmp_path / "out" / "match-000001.jsonl"
+    target.parent.mkdir()
+    target.write_text(OLD, encoding="utf-8")
+    return target
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
@@ -122,26 +130,175 @@ COMMANDS = {
 def test_a_command_whose_write_fails_keeps_the_old_file_and_says_why(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str, failure: str
 ) -> None:
-    target = tmp_path / "match-000001.jsonl"  # also the first log simulate --logs writes
-    target.write_text(OLD, encoding="utf-8")
+    target = _old_target(tmp_path)
     name, fake = FAILURES[failure]
     monkeypatch.setattr(os, name, fake)
-    code, output = run(*COMMANDS[command](tmp_path))
+    code, output = run(*COMMANDS[command](target), "--force")
     assert code == 1
     assert output.startswith("truco: ") and ("No space left" in output or "Input/output" in output)
     assert target.read_text(encoding="utf-8") == OLD
-    assert leftovers(tmp_path) == []
+    assert sorted(p.name for p in target.parent.iterdir()) == [target.name]
+    assert leftovers(target.parent) == leftovers(tmp_path) == []  # no temporary file or folder
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
-def test_a_command_that_succeeds_replaces_the_file(tmp_path: Path, command: str) -> None:
-    target = tmp_path / "match-000001.jsonl"
-    target.write_text(OLD, encoding="utf-8")
-    code, output = run(*COMMANDS[command](tmp_path))
+def test_a_command_that_succeeds_with_force_replaces_the_file(tmp_path: Path,
+                                                              command: str) -> None:
+    target = _old_target(tmp_path)
+    code, output = run(*COMMANDS[command](target), "--force")
     assert code == 0, output
     checked = verify_file(target)
     assert checked.valid and checked.incomplete is None
+    assert leftovers(target.parent) == leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("command", [*sorted(COMMANDS), "play --log"])
+def test_an_existing_target_is_refused_without_force_and_left_as_it_was(
+    tmp_path: Path, command: str
+) -> None:
+    target = _old_target(tmp_path)
+    args = (COMMANDS[command](target) if command in COMMANDS
+            else ["play", "-v", "paulista", "-s", "7", "--log", str(target)])
+    code, output = run(*args, input="1\n")
+    assert code == 2, output
+    assert "exists" in output and "--force" in output
+    assert target.read_text(encoding="utf-8") == OLD
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["match-000001.jsonl", "out"]
+
+
+def test_play_log_with_force_replaces_the_file(tmp_path: Path) -> None:
+    target = _old_target(tmp_path)
+    code, output = run("play", "-v", "paulista", "-s", "7", "--log", str(target), "--force",
+                       input="quit\n")
+    assert code == 0, output
+    assert target.read_text(encoding="utf-8").startswith('{"truco_log": 1, ')
+    assert verify_file(target).valid
+
+
+# -- simulate --logs: a folder of new logs, never old and new mixed ------------------------------
+def _folder(tmp_path: Path) -> tuple[Path, dict[str, bytes]]:
+    """``out/`` with older logs, more of them than the new run writes, and a note."""
+    out = tmp_path / "out"
+    out.mkdir()
+    for i in range(1, 6):
+        (out / f"match-{i:06d}.jsonl").write_text(OLD, encoding="utf-8")
+    (out / "notes.txt").write_text("mine\n", encoding="utf-8")
+    return out, {p.name: p.read_bytes() for p in out.iterdir()}
+
+
+def test_simulate_logs_refuses_a_folder_with_files_in_it(tmp_path: Path) -> None:
+    out, before = _folder(tmp_path)
+    code, output = run("simulate", "-v", "paulista", "-n", "3", "-s", "1", "--logs", str(out))
+    assert code == 2 and f"{out} exists; give --force to replace it" in output
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_simulate_logs_with_force_replaces_the_whole_folder(tmp_path: Path) -> None:
+    out, _ = _folder(tmp_path)
+    code, output = run("simulate", "-v", "paulista", "-n", "3", "-s", "1", "--logs", str(out),
+                       "--force")
+    assert code == 0, output
+    assert sorted(p.name for p in out.iterdir()) == [f"match-00000{i}.jsonl" for i in (1, 2, 3)]
+    assert all(verify_file(p).valid for p in out.iterdir())
     assert leftovers(tmp_path) == []
+
+
+def test_simulate_logs_into_a_new_or_empty_folder_needs_no_force(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    for folder in (tmp_path / "empty", tmp_path / "new" / "deeper"):
+        code, output = run("simulate", "-v", "paulista", "-n", "2", "-s", "1", "--logs",
+                           str(folder))
+        assert code == 0, output
+        assert sorted(p.name for p in folder.iterdir()) == ["match-000001.jsonl",
+                                                            "match-000002.jsonl"]
+    assert leftovers(tmp_path) == leftovers(tmp_path / "new") == []
+
+
+def test_simulate_logs_that_fails_midway_leaves_the_old_folder_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import engine.simulate
+
+    out, before = _folder(tmp_path)
+    written = []
+
+    def crash_at_the_third(path: Any, text: str) -> None:
+        if len(written) == 2:
+            raise OSError(28, "No space left on device", str(path))
+        written.append(path)
+        atomic_write_text(path, text)
+
+    monkeypatch.setattr(engine.simulate, "atomic_write_text", crash_at_the_third)
+    code, output = run("simulate", "-v", "paulista", "-n", "4", "-s", "1", "--logs", str(out),
+                       "--force")
+    assert code == 1 and "No space left on device" in output
+    assert len(written) == 2  # two new logs were made, beside the folder, then thrown away
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    assert leftovers(tmp_path) == []
+
+
+def test_simulate_logs_refuses_to_replace_a_folder_holding_its_variant(tmp_path: Path) -> None:
+    out, before = _folder(tmp_path)
+    (out / "house.yaml").write_text("extends: paulista\n", encoding="utf-8")
+    code, output = run("simulate", "-v", str(out / "house.yaml"), "-n", "2", "--logs", str(out),
+                       "--force")
+    assert code == 2 and "inside" in output
+    assert (out / "house.yaml").exists() and (out / "notes.txt").exists()
+
+
+# -- file modes: the usual ones, not the temporary file's 0600 ------------------------------------
+@pytest.fixture
+def umask() -> Any:
+    """Set the process's umask for a test, and restore it after."""
+    saved = os.umask(0o022)
+
+    def set_to(mask: int) -> None:
+        os.umask(mask)
+
+    yield set_to
+    os.umask(saved)
+
+
+def _mode(path: Path) -> int:
+    return path.stat().st_mode & 0o777
+
+
+@pytest.mark.parametrize("mask", [0o022, 0o027, 0o077])
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_new_files_get_the_usual_mode_under_the_umask(
+    tmp_path: Path, umask: Any, command: str, mask: int
+) -> None:
+    umask(mask)
+    target = tmp_path / "out" / "match-000001.jsonl"
+    target.parent.mkdir()
+    code, output = run(*COMMANDS[command](target))
+    assert code == 0, output
+    assert _mode(target) == 0o666 & ~mask  # 0644 under umask 022, as play --log gives it
+    play_log = tmp_path / "play.jsonl"
+    assert run("play", "-v", "paulista", "-s", "7", "--log", str(play_log),
+               input="quit\n")[0] == 0
+    assert _mode(play_log) == _mode(target)
+
+
+def test_a_new_logs_folder_gets_the_usual_mode(tmp_path: Path, umask: Any) -> None:
+    umask(0o022)
+    out = tmp_path / "logs"
+    assert run("simulate", "-v", "paulista", "-n", "2", "--logs", str(out))[0] == 0
+    assert _mode(out) == 0o755
+    assert all(_mode(p) == 0o644 for p in out.iterdir())
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_replaced_file_keeps_its_mode(tmp_path: Path, umask: Any, command: str) -> None:
+    umask(0o022)
+    target = _old_target(tmp_path)
+    target.chmod(0o640)
+    target.parent.chmod(0o750)
+    code, output = run(*COMMANDS[command](target), "--force")
+    assert code == 0, output
+    assert target.read_text(encoding="utf-8") != OLD
+    assert _mode(target) == (0o640 if command != "simulate --logs" else 0o644)
+    assert _mode(target.parent) == 0o750  # simulate --logs: the replaced folder keeps its mode
 
 
 def test_an_unwritable_target_is_an_error_not_a_traceback(tmp_path: Path) -> None:
@@ -160,14 +317,6 @@ def test_every_file_the_engine_writes_goes_through_atomic_write_text() -> None:
             if writes.search(line):
                 found.append(f"{path.relative_to(REPO).as_posix()}:{number}")
     assert [f.split(":")[0] for f in found] == ["engine/cli/play_cmd.py"], found
-
-
-def test_play_does_not_overwrite_an_existing_log(tmp_path: Path) -> None:
-    log = tmp_path / "game.jsonl"
-    log.write_text(OLD, encoding="utf-8")
-    code, output = run("play", "-v", "paulista", "-s", "7", "--log", str(log), input="1\n")
-    assert code == 2 and "exists" in output
-    assert log.read_text(encoding="utf-8") == OLD
 
 
 # -- truco play killed between moves ---------------------------------------------------------------
@@ -223,7 +372,7 @@ def test_play_killed_between_moves_leaves_an_incomplete_log_that_resume_finishes
     assert code == 0, output
     lines = killed.count(b"\n")
     assert output.splitlines()[0].startswith(f"{log}:{lines}: incomplete: ")
-    assert "1 valid, 0 invalid, 1 incomplete" in output
+    assert output.splitlines()[-1] == "1 log: 1 valid (1 of them incomplete), 0 invalid"
 
     code, output = run("play", "--resume", str(log), input="1\n" * 3000)
     assert code == 0, output

@@ -1,14 +1,20 @@
 """``truco record``: play a match with uniformly random legal moves and write its log, so
 there is always a way to make logs (bots come later).
 
+A variant file is named in the header by its path relative to the log's folder (``--out``), or
+to the current folder when the log goes to standard output, so the log verifies from anywhere.
+``--out`` refuses an existing file unless ``--force`` is given.
+
 Exit codes: 0 ok, 1 the variant is invalid, 2 usage errors.
 """
 
 from __future__ import annotations
 
+import os
+
 import click
 
-from engine.cli.options import U64
+from engine.cli.options import U64, force_option, refuse_existing
 from engine.fileio import atomic_write_text
 from engine.logformat import record_random
 
@@ -25,13 +31,19 @@ from engine.logformat import record_random
               help="Write no seed in the header, a deal event for every hand instead.")
 @click.option("--out", "-o", type=click.Path(dir_okay=False, writable=True),
               help="Write the log to FILE (atomically) instead of standard output.")
+@force_option("the --out file")
 def record(variant: str, seed: int, dealer: int, deals: bool, unseeded: bool,
-           out: str | None) -> None:
+           out: str | None, force: bool) -> None:
     """Play a match with random legal moves and write its log.
+
+    A variant file is named in the log's header by its path relative to the log's folder
+    (--out FILE), or to the current folder when the log goes to standard output: save that
+    log in the current folder, or give --out.
 
     \b
     Examples:
       truco record --variant paulista --seed 7 --out game.jsonl
+      truco record --variant house/mine.yaml --seed 7 --out logs/game.jsonl
       truco record --variant mineiro --seed 1 --unseeded
     """
     from engine.game import resolve_rules
@@ -40,7 +52,11 @@ def record(variant: str, seed: int, dealer: int, deals: bool, unseeded: bool,
     if dealer >= rules.players:
         raise click.BadParameter(f"{dealer} is not a seat (0..{rules.players - 1})",
                                  param_hint="--dealer")
-    text = record_random(variant, seed, dealer=dealer, deals=deals, unseeded=unseeded)
+    if out is not None:
+        refuse_existing(out, force, "--out")
+    log_dir = "." if out is None else os.path.dirname(out) or "."
+    text = record_random(variant, seed, dealer=dealer, deals=deals, unseeded=unseeded,
+                         log_dir=log_dir)
     if out is None:
         click.echo(text, nl=False)
     else:

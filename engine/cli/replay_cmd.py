@@ -1,5 +1,7 @@
 """``truco replay LOG``: a log as a transcript for people, or with ``--checkpoints`` the log
-again as JSONL with every checkpoint filled in.
+again as JSONL with every checkpoint filled in (a variant file in its header named relative to
+the ``--out`` file's folder, or to the current folder on standard output). ``--out`` refuses an
+existing file unless ``--force`` is given.
 
 Exit codes: 0 ok, 1 the log is invalid (``file:line: message`` on standard error), 2 usage.
 """
@@ -11,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from engine.cli.options import force_option, refuse_existing
 from engine.fileio import atomic_write_text
 from engine.logread import MAX_FILE_BYTES, LogProblem
 from engine.replay import annotate, replay
@@ -35,18 +38,25 @@ def _read(log: str) -> tuple[bytes, str, Path]:
                    "(header, moves and deals as they were).")
 @click.option("--out", "-o", type=click.Path(dir_okay=False, writable=True),
               help="Write to FILE (atomically) instead of standard output.")
-def replay_(log: str, checkpoints: bool, out: str | None) -> None:
+@force_option("the --out file")
+def replay_(log: str, checkpoints: bool, out: str | None, force: bool) -> None:
     """Replay a game log (a file, or - for standard input).
+
+    With --checkpoints, a variant file in the header is named relative to the folder of the
+    --out file (or to the current folder on standard output), so the new log verifies there.
 
     \b
     Examples:
       truco replay replays/paulista-seed1.jsonl
       truco replay moves-only.jsonl --checkpoints -o annotated.jsonl
     """
+    if out is not None:
+        refuse_existing(out, force, "--out")
     data, file, base = _read(log)
     if checkpoints:
+        out_dir = Path.cwd() if out is None else Path(out).absolute().parent
         try:
-            text, replaced = annotate(data, file, base=base)
+            text, replaced = annotate(data, file, base=base, out_dir=out_dir)
         except LogProblem as exc:
             click.echo(f"truco: {exc}", err=True)
             sys.exit(1)

@@ -5,16 +5,29 @@ Exit codes: 0 ok, 1 the variant is invalid, 2 usage errors (an unknown bot, a wr
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
 
-from engine.cli.options import U64, bots_option, matches, matches_option, parse_bots
+from engine.cli.options import (
+    U64,
+    bots_option,
+    force_option,
+    matches,
+    matches_option,
+    parse_bots,
+    refuse_existing,
+)
+from engine.fileio import atomic_folder, is_empty_folder
 from engine.simulate import run_simulation
 from engine.tui import columns
+from engine.variant import looks_like_path
 
 
 def _pct(x: float) -> str:
@@ -90,6 +103,18 @@ def _progress_bar(total: int) -> tuple[Callable[[int, int], None] | None, Callab
     return update, bar.stop
 
 
+def _check_logs_folder(logs: str, force: bool, variant: str) -> None:
+    """Usage errors before anything is played: a folder with files in it without --force; a
+    variant file inside the folder that --force would replace."""
+    folder = Path(logs)
+    if folder.is_dir() and not is_empty_folder(folder):
+        refuse_existing(logs, force, "--logs")
+        inside = Path(os.path.realpath(variant)).is_relative_to(os.path.realpath(folder))
+        if looks_like_path(variant) and inside:
+            raise click.BadParameter(f"the variant file {variant} is inside {logs}, which "
+                                     "--force would replace", param_hint="--logs")
+
+
 @click.command()
 @click.option("--variant", "-v", required=True, metavar="NAME|FILE",
               help="A shipped variant name or a path to a variant YAML file.")
@@ -100,10 +125,13 @@ def _progress_bar(total: int) -> tuple[Callable[[int, int], None] | None, Callab
 @click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(1),
               help="Processes to use; the results are the same for any value.")
 @click.option("--logs", type=click.Path(file_okay=False),
-              help="Write one log per match into DIR (match-000001.jsonl, ...).")
+              help="Write one log per match into DIR (match-000001.jsonl, ...), a new or empty "
+                   "folder; the logs name a variant file relative to DIR.")
+@force_option("a non-empty --logs folder: its whole content (the new logs are made beside it "
+              "and swapped in, never mixed with old ones)")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 def simulate(variant: str, n_matches: int, games_alias: int | None, seed: int, bots: str,
-             jobs: int, logs: str | None, as_json: bool) -> None:
+             jobs: int, logs: str | None, force: bool, as_json: bool) -> None:
     """Let bots play N matches of a variant and print statistics: matches, games,
     hands and points won per team, the ladder steps reached and accepted, folds, special
     hands and who won them, hands per game, all-tied hands.
@@ -119,10 +147,16 @@ def simulate(variant: str, n_matches: int, games_alias: int | None, seed: int, b
     games = matches(n_matches, games_alias) or 0
     rules = resolve_rules(variant)
     names = parse_bots(bots, rules.players)
+    folder = None
+    if logs is not None:
+        _check_logs_folder(logs, force, variant)
+        folder = atomic_folder(logs, replace=force)  # filled beside DIR, swapped in whole
     update, stop = _progress_bar(games)
     try:
-        stats = run_simulation(variant, games=games, seed=seed, bots=names, jobs=jobs,
-                               logs=logs, progress=update)
+        with folder or contextlib.nullcontext() as tmp:
+            # The temporary folder is DIR's sibling: a variant file's path from it is DIR's.
+            stats = run_simulation(variant, games=games, seed=seed, bots=names, jobs=jobs,
+                                   logs=tmp, progress=update)
     finally:
         stop()
     if as_json:

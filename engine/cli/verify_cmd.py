@@ -1,7 +1,9 @@
 """``truco verify PATH...``: verify game logs (files, folders searched recursively for
 ``.jsonl``, or ``-`` for standard input).
 
-One line per problem, ``file:line: message``, incomplete logs listed the same way, then a summary.
+One line per problem, ``file:line: message``, incomplete logs listed the same way, then a summary
+that adds up: ``3 logs: 1 valid (1 of them incomplete), 2 invalid``. An incomplete log (it ends
+before its match is over) is valid: it is counted among the valid ones, never twice.
 Exit codes: 0 every log valid (incomplete logs are valid), 1 any log invalid, 2 usage errors.
 """
 
@@ -40,11 +42,29 @@ def log_paths(paths: tuple[str, ...]) -> list[str]:
 
 
 def summary(results: list[dict[str, Any]]) -> dict[str, int]:
-    """Counts of logs (results as :meth:`ReplayResult.as_dict` gives them): valid (incomplete
-    ones included), invalid, incomplete."""
+    """Counts of logs (results as :meth:`ReplayResult.as_dict` gives them) that add up:
+    ``valid + invalid == logs`` and ``complete + incomplete == valid`` (an incomplete log is
+    valid).
+
+    >>> summary([{"valid": True, "incomplete": True}, {"valid": False, "incomplete": False}])
+    {'logs': 2, 'valid': 1, 'complete': 0, 'incomplete': 1, 'invalid': 1}
+    """
     valid = sum(bool(r["valid"]) for r in results)
-    return {"logs": len(results), "valid": valid, "invalid": len(results) - valid,
-            "incomplete": sum(bool(r["valid"] and r["incomplete"]) for r in results)}
+    incomplete = sum(bool(r["valid"] and r["incomplete"]) for r in results)
+    return {"logs": len(results), "valid": valid, "complete": valid - incomplete,
+            "incomplete": incomplete, "invalid": len(results) - valid}
+
+
+def summary_line(counts: dict[str, int]) -> str:
+    """The last line of the report: ``3 logs: 1 valid (1 of them incomplete), 2 invalid``
+    (the part in brackets only when some valid log is incomplete).
+
+    >>> summary_line({"logs": 1, "valid": 1, "complete": 1, "incomplete": 0, "invalid": 0})
+    '1 log: 1 valid, 0 invalid'
+    """
+    n = counts["logs"]
+    some = f" ({counts['incomplete']} of them incomplete)" if counts["incomplete"] else ""
+    return f"{n} log{'s' * (n != 1)}: {counts['valid']} valid{some}, {counts['invalid']} invalid"
 
 
 def _outcome(result: ReplayResult) -> tuple[dict[str, Any], list[str]]:
@@ -69,6 +89,12 @@ def _verify_one(path: str) -> tuple[dict[str, Any], list[str]]:
               help="Worker processes; the output is the same for any value.")
 def verify(paths: tuple[str, ...], as_json: bool, first: bool, jobs: int) -> None:
     """Verify game logs: replay each through the engine and check every line.
+
+    Prints one line per problem (file:line: message), a note for each incomplete log (it ends
+    before its match is over: valid, but unfinished), then a summary that adds up:
+    "3 logs: 1 valid (1 of them incomplete), 2 invalid". --json prints the same as
+    {"summary": {"logs", "valid", "complete", "incomplete", "invalid"}, "logs": [...]}, where
+    valid + invalid = logs and complete + incomplete = valid.
 
     \b
     Examples:
@@ -106,7 +132,5 @@ def verify(paths: tuple[str, ...], as_json: bool, first: bool, jobs: int) -> Non
         for _, lines in outcomes:
             for line in lines:
                 click.echo(line)
-        click.echo(f"{counts['logs']} log{'s' * (counts['logs'] != 1)}: {counts['valid']} "
-                   f"valid, {counts['invalid']} invalid, {counts['incomplete']} incomplete "
-                   "(incomplete logs are valid)")
+        click.echo(summary_line(counts))
     sys.exit(1 if counts["invalid"] else 0)

@@ -8,8 +8,10 @@ what the engine computes under A, so a log with checkpoints and a moves-only log
 same way. Logs written under other variants are skipped and counted; a log that A already
 rejects is reported as such (it says nothing about the change).
 
-:func:`compare_simulations` lets the same bots play the same seeded matches under both variants
-and puts the statistics of :func:`engine.simulate.run_simulation` side by side.
+:func:`compare_simulations` lets the same bots play the same seeded matches under both variants,
+puts the statistics of :func:`engine.simulate.run_simulation` side by side and tests each
+difference on per-match numbers (:func:`two_proportions`, :func:`welch` on a per-match mean or on
+a ratio's delta-method linearization, :func:`holm` for the many tests at once).
 
 >>> report = compare_logs("mineiro", "mineiro-12", ["replays/mineiro-seed1.jsonl"])
 >>> [(log.file, log.status) for log in report.logs]

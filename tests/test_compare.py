@@ -8,6 +8,8 @@ import json
 import re
 import shutil
 import statistics
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -451,3 +453,10 @@ def test_statistics_without_a_test_have_no_mark() -> None:
     assert by_key["ladder.12.reached"]["a"] is None  # no step 12 in mineiro: not tested
     assert by_key["ladder.12.reached"]["significant"] is None
     assert by_key["ladder.3.reached"]["significant"] is not None
+
+
+def test_scipy_is_imported_only_when_a_test_runs() -> None:
+    code = ("import sys, engine.cli, engine.compare; assert 'scipy' not in sys.modules; "
+            "engine.compare.welch(engine.compare.Sample(2, 1.0, 1.0), "
+            "engine.compare.Sample(2, 2.0, 1.0), 0.05); assert 'scipy.stats' in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO)

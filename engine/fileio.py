@@ -74,7 +74,8 @@ def atomic_folder(path: str | os.PathLike[str], *, replace: bool = False) -> Ite
     anything is made), and then all of its content goes: the result never mixes old and new
     files. If the block fails, the temporary folder is removed and ``path`` is left as it was.
     (Between the two renames of a swap, ``path`` is briefly absent; the old folder is then
-    ``.NAME.XXXX.old.tmp`` beside it until it is removed.)
+    ``.NAME.XXXX.old.tmp`` beside it until it is removed. A process killed outright leaves its
+    ``.NAME.XXXX.tmp`` folder beside ``path``, which is itself untouched.)
     """
     target = Path(os.path.realpath(path))  # a link to a folder: the folder it names is filled
     if target.exists() and not target.is_dir():

@@ -387,3 +387,10 @@ def test_play_killed_between_moves_leaves_an_incomplete_log_that_resume_finishes
     code, output = run(*PLAY, "--log", str(whole), input="1\n" * 3000)
     assert code == 0, output
     assert whole.read_bytes() == finished
+
+
+@pytest.mark.parametrize("command", ["record", "replay", "simulate", "play"])
+def test_every_command_that_writes_offers_force_in_its_help(command: str) -> None:
+    code, output = run(command, "--help")
+    assert code == 0
+    assert "-f, --force" in output and "refused" in output

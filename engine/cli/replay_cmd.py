@@ -35,7 +35,8 @@ def _read(log: str) -> tuple[bytes, str, Path]:
 @click.argument("log", metavar="LOG")
 @click.option("--checkpoints", is_flag=True,
               help="Print the log as JSONL with every checkpoint filled in by the engine "
-                   "(header, moves and deals as they were).")
+                   "(header, moves and deals as they were, but a variant file named from "
+                   "the new log's folder).")
 @click.option("--out", "-o", type=click.Path(dir_okay=False, writable=True),
               help="Write to FILE (atomically) instead of standard output.")
 @force_option("the --out file")

@@ -124,11 +124,13 @@ def _check_logs_folder(logs: str, force: bool, variant: str) -> None:
 @bots_option("heuristic,random")
 @click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(1),
               help="Processes to use; the results are the same for any value.")
-@click.option("--logs", type=click.Path(file_okay=False),
+@click.option("--logs", metavar="DIR", type=click.Path(file_okay=False),
               help="Write one log per match into DIR (match-000001.jsonl, ...), a new or empty "
-                   "folder; the logs name a variant file relative to DIR.")
-@force_option("a non-empty --logs folder: its whole content (the new logs are made beside it "
-              "and swapped in, never mixed with old ones)")
+                   "folder (--force replaces a folder's whole content). The logs are made in a "
+                   "folder beside DIR and swapped in at the end: never mixed with older ones, "
+                   "and DIR is left as it was if the run fails. They name a variant file by "
+                   "its path from DIR.")
+@force_option("a --logs folder with files in it")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 def simulate(variant: str, n_matches: int, games_alias: int | None, seed: int, bots: str,
              jobs: int, logs: str | None, force: bool, as_json: bool) -> None:

@@ -5,6 +5,7 @@ Exit codes everywhere: 0 ok, 1 the input (a log or a variant) is invalid, 2 usag
 
 from __future__ import annotations
 
+import inspect
 import sys
 
 import click
@@ -46,6 +47,18 @@ def _register() -> None:
     main.add_command(simulate_cmd.simulate)
     main.add_command(play_cmd.play)
     main.add_command(compare)
+    _whole_summaries(main)
+
+
+def _whole_summaries(group: click.Group) -> None:
+    """``truco --help`` (and ``truco variants --help``) list each command with the whole first
+    paragraph of its help, never cut short with '...'."""
+    for command in group.commands.values():
+        if command.short_help is None and command.help:
+            first = inspect.cleandoc(command.help).split("\n\n")[0]
+            command.short_help = " ".join(first.split())
+        if isinstance(command, click.Group):
+            _whole_summaries(command)
 
 
 _register()

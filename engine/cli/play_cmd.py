@@ -297,7 +297,7 @@ def _hint(legal: Sequence[Action], rules: Rules) -> str:
     kinds = {a.kind for a in legal}
     say = [f"a letter from a to {MENU_LETTERS[len(legal) - 1]}"]
     if "play" in kinds:
-        say.append(f"a card like 4c or 4♣ (add '{COBERTA}' to play it face down)")
+        say.append(f"a card like 4c or 4♣ ('4c {COBERTA}' to hide it)")
     if "raise" in kinds:
         step = next(a for a in legal if a.kind == "raise")
         say.append(rules.step_name(step.value or 0))
@@ -480,12 +480,12 @@ def _resume(path: str) -> tuple[dict[str, Any], Match, list[Action], bytes]:
 @click.option("--variant", "-v", metavar="NAME|FILE",
               help="A shipped variant name or a path to a variant YAML file.  "
                    "[required unless --resume]")
-@click.option("--seat", type=click.IntRange(0), default=None, show_default="0, or the log's",
+@click.option("--seat", type=click.IntRange(0), default=0, show_default=True,
               help="Your seat, from 0 (seat 0 deals the first hand; partners sit in "
-                   "alternate seats).")
+                   "alternate seats); with --resume, the log's unless given.")
 @bots_option("heuristic", note="Your own seat is yours, whatever the list gives it.")
-@click.option("--seed", "-s", type=U64, default=None, show_default="a new one, printed",
-              help="Seeds the deals and the bots.")
+@click.option("--seed", "-s", type=U64, default=None,
+              help="Seeds the deals and the bots; left out, a new seed is drawn and printed.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False),
               help="Write the game's log to FILE as it is played (an existing FILE is "
                    "refused unless --force is given).")
@@ -493,7 +493,7 @@ def _resume(path: str) -> tuple[dict[str, Any], Match, list[Action], bytes]:
 @click.option("--resume", metavar="LOG", type=click.Path(dir_okay=False, exists=True),
               help="Go on with the game of LOG (a seeded log written by truco play), writing "
                    "to it: its variant, seed, seat and bots are used.")
-def play(variant: str | None, seat: int | None, bots: str, seed: int | None,
+def play(variant: str | None, seat: int, bots: str, seed: int | None,
          log_path: str | None, resume: str | None, force: bool) -> None:
     """Play a match against bots in the terminal.
 
@@ -510,8 +510,10 @@ def play(variant: str | None, seat: int | None, bots: str, seed: int | None,
         header, match, moves, data = _resume(resume)
         meta = header.get("meta") or {}
         rules = match.rules
-        seat = seat if seat is not None else int(meta.get("human", 0))
-        bots_given = (click.get_current_context().get_parameter_source("bots")
+        ctx = click.get_current_context()
+        if ctx.get_parameter_source("seat") is click.core.ParameterSource.DEFAULT:
+            seat = int(meta.get("human", 0))
+        bots_given = (ctx.get_parameter_source("bots")
                       is not click.core.ParameterSource.DEFAULT)
         names = None if bots_given else list(meta.get("bots", []))
         if names is not None and not all(n in (HUMAN, *bot_names()) for n in names):
@@ -530,7 +532,6 @@ def play(variant: str | None, seat: int | None, bots: str, seed: int | None,
         label = variant if log_path is None else header_variant(variant, Path(log_path).parent
                                                                  or ".")
         data = b""
-    seat = 0 if seat is None else seat
     if seat >= rules.players:
         raise click.BadParameter(f"seat {seat} is not a seat of {rules.name} "
                                  f"(0..{rules.players - 1})", param_hint="--seat")

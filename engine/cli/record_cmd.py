@@ -22,8 +22,9 @@ from engine.logformat import record_random
 @click.command()
 @click.option("--variant", "-v", required=True, metavar="NAME|FILE",
               help="A shipped variant name or a path to a variant YAML file.")
-@click.option("--seed", "-s", required=True, type=U64,
-              help="Seeds the deals and the choice of moves (0 .. 2^64-1).")
+@click.option("--seed", "-s", type=U64, default=None,
+              help="Seeds the deals and the choice of moves; with --unseeded it is 0 when left "
+                   "out, so the same command writes the same log.  [required unless --unseeded]")
 @click.option("--dealer", "-d", default=0, show_default=True, type=click.IntRange(0),
               help="Seat of the first dealer.")
 @click.option("--deals", is_flag=True, help="Write a deal event for every hand.")
@@ -32,7 +33,7 @@ from engine.logformat import record_random
 @click.option("--out", "-o", type=click.Path(dir_okay=False, writable=True),
               help="Write the log to FILE (atomically) instead of standard output.")
 @force_option("the --out file")
-def record(variant: str, seed: int, dealer: int, deals: bool, unseeded: bool,
+def record(variant: str, seed: int | None, dealer: int, deals: bool, unseeded: bool,
            out: str | None, force: bool) -> None:
     """Play a match with random legal moves and write its log.
 
@@ -44,10 +45,12 @@ def record(variant: str, seed: int, dealer: int, deals: bool, unseeded: bool,
     Examples:
       truco record --variant paulista --seed 7 --out game.jsonl
       truco record --variant house/mine.yaml --seed 7 --out logs/game.jsonl
-      truco record --variant mineiro --seed 1 --unseeded
+      truco record --variant mineiro --unseeded
     """
     from engine.game import resolve_rules
 
+    if seed is None and not unseeded:
+        raise click.UsageError("--seed is required (or --unseeded, which draws from seed 0)")
     rules = resolve_rules(variant)
     if dealer >= rules.players:
         raise click.BadParameter(f"{dealer} is not a seat (0..{rules.players - 1})",
@@ -55,7 +58,7 @@ def record(variant: str, seed: int, dealer: int, deals: bool, unseeded: bool,
     if out is not None:
         refuse_existing(out, force, "--out")
     log_dir = "." if out is None else os.path.dirname(out) or "."
-    text = record_random(variant, seed, dealer=dealer, deals=deals, unseeded=unseeded,
+    text = record_random(variant, seed or 0, dealer=dealer, deals=deals, unseeded=unseeded,
                          log_dir=log_dir)
     if out is None:
         click.echo(text, nl=False)

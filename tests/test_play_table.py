@@ -55,6 +55,9 @@ def test_a_digit_is_a_rank_never_a_menu_number() -> None:
     assert two == "you hold Q♠ and Q♥: type Qs or Qh, or a letter"
     assert parse_move("1", legal, texts, m.rules) == "'1' is no move: choose a letter from a to f"
     assert parse_move("2", legal, texts, m.rules) == "you have no 2 to play now"
+    m.apply(Action.raise_to(2, 3, "5c"))
+    answer, texts = _menu(m, 1)
+    assert str(parse_move("3", answer, texts, m.rules)).startswith("no card can be played now")
     assert parse_move("truco 3", legal, texts, m.rules) == Action.raise_to(1, 3, "3d")
     name_it = str(parse_move("truco", legal, texts, m.rules))
     assert "name the card you raise with" in name_it and "(M" not in name_it
@@ -95,24 +98,24 @@ def test_M3_a_raise_out_of_turn_is_offered_before_a_bot_card(tmp_path: Path) -> 
     # seed 3: you deal (seat 0); Bot 1 is mão and plays first
     result = _play("--variant", "mineiro", "--seed", "3", "--log", str(log), input="a\n")
     out = result.output
-    assert "Bot 1 (heuristic) is to play; you may raise first: a) truco (raise to 3) with K♦" in out
-    assert out.index("you call TRUCO (3) with K♦") < out.index("Bot 1 (heuristic) plays")
+    assert "Raise before Bot 1 (heuristic) plays? a) truco with K♦  b) truco with J♣" in out
+    assert out.index("you call TRUCO (3) with K♦") < out.index("\nBot 1 (heuristic) plays ")
     assert _moves(log)[0] == {"event": "raise", "seat": 0, "value": 3, "card": "Kd"}
     assert verify_file(log).valid
 
 
 def test_M3_enter_lets_the_bot_play_and_no_stops_asking_for_the_hand(tmp_path: Path) -> None:
     passed = _play("--variant", "mineiro", "--seed", "3", input="\n").output
-    assert passed.count("you may raise first") == 1 and "Bot 1 (heuristic) calls TRUCO" in passed
+    assert passed.count("Raise before") == 1 and "Bot 1 (heuristic) calls TRUCO" in passed
     quiet = _play("--variant", "mineiro", "--seed", "3", input="no\na\n").output
     hand_1 = quiet.split("══ Hand 2")[0]
-    assert hand_1.count("you may raise first") == 1  # 'no': not asked again in hand 1
+    assert hand_1.count("Raise before") == 1  # 'no': not asked again in hand 1
     assert "Your move:" in hand_1
 
 
 def test_P4_no_out_of_turn_prompt_where_raises_wait_for_ones_turn() -> None:
     out = _play("--variant", "paulista", "--seed", "7").output
-    assert "match won by" in out and "Raise?" not in out
+    assert "match won by" in out and "Raise before" not in out
 
 
 def test_M4_a_refused_round_1_raise_shows_its_card() -> None:

@@ -279,6 +279,8 @@ def parse_move(text: str, legal: Sequence[Action], legal_text: Sequence[str],
                     f"type {' or '.join(_short(a) for a in fitting)}, or a letter")
         if plays:
             return f"no {_rank_text(rank)} can be played {COBERTA} now"
+        if "play" not in kinds:
+            return "no card can be played now: " + _hint(legal, rules)
         return f"you have no {_rank_text(rank)} to play now"
     if len(words) == 1 and words[0].isdigit():
         return f"'{words[0]}' is no move: choose a letter from a to {letters[-1]}"
@@ -377,12 +379,14 @@ class _Game:
         obs = m.observation(self.seat)
         legal = [legal[i] for i in menu_order(legal, m.rules, obs["vira"], obs["blind"])]
         texts = [str(a) for a in legal]
-        choices = "  ".join(f"{MENU_LETTERS[i]}) {self.entry(a, obs, None)}"
-                            for i, a in enumerate(legal))
-        click.echo(f"{seat_label(actor, self.seat, self.names)} is to play; you may raise "
-                   f"first: {choices}")
+        choices = "  ".join(
+            f"{MENU_LETTERS[i]}) {m.rules.step_name(a.value or 0)}" + (
+                "" if a.card is None else
+                f" with {card_label(card_name(a.card), obs['manilhas'], self.manilha_names)}")
+            for i, a in enumerate(legal))
+        click.echo(f"Raise before {seat_label(actor, self.seat, self.names)} plays? {choices}")
         while True:
-            click.echo("Raise? [Enter: let them play, no: not again this hand] ", nl=False)
+            click.echo("[Enter: let them play · no: not again this hand] ", nl=False)
             line = self.stdin.readline()
             if not line:
                 raise _Stop

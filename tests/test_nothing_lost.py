@@ -353,7 +353,7 @@ def test_play_killed_between_moves_leaves_an_incomplete_log_that_resume_finishes
     try:
         _read_until_prompt(proc, seen)
         for _ in range(moves):
-            proc.stdin.write(b"1\n")
+            proc.stdin.write(b"a\n")  # the first entry of the menu
             proc.stdin.flush()
             _read_until_prompt(proc, seen)
         before = log.read_bytes()  # everything played so far is on disk already
@@ -374,7 +374,7 @@ def test_play_killed_between_moves_leaves_an_incomplete_log_that_resume_finishes
     assert output.splitlines()[0].startswith(f"{log}:{lines}: incomplete: ")
     assert output.splitlines()[-1] == "1 log: 1 valid (1 of them incomplete), 0 invalid"
 
-    code, output = run("play", "--resume", str(log), input="1\n" * 3000)
+    code, output = run("play", "--resume", str(log), input="a\n" * 3000)
     assert code == 0, output
     assert f"resumed {log} after " in output and "match won by" in output
     finished = log.read_bytes()
@@ -384,7 +384,7 @@ def test_play_killed_between_moves_leaves_an_incomplete_log_that_resume_finishes
 
     # And it is the very game an uninterrupted run with the same answers plays.
     whole = tmp_path / "whole.jsonl"
-    code, output = run(*PLAY, "--log", str(whole), input="1\n" * 3000)
+    code, output = run(*PLAY, "--log", str(whole), input="a\n" * 3000)
     assert code == 0, output
     assert whole.read_bytes() == finished
 

@@ -16,13 +16,18 @@ from typing import Any, Literal
 
 from engine.cards import Card, card_name, parse_card
 
-Kind = Literal["play", "raise", "accept", "fold", "decide"]
+Kind = Literal["play", "raise", "accept", "fold", "decide", "pass"]
 
 
 @dataclass(frozen=True, slots=True)
 class Action:
     """One player's move. Build it with the class methods: :meth:`play`, :meth:`raise_to`,
-    :meth:`accept`, :meth:`fold`, :meth:`decide`."""
+    :meth:`accept`, :meth:`fold`, :meth:`decide`.
+
+    Two more exist only in what a bot is given (:func:`engine.bots.choose_for`), never in a
+    log or :meth:`Match.apply`: a move by hand position (:meth:`play_at`, in a blind hand, P6,
+    where the seat cannot see its cards) and :meth:`pass_`, declining an offer to raise out of
+    turn (M3)."""
 
     kind: Kind
     seat: int
@@ -30,35 +35,40 @@ class Action:
     covered: bool = False
     value: int | None = None
     play_on: bool | None = None  # the answer of a decide
+    position: int | None = None  # a bot's view of a blind hand: the card's place in the hand
 
     def __post_init__(self) -> None:
         # A malformed move is a clear ValueError here, once, so that Match.apply (and the
         # log, str and repr) never meet one; the per-variant move table pays this only once.
-        seat, card, kind = self.seat, self.card, self.kind
+        seat, card, kind, position = self.seat, self.card, self.kind, self.position
         if type(seat) is not int or seat < 0:
             raise ValueError(f"a {kind} move's seat must be a seat number (an int, 0 or more), "
                              f"not {seat!r}")
         if card is not None and (type(card) is not int or not 0 <= card < 52):
             raise ValueError(f"a {kind} move's card must be a card name like '4c' or a card "
                              f"code 0..51, not {card!r}")
+        if position is not None and (type(position) is not int or not 0 <= position < 52
+                                     or card is not None):
+            raise ValueError(f"a {kind} move's position must be a hand position (an int, "
+                             f"0 or more) in place of a card, not {position!r}")
         if kind == "play":
-            ok = card is not None and type(self.covered) is bool and self.value is None \
-                and self.play_on is None
+            ok = (card is not None or position is not None) and type(self.covered) is bool \
+                and self.value is None and self.play_on is None
             want = "a card, covered True or False"
         elif kind == "raise":
             ok = type(self.value) is int and self.covered is False and self.play_on is None
             want = "a value (an int) and optionally a card"
         elif kind == "decide":
             ok = type(self.play_on) is bool and card is None and self.covered is False \
-                and self.value is None
+                and self.value is None and position is None
             want = "play True or False"
-        elif kind == "accept" or kind == "fold":
+        elif kind == "accept" or kind == "fold" or kind == "pass":
             ok = card is None and self.covered is False and self.value is None \
-                and self.play_on is None
+                and self.play_on is None and position is None
             want = "a seat only"
         else:
             raise ValueError(f"{kind!r} is not a move: expected one of play, raise, accept, "
-                             "fold, decide")
+                             "fold, decide, pass")
         if not ok:
             raise ValueError(f"a {kind} move takes {want}; found card={card!r}, "
                              f"covered={self.covered!r}, value={self.value!r}, "
@@ -89,8 +99,22 @@ class Action:
         """Play (``True``) or fold a mão de dez / mão de 11 with a decision (M5)."""
         return cls("decide", seat, play_on=play)
 
+    @classmethod
+    def play_at(cls, seat: int, position: int, covered: bool = False) -> Action:
+        """A bot's view of a play in a blind hand (P6): the card at ``position`` (0-based) of
+        the seat's hand, unseen. :func:`engine.bots.choose_for` turns it into the real move."""
+        return cls("play", seat, None, covered, position=position)
+
+    @classmethod
+    def pass_(cls, seat: int) -> Action:
+        """A bot's answer to an offer to raise out of turn (M3): no raise."""
+        return cls("pass", seat)
+
     def to_event(self) -> dict[str, Any]:
-        """The move as a log event (LOG-FORMAT.md), keys in the log's order."""
+        """The move as a log event (LOG-FORMAT.md), keys in the log's order; ``ValueError``
+        for a bot's view of a move (:meth:`play_at`, :meth:`pass_`), which is none."""
+        if self.position is not None or self.kind == "pass":
+            raise ValueError(f"{self} is a bot's view of a move, not a move of the log")
         ev: dict[str, Any] = {"event": self.kind, "seat": self.seat}
         if self.kind == "play":
             ev["card"] = card_name(self.card)  # type: ignore[arg-type]
@@ -123,6 +147,11 @@ class Action:
         raise ValueError(f"{kind!r} is not a move")
 
     def __str__(self) -> str:
+        if self.position is not None:  # as the observation of a blind hand writes it
+            at = f"#{self.position + 1}"
+            if self.kind == "raise":
+                return f"raise {self.seat} {self.value} {at}"
+            return f"play {self.seat} {at}{' covered' if self.covered else ''}"
         if self.kind == "play":
             return f"play {self.seat} {card_name(self.card)}{' covered' if self.covered else ''}"  # type: ignore[arg-type]
         if self.kind == "raise":
@@ -133,6 +162,13 @@ class Action:
         return f"{self.kind} {self.seat}"
 
     def __repr__(self) -> str:
+        if self.position is not None:
+            if self.kind == "raise":
+                return f"Action('raise', {self.seat}, value={self.value}, position={self.position})"
+            extra = ", covered=True" if self.covered else ""
+            return f"Action.play_at({self.seat}, {self.position}{extra})"
+        if self.kind == "pass":
+            return f"Action.pass_({self.seat})"
         if self.kind == "play":
             extra = ", covered=True" if self.covered else ""
             return f"Action.play({self.seat}, {card_name(self.card)!r}{extra})"  # type: ignore[arg-type]

@@ -130,9 +130,10 @@ class Match:
         self.game_winner: int | None = None
         self.winner: int | None = None
         self.hand_number = 0
-        #: The public record of the hand that ended last: (number, played, shown, rounds).
+        #: The public record of the hand that ended last: (number, played, shown, rounds,
+        #: whether it was blind).
         self.last_hand: tuple[int, list[tuple[int, int, Card, bool]], list[tuple[int, Card]],
-                              list[int | None]] | None = None
+                              list[int | None], bool] | None = None
         self._reset_hand()
         for k, queued_deal in enumerate(queued or ()):  # recorded deals are checked up front
             self._check_deal(queued_deal, (dealer + k) % rules.players)
@@ -298,6 +299,9 @@ class Match:
             if seat % 2 != self.special_team:
                 self._illegal(action, f"only team {self.special_team} decides this hand")
             return self._decide(bool(action.play_on))
+        if kind == "pass":
+            self._illegal(action, "a pass declines a bot's offer to raise out of turn; it is "
+                                  "not a move")
         self._illegal(action, f"unknown move {kind!r}")
 
     def _illegal(self, action: Action | Deal, why: str) -> NoReturn:
@@ -318,8 +322,10 @@ class Match:
             self._illegal(action, f"it is seat {self.turn}'s turn")
         hand = self.hands[seat]
         if card not in hand:
-            held = card_name(card) if card is not None else card
-            self._illegal(action, f"seat {seat} does not hold {held}")
+            if card is None:
+                self._illegal(action, "a move by position is a bot's view of a blind hand: "
+                                      "engine.bots.choose_for or play_by_position gives the move")
+            self._illegal(action, f"seat {seat} does not hold {card_name(card)}")
         bound = self.bound[seat]
         if bound is not None and card != bound:
             self._illegal(action,
@@ -424,6 +430,9 @@ class Match:
         if action.value != step.value:
             self._illegal(action, f"a raise names the next step, {step.value} ({step.name})")
         card = action.card
+        if action.position is not None:
+            self._illegal(action, "a raise by position is a bot's view of a blind hand, not a "
+                                  "move")
         if r.name_card:
             hand = self.hands[seat]
             if not hand:
@@ -545,7 +554,8 @@ class Match:
     def _next_hand(self) -> None:
         self.dealer = (self.dealer + 1) % self.rules.players  # the next dealer is to the right
         # _reset_hand makes new lists, so the ended hand's are kept without copying
-        self.last_hand = (self.hand_number, self.played, self.shown, self.round_results)
+        self.last_hand = (self.hand_number, self.played, self.shown, self.round_results,
+                          self.blind)
         self._reset_hand()
         self._auto_deal()  # the transition out of hand_over / game_over sees hand_ready
 
@@ -665,7 +675,7 @@ class Match:
         if (self.state == "decide" and r.one_team.show_partner_cards
                 and team == self.special_team):
             partners = {s: [card_name(c) for c in self.hands[s]] for s in range(team, n, 2)}
-        played = _public_played(self.played, seat)
+        played = _public_played(self.played, seat, blind)
         pending = None
         if self.pending is not None:
             ps, pv, pc = self.pending
@@ -680,8 +690,9 @@ class Match:
         legal = self.legal_actions(seat)
         last = None
         if self.last_hand is not None:
-            number, last_played, last_shown, last_rounds = self.last_hand
-            last = {"hand_number": number, "played": _public_played(last_played, seat),
+            number, last_played, last_shown, last_rounds, last_blind = self.last_hand
+            last = {"hand_number": number,
+                    "played": _public_played(last_played, seat, last_blind),
                     "shown": [{"seat": s, "card": card_name(c)} for s, c in last_shown],
                     "rounds": list(last_rounds)}
         return {
@@ -722,10 +733,12 @@ class Match:
 
 
 def _public_played(played: Sequence[tuple[int, int, Card, bool]],
-                   seat: int) -> list[dict[str, Any]]:
-    """Cards played, as ``seat`` saw them: a covered card's face only to its player (P7)."""
+                   seat: int, blind: bool) -> list[dict[str, Any]]:
+    """Cards played, as ``seat`` saw them: a covered card's face only to its player (P7), and
+    not even to him in a blind hand, where he played it unseen (P6)."""
     return [{"round": rnd + 1, "seat": s,
-             "card": card_name(c) if (not cov or s == seat) else None, "covered": cov}
+             "card": card_name(c) if (not cov or (s == seat and not blind)) else None,
+             "covered": cov}
             for rnd, s, c, cov in played]
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.actions import Action
-from engine.bots import Bot, derive_seed, make_bot, next_actor
+from engine.bots import Bot, choose_for, derive_seed, make_bot, next_actor, out_of_turn_raise
 from engine.fileio import atomic_write_text
 from engine.game import BOTH_TEAMS, NORMAL, ONE_TEAM, Checkpoint, Match, resolve_rules
 from engine.logformat import Recorder, header_variant
@@ -73,10 +73,15 @@ def seat_bots(names: Sequence[str], players: int) -> list[str]:
 def play_match(match: Match, bots: Sequence[Bot], *, recorder: Recorder | None = None,
                on_move: Callable[[Action, list[Checkpoint]], None] | None = None) -> None:
     """Play ``match`` to its end, each seat's moves chosen by ``bots[seat]`` from what the seat
-    may see (its observation and legal moves); through ``recorder`` if given (which logs it)."""
+    may see (:func:`engine.bots.choose_for`); through ``recorder`` if given (which logs it).
+    Where the variant lets anyone raise while a card is awaited (M3), the other seats are
+    offered a raise out of turn before each card (:func:`engine.bots.out_of_turn_raise`)."""
+    any_time = match.moves.any_time
     while not match.is_over:
-        seat = next_actor(match)
-        action = bots[seat].choose(match.observation(seat), match.legal_actions(seat))
+        action = out_of_turn_raise(match, bots) if any_time else None
+        if action is None:
+            seat = next_actor(match)
+            action = choose_for(bots[seat], match, seat)
         if on_move is not None:
             on_move(action, [])  # before the move: the tally reads the state it changes
         checkpoints = recorder.apply(action) if recorder is not None else match.apply(action)
@@ -93,7 +98,7 @@ class _Tally:
         self.data: Tally = {
             "winner": None, "games_won": [0, 0], "games": 0, "hands": 0, "hands_finished": 0,
             "hands_per_game": [], "points": [0, 0], "hands_won": [0, 0], "folds": 0,
-            "all_tied": 0, "forfeits": 0,
+            "all_tied": 0, "forfeits": 0, "out_of_turn_raises": 0,
             "steps": {str(s.value): [0, 0, 0] for s in r.ladder},  # reached, accepted, folded
             # hands, won by the team at score, by the other, by nobody; decided play, fold
             "one_team": [0, 0, 0, 0, 0, 0],
@@ -123,6 +128,8 @@ class _Tally:
         m = self.match
         if self._before is None:
             self._before = (m.pending, m.hand_number, m.special)
+            if action.kind == "raise" and m.state == "play" and action.seat != m.turn:
+                self.data["out_of_turn_raises"] += 1  # M3: while another seat's card is awaited
             return
         pending, hand_number, special = self._before
         self._before = None
@@ -292,7 +299,8 @@ def statistics(rules: Rules, tallies: Sequence[Tally], *, seed: int,
     ``teams`` (matches, games, hands and points won, win rate with its 95% Wilson interval),
     ``hands``, ``games``, ``hands_per_game``, ``points_per_hand``, ``ladder`` (per step: how
     often raised to, accepted, folded), ``folds``, ``special_hands``, ``all_tied_hands``,
-    ``forfeited_games``."""
+    ``forfeited_games``, ``out_of_turn_raises`` (raises made while another seat's card was
+    awaited, M3)."""
     n = len(tallies)
 
     def total(key: str) -> int:
@@ -362,4 +370,6 @@ def statistics(rules: Rules, tallies: Sequence[Tally], *, seed: int,
         },
         "all_tied_hands": {"hands": all_tied, "rate": _ratio(all_tied, hands)},
         "forfeited_games": total("forfeits"),
+        "out_of_turn_raises": {"raises": total("out_of_turn_raises"),
+                               "per_hand": _ratio(total("out_of_turn_raises"), hands)},
     }

@@ -1,15 +1,16 @@
 """The bot protocol, the registry of bots by name, and who is asked to move.
 
-A bot sees only what its seat may know: ``match.observation(seat)`` (plain data, never
-another seat's hidden cards) and the seat's legal moves ``match.legal_actions(seat)``. It
-returns one of those moves. Bots are seeded and deterministic: the same seed, observations
-and legal moves give the same choices.
+A bot sees only what its seat may know: :func:`seat_view` gives it ``match.observation(seat)``
+(plain data, never another seat's hidden cards) and the seat's legal moves as the seat may see
+them (in a blind hand, P6, a play names a hand position, not a card). It returns one of those
+moves; :func:`choose_for` asks it and turns its choice back into the real move. Bots are seeded
+and deterministic: the same seed, observations and legal moves give the same choices.
 
 >>> from engine import Match
 >>> m = Match.new("paulista", seed=7)
 >>> bot = make_bot("random", m.rules, seed=1)
 >>> seat = next_actor(m)
->>> bot.choose(m.observation(seat), m.legal_actions(seat)) in m.legal_actions(seat)
+>>> choose_for(bot, m, seat) in m.legal_actions(seat)
 True
 """
 
@@ -27,7 +28,11 @@ Observation = Mapping[str, Any]
 
 
 class Bot(Protocol):
-    """Anything that picks a move from a seat's observation and legal moves."""
+    """Anything that picks a move from a seat's observation and legal moves.
+
+    ``legal_actions`` is what :func:`seat_view` gives: in a blind hand the plays are
+    :meth:`Action.play_at` (by position), and an offer to raise out of turn (M3) is the
+    seat's raises and :meth:`Action.pass_`."""
 
     name: str
 
@@ -76,7 +81,8 @@ def derive_seed(seed: int, index: int) -> int:
 def next_actor(match: Match, prefer: int | None = None) -> int:
     """The seat a driver asks to move now.
 
-    A card is awaited: the seat whose turn it is (bots never raise out of turn, M3). A raise
+    A card is awaited: the seat whose turn it is (the others may raise out of turn, M3:
+    :func:`out_of_turn_raise` offers it to them before each card). A raise
     waits for its answer: ``prefer`` if it is in the challenged team, else the challenged
     seat that follows the raiser in playing order (C9: the first answer counts). A special
     hand's decision (M5): ``prefer`` if it is in the deciding team, else that team's first
@@ -98,3 +104,78 @@ def next_actor(match: Match, prefer: int | None = None) -> int:
     if prefer is not None and prefer % 2 == team:
         return prefer
     return next(s for s in ((start + i) % n for i in range(n)) if s % 2 == team)
+
+
+def seat_view(match: Match, seat: int, *,
+              legal: Sequence[Action] | None = None) -> tuple[Observation, list[Action]]:
+    """What a bot at ``seat`` is given: its observation and its legal moves (``legal``, or
+    ``match.legal_actions(seat)``) as the seat may see them. In a blind hand (P6) a move that
+    names one of the seat's own cards names its position in the hand instead
+    (:meth:`Action.play_at`), in the order of ``legal``, so nothing of the view depends on
+    cards the seat cannot see.
+
+    >>> from engine import Match
+    >>> m = Match.new("paulista", seed=7)
+    >>> seat_view(m, m.turn)[1][:1]
+    [Action.play(1, '2h')]
+    """
+    obs = match.observation(seat)
+    moves = list(match.legal_actions(seat) if legal is None else legal)
+    if not obs["blind"]:
+        return obs, moves
+    hand = match.hands[seat]
+    view = []
+    for a in moves:
+        if a.card is not None and a.card in hand and a.kind in ("play", "raise"):
+            a = Action(a.kind, a.seat, None, a.covered, a.value, position=hand.index(a.card))
+        view.append(a)
+    return obs, view
+
+
+def choose_for(bot: Bot, match: Match, seat: int) -> Action:
+    """Ask ``bot`` for the move of ``seat`` from :func:`seat_view` only, and return the real
+    move it stands for (one of ``match.legal_actions(seat)``).
+
+    Raises ``ValueError`` if the bot returns something it was not offered."""
+    legal = match.legal_actions(seat)
+    return _real_choice(bot, match, seat, legal)
+
+
+def _real_choice(bot: Bot, match: Match, seat: int, legal: list[Action]) -> Action:
+    obs, view = seat_view(match, seat, legal=legal)
+    choice = bot.choose(obs, view)
+    for shown, real in zip(view, legal, strict=True):
+        if shown == choice:
+            return real
+    raise ValueError(f"bot {bot.name!r} at seat {seat} chose {choice!r}, which it was not "
+                     f"offered: {', '.join(map(str, view))}")
+
+
+def out_of_turn_raise(match: Match, bots: Mapping[int, Bot] | Sequence[Bot],
+                      skip: int | None = None) -> Action | None:
+    """M3: before a card, offer each seat that may raise out of turn its raises and a pass.
+
+    Only where the variant lets any player raise while a card is awaited (``raise_timing:
+    any_time``); the seats are asked in playing order from the one after the seat to play
+    (``skip``, e.g. a person, and seats without a bot are not asked). The first raise chosen
+    is returned (the caller applies it), or ``None`` when every seat passed. Deterministic:
+    the same match and bots give the same answer."""
+    if match.state != "play" or not match.moves.any_time or match.special:
+        return None
+    n = match.players
+    turn = match.turn
+    for k in range(1, n):
+        seat = (turn + k) % n
+        if seat == skip or seat % 2 == match.last_raise_team:
+            continue
+        bot = bots.get(seat) if isinstance(bots, Mapping) else bots[seat]
+        if bot is None:
+            continue
+        raises = match.legal_actions(seat)  # not its turn: its raises only
+        if not raises:
+            continue
+        pass_ = Action.pass_(seat)
+        choice = _real_choice(bot, match, seat, [*raises, pass_])
+        if choice is not pass_:
+            return choice
+    return None

@@ -13,6 +13,8 @@
 - In a mão de dez / mão de 11 decision (M5) it values the team's cards (``partner_hands``) and
   the risk: it always plays when folding would lose the game.
 - In a blind hand (P6) it cannot see its cards and plays them by position, face up.
+- Offered a raise out of turn (M3: the variant lets anyone raise while a card is awaited), it
+  raises when its hand is strong by the same measure as on its turn, never as a bluff.
 
 >>> from engine import Match
 >>> m = Match.new("paulista", seed=7)
@@ -124,6 +126,11 @@ class HeuristicBot:
         return next(a for a in legal if a.kind == kind)
 
     def _play_or_raise(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        if legal[-1].kind == "pass":  # offered a raise out of turn (M3): only on a strong hand
+            raises = [a for a in legal if a.kind == "raise"]
+            if raises and self._wants_raise(obs, raises[0].value or 0, bluff=False):
+                return self._raise_with(obs, raises)
+            return legal[-1]
         if obs["blind"]:
             return self._blind(obs, legal)
         raises = [a for a in legal if a.kind == "raise"]
@@ -135,14 +142,10 @@ class HeuristicBot:
         return self._pick_play(obs, plays)
 
     def _blind(self, obs: Observation, legal: Sequence[Action]) -> Action:
-        """P6: the cards are hidden; play by position, the first card face up."""
-        seat = obs["seat"]
-        for text, action in zip(obs["legal"], legal, strict=True):
-            if text.startswith(f"play {seat} #") and not text.endswith("covered"):
-                return action
-        return legal[0]
+        """P6: the cards are hidden (the plays name positions); the first card, face up."""
+        return next((a for a in legal if a.kind == "play" and not a.covered), legal[0])
 
-    def _wants_raise(self, obs: Observation, value: int) -> bool:
+    def _wants_raise(self, obs: Observation, value: int, *, bluff: bool = True) -> bool:
         s = self._estimate(obs, list(obs["hand"] or []))
         level = self._level(value)
         mine, theirs = _scores(obs)
@@ -157,7 +160,7 @@ class HeuristicBot:
         if s >= threshold:
             return True
         # An occasional bluff at the ladder's first step, so that a raise says less.
-        return level == 0 and s >= 0.5 and self.rng.next() < self._bluff_limit
+        return bluff and level == 0 and s >= 0.5 and self.rng.next() < self._bluff_limit
 
     def _raise_with(self, obs: Observation, raises: Sequence[Action]) -> Action:
         """The raise, naming (M4) the card this seat would play next."""

@@ -25,7 +25,7 @@ from typing import IO, Any
 import click
 
 from engine.actions import Action
-from engine.bots import Bot, bot_names, make_bot, next_actor
+from engine.bots import Bot, bot_names, choose_for, make_bot, next_actor
 from engine.cards import RANKS, CardError, card_name, card_pretty, card_rank, parse_card
 from engine.cli.options import U64, bots_option, force_option, parse_bots
 from engine.errors import LogError
@@ -344,7 +344,7 @@ class _Game:
                 if actor == self.seat:
                     action = self.ask(obs, legal)
                 else:
-                    action = self.bots[actor].choose(obs, legal)
+                    action = choose_for(self.bots[actor], m, actor)
             blind = None
             if m.blind and action.kind == "play" and action.seat == self.seat:
                 mine = m.legal_actions(self.seat)
@@ -546,8 +546,7 @@ def play(variant: str | None, seat: int, bots: str, seed: int | None,
     # Replaying a log: each bot sees the positions it moved in, as when they were played.
     for action in moves:
         if action.seat != seat and next_actor(match, prefer=seat) == action.seat:
-            players[action.seat].choose(match.observation(action.seat),
-                                        match.legal_actions(action.seat))
+            choose_for(players[action.seat], match, action.seat)
         match.apply(action)
     out: IO[str] | None = None
     recorder = None

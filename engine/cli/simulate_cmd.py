@@ -59,6 +59,8 @@ def format_statistics(stats: dict[str, Any]) -> str:
         ["all-tied hands", f"{stats['all_tied_hands']['hands']} "
                            f"({_pct(stats['all_tied_hands']['rate'])})"],
         ["games lost by a forbidden raise", stats["forfeited_games"]],
+        ["raises out of turn (M3)", f"{stats['out_of_turn_raises']['raises']} "
+                                    f"({stats['out_of_turn_raises']['per_hand']} per hand)"],
     ]))
     out.append("")
     ladder: list[list[object]] = [["ladder step", "reached", "per hand", "accepted", "accept rate",
@@ -136,7 +138,7 @@ def simulate(variant: str, n_matches: int, games_alias: int | None, seed: int, b
              jobs: int, logs: str | None, force: bool, as_json: bool) -> None:
     """Let bots play N matches of a variant and print statistics: matches, games,
     hands and points won per team, the ladder steps reached and accepted, folds, special
-    hands and who won them, hands per game, all-tied hands.
+    hands and who won them, hands per game, all-tied hands, raises out of turn.
 
     \b
     Examples:

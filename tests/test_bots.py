@@ -11,7 +11,16 @@ import pytest
 from helpers import act, deal, match, score_to
 
 from engine import Action, Match
-from engine.bots import HeuristicBot, RandomBot, bot_names, derive_seed, make_bot, next_actor
+from engine.bots import (
+    HeuristicBot,
+    RandomBot,
+    bot_names,
+    choose_for,
+    derive_seed,
+    make_bot,
+    next_actor,
+    out_of_turn_raise,
+)
 from engine.resources import shipped_variants
 from engine.shuffle import SplitMix64
 from engine.simulate import run_simulation, seat_bots
@@ -24,10 +33,10 @@ def _play(variant: str, bots: list[str], seed: int) -> list[Action]:
                for s, b in enumerate(seat_bots(bots, m.rules.players))]
     moves = []
     while not m.is_over:
-        seat = next_actor(m)
-        legal = m.legal_actions(seat)
-        action = players[seat].choose(m.observation(seat), legal)
-        assert action in legal
+        action = out_of_turn_raise(m, players)  # M3 variants: the other seats first
+        if action is None:
+            action = choose_for(players[next_actor(m)], m, next_actor(m))
+        assert action in m.legal_actions(action.seat)
         moves.append(action)
         m.apply(action)
     return moves

@@ -111,7 +111,7 @@ class Action:
         return cls("pass", seat)
 
     def to_event(self) -> dict[str, Any]:
-        """The move as a log event (LOG-FORMAT.md), keys in the log's order; ``ValueError``
+        """The move as a log event (docs/log-format.md), keys in the log's order; ``ValueError``
         for a bot's view of a move (:meth:`play_at`, :meth:`pass_`), which is none."""
         if self.position is not None or self.kind == "pass":
             raise ValueError(f"{self} is a bot's view of a move, not a move of the log")

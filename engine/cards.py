@@ -2,7 +2,7 @@
 
 A card is an ``int``: ``suit * 13 + rank``, with ranks in ``A 2 3 4 5 6 7 8 9 T J Q K``
 order and suits in ``c d h s`` order (paus, ouros, copas, espadas). Sorting card codes
-therefore gives the canonical deck order of LOG-FORMAT.md ("for suit in c d h s, for rank
+therefore gives the canonical deck order of docs/log-format.md ("for suit in c d h s, for rank
 in A..K").
 
 >>> parse_card("4c")

@@ -144,7 +144,7 @@ class Match:
     @classmethod
     def new(cls, variant: Rules | str | os.PathLike[str], *, seed: int | None = None,
             dealer: int = 0) -> Match:
-        """A match with seeded deals (LOG-FORMAT.md); with ``seed=None`` every hand waits for
+        """A match with seeded deals (docs/log-format.md); with ``seed=None`` every hand waits for
         an explicit :class:`Deal` passed to :meth:`deal`."""
         return cls(resolve_rules(variant), seed=seed, dealer=dealer)
 

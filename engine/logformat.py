@@ -1,4 +1,4 @@
-"""The game log's lines (LOG-FORMAT.md, version 1): canonical serialisation and a recorder
+"""The game log's lines (docs/log-format.md, version 1): canonical serialisation and a recorder
 that writes a match's log while it is played.
 
 Lines are byte-stable: keys in the format's order, ``json.dumps`` default separators
@@ -149,7 +149,7 @@ def record_random(variant: str | os.PathLike[str], seed: int, *, dealer: int = 0
                   players: Sequence[str] | None = None,
                   log_dir: str | os.PathLike[str] | None = None) -> str:
     """The log of a match played with uniformly random legal moves: the deals come from
-    ``seed`` (LOG-FORMAT.md), each move is drawn from :meth:`Match.legal_actions` by a
+    ``seed`` (docs/log-format.md), each move is drawn from :meth:`Match.legal_actions` by a
     SplitMix64 seeded with ``seed ^ CHOOSER_SALT``. With ``deals`` every hand's ``deal`` event
     is written; with ``unseeded`` the header carries no seed and every hand has its deal event
     (the same cards the seed deals). A variant file is named in the header relative to

@@ -1,5 +1,5 @@
-"""Reading game logs (LOG-FORMAT.md, version 1): a streaming reader that checks every line as it
-goes and yields positioned items, never a traceback.
+"""Reading game logs (docs/log-format.md, version 1): a streaming reader that checks every line
+as it goes and yields positioned items, never a traceback.
 
 Each line is checked in turn: size limits (:data:`MAX_LINE_BYTES`, :data:`MAX_FILE_BYTES`),
 UTF-8, blank lines, strict JSON (no duplicate keys, ``NaN`` or ``Infinity``; ``1.0`` and ``true``
@@ -45,7 +45,7 @@ _CHUNK = MAX_LINE_BYTES + 3
 
 ItemKind = Literal["header", "deal", "move", "checkpoint"]
 
-#: What went wrong, one word per error kind of LOG-FORMAT.md (plus the reader's own).
+#: What went wrong, one word per error kind of docs/log-format.md (plus the reader's own).
 ProblemKind = Literal[
     "json", "encoding", "limit", "blank", "schema", "header", "variant", "illegal",
     "checkpoint", "deal", "after_end", "incomplete",

@@ -1,4 +1,4 @@
-"""The seeded shuffle of LOG-FORMAT.md: SplitMix64, the bounded draw, Fisher-Yates, dealing.
+"""The seeded shuffle of docs/log-format.md: SplitMix64, the bounded draw, Fisher-Yates, dealing.
 
 Any implementation in any language reproduces these deals from the seed alone, so nothing
 here may depend on Python's own ``random``. The generator is a value owned by one match:

@@ -1,4 +1,4 @@
-"""Cards in the log notation (LOG-FORMAT.md) and the canonical deck."""
+"""Cards in the log notation (docs/log-format.md) and the canonical deck."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def test_every_card_name_round_trips() -> None:
 
 
 def test_card_codes_sort_in_canonical_order() -> None:
-    # LOG-FORMAT.md: for suit in c d h s, for rank in A 2 3 4 5 6 7 8 9 T J Q K.
+    # docs/log-format.md: for suit in c d h s, for rank in A 2 3 4 5 6 7 8 9 T J Q K.
     assert parse_card("Ac") == 0
     assert parse_card("Kc") < parse_card("Ad") < parse_card("Kd") < parse_card("Ah")
     assert parse_card("Ks") == 51

@@ -182,7 +182,7 @@ def test_one_on_one_two_players_all_tied_to_the_mao() -> None:
 
 def test_C11_one_on_one_score_capped_at_12_points_are_what_the_score_rose_by() -> None:
     """The score stops at 12; the hand checkpoint's ``points`` is what the winner's score rose
-    by (LOG-FORMAT.md), 2 from 10 in a hand worth 3."""
+    by (docs/log-format.md), 2 from 10 in a hand worth 3."""
     m = match("one-on-one")
     score_to(m, (10, 0))
     events = win_hand(m, 0, raises=1)

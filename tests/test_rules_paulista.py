@@ -118,7 +118,7 @@ def test_P5_mao_de_11_is_worth_3_with_no_raise_offered() -> None:
 
 def test_P5_raise_in_mao_de_11_loses_game() -> None:
     """Pinned: the game ends there, the other team wins it, the scores stay as they were;
-    LOG-FORMAT.md: no ``hand`` checkpoint, a ``game`` with the scores unchanged, ``match``."""
+    docs/log-format.md: no ``hand`` checkpoint, a ``game`` with the scores unchanged, ``match``."""
     m = _mao_de_onze()
     events = act(m, "raise 2 3")
     assert events == [{"event": "game", "winner": 1, "score": [11, 4], "games": [0, 1]},

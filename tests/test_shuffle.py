@@ -1,4 +1,4 @@
-"""The seeded shuffle of LOG-FORMAT.md: SplitMix64, the bounded draw, Fisher-Yates, dealing."""
+"""The seeded shuffle of docs/log-format.md: SplitMix64, the bounded draw, Fisher-Yates, dealing."""
 
 from __future__ import annotations
 

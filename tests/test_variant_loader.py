@@ -1,5 +1,5 @@
-"""The variant loader: shipped variants resolve to what RULES.md says, ``extends`` overlays, and
-every error names ``file:line:column``, the key path, and what was expected."""
+"""The variant loader: shipped variants resolve to what docs/rules.md says, ``extends``
+overlays, and every error names ``file:line:column``, the key path, and what was expected."""
 
 from __future__ import annotations
 
@@ -108,7 +108,7 @@ def test_house_variant_differs_from_its_parent_exactly_in_its_own_keys(name: str
 
 
 HOUSE_RULES: dict[str, dict[str, Any]] = {
-    # RULES.md, "Beyond the seeds".
+    # docs/rules.md, "House rules".
     "classic-mineiro": {"initial_value": 2, "ladder_values": [4, 6, 8, 10, 12],
                         "manilha_mode": "fixed"},
     "paulista-mao-de-11-decision": {"one_team.decision": True, "one_team.show_partner_cards": True,
@@ -140,13 +140,13 @@ def _attr(rules: Rules, dotted: str) -> Any:
 
 
 @pytest.mark.parametrize("name", sorted(HOUSE_RULES))
-def test_house_variant_resolves_to_the_house_rule_of_RULES_md(name: str) -> None:
+def test_house_variant_resolves_to_its_house_rule_in_docs(name: str) -> None:
     rules = load_variant(name)
     for dotted, expected in HOUSE_RULES[name].items():
         assert _attr(rules, dotted) == expected, dotted
 
 
-def test_every_house_variant_is_checked_against_RULES_md() -> None:
+def test_every_house_variant_is_checked_against_its_house_rule() -> None:
     assert set(HOUSE_RULES) == set(HOUSE)
 
 

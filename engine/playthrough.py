@@ -25,7 +25,7 @@ from typing import Any
 from engine.actions import Action
 from engine.cards import card_pretty, parse_card
 from engine.game import Checkpoint, Match, resolve_rules
-from engine.rules import Rules
+from engine.rules import NOT_RULES, Rules
 from engine.shuffle import SplitMix64
 
 #: How often each kind of move is drawn, relative to the others present: mostly cards, so that
@@ -52,7 +52,6 @@ LEGEND = (
     "  seat's observed hand and legal moves are written only where they differ from the cards",
     "  it holds and from its moves in 'legal'; '>' is the move applied, '=' its checkpoints.",
 )
-_NOT_RULES = ("$schema", "name", "title", "description", "extends")
 _FACE_DOWN = "▼"
 
 
@@ -128,7 +127,7 @@ def render_rules(rules: Rules) -> list[str]:
     def walk(prefix: str, value: Any) -> None:
         if isinstance(value, Mapping):
             for key in sorted(value):
-                if not prefix and key in _NOT_RULES:
+                if not prefix and key in NOT_RULES:
                     continue
                 walk(f"{prefix}.{key}" if prefix else str(key), value[key])
         else:

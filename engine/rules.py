@@ -126,9 +126,9 @@ class Rules:
 
     @property
     def fingerprint(self) -> str:
-        """SHA-256 of the resolved rules (names, titles and ``extends`` left out): the
-        ``variant_sha256`` of a log."""
-        rules = {k: v for k, v in self.data.items() if k not in _NOT_RULES}
+        """SHA-256 of the resolved rules (name, title, description, ``extends`` and
+        ``card_names`` left out): the ``variant_sha256`` of a log."""
+        rules = {k: v for k, v in self.data.items() if k not in NOT_RULES}
         text = json.dumps(rules, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -180,7 +180,9 @@ class Rules:
         return self.name
 
 
-_NOT_RULES = {"$schema", "name", "title", "description", "extends"}
+#: Top-level keys that are no rule: labels, the parent, presentation (what players call cards).
+#: The fingerprint and the playthroughs leave them out.
+NOT_RULES = frozenset({"$schema", "name", "title", "description", "extends", "card_names"})
 
 
 def rules_from_data(data: dict[str, Any], source: str = "") -> Rules:

@@ -26,7 +26,7 @@ from engine.game import BOTH_TEAMS, ONE_TEAM, Checkpoint, Match
 from engine.logread import LogItem
 from engine.replay import Replayer, Visitor, replay
 from engine.rules import COVERED
-from engine.tui import COBERTA, manilha_names
+from engine.tui import COBERTA, card_names
 
 
 class Transcript(Visitor):
@@ -89,7 +89,7 @@ class Transcript(Visitor):
         if match.vira is not None:
             table.append(f"vira {card_pretty(match.vira)}")
         if match.manilhas:
-            called = manilha_names(r)
+            called = card_names(r)
             table.append("manilhas " + " ".join(
                 card_pretty(c) + (f" ({called[card_name(c)]})" if card_name(c) in called else "")
                 for c in match.manilhas) + " (weakest first)")

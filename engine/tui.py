@@ -37,15 +37,12 @@ def pretty(card: str | None) -> str:
     return "??" if card is None else card_pretty(parse_card(card))
 
 
-def manilha_names(rules: Rules) -> dict[str, str]:
-    """What players call each fixed manilha (M1), from the variant's optional
-    ``manilhas.names`` (in the order of ``manilhas.cards``): card name to name, e.g.
-    ``{'4c': 'zap'}``; empty when the variant names none."""
-    manilhas = rules.data.get("manilhas") if isinstance(rules.data, Mapping) else None
-    if not isinstance(manilhas, Mapping) or manilhas.get("mode") != "fixed":
-        return {}
-    cards, names = manilhas.get("cards") or [], manilhas.get("names") or []
-    return {str(c): str(n) for c, n in zip(cards, names, strict=False)}
+def card_names(rules: Rules) -> dict[str, str]:
+    """What players call particular cards (M1: the zap...), from the variant's optional
+    ``card_names``: card name to name, e.g. ``{'4c': 'zap'}``; empty when the variant names
+    none."""
+    names = rules.data.get("card_names") if isinstance(rules.data, Mapping) else None
+    return {str(c): str(n) for c, n in names.items()} if isinstance(names, Mapping) else {}
 
 
 def card_label(card: str, manilhas: Sequence[str], names: Mapping[str, str]) -> str:
@@ -103,7 +100,7 @@ def your_cards(obs: Mapping[str, Any], rules: Rules | None = None) -> str:
     cards = list(obs["hand"])
     if rules is None:
         return "Your cards: " + (" ".join(pretty(c) for c in cards) or "none")
-    names = manilha_names(rules)
+    names = card_names(rules)
     cards = by_strength(cards, rules, obs["vira"])
     return "Your cards, strongest first: " + (
         ", ".join(card_label(c, obs["manilhas"], names) for c in cards) or "none")
@@ -136,7 +133,7 @@ def render_banner(obs: Mapping[str, Any], *, rules: Rules, names: Sequence[str] 
     if obs["vira"] is not None:
         table.append(f"vira {pretty(obs['vira'])}")
     if obs["manilhas"]:
-        table.append(manilhas_text(obs["manilhas"], manilha_names(rules)))
+        table.append(manilhas_text(obs["manilhas"], card_names(rules)))
     if table:
         lines.append("   " + " · ".join(table))
     lines.append("   " + your_cards(obs, rules))
@@ -176,7 +173,7 @@ def render_table(obs: Mapping[str, Any], *, title: str, target: int, rules: Rule
         worth += f" · vira {pretty(obs['vira'])}"
     if obs["manilhas"]:
         worth += " · " + manilhas_text(obs["manilhas"],
-                                       manilha_names(rules) if rules is not None else {})
+                                       card_names(rules) if rules is not None else {})
     lines.append(worth)
     results = {None: "tied", team: "us", 1 - team: "them"}
     for rnd in range(1, obs["round"] + 1):

@@ -36,7 +36,7 @@ MAX_DEPTH = 32
 MAX_EXTENDS = 16
 #: Keys a variant that extends nothing may leave out.
 _OPTIONAL = {("$schema",), ("name",), ("title",), ("description",), ("extends",),
-             ("manilhas", "suit_order"), ("manilhas", "cards"), ("manilhas", "names")}
+             ("manilhas", "suit_order"), ("manilhas", "cards"), ("card_names",)}
 
 KeyPath = tuple[str | int, ...]
 
@@ -486,6 +486,10 @@ def _semantic_errors(doc: _Doc) -> Iterator[VariantError]:
             if card[0] not in ranks:
                 yield err(("manilhas", "cards", i), f"manilha {card} is not in the deck "
                           f"(ranks {' '.join(ranks)})", (("deck", "ranks"),))
+    for card in d.get("card_names", {}):
+        if card[0] not in ranks:
+            yield err(("card_names", card), f"{card} is not in the deck "
+                      f"(ranks {' '.join(ranks)})", (("deck", "ranks"),))
     deck_size = 4 * len(ranks)
     needed = d["players"] * d["cards_per_player"] + (1 if man["mode"] == "vira" else 0)
     if needed > deck_size:

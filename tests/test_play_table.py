@@ -127,8 +127,9 @@ def test_M4_a_refused_round_1_raise_shows_its_card() -> None:
 
 def test_M1_manilhas_carry_the_names_the_variant_gives(tmp_path: Path) -> None:
     variant = tmp_path / "named.yaml"
-    variant.write_text("extends: mineiro\nmanilhas:\n  names: [pica-fumo, espadilha, copas, "
-                       "zap]\n", encoding="utf-8")
+    variant.write_text("extends: paulista\nmanilhas: {mode: fixed, cards: [7d, As, 7h, 4c]}\n"
+                       "card_names: {4c: zap, 7h: copas, As: espadilha, 7d: pica-fumo}\n",
+                       encoding="utf-8")
     m = match(variant, deal(0, "4c 5s 6s | 3d 4d As | 5c 6c 7c | 5d 6d Kc"))
     banner = render_banner(m.observation(1), rules=m.rules, names=None, target=12)
     assert "manilhas 4♣ zap > 7♥ copas > A♠ espadilha > 7♦ pica-fumo" in banner
@@ -139,7 +140,14 @@ def test_M1_manilhas_carry_the_names_the_variant_gives(tmp_path: Path) -> None:
     text = transcript(log.read_bytes(), str(log), base=tmp_path)
     assert "manilhas 7♦ (pica-fumo) A♠ (espadilha) 7♥ (copas) 4♣ (zap) (weakest first)" in text
     shipped = match("mineiro", deal(0, "4c 5s 6s | 3d 4d As | 5c 6c 7c | 5d 6d Kc"))
-    plain = render_banner(shipped.observation(1), rules=shipped.rules, names=None, target=12)
+    named = render_banner(shipped.observation(1), rules=shipped.rules, names=None, target=12)
+    assert "A♠ (espadilha, manilha)" in named  # Mineiro names its manilhas
+    unnamed = tmp_path / "unnamed.yaml"
+    unnamed.write_text("extends: paulista\nmanilhas: {mode: fixed, cards: [7d, As, 7h, 4c]}\n",
+                       encoding="utf-8")
+    plain_match = match(unnamed, deal(0, "4c 5s 6s | 3d 4d As | 5c 6c 7c | 5d 6d Kc"))
+    plain = render_banner(plain_match.observation(1), rules=plain_match.rules, names=None,
+                          target=12)
     assert "A♠ (manilha)" in plain  # a variant that names none: marked, not named
 
 

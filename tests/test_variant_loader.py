@@ -54,7 +54,7 @@ def leaves(data: Any, path: tuple[Any, ...] = ()) -> dict[tuple[Any, ...], Any]:
 
 
 def rules_only(data: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in data.items() if k not in OWN_KEYS}
+    return {k: v for k, v in data.items() if k not in OWN_KEYS | {"card_names"}}
 
 
 def paulista_text() -> str:
@@ -276,6 +276,20 @@ def test_fingerprint_ignores_names_comments_and_key_order(write: WriteFile) -> N
     doc["name"], doc["title"] = "renamed", "Another title"
     path = write("renamed.yaml", "# a comment\n" + yaml.safe_dump(doc, sort_keys=False))
     assert load_variant(path).fingerprint == load_variant("paulista").fingerprint
+
+
+def test_M1_card_names_are_inherited_checked_and_not_in_the_fingerprint(
+        write: WriteFile) -> None:
+    assert load_variant("mineiro-12").data["card_names"]["4c"] == "zap"  # inherited
+    renamed = write("renamed.yaml", "extends: mineiro\ncard_names: {4c: o zap, 7d: ouros}\n")
+    rules = load_variant(renamed)
+    assert rules.data["card_names"] == {"4c": "o zap", "7h": "copas", "As": "espadilha",
+                                        "7d": "ouros"}
+    assert rules.fingerprint == load_variant("mineiro").fingerprint
+    bad = write("bad.yaml", "extends: mineiro\ncard_names: {8c: oito}\n")
+    err = load_error(bad)
+    assert "card_names.8c" in str(err) and "8c is not in the deck" in str(err)
+    assert load_error(write("notcard.yaml", "extends: mineiro\ncard_names: {zap: 4c}\n"))
 
 
 def test_fingerprint_changes_with_any_rule(write: WriteFile) -> None:

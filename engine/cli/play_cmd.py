@@ -38,7 +38,7 @@ from engine.simulate import bot_seed
 from engine.tui import (
     COBERTA,
     card_label,
-    manilha_names,
+    card_names,
     render_banner,
     render_table,
     seat_label,
@@ -324,7 +324,7 @@ class _Game:
         self.recorder = recorder
         self.stdin = stdin
         self.names = list(names)
-        self.manilha_names = manilha_names(match.rules)
+        self.card_names = card_names(match.rules)
         self.banner_hand = 0  # the hand whose banner was printed last
         self.quiet_hand = 0  # the hand in which the person asked not to be offered raises
 
@@ -365,7 +365,7 @@ class _Game:
         shown = obs["shown"] if m.hand_number == hand else last.get("shown", [])
         for s in shown[before:]:
             click.echo(f"  shown: {seat_label(s['seat'], self.seat, self.names)} raised with "
-                       f"{card_label(s['card'], obs['manilhas'], self.manilha_names)}")
+                       f"{card_label(s['card'], obs['manilhas'], self.card_names)}")
 
     def offer_raise(self, actor: int) -> Action | None:
         """Before a card of ``actor`` (not the person): where the person may raise now, out of
@@ -382,7 +382,7 @@ class _Game:
         choices = "  ".join(
             f"{MENU_LETTERS[i]}) {m.rules.step_name(a.value or 0)}" + (
                 "" if a.card is None else
-                f" with {card_label(card_name(a.card), obs['manilhas'], self.manilha_names)}")
+                f" with {card_label(card_name(a.card), obs['manilhas'], self.card_names)}")
             for i, a in enumerate(legal))
         click.echo(f"Raise before {seat_label(actor, self.seat, self.names)} plays? {choices}")
         while True:
@@ -410,7 +410,7 @@ class _Game:
 
     def entry(self, action: Action, obs: dict[str, Any], blind_text: str | None) -> str:
         return menu_entry(action, self.match.rules, blind_text, obs["manilhas"],
-                          self.manilha_names)
+                          self.card_names)
 
     def ask(self, obs: dict[str, Any], legal: list[Action]) -> Action:
         rules = self.match.rules

@@ -451,7 +451,8 @@ def match_values(tally: Tally) -> dict[str, int]:
     """The numbers of one match (a tally of :mod:`engine.simulate`) that the statistics add
     up, by name: ``win.T`` (1 if team T won the match), ``games_won.T``, ``hands_won.T``,
     ``points.T``, ``points``, ``games``, ``hands``, ``game_hands`` (the hands of its games),
-    ``folds``, ``all_tied``, ``forfeits``, ``steps.V.reached`` (``accepted``, ``folded``) per
+    ``folds``, ``all_tied``, ``forfeits``, ``out_of_turn`` (raises made out of turn),
+    ``steps.V.reached`` (``accepted``, ``folded``) per
     ladder step, ``one_team.I`` and ``both_teams.I`` (the tally's special-hand counters)."""
     v: dict[str, int] = {}
     for t in (0, 1):
@@ -461,6 +462,7 @@ def match_values(tally: Tally) -> dict[str, int]:
     v["points"] = v["points.0"] + v["points.1"]
     for key in ("games", "hands", "folds", "all_tied", "forfeits"):
         v[key] = tally[key]
+    v["out_of_turn"] = tally["out_of_turn_raises"]
     v["game_hands"] = sum(tally["hands_per_game"])
     for value, counts in tally["steps"].items():
         for name, count in zip(("reached", "accepted", "folded"), counts, strict=True):
@@ -534,6 +536,8 @@ _RUN_SPECS: dict[str, tuple[Spec, bool]] = {
     "all_tied_hands.hands": (("mean", "all_tied"), True),
     "all_tied_hands.rate": (("ratio", "all_tied", "hands"), False),
     "forfeited_games": (("mean", "forfeits"), True),
+    "out_of_turn_raises.raises": (("mean", "out_of_turn"), True),
+    "out_of_turn_raises.per_hand": (("ratio", "out_of_turn", "hands"), False),
 }
 _STEP_SPECS: dict[str, tuple[Spec, bool]] = {
     "reached": (("mean", "steps.{v}.reached"), True),
@@ -667,7 +671,9 @@ def _metric_keys(a: dict[str, Any], b: dict[str, Any]) -> list[tuple[str, str]]:
              ("points_per_hand", "points per hand"), ("folds.hands", "hands ended by a fold"),
              ("folds.rate", "fold rate"), ("all_tied_hands.hands", "all-tied hands"),
              ("all_tied_hands.rate", "all-tied rate"),
-             ("forfeited_games", "games lost by a forbidden raise")]
+             ("forfeited_games", "games lost by a forbidden raise"),
+             ("out_of_turn_raises.raises", "raises out of turn"),
+             ("out_of_turn_raises.per_hand", "raises out of turn per hand")]
     steps: dict[int, str] = {}
     for stats in (a, b):
         for s in stats["ladder"]:

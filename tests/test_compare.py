@@ -460,3 +460,14 @@ def test_scipy_is_imported_only_when_a_test_runs() -> None:
             "engine.compare.welch(engine.compare.Sample(2, 1.0, 1.0), "
             "engine.compare.Sample(2, 2.0, 1.0), 0.05); assert 'scipy.stats' in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO)
+
+
+def test_M3_raises_out_of_turn_are_compared(tmp_path: Path) -> None:
+    own_turn = tmp_path / "own-turn.yaml"
+    own_turn.write_text("extends: mineiro\nbetting:\n  raise_timing: own_turn\n", encoding="utf-8")
+    result = _run("mineiro", str(own_turn), "--matches", "30", "--seed", "2", "--json")
+    rows = {row["metric"]: row
+            for row in json.loads(result.output)["simulation"]["differences"]}
+    raises = rows["out_of_turn_raises.raises"]
+    assert raises["a"] > 0 and raises["b"] == 0 and raises["significant"]
+    assert result.exit_code == 1

@@ -152,14 +152,18 @@ def _real_choice(bot: Bot, match: Match, seat: int, legal: list[Action]) -> Acti
 
 
 def out_of_turn_raise(match: Match, bots: Mapping[int, Bot] | Sequence[Bot],
-                      skip: int | None = None) -> Action | None:
+                      skip: int | None = None, *,
+                      ask: Callable[[int], Action | None] | None = None,
+                      until: int | None = None) -> Action | None:
     """M3: before a card, offer each seat that may raise out of turn its raises and a pass.
 
     Only where the variant lets any player raise while a card is awaited (``raise_timing:
     any_time``); the seats are asked in playing order from the one after the seat to play
-    (``skip``, e.g. a person, and seats without a bot are not asked). The first raise chosen
-    is returned (the caller applies it), or ``None`` when every seat passed. Deterministic:
-    the same match and bots give the same answer."""
+    (``skip`` is not asked). A seat without a bot is asked through ``ask(seat)`` if given (a
+    person: its raise, or ``None`` to pass), else not at all. ``until`` is the last seat asked
+    (a replay stops at the seat whose raise it reads). The first raise chosen is returned (the
+    caller applies it), or ``None`` when every seat passed. Deterministic: the same match and
+    bots give the same answer."""
     if match.state != "play" or not match.moves.any_time or match.special:
         return None
     n = match.players
@@ -167,15 +171,18 @@ def out_of_turn_raise(match: Match, bots: Mapping[int, Bot] | Sequence[Bot],
     for k in range(1, n):
         seat = (turn + k) % n
         if seat == skip or seat % 2 == match.last_raise_team:
-            continue
-        bot = bots.get(seat) if isinstance(bots, Mapping) else bots[seat]
-        if bot is None:
-            continue
-        raises = match.legal_actions(seat)  # not its turn: its raises only
-        if not raises:
-            continue
-        pass_ = Action.pass_(seat)
-        choice = _real_choice(bot, match, seat, [*raises, pass_])
-        if choice is not pass_:
-            return choice
+            pass
+        elif (bot := bots.get(seat) if isinstance(bots, Mapping) else bots[seat]) is not None:
+            raises = match.legal_actions(seat)  # not its turn: its raises only
+            if raises:
+                pass_ = Action.pass_(seat)
+                choice = _real_choice(bot, match, seat, [*raises, pass_])
+                if choice is not pass_:
+                    return choice
+        elif ask is not None and match.legal_actions(seat):
+            person = ask(seat)
+            if person is not None:
+                return person
+        if seat == until:
+            break
     return None

@@ -6,7 +6,9 @@ its name (``b``, ``4c``, ``4♣``, ``4c coberta``, a bare rank such as ``3`` whe
 of your hand has it, ``truco``, ``aceito``/``accept``, ``corro``/``fold``, ``jogo``/``play``,
 ``#1`` in a blind hand). A letter is always a menu entry, so an ace is typed with its suit
 (``As``). Where any player may raise at any moment (M3), you are asked before each bot card at
-which you may raise: Enter lets the bot play, ``no`` stops asking until the next hand.
+which you may raise: Enter lets the bot play, ``no`` stops asking until the next hand. The bots
+are offered it too, before every card, as in ``truco simulate``; ``--resume`` replays those
+offers, so a resumed game goes on exactly as if it had not stopped.
 A bad answer gets a hint and the question again.
 With ``--log`` every move is written and flushed at once; ``--resume LOG`` replays a log's moves
 and goes on writing to it. End of input stops the game cleanly (exit 0), the log kept.
@@ -25,7 +27,7 @@ from typing import IO, Any
 import click
 
 from engine.actions import Action
-from engine.bots import Bot, bot_names, choose_for, make_bot, next_actor
+from engine.bots import Bot, bot_names, choose_for, make_bot, next_actor, out_of_turn_raise
 from engine.cards import RANKS, CardError, card_name, card_pretty, card_rank, parse_card
 from engine.cli.options import U64, bots_option, force_option, parse_bots
 from engine.errors import LogError
@@ -337,7 +339,10 @@ class _Game:
                 click.echo(render_banner(m.observation(self.seat), rules=m.rules,
                                          names=self.names, target=m.rules.target))
             actor = next_actor(m, prefer=self.seat)
-            action = self.offer_raise(actor) if actor != self.seat else None
+            # M3: before a card, the seats that may raise out of turn are offered it as in
+            # truco simulate (play_match): in playing order from the seat after the one to
+            # play, each bot its raises or a pass, the person (on the terminal) in its place.
+            action = out_of_turn_raise(m, self.bots, ask=self.offer_raise)
             if action is None:
                 obs = m.observation(actor)
                 legal = m.legal_actions(actor)
@@ -367,12 +372,14 @@ class _Game:
             click.echo(f"  shown: {seat_label(s['seat'], self.seat, self.names)} raised with "
                        f"{card_label(s['card'], obs['manilhas'], self.card_names)}")
 
-    def offer_raise(self, actor: int) -> Action | None:
-        """Before a card of ``actor`` (not the person): where the person may raise now, out of
-        turn (M3), ask whether to; ``None`` lets ``actor`` move."""
+    def offer_raise(self, seat: int) -> Action | None:
+        """Before a bot's card: where the person (``seat``) may raise now, out of turn (M3),
+        ask whether to; ``None`` passes. :func:`out_of_turn_raise` calls it at the person's
+        place in playing order."""
         m = self.match
         if m.state != "play" or self.quiet_hand == m.hand_number:
             return None
+        actor = m.turn
         legal = [a for a in m.legal_actions(self.seat) if a.kind == "raise"]
         if not legal:
             return None
@@ -543,8 +550,11 @@ def play(variant: str | None, seat: int, bots: str, seed: int | None,
         names = _bots_by_seat(bots, seat, rules.players)
     players = {s: make_bot(n, rules, bot_seed(seed, s)) for s, n in enumerate(names)
                if s != seat}
-    # Replaying a log: each bot sees the positions it moved in, as when they were played.
+    # Replaying a log: each bot sees the positions it moved in, as when they were played,
+    # and the out-of-turn offers made before each move (M3), passes included (they leave no
+    # trace in the log but advance the bots' random state): up to the seat that raised.
     for action in moves:
+        out_of_turn_raise(match, players, until=action.seat)
         if action.seat != seat and next_actor(match, prefer=seat) == action.seat:
             choose_for(players[action.seat], match, action.seat)
         match.apply(action)

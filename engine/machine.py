@@ -1,29 +1,48 @@
-"""The phases of play as a ``transitions`` state machine, built once per variant from its rules.
+"""The game as a ``transitions`` state machine, built once per variant from its rules: the
+machine decides what may happen next.
 
-States are the phases a match goes through:
+States are the phases a match rests in between moves:
 
-``deal``        a new hand is awaited (chance: the seeded shuffle, or a recorded deal)
+``deal``        a new hand is awaited (the chance step: the seeded shuffle, or a recorded deal)
 ``decide``      a mão de dez / mão de 11 decision (only in variants that have one, M5)
 ``play``        a card is awaited (raises may come in, C8-C10, P4, M3)
 ``answer``      a raise waits for its answer (only in variants with a ladder, C9)
-``hand_over``   the hand has been scored
-``game_over``   a game has been won (M8: more may follow)
 ``match_over``  the match is decided
 
-Every phase change goes through a trigger of this machine (:func:`fire`); moves that stay in a
-phase (a card that does not end the hand) do not fire one. After a hand or a game the next
-seeded deal is made before the transition out of ``hand_over``/``game_over``, which then goes
-straight to ``decide`` or ``play`` (``deal`` is where a match waits for a recorded deal).
+Triggers are the moves, named as the log names them: ``play``, ``raise``, ``accept``, ``fold``,
+``decide``, and ``deal`` for the chance step. A move is one trigger, fired with the move
+(an :class:`~engine.actions.Action`, or a :class:`~engine.actions.Deal`) and a fresh
+:class:`Ruling` as its arguments (``Machine(model=None)``: the events are triggered with the
+match as the model, ``machine.events[kind].trigger(match, move, ruling)``):
 
-The machine is a :class:`LeanMachine`: ``transitions.Machine`` with transition and state
-classes (the library's ``transition_cls`` / ``state_cls`` extension points) that skip callback
-and logging work when there is none to do; the states, transitions, conditions and state changes
-are the library's.
+1. A trigger that has no transition from the current state is not a move now (the match asks
+   the machine, :func:`triggers_from`, before it fires one, to say why in the game's words).
+2. The transitions of the trigger from that state are tried in order; their **conditions** are
+   the rules: ``legal_<kind>`` judges the move by the variant's data and, when it is legal,
+   writes on the ruling what it would do (the round it ends, the hand's winner and points, the
+   game and the match it wins), all computed from the state before anything changes;
+   ``ends_hand``, ``ends_match`` and ``needs_decision`` read that ruling to pick the
+   destination. An illegal move fails every transition, so nothing has changed: the ruling
+   says why, and the match raises :class:`~engine.errors.IllegalMoveError`.
+3. The chosen transition's ``before`` callback, the **effect** of the move kind, applies the
+   ruling to the match (and writes its checkpoints on the ruling); then the state changes.
+   A hand that ends goes to ``deal``, whose ``on_enter`` callback makes the next seeded (or
+   queued) deal at once, as a ``deal`` trigger of its own; a match that ends goes to
+   ``match_over``, which has no trigger.
 
-One machine serves every match of its variant
-(``Machine(model=None)``: events are triggered with the match as the model), and conditions are
-taken only from :data:`CONDITIONS`, checked when the machine is built, since ``transitions``
-itself resolves names (even dotted import paths) only when an event fires.
+The legal moves of a state are the moves of the triggers it has (:func:`triggers_from`),
+each listed by the generator the match registers for its kind, which offers exactly the moves
+its condition accepts (tested). Conditions, effects and move lists are registered by name in
+:data:`CONDITIONS` and :data:`EFFECTS` (by :mod:`engine.game`); every name the spec uses is
+checked when the machine is built, since ``transitions`` itself resolves names (even dotted
+import paths) only when an event fires.
+
+One machine serves every match of its variant. It is a :class:`LeanMachine`:
+``transitions.Machine`` with transition and state classes, plugged in through the library's
+``transition_cls`` / ``state_cls`` extension points, that do the library's work (conditions,
+``prepare``, ``before``, the state change with exit and enter, ``after``, ``on_final``) through
+its public API only, without its logging calls; events are triggered by the library's own
+``Event.trigger``.
 """
 
 from __future__ import annotations
@@ -32,128 +51,222 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from transitions import Machine, MachineError, State, Transition
+from transitions import Machine, State, Transition
 from transitions.core import EventData
 
 from engine.rules import Rules
 
 
 class MachineBuildError(RuntimeError):
-    """A transition names a state or condition the engine does not have (a bug, not bad input)."""
+    """A transition names a state, condition or effect the engine does not have (a bug, not
+    bad input)."""
 
 
-#: The only conditions a transition may use, by name.
-CONDITIONS: dict[str, Callable[[Any], bool]] = {
-    "needs_decision": lambda ev: bool(ev.model.decision_pending),
-    "game_won": lambda ev: ev.model.game_winner is not None,
-    "match_won": lambda ev: ev.model.winner is not None,
-    "hand_ready": lambda ev: bool(ev.model.hand_ready),
-}
+#: The move kinds, in the order their moves are listed; ``deal`` is the chance step.
+MOVE_KINDS = ("play", "raise", "accept", "fold", "decide")
+
+Callback = Callable[[EventData], Any]
+
+#: The conditions a transition may use, by name (registered by :mod:`engine.game`).
+CONDITIONS: dict[str, Callback] = {}
+#: The effects (``before`` callbacks) and ``on_enter`` callbacks, by name (the same).
+EFFECTS: dict[str, Callback] = {}
 
 
-def machine_spec(rules: Rules) -> tuple[list[str], list[dict[str, Any]]]:
-    """The states and transitions this variant needs (as data, before building)."""
-    one = rules.one_team
+def condition(name: str) -> Callable[[Callback], Callback]:
+    """Register a condition under ``name``."""
+    def register(func: Callback) -> Callback:
+        CONDITIONS[name] = func
+        return func
+    return register
+
+
+def effect(name: str) -> Callable[[Callback], Callback]:
+    """Register an effect (a ``before`` or ``on_enter`` callback) under ``name``."""
+    def register(func: Callback) -> Callback:
+        EFFECTS[name] = func
+        return func
+    return register
+
+
+class Ruling:
+    """What the machine's conditions made of one move, before anything changed: why it is
+    illegal, or what it does; then the checkpoints its effect caused.
+
+    ``round`` is ``(winner, next leader)`` when a card completes a round; ``hand`` is
+    ``(winner, points, score after)`` when the hand ends by its result or a fold; ``game`` and
+    ``games`` when a game is won (``hand`` is ``None`` for a game lost by a forbidden raise,
+    P5/P6), ``match`` when the match is."""
+
+    __slots__ = ("why", "judged", "ends", "round", "hand", "game", "games", "match",
+                 "checkpoints")
+
+    def __init__(self) -> None:
+        self.why: str | None = None
+        self.judged = False
+        self.ends = False
+        self.round: tuple[int | None, int] | None = None
+        self.hand: tuple[int | None, int, list[int]] | None = None
+        self.game: int | None = None
+        self.games: list[int] | None = None
+        self.match: int | None = None
+        self.checkpoints: list[dict[str, Any]] = []
+
+
+def machine_spec(rules: Rules) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The states and transitions this variant needs (as data, before building): what a
+    reader of the variant's game sees, and what ``truco variants diagram`` draws."""
+    one, both = rules.one_team, rules.both_teams
     has_decision = one.enabled and one.decision
     has_ladder = bool(rules.ladder)
-    forfeits = any(
-        hand.enabled and hand.raises == "penalised" and "lose_game" in penalties
-        for hand, penalties in (
-            (one, (one.penalty_team_at_score, one.penalty_other_team)),
-            (rules.both_teams, (rules.both_teams.penalty,)),
-        )
-    )
-    states = ["deal", "play", "hand_over", "game_over", "match_over"]
-    t: list[dict[str, Any]] = []
+    # P5, P6, M5, M6: a raise in a special hand loses the hand or the game (or is refused)
+    penalised = any(hand.enabled and hand.raises == "penalised" for hand in (one, both))
+    states: list[dict[str, Any]] = [{"name": "deal", "on_enter": ["deal_next"]}]
     if has_decision:
-        states.insert(1, "decide")
-        t.append({"trigger": "deal_hand", "source": "deal", "dest": "decide",
-                  "conditions": ["needs_decision"]})
-        t.append({"trigger": "decide_play", "source": "decide", "dest": "play"})
-    t.append({"trigger": "deal_hand", "source": "deal", "dest": "play"})
+        states.append({"name": "decide"})
+    states.append({"name": "play"})
     if has_ladder:
-        states.insert(states.index("play") + 1, "answer")
-        t.append({"trigger": "raise_bet", "source": "play", "dest": "answer"})
-        # A raise back (C9) stays in "answer": an internal transition (no exit and enter).
-        t.append({"trigger": "raise_bet", "source": "answer", "dest": None})
-        t.append({"trigger": "accept_bet", "source": "answer", "dest": "play"})
-    hand_sources = [s for s in ("decide", "play", "answer") if s in states]
-    t.append({"trigger": "end_hand", "source": hand_sources, "dest": "hand_over"})
-    if forfeits:
-        t.append({"trigger": "forfeit_game", "source": [s for s in ("decide", "play")
-                                                         if s in states], "dest": "game_over"})
-    # After a hand or a game, a seeded (or queued) deal is made at once: straight to the
-    # decision or to play; otherwise the match waits in "deal" for a recorded one.
-    for trigger, source, ended, won in (("next_hand", "hand_over", "game_over", "game_won"),
-                                        ("next_game", "game_over", "match_over", "match_won")):
-        t.append({"trigger": trigger, "source": source, "dest": ended, "conditions": [won]})
-        if has_decision:
-            t.append({"trigger": trigger, "source": source, "dest": "decide",
-                      "conditions": ["hand_ready", "needs_decision"]})
-        t.append({"trigger": trigger, "source": source, "dest": "play",
-                  "conditions": ["hand_ready"]})
-        t.append({"trigger": trigger, "source": source, "dest": "deal"})
+        states.append({"name": "answer"})
+    states.append({"name": "match_over", "final": True})
+    t: list[dict[str, Any]] = []
+
+    def move(kind: str, source: str, goes_on: str | None, ends: bool = True,
+             goes: bool = True) -> None:
+        """The transitions of one move from ``source``: one that goes on to ``goes_on``
+        (``None``: stays, an internal transition), and, when the move may end the hand, one to
+        ``match_over`` and one to ``deal``, by what the ruling says."""
+        legal = f"legal_{kind}"
+        if goes:
+            t.append({"trigger": kind, "source": source, "dest": goes_on,
+                      "conditions": [legal], "unless": ["ends_hand"] if ends else [],
+                      "before": [kind]})
+        if ends:
+            t.append({"trigger": kind, "source": source, "dest": "match_over",
+                      "conditions": [legal, "ends_match"], "before": [kind]})
+            t.append({"trigger": kind, "source": source, "dest": "deal",
+                      "conditions": [legal, "ends_hand"], "before": [kind]})
+
+    # The chance step: a deal starts the hand, with the decision first in a mão de dez (M5).
+    if has_decision:
+        t.append({"trigger": "deal", "source": "deal", "dest": "decide",
+                  "conditions": ["legal_deal", "needs_decision"], "before": ["deal"]})
+    t.append({"trigger": "deal", "source": "deal", "dest": "play",
+              "conditions": ["legal_deal"], "before": ["deal"]})
+    if has_decision:
+        move("decide", "decide", "play")  # play on, or fold and give the fold points
+        # a raise is never a bet here: penalised (or refused, and then no transition passes)
+        move("raise", "decide", None, goes=False)
+    move("play", "play", None)  # a card; the last of a deciding round ends the hand
+    # A raise in a normal hand waits for its answer; in a special hand it is penalised.
+    move("raise", "play", "answer" if has_ladder else None, ends=penalised, goes=True)
+    if has_ladder:
+        move("raise", "answer", None, ends=False)  # a raise back (C9): internal transition
+        move("accept", "answer", "play", ends=False)
+        move("fold", "answer", None, goes=False)  # a fold always ends the hand
     return states, t
 
 
-def _resolve(states: list[str], transitions: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Check every state and condition reference, and replace condition names by callables."""
+def _resolve(states: list[dict[str, Any]],
+             transitions: list[dict[str, Any]]) -> tuple[list[dict[str, Any]],
+                                                         list[dict[str, Any]]]:
+    """Check every state, condition and effect reference, and replace names by callables."""
+    names = {s["name"] for s in states}
+
+    def effects(where: str, refs: list[str]) -> list[Callback]:
+        for ref in refs:
+            if ref not in EFFECTS:
+                raise MachineBuildError(f"{where} names unknown effect {ref!r}")
+        return [EFFECTS[ref] for ref in refs]
+
+    out_states = [{**s, "on_enter": effects(f"state {s['name']!r}", s.get("on_enter", []))}
+                  for s in states]
     out = []
     for tr in transitions:
         sources = tr["source"] if isinstance(tr["source"], list) else [tr["source"]]
         for state in [*sources, tr["dest"]]:
-            if state is not None and state not in states:  # None: an internal transition
+            if state is not None and state not in names:  # None: an internal transition
                 raise MachineBuildError(
                     f"transition {tr['trigger']!r} names unknown state {state!r}")
-        conds = []
-        for name in tr.get("conditions", []):
-            if name not in CONDITIONS:
-                raise MachineBuildError(
-                    f"transition {tr['trigger']!r} names unknown condition {name!r}")
-            conds.append(CONDITIONS[name])
-        out.append({**tr, "conditions": conds})
-    return out
+        conds: dict[str, list[Callback]] = {}
+        for key in ("conditions", "unless"):
+            conds[key] = []
+            for name in tr.get(key, []):
+                if name not in CONDITIONS:
+                    raise MachineBuildError(
+                        f"transition {tr['trigger']!r} names unknown condition {name!r}")
+                conds[key].append(CONDITIONS[name])
+        out.append({**tr, **conds,
+                    "before": effects(f"transition {tr['trigger']!r}", tr.get("before", []))})
+    return out_states, out
 
 
 class LeanTransition(Transition):
-    """A ``Transition`` that skips its callback and logging work when there is none to do.
-
-    This engine registers no callbacks (no ``prepare``, ``before``, ``after``, nor machine-wide
-    ones): with none, ``execute`` checks the same conditions and makes the same state change
-    (``Transition._change_state``) as the library's, without three empty callback walks and
-    three logging calls; with any, it is the library's own ``execute``. Plugged in through
-    ``Machine.transition_cls``, the library's extension point.
-    """
+    """The library's ``Transition.execute``, step by step through its public API (``prepare``,
+    the conditions, ``before``, the state change with the source's ``exit``, the model's state
+    attribute set as ``Machine.set_state`` sets it, the destination's ``enter`` and
+    ``on_final``, then ``after``), without its six logging calls per transition. A condition
+    or callback given as a callable (every one of this engine's) is called directly; a name is
+    resolved by the library (``Condition.check``, ``Machine.callback``), as is everything
+    of a machine that does not send the event data. Plugged in through
+    ``Machine.transition_cls``, the library's extension point."""
 
     def execute(self, event_data: EventData) -> bool:
         machine = event_data.machine
-        if (self.prepare or self.before or self.after or machine.before_state_change
-                or machine.after_state_change):
-            return bool(super().execute(event_data))
-        for condition in self.conditions:
-            if not condition.check(event_data):
+        for func in self.prepare:
+            _call(machine, func, event_data)
+        direct = machine.send_event
+        for cond in self.conditions:
+            func = cond.func
+            if direct and callable(func):
+                if func(event_data) != cond.target:
+                    return False
+            elif not cond.check(event_data):
                 return False
+        for func in machine.before_state_change:
+            _call(machine, func, event_data)
+        for func in self.before:
+            _call(machine, func, event_data)
         if self.dest:  # None: an internal transition, no state change
-            self._change_state(event_data)
+            states = machine.states
+            states[self.source].exit(event_data)
+            dest = states[self.dest]
+            setattr(event_data.model, machine.model_attribute, dest.value)
+            event_data.update(self.dest)
+            dest.enter(event_data)
+            if dest.final:
+                for func in machine.on_final:
+                    _call(machine, func, event_data)
+        for func in self.after:
+            _call(machine, func, event_data)
+        for func in machine.after_state_change:
+            _call(machine, func, event_data)
         return True
 
 
+def _call(machine: Machine, func: Any, event_data: EventData) -> None:
+    """``Machine.callback``, with a callable called directly where the machine sends the
+    event data (``send_event=True``, as this engine's does)."""
+    if machine.send_event and callable(func):
+        func(event_data)
+    else:
+        machine.callback(func, event_data)
+
+
 class LeanState(State):
-    """A ``State`` whose enter and exit do nothing (no logging either) when it has no
-    ``on_enter`` / ``on_exit`` callbacks; otherwise the library's own."""
+    """A ``State`` whose enter and exit run their callbacks without the library's logging."""
 
     def enter(self, event_data: EventData) -> None:
-        if self.on_enter:
-            super().enter(event_data)
+        for func in self.on_enter:
+            _call(event_data.machine, func, event_data)
 
     def exit(self, event_data: EventData) -> None:
-        if self.on_exit:
-            super().exit(event_data)
+        for func in self.on_exit:
+            _call(event_data.machine, func, event_data)
 
 
 class LeanMachine(Machine):
     """``transitions.Machine`` with :class:`LeanTransition` and :class:`LeanState`: the same
-    states, transitions and conditions, about 2.5 times cheaper per trigger."""
+    states, transitions, conditions and callbacks, about 2.5 times cheaper per trigger."""
 
     transition_cls = LeanTransition
     state_cls = LeanState
@@ -162,36 +275,17 @@ class LeanMachine(Machine):
 @cache
 def build_machine(rules: Rules) -> Machine:
     """The one machine of this variant (cached: rules are hashable and immutable)."""
-    states, transitions = machine_spec(rules)
-    return LeanMachine(model=None, states=states, transitions=_resolve(states, transitions),
+    states, transitions = _resolve(*machine_spec(rules))
+    return LeanMachine(model=None, states=states, transitions=transitions,
                        initial="deal", auto_transitions=False, send_event=True)
 
 
-def fire(machine: Machine, event: str, model: Any, data: EventData | None = None) -> None:
-    """Trigger ``event`` on ``model`` (a match): the machine's own transitions decide, in
-    order, by their conditions, and make the state change.
-
-    This is ``Event.trigger`` without the plumbing this engine does not use (an event queue,
-    prepare and finalize callbacks, a partial per call): about 30% less time per trigger
-    (``python -m benchmarks.run``). ``data`` is the model's own ``EventData`` to reuse (see
-    :func:`event_data`). Raises ``MachineError`` if no transition applies, as
-    ``Event.trigger`` does.
-    """
-    ev = machine.events[event]
-    state = model.state
-    if data is None:
-        data = EventData(machine.states[state], ev, machine, model, (), {})
-    else:
-        data.state = machine.states[state]
-        data.event = ev
-        data.transition = None
-        data.result = False
-    for transition in ev.transitions.get(state, ()):
-        if transition.execute(data):
-            return
-    raise MachineError(f"can't trigger event {event!r} from state {state!r}")
+@cache
+def _triggers(machine: Machine) -> dict[str, tuple[str, ...]]:
+    return {name: tuple(machine.get_triggers(name)) for name in machine.states}
 
 
-def event_data(machine: Machine, model: Any) -> EventData:
-    """An ``EventData`` for :func:`fire` to reuse on every trigger of this model."""
-    return EventData(None, None, machine, model, (), {})
+def triggers_from(machine: Machine, state: str) -> tuple[str, ...]:
+    """The triggers of ``state`` (``Machine.get_triggers``, once per machine and state), in
+    the order the machine's transitions were added."""
+    return _triggers(machine)[state]

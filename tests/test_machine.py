@@ -1,16 +1,33 @@
-"""The phases machine: built from the variant, checked when built, one per variant."""
+"""The machine decides: built from the variant, checked when built, one per variant; its
+triggers are the moves, its conditions the rules, its callbacks the effects, and the legal
+moves are what its conditions accept."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
 from conftest import WriteFile
 from helpers import act, assert_illegal, deal, legal, match
 
-from engine import Match, find_variant, load_variant
+from engine import Action, IllegalMoveError, Match, find_variant, load_variant
 from engine import machine as machine_module
-from engine.machine import CONDITIONS, MachineBuildError, build_machine, machine_spec
+from engine.game import move_table
+from engine.machine import (
+    CONDITIONS,
+    EFFECTS,
+    LeanMachine,
+    LeanTransition,
+    MachineBuildError,
+    build_machine,
+    machine_spec,
+    triggers_from,
+)
+from engine.shuffle import SplitMix64
+
+VARIANTS = ("paulista", "mineiro", "mineiro-12", "one-on-one", "paulista-mao-de-11-decision",
+            "mineiro-mao-de-dez-wins-game", "covered-from-round-1", "tie-leader-who-tied")
 
 
 def _states(variant: Any) -> set[str]:
@@ -21,25 +38,39 @@ def _events(variant: Any) -> set[str]:
     return set(build_machine(variant).events)
 
 
-def test_states_come_from_the_variant() -> None:
+def test_states_and_triggers_come_from_the_variant() -> None:
     paulista, mineiro = find_variant("paulista"), find_variant("mineiro")
-    common = {"deal", "play", "answer", "hand_over", "game_over", "match_over"}
+    common = {"deal", "play", "answer", "match_over"}
     assert _states(paulista) == common  # P5 has no decision
     assert _states(mineiro) == common | {"decide"}  # M5 has one
     assert _states(find_variant("paulista-mao-de-11-decision")) == common | {"decide"}
-    assert "forfeit_game" in _events(paulista)  # P5/P6: a raise loses the game
-    assert "forfeit_game" not in _events(find_variant("one-on-one"))  # raises refused instead
-    assert build_machine(paulista).auto_transitions is False
+    moves = {"deal", "play", "raise", "accept", "fold"}
+    assert _events(paulista) == moves  # the triggers are the moves, and the deal
+    assert _events(mineiro) == moves | {"decide"}
+    m = build_machine(paulista)
+    assert m.auto_transitions is False
+    assert triggers_from(m, "play") == ("play", "raise")
+    assert set(triggers_from(m, "answer")) == {"raise", "accept", "fold"}
+    assert triggers_from(m, "deal") == ("deal",)
+    assert triggers_from(m, "match_over") == ()
+    assert m.get_state("match_over").final
+    # P5/P6: a raise in a special hand may end the hand, or the game, from play
+    assert {t.dest for t in m.events["raise"].transitions["play"]} == {
+        "answer", "match_over", "deal"}
+    # one-on-one refuses those raises: a raise from play only ever waits for its answer
+    one = build_machine(find_variant("one-on-one"))
+    assert {t.dest for t in one.events["raise"].transitions["play"]} == {"answer"}
 
 
 def test_no_ladder_no_answer_state(write: WriteFile) -> None:
     path = write("no-raises.yaml", "extends: paulista\nbetting:\n  ladder: []\n")
     rules = load_variant(path)
     assert "answer" not in _states(rules)
-    assert not {"raise_bet", "accept_bet"} & _events(rules)
+    assert not {"accept", "fold"} & _events(rules)
     m = match(rules, deal(0, "4c 5c 6c | 4d 5d 6d | 4h 5h 6h | 4s 5s 6s", "7c"))
     assert legal(m, 1) == ["play 1 4d", "play 1 5d", "play 1 6d"]
-    assert_illegal(m, "raise 1 3", "the ladder stops at 1")
+    assert_illegal(m, "raise 1 3", "the ladder stops at 1")  # judged by the raise's condition
+    assert_illegal(m, "accept 2", "no raise is waiting for an answer")  # no such trigger
     assert act(m, "play 1 4d") == []
 
 
@@ -51,15 +82,18 @@ def test_no_decision_hand_no_decide_state(write: WriteFile) -> None:
     assert "decide" in _states(find_variant("mineiro"))
     off = write("no-special.yaml", "extends: mineiro\nspecial_hands:\n  one_team:\n"
                 "    enabled: false\n  both_teams:\n    enabled: false\n")
-    assert "decide" not in _states(load_variant(off))
-    assert "forfeit_game" not in _events(load_variant(off))
+    machine = build_machine(load_variant(off))
+    assert "decide" not in machine.states
+    assert {t.dest for t in machine.events["raise"].transitions["play"]} == {"answer"}
 
 
 def _bad_spec(kind: str) -> Any:
-    def spec(rules: Any) -> tuple[list[str], list[dict[str, Any]]]:
+    def spec(rules: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         states, transitions = machine_spec(rules)
         if kind == "condition":
             transitions[0] = {**transitions[0], "conditions": ["os.system"]}
+        elif kind == "effect":
+            transitions[0] = {**transitions[0], "before": ["os.system"]}
         else:
             transitions[0] = {**transitions[0], "dest": "limbo"}
         return states, transitions
@@ -69,6 +103,7 @@ def _bad_spec(kind: str) -> Any:
 
 @pytest.mark.parametrize(("kind", "message"), [
     ("condition", "unknown condition 'os.system'"),
+    ("effect", "unknown effect 'os.system'"),
     ("state", "unknown state 'limbo'"),
 ])
 def test_unknown_names_are_rejected_when_the_machine_is_built(
@@ -76,7 +111,7 @@ def test_unknown_names_are_rejected_when_the_machine_is_built(
     monkeypatch.setattr(machine_module, "machine_spec", _bad_spec(kind))
     with pytest.raises(MachineBuildError, match=message):
         build_machine.__wrapped__(find_variant("paulista"))  # the uncached builder
-    assert "os.system" not in CONDITIONS
+    assert "os.system" not in CONDITIONS and "os.system" not in EFFECTS
 
 
 def test_one_machine_serves_every_match_of_a_variant() -> None:
@@ -89,68 +124,125 @@ def test_one_machine_serves_every_match_of_a_variant() -> None:
     assert a not in a.machine.models  # matches are not added as models
 
 
-class _Model:
-    """The attributes the machine's conditions read, and nothing else."""
-
-    def __init__(self, state: str, flags: tuple[bool, bool, bool, bool]) -> None:
-        self.state = state
-        self.decision_pending, won_game, won_match, self.hand_ready = flags
-        self.game_winner = 0 if won_game else None
-        self.winner = 0 if won_match else None
+def _every_move(m: Match) -> list[Action]:
+    """Every move of the variant's move table: what a seat could ever try."""
+    t = move_table(m.rules)
+    out = [a for row in (*t.play, *t.covered) for a in row]
+    out += [*t.raises.values(), *t.accept, *t.fold, *(a for pair in t.decide for a in pair)]
+    return out
 
 
-def test_fire_takes_the_same_transition_as_event_trigger() -> None:
-    """engine.machine.fire on the lean machine is Event.trigger on a stock transitions.Machine
-    built from the same spec, minus the unused plumbing: for every event, every source state
-    and every combination of the conditions, both land in the same state."""
-    import itertools
+def _accepted(m: Match, action: Action) -> bool:
+    twin = m.clone()
+    try:
+        twin.apply(action)
+    except IllegalMoveError:
+        return False
+    return True
 
-    from transitions import Machine, MachineError
 
-    from engine.machine import LeanTransition, _resolve, event_data, fire
-
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_legal_moves_are_what_the_machine_accepts(variant: str) -> None:
+    """legal_actions lists exactly the moves whose trigger the machine takes (raises that a
+    special hand penalises are accepted but never offered), in every state of seeded matches."""
     checked = 0
-    for name in ("paulista", "mineiro", "one-on-one"):
-        rules = find_variant(name)
-        machine = build_machine(rules)
-        assert all(isinstance(t, LeanTransition) for ev in machine.events.values()
-                   for ts in ev.transitions.values() for t in ts)
-        states, transitions = machine_spec(rules)
-        stock = Machine(model=None, states=states, transitions=_resolve(states, transitions),
-                        initial="deal", auto_transitions=False, send_event=True)
-        assert set(stock.events) == set(machine.events)
-        for event_name, event in stock.events.items():
-            for source in machine.states:
-                for flags in itertools.product((False, True), repeat=4):
-                    a, b, c = (_Model(source, flags) for _ in range(3))
-                    reused = event_data(machine, c)  # as a match keeps one for all triggers
-                    if source == "play":  # the reused data has served another trigger
-                        fire(machine, "end_hand", c, reused)
-                        c.state = source
-                    try:
-                        event.trigger(a)
-                    except MachineError:
-                        with pytest.raises(MachineError):
-                            fire(machine, event_name, b)
-                        with pytest.raises(MachineError):
-                            fire(machine, event_name, c, reused)
-                        continue
-                    fire(machine, event_name, b)
-                    fire(machine, event_name, c, reused)
-                    assert a.state == b.state == c.state, (name, event_name, source, flags)
-                    checked += 1
-    assert checked > 100
+    for seed in range(3):
+        m = Match.new(variant, seed=seed)
+        everything = _every_move(m)
+        choose = SplitMix64(seed)
+        n = 0
+        while not m.is_over:
+            offered = set(m.legal_actions())
+            if n % 3 == 0:  # every third state: the whole move table against a clone
+                for action in everything:
+                    ok = _accepted(m, action)
+                    penalised = action.kind == "raise" and m.special != 0
+                    assert ok == (action in offered) or (ok and penalised), (
+                        variant, seed, n, str(action), m.state)
+                checked += 1
+            for seat in range(m.players):  # per seat: the same moves, in the same order
+                assert m.legal_actions(seat) == [a for a in m.legal_actions() if a.seat == seat]
+            legal_now = m.legal_actions()
+            m.apply(legal_now[choose.bounded(len(legal_now))])
+            n += 1
+    assert checked > 10
 
 
-def test_lean_transition_runs_callbacks_when_there_are_some() -> None:
-    """With a callback registered, LeanTransition is the library's own execute."""
-    from engine.machine import LeanMachine
+def _stock_machine(rules: Any) -> Any:
+    """The same spec built as a stock ``transitions.Machine`` (the library's own Transition
+    and State classes)."""
+    from transitions import Machine
 
-    calls: list[str] = []
-    machine = LeanMachine(model=None, states=["a", "b"], initial="a", auto_transitions=False,
-                          send_event=True,
-                          transitions=[{"trigger": "go", "source": "a", "dest": "b",
-                                        "after": lambda ev: calls.append(ev.model.state)}])
-    model = _Model("a", (False, False, False, False))
-    machine.events["go"].trigger(model)
-    assert model.state == "b" and calls == ["b"]
+    states, transitions = machine_module._resolve(*machine_spec(rules))
+    return Machine(model=None, states=states, transitions=transitions, initial="deal",
+                   auto_transitions=False, send_event=True)
+
+
+@pytest.mark.parametrize("variant", ["paulista", "mineiro", "one-on-one"])
+def test_lean_classes_decide_as_the_library_does(variant: str) -> None:
+    """A match driven by the stock classes takes the same transitions, states and checkpoints
+    as one driven by the lean ones."""
+    rules = find_variant(variant)
+    stock = _stock_machine(rules)
+    lean = build_machine(rules)
+    assert all(isinstance(t, LeanTransition) for ev in lean.events.values()
+               for ts in ev.transitions.values() for t in ts)
+    for seed in range(4):
+        a = Match.new(rules, seed=seed)
+        b = Match.new(rules, seed=None)  # the same match, the stock machine's events
+        b.rng = SplitMix64(seed)
+        b._events = stock.events
+        b._deal_next()
+        choose = SplitMix64(seed + 100)
+        while not a.is_over:
+            assert (a.state, a.legal_actions()) == (b.state, b.legal_actions())
+            moves = a.legal_actions()
+            move = moves[choose.bounded(len(moves))]
+            assert a.apply(move) == b.apply(move)
+        assert b.is_over and a.score == b.score and a.games == b.games
+
+
+def test_lean_transition_runs_every_callback_as_the_library_does() -> None:
+    """prepare, conditions, before, exit, enter, on_final and after, in the library's order."""
+    from transitions import Machine
+
+    def spec(calls: list[str]) -> dict[str, Any]:
+        def note(what: str) -> Any:
+            return lambda ev: calls.append(f"{what}:{ev.model.state}")
+
+        def cond(ev: Any) -> bool:
+            calls.append(f"cond:{ev.model.state}")
+            return True
+
+        return dict(
+            model=None, auto_transitions=False, send_event=True, initial="a",
+            states=["a", {"name": "b", "on_enter": [note("enter")], "final": True,
+                          "on_exit": [note("never")]}],
+            before_state_change=[note("machine-before")],
+            after_state_change=[note("machine-after")], on_final=[note("final")],
+            transitions=[{"trigger": "go", "source": "a", "dest": "b",
+                          "prepare": [note("prepare")], "conditions": [cond],
+                          "before": [note("before")], "after": [note("after")]}])
+
+    class Model:
+        state = "a"
+
+    seen = []
+    for cls in (Machine, LeanMachine):
+        calls: list[str] = []
+        model = Model()
+        assert cls(**spec(calls)).events["go"].trigger(model)
+        seen.append((model.state, calls))
+    assert seen[0] == seen[1]
+    assert seen[1][1] == ["prepare:a", "cond:a", "machine-before:a", "before:a", "enter:b",
+                          "final:b", "after:b", "machine-after:b"]
+
+
+def test_an_illegal_move_fails_every_transition_and_changes_nothing() -> None:
+    m = Match.new("mineiro", seed=3)
+    for action in itertools.islice(_every_move(m), 0, None, 7):
+        if action not in m.legal_actions():
+            snapshot = (m.state, [m.observation(s) for s in range(m.players)])
+            with pytest.raises(IllegalMoveError):
+                m.apply(action)
+            assert (m.state, [m.observation(s) for s in range(m.players)]) == snapshot

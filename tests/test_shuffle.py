@@ -148,3 +148,44 @@ def test_example_deal_cards_are_distinct_cards_of_the_deck() -> None:
         cards = [parse_card(c) for hand in hands for c in hand] + [parse_card(str(event["vira"]))]
         assert len(set(cards)) == len(cards)
         assert set(cards) <= set(rules.deck)
+
+
+def _reference_shuffle(deck: list[int], rng: SplitMix64) -> list[int]:
+    """docs/log-format.md's Fisher-Yates, one bounded draw at a time."""
+    cards = list(deck)
+    for i in range(len(cards) - 1, 0, -1):
+        j = rng.bounded(i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
+@pytest.mark.parametrize("count", [0, 1, 2, 39, 63, 64, 65, 130])
+def test_draws_at_once_are_the_generators_draws(count: int) -> None:
+    from engine.shuffle import draws
+
+    for seed in (0, 1, 2026, MASK64, MASK64 - 0x9E3779B97F4A7C15 + 3):
+        rng = SplitMix64(seed)
+        assert list(draws(seed, count)) == [rng.next() for _ in range(count)]
+
+
+def test_shuffle_is_bit_exact_with_one_draw_at_a_time() -> None:
+    for size in (2, 20, 40, 52):
+        deck = list(range(size))
+        for seed in range(300):
+            a, b = SplitMix64(seed * 7919), SplitMix64(seed * 7919)
+            assert shuffle(deck, a) == _reference_shuffle(deck, b)
+            assert a.state == b.state  # the generator goes on from the same point
+
+
+def test_shuffle_redraws_a_rejected_draw_like_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rejections are too rare to meet (at most 63 in 2^64): with limits lowered to 2^62,
+    three draws in four are rejected, and the shuffle still takes the draws bounded takes,
+    fetching more than its first batch."""
+    import engine.shuffle as module
+
+    low = [0] + [1 << 62] * (len(module._LIMITS) - 1)
+    monkeypatch.setattr(module, "_LIMITS", low)
+    for seed in range(50):
+        a, b = SplitMix64(seed), SplitMix64(seed)
+        assert shuffle(list(range(40)), a) == _reference_shuffle(list(range(40)), b)
+        assert a.state == b.state

@@ -289,3 +289,50 @@ def triggers_from(machine: Machine, state: str) -> tuple[str, ...]:
     """The triggers of ``state`` (``Machine.get_triggers``, once per machine and state), in
     the order the machine's transitions were added."""
     return _triggers(machine)[state]
+
+
+class DiagramUnavailable(RuntimeError):
+    """A diagram format needs software that is not installed."""
+
+
+class _Drawn:
+    """The model a diagram machine draws: ``Machine(model=None)`` has no graph of its own
+    (transitions draws a model's graph), so one plain object is added as its model."""
+
+
+def diagram(rules: Rules, fmt: str = "mermaid") -> str:
+    """The variant's machine as a diagram, drawn by ``transitions.extensions.diagrams`` from
+    the same spec the game's machine is built from: ``mermaid`` (a ``stateDiagram-v2``,
+    nothing to install) or ``svg`` (needs the ``graphviz`` Python package and Graphviz's
+    ``dot`` program; :class:`DiagramUnavailable` otherwise). Transitions are labelled with
+    their trigger and conditions (``!`` for ``unless``)."""
+    from transitions.extensions.diagrams import GraphMachine
+
+    states, transitions = machine_spec(rules)
+    if fmt != "mermaid":
+        # transitions falls back to mermaid, with a warning, when graphviz cannot be imported
+        from importlib.util import find_spec
+        if find_spec("graphviz") is None:
+            raise DiagramUnavailable(
+                f"--format {fmt} needs the graphviz Python package and Graphviz's dot program "
+                "(pip install graphviz; apt-get install graphviz); the default mermaid format "
+                "needs neither")
+    machine = GraphMachine(model=None, states=states, transitions=transitions, initial="deal",
+                           auto_transitions=False, send_event=True,
+                           graph_engine="mermaid" if fmt == "mermaid" else "graphviz",
+                           show_conditions=True,
+                           # mermaid's front matter is YAML: the library writes the title there
+                           title=(f"title: {rules.title} ({rules.name})" if fmt == "mermaid"
+                                  else f"{rules.title} ({rules.name})"))
+    drawn = _Drawn()
+    machine.add_model(drawn)
+    graph = drawn.get_graph()  # type: ignore[attr-defined]
+    if fmt == "mermaid":
+        return str(graph.draw(None))
+    try:
+        svg = graph.draw(None, format="svg", prog="dot")
+    except Exception as exc:  # graphviz's ExecutableNotFound and the like: no dot to run
+        raise DiagramUnavailable(
+            f"--format svg needs Graphviz's dot program (apt-get install graphviz): "
+            f"{exc}") from None
+    return svg.decode("utf-8") if isinstance(svg, bytes) else str(svg)

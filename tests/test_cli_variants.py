@@ -124,6 +124,7 @@ def test_schema_prints_the_shipped_schema() -> None:
 
 
 @pytest.mark.parametrize("args", [[], ["variants"], ["variants", "list"], ["variants", "show"],
+                                  ["variants", "diagram"],
                                   ["variants", "check"], ["variants", "validate"],
                                   ["variants", "schema"]])
 @pytest.mark.parametrize("flag", ["--help", "-h"])
@@ -131,3 +132,57 @@ def test_every_command_has_help(args: list[str], flag: str) -> None:
     result = run(*args, flag)
     assert result.exit_code == 0
     assert "Usage:" in result.output
+
+
+@pytest.mark.parametrize("name", ["paulista", "mineiro"])
+def test_diagram_names_every_state_and_trigger_of_the_machine(name: str) -> None:
+    from engine.machine import build_machine
+
+    result = run("variants", "diagram", name)
+    assert result.exit_code == 0, result.output
+    text = result.output
+    assert "stateDiagram-v2" in text and f"title: {load_variant(name).title} ({name})" in text
+    machine = build_machine(load_variant(name))
+    for state in machine.states:
+        assert f'state "{state}" as {state}' in text
+    edges = [line.strip() for line in text.splitlines() if "-->" in line]
+    for trigger in machine.events:
+        assert any(f": {trigger} [" in e or f"| {trigger} [" in e for e in edges), trigger
+    assert "[*] --> deal" in text
+    assert ("decide" in machine.states) == (name == "mineiro")
+
+
+def test_diagram_of_a_variant_file(write: WriteFile) -> None:
+    path = write("no-raises.yaml", "extends: paulista\nbetting:\n  ladder: []\n")
+    result = run("variants", "diagram", str(path))
+    assert result.exit_code == 0, result.output
+    assert "answer" not in result.output and "raise [legal_raise" in result.output
+
+
+def test_diagram_unknown_variant_exits_1_and_usage_exits_2() -> None:
+    result = run("variants", "diagram", "nope")
+    assert result.exit_code == 1 and "truco: unknown variant 'nope'" in result.output
+    assert "Traceback" not in result.output
+    assert run("variants", "diagram").exit_code == 2
+    assert run("variants", "diagram", "paulista", "--format", "png").exit_code == 2
+
+
+def test_diagram_svg_says_what_it_needs_when_graphviz_is_missing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "graphviz" else real(name, *a))
+    result = run("variants", "diagram", "paulista", "--format", "svg")
+    assert result.exit_code == 1
+    assert "needs the graphviz Python package and Graphviz's dot program" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_the_readme_shows_paulistas_diagram_as_the_command_draws_it() -> None:
+    from conftest import REPO
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    block = readme.split("```mermaid\n", 1)[1].split("```", 1)[0]
+    assert block == run("variants", "diagram", "paulista").output

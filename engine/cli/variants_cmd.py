@@ -1,4 +1,4 @@
-"""``truco variants``: list, show, check and print the schema of variants.
+"""``truco variants``: list, show, check, draw and print the schema of variants.
 
 Exit codes: 0 ok, 1 a variant is invalid (every problem printed as
 ``file:line:column: key.path: message``), 2 usage errors (click's own).
@@ -13,6 +13,8 @@ import click
 import yaml
 
 from engine.errors import VariantError
+from engine.machine import DiagramUnavailable
+from engine.machine import diagram as machine_diagram
 from engine.resources import data_dir, schema_path, shipped_variants
 from engine.variant import load_variant, variant_schema
 
@@ -102,6 +104,24 @@ def check(files: tuple[str, ...]) -> None:
 
 
 variants.add_command(check, "validate")
+
+
+@variants.command()
+@click.argument("variant")
+@click.option("--format", "fmt", type=click.Choice(["mermaid", "svg"]), default="mermaid",
+              show_default=True,
+              help="mermaid: a stateDiagram-v2 (nothing to install); svg: drawn by Graphviz "
+                   "(needs the graphviz Python package and the dot program).")
+def diagram(variant: str, fmt: str) -> None:
+    """Print VARIANT's state machine (a shipped name or a YAML path): its phases, and its
+    moves as transitions labelled with the trigger and the conditions that decide them."""
+    rules = load_variant(variant)
+    try:
+        text = machine_diagram(rules, fmt)
+    except DiagramUnavailable as exc:
+        click.echo(f"truco: {exc}", err=True)
+        sys.exit(1)
+    click.echo(text.rstrip("\n"))
 
 
 @variants.command()

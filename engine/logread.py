@@ -24,7 +24,7 @@ import json
 import math
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import IO, Any, Literal
 
@@ -89,6 +89,9 @@ class LogItem:
     line: int
     kind: ItemKind
     data: dict[str, Any]
+    #: The line's bytes (without its line end) for an event line, where the reader keeps
+    #: them: the same bytes always read as the same event (a replayer's cache key).
+    raw: bytes | None = field(default=None, repr=False, compare=False)
 
     @property
     def event(self) -> str:
@@ -483,7 +486,7 @@ def read_log(source: IO[bytes] | bytes | Iterable[bytes], file: str = "<log>"
         if line > 1:
             seen = _SEEN.get(body)
             if seen is not None:  # the same bytes were parsed and checked already
-                yield LogItem(line, seen[0], dict(seen[1]))
+                yield LogItem(line, seen[0], dict(seen[1]), body)
                 continue
         try:
             text = body.decode("utf-8")
@@ -513,7 +516,8 @@ def read_log(source: IO[bytes] | bytes | Iterable[bytes], file: str = "<log>"
             if len(_SEEN) >= _SEEN_MAX:
                 _SEEN.clear()
             _SEEN[body] = (kind, obj)
-            obj = dict(obj)
+            yield LogItem(line, kind, dict(obj), body)
+            continue
         yield LogItem(line, kind, obj)
     if line == 0:
         yield LogProblem("header", "bad header: the log is empty; line 1 must be the header",

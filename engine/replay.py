@@ -54,6 +54,11 @@ from engine.variant import load_ref, looks_like_path
 #: Keys of an event that the engine ignores (kept as they are, never compared).
 IGNORED_KEYS = ("t", "meta")
 
+# The move of each distinct move line, made once per process (moves are immutable values;
+# the reader hands the line's bytes with a line it has read before). Bounded.
+_ACTIONS: dict[bytes, Action] = {}
+_ACTIONS_MAX = 4096
+
 
 class Visitor:
     """What a replay tells as it goes. Every method does nothing by default, except
@@ -310,7 +315,14 @@ answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
                        "seed deals every hand with one, before its first move", item.line)
             return
         self._announce(None)
-        action = Action.from_event(item.data)
+        raw = item.raw
+        action = _ACTIONS.get(raw) if raw is not None else None
+        if action is None:
+            action = Action.from_event(item.data)
+            if raw is not None:
+                if len(_ACTIONS) >= _ACTIONS_MAX:
+                    _ACTIONS.clear()
+                _ACTIONS[raw] = action
         why: str | None = None
         try:
             cps = m.apply(action)

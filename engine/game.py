@@ -45,6 +45,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cache
 from typing import Any, NoReturn
 
+from transitions import MachineError
+
 from engine.actions import Action, Deal
 from engine.cards import Card, card_name
 from engine.errors import IllegalMoveError
@@ -291,15 +293,27 @@ class Match:
         seat = action.seat
         if not 0 <= seat < self.moves.players:
             self._illegal(action, f"there is no seat {seat}")
-        if kind not in self.moves.triggers[self.state]:
-            if kind == "pass":
-                self._illegal(action, "a pass declines a bot's offer to raise out of turn; it "
-                                      "is not a move")
-            self._illegal(action, NOT_NOW.get((kind, self.state)) or NOT_NOW[kind, None])
+        event = self._events.get(kind)
+        if event is None:  # no such trigger in this variant's machine
+            self._not_now(action)
         ruling = Ruling()
-        if not self._events[kind].trigger(self, action, ruling):
+        try:
+            taken = event.trigger(self, action, ruling)
+        except MachineError:
+            if ruling.judged:  # raised after a condition ran: not the machine's refusal
+                raise
+            self._not_now(action)  # no transition for this kind from the current state
+        if not taken:
             self._illegal(action, ruling.why or "not a move now")
         return ruling.checkpoints
+
+    def _not_now(self, action: Action) -> NoReturn:
+        """Refuse a move whose trigger the machine does not have from the current state."""
+        kind = action.kind
+        if kind == "pass":
+            self._illegal(action, "a pass declines a bot's offer to raise out of turn; it is "
+                                  "not a move")
+        self._illegal(action, NOT_NOW.get((kind, self.state)) or NOT_NOW[kind, None])
 
     def _illegal(self, action: Action | Deal, why: str) -> NoReturn:
         if self.state == "match_over":
@@ -375,7 +389,7 @@ class Match:
     def _setup_hand(self, hands: list[list[Card]], vira: Card | None) -> None:
         r = self.rules
         self.hands = hands
-        self.dealt = tuple(tuple(h) for h in hands)
+        self.dealt = tuple(map(tuple, hands))
         self.vira = vira
         self.strength = r.strengths(vira)
         self.hand_number += 1

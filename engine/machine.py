@@ -98,18 +98,17 @@ class Ruling:
     ``games`` when a game is won (``hand`` is ``None`` for a game lost by a forbidden raise,
     P5/P6), ``match`` when the match is."""
 
-    __slots__ = ("why", "judged", "ends", "round", "hand", "game", "games", "match",
-                 "checkpoints")
+    # Class-level defaults: a ruling is made for every move, and most moves set none of them.
+    why: str | None = None
+    judged = False
+    ends = False
+    round: tuple[int | None, int] | None = None
+    hand: tuple[int | None, int, list[int]] | None = None
+    game: int | None = None
+    games: list[int] | None = None
+    match: int | None = None
 
     def __init__(self) -> None:
-        self.why: str | None = None
-        self.judged = False
-        self.ends = False
-        self.round: tuple[int | None, int] | None = None
-        self.hand: tuple[int | None, int, list[int]] | None = None
-        self.game: int | None = None
-        self.games: list[int] | None = None
-        self.match: int | None = None
         self.checkpoints: list[dict[str, Any]] = []
 
 

@@ -1,4 +1,4 @@
-"""The benchmark suite: ``python -m benchmarks.run [--quick] [--json FILE]``.
+"""The benchmark suite: ``python -m benchmarks.run [--quick] [--verify-only] [--json FILE]``.
 
 Every figure is the median of several runs after a warm-up, on this machine, one process,
 every seat choosing uniformly among ``legal_actions()`` with a seeded SplitMix64.
@@ -218,6 +218,8 @@ def bench_verify(variant: str, count: int, runs: int, folder: Path) -> dict[str,
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true", help="fewer matches and runs (a smoke test)")
+    ap.add_argument("--verify-only", action="store_true",
+                    help="only the verification figures (logs verified per second)")
     ap.add_argument("--json", type=Path, default=Path("benchmarks/results/latest.json"))
     args = ap.parse_args(argv)
     matches, runs = (30, 3) if args.quick else (300, 5)
@@ -229,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
         "variants": {},
     }
     rows = []
-    for v in VARIANTS:
+    for v in () if args.verify_only else VARIANTS:
         r: dict[str, Any] = {}
         r["random"] = bench_matches(v, matches, runs, with_log=False)
         r["random_with_log"] = bench_matches(v, matches, runs, with_log=True)
@@ -243,8 +245,9 @@ def main(argv: list[str] | None = None) -> int:
     results["verify"] = verify
 
     print("median of the runs (best run in brackets)")
-    print(f"{'variant':12} {'hands/s':>15} {'matches/s':>10} {'+log hands/s':>13} "
-          f"{'load ms':>8} {'B/match':>8} {'us/move':>8} {'trig %':>7} {'lib %':>6}")
+    if rows:
+        print(f"{'variant':12} {'hands/s':>15} {'matches/s':>10} {'+log hands/s':>13} "
+              f"{'load ms':>8} {'B/match':>8} {'us/move':>8} {'trig %':>7} {'lib %':>6}")
     for v, r in rows:
         hands = f"{r['random']['hands_per_s']:.0f} ({r['random']['best_hands_per_s']:.0f})"
         print(f"{v:12} {hands:>15} {r['random']['matches_per_s']:10.1f} "

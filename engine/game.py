@@ -305,7 +305,7 @@ class Match:
             self._not_now(action)  # no transition for this kind from the current state
         if not taken:
             self._illegal(action, ruling.why or "not a move now")
-        return ruling.checkpoints
+        return ruling.checkpoints or []
 
     def _not_now(self, action: Action) -> NoReturn:
         """Refuse a move whose trigger the machine does not have from the current state."""
@@ -441,6 +441,8 @@ class Match:
         the match goes on, the next hand's dealer and a fresh hand (the transition to ``deal``
         deals it)."""
         events = ruling.checkpoints
+        if events is None:
+            events = ruling.checkpoints = []
         if ruling.hand is not None:
             winner, points, score = ruling.hand
             self.score = score
@@ -793,7 +795,7 @@ def _play(ev: Any) -> None:
         return
     winner, leader = r.round
     m.round_results.append(winner)
-    r.checkpoints.append({"event": "round", "winner": winner})
+    r.checkpoints = [{"event": "round", "winner": winner}]
     if r.ends:
         m._end(r)
     else:

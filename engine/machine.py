@@ -107,9 +107,8 @@ class Ruling:
     game: int | None = None
     games: list[int] | None = None
     match: int | None = None
-
-    def __init__(self) -> None:
-        self.checkpoints: list[dict[str, Any]] = []
+    #: Set by the effect of a move that causes checkpoints (most cause none).
+    checkpoints: list[dict[str, Any]] | None = None
 
 
 def machine_spec(rules: Rules) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -224,7 +223,10 @@ class LeanTransition(Transition):
         for func in machine.before_state_change:
             _call(machine, func, event_data)
         for func in self.before:
-            _call(machine, func, event_data)
+            if direct and callable(func):
+                func(event_data)
+            else:
+                machine.callback(func, event_data)
         if self.dest:  # None: an internal transition, no state change
             states = machine.states
             states[self.source].exit(event_data)

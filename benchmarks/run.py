@@ -117,66 +117,41 @@ def bench_memory(variant: str, count: int) -> dict[str, float]:
 
 
 def bench_trigger_share(variant: str, matches: int) -> dict[str, float]:
-    """Time spent in the ``transitions`` machine versus the whole move loop. Every move is a
-    trigger (``Event.trigger``) of the variant's machine, which runs the engine's conditions
-    and effects: ``trigger_share`` is the time inside the triggers (outermost ones: a hand's
-    last card deals the next hand as a nested ``deal`` trigger), ``library_share`` the part of
-    it that is not the engine's own conditions and effects (the library's plumbing)."""
+    """Time spent inside the ``transitions`` machine's triggers versus the whole move loop.
+    Every move is a trigger (``Event.trigger``) of the variant's machine, whose conditions and
+    callbacks are the rules and their effects, so this is the move's whole work but listing
+    the legal moves and choosing one (outermost triggers only: a hand's last move deals the next
+    hand as a nested ``deal`` trigger)."""
     from transitions.core import Event
 
-    import engine.game
-    import engine.machine as machine
-
-    spent = {"trigger": 0.0, "engine": 0.0, "count": 0, "depth": 0}
-    original_trigger = Event.trigger
+    spent = {"trigger": 0.0, "count": 0, "depth": 0}
+    original = Event.trigger
 
     def trigger(self: Any, model: Any, *args: Any, **kwargs: Any) -> bool:
         outer = spent["depth"] == 0
         spent["depth"] += 1
         t0 = time.perf_counter()
         try:
-            return bool(original_trigger(self, model, *args, **kwargs))
+            return bool(original(self, model, *args, **kwargs))
         finally:
             spent["depth"] -= 1
             if outer:
                 spent["trigger"] += time.perf_counter() - t0
                 spent["count"] += 1
 
-    def timed(func: Callable[[Any], Any]) -> Callable[[Any], Any]:
-        def run(ev: Any) -> Any:
-            t0 = time.perf_counter()
-            try:
-                return func(ev)
-            finally:
-                spent["engine"] += time.perf_counter() - t0
-        return run
-
-    saved = (dict(machine.CONDITIONS), dict(machine.EFFECTS))
-    for table in (machine.CONDITIONS, machine.EFFECTS):
-        for name, func in table.items():
-            if name != "deal_next":
-                table[name] = timed(func)
-    machine.build_machine.cache_clear()
-    engine.game.move_table.cache_clear()
-    Event.trigger = trigger  # type: ignore[method-assign]
     moves = 0
+    Event.trigger = trigger  # type: ignore[method-assign]
     try:
         t0 = time.perf_counter()
         for i in range(matches):
             moves += play_random(Match.new(variant, seed=i), SplitMix64(7 + i))
         total = time.perf_counter() - t0
     finally:
-        Event.trigger = original_trigger  # type: ignore[method-assign]
-        machine.CONDITIONS.update(saved[0])
-        machine.EFFECTS.update(saved[1])
-        machine.build_machine.cache_clear()
-        engine.game.move_table.cache_clear()
-    library = spent["trigger"] - spent["engine"]
+        Event.trigger = original  # type: ignore[method-assign]
     return {"moves": moves, "triggers": spent["count"], "us_per_move_total": total / moves * 1e6,
             "us_per_move_in_triggers": spent["trigger"] / moves * 1e6,
             "us_per_trigger": spent["trigger"] / max(1, spent["count"]) * 1e6,
-            "us_per_trigger_library": library / max(1, spent["count"]) * 1e6,
-            "trigger_share": spent["trigger"] / total, "library_share": library / total}
+            "trigger_share": spent["trigger"] / total}
 
 
 def bench_verify(variant: str, count: int, runs: int, folder: Path) -> dict[str, float]:
@@ -247,15 +222,14 @@ def main(argv: list[str] | None = None) -> int:
     print("median of the runs (best run in brackets)")
     if rows:
         print(f"{'variant':12} {'hands/s':>15} {'matches/s':>10} {'+log hands/s':>13} "
-              f"{'load ms':>8} {'B/match':>8} {'us/move':>8} {'trig %':>7} {'lib %':>6}")
+              f"{'load ms':>8} {'B/match':>8} {'us/move':>8} {'trig %':>7}")
     for v, r in rows:
         hands = f"{r['random']['hands_per_s']:.0f} ({r['random']['best_hands_per_s']:.0f})"
         print(f"{v:12} {hands:>15} {r['random']['matches_per_s']:10.1f} "
               f"{r['random_with_log']['hands_per_s']:13.0f} {r['load_ms_cold']:8.1f} "
               f"{r['memory']['per_match_bytes_of_many']:8.0f} "
               f"{r['transitions']['us_per_move_total']:8.1f} "
-              f"{100 * r['transitions']['trigger_share']:7.1f} "
-              f"{100 * r['transitions']['library_share']:6.1f}")
+              f"{100 * r['transitions']['trigger_share']:7.1f}")
     for k, val in verify.items():
         print(f"verify paulista: {k} = {val:.0f}")
     args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -15,11 +15,13 @@ How the machine decides. The match is the model of its variant's one ``transitio
 (:mod:`engine.machine`), which owns the phase in :attr:`Match.state` and decides every move:
 
 - :meth:`Match.apply` checks only that it was given a move (an :class:`Action` of a seat of
-  the variant), then fires the move's kind as a trigger of the machine, with the move and a
-  fresh :class:`~engine.machine.Ruling`. A kind the current state has no trigger for is
-  refused with the game's reason for that state (``NOT_NOW``).
+  the variant), then fires the move's kind as a trigger of the machine
+  (``Event.trigger(match, move, ruling)``, with a fresh :class:`~engine.machine.Ruling`). A
+  kind the current state has no transition for is refused by the machine (its
+  ``MachineError``, raised before any condition runs), and the match says why in the game's
+  words for that state (``NOT_NOW``).
 - This module registers the machine's **conditions**: ``legal_play``, ``legal_raise``,
-  ``legal_answer`` (accept, fold), ``legal_decide`` and ``legal_deal`` judge a move by the
+  ``legal_accept``, ``legal_fold``, ``legal_decide`` and ``legal_deal`` judge a move by the
   rules (the checks in the order the messages are given) and, when it is legal, work out
   what it does on the ruling (the round it completes, C5-C6; the hand it decides, C7, P8; the
   points, C11, the game, M8, the match), from the state as it is. ``ends_hand``,

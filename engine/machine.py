@@ -15,8 +15,8 @@ Triggers are the moves, named as the log names them: ``play``, ``raise``, ``acce
 :class:`Ruling` as its arguments (``Machine(model=None)``: the events are triggered with the
 match as the model, ``machine.events[kind].trigger(match, move, ruling)``):
 
-1. A trigger that has no transition from the current state is not a move now (the match asks
-   the machine, :func:`triggers_from`, before it fires one, to say why in the game's words).
+1. A trigger that has no transition from the current state is not a move now: the library
+   raises ``MachineError`` before anything runs, and the match says why in the game's words.
 2. The transitions of the trigger from that state are tried in order; their **conditions** are
    the rules: ``legal_<kind>`` judges the move by the variant's data and, when it is legal,
    writes on the ruling what it would do (the round it ends, the hand's winner and points, the
@@ -31,11 +31,12 @@ match as the model, ``machine.events[kind].trigger(match, move, ruling)``):
    ``match_over``, which has no trigger.
 
 The legal moves of a state are the moves of the triggers it has (:func:`triggers_from`),
-each listed by the generator the match registers for its kind, which offers exactly the moves
-its condition accepts (tested). Conditions, effects and move lists are registered by name in
+each listed by :mod:`engine.game`'s lister for its kind, which offers exactly the moves its
+condition accepts (tested). Conditions and effects are registered by name in
 :data:`CONDITIONS` and :data:`EFFECTS` (by :mod:`engine.game`); every name the spec uses is
 checked when the machine is built, since ``transitions`` itself resolves names (even dotted
-import paths) only when an event fires.
+import paths) only when an event fires. :func:`machine_spec` is the machine as data, and
+:func:`diagram` draws it (``truco variants diagram``).
 
 One machine serves every match of its variant. It is a :class:`LeanMachine`:
 ``transitions.Machine`` with transition and state classes, plugged in through the library's
@@ -267,7 +268,9 @@ class LeanState(State):
 
 class LeanMachine(Machine):
     """``transitions.Machine`` with :class:`LeanTransition` and :class:`LeanState`: the same
-    states, transitions, conditions and callbacks, about 2.5 times cheaper per trigger."""
+    states, transitions, conditions and callbacks; with them a move of a random Paulista match
+    costs 11 µs in :meth:`~engine.game.Match.apply`, with the library's own classes 15 µs
+    (medians of 5 alternating runs of 150 matches, on the project's machine)."""
 
     transition_cls = LeanTransition
     state_cls = LeanState

@@ -271,8 +271,9 @@ class Match:
         st = self.state
         moves = self.moves
         listers = moves.listers[st]
-        if st in moves.by_seat and seat is None:
-            for s in range(moves.players):
+        if st in moves.by_seat:
+            seats = range(moves.players)
+            for s in seats if seat is None else (seat,) if seat in seats else ():
                 for lister in listers:
                     lister(self, s, out)
         else:

@@ -246,3 +246,16 @@ def test_an_illegal_move_fails_every_transition_and_changes_nothing() -> None:
             with pytest.raises(IllegalMoveError):
                 m.apply(action)
             assert (m.state, [m.observation(s) for s in range(m.players)]) == snapshot
+
+
+def test_a_seat_that_is_not_at_the_table_has_no_moves_in_any_state() -> None:
+    for variant in ("paulista", "mineiro"):
+        m = Match.new(variant, seed=5)
+        choose = SplitMix64(5)
+        states = set()
+        while not m.is_over:
+            states.add(m.state)
+            assert m.legal_actions(m.players) == [] and m.legal_actions(-1) == []
+            moves = m.legal_actions()
+            m.apply(moves[choose.bounded(len(moves))])
+        assert {"play", "answer"} <= states

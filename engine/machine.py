@@ -211,8 +211,9 @@ class LeanTransition(Transition):
 
     def execute(self, event_data: EventData) -> bool:
         machine = event_data.machine
-        for func in self.prepare:
-            _call(machine, func, event_data)
+        if self.prepare:
+            for func in self.prepare:
+                _call(machine, func, event_data)
         direct = machine.send_event
         for cond in self.conditions:
             func = cond.func
@@ -221,8 +222,9 @@ class LeanTransition(Transition):
                     return False
             elif not cond.check(event_data):
                 return False
-        for func in machine.before_state_change:
-            _call(machine, func, event_data)
+        if machine.before_state_change:
+            for func in machine.before_state_change:
+                _call(machine, func, event_data)
         for func in self.before:
             if direct and callable(func):
                 func(event_data)
@@ -233,15 +235,14 @@ class LeanTransition(Transition):
             states[self.source].exit(event_data)
             dest = states[self.dest]
             setattr(event_data.model, machine.model_attribute, dest.value)
-            event_data.update(self.dest)
+            event_data.state = dest  # as EventData.update(self.dest) sets it
             dest.enter(event_data)
             if dest.final:
                 for func in machine.on_final:
                     _call(machine, func, event_data)
-        for func in self.after:
-            _call(machine, func, event_data)
-        for func in machine.after_state_change:
-            _call(machine, func, event_data)
+        if self.after or machine.after_state_change:
+            for func in [*self.after, *machine.after_state_change]:
+                _call(machine, func, event_data)
         return True
 
 

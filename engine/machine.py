@@ -53,7 +53,7 @@ from functools import cache
 from typing import Any
 
 from transitions import Machine, State, Transition
-from transitions.core import EventData
+from transitions.core import Event, EventData
 
 from engine.rules import Rules
 
@@ -267,6 +267,32 @@ class LeanState(State):
             _call(event_data.machine, func, event_data)
 
 
+class LeanEvent(Event):
+    """The library's ``Event.trigger`` for a machine that processes events at once (not
+    queued) and has no ``prepare_event``, ``finalize_event`` or ``on_exception`` callbacks, as
+    this engine's machines: the model's state is looked up by its name, and the transitions of
+    the trigger from it are executed in order until one passes (``Event._process``'s loop, over
+    the public ``Event.transitions``), without the partial, the queue check and the logging
+    calls of the library's path. Everything else (a trigger the state has no transition for,
+    which the library refuses with ``MachineError``; any machine configured otherwise) is left
+    to the library's own ``Event.trigger``. Plugged in through ``Machine.event_cls``."""
+
+    def trigger(self, model: Any, *args: Any, **kwargs: Any) -> bool:
+        machine = self.machine
+        name = getattr(model, machine.model_attribute)
+        transitions = self.transitions.get(name)
+        if (transitions is None or machine.has_queue or machine.prepare_event
+                or machine.finalize_event or machine.on_exception):
+            return bool(super().trigger(model, *args, **kwargs))
+        event_data = EventData(machine.states[name], self, machine, model, args, kwargs)
+        for transition in transitions:
+            event_data.transition = transition
+            if transition.execute(event_data):
+                event_data.result = True
+                return True
+        return False
+
+
 class LeanMachine(Machine):
     """``transitions.Machine`` with :class:`LeanTransition` and :class:`LeanState`: the same
     states, transitions, conditions and callbacks; with them a move of a random Paulista match
@@ -275,6 +301,7 @@ class LeanMachine(Machine):
 
     transition_cls = LeanTransition
     state_cls = LeanState
+    event_cls = LeanEvent
 
 
 @cache

@@ -17,6 +17,7 @@ from engine.game import move_table
 from engine.machine import (
     CONDITIONS,
     EFFECTS,
+    LeanEvent,
     LeanMachine,
     LeanTransition,
     MachineBuildError,
@@ -236,6 +237,36 @@ def test_lean_transition_runs_every_callback_as_the_library_does() -> None:
     assert seen[0] == seen[1]
     assert seen[1][1] == ["prepare:a", "cond:a", "machine-before:a", "before:a", "enter:b",
                           "final:b", "after:b", "machine-after:b"]
+
+
+def test_lean_event_leaves_what_it_does_not_do_to_the_library() -> None:
+    """A machine with prepare_event / finalize_event callbacks, or a queue, is triggered by the
+    library's own Event.trigger (LeanEvent only skips what such a machine does not have); a
+    trigger the state has no transition for is the library's MachineError either way."""
+    from transitions import Machine, MachineError
+
+    class Model:
+        state = "a"
+
+    def run(cls: type[Machine], **extra: Any) -> list[str]:
+        calls: list[str] = []
+        note = {k: [lambda ev, k=k: calls.append(f"{k}:{ev.model.state}")] for k in extra}
+        machine = cls(model=None, states=["a", "b"], initial="a", auto_transitions=False,
+                      send_event=True, **note,
+                      transitions=[{"trigger": "go", "source": "a", "dest": "b",
+                                    "before": [lambda ev: calls.append("before")]}])
+        model = Model()
+        assert machine.events["go"].trigger(model)
+        with pytest.raises(MachineError, match="Can't trigger event go from state b"):
+            machine.events["go"].trigger(model)
+        return calls
+
+    hooks = {"prepare_event": 1, "finalize_event": 1}
+    assert run(LeanMachine, **hooks) == run(Machine, **hooks) == [
+        "prepare_event:a", "before", "finalize_event:b", "finalize_event:b"]
+    assert run(LeanMachine) == run(Machine) == ["before"]
+    assert all(isinstance(ev, LeanEvent) for ev in build_machine(find_variant("paulista"))
+               .events.values())
 
 
 def test_an_illegal_move_fails_every_transition_and_changes_nothing() -> None:

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from engine.cards import Card, card_name, parse_card
+from engine.cards import CARD_CODES, Card, card_name, parse_card
 
 Kind = Literal["play", "raise", "accept", "fold", "decide", "pass"]
 
@@ -44,9 +44,9 @@ class Action:
         if type(seat) is not int or seat < 0:
             raise ValueError(f"a {kind} move's seat must be a seat number (an int, 0 or more), "
                              f"not {seat!r}")
-        if card is not None and (type(card) is not int or not 0 <= card < 52):
-            raise ValueError(f"a {kind} move's card must be a card name like '4c' or a card "
-                             f"code 0..51, not {card!r}")
+        if card is not None and (type(card) is not int or not 0 <= card < CARD_CODES):
+            raise ValueError(f"a {kind} move's card must be a card name like '4c' or 'X1', or "
+                             f"a card code 0..{CARD_CODES - 1}, not {card!r}")
         if position is not None and (type(position) is not int or not 0 <= position < 52
                                      or card is not None):
             raise ValueError(f"a {kind} move's position must be a hand position (an int, "

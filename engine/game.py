@@ -50,7 +50,7 @@ from typing import Any, NoReturn
 from transitions import MachineError
 
 from engine.actions import Action, Deal
-from engine.cards import Card, card_name
+from engine.cards import CARD_CODES, Card, card_name
 from engine.errors import IllegalMoveError
 from engine.machine import Ruling, build_machine, condition, effect, triggers_from
 from engine.rules import COVERED, Rules
@@ -100,8 +100,8 @@ class MoveTable:
         n = rules.players
         self.players = n
         deck = rules.deck
-        self.play = [[Action("play", s, c) for c in range(52)] for s in range(n)]
-        self.covered = [[Action("play", s, c, True) for c in range(52)] for s in range(n)]
+        self.play = [[Action("play", s, c) for c in range(CARD_CODES)] for s in range(n)]
+        self.covered = [[Action("play", s, c, True) for c in range(CARD_CODES)] for s in range(n)]
         # P7: the 0-based round from which a card may be covered (never, without covered cards)
         self.covered_from = rules.covered_from_round - 1 if rules.covered_allowed else 99
         cards: list[Card | None] = list(deck) if rules.name_card else [None]

@@ -12,13 +12,28 @@ import json
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
-from engine.cards import RANKS, SUITS, Card, canonical_deck, card_rank, parse_card
+from engine.cards import (
+    CARD_CODES,
+    RANKS,
+    SUITS,
+    Card,
+    canonical_deck,
+    card_name,
+    card_rank,
+    card_suit,
+    is_extra,
+    parse_card,
+)
 
 Penalty = Literal["lose_game", "lose_hand"]
 
 #: Strength of a covered card (P7): below every real card, so it never wins or ties.
 COVERED = -1
 _MANILHA_BASE = 100
+#: Strength of extra cards above every manilha (C2 ``deck.extra``: ``above: manilhas``).
+_ABOVE_MANILHAS_BASE = 200
+#: What an extra card may be just above, besides a rank or another extra card.
+ABOVE_MANILHAS = "manilhas"
 
 
 @dataclass(frozen=True)
@@ -71,7 +86,7 @@ class Rules:
     cards_per_player: int  # C3
     deck_ranks: tuple[str, ...]  # C2
     ranking: tuple[str, ...]  # P3, M2: weakest first
-    manilha_mode: Literal["none", "fixed", "vira"]  # P1, M1
+    manilha_mode: Literal["none", "fixed", "vira", "vira_suit"]  # P1, M1, house
     manilha_suit_order: tuple[str, ...]  # P2: weakest first
     fixed_manilhas: tuple[Card, ...]  # M1: weakest first
     tied_round_leader: Literal["same_leader", "first_tied_card", "last_tied_card"]  # C6
@@ -92,11 +107,18 @@ class Rules:
     data: Any = field(compare=False, hash=False, repr=False)
     #: Where the variant was loaded from (a shipped name's file, or a path).
     source: str = field(default="", compare=False, hash=False, repr=False)
+    deck_minus: tuple[Card, ...] = ()  # C2 (house): cards of the kept ranks left out
+    deck_plus: tuple[Card, ...] = ()  # C2 (house): cards of other ranks put in
+    #: C2 (house): the extra cards (X1...) and what each is just above: a rank of the ranking,
+    #: another extra card, or ``"manilhas"``.
+    deck_extra: tuple[tuple[Card, str], ...] = ()
+    manilha_ranks: tuple[str, ...] = ()  # house (vira_suit): the vira suit's manilhas' ranks
     # Derived tables, filled in __post_init__.
     deck: tuple[Card, ...] = field(init=False, compare=False, hash=False, repr=False)
     _tables: tuple[tuple[int, ...] | None, ...] = field(
         init=False, compare=False, hash=False, repr=False
     )
+    _levels: dict[str, int] = field(init=False, compare=False, hash=False, repr=False)
 
     def __hash__(self) -> int:
         # The generated hash would rehash every field on each call; Rules are looked up in
@@ -108,10 +130,12 @@ class Rules:
         return cached
 
     def __post_init__(self) -> None:
-        deck = tuple(canonical_deck(self.deck_ranks))
+        deck = tuple(canonical_deck(self.deck_ranks, self.deck_minus, self.deck_plus,
+                                    (card for card, _ in self.deck_extra)))
         object.__setattr__(self, "deck", deck)
-        if self.manilha_mode == "vira":
-            tables: list[tuple[int, ...] | None] = [None] * 52
+        object.__setattr__(self, "_levels", self._strength_levels())
+        if self.has_vira:
+            tables: list[tuple[int, ...] | None] = [None] * CARD_CODES
             for vira in deck:
                 tables[vira] = self._strengths(self.manilhas_for(vira))
             object.__setattr__(self, "_tables", tuple(tables))
@@ -121,8 +145,21 @@ class Rules:
     # -- derived rules ----------------------------------------------------------------------
     @property
     def has_vira(self) -> bool:
-        """P1: whether a card is turned after dealing."""
-        return self.manilha_mode == "vira"
+        """P1: whether a card is turned after dealing (it names the manilhas: the next rank,
+        or, in mode ``vira_suit``, its suit)."""
+        return self.manilha_mode == "vira" or self.manilha_mode == "vira_suit"
+
+    @property
+    def levels(self) -> dict[str, int]:
+        """The strength of each rank of the ranking and of each extra card (``X1``...) when no
+        manilha is involved (P3, M2, C2): higher wins, equal values tie. Without extra cards a
+        rank's strength is its place in ``ranking``.
+
+        >>> from engine.variant import load_variant
+        >>> load_variant("paulista").levels["3"]
+        9
+        """
+        return dict(self._levels)
 
     @property
     def fingerprint(self) -> str:
@@ -152,29 +189,71 @@ class Rules:
         return str(value)
 
     def manilhas_for(self, vira: Card | None) -> tuple[Card, ...]:
-        """The manilhas, weakest first, for this vira (P1, P2) or the fixed list (M1)."""
+        """The manilhas, weakest first, for this vira (P1, P2), the fixed list (M1), or the
+        vira suit's cards of ``manilha_ranks`` (mode ``vira_suit``, the vira itself left out).
+        Only cards of the deck; an extra card turned as the vira names no rank and no suit: no
+        manilhas that hand."""
         if self.manilha_mode == "fixed":
             return self.fixed_manilhas
-        if self.manilha_mode == "none" or vira is None:
+        if self.manilha_mode == "none" or vira is None or is_extra(vira):
             return ()
-        order = self.ranking
-        rank = order[(order.index(card_rank(vira)) + 1) % len(order)]
-        return tuple(SUITS.index(s) * 13 + RANKS.index(rank) for s in self.manilha_suit_order)
+        if self.manilha_mode == "vira_suit":
+            suit = card_suit(vira)
+            cards = [SUITS.index(suit) * 13 + RANKS.index(r) for r in self.manilha_ranks]
+        else:
+            order = self.ranking
+            rank = order[(order.index(card_rank(vira)) + 1) % len(order)]
+            cards = [SUITS.index(s) * 13 + RANKS.index(rank) for s in self.manilha_suit_order]
+        deck = self.deck
+        return tuple(c for c in cards if c in deck and c != vira)
 
     def strengths(self, vira: Card | None) -> tuple[int, ...]:
         """A table indexed by card code: the card's strength in this hand (higher wins).
-        Ordinary cards rank by ``ranking`` (suits tie, P3/M2); manilhas beat them all (P2/M1)."""
-        table = self._tables[vira if self.manilha_mode == "vira" else 0]  # type: ignore[index]
+        Ordinary cards rank by ``ranking`` (suits tie, P3/M2); manilhas beat them all (P2/M1);
+        extra cards stand where ``deck.extra`` puts them (C2)."""
+        table = self._tables[vira if self.has_vira else 0]  # type: ignore[index]
         assert table is not None, "the vira must be a card of the deck"
         return table
 
     def _strengths(self, manilhas: tuple[Card, ...]) -> tuple[int, ...]:
-        table = [COVERED] * 52
+        table = [COVERED] * CARD_CODES
+        levels = self._levels
         for card in self.deck:
-            table[card] = self.ranking.index(card_rank(card))
+            table[card] = levels[card_name(card) if is_extra(card) else card_rank(card)]
         for i, card in enumerate(manilhas):
             table[card] = _MANILHA_BASE + i
         return tuple(table)
+
+    def _strength_levels(self) -> dict[str, int]:
+        """Ranks and extra cards by strength (see :attr:`levels`). Each extra card stands one
+        level above what ``deck.extra`` names; extra cards above the same thing tie."""
+        # Levels weakest first, each a list of the ranks or extra cards on it; the marker
+        # level stands for the manilhas.
+        levels: list[list[str]] = [[r] for r in self.ranking] + [[ABOVE_MANILHAS]]
+        joined: dict[str, list[str]] = {}  # what is named as "above" -> its extras' level
+        pending = {card_name(c): above for c, above in self.deck_extra}
+        while pending:
+            placed = False
+            for name, above in list(pending.items()):
+                at = next((lv for lv in levels if above in lv), None)
+                if at is None:
+                    continue  # above an extra card that is not placed yet
+                level = joined.get(above)
+                if level is None:
+                    level = joined[above] = []
+                    levels.insert(levels.index(at) + 1, level)
+                level.append(name)
+                del pending[name]
+                placed = True
+            if not placed:
+                raise ValueError(f"deck.extra cannot be ordered: {pending}")
+        marker = next(i for i, lv in enumerate(levels) if ABOVE_MANILHAS in lv)
+        out: dict[str, int] = {}
+        for i, level in enumerate(levels):
+            for name in level:
+                if name != ABOVE_MANILHAS:
+                    out[name] = i if i < marker else _ABOVE_MANILHAS_BASE + i - marker
+        return out
 
     def __str__(self) -> str:
         return self.name
@@ -191,6 +270,7 @@ def rules_from_data(data: dict[str, Any], source: str = "") -> Rules:
     bet = data["betting"]
     one = data["special_hands"]["one_team"]
     both = data["special_hands"]["both_teams"]
+    deck = data["deck"]
     return Rules(
         name=data.get("name", ""),
         title=data.get("title", data.get("name", "")),
@@ -203,6 +283,11 @@ def rules_from_data(data: dict[str, Any], source: str = "") -> Rules:
         fixed_manilhas=tuple(parse_card(c) for c in man.get("cards", ()))
         if man["mode"] == "fixed"
         else (),
+        manilha_ranks=tuple(man.get("ranks", ())) if man["mode"] == "vira_suit" else (),
+        deck_minus=tuple(parse_card(c) for c in deck.get("minus", ())),
+        deck_plus=tuple(parse_card(c) for c in deck.get("plus", ())),
+        deck_extra=tuple(sorted((parse_card(name), entry["above"])
+                                for name, entry in deck.get("extra", {}).items())),
         tied_round_leader=data["rounds"]["tied_round_leader"],
         all_tied=data["rounds"]["all_tied"],
         covered_allowed=data["covered_cards"]["allowed"],

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -26,7 +26,7 @@ import yaml
 from yaml.events import AliasEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from engine.cards import RANKS
+from engine.cards import RANKS, canonical_deck, card_name, parse_card
 from engine.errors import VariantError
 from engine.resources import schema_path, shipped_variants
 from engine.rules import Rules, rules_from_data
@@ -36,7 +36,8 @@ MAX_DEPTH = 32
 MAX_EXTENDS = 16
 #: Keys a variant that extends nothing may leave out.
 _OPTIONAL = {("$schema",), ("name",), ("title",), ("description",), ("extends",),
-             ("manilhas", "suit_order"), ("manilhas", "cards"), ("card_names",)}
+             ("manilhas", "suit_order"), ("manilhas", "cards"), ("card_names",),
+             ("manilhas", "ranks"), ("deck", "minus"), ("deck", "plus"), ("deck", "extra")}
 
 KeyPath = tuple[str | int, ...]
 
@@ -468,34 +469,7 @@ def _semantic_errors(doc: _Doc) -> Iterator[VariantError]:
                 return VariantError(message, **_where(doc, p))
         return VariantError(message, **_where(doc, path))
 
-    ranks = d["deck"]["ranks"]
-    if set(d["ranking"]) != set(ranks):
-        extra = sorted(set(d["ranking"]) - set(ranks), key=RANKS.index)
-        missing = sorted(set(ranks) - set(d["ranking"]), key=RANKS.index)
-        yield err(("ranking",), "the ranking must list exactly the deck's ranks"
-                  + (f"; not in the deck: {' '.join(extra)}" if extra else "")
-                  + (f"; missing: {' '.join(missing)}" if missing else ""), (("deck", "ranks"),))
-    man = d["manilhas"]
-    if man["mode"] == "vira" and "suit_order" not in man:
-        yield err(("manilhas",),
-                  "mode vira needs suit_order (P2), the manilhas' suits weakest first")
-    if man["mode"] == "fixed":
-        if "cards" not in man:
-            yield err(("manilhas",), "mode fixed needs cards (M1), the manilhas weakest first")
-        for i, card in enumerate(man.get("cards", [])):
-            if card[0] not in ranks:
-                yield err(("manilhas", "cards", i), f"manilha {card} is not in the deck "
-                          f"(ranks {' '.join(ranks)})", (("deck", "ranks"),))
-    for card in d.get("card_names", {}):
-        if card[0] not in ranks:
-            yield err(("card_names", card), f"{card} is not in the deck "
-                      f"(ranks {' '.join(ranks)})", (("deck", "ranks"),))
-    deck_size = 4 * len(ranks)
-    needed = d["players"] * d["cards_per_player"] + (1 if man["mode"] == "vira" else 0)
-    if needed > deck_size:
-        yield err(("deck", "ranks"), f"expected a deck of at least {needed} cards for "
-                  f"{d['players']} players and the vira, found {deck_size}",
-                  (("players",), ("cards_per_player",)))
+    yield from _deck_errors(d, err)
     bet = d["betting"]
     previous = bet["initial_value"]
     for i, step in enumerate(bet["ladder"]):
@@ -520,6 +494,94 @@ def _semantic_errors(doc: _Doc) -> Iterator[VariantError]:
             yield err(("special_hands", kind, "from_score"), f"expected special_hands.{kind}."
                       f"from_score below game.target, found {hand['from_score']} and {target}",
                       (("game", "target"),))
+
+
+_Err = Callable[..., VariantError]
+
+
+def _deck_errors(d: dict[str, Any], err: _Err) -> Iterator[VariantError]:
+    """C2, C5 and the manilhas: the deck's cards against the keys that name cards or ranks."""
+    deck_map = d["deck"]
+    ranks = deck_map["ranks"]
+    by_ranks = set(canonical_deck(ranks))
+    minus, plus = deck_map.get("minus", []), deck_map.get("plus", [])
+    for i, card in enumerate(minus):
+        if parse_card(card) not in by_ranks:
+            yield err(("deck", "minus", i), f"deck.minus: expected a card of the ranks "
+                      f"{' '.join(ranks)}, found {card}, which is not in the deck to remove",
+                      (("deck", "ranks"),))
+    for i, card in enumerate(plus):
+        if parse_card(card) in by_ranks:
+            yield err(("deck", "plus", i), f"deck.plus: expected a card outside the ranks "
+                      f"{' '.join(ranks)}, found {card}, which the ranks put in already",
+                      (("deck", "ranks"),))
+    extra = deck_map.get("extra", {})
+    cards = set(canonical_deck(ranks, (parse_card(c) for c in minus),
+                               (parse_card(c) for c in plus), (parse_card(x) for x in extra)))
+    names = {card_name(c) for c in cards}
+    for rank in ranks:
+        if not any(n[0] == rank for n in names):
+            yield err(("deck", "minus"), f"deck.minus removes every card of rank {rank}: "
+                      "expected it left out of deck.ranks instead", (("deck", "ranks"),))
+    deck_ranks = set(ranks) | {c[0] for c in plus}
+    if set(d["ranking"]) != deck_ranks:
+        extra_ranks = sorted(set(d["ranking"]) - deck_ranks, key=RANKS.index)
+        missing = sorted(deck_ranks - set(d["ranking"]), key=RANKS.index)
+        yield err(("ranking",), "the ranking must list exactly the deck's ranks"
+                  + (f"; not in the deck: {' '.join(extra_ranks)}" if extra_ranks else "")
+                  + (f"; missing: {' '.join(missing)}" if missing else ""),
+                  (("deck", "ranks"), ("deck", "plus")))
+    for name, entry in extra.items():
+        above = entry["above"]
+        if above != "manilhas" and above not in d["ranking"] and above not in extra:
+            what = "an extra card" if above.startswith("X") else "a rank"
+            yield err(("deck", "extra", name, "above"), f"deck.extra.{name}.above: expected a "
+                      f"rank of the ranking, an extra card of deck.extra or manilhas, found "
+                      f"{above}, {what} not in the deck")
+    for name in extra:  # an extra card above itself, or above one that is above it
+        seen, above = [name], extra[name]["above"]
+        while above in extra and above not in seen:
+            seen.append(above)
+            above = extra[above]["above"]
+        if above in seen:
+            yield err(("deck", "extra", name, "above"), "deck.extra: the extra cards are each "
+                      f"above the other: {' above '.join(seen + [above])}")
+    where = f"(ranks {' '.join(ranks)}" + (", minus" if minus else "") + \
+        (", plus" if plus else "") + (", extra" if extra else "") + ")"
+    also = (("deck", "ranks"), ("deck", "minus"), ("deck", "plus"), ("deck", "extra"))
+    man = d["manilhas"]
+    mode = man["mode"]
+    if mode == "vira" and "suit_order" not in man:
+        yield err(("manilhas",),
+                  "mode vira needs suit_order (P2), the manilhas' suits weakest first")
+    if mode == "fixed":
+        if "cards" not in man:
+            yield err(("manilhas",), "mode fixed needs cards (M1), the manilhas weakest first")
+        for i, card in enumerate(man.get("cards", [])):
+            if card not in names:
+                yield err(("manilhas", "cards", i), f"manilha {card} is not in the deck "
+                          f"{where}", also)
+    if mode == "vira_suit":
+        if "ranks" not in man:
+            yield err(("manilhas",), "mode vira_suit needs ranks, the ranks whose cards of "
+                      "the vira's suit are the manilhas, weakest first")
+        for i, rank in enumerate(man.get("ranks", [])):
+            if rank not in deck_ranks:
+                yield err(("manilhas", "ranks", i), f"manilhas.ranks: expected a rank of the "
+                          f"deck, found {rank} {where}", also)
+    elif "ranks" in man:
+        yield err(("manilhas", "ranks"), f"manilhas.ranks has no effect with mode {mode}: "
+                  "expected mode vira_suit, or no ranks", (("manilhas", "mode"),))
+    for card in d.get("card_names", {}):
+        if card not in names:
+            yield err(("card_names", card), f"{card} is not in the deck {where}", also)
+    has_vira = mode in ("vira", "vira_suit")
+    needed = d["players"] * d["cards_per_player"] + (1 if has_vira else 0)
+    if needed > len(cards):
+        yield err(("deck", "ranks"), f"expected a deck of at least {needed} cards for "
+                  f"{d['players']} players" + (" and the vira" if has_vira else "")
+                  + f", found {len(cards)} {where}",
+                  (("deck", "minus"), ("players",), ("cards_per_player",)))
 
 
 # ---------------------------------------------------------------------------------------------

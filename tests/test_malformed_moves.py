@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from engine import Action, Match
+from engine import Action, IllegalMoveError, Match
 
 
 def _state(m: Match) -> list[Any]:
@@ -18,9 +18,9 @@ def _state(m: Match) -> list[Any]:
 
 
 BAD_CONSTRUCTIONS: list[tuple[str, Callable[[], Action]]] = [
-    ("card 60", lambda: Action.play(1, 60)),
+    ("card 68", lambda: Action.play(1, 68)),  # 52..67 are the extra cards X1..X16
     ("card -1", lambda: Action.play(1, -1)),
-    ("card 52", lambda: Action.play(1, 52)),
+    ("card 99", lambda: Action.play(1, 99)),
     ("card a float", lambda: Action.play(1, 3.0)),  # type: ignore[arg-type]
     ("card a bool", lambda: Action.play(1, True)),
     ("card None", lambda: Action.play(1, None)),  # type: ignore[arg-type]
@@ -79,7 +79,9 @@ def test_a_malformed_move_is_refused_and_changes_nothing(variant: str, move: Any
 
 def test_the_reported_case_card_60_is_a_value_error_not_an_index_error() -> None:
     m = Match.new("paulista", seed=1)
-    with pytest.raises(ValueError, match="card code 0..51, not 60"):
+    with pytest.raises(ValueError, match="card code 0..67, not 68"):
+        m.apply(Action.play(m.turn, 68))
+    with pytest.raises(IllegalMoveError, match="does not hold X9"):  # 60: an extra card, X9
         m.apply(Action.play(m.turn, 60))
     with pytest.raises(ValueError, match="not -1"):
         Action.play(m.turn, -1)  # once printed as Ks

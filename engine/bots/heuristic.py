@@ -52,8 +52,8 @@ class HeuristicBot:
         self.rules = rules
         self.rng = SplitMix64(seed)
         self._bluff_limit = int(bluff * MASK64)
-        self._rank = {r: i for i, r in enumerate(rules.ranking)}
-        self._top = max(len(rules.ranking) - 1, 1)
+        self._rank = rules.levels  # by rank, and extra cards (X1...) by name (C2)
+        self._top = max(max(v for v in self._rank.values() if v < _MANILHA), 1)
 
     # -- valuing cards ----------------------------------------------------------------------
     def strength(self, card: str | None, manilhas: Sequence[str]) -> int:
@@ -63,13 +63,13 @@ class HeuristicBot:
             return -1
         if card in manilhas:
             return _MANILHA + manilhas.index(card)
-        return self._rank[card[0]]
+        return self._rank[card if card in self._rank else card[0]]
 
     def power(self, card: str, manilhas: Sequence[str]) -> float:
         """The card's worth in [0, 1]: the zap near 1, the weakest ordinary card 0."""
         s = self.strength(card, manilhas)
         if s >= _MANILHA:
-            return 0.88 + 0.12 * (s - _MANILHA) / max(len(manilhas) - 1, 1)
+            return min(0.88 + 0.12 * (s - _MANILHA) / max(len(manilhas) - 1, 1), 1.0)
         return 0.8 * s / self._top
 
     # -- choosing ---------------------------------------------------------------------------

@@ -1,5 +1,6 @@
-"""The game log's lines (docs/log-format.md, version 1): canonical serialisation and a recorder
-that writes a match's log while it is played.
+"""The game log's lines (docs/log-format.md, versions 1 and 2): canonical serialisation and a
+recorder that writes a match's log while it is played. The version a log needs is decided in
+:mod:`engine.logversion`.
 
 Lines are byte-stable: keys in the format's order, ``json.dumps`` default separators
 (``", "`` and ``": "``) as in the spec's examples, UTF-8 (``ensure_ascii=False``).
@@ -19,10 +20,12 @@ from typing import Any, TextIO
 
 from engine.actions import Action, Deal
 from engine.game import Checkpoint, Match, resolve_rules
+from engine.logversion import rules_need
 from engine.shuffle import SplitMix64
 from engine.shuffle import deal as seeded_deal
 from engine.variant import looks_like_path
 
+#: The version a log is written in unless it needs a newer one (engine.logversion).
 LOG_VERSION = 1
 HEADER_ORDER = ("truco_log", "variant", "seed", "dealer", "players", "variant_sha256", "meta")
 
@@ -61,9 +64,11 @@ def dumps_event(event: dict[str, Any]) -> str:
 
 def make_header(variant: str, *, seed: int | None = None, dealer: int = 0,
                 players: Sequence[str] | None = None, variant_sha256: str | None = None,
-                meta: dict[str, Any] | None = None) -> dict[str, Any]:
-    """A header in the format's key order; absent optional fields are left out."""
-    header: dict[str, Any] = {"truco_log": LOG_VERSION, "variant": variant}
+                meta: dict[str, Any] | None = None, version: int = LOG_VERSION
+                ) -> dict[str, Any]:
+    """A header in the format's key order; absent optional fields are left out. ``version``
+    is the format version the log needs (:mod:`engine.logversion`)."""
+    header: dict[str, Any] = {"truco_log": version, "variant": variant}
     if seed is not None:
         header["seed"] = seed
     header["dealer"] = dealer
@@ -81,7 +86,9 @@ class Recorder:
     move so an interrupted game loses nothing.
 
     ``variant`` is what the header names (a shipped name or a path). Deals are written as
-    ``deal`` events when the match has no seed, or when ``deals=True``.
+    ``deal`` events when the match has no seed, or when ``deals=True``. The header is written
+    first, so its version is the one the variant's logs may need
+    (:func:`engine.logversion.rules_need`: 2 for a deck with extra cards, else 1).
 
     >>> import io
     >>> out = io.StringIO()
@@ -103,7 +110,8 @@ class Recorder:
         if write_header:
             self._write(make_header(
                 variant, seed=match.seed, dealer=match.dealer, players=players,
-                variant_sha256=match.rules.fingerprint if fingerprint else None, meta=meta))
+                variant_sha256=match.rules.fingerprint if fingerprint else None, meta=meta,
+                version=rules_need(match.rules)))
         if self.deals and match.hand_number:
             self._write_deal()
         self.out.flush()

@@ -1,5 +1,5 @@
-"""Reading game logs (docs/log-format.md, version 1): a streaming reader that checks every line
-as it goes and yields positioned items, never a traceback.
+"""Reading game logs (docs/log-format.md, versions 1 and 2): a streaming reader that checks
+every line as it goes and yields positioned items, never a traceback.
 
 Each line is checked in turn: size limits (:data:`MAX_LINE_BYTES`, :data:`MAX_FILE_BYTES`),
 UTF-8, blank lines, strict JSON (no duplicate keys, ``NaN`` or ``Infinity``; ``1.0`` and ``true``
@@ -29,6 +29,7 @@ from functools import cache
 from typing import IO, Any, Literal
 
 from engine.errors import LogError
+from engine.logversion import LATEST, VERSIONS, may_need_newer, version_problem
 from engine.resources import schema_path
 
 #: Longest line accepted, in bytes (its line end not counted).
@@ -397,7 +398,8 @@ def check_line(obj: Any, line: int) -> tuple[ItemKind, str | None]:
         if e is not None:
             if list(e.path) == ["truco_log"]:
                 return "header", (f"bad header: unsupported format version "
-                                  f"{json.dumps(obj['truco_log'])}: expected 1")
+                                  f"{json.dumps(obj['truco_log'])}: expected "
+                                  + " or ".join(map(str, VERSIONS)))
             return "header", "bad header: " + _describe(e, "the header")
         return "header", None
     if "truco_log" in obj:
@@ -469,6 +471,7 @@ def read_log(source: IO[bytes] | bytes | Iterable[bytes], file: str = "<log>"
     """
     size = 0
     line = 0
+    version = LATEST  # the header's, once read (engine.logversion)
     for raw in _raw_lines(source):
         line += 1
         size += len(raw)
@@ -486,6 +489,11 @@ def read_log(source: IO[bytes] | bytes | Iterable[bytes], file: str = "<log>"
         if line > 1:
             seen = _SEEN.get(body)
             if seen is not None:  # the same bytes were parsed and checked already
+                if version < LATEST and may_need_newer(body):
+                    newer = version_problem(version, seen[1])
+                    if newer is not None:
+                        yield LogProblem("schema", newer, file=file, line=line, item=seen[0])
+                        continue
                 yield LogItem(line, seen[0], dict(seen[1]), body)
                 continue
         try:
@@ -508,6 +516,13 @@ def read_log(source: IO[bytes] | bytes | Iterable[bytes], file: str = "<log>"
             yield LogProblem("json", f"invalid JSON: {exc}", file=file, line=line)
             continue
         kind, problem = check_line(obj, line)
+        if problem is None and line > 1 and version < LATEST and may_need_newer(body):
+            newer = version_problem(version, obj)
+            if newer is not None:
+                yield LogProblem("schema", newer, file=file, line=line, item=kind)
+                continue
+        if problem is None and line == 1:
+            version = obj["truco_log"]
         if problem is not None:
             pkind: ProblemKind = "header" if problem.startswith("bad header") else "schema"
             yield LogProblem(pkind, problem, file=file, line=line, item=kind)

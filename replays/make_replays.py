@@ -186,7 +186,7 @@ def invalid_logs(good: dict[str, str]) -> dict[str, str]:
     lines[0] = '{"event": "play", "seat": 1, "card": "4c"}'
     make("bad-header.jsonl", lines)
     lines = base[:]
-    lines[0] = lines[0].replace('"truco_log": 1', '"truco_log": 2')
+    lines[0] = lines[0].replace('"truco_log": 1', '"truco_log": 3')
     make("bad-header-version.jsonl", lines)
     lines = base[:]
     lines.insert(4, base[0])

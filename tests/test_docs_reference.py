@@ -174,13 +174,13 @@ def test_the_values_rules_md_gives_are_the_shipped_variants(prefix: str, variant
 
 def _written_keys(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     """The leaf keys a variant file states itself (mappings walked, lists are leaves;
-    ``card_names``, a mapping of free keys, is one leaf)."""
+    ``card_names`` and ``deck.extra``, mappings keyed by card, are one leaf each)."""
     out: dict[str, Any] = {}
     for key, value in data.items():
         if not prefix and key in ("$schema", "name", "title", "description", "extends"):
             continue
         path = f"{prefix}.{key}" if prefix else key
-        if isinstance(value, dict) and path != "card_names":
+        if isinstance(value, dict) and path not in ("card_names", "deck.extra"):
             out.update(_written_keys(value, path))
         else:
             out[path] = value
@@ -310,9 +310,9 @@ def test_the_example_log_verifies_and_is_incomplete() -> None:
     assert result.incomplete is not None and result.score == [0, 3]
 
 
-def test_the_version_2_header_is_refused_as_the_doc_says() -> None:
-    result = verify_bytes(b'{"truco_log": 2, "variant": "paulista"}\n', "v2.jsonl")
-    message = "bad header: unsupported format version 2: expected 1"
+def test_a_version_3_header_is_refused_as_the_doc_says() -> None:
+    result = verify_bytes(b'{"truco_log": 3, "variant": "paulista"}\n', "v3.jsonl")
+    message = "bad header: unsupported format version 3: expected 1 or 2"
     assert [p.message for p in result.problems] == [message] and message in LOG_MD
 
 

@@ -117,7 +117,7 @@ CASES = [
         id="dealer"),
     log("two player names for four seats", _header(players='["Ana", "Bia"]'), 1,
         "players names 2 players, the variant seats 4", id="players"),
-    log("format version 2", _header(truco_log="2"), 1, "unsupported format version 2",
+    log("format version 3", _header(truco_log="3"), 1, "unsupported format version 3",
         id="version"),
     log("a card that does not exist (`Zz`)", H + _play("2", '"Zz"'), 2,
         'card: expected a card like "4c" or "Kd", found "Zz"', id="card-bad"),

@@ -76,7 +76,7 @@ def test_t_and_meta_are_allowed_on_every_event() -> None:
 
 
 @pytest.mark.parametrize(("header", "message"), [
-    (b'{"truco_log": 2, "variant": "paulista"}', "unsupported format version 2: expected 1"),
+    (b'{"truco_log": 3, "variant": "paulista"}', "unsupported format version 3: expected 1 or 2"),
     (b'{"truco_log": 1.0, "variant": "paulista"}', "unsupported format version 1.0"),
     (b'{"truco_log": 1}', 'the header needs "variant"'),
     (b'{"truco_log": 1, "variant": "paulista", "seed": -1}', "seed: expected at least 0"),

@@ -1,0 +1,87 @@
+"""Which version of the log format a log needs (docs/log-format.md, "Versions"): the one place
+that says what each version added to the one before.
+
+Version 2 is a superset of version 1: every version-1 log is a version-2 log that means the
+same. A log needs version 2 when one of its events has something version 1 has not:
+
+* an extra card (``X1``, ``X2``, ...: C2 ``deck.extra``) in a ``deal``, ``play`` or ``raise``.
+
+A reader refuses an event that needs a newer version than its header names
+(:func:`version_problem`); a writer writes the lowest version its log needs
+(:func:`log_needs`), or, when it writes the header before the game is played, the version the
+variant's logs may need (:func:`rules_need`). A new feature of the format is one more test in
+:func:`event_needs` and, if a variant's rules can call for it, in :func:`rules_need`.
+
+>>> event_needs({"event": "play", "seat": 1, "card": "4c"})
+(1, '')
+>>> event_needs({"event": "play", "seat": 1, "card": "X1"})
+(2, 'the extra card X1')
+>>> log_needs([{"event": "deal", "dealer": 0, "hands": [["X2", "4c", "5c"]]}])
+2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from engine.cards import EXTRA_LETTER
+
+if TYPE_CHECKING:
+    from engine.rules import Rules
+
+#: The versions this engine reads, oldest first.
+VERSIONS = (1, 2)
+#: The newest version.
+LATEST = VERSIONS[-1]
+
+
+def _extra_card(event: Mapping[str, Any]) -> str | None:
+    """The first extra card an event names, or ``None``."""
+    card = event.get("card")
+    if isinstance(card, str) and card.startswith(EXTRA_LETTER):
+        return card
+    if event.get("event") == "deal":
+        vira = event.get("vira")
+        for hand in (*event.get("hands", ()), [vira]):
+            for c in hand if isinstance(hand, list) else ():
+                if isinstance(c, str) and c.startswith(EXTRA_LETTER):
+                    return c
+    return None
+
+
+def event_needs(event: Mapping[str, Any]) -> tuple[int, str]:
+    """The lowest format version that has this event (the header aside), and what in it needs
+    that version (``""`` for version 1)."""
+    card = _extra_card(event)
+    if card is not None:
+        return 2, f"the extra card {card}"
+    return 1, ""
+
+
+def log_needs(events: Iterable[Mapping[str, Any]]) -> int:
+    """The lowest format version a log of these events (the header aside) can be written in."""
+    return max((event_needs(e)[0] for e in events), default=1)
+
+
+def rules_need(rules: Rules) -> int:
+    """The version a log of this variant may need: 2 when its deck holds an extra card (a
+    move may name it), else 1. What a writer that writes its header first uses."""
+    return 2 if rules.deck_extra else 1
+
+
+def may_need_newer(line: bytes) -> bool:
+    """Whether a log line may need a version above 1, cheaply, from its bytes: every such line
+    holds an extra card's letter ``X``, or a backslash (a JSON escape could write the letter,
+    ``\\u0058``). Readers call it before :func:`version_problem`, which most lines never
+    need; keep it in step with :func:`event_needs`."""
+    return b"X" in line or b"\\" in line
+
+
+def version_problem(version: int, event: Mapping[str, Any]) -> str | None:
+    """Why an event cannot stand in a log whose header names ``version``, or ``None``."""
+    needed, why = event_needs(event)
+    if needed <= version:
+        return None
+    return (f"{why} needs log format version {needed}, but the header says version {version}: "
+            f"write \"truco_log\": {needed} in the header")

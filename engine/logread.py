@@ -489,11 +489,6 @@ def read_log(source: IO[bytes] | bytes | Iterable[bytes], file: str = "<log>"
         if line > 1:
             seen = _SEEN.get(body)
             if seen is not None:  # the same bytes were parsed and checked already
-                if version < LATEST and may_need_newer(body):
-                    newer = version_problem(version, seen[1])
-                    if newer is not None:
-                        yield LogProblem("schema", newer, file=file, line=line, item=seen[0])
-                        continue
                 yield LogItem(line, seen[0], dict(seen[1]), body)
                 continue
         try:
@@ -516,10 +511,13 @@ def read_log(source: IO[bytes] | bytes | Iterable[bytes], file: str = "<log>"
             yield LogProblem("json", f"invalid JSON: {exc}", file=file, line=line)
             continue
         kind, problem = check_line(obj, line)
-        if problem is None and line > 1 and version < LATEST and may_need_newer(body):
-            newer = version_problem(version, obj)
-            if newer is not None:
-                yield LogProblem("schema", newer, file=file, line=line, item=kind)
+        # A line that may need a newer format version is checked against the header's, and
+        # never kept in _SEEN (whose lines are good in a log of any version).
+        newer = problem is None and line > 1 and may_need_newer(body)
+        if newer and version < LATEST:
+            too_new = version_problem(version, obj)
+            if too_new is not None:
+                yield LogProblem("schema", too_new, file=file, line=line, item=kind)
                 continue
         if problem is None and line == 1:
             version = obj["truco_log"]
@@ -527,7 +525,7 @@ def read_log(source: IO[bytes] | bytes | Iterable[bytes], file: str = "<log>"
             pkind: ProblemKind = "header" if problem.startswith("bad header") else "schema"
             yield LogProblem(pkind, problem, file=file, line=line, item=kind)
             continue
-        if kind != "deal" and line > 1:
+        if kind != "deal" and line > 1 and not newer:
             if len(_SEEN) >= _SEEN_MAX:
                 _SEEN.clear()
             _SEEN[body] = (kind, obj)

@@ -31,12 +31,12 @@ match as the model, ``machine.events[kind].trigger(match, move, ruling)``):
    ``match_over``, which has no trigger.
 
 The legal moves of a state are the moves of the triggers it has (:func:`triggers_from`),
-each listed by :mod:`engine.game`'s lister for its kind, which offers exactly the moves its
+each listed by its kind's lister (:mod:`engine.moves`), which offers exactly the moves its
 condition accepts (tested). Conditions and effects are registered by name in
-:data:`CONDITIONS` and :data:`EFFECTS` (by :mod:`engine.game`); every name the spec uses is
-checked when the machine is built, since ``transitions`` itself resolves names (even dotted
-import paths) only when an event fires. :func:`machine_spec` is the machine as data, and
-:func:`diagram` draws it (``truco variants diagram``).
+:data:`CONDITIONS` and :data:`EFFECTS` (by the move kinds of :mod:`engine.moves`); every name
+the spec uses is checked when the machine is built, since ``transitions`` itself resolves
+names (even dotted import paths) only when an event fires. :func:`machine_spec` is the
+machine as data, and :func:`diagram` draws it (``truco variants diagram``).
 
 One machine serves every match of its variant. It is a :class:`LeanMachine`:
 ``transitions.Machine`` with transition and state classes, plugged in through the library's
@@ -63,12 +63,9 @@ class MachineBuildError(RuntimeError):
     bad input)."""
 
 
-#: The move kinds, in the order their moves are listed; ``deal`` is the chance step.
-MOVE_KINDS = ("play", "raise", "accept", "fold", "decide")
-
 Callback = Callable[[EventData], Any]
 
-#: The conditions a transition may use, by name (registered by :mod:`engine.game`).
+#: The conditions a transition may use, by name (registered by :mod:`engine.moves`).
 CONDITIONS: dict[str, Callback] = {}
 #: The effects (``before`` callbacks) and ``on_enter`` callbacks, by name (the same).
 EFFECTS: dict[str, Callback] = {}
@@ -114,55 +111,25 @@ class Ruling:
 
 def machine_spec(rules: Rules) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The states and transitions this variant needs (as data, before building): what a
-    reader of the variant's game sees, and what ``truco variants diagram`` draws."""
-    one, both = rules.one_team, rules.both_teams
-    has_decision = one.enabled and one.decision
-    has_ladder = bool(rules.ladder)
-    # P5, P6, M5, M6: a raise in a special hand loses the hand or the game (or is refused)
-    penalised = any(hand.enabled and hand.raises == "penalised" for hand in (one, both))
+    reader of the variant's game sees, and what ``truco variants diagram`` draws. Each move
+    kind the variant has (:mod:`engine.moves`) adds its transitions; a state is there when
+    some transition uses it."""
+    from engine.moves import load_kinds
+
+    transitions: list[dict[str, Any]] = []
+    for kind in load_kinds().values():
+        if kind.enabled(rules):
+            transitions += kind.transitions(rules)
+    used = {t["source"] for t in transitions} | {t["dest"] for t in transitions}
     states: list[dict[str, Any]] = [{"name": "deal", "on_enter": ["deal_next"]}]
-    if has_decision:
-        states.append({"name": "decide"})
-    states.append({"name": "play"})
-    if has_ladder:
-        states.append({"name": "answer"})
+    states += [{"name": name} for name in PHASES if name in used]
     states.append({"name": "match_over", "final": True})
-    t: list[dict[str, Any]] = []
+    return states, transitions
 
-    def move(kind: str, source: str, goes_on: str | None, ends: bool = True,
-             goes: bool = True) -> None:
-        """The transitions of one move from ``source``: one that goes on to ``goes_on``
-        (``None``: stays, an internal transition), and, when the move may end the hand, one to
-        ``match_over`` and one to ``deal``, by what the ruling says."""
-        legal = f"legal_{kind}"
-        if goes:
-            t.append({"trigger": kind, "source": source, "dest": goes_on,
-                      "conditions": [legal], "unless": ["ends_hand"] if ends else [],
-                      "before": [kind]})
-        if ends:
-            t.append({"trigger": kind, "source": source, "dest": "match_over",
-                      "conditions": [legal, "ends_match"], "before": [kind]})
-            t.append({"trigger": kind, "source": source, "dest": "deal",
-                      "conditions": [legal, "ends_hand"], "before": [kind]})
 
-    # The chance step: a deal starts the hand, with the decision first in a mão de dez (M5).
-    if has_decision:
-        t.append({"trigger": "deal", "source": "deal", "dest": "decide",
-                  "conditions": ["legal_deal", "needs_decision"], "before": ["deal"]})
-    t.append({"trigger": "deal", "source": "deal", "dest": "play",
-              "conditions": ["legal_deal"], "before": ["deal"]})
-    if has_decision:
-        move("decide", "decide", "play")  # play on, or fold and give the fold points
-        # a raise is never a bet here: penalised (or refused, and then no transition passes)
-        move("raise", "decide", None, goes=False)
-    move("play", "play", None)  # a card; the last of a deciding round ends the hand
-    # A raise in a normal hand waits for its answer; in a special hand it is penalised.
-    move("raise", "play", "answer" if has_ladder else None, ends=penalised, goes=True)
-    if has_ladder:
-        move("raise", "answer", None, ends=False)  # a raise back (C9): internal transition
-        move("accept", "answer", "play", ends=False)
-        move("fold", "answer", None, goes=False)  # a fold always ends the hand
-    return states, t
+#: The phases a hand may rest in, in the order a diagram lists them (``deal`` and
+#: ``match_over`` are always there).
+PHASES = ("decide", "play", "answer")
 
 
 def _resolve(states: list[dict[str, Any]],

@@ -94,6 +94,11 @@ class Rules:
     source: str = field(default="", compare=False, hash=False, repr=False)
     # Derived tables, filled in __post_init__.
     deck: tuple[Card, ...] = field(init=False, compare=False, hash=False, repr=False)
+    #: The team of each seat, by seat (C1: partners in alternate seats, ``seat % 2``). Write
+    #: ``rules.team_of[seat]``, never ``seat % 2``: teams will come from the variant's data.
+    team_of: tuple[int, ...] = field(init=False, compare=False, hash=False, repr=False)
+    #: How many teams (the length of a score array).
+    teams: int = field(init=False, compare=False, hash=False, repr=False)
     _tables: tuple[tuple[int, ...] | None, ...] = field(
         init=False, compare=False, hash=False, repr=False
     )
@@ -110,6 +115,8 @@ class Rules:
     def __post_init__(self) -> None:
         deck = tuple(canonical_deck(self.deck_ranks))
         object.__setattr__(self, "deck", deck)
+        object.__setattr__(self, "team_of", tuple(s % 2 for s in range(self.players)))
+        object.__setattr__(self, "teams", 2)
         if self.manilha_mode == "vira":
             tables: list[tuple[int, ...] | None] = [None] * 52
             for vira in deck:

@@ -193,7 +193,7 @@ def test_lean_classes_decide_as_the_library_does(variant: str) -> None:
         b = Match.new(rules, seed=None)  # the same match, the stock machine's events
         b.rng = SplitMix64(seed)
         b._events = stock.events
-        b._deal_next()
+        b.deal_next()
         choose = SplitMix64(seed + 100)
         while not a.is_over:
             assert (a.state, a.legal_actions()) == (b.state, b.legal_actions())

@@ -80,7 +80,8 @@ class MoveTable:
     read of the rules, precomputed, and the listers of each state of the machine."""
 
     __slots__ = ("play", "covered", "covered_from", "raises", "accept", "fold", "decide",
-                 "next_value", "any_time", "players", "listers", "by_seat", "triggers")
+                 "next_value", "any_time", "players", "listers", "by_seat", "triggers",
+                 "opponents")
 
     def __init__(self, rules: Rules) -> None:
         n = rules.players
@@ -112,6 +113,10 @@ class MoveTable:
             for s in machine.states}
         #: States whose moves are listed seat by seat (the partners who answer a raise).
         self.by_seat = {"answer"}
+        team_of = rules.team_of
+        #: The seats of the other teams, by team: who may answer that team's raise.
+        self.opponents = [tuple(s for s in range(n) if team_of[s] != t)
+                          for t in range(rules.teams)]
 
 
 @cache
@@ -321,8 +326,13 @@ class Match:
         moves = self.moves
         listers = moves.listers[st]
         if st in moves.by_seat:
-            seats = range(moves.players)
-            for s in seats if seat is None else (seat,) if seat in seats else ():
+            if seat is None:  # only the challenged seats may move while a raise waits
+                pending = self.hand.pending
+                seats: Sequence[int] = (range(moves.players) if pending is None else
+                                        moves.opponents[self.rules.team_of[pending[0]]])
+            else:
+                seats = (seat,) if 0 <= seat < moves.players else ()
+            for s in seats:
                 for lister in listers:
                     lister(self, s, out)
         else:

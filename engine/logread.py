@@ -456,6 +456,103 @@ _SEEN: dict[bytes, tuple[ItemKind, dict[str, Any]]] = {}
 _SEEN_MAX = 4096
 
 
+def log_lines(source: IO[bytes] | bytes | Iterable[bytes], file: str = "<log>"
+              ) -> Iterator[bytes | LogProblem]:
+    """The lines of a log, each without its line end (``\\n`` or ``\\r\\n``), checked against
+    the size limits only: a line over :data:`MAX_LINE_BYTES` or a file over
+    :data:`MAX_FILE_BYTES` ends them with its problem (a :class:`LogProblem`, the last item).
+    :func:`read_log` reads each with :func:`read_line`.
+
+    >>> list(log_lines(b'a\\r\\nb', "x.jsonl"))
+    [b'a', b'b']
+    """
+    if isinstance(source, bytes) and len(source) <= MAX_FILE_BYTES:
+        # What the loop below does with bytes that cannot reach the size limit, in one loop.
+        start, end_of_data, line = 0, len(source), 0
+        while start < end_of_data:
+            line += 1
+            end = source.find(b"\n", start, start + _CHUNK)
+            if end < 0:  # the last line, or a line cut at the chunk
+                stop = min(end_of_data, start + _CHUNK)
+                body = source[start:stop]
+            else:
+                stop = end + 1
+                body = source[start:end]
+            if body[-1:] == b"\r":
+                body = body[:-1]
+            if len(body) > MAX_LINE_BYTES:
+                yield _too_long(file, line)
+                return
+            yield body
+            start = stop
+        return
+    size = 0
+    for line, raw in enumerate(_raw_lines(source), 1):
+        size += len(raw)
+        if size > MAX_FILE_BYTES:
+            yield LogProblem("limit", f"the log is larger than {MAX_FILE_BYTES // 2**20} MiB, "
+                             "the limit of this reader", file=file, line=line)
+            return
+        body = raw[:-1] if raw.endswith(b"\n") else raw
+        if body.endswith(b"\r"):
+            body = body[:-1]
+        if len(body) > MAX_LINE_BYTES:
+            yield _too_long(file, line)
+            return
+        yield body
+
+
+def _too_long(file: str, line: int) -> LogProblem:
+    return LogProblem("limit", f"line longer than {MAX_LINE_BYTES // 1024} KiB, the limit of "
+                      "this reader", file=file, line=line)
+
+
+def read_line(body: bytes, line: int, file: str = "<log>") -> LogItem | LogProblem:
+    """One line of a log (its bytes without the line end, within the size limits, see
+    :func:`log_lines`) at its 1-based ``line``: a :class:`LogItem` if it is good, else its
+    :class:`LogProblem`. A good event line is parsed and checked once per process (its
+    :attr:`LogItem.raw` is then set): the answer depends on the bytes and on whether the line
+    is the first, nothing else.
+
+    >>> read_line(b'{"event": "fold", "seat": 1}', 2)
+    LogItem(line=2, kind='move', data={'event': 'fold', 'seat': 1})
+    """
+    if line > 1:
+        seen = _SEEN.get(body)
+        if seen is not None:  # the same bytes were parsed and checked already
+            return LogItem(line, seen[0], dict(seen[1]), body)
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return LogProblem("encoding", f"invalid UTF-8 at byte {exc.start + 1} of the line "
+                          f"(0x{body[exc.start]:02x}): a log is UTF-8", file=file, line=line)
+    if not text.strip():
+        return LogProblem("blank", "blank line: a log has no blank lines", file=file, line=line)
+    if line == 1 and text.startswith("\ufeff"):
+        return LogProblem("encoding", "the log starts with a byte order mark: a log is "
+                          "UTF-8 without one", file=file, line=line)
+    try:
+        obj = loads_strict(text)
+    except ValueError as exc:
+        return LogProblem("json", f"invalid JSON: {exc}", file=file, line=line)
+    kind, problem = check_line(obj, line)
+    if problem is not None:
+        pkind: ProblemKind = "header" if problem.startswith("bad header") else "schema"
+        return LogProblem(pkind, problem, file=file, line=line, item=kind)
+    if kind != "deal" and line > 1:
+        if len(_SEEN) >= _SEEN_MAX:
+            _SEEN.clear()
+        _SEEN[body] = (kind, obj)
+        return LogItem(line, kind, dict(obj), body)
+    return LogItem(line, kind, obj)
+
+
+def empty_log(file: str = "<log>") -> LogProblem:
+    """The problem of a log without a line."""
+    return LogProblem("header", "bad header: the log is empty; line 1 must be the header",
+                      file=file, line=1)
+
+
 def read_log(source: IO[bytes] | bytes | Iterable[bytes], file: str = "<log>"
              ) -> Iterator[LogItem | LogProblem]:
     """Read a log line by line from a binary stream (or bytes), yielding a :class:`LogItem`
@@ -467,58 +564,12 @@ def read_log(source: IO[bytes] | bytes | Iterable[bytes], file: str = "<log>"
     LogItem(line=1, kind='header', data={'truco_log': 1, 'variant': 'mineiro'})
     a.jsonl:2: blank line: a log has no blank lines
     """
-    size = 0
     line = 0
-    for raw in _raw_lines(source):
+    for body in log_lines(source, file):
+        if isinstance(body, LogProblem):
+            yield body
+            return
         line += 1
-        size += len(raw)
-        if size > MAX_FILE_BYTES:
-            yield LogProblem("limit", f"the log is larger than {MAX_FILE_BYTES // 2**20} MiB, "
-                             "the limit of this reader", file=file, line=line)
-            return
-        body = raw[:-1] if raw.endswith(b"\n") else raw
-        if body.endswith(b"\r"):
-            body = body[:-1]
-        if len(body) > MAX_LINE_BYTES:
-            yield LogProblem("limit", f"line longer than {MAX_LINE_BYTES // 1024} KiB, the "
-                             "limit of this reader", file=file, line=line)
-            return
-        if line > 1:
-            seen = _SEEN.get(body)
-            if seen is not None:  # the same bytes were parsed and checked already
-                yield LogItem(line, seen[0], dict(seen[1]), body)
-                continue
-        try:
-            text = body.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            yield LogProblem("encoding", f"invalid UTF-8 at byte {exc.start + 1} of the line "
-                             f"(0x{body[exc.start]:02x}): a log is UTF-8", file=file, line=line)
-            continue
-        if not text.strip():
-            yield LogProblem("blank", "blank line: a log has no blank lines", file=file,
-                             line=line)
-            continue
-        if line == 1 and text.startswith("\ufeff"):
-            yield LogProblem("encoding", "the log starts with a byte order mark: a log is "
-                             "UTF-8 without one", file=file, line=line)
-            continue
-        try:
-            obj = loads_strict(text)
-        except ValueError as exc:
-            yield LogProblem("json", f"invalid JSON: {exc}", file=file, line=line)
-            continue
-        kind, problem = check_line(obj, line)
-        if problem is not None:
-            pkind: ProblemKind = "header" if problem.startswith("bad header") else "schema"
-            yield LogProblem(pkind, problem, file=file, line=line, item=kind)
-            continue
-        if kind != "deal" and line > 1:
-            if len(_SEEN) >= _SEEN_MAX:
-                _SEEN.clear()
-            _SEEN[body] = (kind, obj)
-            yield LogItem(line, kind, dict(obj), body)
-            continue
-        yield LogItem(line, kind, obj)
+        yield read_line(body, line, file)
     if line == 0:
-        yield LogProblem("header", "bad header: the log is empty; line 1 must be the header",
-                         file=file, line=1)
+        yield empty_log(file)

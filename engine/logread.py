@@ -466,26 +466,35 @@ def log_lines(source: IO[bytes] | bytes | Iterable[bytes], file: str = "<log>"
     >>> list(log_lines(b'a\\r\\nb', "x.jsonl"))
     [b'a', b'b']
     """
-    if isinstance(source, bytes) and len(source) <= MAX_FILE_BYTES:
-        # What the loop below does with bytes that cannot reach the size limit, in one loop.
-        start, end_of_data, line = 0, len(source), 0
-        while start < end_of_data:
-            line += 1
-            end = source.find(b"\n", start, start + _CHUNK)
-            if end < 0:  # the last line, or a line cut at the chunk
-                stop = min(end_of_data, start + _CHUNK)
-                body = source[start:stop]
-            else:
-                stop = end + 1
-                body = source[start:end]
-            if body[-1:] == b"\r":
-                body = body[:-1]
+    if isinstance(source, bytes) and len(source) <= min(_SPLIT_MAX, MAX_FILE_BYTES):
+        return iter(_split(source, file))
+    return _log_lines(source, file)
+
+
+# Bytes up to this size are split in one call (a list of the lines, no larger than the bytes).
+_SPLIT_MAX = 1 << 20
+
+
+def _split(source: bytes, file: str) -> list[bytes | LogProblem]:
+    """What _log_lines yields for bytes that cannot reach the size limit: a line cut at
+    _CHUNK there is longer than MAX_LINE_BYTES here too, and ends the lines at the same one."""
+    lines = source.split(b"\n")
+    if not lines[-1]:
+        lines.pop()  # after the last line end (or an empty log)
+    if b"\r" in source:
+        lines = [body[:-1] if body[-1:] == b"\r" else body for body in lines]
+    out: list[bytes | LogProblem] = list(lines)
+    if len(source) > MAX_LINE_BYTES:
+        for i, body in enumerate(lines):
             if len(body) > MAX_LINE_BYTES:
-                yield _too_long(file, line)
-                return
-            yield body
-            start = stop
-        return
+                del out[i:]
+                out.append(_too_long(file, i + 1))
+                break
+    return out
+
+
+def _log_lines(source: IO[bytes] | bytes | Iterable[bytes], file: str
+               ) -> Iterator[bytes | LogProblem]:
     size = 0
     for line, raw in enumerate(_raw_lines(source), 1):
         size += len(raw)

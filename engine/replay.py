@@ -328,7 +328,11 @@ answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
                 continue
             kind, event, action, given = plan
             if kind == "checkpoint":
-                self._checkpoint_at(line, event, given, None)  # type: ignore[arg-type]
+                cps, j = self._cps, self._cp_next
+                if j < len(cps) and cps[j] == given:  # the usual case: the next one, equal
+                    self._cp_next = j + 1
+                else:
+                    self._checkpoint_at(line, event, given, None)  # type: ignore[arg-type]
                 continue
             # What _item, _new_hand_check and _move_at do with a move, inline.
             if m.hand_number != self._hand:

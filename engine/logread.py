@@ -451,9 +451,13 @@ def _raw_lines(source: IO[bytes] | bytes | Iterable[bytes]) -> Iterator[bytes]:
 
 # Logs repeat the same lines over and over ({"event": "round", "winner": 1}, a seat playing a
 # card): a good event line is parsed and checked once per process, then taken from here (a copy,
-# so no reader can change what another gets). Bounded; deals are never kept.
+# so no reader can change what another gets). Bounded, in lines and in the bytes of a line (an
+# event is some 50 bytes; a longer line, with a large "meta", is read each time): at most a few
+# MiB. Deals are never kept.
 _SEEN: dict[bytes, tuple[ItemKind, dict[str, Any]]] = {}
 _SEEN_MAX = 4096
+#: Longest line kept (bytes).
+KEEP_LINE_BYTES = 1024
 
 
 def log_lines(source: IO[bytes] | bytes | Iterable[bytes], file: str = "<log>"
@@ -548,7 +552,7 @@ def read_line(body: bytes, line: int, file: str = "<log>") -> LogItem | LogProbl
     if problem is not None:
         pkind: ProblemKind = "header" if problem.startswith("bad header") else "schema"
         return LogProblem(pkind, problem, file=file, line=line, item=kind)
-    if kind != "deal" and line > 1:
+    if kind != "deal" and line > 1 and len(body) <= KEEP_LINE_BYTES:
         if len(_SEEN) >= _SEEN_MAX:
             _SEEN.clear()
         _SEEN[body] = (kind, obj)

@@ -12,7 +12,15 @@ import pytest
 
 from engine import replay as replay_module
 from engine.logformat import record_random
-from engine.logread import MAX_LINE_BYTES, LogProblem, log_lines, read_log
+from engine.logread import (
+    KEEP_LINE_BYTES,
+    MAX_LINE_BYTES,
+    LogItem,
+    LogProblem,
+    log_lines,
+    read_line,
+    read_log,
+)
 from engine.replay import Collector, Replayer, resolve_variant, verify_bytes, verify_file
 from engine.variant import load_variant
 from tests.conftest import CONFORMANCE, REPO
@@ -171,3 +179,15 @@ def test_fingerprints_are_the_variants_own(tmp_path: Path) -> None:
     for ref, base in (("paulista", None), ("mineiro", None), ("mine.yaml", tmp_path)):
         rules, fingerprint = replay_module.header_rules(ref, base)
         assert fingerprint == rules.fingerprint == load_variant(ref, base=base).fingerprint
+
+
+def test_only_short_lines_are_kept() -> None:
+    short = b'{"event": "fold", "seat": 1}'
+    long = b'{"event": "fold", "seat": 1, "meta": {"note": "' + b"x" * KEEP_LINE_BYTES + b'"}}'
+    assert isinstance(item := read_line(short, 2), LogItem) and item.raw == short
+    assert isinstance(item := read_line(long, 2), LogItem) and item.raw is None
+    header = b'{"truco_log": 1, "variant": "paulista", "seed": 7}\n'
+    play = b'{"event": "play", "seat": 1, "card": "2h", "t": "' + b"x" * KEEP_LINE_BYTES + b'"}'
+    for _ in range(2):
+        assert verify_bytes(header + play + b"\n", "a.jsonl").valid
+    assert play not in replay_module._PLANS

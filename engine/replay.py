@@ -477,7 +477,7 @@ answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
             try:
                 m.deal(deal)
             except IllegalMoveError as exc:
-                why = exc.message.split("; legal:")[0].removeprefix(f"{deal}: ")
+                why = exc.why
             if why is not None:
                 self._stop("deal", f"deal mismatch: {why}", item.line)
                 return

@@ -135,9 +135,13 @@ class Rules:
     def fingerprint(self) -> str:
         """SHA-256 of the resolved rules (name, title, description, ``extends`` and
         ``card_names`` left out): the ``variant_sha256`` of a log."""
-        rules = {k: v for k, v in self.data.items() if k not in NOT_RULES}
-        text = json.dumps(rules, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+        cached: str | None = self.__dict__.get("_fingerprint")
+        if cached is None:  # computed once: the rules are immutable
+            rules = {k: v for k, v in self.data.items() if k not in NOT_RULES}
+            text = json.dumps(rules, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+            cached = hashlib.sha256(text.encode("utf-8")).hexdigest()
+            object.__setattr__(self, "_fingerprint", cached)
+        return cached
 
     @property
     def top_value(self) -> int:

@@ -92,10 +92,12 @@ class Rules:
     data: Any = field(compare=False, hash=False, repr=False)
     #: Where the variant was loaded from (a shipped name's file, or a path).
     source: str = field(default="", compare=False, hash=False, repr=False)
+    #: C1 (house): the teams' seats, as the variant lists them; empty: alternate seats.
+    team_seats: tuple[tuple[int, ...], ...] = ()
     # Derived tables, filled in __post_init__.
     deck: tuple[Card, ...] = field(init=False, compare=False, hash=False, repr=False)
-    #: The team of each seat, by seat (C1: partners in alternate seats, ``seat % 2``). Write
-    #: ``rules.team_of[seat]``, never ``seat % 2``: teams will come from the variant's data.
+    #: The team of each seat, by seat (C1: partners in alternate seats, ``seat % 2``, unless
+    #: the variant's ``teams`` says otherwise).
     team_of: tuple[int, ...] = field(init=False, compare=False, hash=False, repr=False)
     #: How many teams (the length of a score array).
     teams: int = field(init=False, compare=False, hash=False, repr=False)
@@ -115,8 +117,12 @@ class Rules:
     def __post_init__(self) -> None:
         deck = tuple(canonical_deck(self.deck_ranks))
         object.__setattr__(self, "deck", deck)
-        object.__setattr__(self, "team_of", tuple(s % 2 for s in range(self.players)))
-        object.__setattr__(self, "teams", 2)
+        team_of = [s % 2 for s in range(self.players)]
+        for team, seats in enumerate(self.team_seats):  # checked by the loader: each seat once
+            for seat in seats:
+                team_of[seat] = team
+        object.__setattr__(self, "team_of", tuple(team_of))
+        object.__setattr__(self, "teams", len(self.team_seats) or 2)
         if self.manilha_mode == "vira":
             tables: list[tuple[int, ...] | None] = [None] * 52
             for vira in deck:
@@ -250,6 +256,7 @@ def rules_from_data(data: dict[str, Any], source: str = "") -> Rules:
         target=data["game"]["target"],
         cap_score=data["game"]["cap_score"],
         games_to_win=data["match"]["games_to_win"],
+        team_seats=tuple(tuple(seats) for seats in data.get("teams", ())),
         data=_freeze(data),
         source=source,
     )

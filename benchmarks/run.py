@@ -122,8 +122,9 @@ def bench_trigger_share(variant: str, matches: int) -> dict[str, float]:
     callbacks are the rules and their effects, so this is the move's whole work but listing
     the legal moves and choosing one (outermost triggers only: a hand's last move deals the next
     hand as a nested ``deal`` trigger)."""
-    from transitions.core import Event
+    from engine.machine import LeanMachine
 
+    Event = LeanMachine.event_cls  # the class of the machine's events (a transitions Event)
     spent = {"trigger": 0.0, "count": 0, "depth": 0}
     original = Event.trigger
 

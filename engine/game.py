@@ -12,29 +12,29 @@ Action.play(1, '2h')
 []
 
 How the machine decides. The match is the model of its variant's one ``transitions`` machine
-(:mod:`engine.machine`), which owns the phase in :attr:`Match.state` and decides every move:
+(:mod:`engine.machine`), which owns the phase in :attr:`Match.state` and decides every move.
+Each kind of move is one module of :mod:`engine.moves` (its legality, its effect, its
+transitions, its listing); the machine is built from the kinds the variant has:
 
 - :meth:`Match.apply` checks only that it was given a move (an :class:`Action` of a seat of
   the variant), then fires the move's kind as a trigger of the machine
   (``Event.trigger(match, move, ruling)``, with a fresh :class:`~engine.machine.Ruling`). A
   kind the current state has no transition for is refused by the machine (its
-  ``MachineError``, raised before any condition runs), and the match says why in the game's
-  words for that state (``NOT_NOW``).
-- This module registers the machine's **conditions**: ``legal_play``, ``legal_raise``,
-  ``legal_accept``, ``legal_fold``, ``legal_decide`` and ``legal_deal`` judge a move by the
-  rules (the checks in the order the messages are given) and, when it is legal, work out
-  what it does on the ruling (the round it completes, C5-C6; the hand it decides, C7, P8; the
-  points, C11, the game, M8, the match), from the state as it is. ``ends_hand``,
-  ``ends_match`` and ``needs_decision`` read the ruling (or the score) to choose where the
-  transition goes. Nothing changes before a transition's conditions have all passed, so an
-  illegal move leaves the match as it was, and its ruling says why.
-- It registers the **effects** (the transitions' ``before`` callbacks), one per kind, which
-  apply the ruling to the match and write the checkpoints; and ``deal_next``, the ``on_enter``
-  of ``deal``, which deals the next hand from the seed or the recorded deals as a ``deal``
-  trigger.
+  ``MachineError``, raised before any condition runs), and the match says why in the kind's
+  words for that state (``MoveKind.not_now``).
+- The transitions' conditions (``legal_<kind>``, the kind's judge) decide legality and rule
+  what a legal move does from the state as it is; nothing changes before a transition's
+  conditions have all passed, so an illegal move leaves the match as it was, and its ruling
+  says why. The chosen transition's ``before`` callback (the kind's effect) applies the ruling
+  and writes the checkpoints.
 - :meth:`Match.legal_actions` lists the moves of the triggers the machine has from the
-  current state (:func:`~engine.machine.triggers_from`), each kind by its lister (``LISTERS``,
-  which offers what its condition accepts, from the shared :class:`MoveTable`).
+  current state, each kind by its lister (which offers what its judge accepts, from the
+  shared :class:`MoveTable`).
+
+State. A match holds what lasts the match (rules, phase, seed, dealer, scores); the hand in
+play is a :class:`~engine.state.HandState` (:attr:`Match.hand`) and its round a
+:class:`~engine.state.RoundState` (:attr:`Match.round`); the read-only properties
+(:attr:`turn`, :attr:`value`, :attr:`hands` ...) read them.
 
 Checkpoints (what the rules made of a move) come back from :meth:`Match.apply` as log events:
 ``round``, ``hand``, ``game``, ``match``.
@@ -43,7 +43,7 @@ Checkpoints (what the rules made of a move) come back from :meth:`Match.apply` a
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 from typing import Any, NoReturn
 
@@ -51,33 +51,23 @@ from transitions import MachineError
 
 from engine.actions import Action, Deal
 from engine.cards import CARD_CODES, Card, card_name
-from engine.errors import IllegalMoveError
-from engine.machine import Ruling, build_machine, condition, effect, triggers_from
-from engine.rules import COVERED, Rules
+from engine.errors import IllegalMoveError, Why
+from engine.machine import Ruling, build_machine, triggers_from
+from engine.moves import KINDS, Lister, load_kinds
+from engine.moves.outcome import new_hand
+from engine.observation import LastHand, Observation, PendingRaise, PlayedCard, SpecialHand
+from engine.rules import Rules
 from engine.shuffle import SplitMix64
 from engine.shuffle import deal as seeded_deal
+from engine.state import BOTH_TEAMS, NORMAL, ONE_TEAM, HandState, Played, RoundState
 from engine.variant import load_ref
+
+__all__ = ["BOTH_TEAMS", "NORMAL", "ONE_TEAM", "Checkpoint", "Match", "MoveTable",
+           "move_table", "resolve_rules"]
 
 Checkpoint = dict[str, Any]
 
-# Special hands (decided by the scores when the hand starts).
-NORMAL, ONE_TEAM, BOTH_TEAMS = 0, 1, 2
-
-#: Why a move kind is not a move in a state that has no trigger for it (the state's own
-#: reason first, then the kind's).
-NOT_NOW: dict[tuple[str, str | None], str] = {
-    ("play", "answer"): "a raise is waiting for its answer",
-    ("play", "decide"): "the special hand's decision comes first",
-    ("play", None): "no card is awaited",
-    ("raise", None): "no raise is possible now",
-    ("accept", None): "no raise is waiting for an answer",
-    ("fold", None): "no raise is waiting for an answer",
-    ("decide", None): "no decision is awaited",
-    ("deal", None): "no deal is awaited now",
-}
-
-#: The order in which the moves of a state are listed, by kind.
-LIST_ORDER = ("decide", "play", "accept", "fold", "raise")
+load_kinds()
 
 
 def resolve_rules(variant: Rules | str | os.PathLike[str]) -> Rules:
@@ -85,16 +75,14 @@ def resolve_rules(variant: Rules | str | os.PathLike[str]) -> Rules:
     return variant if isinstance(variant, Rules) else load_ref(variant)
 
 
-Lister = Callable[["Match", int | None, list[Action]], None]
-
-
 class MoveTable:
     """Every move of a variant, made once: :meth:`Match.legal_actions` hands out these shared,
-    immutable values instead of building new ones on every call. Also what the machine's
-    conditions read of the rules, precomputed, and the listers of each of its states."""
+    immutable values instead of building new ones on every call. Also what the move kinds
+    read of the rules, precomputed, and the listers of each state of the machine."""
 
     __slots__ = ("play", "covered", "covered_from", "raises", "accept", "fold", "decide",
-                 "next_value", "any_time", "players", "listers", "by_seat", "triggers")
+                 "next_value", "any_time", "players", "listers", "by_seat", "triggers",
+                 "opponents")
 
     def __init__(self, rules: Rules) -> None:
         n = rules.players
@@ -118,12 +106,18 @@ class MoveTable:
         machine = build_machine(rules)
         #: The triggers of each state, as the machine has them.
         self.triggers = {s: frozenset(triggers_from(machine, s)) for s in machine.states}
-        #: The listers of each state's triggers (moves), in LIST_ORDER.
+        kinds = sorted(KINDS.values(), key=lambda k: k.order)
+        #: The listers of each state's triggers (moves), in the kinds' order.
         self.listers: dict[str, tuple[Lister, ...]] = {
-            s: tuple(LISTERS[k] for k in LIST_ORDER if k in self.triggers[s])
+            s: tuple(k.lister for k in kinds
+                     if k.lister is not None and k.name in self.triggers[s])
             for s in machine.states}
         #: States whose moves are listed seat by seat (the partners who answer a raise).
         self.by_seat = {"answer"}
+        team_of = rules.team_of
+        #: The seats of the other teams, by team: who may answer that team's raise.
+        self.opponents = [tuple(s for s in range(n) if team_of[s] != t)
+                          for t in range(rules.teams)]
 
 
 @cache
@@ -139,32 +133,14 @@ class Match:
     read :meth:`legal_actions` and :meth:`apply` moves until :attr:`is_over`.
     """
 
-    __slots__ = (
-        "rules", "machine", "state", "seed", "rng", "_deals", "dealer", "score", "games",
-        "winner", "hand_number", "hands", "dealt", "vira", "strength", "round_no",
-        "round_cards", "round_results", "leader", "turn", "value", "pending", "last_raise_team",
-        "bound", "shown", "played", "special", "special_team", "blind", "last_hand", "moves",
-        "_events",
-    )
-    # The state of the hand in play (set by _reset_hand and _setup_hand).
-    hands: list[list[Card]]
-    dealt: tuple[tuple[Card, ...], ...]
-    vira: Card | None
-    strength: tuple[int, ...]
-    round_no: int
-    round_cards: list[tuple[int, Card, bool]]
-    round_results: list[int | None]
-    leader: int
-    turn: int
-    value: int
-    pending: tuple[int, int, Card | None] | None
-    last_raise_team: int | None
-    bound: list[Card | None]
-    shown: list[tuple[int, Card]]
-    played: list[tuple[int, int, Card, bool]]
-    special: int
-    special_team: int | None
-    blind: bool
+    __slots__ = ("rules", "machine", "state", "seed", "rng", "_deals", "dealer", "score",
+                 "games", "winner", "hand_number", "hand", "round", "last_hand", "moves",
+                 "_events")
+
+    #: The hand in play (a new one for every hand).
+    hand: HandState
+    #: The round in play.
+    round: RoundState
 
     def __init__(self, rules: Rules, *, seed: int | None = None, dealer: int = 0,
                  deals: Iterable[Deal] | None = None) -> None:
@@ -180,20 +156,20 @@ class Match:
         queued = list(deals) if deals is not None else None
         self._deals: Iterator[Deal] | None = iter(queued) if queued is not None else None
         self.dealer = dealer
-        self.score = [0, 0]
-        self.games = [0, 0]
+        self.score = [0] * rules.teams
+        self.games = [0] * rules.teams
         self.winner: int | None = None
         self.hand_number = 0
         #: The public record of the hand that ended last: (number, played, shown, rounds,
         #: whether it was blind).
-        self.last_hand: tuple[int, list[tuple[int, int, Card, bool]], list[tuple[int, Card]],
+        self.last_hand: tuple[int, list[Played], list[tuple[int, Card]],
                               list[int | None], bool] | None = None
-        self._reset_hand()
+        new_hand(self)
         for k, queued_deal in enumerate(queued or ()):  # recorded deals are checked up front
-            why = self._deal_problem(queued_deal, (dealer + k) % rules.players)
+            why = self.deal_problem(queued_deal, (dealer + k) % rules.players)
             if why is not None:
                 self._illegal(queued_deal, why)
-        self._deal_next()
+        self.deal_next()
 
     # -- construction -----------------------------------------------------------------------
     @classmethod
@@ -218,12 +194,8 @@ class Match:
         other._deals = None  # a queue of recorded deals cannot be shared; the clone deals by hand
         other.score = self.score[:]
         other.games = self.games[:]
-        other.hands = [h[:] for h in self.hands]
-        other.round_cards = self.round_cards[:]
-        other.round_results = self.round_results[:]
-        other.bound = self.bound[:]
-        other.shown = self.shown[:]
-        other.played = self.played[:]
+        other.hand = self.hand.copy()
+        other.round = self.round.copy()
         return other
 
     # -- reading the state ------------------------------------------------------------------
@@ -248,13 +220,103 @@ class Match:
 
     @property
     def challenged_team(self) -> int | None:
-        """The team that must answer the pending raise, if any."""
-        return None if self.pending is None else 1 - self.pending[0] % 2
+        """The team that must answer the pending raise, if any: the other team (with more
+        than two teams, the team of the raiser's next seat)."""
+        pending = self.hand.pending
+        if pending is None:
+            return None
+        rules = self.rules
+        if rules.teams == 2:
+            return 1 - rules.team_of[pending[0]]
+        # more than two teams: the raise is put to the raiser's next seat
+        return rules.team_of[(pending[0] + 1) % rules.players]
 
     @property
     def manilhas(self) -> tuple[Card, ...]:
         """This hand's manilhas, weakest first."""
-        return self.rules.manilhas_for(self.vira)
+        return self.rules.manilhas_for(self.hand.vira)
+
+    # The hand and round in play, read-only (the move kinds change them through .hand, .round).
+    @property
+    def hands(self) -> list[list[Card]]:
+        """The cards each seat holds now, by seat."""
+        return self.hand.hands
+
+    @property
+    def dealt(self) -> tuple[tuple[Card, ...], ...]:
+        """The cards of this hand as dealt, by seat."""
+        return self.hand.dealt
+
+    @property
+    def vira(self) -> Card | None:
+        return self.hand.vira
+
+    @property
+    def strength(self) -> tuple[int, ...]:
+        """Each card's strength in this hand, by card code."""
+        return self.hand.strength
+
+    @property
+    def value(self) -> int:
+        """What the hand is worth now (C8)."""
+        return self.hand.value
+
+    @property
+    def pending(self) -> tuple[int, int, Card | None] | None:
+        """The raise waiting for its answer: (seat, value, card or ``None``)."""
+        return self.hand.pending
+
+    @property
+    def last_raise_team(self) -> int | None:
+        return self.hand.last_raise_team
+
+    @property
+    def bound(self) -> list[Card | None]:
+        """The card each seat raised with and must play next (M4), by seat."""
+        return self.hand.bound
+
+    @property
+    def shown(self) -> list[tuple[int, Card]]:
+        return self.hand.shown
+
+    @property
+    def played(self) -> list[Played]:
+        return self.hand.played
+
+    @property
+    def round_results(self) -> list[int | None]:
+        return self.hand.results
+
+    @property
+    def special(self) -> int:
+        """``NORMAL``, ``ONE_TEAM`` (P5, M5) or ``BOTH_TEAMS`` (P6, M6)."""
+        return self.hand.special
+
+    @property
+    def special_team(self) -> int | None:
+        return self.hand.special_team
+
+    @property
+    def blind(self) -> bool:
+        return self.hand.blind
+
+    @property
+    def round_no(self) -> int:
+        """The round in play, 0-based."""
+        return self.round.number
+
+    @property
+    def round_cards(self) -> list[tuple[int, Card, bool]]:
+        return self.round.cards
+
+    @property
+    def leader(self) -> int:
+        return self.round.leader
+
+    @property
+    def turn(self) -> int:
+        """The seat whose card is awaited."""
+        return self.round.turn
 
     def to_act(self) -> list[int]:
         """The seats that may move now (several may: either partner answers a raise)."""
@@ -272,8 +334,13 @@ class Match:
         moves = self.moves
         listers = moves.listers[st]
         if st in moves.by_seat:
-            seats = range(moves.players)
-            for s in seats if seat is None else (seat,) if seat in seats else ():
+            if seat is None:  # only the challenged seats may move while a raise waits
+                pending = self.hand.pending
+                seats: Sequence[int] = (range(moves.players) if pending is None else
+                                        moves.opponents[self.rules.team_of[pending[0]]])
+            else:
+                seats = (seat,) if 0 <= seat < moves.players else ()
+            for s in seats:
                 for lister in listers:
                     lister(self, s, out)
         else:
@@ -290,12 +357,13 @@ class Match:
         unchanged; so does anything that is not an :class:`Action` (a malformed ``Action``
         cannot be built: ``ValueError``)."""
         if action.__class__ is not Action:
-            raise IllegalMoveError(f"{action!r} is not a move: expected an Action",
-                                   [str(a) for a in self.legal_actions()])
+            why = Why("not_a_move", f"{action!r} is not a move: expected an Action")
+            raise IllegalMoveError(why, [str(a) for a in self.legal_actions()], move=action,
+                                   why=why)
         kind = action.kind
         seat = action.seat
         if not 0 <= seat < self.moves.players:
-            self._illegal(action, f"there is no seat {seat}")
+            self._illegal(action, Why("no_such_seat", f"there is no seat {seat}"))
         event = self._events.get(kind)
         if event is None:  # no such trigger in this variant's machine
             self._not_now(action)
@@ -310,30 +378,33 @@ class Match:
             self._illegal(action, ruling.why or "not a move now")
         return ruling.checkpoints or []
 
-    def _not_now(self, action: Action) -> NoReturn:
+    def _not_now(self, action: Action | Deal) -> NoReturn:
         """Refuse a move whose trigger the machine does not have from the current state."""
-        kind = action.kind
+        kind = "deal" if isinstance(action, Deal) else action.kind
         if kind == "pass":
-            self._illegal(action, "a pass declines a bot's offer to raise out of turn; it is "
-                                  "not a move")
-        self._illegal(action, NOT_NOW.get((kind, self.state)) or NOT_NOW[kind, None])
+            self._illegal(action, Why("not_a_move", "a pass declines a bot's offer to raise "
+                                                    "out of turn; it is not a move"))
+        said = KINDS[kind].not_now if kind in KINDS else {}
+        self._illegal(action, Why("not_now", said.get(self.state) or said.get(None)
+                                  or "not a move now"))
 
     def _illegal(self, action: Action | Deal, why: str) -> NoReturn:
         if self.state == "match_over":
-            why = "the match is over"
-        raise IllegalMoveError(f"{action}: {why}", [str(a) for a in self.legal_actions()])
+            why = Why("match_over", "the match is over")
+        raise IllegalMoveError(f"{action}: {why}", [str(a) for a in self.legal_actions()],
+                               move=action, why=why)
 
     # -- dealing ----------------------------------------------------------------------------
     def deal(self, deal: Deal) -> None:
         """Start the awaited hand with recorded cards. Raises :class:`IllegalMoveError` if it
         is not a deal of this variant for this dealer."""
         if "deal" not in self.moves.triggers[self.state]:
-            self._illegal(deal, NOT_NOW["deal", None])
+            self._not_now(deal)
         ruling = Ruling()
         if not self._events["deal"].trigger(self, deal, ruling):
             self._illegal(deal, ruling.why or "not a deal now")
 
-    def _deal_next(self) -> None:
+    def deal_next(self) -> None:
         """The chance step: deal the next hand from the seed or the queue of recorded deals, if
         there is one, as the machine's ``deal`` trigger; otherwise the match waits in
         ``deal`` for :meth:`deal`."""
@@ -352,8 +423,8 @@ class Match:
             return
         self._events["deal"].trigger(self, move, Ruling())
 
-    def _deal_problem(self, deal: Deal, dealer: int) -> str | None:
-        """Why a recorded deal is not this variant's next deal, or ``None``."""
+    def deal_problem(self, deal: Deal, dealer: int) -> str | None:
+        """Why a recorded deal is not this variant's next deal for ``dealer``, or ``None``."""
         r = self.rules
         if deal.dealer != dealer:
             return f"the dealer is seat {dealer} by rotation, not {deal.dealer}"
@@ -378,97 +449,8 @@ class Match:
             return f"{card_name(dup)} is dealt twice"
         return None
 
-    def _special_for(self, score: Sequence[int]) -> tuple[int, int | None]:
-        """The special hand (P5, P6, M5, M6) a hand dealt at ``score`` is, and its team."""
-        r = self.rules
-        s0, s1 = score
-        both, one = r.both_teams, r.one_team
-        if both.enabled and s0 >= both.from_score and s1 >= both.from_score:  # P6, M6
-            return BOTH_TEAMS, None
-        if one.enabled and (s0 >= one.from_score) != (s1 >= one.from_score):  # P5, M5
-            return ONE_TEAM, 0 if s0 >= one.from_score else 1
-        return NORMAL, None
-
-    def _setup_hand(self, hands: list[list[Card]], vira: Card | None) -> None:
-        r = self.rules
-        self.hands = hands
-        self.dealt = tuple(map(tuple, hands))
-        self.vira = vira
-        self.strength = r.strengths(vira)
-        self.hand_number += 1
-        special, team = self._special_for(self.score)
-        if special == BOTH_TEAMS:
-            self.special = BOTH_TEAMS
-            self.value = r.both_teams.value
-            self.blind = r.both_teams.blind
-        elif special == ONE_TEAM:
-            self.special = ONE_TEAM
-            self.special_team = team
-            self.value = r.one_team.value
-            self.blind = r.one_team.blind
-
-    def _reset_hand(self) -> None:
-        n = self.rules.players
-        self.hands = [[] for _ in range(n)]
-        self.dealt = ()
-        self.vira = None
-        self.strength = ()
-        self.round_no = 0
-        self.round_cards = []
-        self.round_results = []
-        self.leader = self.turn = (self.dealer + 1) % n
-        self.value = self.rules.initial_value
-        self.pending = None
-        self.last_raise_team = None
-        self.bound = [None] * n
-        self.shown = []
-        self.played = []
-        self.special = NORMAL
-        self.special_team = None
-        self.blind = False
-
-    # -- the effects' shared steps ----------------------------------------------------------
-    def _accept_pending(self) -> None:
-        seat, value, card = self.pending  # type: ignore[misc]
-        self.value = value
-        self.last_raise_team = seat % 2
-        if card is not None and self.bound[seat] != card:
-            # M4: accepted, the card is shown and must be played next (shown once, even if
-            # the bound seat raises with it again)
-            self.bound[seat] = card
-            self.shown.append((seat, card))
-        self.pending = None
-
-    def _end(self, ruling: Ruling) -> None:
-        """Apply the end of a hand (or of a game lost by a forbidden raise) as ruled; then, if
-        the match goes on, the next hand's dealer and a fresh hand (the transition to ``deal``
-        deals it)."""
-        events = ruling.checkpoints
-        if events is None:
-            events = ruling.checkpoints = []
-        if ruling.hand is not None:
-            winner, points, score = ruling.hand
-            self.score = score
-            events.append({"event": "hand", "winner": winner, "points": points,
-                           "score": score[:]})
-        w = ruling.game
-        if w is not None:
-            self.games = ruling.games  # type: ignore[assignment]
-            events.append({"event": "game", "winner": w, "score": self.score[:],
-                           "games": self.games[:]})
-            if ruling.match is not None:
-                self.winner = w
-                events.append({"event": "match", "winner": w, "games": self.games[:]})
-                return
-            self.score = [0, 0]  # M8: each game starts at 0-0
-        self.dealer = (self.dealer + 1) % self.rules.players  # the next dealer is to the right
-        # _reset_hand makes new lists, so the ended hand's are kept without copying
-        self.last_hand = (self.hand_number, self.played, self.shown, self.round_results,
-                          self.blind)
-        self._reset_hand()
-
     # -- what a seat may know ---------------------------------------------------------------
-    def observation(self, seat: int) -> dict[str, Any]:
+    def observation(self, seat: int) -> Observation:
         """What ``seat`` may know now, as plain data: never another seat's hidden cards.
 
         Its own cards (not in a blind hand, P6), the partners' cards during a decision that
@@ -478,7 +460,7 @@ class Match:
         round winners), since a hand's last move already deals the next one."""
         r = self.rules
         n = r.players
-        team = seat % 2
+        team = r.team_of[seat]
         blind = self.blind
         own_hand = None if blind else [card_name(c) for c in self.hands[seat]]
         partners: dict[int, list[str]] | None = None
@@ -486,19 +468,19 @@ class Match:
                 and team == self.special_team):
             partners = {s: [card_name(c) for c in self.hands[s]] for s in range(team, n, 2)}
         played = _public_played(self.played, seat, blind)
-        pending = None
+        pending: PendingRaise | None = None
         if self.pending is not None:
             ps, pv, pc = self.pending
             pending = {"seat": ps, "value": pv, "name": r.step_name(pv)}
             if pc is not None and ps == seat:
                 pending["card"] = card_name(pc)
-        special = None
+        special: SpecialHand | None = None
         if self.special == ONE_TEAM:
             special = {"name": r.one_team.name, "team": self.special_team}
         elif self.special == BOTH_TEAMS:
             special = {"name": r.both_teams.name, "team": None}
         legal = self.legal_actions(seat)
-        last = None
+        last: LastHand | None = None
         if self.last_hand is not None:
             number, last_played, last_shown, last_rounds, last_blind = self.last_hand
             last = {"hand_number": number,
@@ -542,399 +524,8 @@ class Match:
                 f"score {self.score} games {self.games}>")
 
 
-# -- the machine's conditions: the rules, judged before anything changes ------------------------
-Judge = Callable[[Match, Any, Ruling], "str | None"]
-
-
-def _judged(name: str, judge: Judge) -> None:
-    """Register ``legal_<name>``: ``judge`` says why the move is illegal (``None``: legal) and
-    writes what a legal move does on its ruling; judged once per trigger, however many
-    transitions ask."""
-    def check(ev: Any) -> bool:
-        move, ruling = ev.args
-        if not ruling.judged:
-            ruling.judged = True
-            ruling.why = judge(ev.model, move, ruling)
-        return ruling.why is None
-    condition(f"legal_{name}")(check)
-
-
-def _conclude(m: Match, r: Ruling, winner: int | None, points: int,
-              takes_game: bool = True) -> None:
-    """Rule the end of the hand: ``winner`` scores ``points`` (C11, capped where the variant
-    caps, and the game it wins, M8, P5/M5 where the special hand's winner takes it)."""
-    rules = m.rules
-    score = m.score[:]
-    game = None
-    if winner is not None:
-        before = score[winner]
-        score[winner] += points
-        if rules.cap_score and score[winner] > rules.target:
-            score[winner] = rules.target
-        points = score[winner] - before  # C11 (house cap): what the score rose by
-        takes_game = takes_game and (
-            (m.special == ONE_TEAM and rules.one_team.winner_takes_game)
-            or (m.special == BOTH_TEAMS and rules.both_teams.winner_takes_game))
-        if score[winner] >= rules.target or takes_game:
-            game = winner
-    else:
-        points = 0
-    r.hand = (winner, points, score)
-    r.ends = True
-    if game is not None:
-        _win_game(m, r, game)
-
-
-def _win_game(m: Match, r: Ruling, winner: int) -> None:
-    games = m.games[:]
-    games[winner] += 1
-    r.ends = True
-    r.game = winner
-    r.games = games
-    if games[winner] >= m.rules.games_to_win:
-        r.match = winner
-
-
-def _hand_result(m: Match, results: list[int | None]) -> tuple[bool, int | None]:
-    """C7: whether the hand is decided by its rounds so far, and for whom."""
-    wins0 = results.count(0)
-    wins1 = results.count(1)
-    if wins0 >= 2:
-        return True, 0
-    if wins1 >= 2:
-        return True, 1
-    if None in results and (wins0 or wins1):
-        # A tie with a win: the first round won decides (C7, and C7 pinned for 1-2-tie).
-        return True, next(w for w in results if w is not None)
-    if len(results) < m.rules.cards_per_player:
-        return False, None
-    how = m.rules.all_tied  # P8, M7
-    if how == "nobody":
-        return True, None
-    return True, (m.mao % 2 if how == "mao_team" else m.dealer % 2)
-
-
-def _judge_play(m: Match, a: Action, r: Ruling) -> str | None:
-    seat = a.seat
-    card = a.card
-    if seat != m.turn:
-        return f"it is seat {m.turn}'s turn"
-    hand = m.hands[seat]
-    if card not in hand:
-        if card is None:
-            return ("a move by position is a bot's view of a blind hand: "
-                    "engine.bots.choose_for or play_by_position gives the move")
-        return f"seat {seat} does not hold {card_name(card)}"
-    bound = m.bound[seat]
-    if bound is not None and card != bound:
-        return f"seat {seat} raised with {card_name(bound)} and must play it (M4)"
-    covered = a.covered
-    if covered:
-        rules = m.rules
-        if not rules.covered_allowed:
-            return "this variant has no covered cards (P7)"
-        if m.round_no + 1 < rules.covered_from_round:
-            return f"covered cards only from round {rules.covered_from_round} (P7)"
-        if bound is not None:
-            return "a card shown with a raise cannot be covered (M4)"
-    cards = m.round_cards
-    if len(cards) + 1 < m.moves.players:
-        return None
-    # The card completes the round. C5: the strongest card wins; equal strongest across teams
-    # tie; P7: covered is nothing.
-    strength = m.strength
-    best = -2
-    tops: list[int] = []
-    for s, c, cov in (*cards, (seat, card, covered)):
-        v = COVERED if cov else strength[c]
-        if v > best:
-            best = v
-            tops = [s]
-        elif v == best:
-            tops.append(s)
-    teams = {s % 2 for s in tops}
-    if best != COVERED and len(teams) == 1:
-        winner: int | None = tops[0] % 2
-        leader = tops[0]  # C5 pinned: the first of a team's equal cards leads
-    else:
-        winner = None
-        how = m.rules.tied_round_leader  # C6
-        # P7: a covered card ties nothing: after a round all face down, its leader leads
-        leader = m.leader if how == "same_leader" or best == COVERED else (
-            tops[0] if how == "first_tied_card" else tops[-1])
-    r.round = (winner, leader)
-    decided, hand_winner = _hand_result(m, [*m.round_results, winner])
-    if decided:
-        _conclude(m, r, hand_winner, m.value if hand_winner is not None else 0)
-    return None
-
-
-def _judge_raise(m: Match, a: Action, r: Ruling) -> str | None:
-    rules = m.rules
-    seat = a.seat
-    st = m.state
-    if m.special != NORMAL:
-        # P5, P6, M5, M6: any raise in a special hand is penalised (or refused)
-        team = seat % 2
-        if m.special == ONE_TEAM:
-            one = rules.one_team
-            name, raises = one.name, one.raises
-            penalty = (one.penalty_team_at_score if team == m.special_team
-                       else one.penalty_other_team)
-        else:
-            both = rules.both_teams
-            name, raises, penalty = both.name, both.raises, both.penalty
-        if raises == "illegal" or st not in ("play", "decide"):
-            return f"no raise is allowed in the {name}"
-        if penalty == "lose_hand":
-            _conclude(m, r, 1 - team, m.value)
-        else:  # lose_game: the game ends at once, the other team wins it, scores unchanged
-            _win_game(m, r, 1 - team)
-        return None
-    if st == "answer":
-        assert m.pending is not None
-        if seat % 2 != m.challenged_team:
-            return "only the challenged team may raise back"
-        base = m.pending[1]
-    else:  # play: the only other state with a raise in a normal hand
-        if rules.raise_timing == "own_turn" and seat != m.turn:
-            return f"a raise only on one's own turn (P4); it is seat {m.turn}'s"
-        if seat % 2 == m.last_raise_team:
-            return "a team cannot raise twice in a row (C10)"
-        base = m.value
-    step = rules.next_step(base)
-    if step is None:
-        return f"the ladder stops at {base}"
-    if a.value != step.value:
-        return f"a raise names the next step, {step.value} ({step.name})"
-    card = a.card
-    if a.position is not None:
-        return "a raise by position is a bot's view of a blind hand, not a move"
-    if rules.name_card:
-        hand = m.hands[seat]
-        if not hand:
-            return "a seat with no card left cannot raise (M4)"
-        if card is None:
-            return "the raiser names the card he raises with (M4)"
-        if card not in hand:
-            return f"seat {seat} does not hold {card_name(card)}"
-        bound = m.bound[seat]
-        if bound is not None and card != bound:
-            return f"seat {seat} is bound to {card_name(bound)} (M4)"
-    elif card is not None:
-        return "this variant's raises name no card"
-    return None
-
-
-def _judge_answer(m: Match, a: Action, r: Ruling) -> str | None:
-    if a.seat % 2 != m.challenged_team:
-        return "only the challenged team answers a raise"
-    if a.kind == "fold":
-        # C9: the raising team wins the hand, at the value before the raise
-        _conclude(m, r, m.pending[0] % 2, m.value)  # type: ignore[index]
-    return None
-
-
-def _judge_decide(m: Match, a: Action, r: Ruling) -> str | None:
-    if a.seat % 2 != m.special_team:
-        return f"only team {m.special_team} decides this hand"
-    if not a.play_on:
-        # M5: a fold gives "only" the fold points; it is not winning the hand that decides
-        # the game where the winner of the special hand takes it.
-        _conclude(m, r, 1 - a.seat % 2, m.rules.one_team.fold_points, takes_game=False)
-    return None
-
-
-def _judge_deal(m: Match, deal: Deal | tuple[list[list[Card]], Card | None],
-                r: Ruling) -> str | None:
-    if not isinstance(deal, Deal):
-        return None  # the match's own: from the seed, or recorded and checked when queued
-    if m.rng is not None:
-        return "a seeded match deals from its seed"
-    return m._deal_problem(deal, m.dealer)
-
-
-_judged("play", _judge_play)
-_judged("raise", _judge_raise)
-_judged("accept", _judge_answer)
-_judged("fold", _judge_answer)
-_judged("decide", _judge_decide)
-_judged("deal", _judge_deal)
-
-
-@condition("ends_hand")
-def _ends_hand(ev: Any) -> bool:
-    """The ruled move ends the hand (or the game, P5/P6)."""
-    return bool(ev.args[1].ends)
-
-
-@condition("ends_match")
-def _ends_match(ev: Any) -> bool:
-    """The ruled move wins the match."""
-    return ev.args[1].match is not None
-
-
-@condition("needs_decision")
-def _needs_decision(ev: Any) -> bool:
-    """M5: the hand about to be dealt is a mão de dez with a decision."""
-    m = ev.model
-    return bool(m._special_for(m.score)[0] == ONE_TEAM and m.rules.one_team.decision)
-
-
-# -- the machine's effects: a ruled move applied ------------------------------------------------
-@effect("play")
-def _play(ev: Any) -> None:
-    m: Match = ev.model
-    a, r = ev.args
-    seat = a.seat
-    card = a.card
-    m.hands[seat].remove(card)
-    if m.bound[seat] is not None:
-        m.bound[seat] = None
-    m.played.append((m.round_no, seat, card, a.covered))
-    m.round_cards.append((seat, card, a.covered))
-    if r.round is None:
-        m.turn = (seat + 1) % m.moves.players
-        return
-    winner, leader = r.round
-    m.round_results.append(winner)
-    r.checkpoints = [{"event": "round", "winner": winner}]
-    if r.ends:
-        m._end(r)
-    else:
-        m.round_no += 1
-        m.round_cards = []
-        m.leader = m.turn = leader
-
-
-@effect("raise")
-def _raise(ev: Any) -> None:
-    m: Match = ev.model
-    a, r = ev.args
-    if r.ends:  # penalised in a special hand
-        m._end(r)
-        return
-    if m.state == "answer":
-        m._accept_pending()  # a raise back accepts the pending raise (C9 pinned)
-    m.pending = (a.seat, a.value, a.card)
-
-
-@effect("accept")
-def _accept(ev: Any) -> None:
-    ev.model._accept_pending()
-
-
-@effect("fold")
-def _fold(ev: Any) -> None:
-    m: Match = ev.model
-    r = ev.args[1]
-    seat, _, card = m.pending  # type: ignore[misc]
-    if card is not None and m.round_no + 1 in m.rules.refused_card_shown_in_rounds:
-        m.shown.append((seat, card))  # M4: refused in round 1, shown even so
-    m.pending = None
-    m._end(r)
-
-
-@effect("decide")
-def _decide(ev: Any) -> None:
-    r = ev.args[1]
-    if r.ends:
-        ev.model._end(r)
-
-
-@effect("deal")
-def _deal(ev: Any) -> None:
-    m: Match = ev.model
-    deal = ev.args[0]
-    if isinstance(deal, Deal):
-        m._setup_hand([list(h) for h in deal.hands], deal.vira)
-    else:
-        m._setup_hand(*deal)
-
-
-@effect("deal_next")
-def _deal_next(ev: Any) -> None:
-    """On entering ``deal``: the chance step comes at once where the match has the cards."""
-    ev.model._deal_next()
-
-
-# -- the moves of each trigger, as the machine's conditions accept them ------------------------
-def _list_play(m: Match, seat: int | None, out: list[Action]) -> None:
-    t = m.turn
-    if seat is None or seat == t:
-        moves = m.moves
-        bound = m.bound[t]
-        row = moves.play[t]
-        if bound is not None:
-            out.append(row[bound])
-        else:
-            hand = m.hands[t]
-            out.extend([row[c] for c in hand])
-            if m.round_no >= moves.covered_from:
-                row = moves.covered[t]
-                out.extend([row[c] for c in hand])
-
-
-def _list_raise(m: Match, seat: int | None, out: list[Action]) -> None:
-    """Raises in a normal hand (those a special hand penalises are never offered)."""
-    if m.special != NORMAL:
-        return
-    moves = m.moves
-    if m.state == "answer":
-        pending = m.pending
-        assert pending is not None and seat is not None
-        value = moves.next_value.get(pending[1])
-        if value is not None and seat % 2 != pending[0] % 2:
-            _raises(m, seat, value, out)
-        return
-    value = moves.next_value.get(m.value)
-    if value is None:
-        return
-    if moves.any_time:
-        team = m.last_raise_team
-        for s in range(moves.players):
-            if (seat is None or seat == s) and s % 2 != team:
-                _raises(m, s, value, out)
-    else:
-        t = m.turn
-        if (seat is None or seat == t) and t % 2 != m.last_raise_team:
-            _raises(m, t, value, out)
-
-
-def _raises(m: Match, seat: int, value: int, out: list[Action]) -> None:
-    table = m.moves.raises
-    if not m.rules.name_card:
-        out.append(table[seat, value, None])
-        return
-    bound = m.bound[seat]
-    for c in (m.hands[seat] if bound is None else (bound,)):
-        out.append(table[seat, value, c])
-
-
-def _list_accept(m: Match, seat: int | None, out: list[Action]) -> None:
-    if seat is not None and seat % 2 != m.pending[0] % 2:  # type: ignore[index]
-        out.append(m.moves.accept[seat])
-
-
-def _list_fold(m: Match, seat: int | None, out: list[Action]) -> None:
-    if seat is not None and seat % 2 != m.pending[0] % 2:  # type: ignore[index]
-        out.append(m.moves.fold[seat])
-
-
-def _list_decide(m: Match, seat: int | None, out: list[Action]) -> None:
-    for s in range(m.special_team, m.moves.players, 2):  # type: ignore[arg-type]
-        if seat is None or seat == s:
-            out.extend(m.moves.decide[s])
-
-
-#: The lister of each move kind: what its trigger offers now.
-LISTERS: dict[str, Lister] = {"play": _list_play, "raise": _list_raise,
-                              "accept": _list_accept, "fold": _list_fold,
-                              "decide": _list_decide}
-
-
 def _public_played(played: Sequence[tuple[int, int, Card, bool]],
-                   seat: int, blind: bool) -> list[dict[str, Any]]:
+                   seat: int, blind: bool) -> list[PlayedCard]:
     """Cards played, as ``seat`` saw them: a covered card's face only to its player (P7), and
     not even to him in a blind hand, where he played it unseen (P6)."""
     return [{"round": rnd + 1, "seat": s,

@@ -31,12 +31,12 @@ match as the model, ``machine.events[kind].trigger(match, move, ruling)``):
    ``match_over``, which has no trigger.
 
 The legal moves of a state are the moves of the triggers it has (:func:`triggers_from`),
-each listed by :mod:`engine.game`'s lister for its kind, which offers exactly the moves its
+each listed by its kind's lister (:mod:`engine.moves`), which offers exactly the moves its
 condition accepts (tested). Conditions and effects are registered by name in
-:data:`CONDITIONS` and :data:`EFFECTS` (by :mod:`engine.game`); every name the spec uses is
-checked when the machine is built, since ``transitions`` itself resolves names (even dotted
-import paths) only when an event fires. :func:`machine_spec` is the machine as data, and
-:func:`diagram` draws it (``truco variants diagram``).
+:data:`CONDITIONS` and :data:`EFFECTS` (by the move kinds of :mod:`engine.moves`); every name
+the spec uses is checked when the machine is built, since ``transitions`` itself resolves
+names (even dotted import paths) only when an event fires. :func:`machine_spec` is the
+machine as data, and :func:`diagram` draws it (``truco variants diagram``).
 
 One machine serves every match of its variant. It is a :class:`LeanMachine`:
 ``transitions.Machine`` with transition and state classes, plugged in through the library's
@@ -63,12 +63,9 @@ class MachineBuildError(RuntimeError):
     bad input)."""
 
 
-#: The move kinds, in the order their moves are listed; ``deal`` is the chance step.
-MOVE_KINDS = ("play", "raise", "accept", "fold", "decide")
-
 Callback = Callable[[EventData], Any]
 
-#: The conditions a transition may use, by name (registered by :mod:`engine.game`).
+#: The conditions a transition may use, by name (registered by :mod:`engine.moves`).
 CONDITIONS: dict[str, Callback] = {}
 #: The effects (``before`` callbacks) and ``on_enter`` callbacks, by name (the same).
 EFFECTS: dict[str, Callback] = {}
@@ -114,55 +111,25 @@ class Ruling:
 
 def machine_spec(rules: Rules) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The states and transitions this variant needs (as data, before building): what a
-    reader of the variant's game sees, and what ``truco variants diagram`` draws."""
-    one, both = rules.one_team, rules.both_teams
-    has_decision = one.enabled and one.decision
-    has_ladder = bool(rules.ladder)
-    # P5, P6, M5, M6: a raise in a special hand loses the hand or the game (or is refused)
-    penalised = any(hand.enabled and hand.raises == "penalised" for hand in (one, both))
+    reader of the variant's game sees, and what ``truco variants diagram`` draws. Each move
+    kind the variant has (:mod:`engine.moves`) adds its transitions; a state is there when
+    some transition uses it."""
+    from engine.moves import load_kinds
+
+    transitions: list[dict[str, Any]] = []
+    for kind in load_kinds().values():
+        if kind.enabled(rules):
+            transitions += kind.transitions(rules)
+    used = {t["source"] for t in transitions} | {t["dest"] for t in transitions}
     states: list[dict[str, Any]] = [{"name": "deal", "on_enter": ["deal_next"]}]
-    if has_decision:
-        states.append({"name": "decide"})
-    states.append({"name": "play"})
-    if has_ladder:
-        states.append({"name": "answer"})
+    states += [{"name": name} for name in PHASES if name in used]
     states.append({"name": "match_over", "final": True})
-    t: list[dict[str, Any]] = []
+    return states, transitions
 
-    def move(kind: str, source: str, goes_on: str | None, ends: bool = True,
-             goes: bool = True) -> None:
-        """The transitions of one move from ``source``: one that goes on to ``goes_on``
-        (``None``: stays, an internal transition), and, when the move may end the hand, one to
-        ``match_over`` and one to ``deal``, by what the ruling says."""
-        legal = f"legal_{kind}"
-        if goes:
-            t.append({"trigger": kind, "source": source, "dest": goes_on,
-                      "conditions": [legal], "unless": ["ends_hand"] if ends else [],
-                      "before": [kind]})
-        if ends:
-            t.append({"trigger": kind, "source": source, "dest": "match_over",
-                      "conditions": [legal, "ends_match"], "before": [kind]})
-            t.append({"trigger": kind, "source": source, "dest": "deal",
-                      "conditions": [legal, "ends_hand"], "before": [kind]})
 
-    # The chance step: a deal starts the hand, with the decision first in a mão de dez (M5).
-    if has_decision:
-        t.append({"trigger": "deal", "source": "deal", "dest": "decide",
-                  "conditions": ["legal_deal", "needs_decision"], "before": ["deal"]})
-    t.append({"trigger": "deal", "source": "deal", "dest": "play",
-              "conditions": ["legal_deal"], "before": ["deal"]})
-    if has_decision:
-        move("decide", "decide", "play")  # play on, or fold and give the fold points
-        # a raise is never a bet here: penalised (or refused, and then no transition passes)
-        move("raise", "decide", None, goes=False)
-    move("play", "play", None)  # a card; the last of a deciding round ends the hand
-    # A raise in a normal hand waits for its answer; in a special hand it is penalised.
-    move("raise", "play", "answer" if has_ladder else None, ends=penalised, goes=True)
-    if has_ladder:
-        move("raise", "answer", None, ends=False)  # a raise back (C9): internal transition
-        move("accept", "answer", "play", ends=False)
-        move("fold", "answer", None, goes=False)  # a fold always ends the hand
-    return states, t
+#: The phases a hand may rest in, in the order a diagram lists them (``deal`` and
+#: ``match_over`` are always there).
+PHASES = ("decide", "play", "answer")
 
 
 def _resolve(states: list[dict[str, Any]],
@@ -207,10 +174,16 @@ class LeanTransition(Transition):
     or callback given as a callable (every one of this engine's) is called directly; a name is
     resolved by the library (``Condition.check``, ``Machine.callback``), as is everything
     of a machine that does not send the event data. Plugged in through
-    ``Machine.transition_cls``, the library's extension point."""
+    ``Machine.transition_cls``, the library's extension point. In a :class:`LeanMachine` the
+    machine-wide callback lists are read from :attr:`LeanMachine.hooks`; in another machine,
+    through its properties."""
 
     def execute(self, event_data: EventData) -> bool:
         machine = event_data.machine
+        try:
+            hooks: Hooks = machine.hooks
+        except AttributeError:  # not a LeanMachine
+            hooks = Hooks(machine)
         if self.prepare:
             for func in self.prepare:
                 _call(machine, func, event_data)
@@ -222,8 +195,8 @@ class LeanTransition(Transition):
                     return False
             elif not cond.check(event_data):
                 return False
-        if machine.before_state_change:
-            for func in machine.before_state_change:
+        if hooks.before_state_change:
+            for func in hooks.before_state_change:
                 _call(machine, func, event_data)
         for func in self.before:
             if direct and callable(func):
@@ -238,10 +211,10 @@ class LeanTransition(Transition):
             event_data.state = dest  # as EventData.update(self.dest) sets it
             dest.enter(event_data)
             if dest.final:
-                for func in machine.on_final:
+                for func in hooks.on_final:
                     _call(machine, func, event_data)
-        if self.after or machine.after_state_change:
-            for func in [*self.after, *machine.after_state_change]:
+        if self.after or hooks.after_state_change:
+            for func in [*self.after, *hooks.after_state_change]:
                 _call(machine, func, event_data)
         return True
 
@@ -281,8 +254,12 @@ class LeanEvent(Event):
         machine = self.machine
         name = getattr(model, machine.model_attribute)
         transitions = self.transitions.get(name)
-        if (transitions is None or machine.has_queue or machine.prepare_event
-                or machine.finalize_event or machine.on_exception):
+        try:
+            hooks: Hooks = machine.hooks
+        except AttributeError:  # not a LeanMachine
+            hooks = Hooks(machine)
+        if (transitions is None or hooks.queued or hooks.prepare_event
+                or hooks.finalize_event or hooks.on_exception):
             return bool(super().trigger(model, *args, **kwargs))
         event_data = EventData(machine.states[name], self, machine, model, args, kwargs)
         for transition in transitions:
@@ -293,15 +270,59 @@ class LeanEvent(Event):
         return False
 
 
+class Hooks:
+    """A machine's machine-wide callback lists, read once per move instead of through a
+    property each: the very list objects the library keeps (its properties return them, so a
+    callback appended to one is seen here), taken again whenever a property is set to a new
+    list (:class:`LeanMachine`'s setters)."""
+
+    __slots__ = ("queued", "prepare_event", "finalize_event", "on_exception",
+                 "before_state_change", "after_state_change", "on_final")
+
+    def __init__(self, machine: Machine) -> None:
+        self.queued = machine.has_queue
+        self.prepare_event = machine.prepare_event
+        self.finalize_event = machine.finalize_event
+        self.on_exception = machine.on_exception
+        self.before_state_change = machine.before_state_change
+        self.after_state_change = machine.after_state_change
+        self.on_final = machine.on_final
+
+
+def _setter(name: str) -> Any:
+    """The library's property ``name`` with a setter that also takes the new list into
+    :attr:`LeanMachine.hooks`."""
+    prop = getattr(Machine, name)
+
+    def fset(self: LeanMachine, value: Any) -> None:
+        prop.fset(self, value)
+        if "hooks" in self.__dict__:  # set in __init__, once every list exists
+            self.hooks = Hooks(self)
+
+    return prop.setter(fset)
+
+
 class LeanMachine(Machine):
-    """``transitions.Machine`` with :class:`LeanTransition` and :class:`LeanState`: the same
-    states, transitions, conditions and callbacks; with them a move of a random Paulista match
-    costs 11 µs in :meth:`~engine.game.Match.apply`, with the library's own classes 15 µs
-    (medians of 5 alternating runs of 150 matches, on the project's machine)."""
+    """``transitions.Machine`` with :class:`LeanTransition`, :class:`LeanState` and
+    :class:`LeanEvent`: the same states, transitions, conditions and callbacks, through the
+    library's public API and extension points (``transition_cls``, ``state_cls``,
+    ``event_cls``, the callback properties), without its logging and per-move property
+    reads."""
 
     transition_cls = LeanTransition
     state_cls = LeanState
     event_cls = LeanEvent
+    prepare_event = _setter("prepare_event")
+    finalize_event = _setter("finalize_event")
+    on_exception = _setter("on_exception")
+    before_state_change = _setter("before_state_change")
+    after_state_change = _setter("after_state_change")
+    on_final = _setter("on_final")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: The machine-wide callback lists (see :class:`Hooks`).
+        self.hooks = Hooks(self)
 
 
 @cache

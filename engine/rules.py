@@ -113,8 +113,15 @@ class Rules:
     #: another extra card, or ``"manilhas"``.
     deck_extra: tuple[tuple[Card, str], ...] = ()
     manilha_ranks: tuple[str, ...] = ()  # house (vira_suit): the vira suit's manilhas' ranks
+    #: C1 (house): the teams' seats, as the variant lists them; empty: alternate seats.
+    team_seats: tuple[tuple[int, ...], ...] = ()
     # Derived tables, filled in __post_init__.
     deck: tuple[Card, ...] = field(init=False, compare=False, hash=False, repr=False)
+    #: The team of each seat, by seat (C1: partners in alternate seats, ``seat % 2``, unless
+    #: the variant's ``teams`` says otherwise).
+    team_of: tuple[int, ...] = field(init=False, compare=False, hash=False, repr=False)
+    #: How many teams (the length of a score array).
+    teams: int = field(init=False, compare=False, hash=False, repr=False)
     _tables: tuple[tuple[int, ...] | None, ...] = field(
         init=False, compare=False, hash=False, repr=False
     )
@@ -133,6 +140,12 @@ class Rules:
         deck = tuple(canonical_deck(self.deck_ranks, self.deck_minus, self.deck_plus,
                                     (card for card, _ in self.deck_extra)))
         object.__setattr__(self, "deck", deck)
+        team_of = [s % 2 for s in range(self.players)]
+        for team, seats in enumerate(self.team_seats):  # checked by the loader: each seat once
+            for seat in seats:
+                team_of[seat] = team
+        object.__setattr__(self, "team_of", tuple(team_of))
+        object.__setattr__(self, "teams", len(self.team_seats) or 2)
         object.__setattr__(self, "_levels", self._strength_levels())
         if self.has_vira:
             tables: list[tuple[int, ...] | None] = [None] * CARD_CODES
@@ -165,9 +178,13 @@ class Rules:
     def fingerprint(self) -> str:
         """SHA-256 of the resolved rules (name, title, description, ``extends`` and
         ``card_names`` left out): the ``variant_sha256`` of a log."""
-        rules = {k: v for k, v in self.data.items() if k not in NOT_RULES}
-        text = json.dumps(rules, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+        cached: str | None = self.__dict__.get("_fingerprint")
+        if cached is None:  # computed once: the rules are immutable
+            rules = {k: v for k, v in self.data.items() if k not in NOT_RULES}
+            text = json.dumps(rules, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+            cached = hashlib.sha256(text.encode("utf-8")).hexdigest()
+            object.__setattr__(self, "_fingerprint", cached)
+        return cached
 
     @property
     def top_value(self) -> int:
@@ -324,6 +341,7 @@ def rules_from_data(data: dict[str, Any], source: str = "") -> Rules:
         target=data["game"]["target"],
         cap_score=data["game"]["cap_score"],
         games_to_win=data["match"]["games_to_win"],
+        team_seats=tuple(tuple(seats) for seats in data.get("teams", ())),
         data=_freeze(data),
         source=source,
     )

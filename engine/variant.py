@@ -36,7 +36,7 @@ MAX_DEPTH = 32
 MAX_EXTENDS = 16
 #: Keys a variant that extends nothing may leave out.
 _OPTIONAL = {("$schema",), ("name",), ("title",), ("description",), ("extends",),
-             ("manilhas", "suit_order"), ("manilhas", "cards"), ("card_names",),
+             ("manilhas", "suit_order"), ("manilhas", "cards"), ("card_names",), ("teams",),
              ("manilhas", "ranks"), ("deck", "minus"), ("deck", "plus"), ("deck", "extra")}
 
 KeyPath = tuple[str | int, ...]
@@ -487,6 +487,26 @@ def _semantic_errors(doc: _Doc) -> Iterator[VariantError]:
             yield err(("betting", "refused_card_shown_in_rounds", i), f"there is no round {rnd}")
     if d["covered_cards"]["from_round"] > d["cards_per_player"]:
         yield err(("covered_cards", "from_round"), "there is no such round")
+    players = d["players"]
+    if "teams" in d:
+        seen: dict[int, int] = {}
+        for t, seats in enumerate(d["teams"]):
+            for i, seat in enumerate(seats):
+                if seat >= players:
+                    yield err(("teams", t, i), f"expected a seat 0..{players - 1}, found {seat}",
+                              (("players",),))
+                elif seat in seen:
+                    yield err(("teams", t, i), f"seat {seat} is in team {seen[seat]} already")
+                else:
+                    seen[seat] = t
+        missing = [s for s in range(players) if s not in seen]
+        if missing:
+            yield err(("teams",), f"every seat plays for a team: seat{'s' * (len(missing) > 1)} "
+                      f"{', '.join(map(str, missing))} {'are' if len(missing) > 1 else 'is'} "
+                      "in none", (("players",),))
+    elif players % 2:
+        yield err(("players",), f"{players} players cannot sit as two teams in alternate seats: "
+                  "expected teams (three players each for himself: [[0], [1], [2]])")
     target = d["game"]["target"]
     for kind in ("one_team", "both_teams"):
         hand = d["special_hands"][kind]

@@ -41,6 +41,7 @@ def _hidden_swapped(m: Match, seat: int, blind: bool, shift: int) -> Match:
     otherwise. Everything the seat may see stays."""
     twin = m.clone()
     slots: list[tuple[str, int, int]] = []
+    hand_state, rnd = twin.hand, twin.round
     for s, hand in enumerate(twin.hands):
         if blind or s != seat:
             slots += [("hand", s, i) for i in range(len(hand))]
@@ -50,15 +51,13 @@ def _hidden_swapped(m: Match, seat: int, blind: bool, shift: int) -> Match:
     cards = [twin.hands[s][i] if where == "hand" else twin.played[i][2]
              for where, s, i in slots]
     moved = cards[shift % len(cards):] + cards[:shift % len(cards)] if cards else cards
-    twin.hands = [h[:] for h in twin.hands]
     for (where, s, i), new in zip(slots, moved, strict=True):
         if where == "hand":
-            twin.hands[s][i] = new
+            hand_state.hands[s][i] = new
         else:
-            rnd, ps, old, cov = twin.played[i]
-            twin.played[i] = (rnd, ps, new, cov)
-            twin.round_cards = [(cs, new if c == old and cc else c, cc)
-                                for cs, c, cc in twin.round_cards]
+            number, ps, old, cov = twin.played[i]
+            hand_state.played[i] = (number, ps, new, cov)
+            rnd.cards = [(cs, new if c == old and cc else c, cc) for cs, c, cc in rnd.cards]
     return twin
 
 

@@ -362,9 +362,12 @@ SCHEMA_ERRORS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
     "bad enum lists the allowed values": (
         "extends: paulista\nrounds:\n  all_tied: everybody\n", "3:13", "rounds.all_tied",
         ('expected one of "nobody", "mao_team"', 'found "everybody"')),
-    "players must be 2, 4 or 6": (
+    "players must be 2, 3, 4 or 6": (
+        "extends: paulista\nplayers: 5\n", "2:10", "players",
+        ("expected one of 2, 3, 4, 6, found 5",)),
+    "3 players need teams": (
         "extends: paulista\nplayers: 3\n", "2:10", "players",
-        ("expected one of 2, 4, 6, found 3",)),
+        ("3 players cannot sit as two teams in alternate seats: expected teams",)),
     "bad item in a list names its index": (
         "extends: paulista\nbetting:\n  ladder:\n    - {value: 3}\n", "4:7", "betting.ladder[0]",
         ("missing key(s): name",)),

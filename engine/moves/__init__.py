@@ -1,0 +1,131 @@
+"""Move kinds: one module each, registered here.
+
+A move kind is everything the engine knows about one kind of move, in one module:
+
+- its **trigger** of the variant's machine and its **log event** (the same name);
+- ``enabled(rules)``: whether the variant has it at all (a kind a variant turns off has no
+  transition in its machine, so the machine refuses it);
+- ``transitions(rules)``: the machine's transitions it adds (from which states, to which);
+- ``judge(match, move, ruling)``: its legality, by the variant's data, and what a legal move
+  does, written on the :class:`~engine.machine.Ruling` before anything changes (the machine's
+  ``legal_<kind>`` condition);
+- ``effect``: the transition's ``before`` callback that applies the ruling;
+- ``lister(match, seat, out)``: the moves of the kind that are legal now, exactly those its
+  judge accepts (tested), in a fixed order;
+- ``not_now``: why it is not a move in a state that has no trigger for it;
+- ``keys``: the variant keys (schema paths) that parameterise it, checked against
+  ``schemas/variant.schema.json`` by the tests.
+
+Adding a kind is one module that builds a :class:`MoveKind` and calls :func:`register`;
+:mod:`engine.machine` builds each variant's machine from the registered kinds, and
+:meth:`engine.game.Match.legal_actions` lists their moves in ``order``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from engine.machine import Ruling, condition, effect
+
+if TYPE_CHECKING:
+    from engine.actions import Action
+    from engine.game import Match
+    from engine.rules import Rules
+
+#: ``judge(match, move, ruling)``: why the move is illegal, or ``None`` (legal, ruled).
+Judge = Callable[["Match", Any, Ruling], "str | None"]
+#: ``lister(match, seat or None, out)``: append the legal moves of the kind.
+Lister = Callable[["Match", "int | None", "list[Action]"], None]
+#: A machine callback: called with the library's event data.
+Callback = Callable[[Any], Any]
+
+
+@dataclass(frozen=True)
+class MoveKind:
+    """One kind of move (see the module docstring)."""
+
+    name: str
+    order: int
+    judge: Judge
+    effect: Callback
+    transitions: Callable[[Rules], list[dict[str, Any]]]
+    lister: Lister | None = None  # None: the chance step (deal), not listed
+    enabled: Callable[[Rules], bool] = lambda rules: True
+    not_now: dict[str | None, str] = field(default_factory=dict)
+    keys: tuple[str, ...] = ()
+
+
+#: The registered kinds, by name, in registration order.
+KINDS: dict[str, MoveKind] = {}
+
+
+def register(kind: MoveKind) -> MoveKind:
+    """Register a kind: its judge as the machine's ``legal_<name>`` condition (judged once per
+    trigger, however many transitions ask) and its effect as the ``<name>`` effect."""
+    judge = kind.judge
+
+    def check(ev: Any) -> bool:
+        move, ruling = ev.args
+        if not ruling.judged:
+            ruling.judged = True
+            ruling.why = judge(ev.model, move, ruling)
+        return ruling.why is None
+
+    check.__name__ = check.__qualname__ = f"legal_{kind.name}"
+    condition(f"legal_{kind.name}")(check)
+    effect(kind.name)(kind.effect)
+    KINDS[kind.name] = kind
+    return kind
+
+
+@condition("ends_hand")
+def _ends_hand(ev: Any) -> bool:
+    """The ruled move ends the hand (or the game, P5/P6)."""
+    return bool(ev.args[1].ends)
+
+
+@condition("ends_match")
+def _ends_match(ev: Any) -> bool:
+    """The ruled move wins the match."""
+    return ev.args[1].match is not None
+
+
+def move_transitions(kind: str, source: str, goes_on: str | None, *, ends: bool = True,
+                     goes: bool = True) -> list[dict[str, Any]]:
+    """The transitions of one move kind from ``source``: one that goes on to ``goes_on``
+    (``None``: stays, an internal transition) unless the move ends the hand, and, when the move
+    may end the hand (``ends``), one to ``match_over`` and one to ``deal``, by what the ruling
+    says (``goes=False``: the move always ends the hand)."""
+    legal = f"legal_{kind}"
+    out: list[dict[str, Any]] = []
+    if goes:
+        out.append({"trigger": kind, "source": source, "dest": goes_on,
+                    "conditions": [legal], "unless": ["ends_hand"] if ends else [],
+                    "before": [kind]})
+    if ends:
+        out.append({"trigger": kind, "source": source, "dest": "match_over",
+                    "conditions": [legal, "ends_match"], "before": [kind]})
+        out.append({"trigger": kind, "source": source, "dest": "deal",
+                    "conditions": [legal, "ends_hand"], "before": [kind]})
+    return out
+
+
+def has_ladder(rules: Rules) -> bool:
+    """Whether the variant has raises to answer (a bet ladder, C8)."""
+    return bool(rules.ladder)
+
+
+#: The shipped kinds' modules, in the order their transitions are added to a machine.
+SHIPPED = ("deal", "decide", "play", "raising", "accept", "fold")
+
+
+def load_kinds() -> dict[str, MoveKind]:
+    """Import every shipped kind's module, in :data:`SHIPPED` order (each registers itself);
+    the registry."""
+    from importlib import import_module
+
+    for module in SHIPPED:
+        import_module(f"engine.moves.{module}")
+    return KINDS

@@ -1,0 +1,119 @@
+"""What several move kinds share: ruling the end of a hand, a game or the match (C7, C11,
+M8, P9), and applying it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.machine import Ruling
+from engine.state import BOTH_TEAMS, ONE_TEAM, HandState, RoundState
+
+if TYPE_CHECKING:
+    from engine.game import Match
+
+
+def conclude(m: Match, r: Ruling, winner: int | None, points: int,
+             takes_game: bool = True) -> None:
+    """Rule the end of the hand: ``winner`` scores ``points`` (C11, capped where the variant
+    caps, and the game it wins, M8, P5/M5 where the special hand's winner takes it)."""
+    rules = m.rules
+    score = m.score[:]
+    game = None
+    if winner is not None:
+        before = score[winner]
+        score[winner] += points
+        if rules.cap_score and score[winner] > rules.target:
+            score[winner] = rules.target
+        points = score[winner] - before  # C11 (house cap): what the score rose by
+        special = m.hand.special
+        takes_game = takes_game and (
+            (special == ONE_TEAM and rules.one_team.winner_takes_game)
+            or (special == BOTH_TEAMS and rules.both_teams.winner_takes_game))
+        if score[winner] >= rules.target or takes_game:
+            game = winner
+    else:
+        points = 0
+    r.hand = (winner, points, score)
+    r.ends = True
+    if game is not None:
+        win_game(m, r, game)
+
+
+def win_game(m: Match, r: Ruling, winner: int) -> None:
+    """Rule a game won by ``winner`` (and the match, when it is the last, P9, M8)."""
+    games = m.games[:]
+    games[winner] += 1
+    r.ends = True
+    r.game = winner
+    r.games = games
+    if games[winner] >= m.rules.games_to_win:
+        r.match = winner
+
+
+def hand_result(m: Match, results: list[int | None]) -> tuple[bool, int | None]:
+    """C7: whether the hand is decided by its rounds so far, and for whom."""
+    wins0 = results.count(0)
+    wins1 = results.count(1)
+    if wins0 >= 2:
+        return True, 0
+    if wins1 >= 2:
+        return True, 1
+    if None in results and (wins0 or wins1):
+        # A tie with a win: the first round won decides (C7, and C7 pinned for 1-2-tie).
+        return True, next(w for w in results if w is not None)
+    if len(results) < m.rules.cards_per_player:
+        return False, None
+    how = m.rules.all_tied  # P8, M7
+    if how == "nobody":
+        return True, None
+    return True, (m.mao % 2 if how == "mao_team" else m.dealer % 2)
+
+
+def accept_pending(hand: HandState) -> None:
+    """The pending raise is accepted: the hand is worth its value (C9)."""
+    seat, value, card = hand.pending  # type: ignore[misc]
+    hand.value = value
+    hand.last_raise_team = seat % 2
+    if card is not None and hand.bound[seat] != card:
+        # M4: accepted, the card is shown and must be played next (shown once, even if
+        # the bound seat raises with it again)
+        hand.bound[seat] = card
+        hand.shown.append((seat, card))
+    hand.pending = None
+
+
+def end_hand(m: Match, ruling: Ruling) -> None:
+    """Apply the end of a hand (or of a game lost by a forbidden raise) as ruled; then, if
+    the match goes on, the next hand's dealer and a fresh hand (the transition to ``deal``
+    deals it)."""
+    events = ruling.checkpoints
+    if events is None:
+        events = ruling.checkpoints = []
+    if ruling.hand is not None:
+        winner, points, score = ruling.hand
+        m.score = score
+        events.append({"event": "hand", "winner": winner, "points": points,
+                       "score": score[:]})
+    w = ruling.game
+    if w is not None:
+        m.games = ruling.games  # type: ignore[assignment]
+        events.append({"event": "game", "winner": w, "score": m.score[:],
+                       "games": m.games[:]})
+        if ruling.match is not None:
+            m.winner = w
+            events.append({"event": "match", "winner": w, "games": m.games[:]})
+            return
+        m.score = [0] * m.rules.teams  # M8: each game starts at 0-0
+    players = m.rules.players
+    m.dealer = (m.dealer + 1) % players  # the next dealer is to the right
+    hand = m.hand
+    # the ended hand's lists are kept without copying: the next hand has new ones
+    m.last_hand = (m.hand_number, hand.played, hand.shown, hand.results, hand.blind)
+    new_hand(m)
+
+
+def new_hand(m: Match) -> None:
+    """A fresh hand and its first round, led by the mão (the dealer's next seat)."""
+    rules = m.rules
+    m.hand = HandState(rules.players, rules.initial_value)
+    m.round = RoundState(0, (m.dealer + 1) % rules.players)

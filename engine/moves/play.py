@@ -1,0 +1,130 @@
+"""``play``: the seat whose turn it is plays a card, face up or covered (P7); the last card of
+a round decides it (C5, C6) and may decide the hand (C7, P8, M7)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.cards import card_name
+from engine.machine import Ruling
+from engine.moves import MoveKind, move_transitions, register
+from engine.moves.outcome import conclude, end_hand, hand_result
+from engine.rules import COVERED
+
+if TYPE_CHECKING:
+    from engine.actions import Action
+    from engine.game import Match
+    from engine.rules import Rules
+
+
+def _judge(m: Match, a: Action, r: Ruling) -> str | None:
+    seat = a.seat
+    card = a.card
+    rnd = m.round
+    if seat != rnd.turn:
+        return f"it is seat {rnd.turn}'s turn"
+    hand = m.hand
+    if card not in hand.hands[seat]:
+        if card is None:
+            return ("a move by position is a bot's view of a blind hand: "
+                    "engine.bots.choose_for or play_by_position gives the move")
+        return f"seat {seat} does not hold {card_name(card)}"
+    bound = hand.bound[seat]
+    if bound is not None and card != bound:
+        return f"seat {seat} raised with {card_name(bound)} and must play it (M4)"
+    covered = a.covered
+    if covered:
+        rules = m.rules
+        if not rules.covered_allowed:
+            return "this variant has no covered cards (P7)"
+        if rnd.number + 1 < rules.covered_from_round:
+            return f"covered cards only from round {rules.covered_from_round} (P7)"
+        if bound is not None:
+            return "a card shown with a raise cannot be covered (M4)"
+    cards = rnd.cards
+    if len(cards) + 1 < m.moves.players:
+        return None
+    # The card completes the round. C5: the strongest card wins; equal strongest across teams
+    # tie; P7: covered is nothing.
+    strength = hand.strength
+    best = -2
+    tops: list[int] = []
+    for s, c, cov in (*cards, (seat, card, covered)):
+        v = COVERED if cov else strength[c]
+        if v > best:
+            best = v
+            tops = [s]
+        elif v == best:
+            tops.append(s)
+    teams = {s % 2 for s in tops}
+    if best != COVERED and len(teams) == 1:
+        winner: int | None = tops[0] % 2
+        leader = tops[0]  # C5 pinned: the first of a team's equal cards leads
+    else:
+        winner = None
+        how = m.rules.tied_round_leader  # C6
+        # P7: a covered card ties nothing: after a round all face down, its leader leads
+        leader = rnd.leader if how == "same_leader" or best == COVERED else (
+            tops[0] if how == "first_tied_card" else tops[-1])
+    r.round = (winner, leader)
+    decided, hand_winner = hand_result(m, [*hand.results, winner])
+    if decided:
+        conclude(m, r, hand_winner, hand.value if hand_winner is not None else 0)
+    return None
+
+
+def _effect(ev: Any) -> None:
+    m: Match = ev.model
+    a, r = ev.args
+    seat = a.seat
+    card = a.card
+    hand = m.hand
+    rnd = m.round
+    hand.hands[seat].remove(card)
+    if hand.bound[seat] is not None:
+        hand.bound[seat] = None
+    hand.played.append((rnd.number, seat, card, a.covered))
+    rnd.cards.append((seat, card, a.covered))
+    if r.round is None:
+        rnd.turn = (seat + 1) % m.moves.players
+        return
+    winner, leader = r.round
+    hand.results.append(winner)
+    r.checkpoints = [{"event": "round", "winner": winner}]
+    if r.ends:
+        end_hand(m, r)
+    else:
+        rnd.number += 1
+        rnd.cards = []
+        rnd.leader = rnd.turn = leader
+
+
+def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
+    rnd = m.round
+    t = rnd.turn
+    if seat is None or seat == t:
+        moves = m.moves
+        hand = m.hand
+        bound = hand.bound[t]
+        row = moves.play[t]
+        if bound is not None:
+            out.append(row[bound])
+        else:
+            cards = hand.hands[t]
+            out.extend([row[c] for c in cards])
+            if rnd.number >= moves.covered_from:
+                row = moves.covered[t]
+                out.extend([row[c] for c in cards])
+
+
+def _transitions(rules: Rules) -> list[dict[str, Any]]:
+    return move_transitions("play", "play", None)  # the last card of a round may end the hand
+
+
+KIND = register(MoveKind(
+    name="play", order=1, judge=_judge, effect=_effect, lister=_lister,
+    transitions=_transitions,
+    not_now={"answer": "a raise is waiting for its answer",
+             "decide": "the special hand's decision comes first",
+             None: "no card is awaited"},
+    keys=("ranking", "manilhas", "rounds", "covered_cards")))

@@ -1,0 +1,81 @@
+"""The state of a match below the match itself: the hand in play and its round.
+
+:class:`~engine.game.Match` holds what lasts the whole match (the rules, the phase, the seed,
+the dealer, the scores); a :class:`HandState` what one hand has (the cards, the bet, the special
+hand, the rounds' results), made new for every hand; a :class:`RoundState` who leads, whose turn
+it is and the cards of the round in play. Move kinds (:mod:`engine.moves`) read and change them.
+"""
+
+from __future__ import annotations
+
+from engine.cards import Card
+
+#: A card played: (0-based round, seat, card, covered).
+Played = tuple[int, int, Card, bool]
+
+# Special hands (decided by the scores when the hand starts).
+NORMAL, ONE_TEAM, BOTH_TEAMS = 0, 1, 2
+
+
+class HandState:
+    """One hand: the cards, the bet and what has been played and shown."""
+
+    __slots__ = ("hands", "dealt", "vira", "strength", "value", "pending", "last_raise_team",
+                 "bound", "shown", "played", "results", "special", "special_team", "blind")
+
+    def __init__(self, players: int, value: int) -> None:
+        #: The cards each seat holds now, by seat.
+        self.hands: list[list[Card]] = [[] for _ in range(players)]
+        #: The cards as dealt, by seat.
+        self.dealt: tuple[tuple[Card, ...], ...] = ()
+        self.vira: Card | None = None
+        #: Each card's strength in this hand, by card code.
+        self.strength: tuple[int, ...] = ()
+        #: What the hand is worth now (C8).
+        self.value = value
+        #: The raise waiting for its answer: (seat, value, card named or None).
+        self.pending: tuple[int, int, Card | None] | None = None
+        #: The team that made the last accepted raise (C10).
+        self.last_raise_team: int | None = None
+        #: The card each seat raised with and must play next (M4), by seat.
+        self.bound: list[Card | None] = [None] * players
+        #: Cards shown with a raise (M4): (seat, card).
+        self.shown: list[tuple[int, Card]] = []
+        self.played: list[Played] = []
+        #: The winning team of each round played (``None``: tied).
+        self.results: list[int | None] = []
+        self.special = NORMAL
+        self.special_team: int | None = None
+        #: Nobody sees his own cards (P6).
+        self.blind = False
+
+    def copy(self) -> HandState:
+        other = HandState.__new__(HandState)
+        for name in HandState.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.hands = [h[:] for h in self.hands]
+        other.bound = self.bound[:]
+        other.shown = self.shown[:]
+        other.played = self.played[:]
+        other.results = self.results[:]
+        return other
+
+
+class RoundState:
+    """The round in play: its number, leader, whose turn, and its cards so far."""
+
+    __slots__ = ("number", "leader", "turn", "cards")
+
+    def __init__(self, number: int, leader: int) -> None:
+        #: 0-based.
+        self.number = number
+        self.leader = leader
+        self.turn = leader
+        #: (seat, card, covered) in the order played.
+        self.cards: list[tuple[int, Card, bool]] = []
+
+    def copy(self) -> RoundState:
+        other = RoundState(self.number, self.leader)
+        other.turn = self.turn
+        other.cards = self.cards[:]
+        return other

@@ -1,0 +1,61 @@
+"""The move kinds registry (engine.moves): one module per kind, each declaring its trigger,
+judge, effect, transitions, lister, refusals and the variant keys it reads."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from engine import Match, find_variant
+from engine.machine import build_machine
+from engine.moves import KINDS, MoveKind, load_kinds
+from engine.resources import schema_path
+
+SCHEMA: dict[str, Any] = json.loads(schema_path("variant").read_text(encoding="utf-8"))
+
+
+def _schema_at(path: str) -> dict[str, Any] | None:
+    node: dict[str, Any] | None = SCHEMA
+    for part in path.split("."):
+        if node is None:
+            return None
+        node = node.get("properties", {}).get(part)
+    return node
+
+
+def test_every_kind_is_registered_once_with_its_module() -> None:
+    kinds = load_kinds()
+    assert {"deal", "decide", "play", "raise", "accept", "fold"} <= set(kinds)
+    orders = [k.order for k in kinds.values()]
+    assert len(set(orders)) == len(orders), "two kinds list their moves at the same place"
+    for name, kind in kinds.items():
+        assert isinstance(kind, MoveKind) and kind.name == name
+        assert kind.not_now, f"{name} says nothing when it is not a move"
+
+
+@pytest.mark.parametrize("name", sorted(KINDS))
+def test_a_kinds_keys_are_in_the_variant_schema(name: str) -> None:
+    for key in KINDS[name].keys:
+        node = _schema_at(key)
+        assert node is not None, f"{name} reads {key}, which the schema does not have"
+        assert node.get("description"), f"{key} has no description"
+
+
+@pytest.mark.parametrize("variant", ["paulista", "mineiro", "one-on-one", "classic-mineiro"])
+def test_the_machine_has_the_triggers_of_the_kinds_the_variant_has(variant: str) -> None:
+    rules = find_variant(variant)
+    machine = build_machine(rules)
+    have = {k.name for k in KINDS.values() if k.enabled(rules)}
+    assert set(machine.events) == have
+
+
+def test_a_kind_the_variant_turns_off_is_refused_in_its_words() -> None:
+    """Paulista has no decision (M5 is Mineiro's): decide has no trigger at all, and the
+    match refuses it with the kind's own reason."""
+    m = Match.new("paulista", seed=1)
+    assert "decide" not in build_machine(m.rules).events
+    from engine import Action, IllegalMoveError
+    with pytest.raises(IllegalMoveError, match="no decision is awaited"):
+        m.apply(Action.decide(m.turn, True))

@@ -226,3 +226,42 @@ def test_concede_and_answer_keys_leave_the_shipped_variants_as_they_were() -> No
         assert (rules.concede, rules.answered_by, rules.refusal, rules.raise_back) == (
             False, "challenged_team", "one_player", True)
         assert "concede" not in rules.data and "refusal" not in rules.data["betting"]
+
+
+# -- bots and truco play ------------------------------------------------------------------------
+def test_concede_heuristic_bot_concedes_only_a_hand_lost_whatever_it_plays() -> None:
+    from engine.bots import HeuristicBot
+
+    # vira 7c: the Qs are manilhas. Team 1 takes round 1 with Qc; in round 2 seat 1 leads Qh.
+    hands = "4c 5c 6c | Qc Qh 6d | 4h 5h 6h | Kd 5s 6s"
+    m = match("concede", deal(0, hands, "7c"))
+    act(m, "play 1 Qc", "play 2 4h", "play 3 Kd", "play 0 4c", "play 1 Qh")
+    bot = HeuristicBot(m.rules, seed=1)
+    # seat 2: its partner (seat 0) still plays in this round: not lost yet
+    assert bot.choose(m.observation(2), m.legal_actions(2)).kind == "play"
+    act(m, "play 2 5h", "play 3 5s")
+    # seat 0, the last of team 0, holds nothing that beats or ties Qh, and round 1 was lost
+    assert m.legal_actions(0)[-1] == Action.concede(0)
+    assert bot.choose(m.observation(0), m.legal_actions(0)) == Action.concede(0)
+    # round 1 won by team 0 (seat 2's Qc): losing round 2 does not lose the hand, so seat 0,
+    # in the same spot, plays on
+    m = match("concede", deal(0, "4c 5c 6c | 4d 5d 6d | Qc 4h 5h | Kd Qh 5s", "7c"))
+    act(m, "play 1 4d", "play 2 Qc", "play 3 Kd", "play 0 4c", "play 2 4h", "play 3 Qh")
+    assert m.round_results == [0] and m.legal_actions(0)[-1] == Action.concede(0)
+    assert bot.choose(m.observation(0), m.legal_actions(0)).kind == "play"
+
+
+def test_concede_in_truco_play_by_its_words() -> None:
+    from engine.cli.play_cmd import describe, menu_entry, parse_move
+
+    m = _even("concede")
+    legal = m.legal_actions(1)
+    texts = [str(a) for a in legal]
+    for word in ("corro", "eu corro", "concede"):
+        assert parse_move(word, legal, texts, m.rules) == Action.concede(1)
+    assert menu_entry(Action.concede(1), m.rules, None) == "corro (concede the hand)"
+    assert describe(Action.concede(1), m.rules, 1) == "you concede the hand (eu corro)"
+    assert describe(Action.concede(1), m.rules, 0) == "seat 1 concedes the hand (corre)"
+    act(m, "raise 1 3")
+    legal = m.legal_actions(2)
+    assert parse_move("corro", legal, [str(a) for a in legal], m.rules) == Action.fold(2)

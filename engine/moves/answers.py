@@ -20,13 +20,21 @@ if TYPE_CHECKING:
     from engine.machine import Ruling
 
 
+#: ``betting.answered_by`` as C9 pins it: any player of the challenged team answers.
+PINNED = "challenged_team"
+
+
 def judge_answer(m: Match, a: Action, r: Ruling) -> str | None:
     """Who may answer a raise: a player of the challenged team (C9), and of those the one the
     variant names (:func:`who_answers`)."""
-    team_of = m.rules.team_of
-    if team_of[a.seat] == team_of[m.hand.pending[0]]:  # type: ignore[index]
+    rules = m.rules
+    hand = m.hand
+    team_of = rules.team_of
+    if team_of[a.seat] == team_of[hand.pending[0]]:  # type: ignore[index]
         return "only the challenged team answers a raise"
-    return who_answers(m, a.seat)
+    if hand.refused or rules.answered_by != PINNED:
+        return who_answers(m, a.seat)
+    return None
 
 
 def who_answers(m: Match, seat: int) -> str | None:
@@ -63,10 +71,14 @@ def answerer(m: Match) -> int:
 
 def may_answer(m: Match, seat: int) -> bool:
     """Whether ``seat`` may answer the pending raise now (accept, fold, raise back)."""
-    team_of = m.rules.team_of
-    if team_of[seat] == team_of[m.hand.pending[0]]:  # type: ignore[index]
+    rules = m.rules
+    hand = m.hand
+    team_of = rules.team_of
+    if team_of[seat] == team_of[hand.pending[0]]:  # type: ignore[index]
         return False
-    return who_answers(m, seat) is None
+    if hand.refused or rules.answered_by != PINNED:
+        return who_answers(m, seat) is None
+    return True
 
 
 def refuse(m: Match, r: Ruling) -> None:

@@ -265,3 +265,33 @@ def test_concede_in_truco_play_by_its_words() -> None:
     act(m, "raise 1 3")
     legal = m.legal_actions(2)
     assert parse_move("corro", legal, [str(a) for a in legal], m.rules) == Action.fold(2)
+
+
+@pytest.mark.parametrize("variant", ["concede", "next-seat-answers", "both-refuse",
+                                     "no-raise-back"])
+def test_concede_and_answer_variants_record_logs_that_verify(
+        tmp_path: Path, variant: str) -> None:
+    for seed in range(3):
+        log = tmp_path / f"{variant}-{seed}.jsonl"
+        log.write_text(record_random(variant, seed), encoding="utf-8")
+        result = verify_file(log)
+        assert result.valid and result.incomplete is None, (seed, result.problems)
+
+
+def test_both_must_refuse_a_first_fold_is_a_log_line_that_replay_shows(tmp_path: Path) -> None:
+    lines = ['{"truco_log": 1, "variant": "both-refuse", "dealer": 0}',
+             '{"event": "deal", "dealer": 0, "hands": [["4c", "5c", "6c"], ["4d", "5d", "6d"], '
+             '["4h", "5h", "6h"], ["4s", "5s", "6s"]], "vira": "7c"}',
+             '{"event": "raise", "seat": 1, "value": 3}',
+             '{"event": "fold", "seat": 2}',
+             '{"event": "fold", "seat": 0}',
+             '{"event": "hand", "winner": 1, "points": 1, "score": [0, 1]}']
+    log = tmp_path / "both.jsonl"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert verify_file(log).valid
+    shown = CliRunner().invoke(main, ["replay", str(log)]).output
+    assert "folds (a partner must answer)" in shown
+    # in Paulista the first fold ends the hand: the same log fails at the second fold
+    log.write_text("\n".join([lines[0].replace("both-refuse", "paulista"), *lines[1:]]) + "\n",
+                   encoding="utf-8")
+    assert not verify_file(log).valid

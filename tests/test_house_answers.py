@@ -295,3 +295,16 @@ def test_both_must_refuse_a_first_fold_is_a_log_line_that_replay_shows(tmp_path:
     log.write_text("\n".join([lines[0].replace("both-refuse", "paulista"), *lines[1:]]) + "\n",
                    encoding="utf-8")
     assert not verify_file(log).valid
+
+
+def test_next_seat_answers_and_both_must_refuse_next_actor_asks_a_seat_that_may_answer() -> None:
+    from engine.bots import next_actor
+
+    m = _even("next-seat-answers")
+    act(m, "raise 1 3")
+    assert next_actor(m, prefer=0) == 2  # seat 0 may not answer: seat 2 is asked
+    m = _even("both-refuse")
+    act(m, "raise 1 3")
+    assert next_actor(m, prefer=0) == 0 and next_actor(m) == 2
+    act(m, "fold 2")
+    assert next_actor(m, prefer=2) == 0 and next_actor(m) == 0

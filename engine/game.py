@@ -476,7 +476,7 @@ class Match:
                 pending["card"] = card_name(pc)
             if self.hand.refused:  # betting.refusal: whole_team: who folded it so far
                 pending["folded"] = list(self.hand.refused)
-        special = None
+        special: SpecialHand | None = None
         if self.special == ONE_TEAM:
             special = {"name": r.one_team.name, "team": self.special_team}
         elif self.special == BOTH_TEAMS:

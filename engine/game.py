@@ -474,6 +474,8 @@ class Match:
             pending = {"seat": ps, "value": pv, "name": r.step_name(pv)}
             if pc is not None and ps == seat:
                 pending["card"] = card_name(pc)
+            if self.hand.refused:  # betting.refusal: whole_team: who folded it so far
+                pending["folded"] = list(self.hand.refused)
         special: SpecialHand | None = None
         if self.special == ONE_TEAM:
             special = {"name": r.one_team.name, "team": self.special_team}

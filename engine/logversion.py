@@ -4,7 +4,8 @@ that says what each version added to the one before.
 Version 2 is a superset of version 1: every version-1 log is a version-2 log that means the
 same. A log needs version 2 when one of its events has something version 1 has not:
 
-* an extra card (``X1``, ``X2``, ...: C2 ``deck.extra``) in a ``deal``, ``play`` or ``raise``.
+* an extra card (``X1``, ``X2``, ...: C2 ``deck.extra``) in a ``deal``, ``play`` or ``raise``;
+* a ``concede`` move (``concede.allowed``, a house rule).
 
 A reader refuses an event that needs a newer version than its header names
 (:func:`version_problem`); a writer writes the lowest version its log needs
@@ -18,6 +19,8 @@ variant's logs may need (:func:`rules_need`). A new feature of the format is one
 (2, 'the extra card X1')
 >>> log_needs([{"event": "deal", "dealer": 0, "hands": [["X2", "4c", "5c"]]}])
 2
+>>> event_needs({"event": "concede", "seat": 2})
+(2, 'a concede move')
 """
 
 from __future__ import annotations
@@ -53,6 +56,8 @@ def _extra_card(event: Mapping[str, Any]) -> str | None:
 def event_needs(event: Mapping[str, Any]) -> tuple[int, str]:
     """The lowest format version that has this event (the header aside), and what in it needs
     that version (``""`` for version 1)."""
+    if event.get("event") == "concede":
+        return 2, "a concede move"
     card = _extra_card(event)
     if card is not None:
         return 2, f"the extra card {card}"
@@ -66,16 +71,17 @@ def log_needs(events: Iterable[Mapping[str, Any]]) -> int:
 
 def rules_need(rules: Rules) -> int:
     """The version a log of this variant may need: 2 when its deck holds an extra card (a
-    move may name it), else 1. What a writer that writes its header first uses."""
-    return 2 if rules.deck_extra else 1
+    move may name it) or a player may concede, else 1. What a writer that writes its header
+    first uses."""
+    return 2 if rules.deck_extra or rules.concede else 1
 
 
 def may_need_newer(line: bytes) -> bool:
     """Whether a log line may need a version above 1, cheaply, from its bytes: every such line
-    holds an extra card's letter ``X``, or a backslash (a JSON escape could write the letter,
-    ``\\u0058``). Readers call it before :func:`version_problem`, which most lines never
-    need; keep it in step with :func:`event_needs`."""
-    return b"X" in line or b"\\" in line
+    holds an extra card's letter ``X``, the word ``concede``, or a backslash (a JSON escape
+    could write either, ``\\u0058``). Readers call it before :func:`version_problem`, which
+    most lines never need; keep it in step with :func:`event_needs`."""
+    return b"X" in line or b"\\" in line or b"concede" in line
 
 
 def version_problem(version: int, event: Mapping[str, Any]) -> str | None:

@@ -115,6 +115,20 @@ class Rules:
     manilha_ranks: tuple[str, ...] = ()  # house (vira_suit): the vira suit's manilhas' ranks
     #: C1 (house): the teams' seats, as the variant lists them; empty: alternate seats.
     team_seats: tuple[tuple[int, ...], ...] = ()
+    # Who acts for a team, and conceding the hand (house rules; the defaults are C9 as pinned).
+    #: C9: who answers a raise: any player of the challenged team, or only the next seat after
+    #: the raiser in playing order (the first of the challenged team who has not folded).
+    answered_by: Literal["challenged_team", "next_seat"] = "challenged_team"
+    #: C9: a fold by one player refuses the raise, or only folds by the whole team.
+    refusal: Literal["one_player", "whole_team"] = "one_player"
+    #: C9: the challenged team may raise back instead of answering.
+    raise_back: bool = True
+    #: Correr: a player may give up the hand on his own turn; the other team scores its value.
+    concede: bool = False
+    #: A challenged player may concede instead of answering (the value before the raise).
+    concede_instead_of_answer: bool = False
+    #: Conceding is allowed in the special hands too (P5, P6, M5, M6).
+    concede_in_special_hands: bool = False
     # Derived tables, filled in __post_init__.
     deck: tuple[Card, ...] = field(init=False, compare=False, hash=False, repr=False)
     #: The team of each seat, by seat (C1: partners in alternate seats, ``seat % 2``, unless
@@ -342,6 +356,12 @@ def rules_from_data(data: dict[str, Any], source: str = "") -> Rules:
         cap_score=data["game"]["cap_score"],
         games_to_win=data["match"]["games_to_win"],
         team_seats=tuple(tuple(seats) for seats in data.get("teams", ())),
+        answered_by=bet.get("answered_by", "challenged_team"),
+        refusal=bet.get("refusal", "one_player"),
+        raise_back=bet.get("raise_back", True),
+        concede=data.get("concede", {}).get("allowed", False),
+        concede_instead_of_answer=data.get("concede", {}).get("instead_of_answer", False),
+        concede_in_special_hands=data.get("concede", {}).get("in_special_hands", False),
         data=_freeze(data),
         source=source,
     )

@@ -269,6 +269,16 @@ def test_jokers_what_a_log_needs_is_decided_in_one_place() -> None:
         assert record_random(name, 3).startswith('{"truco_log": 1, ')
 
 
+def test_concede_needs_log_version_2() -> None:
+    assert rules_need(find_variant("concede")) == 2
+    log = next(x for x in (record_random("concede", s) for s in range(50))
+               if '"event": "concede"' in x)
+    assert log.startswith('{"truco_log": 2, ') and verify_bytes(log.encode(), "c.jsonl").valid
+    result = verify_bytes(log.replace('"truco_log": 2', '"truco_log": 1', 1).encode(), "c.jsonl")
+    assert result.problems[0].kind == "schema"
+    assert result.problems[0].message.startswith("a concede move needs log format version 2")
+
+
 def test_jokers_the_published_shuffle_puts_them_after_the_52() -> None:
     rules = find_variant("capixaba-jokers")
     ns = snippet("# seeded_deal.py")

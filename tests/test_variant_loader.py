@@ -81,7 +81,8 @@ def test_shipped_file_starts_with_the_schema_modeline(name: str) -> None:
 
 def test_the_issue_names_every_shipped_variant() -> None:
     assert {"paulista", "mineiro", "mineiro-12"} <= set(SHIPPED)
-    assert len(HOUSE) >= 9
+    assert len(HOUSE) == 9 + 4 + 3  # + concede, next-seat-answers, both-refuse, no-raise-back;
+    # paulista-38-cards, capixaba-jokers, manilhas-vira-suit
 
 
 def test_M9_mineiro_12_overlay_changes_only_the_ladder() -> None:
@@ -125,6 +126,11 @@ HOUSE_RULES: dict[str, dict[str, Any]] = {
                    "one_team.decision": True, "one_team.raises": "illegal",
                    "both_teams.value": 3, "both_teams.blind": False,
                    "both_teams.raises": "illegal"},
+    "concede": {"concede": True, "concede_instead_of_answer": False,
+                "concede_in_special_hands": False},
+    "next-seat-answers": {"answered_by": "next_seat", "refusal": "one_player"},
+    "both-refuse": {"refusal": "whole_team", "answered_by": "challenged_team"},
+    "no-raise-back": {"raise_back": False, "concede": False},
     "paulista-38-cards": {"deck_minus": (13, 26), "manilha_mode": "vira"},
     "capixaba-jokers": {"deck_extra": ((52, "3"), (53, "3")), "manilha_mode": "vira"},
     "manilhas-vira-suit": {"manilha_mode": "vira_suit", "manilha_ranks": ("7", "A", "4")},

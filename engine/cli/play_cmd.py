@@ -4,11 +4,12 @@ Every hand opens with a banner (dealer, mão, score, a special hand, your cards 
 the table is shown before each of your moves. You answer with the move's letter in the menu or
 its name (``b``, ``4c``, ``4♣``, ``4c coberta``, a bare rank such as ``3`` when exactly one card
 of your hand has it, ``truco``, ``aceito``/``accept``, ``corro``/``fold``, ``jogo``/``play``,
-``#1`` in a blind hand). A letter is always a menu entry, so an ace is typed with its suit
-(``As``). Where any player may raise at any moment (M3), you are asked before each bot card at
-which you may raise: Enter lets the bot play, ``no`` stops asking until the next hand. The bots
-are offered it too, before every card, as in ``truco simulate``; ``--resume`` replays those
-offers, so a resumed game goes on exactly as if it had not stopped.
+``#1`` in a blind hand; ``corro``/``concede`` gives up the hand where the variant allows it).
+A letter is always a menu entry, so an ace is typed with its suit (``As``). Where any player
+may raise at any moment (M3), you are asked before each bot card at which you may raise: Enter
+lets the bot play, ``no`` stops asking until the next hand. The bots are offered it too, before
+every card, as in ``truco simulate``; ``--resume`` replays those offers, so a resumed game goes
+on exactly as if it had not stopped.
 A bad answer gets a hint and the question again.
 With ``--log`` every move is written and flushed at once; ``--resume LOG`` replays a log's moves
 and goes on writing to it. End of input stops the game cleanly (exit 0), the log kept.
@@ -50,6 +51,7 @@ from engine.tui import (
 HUMAN = "human"
 ACCEPT_WORDS = {"aceito", "accept", "aceitar", "aceita", "quero", "sim", "yes", "ok"}
 FOLD_WORDS = {"corro", "fold", "correr", "corre", "nao", "não", "no"}
+CONCEDE_WORDS = {"corro", "correr", "corre", "concede", "desisto"}  # "eu corro": give up
 PLAY_WORDS = {"jogo", "play", "jogar", "joga"}
 RAISE_WORDS = {"raise", "trucar", "truco", "pede"}
 COVER_WORDS = {"covered", "coberta", "coberto", "cover", "down", "encoberta"}
@@ -98,6 +100,8 @@ def describe(action: Action, rules: Rules, me: int, blind_text: str | None = Non
         return f"{who} accept{s}"
     if action.kind == "fold":
         return f"{who} fold{s}"
+    if action.kind == "concede":
+        return f"{who} concede{s} the hand ({'eu corro' if who == 'you' else 'corre'})"
     verb = "play the hand" if action.play_on else "fold the hand"
     return f"{who} decide{s} to {verb}"
 
@@ -124,6 +128,8 @@ def menu_entry(action: Action, rules: Rules, blind_text: str | None,
         return "aceito (accept)"
     if action.kind == "fold":
         return "corro (fold)"
+    if action.kind == "concede":
+        return "corro (concede the hand)"
     return "jogo (play the hand)" if action.play_on else "corro (fold the hand)"
 
 
@@ -263,6 +269,8 @@ def parse_move(text: str, legal: Sequence[Action], legal_text: Sequence[str],
             return next(a for a in legal if a.kind == "fold")
         if "decide" in kinds:
             return next(a for a in legal if a.kind == "decide" and not a.play_on)
+    if any(w in CONCEDE_WORDS for w in words) and "concede" in kinds:
+        return next(a for a in legal if a.kind == "concede")
     if any(w in PLAY_WORDS for w in words) and "decide" in kinds:
         return next(a for a in legal if a.kind == "decide" and a.play_on)
     if card is not None and not blind:
@@ -310,6 +318,8 @@ def _hint(legal: Sequence[Action], rules: Rules) -> str:
         say.append("aceito/accept, corro/fold")
     if "decide" in kinds:
         say.append("jogo/play, corro/fold")
+    if "concede" in kinds:
+        say.append("corro/concede" if "fold" not in kinds else "concede")
     return "type " + ", ".join(say) + " (or 'quit')"
 
 

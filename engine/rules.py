@@ -74,10 +74,20 @@ class Rules:
     manilha_mode: Literal["none", "fixed", "vira"]  # P1, M1
     manilha_suit_order: tuple[str, ...]  # P2: weakest first
     fixed_manilhas: tuple[Card, ...]  # M1: weakest first
-    tied_round_leader: Literal["same_leader", "first_tied_card", "last_tied_card"]  # C6
-    all_tied: Literal["nobody", "mao_team", "dealer_team"]  # P8, M7
+    tied_round_leader: Literal["same_leader", "first_tied_card", "last_tied_card",
+                               "lowest_seat", "mao"]  # C6
+    all_tied: Literal["nobody", "mao_team", "dealer_team", "first_round_first_card"]  # P8, M7
     covered_allowed: bool  # P7
     covered_from_round: int  # P7
+    # Play constraints (house rules, ``play`` in a variant file; off when left out).
+    #: P7 (house): the round's leader plays face up.
+    leader_face_up: bool = field(default=False, kw_only=True)
+    #: P7 (house): no covered card once a round of the hand has tied.
+    no_cover_after_tie: bool = field(default=False, kw_only=True)
+    #: C7 (house): after a tied first round, each plays (face up) his highest card.
+    highest_after_tied_first: bool = field(default=False, kw_only=True)
+    #: C8 (house): a raise only by a player whose best card beats the round's best so far.
+    raiser_must_beat: bool = field(default=False, kw_only=True)
     initial_value: int  # C8
     ladder: tuple[Step, ...]  # C8, M9
     raise_timing: Literal["own_turn", "any_time"]  # P4, M3
@@ -214,6 +224,10 @@ def rules_from_data(data: dict[str, Any], source: str = "") -> Rules:
         all_tied=data["rounds"]["all_tied"],
         covered_allowed=data["covered_cards"]["allowed"],
         covered_from_round=data["covered_cards"]["from_round"],
+        leader_face_up=data.get("play", {}).get("leader_face_up", False),
+        no_cover_after_tie=data.get("play", {}).get("no_cover_after_tie", False),
+        highest_after_tied_first=data.get("play", {}).get("highest_after_tied_first", False),
+        raiser_must_beat=data.get("play", {}).get("raiser_must_beat", False),
         initial_value=bet["initial_value"],
         ladder=tuple(Step(s["value"], s["name"]) for s in bet["ladder"]),
         raise_timing=bet["raise_timing"],

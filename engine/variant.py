@@ -36,7 +36,10 @@ MAX_DEPTH = 32
 MAX_EXTENDS = 16
 #: Keys a variant that extends nothing may leave out.
 _OPTIONAL = {("$schema",), ("name",), ("title",), ("description",), ("extends",),
-             ("manilhas", "suit_order"), ("manilhas", "cards"), ("card_names",)}
+             ("manilhas", "suit_order"), ("manilhas", "cards"), ("card_names",),
+             # play constraints (house rules): off when left out
+             ("play",), ("play", "leader_face_up"), ("play", "no_cover_after_tie"),
+             ("play", "highest_after_tied_first"), ("play", "raiser_must_beat")}
 
 KeyPath = tuple[str | int, ...]
 
@@ -513,6 +516,26 @@ def _semantic_errors(doc: _Doc) -> Iterator[VariantError]:
             yield err(("betting", "refused_card_shown_in_rounds", i), f"there is no round {rnd}")
     if d["covered_cards"]["from_round"] > d["cards_per_player"]:
         yield err(("covered_cards", "from_round"), "there is no such round")
+    if d["rounds"]["tied_round_leader"] == "mao" and d["cards_per_player"] <= 3:
+        # C7: a tie after a round won decides the hand; a tie in round 1 (or rounds 1 and 2)
+        # leaves the mão leading under every rule
+        yield err(("rounds", "tied_round_leader"), "with 3 cards or fewer the round after a "
+                  "tie is led by the mão anyway: expected cards_per_player of at least 4 for "
+                  "tied_round_leader: mao, found " + str(d["cards_per_player"]),
+                  (("cards_per_player",),))
+    play = d.get("play", {})
+    for key in ("leader_face_up", "no_cover_after_tie"):
+        if play.get(key) and not d["covered_cards"]["allowed"]:
+            yield err(("play", key), f"play.{key} constrains covered cards: expected "
+                      "covered_cards.allowed: true, found false",
+                      (("covered_cards", "allowed"),))
+    if play.get("highest_after_tied_first") and d["cards_per_player"] < 3:
+        yield err(("play", "highest_after_tied_first"), "after a tied first round each player "
+                  "has one card left: expected cards_per_player of at least 3, found "
+                  f"{d['cards_per_player']}", (("cards_per_player",),))
+    if play.get("raiser_must_beat") and not bet["ladder"]:
+        yield err(("play", "raiser_must_beat"), "play.raiser_must_beat constrains raises: "
+                  "expected a betting.ladder with a step, found none", (("betting", "ladder"),))
     target = d["game"]["target"]
     for kind in ("one_team", "both_teams"):
         hand = d["special_hands"][kind]

@@ -33,7 +33,10 @@ def test_every_house_variant_is_tested_here() -> None:
     assert house == {
         "classic-mineiro", "paulista-mao-de-11-decision", "manilha-velha",
         "mineiro-mao-de-dez-wins-game", "covered-from-round-1", "no-covered-cards",
-        "tie-leader-who-tied", "mineiro-best-of-5", "one-on-one"}
+        "tie-leader-who-tied", "mineiro-best-of-5", "one-on-one",
+        # ties and play constraints: tests/test_house_ties.py
+        "tie-leader-lowest-seat", "tie-leader-mao", "all-tied-first-round", "five-cards",
+        "leader-face-up", "no-cover-after-tie", "highest-after-tied-first", "raiser-must-beat"}
 
 
 def test_classic_mineiro_starts_at_2_and_climbs_4_6_8_10_12() -> None:

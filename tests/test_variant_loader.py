@@ -81,7 +81,7 @@ def test_shipped_file_starts_with_the_schema_modeline(name: str) -> None:
 
 def test_the_issue_names_every_shipped_variant() -> None:
     assert {"paulista", "mineiro", "mineiro-12"} <= set(SHIPPED)
-    assert len(HOUSE) == 9
+    assert len(HOUSE) == 17
 
 
 def test_M9_mineiro_12_overlay_changes_only_the_ladder() -> None:
@@ -125,6 +125,14 @@ HOUSE_RULES: dict[str, dict[str, Any]] = {
                    "one_team.decision": True, "one_team.raises": "illegal",
                    "both_teams.value": 3, "both_teams.blind": False,
                    "both_teams.raises": "illegal"},
+    "tie-leader-lowest-seat": {"tied_round_leader": "lowest_seat"},
+    "tie-leader-mao": {"tied_round_leader": "mao", "cards_per_player": 5},
+    "all-tied-first-round": {"all_tied": "first_round_first_card"},
+    "five-cards": {"cards_per_player": 5, "tied_round_leader": "same_leader"},
+    "leader-face-up": {"leader_face_up": True, "covered_allowed": True},
+    "no-cover-after-tie": {"no_cover_after_tie": True, "covered_allowed": True},
+    "highest-after-tied-first": {"highest_after_tied_first": True},
+    "raiser-must-beat": {"raiser_must_beat": True},
 }
 
 

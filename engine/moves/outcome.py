@@ -51,22 +51,81 @@ def win_game(m: Match, r: Ruling, winner: int) -> None:
 
 
 def hand_result(m: Match, results: list[int | None]) -> tuple[bool, int | None]:
-    """C7: whether the hand is decided by its rounds so far, and for whom."""
-    wins0 = results.count(0)
-    wins1 = results.count(1)
-    if wins0 >= 2:
-        return True, 0
-    if wins1 >= 2:
-        return True, 1
-    if None in results and (wins0 or wins1):
-        # A tie with a win: the first round won decides (C7, and C7 pinned for 1-2-tie).
-        return True, next(w for w in results if w is not None)
-    if len(results) < m.rules.cards_per_player:
-        return False, None
-    how = m.rules.all_tied  # P8, M7
+    """C7: whether the hand is decided by its rounds so far, and for whom.
+
+    ``results`` holds each round's winning team (``None``: tied). The hand goes to the team
+    with the most round wins; equal wins go to the one of them that won a round first (so,
+    with three cards: round 1 won and round 2 tied, round 1 tied and round 2 won, rounds 1 and
+    2 split and round 3 tied, all as C7 says); a majority of ``cards_per_player`` rounds
+    (2 of 3, 3 of 5) always takes it. The hand is decided as soon as no result of the rounds
+    left could change that. No round won at all: ``rounds.all_tied`` (P8, M7)."""
+    rules = m.rules
+    played = len(results)
+    left = rules.cards_per_player - played
+    if left > played:
+        return False, None  # another team could still win more rounds than anyone has
+    if rules.teams == 2:  # the same rule, without the lists (a hot path)
+        w0 = results.count(0)
+        w1 = results.count(1)
+        if w0 > w1:
+            leader, other, best, behind = 0, 1, w0, w1
+        elif w1 > w0:
+            leader, other, best, behind = 1, 0, w1, w0
+        elif not w0:
+            if left:
+                return False, None
+            return True, _all_tied(m)
+        else:  # as many wins: the first round won
+            leader, other = (0, 1) if results.index(0) < results.index(1) else (1, 0)
+            best = behind = w0
+        if left:
+            reach = behind + left
+            if reach > best or (reach == best and behind
+                                and results.index(other) < results.index(leader)):
+                return False, None
+        return True, leader
+    wins = [results.count(t) for t in range(rules.teams)]
+    best = max(wins)
+    if not best:
+        if left:
+            return False, None
+        return True, _all_tied(m)
+    # The hand's winner if it ended now: the most wins, then the first round won
+    if wins.count(best) == 1:
+        leader = wins.index(best)
+    else:
+        leader = next(w for w in results if w is not None and wins[w] == best)
+    if left:
+        # Decided unless another team, winning every round left, would catch up: more
+        # wins, or as many and an earlier first win (a win to come is later than the leader's)
+        for t, n in enumerate(wins):
+            if t != leader:
+                reach = n + left
+                if reach > best or (reach == best and n
+                                    and results.index(t) < results.index(leader)):
+                    return False, None
+    return True, leader
+
+
+def _all_tied(m: Match) -> int | None:
+    """P8, M7: the team that takes a hand whose every round tied (``None``: nobody)."""
+    rules = m.rules
+    how = rules.all_tied
     if how == "nobody":
-        return True, None
-    return True, (m.mao % 2 if how == "mao_team" else m.dealer % 2)
+        return None
+    if how == "mao_team":
+        return rules.team_of[m.mao]
+    if how == "dealer_team":
+        return rules.team_of[m.dealer]
+    # first_round_first_card (house): round 1's first strongest face-up card; the others only
+    # matched it. Round 1 all face down (no card tied it, C6 pinned): its leader, the mão.
+    hand = m.hand
+    strength = hand.strength
+    best, seat = -1, m.mao
+    for rnd, s, card, covered in hand.played:
+        if rnd == 0 and not covered and strength[card] > best:
+            best, seat = strength[card], s
+    return rules.team_of[seat]
 
 
 def accept_pending(hand: HandState) -> None:

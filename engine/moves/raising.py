@@ -12,6 +12,7 @@ from engine.machine import Ruling
 from engine.moves import MoveKind, has_ladder, move_transitions, register
 from engine.moves.deal import has_decision
 from engine.moves.outcome import accept_pending, conclude, end_hand, win_game
+from engine.moves.play import beats_table
 from engine.state import NORMAL, ONE_TEAM
 
 if TYPE_CHECKING:
@@ -77,6 +78,8 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
             return f"seat {seat} is bound to {card_name(bound)} (M4)"
     elif card is not None:
         return "this variant's raises name no card"
+    if rules.raiser_must_beat and not beats_table(m, seat):
+        return "a raiser's best card must beat the card on the table (play.raiser_must_beat)"
     return None
 
 
@@ -120,6 +123,8 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
 
 
 def _raises(m: Match, seat: int, value: int, out: list[Action]) -> None:
+    if m.rules.raiser_must_beat and not beats_table(m, seat):
+        return
     table = m.moves.raises
     if not m.rules.name_card:
         out.append(table[seat, value, None])
@@ -151,4 +156,5 @@ KIND = register(MoveKind(
     transitions=_transitions,
     not_now={None: "no raise is possible now"},
     keys=("betting", "special_hands.one_team.raises", "special_hands.one_team.raise_penalty",
-          "special_hands.both_teams.raises", "special_hands.both_teams.raise_penalty")))
+          "special_hands.both_teams.raises", "special_hands.both_teams.raise_penalty",
+          "play.raiser_must_beat")))

@@ -62,28 +62,32 @@ def hand_result(m: Match, results: list[int | None]) -> tuple[bool, int | None]:
     rules = m.rules
     played = len(results)
     left = rules.cards_per_player - played
-    if left > played:
-        return False, None  # another team could still win more rounds than anyone has
     if rules.teams == 2:  # the same rule, without the lists (a hot path)
+        # Ahead, a team is caught by the other winning every round left: more wins, or as
+        # many and an earlier first win (a win to come is later than the leader's)
         w0 = results.count(0)
         w1 = results.count(1)
         if w0 > w1:
-            leader, other, best, behind = 0, 1, w0, w1
-        elif w1 > w0:
-            leader, other, best, behind = 1, 0, w1, w0
-        elif not w0:
-            if left:
+            reach = w1 + left
+            if reach < w0:
+                return True, 0
+            if reach > w0 or (w1 and results.index(1) < results.index(0)):
                 return False, None
+            return True, 0
+        if w1 > w0:
+            reach = w0 + left
+            if reach < w1:
+                return True, 1
+            if reach > w1 or (w0 and results.index(0) < results.index(1)):
+                return False, None
+            return True, 1
+        if left:  # as many wins (or none): either team may still win more
+            return False, None
+        if not w0:
             return True, _all_tied(m)
-        else:  # as many wins: the first round won
-            leader, other = (0, 1) if results.index(0) < results.index(1) else (1, 0)
-            best = behind = w0
-        if left:
-            reach = behind + left
-            if reach > best or (reach == best and behind
-                                and results.index(other) < results.index(leader)):
-                return False, None
-        return True, leader
+        return True, 0 if results.index(0) < results.index(1) else 1
+    if left > played:
+        return False, None  # another team could still win more rounds than anyone has
     wins = [results.count(t) for t in range(rules.teams)]
     best = max(wins)
     if not best:

@@ -88,6 +88,8 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
         else:  # lowest_seat
             leader = min(tops)
     r.round = (winner, leader)
+    if 2 * (rnd.number + 1) < m.rules.cards_per_player:
+        return None  # C7: fewer than half the rounds played, nobody can have the hand yet
     decided, hand_winner = hand_result(m, [*hand.results, winner])
     if decided:
         conclude(m, r, hand_winner, hand.value if hand_winner is not None else 0)
@@ -139,9 +141,12 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
         else:
             cards = hand.hands[t]
             out.extend([row[c] for c in cards])
-            if rnd.number >= moves.covered_from and _no_cover(m) is None:
-                row = moves.covered[t]
-                out.extend([row[c] for c in cards])
+            if rnd.number >= moves.covered_from:
+                rules = m.rules
+                if not (rules.leader_face_up or rules.no_cover_after_tie) or \
+                        _no_cover(m) is None:
+                    row = moves.covered[t]
+                    out.extend([row[c] for c in cards])
 
 
 def _no_cover(m: Match) -> str | None:

@@ -123,10 +123,11 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
 
 
 def _raises(m: Match, seat: int, value: int, out: list[Action]) -> None:
-    if m.rules.raiser_must_beat and not beats_table(m, seat):
+    rules = m.rules
+    if rules.raiser_must_beat and not beats_table(m, seat):
         return
     table = m.moves.raises
-    if not m.rules.name_card:
+    if not rules.name_card:
         out.append(table[seat, value, None])
         return
     hand = m.hand

@@ -368,6 +368,49 @@ def test_the_constraints_are_met_in_seeded_games(write: WriteFile) -> None:
     assert seen["tied_first"] and seen["raise_refused"]
 
 
+COMBINED = {
+    "paulista": "extends: covered-from-round-1\nplay:\n  leader_face_up: true\n"
+                "  no_cover_after_tie: true\n  highest_after_tied_first: true\n"
+                "  raiser_must_beat: true\nrounds:\n  tied_round_leader: lowest_seat\n"
+                "  all_tied: first_round_first_card\n",
+    "mineiro": "extends: mineiro\nplay:\n  highest_after_tied_first: true\n"
+               "  raiser_must_beat: true\n",
+    "five": "extends: tie-leader-mao\ncovered_cards:\n  from_round: 1\nplay:\n"
+            "  leader_face_up: true\n  no_cover_after_tie: true\n"
+            "  highest_after_tied_first: true\n  raiser_must_beat: true\n"
+            "rounds:\n  all_tied: first_round_first_card\n",
+}
+
+
+@pytest.mark.parametrize("base", sorted(COMBINED))
+def test_the_legal_moves_are_what_the_judges_accept_with_every_rule_at_once(
+        write: WriteFile, base: str) -> None:
+    """As test_machine's check, on variants with every tie rule and constraint at once: every
+    move of the move table, tried on a clone, is accepted exactly when it is offered."""
+    from test_machine import _accepted, _every_move
+
+    rules = load_variant(write(f"{base}-all.yaml", COMBINED[base]))
+    checked = 0
+    for seed in range(3):
+        m = Match.new(rules, seed=seed)
+        everything = _every_move(m)
+        choose = SplitMix64(seed + 50)
+        n = 0
+        while not m.is_over:
+            offered = set(m.legal_actions())
+            if n % 4 == 0:
+                for action in everything:
+                    ok = _accepted(m, action)
+                    penalised = action.kind == "raise" and m.special != 0
+                    assert ok == (action in offered) or (ok and penalised), (
+                        base, seed, n, str(action), m.state)
+                checked += 1
+            legal_now = m.legal_actions()
+            m.apply(legal_now[choose.bounded(len(legal_now))])
+            n += 1
+    assert checked > 10
+
+
 # -- cross-key checks --------------------------------------------------------------------------
 @pytest.mark.parametrize(("text", "path", "words"), [
     ("extends: no-covered-cards\nplay:\n  no_cover_after_tie: true\n",

@@ -80,7 +80,8 @@ class MoveTable:
     read of the rules, precomputed, and the listers of each state of the machine."""
 
     __slots__ = ("play", "covered", "covered_from", "raises", "accept", "fold", "decide",
-                 "next_value", "any_time", "players", "listers", "by_seat", "triggers")
+                 "next_value", "any_time", "players", "listers", "by_seat", "triggers",
+                 "constrained")
 
     def __init__(self, rules: Rules) -> None:
         n = rules.players
@@ -90,6 +91,9 @@ class MoveTable:
         self.covered = [[Action("play", s, c, True) for c in range(52)] for s in range(n)]
         # P7: the 0-based round from which a card may be covered (never, without covered cards)
         self.covered_from = rules.covered_from_round - 1 if rules.covered_allowed else 99
+        #: Whether a play constraint of the ``play`` block applies to cards (P7, C7 house)
+        self.constrained = (rules.leader_face_up or rules.no_cover_after_tie
+                            or rules.highest_after_tied_first)
         cards: list[Card | None] = list(deck) if rules.name_card else [None]
         self.raises = {(s, step.value, c): Action("raise", s, c, False, step.value)
                        for s in range(n) for step in rules.ladder for c in cards}

@@ -41,20 +41,13 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
             return f"covered cards only from round {rules.covered_from_round} (P7)"
         if bound is not None:
             return "a card shown with a raise cannot be covered (M4)"
-        why = _no_cover(m)
+    moves = m.moves
+    if moves.constrained:
+        why = _constraints(m, seat, card, covered, bound)
         if why is not None:
             return why
-    if rnd.number and hand.results[0] is None and bound is None and _highest_now(m):
-        # C7 (house): after a tied first round, the highest card, face up
-        strength = hand.strength
-        top = max(strength[c] for c in hand.hands[seat])
-        if strength[card] != top:
-            return (f"after a tied first round seat {seat} plays his highest card "
-                    f"(play.highest_after_tied_first)")
-        if covered:
-            return "after a tied first round the highest card is played face up"
     cards = rnd.cards
-    if len(cards) + 1 < m.moves.players:
+    if len(cards) + 1 < moves.players:
         return None
     # The card completes the round. C5: the strongest card wins; equal strongest across teams
     # tie; P7: covered is nothing.
@@ -132,21 +125,52 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
         row = moves.play[t]
         if bound is not None:
             out.append(row[bound])
-        elif rnd.number and hand.results[0] is None and _highest_now(m):
-            # C7 (house): after a tied first round, his highest card(s), face up only
-            cards = hand.hands[t]
-            strength = hand.strength
-            top = max(strength[c] for c in cards)
-            out.extend([row[c] for c in cards if strength[c] == top])
+        elif moves.constrained:
+            _constrained_plays(m, t, row, out)
         else:
             cards = hand.hands[t]
             out.extend([row[c] for c in cards])
             if rnd.number >= moves.covered_from:
-                rules = m.rules
-                if not (rules.leader_face_up or rules.no_cover_after_tie) or \
-                        _no_cover(m) is None:
-                    row = moves.covered[t]
-                    out.extend([row[c] for c in cards])
+                row = moves.covered[t]
+                out.extend([row[c] for c in cards])
+
+
+def _constraints(m: Match, seat: int, card: int, covered: bool, bound: int | None) -> str | None:
+    """Why a play breaks a constraint of the ``play`` block (P7, C7 house), or ``None``; the
+    card is held, and may be covered by P7 and M4."""
+    hand = m.hand
+    if covered:
+        why = _no_cover(m)
+        if why is not None:
+            return why
+    if m.round.number and hand.results[0] is None and bound is None and _highest_now(m):
+        # C7 (house): after a tied first round, the highest card, face up
+        strength = hand.strength
+        top = max(strength[c] for c in hand.hands[seat])
+        if strength[card] != top:
+            return (f"after a tied first round seat {seat} plays his highest card "
+                    f"(play.highest_after_tied_first)")
+        if covered:
+            return "after a tied first round the highest card is played face up"
+    return None
+
+
+def _constrained_plays(m: Match, t: int, row: list[Action], out: list[Action]) -> None:
+    """The plays of seat ``t`` (bound to no card) under the ``play`` block's constraints."""
+    hand = m.hand
+    rnd = m.round
+    cards = hand.hands[t]
+    if rnd.number and hand.results[0] is None and _highest_now(m):
+        # C7 (house): after a tied first round, his highest card(s), face up only
+        strength = hand.strength
+        top = max(strength[c] for c in cards)
+        out.extend([row[c] for c in cards if strength[c] == top])
+        return
+    out.extend([row[c] for c in cards])
+    moves = m.moves
+    if rnd.number >= moves.covered_from and _no_cover(m) is None:
+        row = moves.covered[t]
+        out.extend([row[c] for c in cards])
 
 
 def _no_cover(m: Match) -> str | None:

@@ -58,10 +58,10 @@ from engine.moves.outcome import new_hand
 from engine.rules import Rules
 from engine.shuffle import SplitMix64
 from engine.shuffle import deal as seeded_deal
-from engine.state import BOTH_TEAMS, NORMAL, ONE_TEAM, HandState, Played, RoundState
+from engine.state import NORMAL, HandState, Played, RoundState
 from engine.variant import load_ref
 
-__all__ = ["BOTH_TEAMS", "NORMAL", "ONE_TEAM", "Checkpoint", "Match", "MoveTable",
+__all__ = ["NORMAL", "Checkpoint", "Match", "MoveTable",
            "move_table", "resolve_rules"]
 
 Checkpoint = dict[str, Any]
@@ -80,7 +80,8 @@ class MoveTable:
     read of the rules, precomputed, and the listers of each state of the machine."""
 
     __slots__ = ("play", "covered", "covered_from", "raises", "accept", "fold", "decide",
-                 "next_value", "any_time", "players", "listers", "by_seat", "triggers")
+                 "next_value", "any_time", "players", "listers", "by_seat", "triggers",
+                 "winning")
 
     def __init__(self, rules: Rules) -> None:
         n = rules.players
@@ -100,6 +101,12 @@ class MoveTable:
         values = [rules.initial_value, *(step.value for step in rules.ladder)]
         # C8: the only raise from each value is to the next step (none at the top)
         self.next_value = dict(zip(values, values[1:], strict=False))
+        for special in rules.special_hands:  # a special hand that allows raises: its next step
+            step = rules.next_step(special.value)
+            if special.raises == "allowed" and step is not None:
+                self.next_value.setdefault(special.value, step.value)
+        #: The target no raise may reach from (betting.no_raise_when_winning), or None.
+        self.winning = rules.target if rules.no_raise_when_winning else None
         self.any_time = rules.raise_timing == "any_time"
         machine = build_machine(rules)
         #: The triggers of each state, as the machine has them.
@@ -276,7 +283,8 @@ class Match:
 
     @property
     def special(self) -> int:
-        """``NORMAL``, ``ONE_TEAM`` (P5, M5) or ``BOTH_TEAMS`` (P6, M6)."""
+        """``NORMAL`` (0), or 1 + the index in ``rules.special_hands`` of the special hand
+        this one is (P5, P6, M5, M6)."""
         return self.hand.special
 
     @property
@@ -443,7 +451,8 @@ class Match:
         blind = self.blind
         own_hand = None if blind else [card_name(c) for c in self.hands[seat]]
         partners: dict[int, list[str]] | None = None
-        if (self.state == "decide" and r.one_team.show_partner_cards
+        rule = self.hand.rule
+        if (self.state == "decide" and rule is not None and rule.show_partner_cards
                 and team == self.special_team):
             partners = {s: [card_name(c) for c in self.hands[s]] for s in range(team, n, 2)}
         played = _public_played(self.played, seat, blind)
@@ -454,10 +463,8 @@ class Match:
             if pc is not None and ps == seat:
                 pending["card"] = card_name(pc)
         special = None
-        if self.special == ONE_TEAM:
-            special = {"name": r.one_team.name, "team": self.special_team}
-        elif self.special == BOTH_TEAMS:
-            special = {"name": r.both_teams.name, "team": None}
+        if rule is not None:
+            special = {"name": rule.name, "team": self.special_team}
         legal = self.legal_actions(seat)
         last = None
         if self.last_hand is not None:

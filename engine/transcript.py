@@ -22,7 +22,7 @@ from typing import IO
 
 from engine.actions import Action
 from engine.cards import Card, card_name, card_pretty
-from engine.game import BOTH_TEAMS, ONE_TEAM, Checkpoint, Match
+from engine.game import Checkpoint, Match
 from engine.logread import LogItem
 from engine.replay import Replayer, Visitor, replay
 from engine.rules import COVERED
@@ -95,15 +95,16 @@ class Transcript(Visitor):
                 for c in match.manilhas) + " (weakest first)")
         if table:
             self.lines.append("  " + " · ".join(table))
-        if match.special == ONE_TEAM:
-            h = r.one_team
+        h = match.hand.rule
+        if h is not None:
             how = " (a decision: play or fold)" if h.decision else ""
-            self.lines.append(f"  {h.name} for {self._team(match.special_team)}: worth "
-                              f"{match.value}{how}, no raises")
-        elif match.special == BOTH_TEAMS:
-            b = r.both_teams
-            blind = ", played blind" if b.blind else ""
-            self.lines.append(f"  {b.name}: worth {match.value}{blind}, no raises")
+            blind = ", played blind" if h.blind else ""
+            raises = ", no raises" if h.raises != "allowed" else ""
+            if match.special_team is not None:
+                self.lines.append(f"  {h.name} for {self._team(match.special_team)}: worth "
+                                  f"{match.value}{how}{blind}{raises}")
+            else:
+                self.lines.append(f"  {h.name}: worth {match.value}{how}{blind}{raises}")
 
     def move(self, item: LogItem, action: Action, match: Match,
              checkpoints: list[Checkpoint]) -> None:

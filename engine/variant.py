@@ -13,9 +13,10 @@ tags), refuses duplicate keys (PyYAML would keep the last one silently) and YAML
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -29,14 +30,15 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from engine.cards import RANKS
 from engine.errors import VariantError
 from engine.resources import schema_path, shipped_variants
-from engine.rules import Rules, rules_from_data
+from engine.rules import Rules, rules_from_data, special_hands_from_data
 
 MAX_FILE_BYTES = 1 << 20  # 1 MiB: a variant is a few hundred bytes
 MAX_DEPTH = 32
 MAX_EXTENDS = 16
 #: Keys a variant that extends nothing may leave out.
 _OPTIONAL = {("$schema",), ("name",), ("title",), ("description",), ("extends",),
-             ("manilhas", "suit_order"), ("manilhas", "cards"), ("card_names",)}
+             ("manilhas", "suit_order"), ("manilhas", "cards"), ("card_names",),
+             ("betting", "no_raise_when_winning"), ("special_hands", "one_team", "decider")}
 
 KeyPath = tuple[str | int, ...]
 
@@ -452,7 +454,8 @@ def _missing_errors(
             yield VariantError(f"missing key {key!r} ({sub.get('description', '')}); a variant "
                                "that extends nothing must state every rule",
                                **_where(doc, sub_path))
-        elif sub.get("type") == "object":
+        elif "properties" in sub and isinstance(data[key], dict):
+            # an object (or, special_hands, the mapping of a key that may also be a list)
             yield from _missing_errors(doc, sub, sub_path)
 
 
@@ -497,13 +500,23 @@ def _semantic_errors(doc: _Doc) -> Iterator[VariantError]:
                   f"{d['players']} players and the vira, found {deck_size}",
                   (("players",), ("cards_per_player",)))
     bet = d["betting"]
+    target = d["game"]["target"]
     previous = bet["initial_value"]
+    last = len(bet["ladder"]) - 1
     for i, step in enumerate(bet["ladder"]):
-        if step["value"] <= previous:
+        value = step["value"]
+        if value == "game":  # worth the game: its value is the target
+            if i != last:
+                yield err(("betting", "ladder", i, "value"), "expected the step worth the game "
+                          f"last in the ladder, found it at step {i + 1} of {last + 1}")
+            value = target
+        if value <= previous:
+            what = (f"a step worth the game (game.target, {target})" if step["value"] == "game"
+                    else f"{value}")
             yield err(("betting", "ladder", i, "value"), f"the ladder must increase: expected "
-                      f"more than {previous}, found {step['value']}",
-                      (("betting", "initial_value"),))
-        previous = step["value"]
+                      f"more than {previous}, found {what}",
+                      (("betting", "initial_value"), ("game", "target")))
+        previous = value
     names = [s["name"] for s in bet["ladder"]]
     for i, name in enumerate(names):
         if name in names[:i]:
@@ -513,13 +526,92 @@ def _semantic_errors(doc: _Doc) -> Iterator[VariantError]:
             yield err(("betting", "refused_card_shown_in_rounds", i), f"there is no round {rnd}")
     if d["covered_cards"]["from_round"] > d["cards_per_player"]:
         yield err(("covered_cards", "from_round"), "there is no such round")
+    yield from _special_errors(d, err)
+
+
+def _special_errors(d: dict[str, Any],
+                    err: Callable[..., VariantError]) -> Iterator[VariantError]:
+    """The special hands' cross-key checks: thresholds below the target, keys that have no
+    effect in their entry (a decider, fold points or partners' cards shown without a decision,
+    a raise penalty where raises are not penalised), and entries of the list that can never
+    apply because earlier ones always match first."""
     target = d["game"]["target"]
-    for kind in ("one_team", "both_teams"):
-        hand = d["special_hands"][kind]
-        if hand["enabled"] and hand["from_score"] >= target:
-            yield err(("special_hands", kind, "from_score"), f"expected special_hands.{kind}."
-                      f"from_score below game.target, found {hand['from_score']} and {target}",
-                      (("game", "target"),))
+    special = d["special_hands"]
+    if isinstance(special, dict):
+        for kind in ("one_team", "both_teams"):
+            hand = special[kind]
+            if hand["enabled"] and hand["from_score"] >= target:
+                yield err(("special_hands", kind, "from_score"), f"expected special_hands."
+                          f"{kind}.from_score below game.target, found {hand['from_score']} and "
+                          f"{target}", (("game", "target"),))
+        one = special["one_team"]
+        if "decider" in one and not one["decision"]:
+            yield err(("special_hands", "one_team", "decider"), "special_hands.one_team.decider "
+                      "has no effect without a decision: expected decision: true, found false",
+                      (("special_hands", "one_team", "decision"),))
+        return
+    names: dict[str, int] = {}
+    for i, e in enumerate(special):
+        at: KeyPath = ("special_hands", i)
+        when = e["when"]
+        lo, hi = when["from_score"], when.get("to_score")
+        if lo >= target:
+            yield err((*at, "when", "from_score"), f"expected special_hands[{i}].when.from_score "
+                      f"below game.target, found {lo} and {target}", (("game", "target"),))
+        if hi is not None and not lo <= hi < target:
+            yield err((*at, "when", "to_score"), f"expected special_hands[{i}].when.to_score from "
+                      f"from_score ({lo}) to below game.target ({target}), found {hi}")
+        if e["name"] in names:
+            yield err((*at, "name"), f"special hand name {e['name']!r} is used twice (first "
+                      f"special_hands[{names[e['name']]}])")
+        names.setdefault(e["name"], i)
+        if e.get("decision", False):
+            if when["teams"] != "exactly_one":
+                yield err((*at, "decision"), f"a decision needs one team at the score: expected "
+                          f"when.teams exactly_one, found {when['teams']}")
+            if "fold_points" not in e:
+                yield err((*at,), f"special_hands[{i}] has a decision: expected fold_points "
+                          "(what the other team scores on a fold), found none")
+        else:
+            for key in ("decider", "fold_points", "show_partner_cards"):
+                if key in e:
+                    yield err((*at, key), f"special_hands[{i}].{key} has no effect without a "
+                              "decision: expected decision: true, found "
+                              f"{'false' if 'decision' in e else 'no decision'}")
+        if e["raises"] == "penalised" and "raise_penalty" not in e:
+            yield err((*at, "raises"), f"special_hands[{i}] penalises raises: expected "
+                      "raise_penalty (team_at_score, other_team), found none")
+        if e["raises"] != "penalised" and "raise_penalty" in e:
+            yield err((*at, "raise_penalty"), f"special_hands[{i}].raise_penalty has no effect "
+                      f"with raises: {e['raises']}: expected raises: penalised")
+    yield from _shadowed(special, target, err)
+
+
+def _shadowed(special: list[dict[str, Any]], target: int,
+              err: Callable[..., VariantError]) -> Iterator[VariantError]:
+    """Entries that never apply: at every score where one holds, an earlier entry holds (the
+    first match wins). The scores are tried by class: a team's score matters only by which
+    entries' ranges hold it, so one score per class of the ranges' bounds is enough."""
+    hands = special_hands_from_data(special)
+    bounds = {0}
+    for h in hands:
+        bounds.add(h.from_score)
+        if h.to_score is not None:
+            bounds.add(h.to_score + 1)
+    scores = sorted(b for b in bounds if b < target)
+    teams = 2  # the teams of a variant (Rules.teams)
+    holds = [[h.team_for(score)[0] for h in hands]
+             for score in itertools.product(scores, repeat=teams)]
+    for i, h in enumerate(hands):
+        where = [row for row in holds if row[i]]
+        if not where:
+            yield err(("special_hands", i, "when"), f"special_hands[{i}] ({h.name}) never "
+                      f"applies: no score below game.target ({target}) meets its condition")
+        elif all(any(row[:i]) for row in where):
+            first = next(j for j in range(i) if any(row[j] for row in where))
+            yield err(("special_hands", i, "when"), f"special_hands[{i}] ({h.name}) never "
+                      f"applies: wherever it holds, an earlier entry (the first is "
+                      f"special_hands[{first}], {hands[first].name}) holds and is the hand's")
 
 
 # ---------------------------------------------------------------------------------------------

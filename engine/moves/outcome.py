@@ -6,29 +6,36 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.machine import Ruling
-from engine.state import BOTH_TEAMS, ONE_TEAM, HandState, RoundState
+from engine.state import HandState, RoundState
 
 if TYPE_CHECKING:
     from engine.game import Match
+    from engine.rules import Rules
+
+
+def other_team(rules: Rules, team: int | None) -> int:
+    """The team that scores when ``team`` folds or is penalised: with two teams, the other."""
+    return next(t for t in range(rules.teams) if t != team)
 
 
 def conclude(m: Match, r: Ruling, winner: int | None, points: int,
              takes_game: bool = True) -> None:
     """Rule the end of the hand: ``winner`` scores ``points`` (C11, capped where the variant
-    caps, and the game it wins, M8, P5/M5 where the special hand's winner takes it)."""
+    caps, and the game it wins, M8, P5/M5 where the special hand's winner takes it). A hand
+    worth the game (a ladder step ``value: game``, accepted) takes the winner's score to the
+    target: it scores what it lacked."""
     rules = m.rules
     score = m.score[:]
     game = None
     if winner is not None:
         before = score[winner]
         score[winner] += points
-        if rules.cap_score and score[winner] > rules.target:
+        if score[winner] > rules.target and (
+                rules.cap_score or (points == rules.game_value and m.hand.value == points)):
             score[winner] = rules.target
         points = score[winner] - before  # C11 (house cap): what the score rose by
-        special = m.hand.special
-        takes_game = takes_game and (
-            (special == ONE_TEAM and rules.one_team.winner_takes_game)
-            or (special == BOTH_TEAMS and rules.both_teams.winner_takes_game))
+        rule = m.hand.rule
+        takes_game = takes_game and rule is not None and rule.winner_takes_game
         if score[winner] >= rules.target or takes_game:
             game = winner
     else:

@@ -28,7 +28,8 @@ from engine.machine import (
 from engine.shuffle import SplitMix64
 
 VARIANTS = ("paulista", "mineiro", "mineiro-12", "one-on-one", "paulista-mao-de-11-decision",
-            "mineiro-mao-de-dez-wins-game", "covered-from-round-1", "tie-leader-who-tied")
+            "mineiro-mao-de-dez-wins-game", "covered-from-round-1", "tie-leader-who-tied",
+            "special-hands-list", "single-decider", "no-raise-when-winning", "game-step")
 
 
 def _states(variant: Any) -> set[str]:

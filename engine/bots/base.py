@@ -85,8 +85,8 @@ def next_actor(match: Match, prefer: int | None = None) -> int:
     :func:`out_of_turn_raise` offers it to them before each card). A raise
     waits for its answer: ``prefer`` if it is in the challenged team, else the challenged
     seat that follows the raiser in playing order (C9: the first answer counts). A special
-    hand's decision (M5): ``prefer`` if it is in the deciding team, else that team's first
-    seat from the mão."""
+    hand's decision (M5): the one seat that decides where only one does, else ``prefer`` if it
+    is in the deciding team, else that team's first seat from the mão."""
     n = match.players
     st = match.state
     if st == "play":
@@ -97,6 +97,8 @@ def next_actor(match: Match, prefer: int | None = None) -> int:
         start = match.pending[0] + 1
     elif st == "decide":
         assert match.special_team is not None
+        if match.hand.decider is not None:  # only one seat decides (decider: first_from_mao)
+            return match.hand.decider
         team = match.special_team
         start = match.mao
     else:

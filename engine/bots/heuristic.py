@@ -95,7 +95,9 @@ class HeuristicBot:
         powers = sorted((self.power(c, man) for c in team_cards), reverse=True)
         s = sum(w * p for w, p in zip((1.0, 0.6, 0.3), powers, strict=False))
         mine, theirs = _scores(obs)
-        one = self.rules.one_team
+        # the special hand in play (its entry of the variant's list, by name)
+        one = next(h for h in self.rules.special_hands
+                   if h.decision and h.name == obs["special"]["name"])
         if theirs + one.fold_points >= self.rules.target:
             threshold = -1.0  # folding loses the game: play whatever the cards
         elif theirs + obs["value"] >= self.rules.target or one.winner_takes_game:

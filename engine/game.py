@@ -51,10 +51,11 @@ from transitions import MachineError
 
 from engine.actions import Action, Deal
 from engine.cards import Card, card_name
-from engine.errors import IllegalMoveError
+from engine.errors import IllegalMoveError, Why
 from engine.machine import Ruling, build_machine, triggers_from
 from engine.moves import KINDS, Lister, load_kinds
 from engine.moves.outcome import new_hand
+from engine.observation import LastHand, Observation, PendingRaise, PlayedCard, SpecialHand
 from engine.rules import Rules
 from engine.shuffle import SplitMix64
 from engine.shuffle import deal as seeded_deal
@@ -81,7 +82,7 @@ class MoveTable:
 
     __slots__ = ("play", "covered", "covered_from", "raises", "accept", "fold", "decide",
                  "next_value", "any_time", "players", "listers", "by_seat", "triggers",
-                 "winning")
+                 "opponents", "winning")
 
     def __init__(self, rules: Rules) -> None:
         n = rules.players
@@ -119,6 +120,10 @@ class MoveTable:
             for s in machine.states}
         #: States whose moves are listed seat by seat (the partners who answer a raise).
         self.by_seat = {"answer"}
+        team_of = rules.team_of
+        #: The seats of the other teams, by team: who may answer that team's raise.
+        self.opponents = [tuple(s for s in range(n) if team_of[s] != t)
+                          for t in range(rules.teams)]
 
 
 @cache
@@ -329,8 +334,13 @@ class Match:
         moves = self.moves
         listers = moves.listers[st]
         if st in moves.by_seat:
-            seats = range(moves.players)
-            for s in seats if seat is None else (seat,) if seat in seats else ():
+            if seat is None:  # only the challenged seats may move while a raise waits
+                pending = self.hand.pending
+                seats: Sequence[int] = (range(moves.players) if pending is None else
+                                        moves.opponents[self.rules.team_of[pending[0]]])
+            else:
+                seats = (seat,) if 0 <= seat < moves.players else ()
+            for s in seats:
                 for lister in listers:
                     lister(self, s, out)
         else:
@@ -347,12 +357,13 @@ class Match:
         unchanged; so does anything that is not an :class:`Action` (a malformed ``Action``
         cannot be built: ``ValueError``)."""
         if action.__class__ is not Action:
-            raise IllegalMoveError(f"{action!r} is not a move: expected an Action",
-                                   [str(a) for a in self.legal_actions()])
+            why = Why("not_a_move", f"{action!r} is not a move: expected an Action")
+            raise IllegalMoveError(why, [str(a) for a in self.legal_actions()], move=action,
+                                   why=why)
         kind = action.kind
         seat = action.seat
         if not 0 <= seat < self.moves.players:
-            self._illegal(action, f"there is no seat {seat}")
+            self._illegal(action, Why("no_such_seat", f"there is no seat {seat}"))
         event = self._events.get(kind)
         if event is None:  # no such trigger in this variant's machine
             self._not_now(action)
@@ -371,15 +382,17 @@ class Match:
         """Refuse a move whose trigger the machine does not have from the current state."""
         kind = "deal" if isinstance(action, Deal) else action.kind
         if kind == "pass":
-            self._illegal(action, "a pass declines a bot's offer to raise out of turn; it is "
-                                  "not a move")
-        why = KINDS[kind].not_now if kind in KINDS else {}
-        self._illegal(action, why.get(self.state) or why.get(None) or "not a move now")
+            self._illegal(action, Why("not_a_move", "a pass declines a bot's offer to raise "
+                                                    "out of turn; it is not a move"))
+        said = KINDS[kind].not_now if kind in KINDS else {}
+        self._illegal(action, Why("not_now", said.get(self.state) or said.get(None)
+                                  or "not a move now"))
 
     def _illegal(self, action: Action | Deal, why: str) -> NoReturn:
         if self.state == "match_over":
-            why = "the match is over"
-        raise IllegalMoveError(f"{action}: {why}", [str(a) for a in self.legal_actions()])
+            why = Why("match_over", "the match is over")
+        raise IllegalMoveError(f"{action}: {why}", [str(a) for a in self.legal_actions()],
+                               move=action, why=why)
 
     # -- dealing ----------------------------------------------------------------------------
     def deal(self, deal: Deal) -> None:
@@ -437,7 +450,7 @@ class Match:
         return None
 
     # -- what a seat may know ---------------------------------------------------------------
-    def observation(self, seat: int) -> dict[str, Any]:
+    def observation(self, seat: int) -> Observation:
         """What ``seat`` may know now, as plain data: never another seat's hidden cards.
 
         Its own cards (not in a blind hand, P6), the partners' cards during a decision that
@@ -456,17 +469,17 @@ class Match:
                 and team == self.special_team):
             partners = {s: [card_name(c) for c in self.hands[s]] for s in range(team, n, 2)}
         played = _public_played(self.played, seat, blind)
-        pending = None
+        pending: PendingRaise | None = None
         if self.pending is not None:
             ps, pv, pc = self.pending
             pending = {"seat": ps, "value": pv, "name": r.step_name(pv)}
             if pc is not None and ps == seat:
                 pending["card"] = card_name(pc)
-        special = None
+        special: SpecialHand | None = None
         if rule is not None:
             special = {"name": rule.name, "team": self.special_team}
         legal = self.legal_actions(seat)
-        last = None
+        last: LastHand | None = None
         if self.last_hand is not None:
             number, last_played, last_shown, last_rounds, last_blind = self.last_hand
             last = {"hand_number": number,
@@ -511,7 +524,7 @@ class Match:
 
 
 def _public_played(played: Sequence[tuple[int, int, Card, bool]],
-                   seat: int, blind: bool) -> list[dict[str, Any]]:
+                   seat: int, blind: bool) -> list[PlayedCard]:
     """Cards played, as ``seat`` saw them: a covered card's face only to its player (P7), and
     not even to him in a blind hand, where he played it unseen (P6)."""
     return [{"round": rnd + 1, "seat": s,

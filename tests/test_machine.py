@@ -270,6 +270,34 @@ def test_lean_event_leaves_what_it_does_not_do_to_the_library() -> None:
                .events.values())
 
 
+def test_lean_machine_sees_callbacks_added_after_it_was_built() -> None:
+    """LeanMachine reads its machine-wide callback lists once per move (Hooks): a callback
+    appended to one of the library's lists, or a list set through its property, is still
+    called, as by the library."""
+    from transitions import Machine
+
+    class Model:
+        state = "a"
+
+    def run(cls: type[Machine]) -> list[str]:
+        calls: list[str] = []
+        machine = cls(model=None, states=["a", "b"], initial="a", auto_transitions=False,
+                      send_event=True,
+                      transitions=[{"trigger": "go", "source": "a", "dest": "b"},
+                                   {"trigger": "back", "source": "b", "dest": "a"}])
+        machine.prepare_event.append(lambda ev: calls.append("prepare"))
+        machine.before_state_change = [lambda ev: calls.append("before")]
+        machine.after_state_change.append(lambda ev: calls.append("after"))
+        model = Model()
+        assert machine.events["go"].trigger(model)
+        machine.prepare_event = []
+        assert machine.events["back"].trigger(model)
+        return calls
+
+    assert run(LeanMachine) == run(Machine) == ["prepare", "before", "after", "before",
+                                                "after"]
+
+
 def test_an_illegal_move_fails_every_transition_and_changes_nothing() -> None:
     m = Match.new("mineiro", seed=3)
     for action in itertools.islice(_every_move(m), 0, None, 7):

@@ -34,6 +34,7 @@ from engine.errors import LogError
 from engine.game import Checkpoint, Match, resolve_rules
 from engine.logformat import Recorder, header_variant
 from engine.logread import MAX_FILE_BYTES, LogItem, read_log
+from engine.observation import Observation
 from engine.replay import Visitor, replay
 from engine.rules import Rules
 from engine.simulate import bot_seed
@@ -366,8 +367,8 @@ class _Game:
         refused raise's card (round 1 in Mineiro), which ends the hand."""
         m = self.match
         obs = m.observation(self.seat)
-        last = obs["last_hand"] or {}
-        shown = obs["shown"] if m.hand_number == hand else last.get("shown", [])
+        last = obs["last_hand"]
+        shown = obs["shown"] if m.hand_number == hand else (last["shown"] if last else [])
         for s in shown[before:]:
             click.echo(f"  shown: {seat_label(s['seat'], self.seat, self.names)} raised with "
                        f"{card_label(s['card'], obs['manilhas'], self.card_names)}")
@@ -415,11 +416,11 @@ class _Game:
                 return got
             click.echo(f"'{line.strip()}': {got}")
 
-    def entry(self, action: Action, obs: dict[str, Any], blind_text: str | None) -> str:
+    def entry(self, action: Action, obs: Observation, blind_text: str | None) -> str:
         return menu_entry(action, self.match.rules, blind_text, obs["manilhas"],
                           self.card_names)
 
-    def ask(self, obs: dict[str, Any], legal: list[Action]) -> Action:
+    def ask(self, obs: Observation, legal: list[Action]) -> Action:
         rules = self.match.rules
         click.echo("")
         click.echo(render_table(obs, title=self.title, target=rules.target, rules=rules,

@@ -123,7 +123,8 @@ def test_single_decider_only_the_first_of_the_team_from_the_mao_decides() -> Non
         partner = (first + 2) % 4
         if variant == "single-decider":
             assert legal(m) == [f"decide {first} play", f"decide {first} fold"]
-            assert_illegal(m, f"decide {partner} play", f"only seat {first}")
+            err = assert_illegal(m, f"decide {partner} play", f"only seat {first}")
+            assert err.reason == "not_the_decider"
             # both still see the team's cards
             assert observe_all(m)[partner]["partner_hands"] is not None
         else:
@@ -150,7 +151,8 @@ def test_no_raise_when_winning_no_raise_back_when_accepting_wins_the_game() -> N
         assert ("raise 0 9" in legal(m, 0)) is not forbids
         if forbids:
             assert legal(m, 0) == ["accept 0", "fold 0"]
-            assert_illegal(m, "raise 0 9", "no raise when winning the hand at 6")
+            err = assert_illegal(m, "raise 0 9", "no raise when winning the hand at 6")
+            assert err.reason == "no_raise_when_winning"
         act(m, "accept 0")
         # in play: the hand worth 6, team 0 at 9 may not raise to 9 on its turn either
         assert ("raise 2 9" in legal(m, 2)) is not forbids

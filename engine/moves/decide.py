@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine.errors import Why
 from engine.machine import Ruling
 from engine.moves import MoveKind, move_transitions, register
 from engine.moves.deal import has_decision
@@ -26,7 +27,8 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
         return f"only team {team} decides this hand"
     decider = hand.decider
     if decider is not None and a.seat != decider:
-        return f"only seat {decider}, the team's first from the mão, decides this hand"
+        return Why("not_the_decider",
+                   f"only seat {decider}, the team's first from the mão, decides this hand")
     if not a.play_on:
         # M5: a fold gives "only" the fold points; it is not winning the hand that decides
         # the game where the winner of the special hand takes it.

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import card_name
+from engine.errors import Why
 from engine.machine import Ruling
 from engine.moves import MoveKind, has_ladder, move_transitions, register
 from engine.moves.deal import has_decision
@@ -57,8 +58,8 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
             return "a team cannot raise twice in a row (C10)"
         base = hand.value
     if rules.no_raise_when_winning and m.score[rules.team_of[seat]] + base >= rules.target:
-        return (f"no raise when winning the hand at {base} already wins the game "
-                f"(betting.no_raise_when_winning)")
+        return Why("no_raise_when_winning", f"no raise when winning the hand at {base} "
+                   "already wins the game (betting.no_raise_when_winning)")
     step = rules.next_step(base)
     if step is None:
         return f"the ladder stops at {base}"

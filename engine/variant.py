@@ -608,10 +608,14 @@ def _shadowed(special: list[dict[str, Any]], target: int,
             yield err(("special_hands", i, "when"), f"special_hands[{i}] ({h.name}) never "
                       f"applies: no score below game.target ({target}) meets its condition")
         elif all(any(row[:i]) for row in where):
-            first = next(j for j in range(i) if any(row[j] for row in where))
+            alone = [j for j in range(i) if all(row[j] for row in where)]
+            if alone:
+                by = f"special_hands[{alone[0]}] ({hands[alone[0]].name}) holds"
+            else:
+                by = "earlier entries hold (" + ", ".join(
+                    f"special_hands[{j}]" for j in range(i) if any(row[j] for row in where)) + ")"
             yield err(("special_hands", i, "when"), f"special_hands[{i}] ({h.name}) never "
-                      f"applies: wherever it holds, an earlier entry (the first is "
-                      f"special_hands[{first}], {hands[first].name}) holds and is the hand's")
+                      f"applies: wherever it holds, {by} and the first that holds is the hand's")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -242,7 +242,12 @@ CROSS_ERRORS = {
     "an entry an earlier one always covers": (
         "  - {name: x, when: {teams: any, from_score: 10}, value: 3, raises: illegal}\n"
         "  - {name: y, when: {teams: all, from_score: 11}, value: 3, raises: illegal}\n",
-        "special_hands[1].when", "special_hands[0], x"),
+        "special_hands[1].when", "wherever it holds, special_hands[0] (x) holds"),
+    "an entry two earlier ones cover together": (
+        "  - {name: x, when: {teams: exactly_one, from_score: 10}, value: 3, raises: illegal}\n"
+        "  - {name: y, when: {teams: all, from_score: 10}, value: 3, raises: illegal}\n"
+        "  - {name: z, when: {teams: any, from_score: 11}, value: 3, raises: illegal}\n",
+        "special_hands[2].when", "earlier entries hold (special_hands[0], special_hands[1])"),
     "a name used twice": (
         _ENTRY + "raises: illegal}\n"
         "  - {name: x, when: {teams: all, from_score: 11}, value: 3, raises: illegal}\n",

@@ -102,6 +102,7 @@ class OneTeamHand:
     raises: Raises
     penalty_team_at_score: Penalty
     penalty_other_team: Penalty
+    decider: Literal["either", "first_from_mao"] = "either"
 
 
 @dataclass(frozen=True)
@@ -356,7 +357,8 @@ def _views(special: Any, specials: tuple[SpecialHand, ...],
             show_partner_cards=one["show_partner_cards"], fold_points=one["fold_points"],
             blind=one["blind"], winner_takes_game=one["winner_takes_game"],
             raises=one["raises"], penalty_team_at_score=one["raise_penalty"]["team_at_score"],
-            penalty_other_team=one["raise_penalty"]["other_team"]),
+            penalty_other_team=one["raise_penalty"]["other_team"],
+            decider=one.get("decider", "either")),
             BothTeamsHand(
             enabled=both["enabled"], name=both["name"], from_score=both["from_score"],
             value=both["value"], blind=both["blind"],
@@ -373,7 +375,8 @@ def _views(special: Any, specials: tuple[SpecialHand, ...],
         winner_takes_game=o.winner_takes_game if o else False,
         raises=o.raises if o else "penalised",
         penalty_team_at_score=o.penalty_team_at_score if o else "lose_game",
-        penalty_other_team=o.penalty_other_team if o else "lose_game"),
+        penalty_other_team=o.penalty_other_team if o else "lose_game",
+        decider=o.decider if o else "either"),
         BothTeamsHand(
         enabled=b is not None, name=b.name if b else "",
         from_score=b.from_score if b else target, value=b.value if b else 1,

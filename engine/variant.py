@@ -310,6 +310,13 @@ def _resolve(path: Path, chain: list[Path], display: str | None = None) -> _Doc:
     if len(chain) >= MAX_EXTENDS:
         raise error(f"more than {MAX_EXTENDS} levels of extends")
     parent = _resolve(parent_path, chain + [resolved])
+    if isinstance(parent.data.get("special_hands"), list) and isinstance(
+            doc.data.get("special_hands"), dict):
+        sm = doc.key_marks[("special_hands",)]
+        raise VariantError(
+            f"the parent ({parent_ref}) writes its special hands as a list, which a mapping "
+            "cannot change (lists replace): expected the whole list of special hands, found a "
+            "mapping", file=doc.file, line=sm.line, column=sm.column, path="special_hands")
     return _overlay(parent, doc)
 
 
@@ -396,6 +403,8 @@ def _expected(validator: str, value: Any) -> str | None:
     if validator == "enum":
         return "one of " + ", ".join(json.dumps(x) for x in value)
     if validator == "type":
+        if isinstance(value, list):  # a key of several forms (special_hands, a ladder value)
+            return " or ".join(_TYPE_WORDS.get(v, f"a value of type {v}") for v in value)
         return _TYPE_WORDS.get(value, f"a value of type {value}")
     words = {"minimum": f"at least {value}", "maximum": f"at most {value}",
              "pattern": f"a string matching {value}", "minItems": f"at least {value} item(s)",

@@ -287,6 +287,24 @@ def test_betting_and_decider_cross_key_checks(write: WriteFile, text: str, key_p
     assert lines and words in lines[0], str(info.value)
 
 
+def test_a_mapping_cannot_change_a_parents_list(write: WriteFile) -> None:
+    path = write("m.yaml", "extends: special-hands-list\nspecial_hands:\n  one_team:\n"
+                 "    decision: false\n")
+    with pytest.raises(VariantError) as info:
+        load_variant(path)
+    assert str(info.value).startswith(f"{path}:2:1: special_hands: the parent (special-hands-list)"
+                                      " writes its special hands as a list")
+    assert len(info.value.lines()) == 1
+
+
+def test_type_errors_name_every_form_of_a_key(write: WriteFile) -> None:
+    with pytest.raises(VariantError, match="expected a mapping or a list, found 3"):
+        load_variant(write("t.yaml", "extends: paulista\nspecial_hands: 3\n"))
+    with pytest.raises(VariantError, match="expected an integer or a string, found 1.5"):
+        load_variant(write("u.yaml", "extends: paulista\nbetting:\n  ladder:\n"
+                           "    - {value: 1.5, name: x}\n"))
+
+
 def test_a_list_replaces_the_parents_mapping_and_needs_no_other_key(write: WriteFile) -> None:
     rules = load_variant(write("none.yaml", "extends: paulista\nspecial_hands: []\n"))
     assert rules.special_hands == () and not rules.one_team.enabled

@@ -30,11 +30,13 @@ _MANILHA_BASE = 100
 class Step:
     """One step of the bet ladder (C8). A step written ``value: game`` is worth the game:
     its ``value`` is the game's target and ``game`` is true (accepted, the hand decides the
-    game)."""
+    game); ``value: match``, worth the match: ``game`` and ``match`` are true (accepted, the
+    hand's winner wins the game and the match)."""
 
     value: int
     name: str
     game: bool = False
+    match: bool = False
 
 
 @dataclass(frozen=True)
@@ -162,8 +164,11 @@ class Rules:
     team_of: tuple[int, ...] = field(init=False, compare=False, hash=False, repr=False)
     #: How many teams (the length of a score array).
     teams: int = field(init=False, compare=False, hash=False, repr=False)
-    #: The value of the ladder's step worth the game (``value: game``), or ``None``.
+    #: The value of the ladder's step worth the game or the match (``value: game``,
+    #: ``value: match``), or ``None``.
     game_value: int | None = field(init=False, compare=False, hash=False, repr=False)
+    #: Whether that step is worth the match.
+    match_step: bool = field(init=False, compare=False, hash=False, repr=False)
     _tables: tuple[tuple[int, ...] | None, ...] = field(
         init=False, compare=False, hash=False, repr=False
     )
@@ -184,6 +189,7 @@ class Rules:
         object.__setattr__(self, "teams", 2)
         object.__setattr__(self, "game_value", next(
             (s.value for s in self.ladder if s.game), None))
+        object.__setattr__(self, "match_step", any(s.match for s in self.ladder))
         if self.manilha_mode == "vira":
             tables: list[tuple[int, ...] | None] = [None] * 52
             for vira in deck:
@@ -283,8 +289,9 @@ def rules_from_data(data: dict[str, Any], source: str = "") -> Rules:
         covered_allowed=data["covered_cards"]["allowed"],
         covered_from_round=data["covered_cards"]["from_round"],
         initial_value=bet["initial_value"],
-        ladder=tuple(Step(target, s["name"], True) if s["value"] == "game"
-                     else Step(s["value"], s["name"]) for s in bet["ladder"]),
+        ladder=tuple(Step(target, s["name"], True, s["value"] == "match")
+                     if s["value"] in ("game", "match") else Step(s["value"], s["name"])
+                     for s in bet["ladder"]),
         raise_timing=bet["raise_timing"],
         name_card=bet["name_card"],
         refused_card_shown_in_rounds=tuple(bet["refused_card_shown_in_rounds"]),

@@ -514,14 +514,14 @@ def _semantic_errors(doc: _Doc) -> Iterator[VariantError]:
     last = len(bet["ladder"]) - 1
     for i, step in enumerate(bet["ladder"]):
         value = step["value"]
-        if value == "game":  # worth the game: its value is the target
+        if value in ("game", "match"):  # worth the game (or the match): its value is the target
             if i != last:
-                yield err(("betting", "ladder", i, "value"), "expected the step worth the game "
-                          f"last in the ladder, found it at step {i + 1} of {last + 1}")
+                yield err(("betting", "ladder", i, "value"), f"expected the step worth the "
+                          f"{value} last in the ladder, found it at step {i + 1} of {last + 1}")
             value = target
         if value <= previous:
-            what = (f"a step worth the game (game.target, {target})" if step["value"] == "game"
-                    else f"{value}")
+            what = (f"a step worth the {step['value']} (game.target, {target})"
+                    if step["value"] in ("game", "match") else f"{value}")
             yield err(("betting", "ladder", i, "value"), f"the ladder must increase: expected "
                       f"more than {previous}, found {what}",
                       (("betting", "initial_value"), ("game", "target")))

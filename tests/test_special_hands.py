@@ -201,6 +201,19 @@ def test_game_step_folded_scores_the_step_before() -> None:
     assert events == [{"event": "hand", "winner": 0, "points": 9, "score": [9, 0]}]
 
 
+def test_game_step_worth_the_match_wins_the_match(write: WriteFile) -> None:
+    ladder = ("extends: mineiro\nbetting:\n  ladder:\n    - {value: 3, name: truco}\n"
+              "    - {value: 6, name: seis}\n    - {value: 9, name: nove}\n")
+    for top, match_over in (("game", False), ("match", True)):
+        rules = load_variant(write(f"{top}.yaml", ladder + f"    - {{value: {top}, name: x}}\n"))
+        assert (rules.ladder[-1].value, rules.ladder[-1].match) == (12, match_over)
+        m = match(rules)
+        events = win_hand(m, 0, 4)  # best of 3 games (M8): one hand at the top step
+        assert of(events, "game")[0]["games"] == [1, 0]
+        assert bool(of(events, "match")) is match_over
+        assert m.is_over is match_over
+
+
 def test_game_step_follows_the_target(write: WriteFile) -> None:
     path = write("g.yaml", "extends: game-step\ngame:\n  target: 15\n")
     assert load_variant(path).ladder[-1].value == 15
@@ -277,7 +290,10 @@ def test_special_hands_list_cross_key_checks(case: str, write: WriteFile) -> Non
      "    - {value: 12, name: doze}\n    - {value: game, name: jogo}\n",
      "betting.ladder[2].value", "a step worth the game (game.target, 12)"),
     ("extends: paulista\nbetting:\n  ladder:\n    - {value: jogo, name: jogo}\n",
-     "betting.ladder[0].value", "^game$"),
+     "betting.ladder[0].value", "^(game|match)$"),
+    ("extends: paulista\nbetting:\n  ladder:\n    - {value: match, name: queda}\n"
+     "    - {value: 15, name: quinze}\n", "betting.ladder[0].value",
+     "expected the step worth the match last"),
 ])
 def test_betting_and_decider_cross_key_checks(write: WriteFile, text: str, key_path: str,
                                               words: str) -> None:

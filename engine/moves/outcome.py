@@ -23,15 +23,17 @@ def conclude(m: Match, r: Ruling, winner: int | None, points: int,
     """Rule the end of the hand: ``winner`` scores ``points`` (C11, capped where the variant
     caps, and the game it wins, M8, P5/M5 where the special hand's winner takes it). A hand
     worth the game (a ladder step ``value: game``, accepted) takes the winner's score to the
-    target: it scores what it lacked."""
+    target: it scores what it lacked (and a hand worth the match wins the match too)."""
     rules = m.rules
     score = m.score[:]
     game = None
+    whole = False  # the hand is won at a ladder step worth the game or the match
     if winner is not None:
         before = score[winner]
         score[winner] += points
-        if score[winner] > rules.target and (
-                rules.cap_score or (points == rules.game_value and m.hand.value == points)):
+        whole = (points == rules.game_value and m.hand.value == points
+                 and m.hand.last_raise_team is not None)  # reached by an accepted raise
+        if score[winner] > rules.target and (rules.cap_score or whole):
             score[winner] = rules.target
         points = score[winner] - before  # C11 (house cap): what the score rose by
         rule = m.hand.rule
@@ -43,17 +45,18 @@ def conclude(m: Match, r: Ruling, winner: int | None, points: int,
     r.hand = (winner, points, score)
     r.ends = True
     if game is not None:
-        win_game(m, r, game)
+        win_game(m, r, game, whole and rules.match_step)
 
 
-def win_game(m: Match, r: Ruling, winner: int) -> None:
-    """Rule a game won by ``winner`` (and the match, when it is the last, P9, M8)."""
+def win_game(m: Match, r: Ruling, winner: int, match: bool = False) -> None:
+    """Rule a game won by ``winner`` (and the match, when it is the last, P9, M8, or when
+    ``match``: the hand was worth the match)."""
     games = m.games[:]
     games[winner] += 1
     r.ends = True
     r.game = winner
     r.games = games
-    if games[winner] >= m.rules.games_to_win:
+    if games[winner] >= m.rules.games_to_win or match:
         r.match = winner
 
 

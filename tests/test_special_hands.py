@@ -328,3 +328,15 @@ def test_a_list_replaces_the_parents_mapping_and_needs_no_other_key(write: Write
     _to(m, 0, [9, 1, 1])
     _even(m)
     assert m.state == "play" and m.observation(0)["special"] is None  # 11: a normal hand
+
+
+def test_special_hands_list_each_entry_is_shown_in_the_transcript() -> None:
+    from engine.logformat import record_random
+    from engine.transcript import transcript
+
+    text = transcript(record_random("special-hands-list", 12).encode(), "x.jsonl")
+    lines = [line for line in text.splitlines() if line.startswith("  mão de")]
+    assert "  mão de dez for team 1 (seat 1, seat 3): worth 2" in lines  # raises allowed
+    assert ("  mão de onze for team 0 (seat 0, seat 2): worth 3 (a decision: play or fold), "
+            "no raises") in lines
+    assert "  mão de ferro: worth 3, played blind, no raises" in lines

@@ -593,10 +593,10 @@ def _special_errors(d: dict[str, Any],
         if e["raises"] != "penalised" and "raise_penalty" in e:
             yield err((*at, "raise_penalty"), f"special_hands[{i}].raise_penalty has no effect "
                       f"with raises: {e['raises']}: expected raises: penalised")
-    yield from _shadowed(special, target, err)
+    yield from _shadowed(special, target, len(d.get("teams") or ()) or 2, err)
 
 
-def _shadowed(special: list[dict[str, Any]], target: int,
+def _shadowed(special: list[dict[str, Any]], target: int, teams: int,
               err: Callable[..., VariantError]) -> Iterator[VariantError]:
     """Entries that never apply: at every score where one holds, an earlier entry holds (the
     first match wins). The scores are tried by class: a team's score matters only by which
@@ -608,7 +608,6 @@ def _shadowed(special: list[dict[str, Any]], target: int,
         if h.to_score is not None:
             bounds.add(h.to_score + 1)
     scores = sorted(b for b in bounds if b < target)
-    teams = 2  # the teams of a variant (Rules.teams)
     holds = [[h.team_for(score)[0] for h in hands]
              for score in itertools.product(scores, repeat=teams)]
     for i, h in enumerate(hands):

@@ -608,6 +608,15 @@ def _shadowed(special: list[dict[str, Any]], target: int, teams: int,
         if h.to_score is not None:
             bounds.add(h.to_score + 1)
     scores = sorted(b for b in bounds if b < target)
+    if len(scores) ** teams > 50_000:  # too many to try: refuse exact duplicates only
+        seen: dict[tuple[Any, ...], int] = {}
+        for i, h in enumerate(hands):
+            key = (h.teams, h.from_score, h.to_score)
+            if key in seen:
+                yield err(("special_hands", i, "when"), f"special_hands[{i}] ({h.name}) never "
+                          f"applies: special_hands[{seen[key]}] has the same condition")
+            seen.setdefault(key, i)
+        return
     holds = [[h.team_for(score)[0] for h in hands]
              for score in itertools.product(scores, repeat=teams)]
     for i, h in enumerate(hands):

@@ -340,3 +340,15 @@ def test_special_hands_list_each_entry_is_shown_in_the_transcript() -> None:
     assert ("  mão de onze for team 0 (seat 0, seat 2): worth 3 (a decision: play or fold), "
             "no raises") in lines
     assert "  mão de ferro: worth 3, played blind, no raises" in lines
+
+
+def test_special_hands_list_too_many_score_classes_still_refuses_duplicates() -> None:
+    from engine.variant import _shadowed
+
+    entries = [{"name": f"h{i}", "when": {"teams": "any", "from_score": i, "to_score": i},
+                "value": 3, "raises": "illegal"} for i in range(40)]
+    entries.append({"name": "again", "when": {"teams": "any", "from_score": 5, "to_score": 5},
+                    "value": 3, "raises": "illegal"})
+    found = list(_shadowed(entries, 100, 3, lambda path, message: (path, message)))
+    assert found == [(("special_hands", 40, "when"), "special_hands[40] (again) never applies: "
+                      "special_hands[5] has the same condition")]

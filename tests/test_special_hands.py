@@ -88,7 +88,8 @@ def test_special_hands_list_11_11_is_blind_and_a_raise_is_refused() -> None:
         win_hand(m, 0)  # team 0 wins team 1's mão de onze: worth 3
         assert m.score == [11, 11]
         _even(m)
-        assert m.observation(0)["special"]["name"] == "mão de ferro"
+        special = m.observation(0)["special"]
+        assert special is not None and special["name"] == "mão de ferro"
         assert m.blind
         t = m.turn
         if variant == "paulista":  # P6: penalised, the raising team loses the game
@@ -349,6 +350,9 @@ def test_special_hands_list_too_many_score_classes_still_refuses_duplicates() ->
                 "value": 3, "raises": "illegal"} for i in range(40)]
     entries.append({"name": "again", "when": {"teams": "any", "from_score": 5, "to_score": 5},
                     "value": 3, "raises": "illegal"})
-    found = list(_shadowed(entries, 100, 3, lambda path, message: (path, message)))
-    assert found == [(("special_hands", 40, "when"), "special_hands[40] (again) never applies: "
+    def err(path: tuple[str | int, ...], message: str) -> VariantError:
+        return VariantError(message, path=".".join(map(str, path)))
+
+    found = [(e.path, e.message) for e in _shadowed(entries, 100, 3, err)]
+    assert found == [("special_hands.40.when", "special_hands[40] (again) never applies: "
                       "special_hands[5] has the same condition")]

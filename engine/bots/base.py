@@ -104,9 +104,10 @@ def next_actor(match: Match, prefer: int | None = None) -> int:
         start = match.mao
     else:
         raise ValueError(f"nobody moves while the match is in {st!r}")
-    if prefer is not None and prefer % 2 == team:
+    team_of = match.rules.team_of
+    if prefer is not None and team_of[prefer] == team:
         return prefer
-    return next(s for s in ((start + i) % n for i in range(n)) if s % 2 == team)
+    return next(s for s in ((start + i) % n for i in range(n)) if team_of[s] == team)
 
 
 def seat_view(match: Match, seat: int, *,
@@ -173,7 +174,7 @@ def out_of_turn_raise(match: Match, bots: Mapping[int, Bot] | Sequence[Bot],
     turn = match.turn
     for k in range(1, n):
         seat = (turn + k) % n
-        if seat == skip or seat % 2 == match.last_raise_team:
+        if seat == skip or match.rules.team_of[seat] == match.last_raise_team:
             pass
         elif (bot := bots.get(seat) if isinstance(bots, Mapping) else bots[seat]) is not None:
             raises = match.legal_actions(seat)  # not its turn: its raises only

@@ -236,7 +236,7 @@ class HeuristicBot:
             if p["round"] != obs["round"]:
                 continue
             s = -1 if p["covered"] else self.strength(p["card"], man)
-            if p["seat"] % 2 == team:
+            if self.rules.team_of[p["seat"]] == team:
                 ours = max(ours, s)
             else:
                 opp = max(opp, s)
@@ -247,7 +247,8 @@ class HeuristicBot:
         n = self.rules.players
         on_table = sum(1 for p in obs["played"] if p["round"] == obs["round"])
         seat = obs["seat"]
-        return any((seat + k) % 2 != obs["team"] for k in range(1, n - on_table))
+        team_of = self.rules.team_of
+        return any(team_of[(seat + k) % n] != obs["team"] for k in range(1, n - on_table))
 
     def _hopeless(self, obs: Observation) -> bool:
         """Whether the hand is lost whatever this seat plays: no partner plays after it in
@@ -303,5 +304,7 @@ class HeuristicBot:
 
 
 def _scores(obs: Observation) -> tuple[int, int]:
+    """The seat's team's score, and the best of the other teams'."""
     team = obs["team"]
-    return obs["score"][team], obs["score"][1 - team]
+    score = obs["score"]
+    return score[team], max(v for t, v in enumerate(score) if t != team)

@@ -162,8 +162,8 @@ class Match:
         queued = list(deals) if deals is not None else None
         self._deals: Iterator[Deal] | None = iter(queued) if queued is not None else None
         self.dealer = dealer
-        self.score = [0, 0]
-        self.games = [0, 0]
+        self.score = [0] * rules.teams
+        self.games = [0] * rules.teams
         self.winner: int | None = None
         self.hand_number = 0
         #: The public record of the hand that ended last: (number, played, shown, rounds,
@@ -226,9 +226,16 @@ class Match:
 
     @property
     def challenged_team(self) -> int | None:
-        """The team that must answer the pending raise, if any."""
+        """The team that must answer the pending raise, if any: the other team (with more
+        than two teams, the team of the raiser's next seat)."""
         pending = self.hand.pending
-        return None if pending is None else 1 - pending[0] % 2
+        if pending is None:
+            return None
+        rules = self.rules
+        if rules.teams == 2:
+            return 1 - rules.team_of[pending[0]]
+        # more than two teams: the raise is put to the raiser's next seat
+        return rules.team_of[(pending[0] + 1) % rules.players]
 
     @property
     def manilhas(self) -> tuple[Card, ...]:
@@ -460,7 +467,7 @@ class Match:
         round winners), since a hand's last move already deals the next one."""
         r = self.rules
         n = r.players
-        team = seat % 2
+        team = r.team_of[seat]
         blind = self.blind
         own_hand = None if blind else [card_name(c) for c in self.hands[seat]]
         partners: dict[int, list[str]] | None = None
@@ -475,6 +482,8 @@ class Match:
             pending = {"seat": ps, "value": pv, "name": r.step_name(pv)}
             if pc is not None and ps == seat:
                 pending["card"] = card_name(pc)
+            if self.hand.refused:  # betting.refusal: whole_team: who folded it so far
+                pending["folded"] = list(self.hand.refused)
         special: SpecialHand | None = None
         if rule is not None:
             special = {"name": rule.name, "team": self.special_team}

@@ -31,12 +31,15 @@ class ShownCard(TypedDict):
 
 
 class PendingRaise(TypedDict, total=False):
-    """The raise waiting for its answer; ``card`` only for the raiser himself (M4)."""
+    """The raise waiting for its answer; ``card`` only for the raiser himself (M4);
+    ``folded``: the challenged seats that folded it so far, where the whole team must refuse
+    (``betting.refusal: whole_team``)."""
 
     seat: int
     value: int
     name: str
     card: str
+    folded: list[int]
 
 
 class SpecialHand(TypedDict):

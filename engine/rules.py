@@ -157,10 +157,26 @@ class Rules:
     data: Any = field(compare=False, hash=False, repr=False)
     #: Where the variant was loaded from (a shipped name's file, or a path).
     source: str = field(default="", compare=False, hash=False, repr=False)
+    #: C1 (house): the teams' seats, as the variant lists them; empty: alternate seats.
+    team_seats: tuple[tuple[int, ...], ...] = ()
+    # Who acts for a team, and conceding the hand (house rules; the defaults are C9 as pinned).
+    #: C9: who answers a raise: any player of the challenged team, or only the next seat after
+    #: the raiser in playing order (the first of the challenged team who has not folded).
+    answered_by: Literal["challenged_team", "next_seat"] = "challenged_team"
+    #: C9: a fold by one player refuses the raise, or only folds by the whole team.
+    refusal: Literal["one_player", "whole_team"] = "one_player"
+    #: C9: the challenged team may raise back instead of answering.
+    raise_back: bool = True
+    #: Correr: a player may give up the hand on his own turn; the other team scores its value.
+    concede: bool = False
+    #: A challenged player may concede instead of answering (the value before the raise).
+    concede_instead_of_answer: bool = False
+    #: Conceding is allowed in the special hands too (P5, P6, M5, M6).
+    concede_in_special_hands: bool = False
     # Derived tables, filled in __post_init__.
     deck: tuple[Card, ...] = field(init=False, compare=False, hash=False, repr=False)
-    #: The team of each seat, by seat (C1: partners in alternate seats, ``seat % 2``). Write
-    #: ``rules.team_of[seat]``, never ``seat % 2``: teams will come from the variant's data.
+    #: The team of each seat, by seat (C1: partners in alternate seats, ``seat % 2``, unless
+    #: the variant's ``teams`` says otherwise).
     team_of: tuple[int, ...] = field(init=False, compare=False, hash=False, repr=False)
     #: How many teams (the length of a score array).
     teams: int = field(init=False, compare=False, hash=False, repr=False)
@@ -185,8 +201,12 @@ class Rules:
     def __post_init__(self) -> None:
         deck = tuple(canonical_deck(self.deck_ranks))
         object.__setattr__(self, "deck", deck)
-        object.__setattr__(self, "team_of", tuple(s % 2 for s in range(self.players)))
-        object.__setattr__(self, "teams", 2)
+        team_of = [s % 2 for s in range(self.players)]
+        for team, seats in enumerate(self.team_seats):  # checked by the loader: each seat once
+            for seat in seats:
+                team_of[seat] = team
+        object.__setattr__(self, "team_of", tuple(team_of))
+        object.__setattr__(self, "teams", len(self.team_seats) or 2)
         object.__setattr__(self, "game_value", next(
             (s.value for s in self.ladder if s.game), None))
         object.__setattr__(self, "match_step", any(s.match for s in self.ladder))
@@ -208,9 +228,13 @@ class Rules:
     def fingerprint(self) -> str:
         """SHA-256 of the resolved rules (name, title, description, ``extends`` and
         ``card_names`` left out): the ``variant_sha256`` of a log."""
-        rules = {k: v for k, v in self.data.items() if k not in NOT_RULES}
-        text = json.dumps(rules, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+        cached: str | None = self.__dict__.get("_fingerprint")
+        if cached is None:  # computed once: the rules are immutable
+            rules = {k: v for k, v in self.data.items() if k not in NOT_RULES}
+            text = json.dumps(rules, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+            cached = hashlib.sha256(text.encode("utf-8")).hexdigest()
+            object.__setattr__(self, "_fingerprint", cached)
+        return cached
 
     @property
     def top_value(self) -> int:
@@ -302,6 +326,13 @@ def rules_from_data(data: dict[str, Any], source: str = "") -> Rules:
         games_to_win=data["match"]["games_to_win"],
         special_hands=specials,
         no_raise_when_winning=bet.get("no_raise_when_winning", False),
+        team_seats=tuple(tuple(seats) for seats in data.get("teams", ())),
+        answered_by=bet.get("answered_by", "challenged_team"),
+        refusal=bet.get("refusal", "one_player"),
+        raise_back=bet.get("raise_back", True),
+        concede=data.get("concede", {}).get("allowed", False),
+        concede_instead_of_answer=data.get("concede", {}).get("instead_of_answer", False),
+        concede_in_special_hands=data.get("concede", {}).get("in_special_hands", False),
         data=_freeze(data),
         source=source,
     )

@@ -116,7 +116,7 @@ class _Tally:
         self.data: Tally = {
             "winner": None, "games_won": [0, 0], "games": 0, "hands": 0, "hands_finished": 0,
             "hands_per_game": [], "points": [0, 0], "hands_won": [0, 0], "folds": 0,
-            "all_tied": 0, "forfeits": 0, "out_of_turn_raises": 0,
+            "all_tied": 0, "forfeits": 0, "out_of_turn_raises": 0, "concedes": 0,
             "steps": {str(s.value): [0, 0, 0] for s in r.ladder},  # reached, accepted, folded
             # hands, won by the team at score, by the other, by nobody; decided play, fold
             "one_team": [0, 0, 0, 0, 0, 0],
@@ -157,9 +157,12 @@ class _Tally:
                 steps[str(pending[1])][1] += 1
         elif action.kind == "accept" and pending is not None:
             steps[str(pending[1])][1] += 1
-        elif action.kind == "fold" and pending is not None:
+        elif action.kind == "fold" and pending is not None and checkpoints:
+            # (a partner's fold that leaves the answer to the others ends nothing: not counted)
             steps[str(pending[1])][2] += 1
             d["folds"] += 1
+        elif action.kind == "concede":
+            d["concedes"] += 1
         elif action.kind == "decide":
             d["one_team"][4 if action.play_on else 5] += 1
         hand_done = False
@@ -318,7 +321,7 @@ def statistics(rules: Rules, tallies: Sequence[Tally], *, seed: int,
     ``hands``, ``games``, ``hands_per_game``, ``points_per_hand``, ``ladder`` (per step: how
     often raised to, accepted, folded), ``folds``, ``special_hands``, ``all_tied_hands``,
     ``forfeited_games``, ``out_of_turn_raises`` (raises made while another seat's card was
-    awaited, M3)."""
+    awaited, M3); and ``concedes`` (hands a player gave up) in a variant with concede."""
     n = len(tallies)
 
     def total(key: str) -> int:
@@ -362,7 +365,7 @@ def statistics(rules: Rules, tallies: Sequence[Tally], *, seed: int,
     both_name, both_on = _names(rules, False)
     folds = total("folds")
     all_tied = total("all_tied")
-    return {
+    out: dict[str, Any] = {
         "variant": rules.name,
         "variant_sha256": rules.fingerprint,
         "seed": seed,
@@ -393,3 +396,7 @@ def statistics(rules: Rules, tallies: Sequence[Tally], *, seed: int,
         "out_of_turn_raises": {"raises": total("out_of_turn_raises"),
                                "per_hand": _ratio(total("out_of_turn_raises"), hands)},
     }
+    if rules.concede:
+        concedes = total("concedes")
+        out["concedes"] = {"hands": concedes, "rate": _ratio(concedes, hands)}
+    return out

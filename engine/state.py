@@ -28,7 +28,7 @@ class HandState:
 
     __slots__ = ("hands", "dealt", "vira", "strength", "value", "pending", "last_raise_team",
                  "bound", "shown", "played", "results", "special", "special_team", "blind",
-                 "rule", "decider")
+                 "rule", "decider", "refused")
 
     def __init__(self, players: int, value: int) -> None:
         #: The cards each seat holds now, by seat.
@@ -61,6 +61,10 @@ class HandState:
         self.decider: int | None = None
         #: Nobody sees his own cards (P6).
         self.blind = False
+        #: The seats that folded the pending raise without ending the hand, where the whole
+        #: team must refuse (``betting.refusal: whole_team``); emptied when it is accepted or
+        #: raised back.
+        self.refused: tuple[int, ...] = ()
 
     def copy(self) -> HandState:
         other = HandState.__new__(HandState)

@@ -127,7 +127,10 @@ class Transcript(Visitor):
             self.lines.append(f"  {says(who, 'accepts')}: the hand is worth {match.value}"
                               if not checkpoints else f"  {says(who, 'accepts')}")
         elif kind == "fold":
-            self.lines.append(f"  {says(who, 'folds')}")
+            alone = "" if checkpoints else " (a partner must answer)"  # betting.refusal
+            self.lines.append(f"  {says(who, 'folds')}{alone}")
+        elif kind == "concede":
+            self.lines.append(f"  {says(who, 'concedes')} the hand (corre)")
         else:
             self.lines.append(f"  {says(who, 'decides')} to "
                               f"{'play' if action.play_on else 'fold'}")

@@ -37,8 +37,11 @@ MAX_DEPTH = 32
 MAX_EXTENDS = 16
 #: Keys a variant that extends nothing may leave out.
 _OPTIONAL = {("$schema",), ("name",), ("title",), ("description",), ("extends",),
-             ("manilhas", "suit_order"), ("manilhas", "cards"), ("card_names",),
-             ("betting", "no_raise_when_winning"), ("special_hands", "one_team", "decider")}
+             ("manilhas", "suit_order"), ("manilhas", "cards"), ("card_names",), ("teams",),
+             ("betting", "no_raise_when_winning"), ("special_hands", "one_team", "decider"),
+             # house rules whose absence means the pinned reading (C9) or no concede
+             ("betting", "answered_by"), ("betting", "refusal"), ("betting", "raise_back"),
+             ("concede",)}
 
 KeyPath = tuple[str | int, ...]
 
@@ -533,8 +536,29 @@ def _semantic_errors(doc: _Doc) -> Iterator[VariantError]:
     for i, rnd in enumerate(bet["refused_card_shown_in_rounds"]):
         if rnd > d["cards_per_player"]:
             yield err(("betting", "refused_card_shown_in_rounds", i), f"there is no round {rnd}")
+    yield from _answer_errors(d, err)
     if d["covered_cards"]["from_round"] > d["cards_per_player"]:
         yield err(("covered_cards", "from_round"), "there is no such round")
+    players = d["players"]
+    if "teams" in d:
+        seen: dict[int, int] = {}
+        for t, seats in enumerate(d["teams"]):
+            for i, seat in enumerate(seats):
+                if seat >= players:
+                    yield err(("teams", t, i), f"expected a seat 0..{players - 1}, found {seat}",
+                              (("players",),))
+                elif seat in seen:
+                    yield err(("teams", t, i), f"seat {seat} is in team {seen[seat]} already")
+                else:
+                    seen[seat] = t
+        missing = [s for s in range(players) if s not in seen]
+        if missing:
+            yield err(("teams",), f"every seat plays for a team: seat{'s' * (len(missing) > 1)} "
+                      f"{', '.join(map(str, missing))} {'are' if len(missing) > 1 else 'is'} "
+                      "in none", (("players",),))
+    elif players % 2:
+        yield err(("players",), f"{players} players cannot sit as two teams in alternate seats: "
+                  "expected teams (three players each for himself: [[0], [1], [2]])")
     yield from _special_errors(d, err)
 
 
@@ -633,6 +657,55 @@ def _shadowed(special: list[dict[str, Any]], target: int, teams: int,
                     f"special_hands[{j}]" for j in range(i) if any(row[j] for row in where)) + ")"
             yield err(("special_hands", i, "when"), f"special_hands[{i}] ({h.name}) never "
                       f"applies: wherever it holds, {by} and the first that holds is the hand's")
+
+
+def _answer_errors(d: dict[str, Any], err: Callable[..., VariantError]
+                   ) -> Iterator[VariantError]:
+    """Who acts for a team (C9 house rules) and conceding: keys that would have no effect."""
+    bet = d["betting"]
+    ladder = bool(bet["ladder"])
+    team_size = d["players"] // 2
+    if bet.get("answered_by", "challenged_team") != "challenged_team":
+        if not ladder:
+            yield err(("betting", "answered_by"), "expected no answered_by without a ladder "
+                      "(no raise is ever answered), found next_seat", (("betting", "ladder"),))
+        elif team_size < 2:
+            yield err(("betting", "answered_by"), f"expected challenged_team with "
+                      f"{d['players']} players (a team of one: the next seat is the team), "
+                      "found next_seat", (("players",),))
+    if bet.get("refusal", "one_player") != "one_player":
+        if not ladder:
+            yield err(("betting", "refusal"), "expected no refusal without a ladder (no raise "
+                      "is ever refused), found whole_team", (("betting", "ladder"),))
+        elif team_size < 2:
+            yield err(("betting", "refusal"), f"expected one_player with {d['players']} "
+                      "players (a team of one: its one fold is the whole team's), found "
+                      "whole_team", (("players",),))
+    if bet.get("raise_back", True) is False and len(bet["ladder"]) < 2:
+        yield err(("betting", "raise_back"), f"expected no raise_back with a ladder of "
+                  f"{len(bet['ladder'])} step(s) (no raise back exists), found false",
+                  (("betting", "ladder"),))
+    concede = d.get("concede", {})
+    allowed = concede.get("allowed", False)
+    if concede.get("instead_of_answer", False):
+        if not allowed:
+            yield err(("concede", "instead_of_answer"), "expected concede.allowed: true with "
+                      "instead_of_answer (conceding is off), found concede.allowed false",
+                      (("concede", "allowed"),))
+        elif not ladder:
+            yield err(("concede", "instead_of_answer"), "expected no instead_of_answer "
+                      "without a ladder (no raise is ever answered), found true",
+                      (("betting", "ladder"),))
+    if concede.get("in_special_hands", False):
+        specials = d["special_hands"]
+        if not allowed:
+            yield err(("concede", "in_special_hands"), "expected concede.allowed: true with "
+                      "in_special_hands (conceding is off), found concede.allowed false",
+                      (("concede", "allowed"),))
+        elif not any(specials[k]["enabled"] for k in ("one_team", "both_teams")):
+            yield err(("concede", "in_special_hands"), "expected an enabled special hand "
+                      "with in_special_hands (special_hands.*.enabled are all false), found "
+                      "true", (("special_hands",),))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -34,7 +34,8 @@ def test_every_house_variant_is_tested_here() -> None:
         "classic-mineiro", "paulista-mao-de-11-decision", "manilha-velha",
         "mineiro-mao-de-dez-wins-game", "covered-from-round-1", "no-covered-cards",
         "tie-leader-who-tied", "mineiro-best-of-5", "one-on-one",
-        "special-hands-list", "single-decider", "no-raise-when-winning", "game-step"}
+        "special-hands-list", "single-decider", "no-raise-when-winning", "game-step",
+        "concede", "next-seat-answers", "both-refuse", "no-raise-back"}  # test_house_answers
 
 
 def test_classic_mineiro_starts_at_2_and_climbs_4_6_8_10_12() -> None:

@@ -5,6 +5,7 @@ moves are what its conditions accept."""
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,11 +26,13 @@ from engine.machine import (
     machine_spec,
     triggers_from,
 )
+from engine.moves.concede import concedes
 from engine.shuffle import SplitMix64
 
 VARIANTS = ("paulista", "mineiro", "mineiro-12", "one-on-one", "paulista-mao-de-11-decision",
             "mineiro-mao-de-dez-wins-game", "covered-from-round-1", "tie-leader-who-tied",
-            "special-hands-list", "single-decider", "no-raise-when-winning", "game-step")
+            "special-hands-list", "single-decider", "no-raise-when-winning", "game-step",
+            "concede", "next-seat-answers", "both-refuse", "no-raise-back")
 
 
 def _states(variant: Any) -> set[str]:
@@ -131,7 +134,7 @@ def _every_move(m: Match) -> list[Action]:
     t = move_table(m.rules)
     out = [a for row in (*t.play, *t.covered) for a in row]
     out += [*t.raises.values(), *t.accept, *t.fold, *(a for pair in t.decide for a in pair)]
-    return out
+    return out + list(concedes(m.players))
 
 
 def _accepted(m: Match, action: Action) -> bool:
@@ -143,8 +146,20 @@ def _accepted(m: Match, action: Action) -> bool:
     return True
 
 
+#: Who acts for a team and conceding, every option at once (the house variants have one each).
+ANSWERS = ("betting:\n  answered_by: next_seat\n  refusal: whole_team\nconcede:\n"
+           "  allowed: true\n  instead_of_answer: true\n  in_special_hands: true\n")
+
+
+@pytest.mark.parametrize("parent", ["paulista", "mineiro"])
+def test_the_legal_moves_are_what_the_machine_accepts_with_every_answer_rule(
+        write: WriteFile, parent: str) -> None:
+    test_the_legal_moves_are_what_the_machine_accepts(
+        write(f"answers-{parent}.yaml", f"extends: {parent}\n{ANSWERS}"))
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_the_legal_moves_are_what_the_machine_accepts(variant: str) -> None:
+def test_the_legal_moves_are_what_the_machine_accepts(variant: str | Path) -> None:
     """legal_actions lists exactly the moves whose trigger the machine takes (raises that a
     special hand penalises are accepted but never offered), in every state of seeded matches."""
     checked = 0

@@ -81,7 +81,7 @@ def test_shipped_file_starts_with_the_schema_modeline(name: str) -> None:
 
 def test_the_issue_names_every_shipped_variant() -> None:
     assert {"paulista", "mineiro", "mineiro-12"} <= set(SHIPPED)
-    assert len(HOUSE) >= 9
+    assert len(HOUSE) >= 9 + 4 + 4  # + the answers and special-hands house variants
 
 
 def test_M9_mineiro_12_overlay_changes_only_the_ladder() -> None:
@@ -133,6 +133,11 @@ HOUSE_RULES: dict[str, dict[str, Any]] = {
     "single-decider": {"one_team.decision": True, "one_team.decider": "first_from_mao"},
     "no-raise-when-winning": {"no_raise_when_winning": True},
     "game-step": {"ladder_values": [3, 6, 9, 12], "game_value": 12},
+    "concede": {"concede": True, "concede_instead_of_answer": False,
+                "concede_in_special_hands": False},
+    "next-seat-answers": {"answered_by": "next_seat", "refusal": "one_player"},
+    "both-refuse": {"refusal": "whole_team", "answered_by": "challenged_team"},
+    "no-raise-back": {"raise_back": False, "concede": False},
 }
 
 
@@ -367,9 +372,12 @@ SCHEMA_ERRORS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
     "bad enum lists the allowed values": (
         "extends: paulista\nrounds:\n  all_tied: everybody\n", "3:13", "rounds.all_tied",
         ('expected one of "nobody", "mao_team"', 'found "everybody"')),
-    "players must be 2, 4 or 6": (
+    "players must be 2, 3, 4 or 6": (
+        "extends: paulista\nplayers: 5\n", "2:10", "players",
+        ("expected one of 2, 3, 4, 6, found 5",)),
+    "3 players need teams": (
         "extends: paulista\nplayers: 3\n", "2:10", "players",
-        ("expected one of 2, 4, 6, found 3",)),
+        ("3 players cannot sit as two teams in alternate seats: expected teams",)),
     "bad item in a list names its index": (
         "extends: paulista\nbetting:\n  ladder:\n    - {value: 3}\n", "4:7", "betting.ladder[0]",
         ("missing key(s): name",)),

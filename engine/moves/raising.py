@@ -11,6 +11,7 @@ from engine.cards import card_name
 from engine.errors import Why
 from engine.machine import Ruling
 from engine.moves import MoveKind, has_ladder, move_transitions, register
+from engine.moves.answers import may_answer, who_answers
 from engine.moves.deal import has_decision
 from engine.moves.outcome import accept_pending, conclude, end_hand, other_team, win_game
 from engine.state import NORMAL
@@ -49,6 +50,9 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
         assert pending is not None
         if seat % 2 == pending[0] % 2:
             return "only the challenged team may raise back"
+        why = who_answers(m, seat)  # C9 house rules: the next seat, a partner who folded
+        if why is not None:
+            return why
         base = pending[1]
     else:  # play: the only other state with a raise in a normal hand
         turn = m.round.turn
@@ -93,6 +97,8 @@ def _effect(ev: Any) -> None:
     hand = m.hand
     if m.state == "answer":
         accept_pending(hand)  # a raise back accepts the pending raise (C9 pinned)
+        if hand.refused:
+            hand.refused = ()  # and overrules a partner's fold (betting.refusal: whole_team)
     hand.pending = (a.seat, a.value, a.card)
 
 
@@ -110,7 +116,7 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
         pending = hand.pending
         assert pending is not None and seat is not None
         value = moves.next_value.get(pending[1])
-        if value is not None and seat % 2 != pending[0] % 2 and (
+        if value is not None and may_answer(m, seat) and (
                 winning is None or m.score[m.rules.team_of[seat]] + pending[1] < winning):
             _raises(m, seat, value, out)
         return
@@ -155,7 +161,7 @@ def _transitions(rules: Rules) -> list[dict[str, Any]]:
         out += move_transitions("raise", "decide", None, goes=False)
     # A raise in a normal hand waits for its answer; in a special hand it is penalised.
     out += move_transitions("raise", "play", "answer" if ladder else None, ends=penalised)
-    if ladder:
+    if ladder and rules.raise_back:
         out += move_transitions("raise", "answer", None, ends=False)  # a raise back (C9)
     return out
 
@@ -163,7 +169,10 @@ def _transitions(rules: Rules) -> list[dict[str, Any]]:
 KIND = register(MoveKind(
     name="raise", order=4, judge=_judge, effect=_effect, lister=_lister,
     transitions=_transitions,
-    not_now={None: "no raise is possible now"},
-    keys=("betting", "betting.no_raise_when_winning", "special_hands.one_team.raises",
-          "special_hands.one_team.raise_penalty",
+        not_now={None: "no raise is possible now",
+                 # betting.raise_back false: no raise from the answer state (C9 house rule)
+                 "answer": "no raise back in this variant: accept or fold (betting.raise_back)"},
+        keys=("betting", "betting.raise_back", "betting.answered_by",
+              "betting.no_raise_when_winning", "special_hands.one_team.raises",
+              "special_hands.one_team.raise_penalty",
           "special_hands.both_teams.raises", "special_hands.both_teams.raise_penalty")))

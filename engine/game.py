@@ -474,7 +474,8 @@ class Match:
         rule = self.hand.rule
         if (self.state == "decide" and rule is not None and rule.show_partner_cards
                 and team == self.special_team):
-            partners = {s: [card_name(c) for c in self.hands[s]] for s in range(team, n, 2)}
+            partners = {s: [card_name(c) for c in self.hands[s]] for s in range(n)
+                        if r.team_of[s] == team}
         played = _public_played(self.played, seat, blind)
         pending: PendingRaise | None = None
         if self.pending is not None:

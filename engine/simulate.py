@@ -114,13 +114,14 @@ class _Tally:
         self.match = match
         r = match.rules
         self.data: Tally = {
-            "winner": None, "games_won": [0, 0], "games": 0, "hands": 0, "hands_finished": 0,
-            "hands_per_game": [], "points": [0, 0], "hands_won": [0, 0], "folds": 0,
+            "winner": None, "games_won": [0] * r.teams, "games": 0, "hands": 0,
+            "hands_finished": 0, "hands_per_game": [], "points": [0] * r.teams,
+            "hands_won": [0] * r.teams, "folds": 0,
             "all_tied": 0, "forfeits": 0, "out_of_turn_raises": 0, "concedes": 0,
             "steps": {str(s.value): [0, 0, 0] for s in r.ladder},  # reached, accepted, folded
             # hands, won by the team at score, by the other, by nobody; decided play, fold
             "one_team": [0, 0, 0, 0, 0, 0],
-            "both_teams": [0, 0, 0, 0],  # hands, team 0, team 1, nobody
+            "both_teams": [0] * (r.teams + 2),  # hands, won by each team, by nobody
         }
         self._game_hands = 0
         self._rounds: list[int | None] = []
@@ -201,7 +202,8 @@ class _Tally:
                 slot = 3 if winner is None else (1 if winner == self._special_team else 2)
                 d["one_team"][slot] += 1
             else:
-                d["both_teams"][3 if winner is None else 1 + winner] += 1
+                both = d["both_teams"]
+                both[len(both) - 1 if winner is None else 1 + winner] += 1
 
 
 def simulate_match(variant: str, rules: Rules, run_seed: int, index: int,
@@ -327,8 +329,8 @@ def statistics(rules: Rules, tallies: Sequence[Tally], *, seed: int,
     def total(key: str) -> int:
         return sum(t[key] for t in tallies)
 
-    def pair(key: str) -> list[int]:
-        return [sum(t[key][i] for t in tallies) for i in (0, 1)]
+    def pair(key: str) -> list[int]:  # one entry per team
+        return [sum(t[key][i] for t in tallies) for i in range(rules.teams)]
 
     def vec(key: str, size: int) -> list[int]:
         return [sum(t[key][i] for t in tallies) for i in range(size)]
@@ -336,11 +338,11 @@ def statistics(rules: Rules, tallies: Sequence[Tally], *, seed: int,
     hands = total("hands")
     games = total("games")
     per_game = [h for t in tallies for h in t["hands_per_game"]]
-    matches_won = [sum(1 for t in tallies if t["winner"] == team) for team in (0, 1)]
+    matches_won = [sum(1 for t in tallies if t["winner"] == team) for team in range(rules.teams)]
     games_won, points, hands_won = pair("games_won"), pair("points"), pair("hands_won")
     teams = []
-    for team in (0, 1):
-        seats = list(range(team, rules.players, 2))
+    for team in range(rules.teams):
+        seats = [s for s, t in enumerate(rules.team_of) if t == team]
         label = "+".join(dict.fromkeys(bots[s] for s in seats))
         lo, hi = wilson(matches_won[team], n)
         teams.append({
@@ -360,7 +362,7 @@ def statistics(rules: Rules, tallies: Sequence[Tally], *, seed: int,
             "accept_rate": _ratio(accepted, reached), "folded": folded,
         })
     one = vec("one_team", 6)
-    both = vec("both_teams", 4)
+    both = vec("both_teams", rules.teams + 2)
     one_name, one_on = _names(rules, True)
     both_name, both_on = _names(rules, False)
     folds = total("folds")
@@ -389,7 +391,7 @@ def statistics(rules: Rules, tallies: Sequence[Tally], *, seed: int,
             "both_teams": {
                 "name": both_name, "enabled": both_on,
                 "hands": both[0], "rate": _ratio(both[0], hands),
-                "won": [both[1], both[2]], "nobody": both[3]},
+                "won": both[1:-1], "nobody": both[-1]},
         },
         "all_tied_hands": {"hands": all_tied, "rate": _ratio(all_tied, hands)},
         "forfeited_games": total("forfeits"),

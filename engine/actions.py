@@ -16,13 +16,13 @@ from typing import Any, Literal
 
 from engine.cards import Card, card_name, parse_card
 
-Kind = Literal["play", "raise", "accept", "fold", "decide", "pass"]
+Kind = Literal["play", "raise", "accept", "fold", "decide", "concede", "pass"]
 
 
 @dataclass(frozen=True, slots=True)
 class Action:
     """One player's move. Build it with the class methods: :meth:`play`, :meth:`raise_to`,
-    :meth:`accept`, :meth:`fold`, :meth:`decide`.
+    :meth:`accept`, :meth:`fold`, :meth:`decide`, :meth:`concede`.
 
     Two more exist only in what a bot is given (:func:`engine.bots.choose_for`), never in a
     log or :meth:`Match.apply`: a move by hand position (:meth:`play_at`, in a blind hand, P6,
@@ -62,13 +62,13 @@ class Action:
             ok = type(self.play_on) is bool and card is None and self.covered is False \
                 and self.value is None and position is None
             want = "play True or False"
-        elif kind == "accept" or kind == "fold" or kind == "pass":
+        elif kind == "accept" or kind == "fold" or kind == "pass" or kind == "concede":
             ok = card is None and self.covered is False and self.value is None \
                 and self.play_on is None and position is None
             want = "a seat only"
         else:
             raise ValueError(f"{kind!r} is not a move: expected one of play, raise, accept, "
-                             "fold, decide, pass")
+                             "fold, decide, concede, pass")
         if not ok:
             raise ValueError(f"a {kind} move takes {want}; found card={card!r}, "
                              f"covered={self.covered!r}, value={self.value!r}, "
@@ -98,6 +98,11 @@ class Action:
     def decide(cls, seat: int, play: bool) -> Action:
         """Play (``True``) or fold a mão de dez / mão de 11 with a decision (M5)."""
         return cls("decide", seat, play_on=play)
+
+    @classmethod
+    def concede(cls, seat: int) -> Action:
+        """Give up the hand (*correr*, a house rule): the other team scores its value."""
+        return cls("concede", seat)
 
     @classmethod
     def play_at(cls, seat: int, position: int, covered: bool = False) -> Action:
@@ -144,6 +149,8 @@ class Action:
             return cls.fold(seat)
         if kind == "decide":
             return cls.decide(seat, ev["play"])
+        if kind == "concede":
+            return cls.concede(seat)
         raise ValueError(f"{kind!r} is not a move")
 
     def __str__(self) -> str:

@@ -68,11 +68,41 @@ class VariantError(TrucoError):
         return "\n".join(self.lines())
 
 
-class IllegalMoveError(TrucoError):
-    """A move that the rules do not allow now. ``legal`` lists what was legal instead."""
+class Why(str):
+    """Why a move is illegal: the reason in words (it is the ``str``), and a stable ``code``
+    that programs can test instead of the words.
 
-    def __init__(self, message: str, legal: list[str] | None = None, **kw: object) -> None:
+    >>> why = Why("not_your_turn", "it is seat 2's turn")
+    >>> why, why.code
+    ("it is seat 2's turn", 'not_your_turn')
+    """
+
+    code: str
+
+    def __new__(cls, code: str, text: str) -> Why:
+        why = super().__new__(cls, text)
+        why.code = code
+        return why
+
+    def __repr__(self) -> str:
+        return str.__repr__(self)
+
+
+class IllegalMoveError(TrucoError):
+    """A move that the rules do not allow now. ``legal`` lists what was legal instead.
+
+    The structured parts: ``move`` (what was refused: an Action, a Deal, or what was given),
+    ``why`` (the reason in words, without the move and the legal list) and ``reason`` (its
+    stable code, e.g. ``not_your_turn``, ``not_now``, ``match_over``; ``illegal`` where the rule
+    has no code of its own)."""
+
+    def __init__(self, message: str, legal: list[str] | None = None, *,
+                 move: object = None, why: str | None = None, reason: str | None = None,
+                 **kw: object) -> None:
         self.legal = legal or []
+        self.move = move
+        self.why = why if why is not None else message
+        self.reason = reason or getattr(why, "code", None) or "illegal"
         if legal is not None:
             listed = ", ".join(legal) if legal else "nothing (a deal is awaited)"
             message = f"{message}; legal: {listed}"

@@ -51,17 +51,18 @@ from transitions import MachineError
 
 from engine.actions import Action, Deal
 from engine.cards import Card, card_name
-from engine.errors import IllegalMoveError
+from engine.errors import IllegalMoveError, Why
 from engine.machine import Ruling, build_machine, triggers_from
 from engine.moves import KINDS, Lister, load_kinds
 from engine.moves.outcome import new_hand
+from engine.observation import LastHand, Observation, PendingRaise, PlayedCard, SpecialHand
 from engine.rules import Rules
 from engine.shuffle import SplitMix64
 from engine.shuffle import deal as seeded_deal
-from engine.state import BOTH_TEAMS, NORMAL, ONE_TEAM, HandState, Played, RoundState
+from engine.state import NORMAL, HandState, Played, RoundState
 from engine.variant import load_ref
 
-__all__ = ["BOTH_TEAMS", "NORMAL", "ONE_TEAM", "Checkpoint", "Match", "MoveTable",
+__all__ = ["NORMAL", "Checkpoint", "Match", "MoveTable",
            "move_table", "resolve_rules"]
 
 Checkpoint = dict[str, Any]
@@ -81,7 +82,7 @@ class MoveTable:
 
     __slots__ = ("play", "covered", "covered_from", "raises", "accept", "fold", "decide",
                  "next_value", "any_time", "players", "listers", "by_seat", "triggers",
-                 "constrained")
+                 "opponents", "winning", "constrained")
 
     def __init__(self, rules: Rules) -> None:
         n = rules.players
@@ -104,6 +105,12 @@ class MoveTable:
         values = [rules.initial_value, *(step.value for step in rules.ladder)]
         # C8: the only raise from each value is to the next step (none at the top)
         self.next_value = dict(zip(values, values[1:], strict=False))
+        for special in rules.special_hands:  # a special hand that allows raises: its next step
+            step = rules.next_step(special.value)
+            if special.raises == "allowed" and step is not None:
+                self.next_value.setdefault(special.value, step.value)
+        #: The target no raise may reach from (betting.no_raise_when_winning), or None.
+        self.winning = rules.target if rules.no_raise_when_winning else None
         self.any_time = rules.raise_timing == "any_time"
         machine = build_machine(rules)
         #: The triggers of each state, as the machine has them.
@@ -116,6 +123,10 @@ class MoveTable:
             for s in machine.states}
         #: States whose moves are listed seat by seat (the partners who answer a raise).
         self.by_seat = {"answer"}
+        team_of = rules.team_of
+        #: The seats of the other teams, by team: who may answer that team's raise.
+        self.opponents = [tuple(s for s in range(n) if team_of[s] != t)
+                          for t in range(rules.teams)]
 
 
 @cache
@@ -154,8 +165,8 @@ class Match:
         queued = list(deals) if deals is not None else None
         self._deals: Iterator[Deal] | None = iter(queued) if queued is not None else None
         self.dealer = dealer
-        self.score = [0, 0]
-        self.games = [0, 0]
+        self.score = [0] * rules.teams
+        self.games = [0] * rules.teams
         self.winner: int | None = None
         self.hand_number = 0
         #: The public record of the hand that ended last: (number, played, shown, rounds,
@@ -218,9 +229,16 @@ class Match:
 
     @property
     def challenged_team(self) -> int | None:
-        """The team that must answer the pending raise, if any."""
+        """The team that must answer the pending raise, if any: the other team (with more
+        than two teams, the team of the raiser's next seat)."""
         pending = self.hand.pending
-        return None if pending is None else 1 - pending[0] % 2
+        if pending is None:
+            return None
+        rules = self.rules
+        if rules.teams == 2:
+            return 1 - rules.team_of[pending[0]]
+        # more than two teams: the raise is put to the raiser's next seat
+        return rules.team_of[(pending[0] + 1) % rules.players]
 
     @property
     def manilhas(self) -> tuple[Card, ...]:
@@ -280,7 +298,8 @@ class Match:
 
     @property
     def special(self) -> int:
-        """``NORMAL``, ``ONE_TEAM`` (P5, M5) or ``BOTH_TEAMS`` (P6, M6)."""
+        """``NORMAL`` (0), or 1 + the index in ``rules.special_hands`` of the special hand
+        this one is (P5, P6, M5, M6)."""
         return self.hand.special
 
     @property
@@ -325,8 +344,13 @@ class Match:
         moves = self.moves
         listers = moves.listers[st]
         if st in moves.by_seat:
-            seats = range(moves.players)
-            for s in seats if seat is None else (seat,) if seat in seats else ():
+            if seat is None:  # only the challenged seats may move while a raise waits
+                pending = self.hand.pending
+                seats: Sequence[int] = (range(moves.players) if pending is None else
+                                        moves.opponents[self.rules.team_of[pending[0]]])
+            else:
+                seats = (seat,) if 0 <= seat < moves.players else ()
+            for s in seats:
                 for lister in listers:
                     lister(self, s, out)
         else:
@@ -343,12 +367,13 @@ class Match:
         unchanged; so does anything that is not an :class:`Action` (a malformed ``Action``
         cannot be built: ``ValueError``)."""
         if action.__class__ is not Action:
-            raise IllegalMoveError(f"{action!r} is not a move: expected an Action",
-                                   [str(a) for a in self.legal_actions()])
+            why = Why("not_a_move", f"{action!r} is not a move: expected an Action")
+            raise IllegalMoveError(why, [str(a) for a in self.legal_actions()], move=action,
+                                   why=why)
         kind = action.kind
         seat = action.seat
         if not 0 <= seat < self.moves.players:
-            self._illegal(action, f"there is no seat {seat}")
+            self._illegal(action, Why("no_such_seat", f"there is no seat {seat}"))
         event = self._events.get(kind)
         if event is None:  # no such trigger in this variant's machine
             self._not_now(action)
@@ -367,15 +392,17 @@ class Match:
         """Refuse a move whose trigger the machine does not have from the current state."""
         kind = "deal" if isinstance(action, Deal) else action.kind
         if kind == "pass":
-            self._illegal(action, "a pass declines a bot's offer to raise out of turn; it is "
-                                  "not a move")
-        why = KINDS[kind].not_now if kind in KINDS else {}
-        self._illegal(action, why.get(self.state) or why.get(None) or "not a move now")
+            self._illegal(action, Why("not_a_move", "a pass declines a bot's offer to raise "
+                                                    "out of turn; it is not a move"))
+        said = KINDS[kind].not_now if kind in KINDS else {}
+        self._illegal(action, Why("not_now", said.get(self.state) or said.get(None)
+                                  or "not a move now"))
 
     def _illegal(self, action: Action | Deal, why: str) -> NoReturn:
         if self.state == "match_over":
-            why = "the match is over"
-        raise IllegalMoveError(f"{action}: {why}", [str(a) for a in self.legal_actions()])
+            why = Why("match_over", "the match is over")
+        raise IllegalMoveError(f"{action}: {why}", [str(a) for a in self.legal_actions()],
+                               move=action, why=why)
 
     # -- dealing ----------------------------------------------------------------------------
     def deal(self, deal: Deal) -> None:
@@ -433,7 +460,7 @@ class Match:
         return None
 
     # -- what a seat may know ---------------------------------------------------------------
-    def observation(self, seat: int) -> dict[str, Any]:
+    def observation(self, seat: int) -> Observation:
         """What ``seat`` may know now, as plain data: never another seat's hidden cards.
 
         Its own cards (not in a blind hand, P6), the partners' cards during a decision that
@@ -443,27 +470,29 @@ class Match:
         round winners), since a hand's last move already deals the next one."""
         r = self.rules
         n = r.players
-        team = seat % 2
+        team = r.team_of[seat]
         blind = self.blind
         own_hand = None if blind else [card_name(c) for c in self.hands[seat]]
         partners: dict[int, list[str]] | None = None
-        if (self.state == "decide" and r.one_team.show_partner_cards
+        rule = self.hand.rule
+        if (self.state == "decide" and rule is not None and rule.show_partner_cards
                 and team == self.special_team):
-            partners = {s: [card_name(c) for c in self.hands[s]] for s in range(team, n, 2)}
+            partners = {s: [card_name(c) for c in self.hands[s]] for s in range(n)
+                        if r.team_of[s] == team}
         played = _public_played(self.played, seat, blind)
-        pending = None
+        pending: PendingRaise | None = None
         if self.pending is not None:
             ps, pv, pc = self.pending
             pending = {"seat": ps, "value": pv, "name": r.step_name(pv)}
             if pc is not None and ps == seat:
                 pending["card"] = card_name(pc)
-        special = None
-        if self.special == ONE_TEAM:
-            special = {"name": r.one_team.name, "team": self.special_team}
-        elif self.special == BOTH_TEAMS:
-            special = {"name": r.both_teams.name, "team": None}
+            if self.hand.refused:  # betting.refusal: whole_team: who folded it so far
+                pending["folded"] = list(self.hand.refused)
+        special: SpecialHand | None = None
+        if rule is not None:
+            special = {"name": rule.name, "team": self.special_team}
         legal = self.legal_actions(seat)
-        last = None
+        last: LastHand | None = None
         if self.last_hand is not None:
             number, last_played, last_shown, last_rounds, last_blind = self.last_hand
             last = {"hand_number": number,
@@ -508,7 +537,7 @@ class Match:
 
 
 def _public_played(played: Sequence[tuple[int, int, Card, bool]],
-                   seat: int, blind: bool) -> list[dict[str, Any]]:
+                   seat: int, blind: bool) -> list[PlayedCard]:
     """Cards played, as ``seat`` saw them: a covered card's face only to its player (P7), and
     not even to him in a blind hand, where he played it unseen (P6)."""
     return [{"round": rnd + 1, "seat": s,

@@ -36,9 +36,13 @@ MAX_LINE_BYTES = 64 * 1024
 #: Largest log accepted, in bytes.
 MAX_FILE_BYTES = 64 * 1024 * 1024
 
-MOVES = ("deal", "play", "raise", "accept", "fold", "decide")
+MOVES = ("deal", "play", "raise", "accept", "fold", "decide",
+         "concede")  # concede: version 2 (docs/log-format.md)
 CHECKPOINTS = ("round", "hand", "game", "match")
 EVENT_TYPES = MOVES + CHECKPOINTS
+#: Event types of version 2 only: accepted here (the version gate is not connected yet), not
+#: named among the types an unknown event's message lists (version 1's).
+VERSION_2_EVENTS = ("concede",)
 
 # A line is read up to its limit plus a CRLF line end, plus one byte to see that it is longer.
 _CHUNK = MAX_LINE_BYTES + 3
@@ -408,7 +412,7 @@ def check_line(obj: Any, line: int) -> tuple[ItemKind, str | None]:
             return "move", "schema violation: an event needs \"event\""
         return "move", (f"schema violation: unknown event type "
                         f"{json.dumps(event, ensure_ascii=False)}: expected one of "
-                        + ", ".join(EVENT_TYPES))
+                        + ", ".join(t for t in EVENT_TYPES if t not in VERSION_2_EVENTS))
     kind: ItemKind = ("checkpoint" if event in CHECKPOINTS
                       else "deal" if event == "deal" else "move")
     e = schema_problem(obj, event)
@@ -451,9 +455,119 @@ def _raw_lines(source: IO[bytes] | bytes | Iterable[bytes]) -> Iterator[bytes]:
 
 # Logs repeat the same lines over and over ({"event": "round", "winner": 1}, a seat playing a
 # card): a good event line is parsed and checked once per process, then taken from here (a copy,
-# so no reader can change what another gets). Bounded; deals are never kept.
+# so no reader can change what another gets). Bounded, in lines and in the bytes of a line (an
+# event is some 50 bytes; a longer line, with a large "meta", is read each time): at most a few
+# MiB. Deals are never kept.
 _SEEN: dict[bytes, tuple[ItemKind, dict[str, Any]]] = {}
 _SEEN_MAX = 4096
+#: Longest line kept (bytes).
+KEEP_LINE_BYTES = 1024
+
+
+def log_lines(source: IO[bytes] | bytes | Iterable[bytes], file: str = "<log>"
+              ) -> Iterator[bytes | LogProblem]:
+    """The lines of a log, each without its line end (``\\n`` or ``\\r\\n``), checked against
+    the size limits only: a line over :data:`MAX_LINE_BYTES` or a file over
+    :data:`MAX_FILE_BYTES` ends them with its problem (a :class:`LogProblem`, the last item).
+    :func:`read_log` reads each with :func:`read_line`.
+
+    >>> list(log_lines(b'a\\r\\nb', "x.jsonl"))
+    [b'a', b'b']
+    """
+    if isinstance(source, bytes) and len(source) <= min(_SPLIT_MAX, MAX_FILE_BYTES):
+        return iter(_split(source, file))
+    return _log_lines(source, file)
+
+
+# Bytes up to this size are split in one call (a list of the lines, no larger than the bytes).
+_SPLIT_MAX = 1 << 20
+
+
+def _split(source: bytes, file: str) -> list[bytes | LogProblem]:
+    """What _log_lines yields for bytes that cannot reach the size limit: a line cut at
+    _CHUNK there is longer than MAX_LINE_BYTES here too, and ends the lines at the same one."""
+    lines = source.split(b"\n")
+    if not lines[-1]:
+        lines.pop()  # after the last line end (or an empty log)
+    if b"\r" in source:
+        lines = [body[:-1] if body[-1:] == b"\r" else body for body in lines]
+    out: list[bytes | LogProblem] = list(lines)
+    if len(source) > MAX_LINE_BYTES:
+        for i, body in enumerate(lines):
+            if len(body) > MAX_LINE_BYTES:
+                del out[i:]
+                out.append(_too_long(file, i + 1))
+                break
+    return out
+
+
+def _log_lines(source: IO[bytes] | bytes | Iterable[bytes], file: str
+               ) -> Iterator[bytes | LogProblem]:
+    size = 0
+    for line, raw in enumerate(_raw_lines(source), 1):
+        size += len(raw)
+        if size > MAX_FILE_BYTES:
+            yield LogProblem("limit", f"the log is larger than {MAX_FILE_BYTES // 2**20} MiB, "
+                             "the limit of this reader", file=file, line=line)
+            return
+        body = raw[:-1] if raw.endswith(b"\n") else raw
+        if body.endswith(b"\r"):
+            body = body[:-1]
+        if len(body) > MAX_LINE_BYTES:
+            yield _too_long(file, line)
+            return
+        yield body
+
+
+def _too_long(file: str, line: int) -> LogProblem:
+    return LogProblem("limit", f"line longer than {MAX_LINE_BYTES // 1024} KiB, the limit of "
+                      "this reader", file=file, line=line)
+
+
+def read_line(body: bytes, line: int, file: str = "<log>") -> LogItem | LogProblem:
+    """One line of a log (its bytes without the line end, within the size limits, see
+    :func:`log_lines`) at its 1-based ``line``: a :class:`LogItem` if it is good, else its
+    :class:`LogProblem`. A good event line is parsed and checked once per process (its
+    :attr:`LogItem.raw` is then set): the answer depends on the bytes and on whether the line
+    is the first, nothing else.
+
+    >>> read_line(b'{"event": "fold", "seat": 1}', 2)
+    LogItem(line=2, kind='move', data={'event': 'fold', 'seat': 1})
+    """
+    if line > 1:
+        seen = _SEEN.get(body)
+        if seen is not None:  # the same bytes were parsed and checked already
+            return LogItem(line, seen[0], dict(seen[1]), body)
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return LogProblem("encoding", f"invalid UTF-8 at byte {exc.start + 1} of the line "
+                          f"(0x{body[exc.start]:02x}): a log is UTF-8", file=file, line=line)
+    if not text.strip():
+        return LogProblem("blank", "blank line: a log has no blank lines", file=file, line=line)
+    if line == 1 and text.startswith("\ufeff"):
+        return LogProblem("encoding", "the log starts with a byte order mark: a log is "
+                          "UTF-8 without one", file=file, line=line)
+    try:
+        obj = loads_strict(text)
+    except ValueError as exc:
+        return LogProblem("json", f"invalid JSON: {exc}", file=file, line=line)
+    kind, problem = check_line(obj, line)
+    if problem is not None:
+        pkind: ProblemKind = "header" if problem.startswith("bad header") else "schema"
+        return LogProblem(pkind, problem, file=file, line=line, item=kind)
+    if kind != "deal" and line > 1 and len(body) <= KEEP_LINE_BYTES:
+        if len(_SEEN) >= _SEEN_MAX:
+            _SEEN.clear()
+        _SEEN[body] = (kind, obj)
+        return LogItem(line, kind, dict(obj), body)
+    return LogItem(line, kind, obj)
+
+
+def empty_log(file: str = "<log>") -> LogProblem:
+    """The problem of a log without a line."""
+    return LogProblem("header", "bad header: the log is empty; line 1 must be the header",
+                      file=file, line=1)
 
 
 def read_log(source: IO[bytes] | bytes | Iterable[bytes], file: str = "<log>"
@@ -467,58 +581,12 @@ def read_log(source: IO[bytes] | bytes | Iterable[bytes], file: str = "<log>"
     LogItem(line=1, kind='header', data={'truco_log': 1, 'variant': 'mineiro'})
     a.jsonl:2: blank line: a log has no blank lines
     """
-    size = 0
     line = 0
-    for raw in _raw_lines(source):
+    for body in log_lines(source, file):
+        if isinstance(body, LogProblem):
+            yield body
+            return
         line += 1
-        size += len(raw)
-        if size > MAX_FILE_BYTES:
-            yield LogProblem("limit", f"the log is larger than {MAX_FILE_BYTES // 2**20} MiB, "
-                             "the limit of this reader", file=file, line=line)
-            return
-        body = raw[:-1] if raw.endswith(b"\n") else raw
-        if body.endswith(b"\r"):
-            body = body[:-1]
-        if len(body) > MAX_LINE_BYTES:
-            yield LogProblem("limit", f"line longer than {MAX_LINE_BYTES // 1024} KiB, the "
-                             "limit of this reader", file=file, line=line)
-            return
-        if line > 1:
-            seen = _SEEN.get(body)
-            if seen is not None:  # the same bytes were parsed and checked already
-                yield LogItem(line, seen[0], dict(seen[1]), body)
-                continue
-        try:
-            text = body.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            yield LogProblem("encoding", f"invalid UTF-8 at byte {exc.start + 1} of the line "
-                             f"(0x{body[exc.start]:02x}): a log is UTF-8", file=file, line=line)
-            continue
-        if not text.strip():
-            yield LogProblem("blank", "blank line: a log has no blank lines", file=file,
-                             line=line)
-            continue
-        if line == 1 and text.startswith("\ufeff"):
-            yield LogProblem("encoding", "the log starts with a byte order mark: a log is "
-                             "UTF-8 without one", file=file, line=line)
-            continue
-        try:
-            obj = loads_strict(text)
-        except ValueError as exc:
-            yield LogProblem("json", f"invalid JSON: {exc}", file=file, line=line)
-            continue
-        kind, problem = check_line(obj, line)
-        if problem is not None:
-            pkind: ProblemKind = "header" if problem.startswith("bad header") else "schema"
-            yield LogProblem(pkind, problem, file=file, line=line, item=kind)
-            continue
-        if kind != "deal" and line > 1:
-            if len(_SEEN) >= _SEEN_MAX:
-                _SEEN.clear()
-            _SEEN[body] = (kind, obj)
-            yield LogItem(line, kind, dict(obj), body)
-            continue
-        yield LogItem(line, kind, obj)
+        yield read_line(body, line, file)
     if line == 0:
-        yield LogProblem("header", "bad header: the log is empty; line 1 must be the header",
-                         file=file, line=1)
+        yield empty_log(file)

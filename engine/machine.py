@@ -174,10 +174,16 @@ class LeanTransition(Transition):
     or callback given as a callable (every one of this engine's) is called directly; a name is
     resolved by the library (``Condition.check``, ``Machine.callback``), as is everything
     of a machine that does not send the event data. Plugged in through
-    ``Machine.transition_cls``, the library's extension point."""
+    ``Machine.transition_cls``, the library's extension point. In a :class:`LeanMachine` the
+    machine-wide callback lists are read from :attr:`LeanMachine.hooks`; in another machine,
+    through its properties."""
 
     def execute(self, event_data: EventData) -> bool:
         machine = event_data.machine
+        try:
+            hooks: Hooks = machine.hooks
+        except AttributeError:  # not a LeanMachine
+            hooks = Hooks(machine)
         if self.prepare:
             for func in self.prepare:
                 _call(machine, func, event_data)
@@ -189,8 +195,8 @@ class LeanTransition(Transition):
                     return False
             elif not cond.check(event_data):
                 return False
-        if machine.before_state_change:
-            for func in machine.before_state_change:
+        if hooks.before_state_change:
+            for func in hooks.before_state_change:
                 _call(machine, func, event_data)
         for func in self.before:
             if direct and callable(func):
@@ -205,10 +211,10 @@ class LeanTransition(Transition):
             event_data.state = dest  # as EventData.update(self.dest) sets it
             dest.enter(event_data)
             if dest.final:
-                for func in machine.on_final:
+                for func in hooks.on_final:
                     _call(machine, func, event_data)
-        if self.after or machine.after_state_change:
-            for func in [*self.after, *machine.after_state_change]:
+        if self.after or hooks.after_state_change:
+            for func in [*self.after, *hooks.after_state_change]:
                 _call(machine, func, event_data)
         return True
 
@@ -248,8 +254,12 @@ class LeanEvent(Event):
         machine = self.machine
         name = getattr(model, machine.model_attribute)
         transitions = self.transitions.get(name)
-        if (transitions is None or machine.has_queue or machine.prepare_event
-                or machine.finalize_event or machine.on_exception):
+        try:
+            hooks: Hooks = machine.hooks
+        except AttributeError:  # not a LeanMachine
+            hooks = Hooks(machine)
+        if (transitions is None or hooks.queued or hooks.prepare_event
+                or hooks.finalize_event or hooks.on_exception):
             return bool(super().trigger(model, *args, **kwargs))
         event_data = EventData(machine.states[name], self, machine, model, args, kwargs)
         for transition in transitions:
@@ -260,15 +270,59 @@ class LeanEvent(Event):
         return False
 
 
+class Hooks:
+    """A machine's machine-wide callback lists, read once per move instead of through a
+    property each: the very list objects the library keeps (its properties return them, so a
+    callback appended to one is seen here), taken again whenever a property is set to a new
+    list (:class:`LeanMachine`'s setters)."""
+
+    __slots__ = ("queued", "prepare_event", "finalize_event", "on_exception",
+                 "before_state_change", "after_state_change", "on_final")
+
+    def __init__(self, machine: Machine) -> None:
+        self.queued = machine.has_queue
+        self.prepare_event = machine.prepare_event
+        self.finalize_event = machine.finalize_event
+        self.on_exception = machine.on_exception
+        self.before_state_change = machine.before_state_change
+        self.after_state_change = machine.after_state_change
+        self.on_final = machine.on_final
+
+
+def _setter(name: str) -> Any:
+    """The library's property ``name`` with a setter that also takes the new list into
+    :attr:`LeanMachine.hooks`."""
+    prop = getattr(Machine, name)
+
+    def fset(self: LeanMachine, value: Any) -> None:
+        prop.fset(self, value)
+        if "hooks" in self.__dict__:  # set in __init__, once every list exists
+            self.hooks = Hooks(self)
+
+    return prop.setter(fset)
+
+
 class LeanMachine(Machine):
-    """``transitions.Machine`` with :class:`LeanTransition` and :class:`LeanState`: the same
-    states, transitions, conditions and callbacks; with them a move of a random Paulista match
-    costs 11 µs in :meth:`~engine.game.Match.apply`, with the library's own classes 15 µs
-    (medians of 5 alternating runs of 150 matches, on the project's machine)."""
+    """``transitions.Machine`` with :class:`LeanTransition`, :class:`LeanState` and
+    :class:`LeanEvent`: the same states, transitions, conditions and callbacks, through the
+    library's public API and extension points (``transition_cls``, ``state_cls``,
+    ``event_cls``, the callback properties), without its logging and per-move property
+    reads."""
 
     transition_cls = LeanTransition
     state_cls = LeanState
     event_cls = LeanEvent
+    prepare_event = _setter("prepare_event")
+    finalize_event = _setter("finalize_event")
+    on_exception = _setter("on_exception")
+    before_state_change = _setter("before_state_change")
+    after_state_change = _setter("after_state_change")
+    on_final = _setter("on_final")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: The machine-wide callback lists (see :class:`Hooks`).
+        self.hooks = Hooks(self)
 
 
 @cache

@@ -27,9 +27,11 @@ problem means (python-chess style: one reader, several handlers):
 
 from __future__ import annotations
 
+import copy
 import io
 import os
-from collections.abc import Iterable
+import stat
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -45,19 +47,52 @@ from engine.logread import (
     LogItem,
     LogProblem,
     ProblemKind,
+    empty_log,
     loads_strict,
+    log_lines,
+    read_line,
     read_log,
 )
+from engine.resources import shipped_variants
 from engine.rules import Rules
-from engine.variant import load_ref, looks_like_path
+from engine.variant import (
+    MAX_EXTENDS,
+    find_variant,
+    load_ref,
+    looks_like_path,
+    read_yaml,
+    resolve_source,
+)
+from engine.variant import MAX_FILE_BYTES as MAX_VARIANT_BYTES
 
 #: Keys of an event that the engine ignores (kept as they are, never compared).
 IGNORED_KEYS = ("t", "meta")
 
-# The move of each distinct move line, made once per process (moves are immutable values;
-# the reader hands the line's bytes with a line it has read before). Bounded.
-_ACTIONS: dict[bytes, Action] = {}
-_ACTIONS_MAX = 4096
+# What the replay needs of each distinct good event line, made once per process from the
+# line's bytes (the reader hands them with a line it keeps, LogItem.raw; what a line is depends
+# on its bytes alone): a move line's Action (an immutable value), or a checkpoint line's event
+# and its fields without the ignored keys (compared, never handed to a visitor). Bounded.
+_Plan = tuple[str, str, Action | None, dict[str, Any] | None]
+_PLANS: dict[bytes, _Plan] = {}
+_PLANS_MAX = 4096
+
+
+def _plan(item: LogItem) -> _Plan:
+    """The plan of a good event line (a move or a checkpoint), from the cache if its bytes
+    were met before."""
+    raw = item.raw
+    plan = _PLANS.get(raw) if raw is not None else None
+    if plan is None:
+        if item.kind == "checkpoint":
+            given = {k: v for k, v in item.data.items() if k not in IGNORED_KEYS}
+            plan = (item.kind, item.event, None, given)
+        else:
+            plan = (item.kind, item.event, Action.from_event(item.data), None)
+        if raw is not None:
+            if len(_PLANS) >= _PLANS_MAX:
+                _PLANS.clear()
+            _PLANS[raw] = plan
+    return plan
 
 
 class Visitor:
@@ -130,10 +165,93 @@ def resolve_variant(ref: str, base: Path | None) -> Rules:
     """A header's ``variant``: a shipped name, or a path to a YAML file relative to ``base``
     (the log's folder). Raises :class:`~engine.errors.VariantError`.
 
+    A shipped variant is loaded once per process (:func:`engine.variant.find_variant`); a
+    variant file is loaded again only when it, or a file it extends, has changed since it was
+    loaded here last (see :func:`header_rules`).
+
     >>> resolve_variant("mineiro", None).top_value
     9
     """
-    return load_ref(ref, base=base)
+    return header_rules(ref, base)[0]
+
+
+@dataclass(frozen=True)
+class _Loaded:
+    rules: Rules  # never handed out: callers get a copy
+    fingerprint: str
+    files: tuple[tuple[str, bytes], ...]  # every file read to load it, with its bytes then
+
+
+# Variant files named by headers, by (name in the header, folder, working folder): used while
+# every file the loader read holds the same bytes (each is read again: a changed file, or a
+# changed parent, is loaded again). Bounded. Shipped variants' fingerprints, by name.
+_FILES: dict[tuple[str, str, str], _Loaded] = {}
+_FILES_MAX = 64
+_SHIPPED: dict[str, tuple[Rules, str]] = {}
+
+
+def header_rules(ref: str, base: Path | None) -> tuple[Rules, str]:
+    """:func:`resolve_variant` with the rules' fingerprint (``variant_sha256``). The rules of a
+    variant file are a copy of the ones loaded (its ``data`` too): what a caller does to them
+    never reaches another. Raises :class:`~engine.errors.VariantError`, as
+    :func:`engine.variant.load_ref` does."""
+    if not looks_like_path(ref) and ref in shipped_variants():
+        rules = find_variant(ref)
+        known = _SHIPPED.get(ref)
+        if known is None or known[0] is not rules:
+            known = _SHIPPED[ref] = (rules, rules.fingerprint)
+        return known
+    key = (ref, str(base), os.getcwd())
+    loaded = _FILES.get(key)
+    if loaded is None or any(_file_bytes(f) != b for f, b in loaded.files):
+        loaded = None
+        files = _variant_files(ref, base)
+        rules = load_ref(ref, base=base)
+        if files is not None and all(_file_bytes(f) == b for f, b in files):
+            # The files held the same bytes before and after the loader read them.
+            if len(_FILES) >= _FILES_MAX:
+                _FILES.clear()
+            loaded = _FILES[key] = _Loaded(rules, rules.fingerprint, files)
+        else:
+            _FILES.pop(key, None)
+            return rules, rules.fingerprint  # not kept: no one else gets these
+    rules = copy.copy(loaded.rules)
+    object.__setattr__(rules, "data", copy.deepcopy(loaded.rules.data))
+    return rules, loaded.fingerprint
+
+
+def _file_bytes(path: str) -> bytes | None:
+    """A regular file's bytes (``None`` for anything else, or a file over the limit)."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        with open(path, "rb") as f:
+            data = f.read(MAX_VARIANT_BYTES + 1)
+    except OSError:
+        return None
+    return data if len(data) <= MAX_VARIANT_BYTES else None
+
+
+def _variant_files(ref: str, base: Path | None) -> tuple[tuple[str, bytes], ...] | None:
+    """The variant file ``ref`` and every file it extends, with their bytes (``None`` where
+    the loader would fail, or a file is not plainly readable: such a variant is not kept)."""
+    out: list[tuple[str, bytes]] = []
+    try:
+        path = resolve_source(ref, base)
+        while len(out) <= MAX_EXTENDS:
+            data = _file_bytes(str(path))
+            if data is None:
+                return None
+            out.append((os.path.abspath(path), data))
+            parent = read_yaml(path).data.get("extends")
+            if parent is None:
+                return tuple(out)
+            if not isinstance(parent, str) or not parent:
+                return None
+            path = resolve_source(parent, path.parent)
+    except Exception:  # noqa: BLE001 - whatever it is, load_ref says it; nothing is kept
+        return None
+    return None
 
 
 class Replayer:
@@ -155,6 +273,8 @@ answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
         self.visitor = visitor
         #: Replay under these rules instead of the header's variant (``truco compare``).
         self.override = rules
+        # Where base is None: makes the log's folder when a variant file needs it (verify_file).
+        self._base_of: Callable[[], Path] | None = None
         self.match: Match | None = None
         self.rules: Rules | None = None
         #: No more replay (bad header, illegal move, missing deal, events after the end).
@@ -173,27 +293,107 @@ answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
     def run(self, items: Iterable[LogItem | LogProblem]) -> None:
         """Replay every item, then call the visitor's ``end``."""
         for item in items:
-            self.lines = item.line or self.lines
-            if isinstance(item, LogProblem):
-                if item.line == 1 or item.may_be_a_move:
-                    self.stopped = True  # no header, no match; or a move that is unknown
-                self.visitor.problem(item)
+            self._item(item)
+        self._finish()
+
+    def run_source(self, source: IO[bytes] | bytes) -> None:
+        """``run(read_log(source, self.file))``, faster for a visitor that takes no move or
+        checkpoint (one that leaves :meth:`Visitor.move` and :meth:`Visitor.checkpoint` as
+        they are, like :class:`Visitor` and :class:`Collector`): a move or checkpoint line
+        whose bytes were met before is replayed from what was made of them then, without
+        parsing or checking it again and without a :class:`LogItem`. The same problems, in the
+        same order, at the same lines."""
+        visitor = type(self.visitor)
+        if visitor.move is not Visitor.move or visitor.checkpoint is not Visitor.checkpoint:
+            self.run(read_log(source, self.file))
+            return
+        file = self.file
+        plans = _PLANS
+        line = 0
+        for body in log_lines(source, file):
+            if isinstance(body, LogProblem):  # a limit: the reading ends
+                self._item(body)
+                break
+            line += 1
+            plan = plans.get(body) if line > 1 else None
+            if plan is None:  # a line not met before (or the header): the reader's way
+                item = read_line(body, line, file)
+                self._item(item)
+                if isinstance(item, LogItem) and item.raw is not None:
+                    _plan(item)  # what a line it kept is, for the next time
                 continue
-            if item.kind == "header":
-                self._header(item)
-            elif self.match is None or self.stopped:
+            self.lines = line
+            m = self.match
+            if m is None or self.stopped:
                 continue
-            elif item.kind == "checkpoint":
-                self._checkpoint(item)
-            else:
-                self._new_hand_check()
-                if self.match.is_over:
-                    self._stop("after_end", f"{item.event} after the match ended (at line "
-                               f"{self._end_line})", item.line)
-                elif item.kind == "deal":
-                    self._deal(item)
+            kind, event, action, given = plan
+            if kind == "checkpoint":
+                cps, j = self._cps, self._cp_next
+                if j < len(cps) and cps[j] == given:  # the usual case: the next one, equal
+                    self._cp_next = j + 1
                 else:
-                    self._move(item)
+                    self._checkpoint_at(line, event, given, None)  # type: ignore[arg-type]
+                continue
+            # What _item, _new_hand_check and _move_at do with a move, inline.
+            if m.hand_number != self._hand:
+                self._hand = m.hand_number
+                self._hand_events = 0
+                self._announced = False
+            self._cps = []
+            self._cp_next = 0
+            self._move_line = None
+            if m.is_over:
+                self._stop("after_end", f"{event} after the match ended (at line "
+                           f"{self._end_line})", line)
+                continue
+            if m.awaiting_deal:
+                self._move_at(line, action, None)  # type: ignore[arg-type]
+                continue
+            if not self._announced:
+                self._announce(None)
+            why: str | None = None
+            try:
+                cps = m.apply(action)  # type: ignore[arg-type]
+            except IllegalMoveError as exc:
+                why = exc.message
+            if why is not None:  # reported outside the except: a raised problem has no context
+                self._stop("illegal", f"illegal move: {why}", line)
+                continue
+            self._hand_events += 1
+            self._cps = cps
+            self._move_line = line
+            if m.is_over:
+                self._end_line = line
+        if line == 0:
+            self._item(empty_log(file))
+        self._finish()
+
+    def _item(self, item: LogItem | LogProblem) -> None:
+        self.lines = item.line or self.lines
+        if isinstance(item, LogProblem):
+            if item.line == 1 or item.may_be_a_move:
+                self.stopped = True  # no header, no match; or a move that is unknown
+            self.visitor.problem(item)
+            return
+        if item.kind == "header":
+            self._header(item)
+        elif self.match is None or self.stopped:
+            return
+        elif item.kind == "checkpoint":
+            given = _plan(item)[3]
+            assert given is not None
+            self._checkpoint_at(item.line, item.event, given, item)
+        else:
+            self._new_hand_check()
+            if self.match.is_over:
+                self._stop("after_end", f"{item.event} after the match ended (at line "
+                           f"{self._end_line})", item.line)
+            elif item.kind == "deal":
+                self._deal(item)
+            else:
+                self._move(item)
+
+    def _finish(self) -> None:
         if self.match is not None and not self.stopped and not self.match.is_over:
             m = self.match
             self.incomplete = LogProblem(
@@ -214,8 +414,13 @@ answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
         h = item.data
         ref = h["variant"]
         try:
-            rules = (self.override if self.override is not None
-                     else resolve_variant(ref, self.base))
+            if self.override is not None:
+                rules, fingerprint = self.override, ""
+            else:
+                if self.base is None and self._base_of is not None and (
+                        looks_like_path(ref) or ref not in shipped_variants()):
+                    self.base = self._base_of()  # only a variant file needs the log's folder
+                rules, fingerprint = header_rules(ref, self.base)
         except VariantError as exc:
             text = str(exc).splitlines()[0]
             if not text.startswith(("unknown variant", "no variant file")):
@@ -223,9 +428,9 @@ answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
             self._stop("variant", text, item.line)
             return
         sha = h.get("variant_sha256")
-        if sha is not None and self.override is None and sha != rules.fingerprint:
+        if sha is not None and self.override is None and sha != fingerprint:
             self._problem("variant", f"variant_sha256 {sha} does not match the fingerprint of "
-                          f"variant {ref!r}, {rules.fingerprint}: the rules changed since the "
+                          f"variant {ref!r}, {fingerprint}: the rules changed since the "
                           "log was written", item.line)
         dealer = h.get("dealer", 0)
         if dealer >= rules.players:
@@ -272,7 +477,7 @@ answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
             try:
                 m.deal(deal)
             except IllegalMoveError as exc:
-                why = exc.message.split("; legal:")[0].removeprefix(f"{deal}: ")
+                why = exc.why
             if why is not None:
                 self._stop("deal", f"deal mismatch: {why}", item.line)
                 return
@@ -314,57 +519,70 @@ answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
             self._stop("deal", f"hand {m.hand_number + 1} has no deal event: a log without a "
                        "seed deals every hand with one, before its first move", item.line)
             return
-        self._announce(None)
-        raw = item.raw
-        action = _ACTIONS.get(raw) if raw is not None else None
-        if action is None:
-            action = Action.from_event(item.data)
-            if raw is not None:
-                if len(_ACTIONS) >= _ACTIONS_MAX:
-                    _ACTIONS.clear()
-                _ACTIONS[raw] = action
+        action = _plan(item)[2]
+        assert action is not None
+        self._move_at(item.line, action, item)
+
+    def _move_at(self, line: int, action: Action, item: LogItem | None) -> None:
+        """A move at ``line``; ``item`` is ``None`` where the visitor takes no move."""
+        m = self.match
+        assert m is not None
+        if m.awaiting_deal:
+            self._stop("deal", f"hand {m.hand_number + 1} has no deal event: a log without a "
+                       "seed deals every hand with one, before its first move", line)
+            return
+        if not self._announced:
+            self._announce(None)
         why: str | None = None
         try:
             cps = m.apply(action)
         except IllegalMoveError as exc:
             why = exc.message
         if why is not None:  # reported outside the except: a raised problem has no context
-            self._stop("illegal", f"illegal move: {why}", item.line)
+            self._stop("illegal", f"illegal move: {why}", line)
             return
         self._hand_events += 1
         self._cps = cps
         self._cp_next = 0
-        self._move_line = item.line
+        self._move_line = line
         if m.is_over:
-            self._end_line = item.line
-        self.visitor.move(item, action, m, cps)
+            self._end_line = line
+        if item is not None:
+            self.visitor.move(item, action, m, cps)
 
     # -- checkpoints ----------------------------------------------------------------------------
-    def _checkpoint(self, item: LogItem) -> None:
-        kind = item.event
+    def _checkpoint_at(self, line: int, kind: str, given: dict[str, Any],
+                       item: LogItem | None) -> None:
+        """A checkpoint line at ``line`` of event ``kind``, its fields ``given`` (without the
+        ignored keys); ``item`` is ``None`` where the visitor takes no checkpoint."""
         cps = self._cps
-        found = next((j for j in range(self._cp_next, len(cps)) if cps[j]["event"] == kind), None)
+        j = self._cp_next
+        if j < len(cps) and cps[j]["event"] == kind:  # the usual case: the next one
+            found: int | None = j
+        else:
+            found = next((j for j in range(j, len(cps)) if cps[j]["event"] == kind), None)
         if found is None:
             if self._move_line is None:
                 self._problem("checkpoint", f"{kind} checkpoint not caused by a move: a "
-                              "checkpoint stands right after the move that caused it", item.line)
+                              "checkpoint stands right after the move that caused it", line)
             elif any(cp["event"] == kind for cp in cps[: self._cp_next]):
                 self._problem("checkpoint", f"{kind} checkpoint repeated or out of order: the "
                               f"move at line {self._move_line} caused "
-                              f"{', '.join(cp['event'] for cp in cps)}, in that order", item.line)
+                              f"{', '.join(cp['event'] for cp in cps)}, in that order", line)
             else:
                 self._problem("checkpoint", f"{kind} checkpoint not caused by the move at line "
                               f"{self._move_line} (it caused "
-                              f"{', '.join(cp['event'] for cp in cps) or 'none'})", item.line)
-            self.visitor.checkpoint(item, None)
+                              f"{', '.join(cp['event'] for cp in cps) or 'none'})", line)
+            if item is not None:
+                self.visitor.checkpoint(item, None)
             return
         self._cp_next = found + 1
         engine = cps[found]
-        given = {k: v for k, v in item.data.items() if k not in IGNORED_KEYS}
         if not _same(given, engine):
             self._problem("checkpoint", f"checkpoint mismatch: expected {dumps_event(engine)}, "
-                          f"found {dumps_event(given)}", item.line)
-        self.visitor.checkpoint(item, engine)
+                          f"found {dumps_event(given)}", line)
+        if item is not None:
+            self.visitor.checkpoint(item, engine)
 
 
 def _same(given: dict[str, Any], engine: Checkpoint) -> bool:
@@ -373,11 +591,10 @@ def _same(given: dict[str, Any], engine: Checkpoint) -> bool:
 
 
 # -- entry points --------------------------------------------------------------------------------
-def _source(path: str | os.PathLike[str]) -> tuple[bytes, str, Path]:
-    p = Path(path)
-    with open(p, "rb") as f:
+def _source(path: str | os.PathLike[str]) -> tuple[bytes, str]:
+    with open(path, "rb") as f:
         data = f.read(MAX_FILE_BYTES + 1)  # bounded (/dev/zero); the reader reports the limit
-    return data, str(path), p.resolve().parent
+    return data, str(path)
 
 
 def replay(source: IO[bytes] | bytes, file: str, visitor: Visitor,
@@ -387,7 +604,7 @@ def replay(source: IO[bytes] | bytes, file: str, visitor: Visitor,
     the log is replayed under those rules instead of its header's variant (whose
     ``variant_sha256`` is then not checked)."""
     replayer = Replayer(file, base, visitor, rules=rules)
-    replayer.run(read_log(source, file))
+    replayer.run_source(source)
     return replayer
 
 
@@ -395,8 +612,15 @@ def verify_bytes(data: IO[bytes] | bytes, file: str, *, base: Path | None = None
                  strict: bool = False) -> ReplayResult:
     """Verify a log. Lenient by default (every problem collected); with ``strict`` the first
     problem is raised as a :class:`LogProblem`."""
+    return _verify(data, file, base, None, strict)
+
+
+def _verify(data: IO[bytes] | bytes, file: str, base: Path | None,
+            base_of: Callable[[], Path] | None, strict: bool) -> ReplayResult:
     visitor: Visitor = Visitor() if strict else Collector()
-    r = replay(data, file, visitor, base)
+    r = Replayer(file, base, visitor)
+    r._base_of = base_of
+    r.run_source(data)
     result = ReplayResult(file, list(getattr(visitor, "problems", [])), r.incomplete, r.lines)
     if r.match is not None:
         m = r.match
@@ -415,14 +639,15 @@ def verify_file(path: str | os.PathLike[str], *, strict: bool = False) -> Replay
 
     """
     try:
-        data, file, base = _source(path)
+        data, file = _source(path)
     except OSError as exc:
         problem = LogProblem("limit", f"cannot read the log: {exc.strerror}", file=str(path),
                              line=1)
         if strict:
             raise problem from None
         return ReplayResult(str(path), [problem])
-    return verify_bytes(data, file, base=base, strict=strict)
+    # The log's folder (symbolic links resolved) is made only if its header names a file.
+    return _verify(data, file, None, lambda: Path(path).resolve().parent, strict)
 
 
 class Annotator(Visitor):

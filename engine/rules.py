@@ -9,12 +9,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from engine.cards import RANKS, SUITS, Card, canonical_deck, card_rank, parse_card
 
 Penalty = Literal["lose_game", "lose_hand"]
+#: How a special hand treats a raise: a normal bet, a penalised move, or an illegal move.
+Raises = Literal["allowed", "penalised", "illegal"]
+#: Which teams' scores a special hand's condition asks about (see :class:`SpecialHand`).
+Teams = Literal["exactly_one", "all", "any"]
 
 #: Strength of a covered card (P7): below every real card, so it never wins or ties.
 COVERED = -1
@@ -23,15 +28,69 @@ _MANILHA_BASE = 100
 
 @dataclass(frozen=True)
 class Step:
-    """One step of the bet ladder (C8)."""
+    """One step of the bet ladder (C8). A step written ``value: game`` is worth the game:
+    its ``value`` is the game's target and ``game`` is true (accepted, the hand decides the
+    game); ``value: match``, worth the match: ``game`` and ``match`` are true (accepted, the
+    hand's winner wins the game and the match)."""
 
     value: int
     name: str
+    game: bool = False
+    match: bool = False
+
+
+@dataclass(frozen=True)
+class SpecialHand:
+    """One entry of the variant's list of special hands (P5, P6, M5, M6 and house rules): a
+    hand that starts at certain scores is played differently. The engine knows only this
+    general form; the old ``one_team``/``both_teams`` mapping is read into it.
+
+    It applies to a hand dealt when the scores meet its condition: a team is *at the score*
+    when its score is between ``from_score`` and ``to_score`` (both included; ``to_score``
+    ``None``: no upper bound); ``teams`` says how many teams must be: ``exactly_one``,
+    ``all`` or ``any`` (at least one). The first entry of the list whose condition holds is
+    the hand's; none: a normal hand.
+    """
+
+    name: str
+    teams: Teams
+    from_score: int
+    to_score: int | None
+    value: int
+    decision: bool
+    #: Who decides for the team at the score: ``either`` partner (the first answer counts),
+    #: or only ``first_from_mao``, the team's first seat in playing order from the mão.
+    decider: Literal["either", "first_from_mao"]
+    show_partner_cards: bool
+    fold_points: int
+    blind: bool
+    winner_takes_game: bool
+    raises: Raises
+    #: What a raise costs a team at the score, and a team not at it (``raises: penalised``).
+    penalty_team_at_score: Penalty
+    penalty_other_team: Penalty
+
+    def at_score(self, score: int) -> bool:
+        """Whether a team with ``score`` points is at this hand's score."""
+        return self.from_score <= score and (self.to_score is None or score <= self.to_score)
+
+    def team_for(self, score: Sequence[int]) -> tuple[bool, int | None]:
+        """Whether the hand applies at ``score`` (a score per team), and the one team at the
+        score when exactly one is (``None`` otherwise)."""
+        at = [t for t, s in enumerate(score) if self.at_score(s)]
+        if self.teams == "exactly_one":
+            ok = len(at) == 1
+        elif self.teams == "all":
+            ok = len(at) == len(score)
+        else:
+            ok = bool(at)
+        return ok, (at[0] if ok and len(at) == 1 else None)
 
 
 @dataclass(frozen=True)
 class OneTeamHand:
-    """P5 mão de 11 / M5 mão de dez: exactly one team has at least ``from_score``."""
+    """P5 mão de 11 / M5 mão de dez: exactly one team has at least ``from_score``. A reader's
+    view (tests, bots): the engine plays :attr:`Rules.special_hands`."""
 
     enabled: bool
     name: str
@@ -42,14 +101,16 @@ class OneTeamHand:
     fold_points: int
     blind: bool
     winner_takes_game: bool
-    raises: Literal["penalised", "illegal"]
+    raises: Raises
     penalty_team_at_score: Penalty
     penalty_other_team: Penalty
+    decider: Literal["either", "first_from_mao"] = "either"
 
 
 @dataclass(frozen=True)
 class BothTeamsHand:
-    """P6 mão de ferro / M6: both teams have at least ``from_score``."""
+    """P6 mão de ferro / M6: both teams have at least ``from_score``. A reader's view (tests,
+    bots): the engine plays :attr:`Rules.special_hands`."""
 
     enabled: bool
     name: str
@@ -57,7 +118,7 @@ class BothTeamsHand:
     value: int
     blind: bool
     winner_takes_game: bool
-    raises: Literal["penalised", "illegal"]
+    raises: Raises
     penalty: Penalty
 
 
@@ -93,22 +154,47 @@ class Rules:
     raise_timing: Literal["own_turn", "any_time"]  # P4, M3
     name_card: bool  # M4
     refused_card_shown_in_rounds: tuple[int, ...]  # M4
-    one_team: OneTeamHand  # P5, M5
-    both_teams: BothTeamsHand  # P6, M6
+    one_team: OneTeamHand  # P5, M5 (a reader's view of the first exactly-one-team entry)
+    both_teams: BothTeamsHand  # P6, M6 (a reader's view of the first all-teams entry)
     target: int  # C11
     cap_score: bool  # C11 (house)
     games_to_win: int  # P9, M8
+    #: The special hands, in the order they are tried (P5, P6, M5, M6, house rules).
+    special_hands: tuple[SpecialHand, ...]
+    #: No raise when winning the hand at the value it already has would win the game (house).
+    no_raise_when_winning: bool
     #: The resolved variant as plain data (what the fingerprint is taken of).
     data: Any = field(compare=False, hash=False, repr=False)
     #: Where the variant was loaded from (a shipped name's file, or a path).
     source: str = field(default="", compare=False, hash=False, repr=False)
+    #: C1 (house): the teams' seats, as the variant lists them; empty: alternate seats.
+    team_seats: tuple[tuple[int, ...], ...] = ()
+    # Who acts for a team, and conceding the hand (house rules; the defaults are C9 as pinned).
+    #: C9: who answers a raise: any player of the challenged team, or only the next seat after
+    #: the raiser in playing order (the first of the challenged team who has not folded).
+    answered_by: Literal["challenged_team", "next_seat"] = "challenged_team"
+    #: C9: a fold by one player refuses the raise, or only folds by the whole team.
+    refusal: Literal["one_player", "whole_team"] = "one_player"
+    #: C9: the challenged team may raise back instead of answering.
+    raise_back: bool = True
+    #: Correr: a player may give up the hand on his own turn; the other team scores its value.
+    concede: bool = False
+    #: A challenged player may concede instead of answering (the value before the raise).
+    concede_instead_of_answer: bool = False
+    #: Conceding is allowed in the special hands too (P5, P6, M5, M6).
+    concede_in_special_hands: bool = False
     # Derived tables, filled in __post_init__.
     deck: tuple[Card, ...] = field(init=False, compare=False, hash=False, repr=False)
-    #: The team of each seat, by seat (C1: partners in alternate seats, ``seat % 2``). Write
-    #: ``rules.team_of[seat]``, never ``seat % 2``: teams will come from the variant's data.
+    #: The team of each seat, by seat (C1: partners in alternate seats, ``seat % 2``, unless
+    #: the variant's ``teams`` says otherwise).
     team_of: tuple[int, ...] = field(init=False, compare=False, hash=False, repr=False)
     #: How many teams (the length of a score array).
     teams: int = field(init=False, compare=False, hash=False, repr=False)
+    #: The value of the ladder's step worth the game or the match (``value: game``,
+    #: ``value: match``), or ``None``.
+    game_value: int | None = field(init=False, compare=False, hash=False, repr=False)
+    #: Whether that step is worth the match.
+    match_step: bool = field(init=False, compare=False, hash=False, repr=False)
     _tables: tuple[tuple[int, ...] | None, ...] = field(
         init=False, compare=False, hash=False, repr=False
     )
@@ -125,8 +211,15 @@ class Rules:
     def __post_init__(self) -> None:
         deck = tuple(canonical_deck(self.deck_ranks))
         object.__setattr__(self, "deck", deck)
-        object.__setattr__(self, "team_of", tuple(s % 2 for s in range(self.players)))
-        object.__setattr__(self, "teams", 2)
+        team_of = [s % 2 for s in range(self.players)]
+        for team, seats in enumerate(self.team_seats):  # checked by the loader: each seat once
+            for seat in seats:
+                team_of[seat] = team
+        object.__setattr__(self, "team_of", tuple(team_of))
+        object.__setattr__(self, "teams", len(self.team_seats) or 2)
+        object.__setattr__(self, "game_value", next(
+            (s.value for s in self.ladder if s.game), None))
+        object.__setattr__(self, "match_step", any(s.match for s in self.ladder))
         if self.manilha_mode == "vira":
             tables: list[tuple[int, ...] | None] = [None] * 52
             for vira in deck:
@@ -145,9 +238,13 @@ class Rules:
     def fingerprint(self) -> str:
         """SHA-256 of the resolved rules (name, title, description, ``extends`` and
         ``card_names`` left out): the ``variant_sha256`` of a log."""
-        rules = {k: v for k, v in self.data.items() if k not in NOT_RULES}
-        text = json.dumps(rules, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+        cached: str | None = self.__dict__.get("_fingerprint")
+        if cached is None:  # computed once: the rules are immutable
+            rules = {k: v for k, v in self.data.items() if k not in NOT_RULES}
+            text = json.dumps(rules, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+            cached = hashlib.sha256(text.encode("utf-8")).hexdigest()
+            object.__setattr__(self, "_fingerprint", cached)
+        return cached
 
     @property
     def top_value(self) -> int:
@@ -206,8 +303,9 @@ def rules_from_data(data: dict[str, Any], source: str = "") -> Rules:
     """Build :class:`Rules` from a resolved, validated variant mapping."""
     man = data["manilhas"]
     bet = data["betting"]
-    one = data["special_hands"]["one_team"]
-    both = data["special_hands"]["both_teams"]
+    target = data["game"]["target"]
+    specials = special_hands_from_data(data["special_hands"])
+    one, both = _views(data["special_hands"], specials, target)
     return Rules(
         name=data.get("name", ""),
         title=data.get("title", data.get("name", "")),
@@ -229,40 +327,114 @@ def rules_from_data(data: dict[str, Any], source: str = "") -> Rules:
         highest_after_tied_first=data.get("play", {}).get("highest_after_tied_first", False),
         raiser_must_beat=data.get("play", {}).get("raiser_must_beat", False),
         initial_value=bet["initial_value"],
-        ladder=tuple(Step(s["value"], s["name"]) for s in bet["ladder"]),
+        ladder=tuple(Step(target, s["name"], True, s["value"] == "match")
+                     if s["value"] in ("game", "match") else Step(s["value"], s["name"])
+                     for s in bet["ladder"]),
         raise_timing=bet["raise_timing"],
         name_card=bet["name_card"],
         refused_card_shown_in_rounds=tuple(bet["refused_card_shown_in_rounds"]),
-        one_team=OneTeamHand(
-            enabled=one["enabled"],
-            name=one["name"],
-            from_score=one["from_score"],
-            value=one["value"],
-            decision=one["decision"],
-            show_partner_cards=one["show_partner_cards"],
-            fold_points=one["fold_points"],
-            blind=one["blind"],
-            winner_takes_game=one["winner_takes_game"],
-            raises=one["raises"],
-            penalty_team_at_score=one["raise_penalty"]["team_at_score"],
-            penalty_other_team=one["raise_penalty"]["other_team"],
-        ),
-        both_teams=BothTeamsHand(
-            enabled=both["enabled"],
-            name=both["name"],
-            from_score=both["from_score"],
-            value=both["value"],
-            blind=both["blind"],
-            winner_takes_game=both["winner_takes_game"],
-            raises=both["raises"],
-            penalty=both["raise_penalty"],
-        ),
-        target=data["game"]["target"],
+        one_team=one,
+        both_teams=both,
+        target=target,
         cap_score=data["game"]["cap_score"],
         games_to_win=data["match"]["games_to_win"],
+        special_hands=specials,
+        no_raise_when_winning=bet.get("no_raise_when_winning", False),
+        team_seats=tuple(tuple(seats) for seats in data.get("teams", ())),
+        answered_by=bet.get("answered_by", "challenged_team"),
+        refusal=bet.get("refusal", "one_player"),
+        raise_back=bet.get("raise_back", True),
+        concede=data.get("concede", {}).get("allowed", False),
+        concede_instead_of_answer=data.get("concede", {}).get("instead_of_answer", False),
+        concede_in_special_hands=data.get("concede", {}).get("in_special_hands", False),
         data=_freeze(data),
         source=source,
     )
+
+
+def special_hands_from_data(special: Any) -> tuple[SpecialHand, ...]:
+    """The list of special hands of a validated ``special_hands`` value: the list form as it
+    is, or the mapping form (``one_team``, ``both_teams``) as the list it means: the
+    both-teams hand first (it wins where both apply, P6/M6), then the one-team hand, each only
+    where enabled."""
+    if isinstance(special, list):
+        return tuple(_entry(e) for e in special)
+    out = []
+    both, one = special["both_teams"], special["one_team"]
+    if both["enabled"]:  # P6, M6
+        out.append(SpecialHand(
+            name=both["name"], teams="all", from_score=both["from_score"], to_score=None,
+            value=both["value"], decision=False, decider="either", show_partner_cards=False,
+            fold_points=0, blind=both["blind"], winner_takes_game=both["winner_takes_game"],
+            raises=both["raises"], penalty_team_at_score=both["raise_penalty"],
+            penalty_other_team=both["raise_penalty"]))
+    if one["enabled"]:  # P5, M5
+        out.append(SpecialHand(
+            name=one["name"], teams="exactly_one", from_score=one["from_score"], to_score=None,
+            value=one["value"], decision=one["decision"],
+            decider=one.get("decider", "either"),
+            show_partner_cards=one["show_partner_cards"], fold_points=one["fold_points"],
+            blind=one["blind"], winner_takes_game=one["winner_takes_game"],
+            raises=one["raises"], penalty_team_at_score=one["raise_penalty"]["team_at_score"],
+            penalty_other_team=one["raise_penalty"]["other_team"]))
+    return tuple(out)
+
+
+def _entry(e: dict[str, Any]) -> SpecialHand:
+    """One entry of the list form; a key left out means: no decision, not blind, the winner
+    does not take the game (and a penalty only where ``raises: penalised`` gives one)."""
+    when = e["when"]
+    penalty = e.get("raise_penalty", {})
+    return SpecialHand(
+        name=e["name"], teams=when["teams"], from_score=when["from_score"],
+        to_score=when.get("to_score"), value=e["value"], decision=e.get("decision", False),
+        decider=e.get("decider", "either"),
+        show_partner_cards=e.get("show_partner_cards", False),
+        fold_points=e.get("fold_points", 0), blind=e.get("blind", False),
+        winner_takes_game=e.get("winner_takes_game", False), raises=e["raises"],
+        penalty_team_at_score=penalty.get("team_at_score", "lose_game"),
+        penalty_other_team=penalty.get("other_team", "lose_game"))
+
+
+def _views(special: Any, specials: tuple[SpecialHand, ...],
+           target: int) -> tuple[OneTeamHand, BothTeamsHand]:
+    """The readers' views :attr:`Rules.one_team` and :attr:`Rules.both_teams`: the mapping
+    form as written; for the list form, its first exactly-one-team and first all-teams entries
+    (disabled where there is none)."""
+    if isinstance(special, dict):
+        one, both = special["one_team"], special["both_teams"]
+        return (OneTeamHand(
+            enabled=one["enabled"], name=one["name"], from_score=one["from_score"],
+            value=one["value"], decision=one["decision"],
+            show_partner_cards=one["show_partner_cards"], fold_points=one["fold_points"],
+            blind=one["blind"], winner_takes_game=one["winner_takes_game"],
+            raises=one["raises"], penalty_team_at_score=one["raise_penalty"]["team_at_score"],
+            penalty_other_team=one["raise_penalty"]["other_team"],
+            decider=one.get("decider", "either")),
+            BothTeamsHand(
+            enabled=both["enabled"], name=both["name"], from_score=both["from_score"],
+            value=both["value"], blind=both["blind"],
+            winner_takes_game=both["winner_takes_game"], raises=both["raises"],
+            penalty=both["raise_penalty"]))
+    o = next((h for h in specials if h.teams == "exactly_one"), None)
+    b = next((h for h in specials if h.teams == "all"), None)
+    return (OneTeamHand(
+        enabled=o is not None, name=o.name if o else "",
+        from_score=o.from_score if o else target, value=o.value if o else 1,
+        decision=o.decision if o else False,
+        show_partner_cards=o.show_partner_cards if o else False,
+        fold_points=o.fold_points if o else 0, blind=o.blind if o else False,
+        winner_takes_game=o.winner_takes_game if o else False,
+        raises=o.raises if o else "penalised",
+        penalty_team_at_score=o.penalty_team_at_score if o else "lose_game",
+        penalty_other_team=o.penalty_other_team if o else "lose_game",
+        decider=o.decider if o else "either"),
+        BothTeamsHand(
+        enabled=b is not None, name=b.name if b else "",
+        from_score=b.from_score if b else target, value=b.value if b else 1,
+        blind=b.blind if b else False, winner_takes_game=b.winner_takes_game if b else False,
+        raises=b.raises if b else "penalised",
+        penalty=b.penalty_team_at_score if b else "lose_game"))
 
 
 def _freeze(value: Any) -> Any:

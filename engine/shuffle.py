@@ -109,6 +109,13 @@ def shuffle(deck: Sequence[Card], rng: SplitMix64) -> list[Card]:
     size = len(cards)
     state = rng.state
     drawn = draws(state, size - 1)
+    if size <= _NLIMITS and max(drawn, default=0) < _SAFE:
+        # No draw can be rejected (every limit up to 64 is at least _SAFE): one draw a swap.
+        for i, z in zip(range(size - 1, 0, -1), drawn, strict=True):
+            j = z % (i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+        rng.state = (state + (size - 1) * _GAMMA) & MASK64
+        return cards
     k = 0
     for i in range(size - 1, 0, -1):
         n = i + 1
@@ -128,6 +135,8 @@ def shuffle(deck: Sequence[Card], rng: SplitMix64) -> list[Card]:
 
 _LIMITS = [0] + [(1 << 64) - ((1 << 64) % n) for n in range(1, 65)]
 _NLIMITS = len(_LIMITS)
+#: The smallest rejection limit of a range of up to 64: a draw below it is never rejected.
+_SAFE = min(_LIMITS[1:])
 
 
 def deal(

@@ -52,7 +52,7 @@ def filled_deal(variant: Variant, first: Sequence[str], vira: str | None = None,
 
 def parse_action(text: str) -> Action:
     """The move that ``str(Action)`` writes as ``text``: ``"play 1 4c covered"``,
-    ``"raise 2 3 4c"``, ``"accept 3"``, ``"fold 3"``, ``"decide 0 play"``."""
+    ``"raise 2 3 4c"``, ``"accept 3"``, ``"fold 3"``, ``"decide 0 play"``, ``"concede 2"``."""
     kind, seat_text, *rest = text.split()
     seat = int(seat_text)
     if kind == "play":
@@ -65,6 +65,8 @@ def parse_action(text: str) -> Action:
         return Action.accept(seat)
     if kind == "fold":
         return Action.fold(seat)
+    if kind == "concede":
+        return Action.concede(seat)
     raise ValueError(f"not a move: {text!r}")
 
 

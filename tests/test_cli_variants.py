@@ -95,12 +95,12 @@ def test_check_broken_copy_exits_1_with_location_and_key_path(case: str, write: 
 
 
 def test_check_reports_each_file_and_fails_if_any_is_invalid(write: WriteFile) -> None:
-    bad = write("bad.yaml", "extends: paulista\nplayers: 3\ngame: {target: x}\n")
+    bad = write("bad.yaml", "extends: paulista\nplayers: 5\ngame: {target: x}\n")
     result = run("variants", "check", "paulista", str(bad))
     assert result.exit_code == 1
     lines = result.output.splitlines()
     assert lines[0] == "paulista: ok"
-    assert lines[1].startswith(f"{bad}:2:10: players: expected one of 2, 4, 6, found 3")
+    assert lines[1].startswith(f"{bad}:2:10: players: expected one of 2, 3, 4, 6, found 5")
     assert lines[2].startswith(f"{bad}:3:16: game.target: expected an integer")
 
 

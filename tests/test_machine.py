@@ -5,6 +5,7 @@ moves are what its conditions accept."""
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,10 +26,13 @@ from engine.machine import (
     machine_spec,
     triggers_from,
 )
+from engine.moves.concede import concedes
 from engine.shuffle import SplitMix64
 
 VARIANTS = ("paulista", "mineiro", "mineiro-12", "one-on-one", "paulista-mao-de-11-decision",
             "mineiro-mao-de-dez-wins-game", "covered-from-round-1", "tie-leader-who-tied",
+            "special-hands-list", "single-decider", "no-raise-when-winning", "game-step",
+            "concede", "next-seat-answers", "both-refuse", "no-raise-back",
             "tie-leader-lowest-seat", "tie-leader-mao", "all-tied-first-round", "five-cards",
             "leader-face-up", "no-cover-after-tie", "highest-after-tied-first",
             "raiser-must-beat")
@@ -133,7 +137,7 @@ def _every_move(m: Match) -> list[Action]:
     t = move_table(m.rules)
     out = [a for row in (*t.play, *t.covered) for a in row]
     out += [*t.raises.values(), *t.accept, *t.fold, *(a for pair in t.decide for a in pair)]
-    return out
+    return out + list(concedes(m.players))
 
 
 def _accepted(m: Match, action: Action) -> bool:
@@ -145,8 +149,20 @@ def _accepted(m: Match, action: Action) -> bool:
     return True
 
 
+#: Who acts for a team and conceding, every option at once (the house variants have one each).
+ANSWERS = ("betting:\n  answered_by: next_seat\n  refusal: whole_team\nconcede:\n"
+           "  allowed: true\n  instead_of_answer: true\n  in_special_hands: true\n")
+
+
+@pytest.mark.parametrize("parent", ["paulista", "mineiro"])
+def test_the_legal_moves_are_what_the_machine_accepts_with_every_answer_rule(
+        write: WriteFile, parent: str) -> None:
+    test_the_legal_moves_are_what_the_machine_accepts(
+        write(f"answers-{parent}.yaml", f"extends: {parent}\n{ANSWERS}"))
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_the_legal_moves_are_what_the_machine_accepts(variant: str) -> None:
+def test_the_legal_moves_are_what_the_machine_accepts(variant: str | Path) -> None:
     """legal_actions lists exactly the moves whose trigger the machine takes (raises that a
     special hand penalises are accepted but never offered), in every state of seeded matches."""
     checked = 0
@@ -270,6 +286,34 @@ def test_lean_event_leaves_what_it_does_not_do_to_the_library() -> None:
     assert run(LeanMachine) == run(Machine) == ["before"]
     assert all(isinstance(ev, LeanEvent) for ev in build_machine(find_variant("paulista"))
                .events.values())
+
+
+def test_lean_machine_sees_callbacks_added_after_it_was_built() -> None:
+    """LeanMachine reads its machine-wide callback lists once per move (Hooks): a callback
+    appended to one of the library's lists, or a list set through its property, is still
+    called, as by the library."""
+    from transitions import Machine
+
+    class Model:
+        state = "a"
+
+    def run(cls: type[Machine]) -> list[str]:
+        calls: list[str] = []
+        machine = cls(model=None, states=["a", "b"], initial="a", auto_transitions=False,
+                      send_event=True,
+                      transitions=[{"trigger": "go", "source": "a", "dest": "b"},
+                                   {"trigger": "back", "source": "b", "dest": "a"}])
+        machine.prepare_event.append(lambda ev: calls.append("prepare"))
+        machine.before_state_change = [lambda ev: calls.append("before")]
+        machine.after_state_change.append(lambda ev: calls.append("after"))
+        model = Model()
+        assert machine.events["go"].trigger(model)
+        machine.prepare_event = []
+        assert machine.events["back"].trigger(model)
+        return calls
+
+    assert run(LeanMachine) == run(Machine) == ["prepare", "before", "after", "before",
+                                                "after"]
 
 
 def test_an_illegal_move_fails_every_transition_and_changes_nothing() -> None:

@@ -185,6 +185,7 @@ def test_shuffle_redraws_a_rejected_draw_like_bounded(monkeypatch: pytest.Monkey
 
     low = [0] + [1 << 62] * (len(module._LIMITS) - 1)
     monkeypatch.setattr(module, "_LIMITS", low)
+    monkeypatch.setattr(module, "_SAFE", 1 << 62)  # the no-rejection path's bound, as lowered
     for seed in range(50):
         a, b = SplitMix64(seed), SplitMix64(seed)
         assert shuffle(list(range(40)), a) == _reference_shuffle(list(range(40)), b)

@@ -15,6 +15,9 @@
 - In a blind hand (P6) it cannot see its cards and plays them by position, face up.
 - Offered a raise out of turn (M3: the variant lets anyone raise while a card is awaited), it
   raises when its hand is strong by the same measure as on its turn, never as a bluff.
+- Where the variant lets a player concede (*correr*), it concedes only when the hand is lost
+  whatever it plays (:meth:`HeuristicBot._hopeless`): then conceding costs nothing more. It
+  never concedes as an answer to a raise (it folds), nor in a blind hand (P6).
 
 >>> from engine import Match
 >>> m = Match.new("paulista", seed=7)
@@ -95,7 +98,9 @@ class HeuristicBot:
         powers = sorted((self.power(c, man) for c in team_cards), reverse=True)
         s = sum(w * p for w, p in zip((1.0, 0.6, 0.3), powers, strict=False))
         mine, theirs = _scores(obs)
-        one = self.rules.one_team
+        # the special hand in play (its entry of the variant's list, by name)
+        one = next(h for h in self.rules.special_hands
+                   if h.decision and h.name == obs["special"]["name"])
         if theirs + one.fold_points >= self.rules.target:
             threshold = -1.0  # folding loses the game: play whatever the cards
         elif theirs + obs["value"] >= self.rules.target or one.winner_takes_game:
@@ -133,6 +138,8 @@ class HeuristicBot:
             return legal[-1]
         if obs["blind"]:
             return self._blind(obs, legal)
+        if legal[-1].kind == "concede" and self._hopeless(obs):
+            return legal[-1]
         raises = [a for a in legal if a.kind == "raise"]
         plays = [a for a in legal if a.kind == "play"]
         if raises and self._wants_raise(obs, raises[0].value or 0):
@@ -231,7 +238,7 @@ class HeuristicBot:
             if p["round"] != obs["round"]:
                 continue
             s = -1 if p["covered"] else self.strength(p["card"], man)
-            if p["seat"] % 2 == team:
+            if self.rules.team_of[p["seat"]] == team:
                 ours = max(ours, s)
             else:
                 opp = max(opp, s)
@@ -242,7 +249,31 @@ class HeuristicBot:
         n = self.rules.players
         on_table = sum(1 for p in obs["played"] if p["round"] == obs["round"])
         seat = obs["seat"]
-        return any((seat + k) % 2 != obs["team"] for k in range(1, n - on_table))
+        team_of = self.rules.team_of
+        return any(team_of[(seat + k) % n] != obs["team"] for k in range(1, n - on_table))
+
+    def _hopeless(self, obs: Observation) -> bool:
+        """Whether the hand is lost whatever this seat plays: no partner plays after it in
+        this round, nothing it holds beats or ties the opponents' best card on the table (so
+        the round is lost), and losing this round loses the hand (C7: a round lost before,
+        or a tied round before it with the first decided round the opponents')."""
+        opp_best, our_best = self._table(obs)
+        if opp_best == _NO_CARD or our_best >= opp_best:
+            return False
+        man = obs["manilhas"]
+        if any(self.strength(c, man) >= opp_best for c in obs["hand"] or ()):
+            return False
+        team_of = self.rules.team_of
+        n = self.rules.players
+        seat = obs["seat"]
+        on_table = sum(1 for p in obs["played"] if p["round"] == obs["round"])
+        if any(team_of[(seat + k) % n] == obs["team"] for k in range(1, n - on_table)):
+            return False  # a partner still plays in this round
+        team = obs["team"]
+        rounds = [*obs["rounds"], -1]  # -1: this round, lost
+        lost = sum(1 for r in rounds if r is not None and r != team)
+        first = next(r for r in rounds if r is not None)
+        return lost >= 2 or (None in rounds and first != team)
 
     # -- valuing the hand -------------------------------------------------------------------
     def _estimate(self, obs: Observation, cards: list[str]) -> float:
@@ -275,5 +306,7 @@ class HeuristicBot:
 
 
 def _scores(obs: Observation) -> tuple[int, int]:
+    """The seat's team's score, and the best of the other teams'."""
     team = obs["team"]
-    return obs["score"][team], obs["score"][1 - team]
+    score = obs["score"]
+    return score[team], max(v for t, v in enumerate(score) if t != team)

@@ -4,11 +4,12 @@ Every hand opens with a banner (dealer, mão, score, a special hand, your cards 
 the table is shown before each of your moves. You answer with the move's letter in the menu or
 its name (``b``, ``4c``, ``4♣``, ``4c coberta``, a bare rank such as ``3`` when exactly one card
 of your hand has it, ``truco``, ``aceito``/``accept``, ``corro``/``fold``, ``jogo``/``play``,
-``#1`` in a blind hand). A letter is always a menu entry, so an ace is typed with its suit
-(``As``). Where any player may raise at any moment (M3), you are asked before each bot card at
-which you may raise: Enter lets the bot play, ``no`` stops asking until the next hand. The bots
-are offered it too, before every card, as in ``truco simulate``; ``--resume`` replays those
-offers, so a resumed game goes on exactly as if it had not stopped.
+``#1`` in a blind hand; ``corro``/``concede`` gives up the hand where the variant allows it).
+A letter is always a menu entry, so an ace is typed with its suit (``As``). Where any player
+may raise at any moment (M3), you are asked before each bot card at which you may raise: Enter
+lets the bot play, ``no`` stops asking until the next hand. The bots are offered it too, before
+every card, as in ``truco simulate``; ``--resume`` replays those offers, so a resumed game goes
+on exactly as if it had not stopped.
 A bad answer gets a hint and the question again.
 With ``--log`` every move is written and flushed at once; ``--resume LOG`` replays a log's moves
 and goes on writing to it. End of input stops the game cleanly (exit 0), the log kept.
@@ -34,6 +35,7 @@ from engine.errors import LogError
 from engine.game import Checkpoint, Match, resolve_rules
 from engine.logformat import Recorder, header_variant
 from engine.logread import MAX_FILE_BYTES, LogItem, read_log
+from engine.observation import Observation
 from engine.replay import Visitor, replay
 from engine.rules import Rules
 from engine.simulate import bot_seed
@@ -43,12 +45,15 @@ from engine.tui import (
     card_names,
     render_banner,
     render_table,
+    scores_text,
     seat_label,
+    side_text,
 )
 
 HUMAN = "human"
 ACCEPT_WORDS = {"aceito", "accept", "aceitar", "aceita", "quero", "sim", "yes", "ok"}
 FOLD_WORDS = {"corro", "fold", "correr", "corre", "nao", "não", "no"}
+CONCEDE_WORDS = {"corro", "correr", "corre", "concede", "desisto"}  # "eu corro": give up
 PLAY_WORDS = {"jogo", "play", "jogar", "joga"}
 RAISE_WORDS = {"raise", "trucar", "truco", "pede"}
 COVER_WORDS = {"covered", "coberta", "coberto", "cover", "down", "encoberta"}
@@ -97,6 +102,8 @@ def describe(action: Action, rules: Rules, me: int, blind_text: str | None = Non
         return f"{who} accept{s}"
     if action.kind == "fold":
         return f"{who} fold{s}"
+    if action.kind == "concede":
+        return f"{who} concede{s} the hand ({'eu corro' if who == 'you' else 'corre'})"
     verb = "play the hand" if action.play_on else "fold the hand"
     return f"{who} decide{s} to {verb}"
 
@@ -123,6 +130,8 @@ def menu_entry(action: Action, rules: Rules, blind_text: str | None,
         return "aceito (accept)"
     if action.kind == "fold":
         return "corro (fold)"
+    if action.kind == "concede":
+        return "corro (concede the hand)"
     return "jogo (play the hand)" if action.play_on else "corro (fold the hand)"
 
 
@@ -151,12 +160,14 @@ def menu_order(legal: Sequence[Action], rules: Rules, vira: str | None,
     return sorted(range(len(legal)), key=key)
 
 
-def describe_checkpoint(cp: Checkpoint, me: int) -> str:
-    """A checkpoint in words, as seen from seat ``me``'s team."""
-    team = me % 2
+def describe_checkpoint(cp: Checkpoint, me: int, team_of: Sequence[int] | None = None) -> str:
+    """A checkpoint in words, as seen from seat ``me``'s team (``team_of``: each seat's team,
+    by default partners in alternate seats)."""
+    team = team_of[me] if team_of is not None else me % 2
+    teams = len(set(team_of)) if team_of is not None else 2
 
     def side(t: int | None) -> str:
-        return "nobody" if t is None else ("us" if t == team else "them")
+        return "nobody" if t is None else side_text(t, team, teams)
 
     ev = cp["event"]
     if ev == "round":
@@ -166,11 +177,12 @@ def describe_checkpoint(cp: Checkpoint, me: int) -> str:
         s = cp["score"]
         won = (f"hand won by {side(cp['winner'])} for {cp['points']}" if cp["winner"] is not None
                else "hand tied: nobody scores")
-        return f"  → {won} · score us {s[team]}, them {s[1 - team]}"
+        return f"  → {won} · score {scores_text(s, team)}"
     if ev == "game":
         s, g = cp["score"], cp["games"]
-        return (f"  ★ game won by {side(cp['winner'])}, {s[team]}-{s[1 - team]} · games us "
-                f"{g[team]}, them {g[1 - team]}")
+        final = f"{s[team]}-{s[1 - team]}" if len(s) == 2 else scores_text(s, team)
+        return (f"  ★ game won by {side(cp['winner'])}, {final} · games "
+                f"{scores_text(g, team)}")
     return f"  ★★ match won by {side(cp['winner'])}: " + (
         "you win!" if cp["winner"] == team else "you lose.")
 
@@ -262,6 +274,8 @@ def parse_move(text: str, legal: Sequence[Action], legal_text: Sequence[str],
             return next(a for a in legal if a.kind == "fold")
         if "decide" in kinds:
             return next(a for a in legal if a.kind == "decide" and not a.play_on)
+    if any(w in CONCEDE_WORDS for w in words) and "concede" in kinds:
+        return next(a for a in legal if a.kind == "concede")
     if any(w in PLAY_WORDS for w in words) and "decide" in kinds:
         return next(a for a in legal if a.kind == "decide" and a.play_on)
     if card is not None and not blind:
@@ -309,6 +323,8 @@ def _hint(legal: Sequence[Action], rules: Rules) -> str:
         say.append("aceito/accept, corro/fold")
     if "decide" in kinds:
         say.append("jogo/play, corro/fold")
+    if "concede" in kinds:
+        say.append("corro/concede" if "fold" not in kinds else "concede")
     return "type " + ", ".join(say) + " (or 'quit')"
 
 
@@ -359,15 +375,15 @@ class _Game:
             click.echo(describe(action, m.rules, self.seat, blind, self.names))
             self.tell_shown(hand, shown_before)
             for cp in cps:
-                click.echo(describe_checkpoint(cp, self.seat))
+                click.echo(describe_checkpoint(cp, self.seat, self.match.rules.team_of))
 
     def tell_shown(self, hand: int, before: int) -> None:
         """Cards newly shown with a raise (M4): accepted, or refused where the variant shows a
         refused raise's card (round 1 in Mineiro), which ends the hand."""
         m = self.match
         obs = m.observation(self.seat)
-        last = obs["last_hand"] or {}
-        shown = obs["shown"] if m.hand_number == hand else last.get("shown", [])
+        last = obs["last_hand"]
+        shown = obs["shown"] if m.hand_number == hand else (last["shown"] if last else [])
         for s in shown[before:]:
             click.echo(f"  shown: {seat_label(s['seat'], self.seat, self.names)} raised with "
                        f"{card_label(s['card'], obs['manilhas'], self.card_names)}")
@@ -415,11 +431,11 @@ class _Game:
                 return got
             click.echo(f"'{line.strip()}': {got}")
 
-    def entry(self, action: Action, obs: dict[str, Any], blind_text: str | None) -> str:
+    def entry(self, action: Action, obs: Observation, blind_text: str | None) -> str:
         return menu_entry(action, self.match.rules, blind_text, obs["manilhas"],
                           self.card_names)
 
-    def ask(self, obs: dict[str, Any], legal: list[Action]) -> Action:
+    def ask(self, obs: Observation, legal: list[Action]) -> Action:
         rules = self.match.rules
         click.echo("")
         click.echo(render_table(obs, title=self.title, target=rules.target, rules=rules,

@@ -61,6 +61,9 @@ def format_statistics(stats: dict[str, Any]) -> str:
         ["games lost by a forbidden raise", stats["forfeited_games"]],
         ["raises out of turn (M3)", f"{stats['out_of_turn_raises']['raises']} "
                                     f"({stats['out_of_turn_raises']['per_hand']} per hand)"],
+        *([["hands conceded (correr)", f"{stats['concedes']['hands']} "
+                                       f"({_pct(stats['concedes']['rate'])})"]]
+          if "concedes" in stats else []),
     ]))
     out.append("")
     ladder: list[list[object]] = [["ladder step", "reached", "per hand", "accepted", "accept rate",

@@ -118,7 +118,7 @@ def has_ladder(rules: Rules) -> bool:
 
 
 #: The shipped kinds' modules, in the order their transitions are added to a machine.
-SHIPPED = ("deal", "decide", "play", "raising", "accept", "fold")
+SHIPPED = ("deal", "decide", "play", "raising", "accept", "fold", "concede")
 
 
 def load_kinds() -> dict[str, MoveKind]:

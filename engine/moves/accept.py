@@ -1,12 +1,12 @@
 """``accept``: the challenged team accepts the pending raise; the hand is worth its value
-(C9) and play goes on."""
+(C9) and play goes on. Who may answer for the team: :mod:`engine.moves.answers`."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.machine import Ruling
 from engine.moves import MoveKind, has_ladder, move_transitions, register
+from engine.moves.answers import PINNED, judge_answer, may_answer
 from engine.moves.outcome import accept_pending
 
 if TYPE_CHECKING:
@@ -14,19 +14,20 @@ if TYPE_CHECKING:
     from engine.game import Match
 
 
-def judge_answer(m: Match, a: Action, r: Ruling) -> str | None:
-    """Who may answer a raise: a player of the challenged team (C9)."""
-    if a.seat % 2 == m.hand.pending[0] % 2:  # type: ignore[index]
-        return "only the challenged team answers a raise"
-    return None
-
-
 def _effect(ev: Any) -> None:
-    accept_pending(ev.model.hand)
+    hand = ev.model.hand
+    accept_pending(hand)
+    if hand.refused:
+        hand.refused = ()  # a partner's accept overrules a fold (betting.refusal: whole_team)
 
 
 def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
-    if seat is not None and seat % 2 != m.hand.pending[0] % 2:  # type: ignore[index]
+    rules = m.rules
+    hand = m.hand
+    team_of = rules.team_of
+    if seat is not None and (  # may_answer, its usual case inline (a hot path)
+            team_of[seat] != team_of[hand.pending[0]]  # type: ignore[index]
+            and (rules.answered_by == PINNED and not hand.refused or may_answer(m, seat))):
         out.append(m.moves.accept[seat])
 
 
@@ -35,4 +36,4 @@ KIND = register(MoveKind(
     transitions=lambda rules: move_transitions("accept", "answer", "play", ends=False),
     enabled=has_ladder,
     not_now={None: "no raise is waiting for an answer"},
-    keys=("betting.ladder",)))
+    keys=("betting.ladder", "betting.answered_by", "betting.refusal")))

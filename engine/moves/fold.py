@@ -1,6 +1,12 @@
 """``fold``: the challenged team refuses the pending raise; the raising team wins the hand at
 its value before the raise (C9). A raise refused in round 1 still shows its card where the
-variant says so (M4)."""
+variant says so (M4).
+
+Where the whole team must refuse (``betting.refusal: whole_team``, a house rule), a fold by a
+player whose partners have not all folded is that player's refusal only: it is recorded
+(:attr:`~engine.state.HandState.refused`, a ``fold`` line of the log with no checkpoint), the
+raise stays pending and a partner who has not folded answers it; the last partner's fold
+refuses the raise."""
 
 from __future__ import annotations
 
@@ -8,39 +14,60 @@ from typing import TYPE_CHECKING, Any
 
 from engine.machine import Ruling
 from engine.moves import MoveKind, has_ladder, move_transitions, register
-from engine.moves.accept import judge_answer
-from engine.moves.outcome import conclude, end_hand
+from engine.moves.answers import PINNED, judge_answer, may_answer, refuse
+from engine.moves.outcome import conclude
 
 if TYPE_CHECKING:
     from engine.actions import Action
     from engine.game import Match
+    from engine.rules import Rules
 
 
 def _judge(m: Match, a: Action, r: Ruling) -> str | None:
     why = judge_answer(m, a, r)
     if why is None:
-        conclude(m, r, m.hand.pending[0] % 2, m.hand.value)  # type: ignore[index]
+        hand = m.hand
+        raiser = hand.pending[0]  # type: ignore[index]
+        team_of = m.rules.team_of
+        if m.rules.refusal == "whole_team":
+            seat = a.seat
+            team = team_of[seat]
+            refused = hand.refused
+            for s in range(m.rules.players):
+                if team_of[s] == team and s != seat and s not in refused:
+                    return None  # a partner has not folded: he answers now
+        conclude(m, r, team_of[raiser], hand.value)
     return why
 
 
 def _effect(ev: Any) -> None:
     m: Match = ev.model
-    hand = m.hand
-    seat, _, card = hand.pending  # type: ignore[misc]
-    if card is not None and m.round.number + 1 in m.rules.refused_card_shown_in_rounds:
-        hand.shown.append((seat, card))  # M4: refused in round 1, shown even so
-    hand.pending = None
-    end_hand(m, ev.args[1])
+    move, r = ev.args
+    if r.ends:
+        refuse(m, r)
+    else:  # betting.refusal: whole_team, a partner has yet to answer
+        m.hand.refused += (move.seat,)
 
 
 def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
-    if seat is not None and seat % 2 != m.hand.pending[0] % 2:  # type: ignore[index]
+    rules = m.rules
+    hand = m.hand
+    team_of = rules.team_of
+    if seat is not None and (  # may_answer, its usual case inline (a hot path)
+            team_of[seat] != team_of[hand.pending[0]]  # type: ignore[index]
+            and (rules.answered_by == PINNED and not hand.refused or may_answer(m, seat))):
         out.append(m.moves.fold[seat])
+
+
+def _transitions(rules: Rules) -> list[dict[str, Any]]:
+    # one player's fold ends the hand; where the whole team must refuse, a fold may stay
+    return move_transitions("fold", "answer", None, goes=rules.refusal == "whole_team")
 
 
 KIND = register(MoveKind(
     name="fold", order=3, judge=_judge, effect=_effect, lister=_lister,
-    transitions=lambda rules: move_transitions("fold", "answer", None, goes=False),
+    transitions=_transitions,
     enabled=has_ladder,
     not_now={None: "no raise is waiting for an answer"},
-    keys=("betting.ladder", "betting.refused_card_shown_in_rounds")))
+    keys=("betting.ladder", "betting.refused_card_shown_in_rounds", "betting.answered_by",
+          "betting.refusal")))

@@ -6,29 +6,38 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.machine import Ruling
-from engine.state import BOTH_TEAMS, ONE_TEAM, HandState, RoundState
+from engine.state import HandState, RoundState
 
 if TYPE_CHECKING:
     from engine.game import Match
+    from engine.rules import Rules
+
+
+def other_team(rules: Rules, team: int | None) -> int:
+    """The team that scores when ``team`` folds or is penalised: with two teams, the other."""
+    return next(t for t in range(rules.teams) if t != team)
 
 
 def conclude(m: Match, r: Ruling, winner: int | None, points: int,
              takes_game: bool = True) -> None:
     """Rule the end of the hand: ``winner`` scores ``points`` (C11, capped where the variant
-    caps, and the game it wins, M8, P5/M5 where the special hand's winner takes it)."""
+    caps, and the game it wins, M8, P5/M5 where the special hand's winner takes it). A hand
+    worth the game (a ladder step ``value: game``, accepted) takes the winner's score to the
+    target: it scores what it lacked (and a hand worth the match wins the match too)."""
     rules = m.rules
     score = m.score[:]
     game = None
+    whole = False  # the hand is won at a ladder step worth the game or the match
     if winner is not None:
         before = score[winner]
         score[winner] += points
-        if rules.cap_score and score[winner] > rules.target:
+        whole = (points == rules.game_value and m.hand.value == points
+                 and m.hand.last_raise_team is not None)  # reached by an accepted raise
+        if score[winner] > rules.target and (rules.cap_score or whole):
             score[winner] = rules.target
         points = score[winner] - before  # C11 (house cap): what the score rose by
-        special = m.hand.special
-        takes_game = takes_game and (
-            (special == ONE_TEAM and rules.one_team.winner_takes_game)
-            or (special == BOTH_TEAMS and rules.both_teams.winner_takes_game))
+        rule = m.hand.rule
+        takes_game = takes_game and rule is not None and rule.winner_takes_game
         if score[winner] >= rules.target or takes_game:
             game = winner
     else:
@@ -36,17 +45,18 @@ def conclude(m: Match, r: Ruling, winner: int | None, points: int,
     r.hand = (winner, points, score)
     r.ends = True
     if game is not None:
-        win_game(m, r, game)
+        win_game(m, r, game, whole and rules.match_step)
 
 
-def win_game(m: Match, r: Ruling, winner: int) -> None:
-    """Rule a game won by ``winner`` (and the match, when it is the last, P9, M8)."""
+def win_game(m: Match, r: Ruling, winner: int, match: bool = False) -> None:
+    """Rule a game won by ``winner`` (and the match, when it is the last, P9, M8, or when
+    ``match``: the hand was worth the match)."""
     games = m.games[:]
     games[winner] += 1
     r.ends = True
     r.game = winner
     r.games = games
-    if games[winner] >= m.rules.games_to_win:
+    if games[winner] >= m.rules.games_to_win or match:
         r.match = winner
 
 
@@ -166,7 +176,7 @@ def end_hand(m: Match, ruling: Ruling) -> None:
             m.winner = w
             events.append({"event": "match", "winner": w, "games": m.games[:]})
             return
-        m.score = [0, 0]  # M8: each game starts at 0-0
+        m.score = [0] * m.rules.teams  # M8: each game starts at 0-0
     players = m.rules.players
     m.dealer = (m.dealer + 1) % players  # the next dealer is to the right
     hand = m.hand

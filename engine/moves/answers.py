@@ -1,0 +1,92 @@
+"""Who answers a raise for the challenged team (C9, and its house rules): what accept, fold,
+a raise back and a concede instead of an answer share. Not a move kind: a plain module, so
+that importing it registers nothing (the kinds register in :data:`engine.moves.SHIPPED`
+order, which is the order of the machine's transitions).
+
+Any player of the challenged team answers (``betting.answered_by: challenged_team``, C9
+pinned), or only the next seat after the raiser in playing order (``next_seat``); where the
+whole team must refuse (``betting.refusal: whole_team``) a player who has folded the pending
+raise answers no more."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.moves.outcome import end_hand
+
+if TYPE_CHECKING:
+    from engine.actions import Action
+    from engine.game import Match
+    from engine.machine import Ruling
+
+
+#: ``betting.answered_by`` as C9 pins it: any player of the challenged team answers.
+PINNED = "challenged_team"
+
+
+def judge_answer(m: Match, a: Action, r: Ruling) -> str | None:
+    """Who may answer a raise: a player of the challenged team (C9), and of those the one the
+    variant names (:func:`who_answers`)."""
+    rules = m.rules
+    hand = m.hand
+    team_of = rules.team_of
+    if team_of[a.seat] == team_of[hand.pending[0]]:  # type: ignore[index]
+        return "only the challenged team answers a raise"
+    if hand.refused or rules.answered_by != PINNED:
+        return who_answers(m, a.seat)
+    return None
+
+
+def who_answers(m: Match, seat: int) -> str | None:
+    """For a seat of the challenged team: why it may not answer the pending raise now (it
+    folded already, or it is not the next seat), or ``None``. Nothing to check, and no cost,
+    under the pinned C9 (any player answers, one fold refuses)."""
+    hand = m.hand
+    refused = hand.refused
+    if refused and seat in refused:
+        return f"seat {seat} has folded: a partner who has not answers (betting.refusal)"
+    if m.rules.answered_by == "next_seat":
+        first = answerer(m)
+        if seat != first:
+            return (f"only seat {first}, the next seat after the raiser, answers "
+                    "(betting.answered_by)")
+    return None
+
+
+def answerer(m: Match) -> int:
+    """``betting.answered_by: next_seat``: the seat that answers the pending raise, the first
+    after the raiser in playing order on another team that has not folded it."""
+    rules = m.rules
+    team_of = rules.team_of
+    n = rules.players
+    raiser = m.hand.pending[0]  # type: ignore[index]
+    refused = m.hand.refused
+    team = team_of[raiser]
+    for k in range(1, n):
+        s = (raiser + k) % n
+        if team_of[s] != team and s not in refused:
+            return s
+    raise AssertionError("a pending raise with nobody left to answer it")
+
+
+def may_answer(m: Match, seat: int) -> bool:
+    """Whether ``seat`` may answer the pending raise now (accept, fold, raise back)."""
+    rules = m.rules
+    hand = m.hand
+    team_of = rules.team_of
+    if team_of[seat] == team_of[hand.pending[0]]:  # type: ignore[index]
+        return False
+    if hand.refused or rules.answered_by != PINNED:
+        return who_answers(m, seat) is None
+    return True
+
+
+def refuse(m: Match, r: Ruling) -> None:
+    """Apply a refusal that ends the hand: the raise's named card shown where a refused raise
+    shows it (M4), and the hand's end as ruled."""
+    hand = m.hand
+    seat, _, card = hand.pending  # type: ignore[misc]
+    if card is not None and m.round.number + 1 in m.rules.refused_card_shown_in_rounds:
+        hand.shown.append((seat, card))  # M4: refused in round 1, shown even so
+    hand.pending = None
+    end_hand(m, r)

@@ -1,0 +1,115 @@
+"""``concede`` (*correr*, a house rule): a player gives up the hand; the other team scores the
+hand's value.
+
+- ``concede.allowed``: on his own turn, when a card is awaited from him (state ``play``, so
+  no raise is pending); the winner is the team of the next seat after him in playing order
+  that is not his own (with two teams: the other team), and it scores the hand's value now.
+- ``concede.instead_of_answer``: also while a raise is pending, by a player who may answer it
+  (``betting.answered_by``, :mod:`engine.moves.accept`): the raising team scores the value
+  before the raise, as a fold would, but the hand ends at once even where the whole team must
+  refuse (``betting.refusal: whole_team``), and the raise's named card is shown where a
+  refused raise shows it (M4).
+- ``concede.in_special_hands``: also in a special hand (P5, P6, M5, M6; after the decision,
+  where there is one); the other team scores the special hand's value. A concede is not a win
+  of the hand: where the special hand's winner takes the game, it scores the points only (as
+  a decision's fold, M5).
+
+Never during a decision (M5 has its own fold) and never out of turn.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from engine.actions import Action
+from engine.machine import Ruling
+from engine.moves import MoveKind, has_ladder, move_transitions, register
+from engine.moves.answers import judge_answer, may_answer, refuse
+from engine.moves.outcome import conclude, end_hand
+from engine.state import NORMAL
+
+if TYPE_CHECKING:
+    from engine.game import Match
+    from engine.rules import Rules
+
+
+@cache
+def concedes(players: int) -> tuple[Action, ...]:
+    """The concede of each seat (made once per table size, shared like the move table's)."""
+    return tuple(Action.concede(s) for s in range(players))
+
+
+def _special_refusal(m: Match) -> str | None:
+    """Why nobody may concede in this special hand, or ``None``."""
+    rules = m.rules
+    hand = m.hand
+    if hand.special == NORMAL or rules.concede_in_special_hands:
+        return None
+    name = hand.rule.name  # type: ignore[union-attr]
+    return f"no concede in the {name} (concede.in_special_hands)"
+
+
+def _judge(m: Match, a: Action, r: Ruling) -> str | None:
+    why = _special_refusal(m)
+    if why is not None:
+        return why
+    hand = m.hand
+    team_of = m.rules.team_of
+    if m.state == "answer":  # concede.instead_of_answer: the value before the raise
+        why = judge_answer(m, a, r)
+        if why is None:
+            conclude(m, r, team_of[hand.pending[0]], hand.value,  # type: ignore[index]
+                     takes_game=False)
+        return why
+    seat = a.seat
+    turn = m.round.turn
+    if seat != turn:
+        return f"a player concedes only on his own turn; it is seat {turn}'s"
+    n = m.rules.players
+    team = team_of[seat]
+    winner = next(team_of[(seat + k) % n] for k in range(1, n)
+                  if team_of[(seat + k) % n] != team)
+    conclude(m, r, winner, hand.value, takes_game=False)
+    return None
+
+
+def _effect(ev: Any) -> None:
+    m: Match = ev.model
+    r = ev.args[1]
+    if m.hand.pending is not None:
+        refuse(m, r)  # instead of an answer: as a refusal that ends the hand
+    else:
+        end_hand(m, r)
+
+
+def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
+    if _special_refusal(m) is not None:
+        return
+    table = concedes(m.moves.players)
+    if m.state == "answer":  # listed seat by seat
+        if seat is not None and may_answer(m, seat):
+            out.append(table[seat])
+        return
+    t = m.round.turn
+    if seat is None or seat == t:
+        out.append(table[t])
+
+
+def _transitions(rules: Rules) -> list[dict[str, Any]]:
+    out = move_transitions("concede", "play", None, goes=False)  # it always ends the hand
+    if rules.concede_instead_of_answer and has_ladder(rules):
+        out += move_transitions("concede", "answer", None, goes=False)
+    return out
+
+
+KIND = register(MoveKind(
+    name="concede", order=5, judge=_judge, effect=_effect, lister=_lister,
+    transitions=_transitions, enabled=lambda rules: rules.concede,
+    not_now={None: "no concede in this variant (concede.allowed)",
+             "answer": "a raise is waiting for its answer: accept or fold (a concede instead "
+                       "of an answer needs concede.instead_of_answer)",
+             "decide": "the special hand's decision comes first",
+             "deal": "no hand is in play"},
+    keys=("concede.allowed", "concede.instead_of_answer", "concede.in_special_hands",
+          "betting.answered_by")))

@@ -1,0 +1,91 @@
+"""What a seat may know, as typed plain data: :meth:`engine.game.Match.observation` returns an
+:class:`Observation` (a ``TypedDict``: a plain ``dict`` at run time, JSON-ready, whose keys and
+value types a type checker knows).
+
+>>> from engine import Match
+>>> obs = Match.new("paulista", seed=7).observation(1)
+>>> obs["phase"], obs["turn"], obs["hand"]
+('play', 1, ['2h', '7h', 'Jh'])
+"""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+
+class PlayedCard(TypedDict):
+    """A card played, as the seat saw it: ``card`` is ``None`` for a covered card it may
+    not see (P7), or one played unseen in a blind hand (P6)."""
+
+    round: int
+    seat: int
+    card: str | None
+    covered: bool
+
+
+class ShownCard(TypedDict):
+    """A card shown with a raise (M4)."""
+
+    seat: int
+    card: str
+
+
+class PendingRaise(TypedDict, total=False):
+    """The raise waiting for its answer; ``card`` only for the raiser himself (M4);
+    ``folded``: the challenged seats that folded it so far, where the whole team must refuse
+    (``betting.refusal: whole_team``)."""
+
+    seat: int
+    value: int
+    name: str
+    card: str
+    folded: list[int]
+
+
+class SpecialHand(TypedDict):
+    """The special hand in play (P5, P6, M5, M6): its name and the team at the score."""
+
+    name: str
+    team: int | None
+
+
+class LastHand(TypedDict):
+    """The public record of the hand that ended last."""
+
+    hand_number: int
+    played: list[PlayedCard]
+    shown: list[ShownCard]
+    rounds: list[int | None]
+
+
+class Observation(TypedDict):
+    """Everything one seat may know now; never another seat's hidden cards."""
+
+    seat: int
+    team: int
+    phase: str
+    hand_number: int
+    dealer: int
+    mao: int
+    turn: int | None
+    round: int
+    #: The seat's own cards (``None`` in a blind hand, P6).
+    hand: list[str] | None
+    hand_size: int
+    #: The partners' cards, during a decision that shows them (M5).
+    partner_hands: dict[int, list[str]] | None
+    vira: str | None
+    manilhas: list[str]
+    played: list[PlayedCard]
+    rounds: list[int | None]
+    value: int
+    pending_raise: PendingRaise | None
+    last_raise_team: int | None
+    shown: list[ShownCard]
+    special: SpecialHand | None
+    blind: bool
+    score: list[int]
+    games: list[int]
+    #: The seat's legal moves, in the log's words (a blind hand's cards by position).
+    legal: list[str]
+    last_hand: LastHand | None

@@ -1,0 +1,49 @@
+"""Illegal moves carry structured reasons (IllegalMoveError.move, .why, .reason), so that
+programs need not parse messages."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Action, IllegalMoveError, Match
+from engine.errors import Why
+
+
+def _refusal(m: Match, move: object) -> IllegalMoveError:
+    with pytest.raises(IllegalMoveError) as info:
+        m.apply(move)  # type: ignore[arg-type]
+    return info.value
+
+
+def test_a_refusal_names_the_move_its_reason_in_words_and_its_code() -> None:
+    m = Match.new("paulista", seed=1)
+    accept = Action.accept(m.turn)
+    err = _refusal(m, accept)
+    assert err.move is accept
+    assert err.reason == "not_now"
+    assert err.why == "no raise is waiting for an answer"
+    assert str(err).startswith(f"{accept}: {err.why}; legal: ")
+    assert err.legal == [str(a) for a in m.legal_actions()]
+
+
+@pytest.mark.parametrize(("move", "code"), [
+    ("play 1 4c", "not_a_move"),
+    (Action.fold(7), "no_such_seat"),
+    (Action.decide(0, True), "not_now"),
+])
+def test_each_refusal_of_the_match_has_its_code(move: object, code: str) -> None:
+    assert _refusal(Match.new("paulista", seed=1), move).reason == code
+
+
+def test_a_finished_match_refuses_everything_as_over() -> None:
+    m = Match.new("one-on-one", seed=2)
+    while not m.is_over:
+        m.apply(m.legal_actions()[0])
+    assert _refusal(m, Action.play(0, 0)).reason == "match_over"
+
+
+def test_why_is_the_reason_in_words_with_a_code() -> None:
+    why = Why("not_your_turn", "it is seat 2's turn")
+    assert why == "it is seat 2's turn" and why.code == "not_your_turn"
+    assert IllegalMoveError("x", why=why).reason == "not_your_turn"
+    assert IllegalMoveError("x").reason == "illegal"

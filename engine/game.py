@@ -59,10 +59,10 @@ from engine.observation import LastHand, Observation, PendingRaise, PlayedCard, 
 from engine.rules import Rules
 from engine.shuffle import SplitMix64
 from engine.shuffle import deal as seeded_deal
-from engine.state import BOTH_TEAMS, NORMAL, ONE_TEAM, HandState, Played, RoundState
+from engine.state import NORMAL, HandState, Played, RoundState
 from engine.variant import load_ref
 
-__all__ = ["BOTH_TEAMS", "NORMAL", "ONE_TEAM", "Checkpoint", "Match", "MoveTable",
+__all__ = ["NORMAL", "Checkpoint", "Match", "MoveTable",
            "move_table", "resolve_rules"]
 
 Checkpoint = dict[str, Any]
@@ -82,7 +82,7 @@ class MoveTable:
 
     __slots__ = ("play", "covered", "covered_from", "raises", "accept", "fold", "decide",
                  "next_value", "any_time", "players", "listers", "by_seat", "triggers",
-                 "opponents")
+                 "opponents", "winning", "constrained")
 
     def __init__(self, rules: Rules) -> None:
         n = rules.players
@@ -92,6 +92,9 @@ class MoveTable:
         self.covered = [[Action("play", s, c, True) for c in range(CARD_CODES)] for s in range(n)]
         # P7: the 0-based round from which a card may be covered (never, without covered cards)
         self.covered_from = rules.covered_from_round - 1 if rules.covered_allowed else 99
+        #: Whether a play constraint of the ``play`` block applies to cards (P7, C7 house)
+        self.constrained = (rules.leader_face_up or rules.no_cover_after_tie
+                            or rules.highest_after_tied_first)
         cards: list[Card | None] = list(deck) if rules.name_card else [None]
         self.raises = {(s, step.value, c): Action("raise", s, c, False, step.value)
                        for s in range(n) for step in rules.ladder for c in cards}
@@ -102,6 +105,12 @@ class MoveTable:
         values = [rules.initial_value, *(step.value for step in rules.ladder)]
         # C8: the only raise from each value is to the next step (none at the top)
         self.next_value = dict(zip(values, values[1:], strict=False))
+        for special in rules.special_hands:  # a special hand that allows raises: its next step
+            step = rules.next_step(special.value)
+            if special.raises == "allowed" and step is not None:
+                self.next_value.setdefault(special.value, step.value)
+        #: The target no raise may reach from (betting.no_raise_when_winning), or None.
+        self.winning = rules.target if rules.no_raise_when_winning else None
         self.any_time = rules.raise_timing == "any_time"
         machine = build_machine(rules)
         #: The triggers of each state, as the machine has them.
@@ -289,7 +298,8 @@ class Match:
 
     @property
     def special(self) -> int:
-        """``NORMAL``, ``ONE_TEAM`` (P5, M5) or ``BOTH_TEAMS`` (P6, M6)."""
+        """``NORMAL`` (0), or 1 + the index in ``rules.special_hands`` of the special hand
+        this one is (P5, P6, M5, M6)."""
         return self.hand.special
 
     @property
@@ -464,9 +474,11 @@ class Match:
         blind = self.blind
         own_hand = None if blind else [card_name(c) for c in self.hands[seat]]
         partners: dict[int, list[str]] | None = None
-        if (self.state == "decide" and r.one_team.show_partner_cards
+        rule = self.hand.rule
+        if (self.state == "decide" and rule is not None and rule.show_partner_cards
                 and team == self.special_team):
-            partners = {s: [card_name(c) for c in self.hands[s]] for s in range(team, n, 2)}
+            partners = {s: [card_name(c) for c in self.hands[s]] for s in range(n)
+                        if r.team_of[s] == team}
         played = _public_played(self.played, seat, blind)
         pending: PendingRaise | None = None
         if self.pending is not None:
@@ -477,10 +489,8 @@ class Match:
             if self.hand.refused:  # betting.refusal: whole_team: who folded it so far
                 pending["folded"] = list(self.hand.refused)
         special: SpecialHand | None = None
-        if self.special == ONE_TEAM:
-            special = {"name": r.one_team.name, "team": self.special_team}
-        elif self.special == BOTH_TEAMS:
-            special = {"name": r.both_teams.name, "team": None}
+        if rule is not None:
+            special = {"name": rule.name, "team": self.special_team}
         legal = self.legal_actions(seat)
         last: LastHand | None = None
         if self.last_hand is not None:

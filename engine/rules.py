@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
@@ -26,6 +27,10 @@ from engine.cards import (
 )
 
 Penalty = Literal["lose_game", "lose_hand"]
+#: How a special hand treats a raise: a normal bet, a penalised move, or an illegal move.
+Raises = Literal["allowed", "penalised", "illegal"]
+#: Which teams' scores a special hand's condition asks about (see :class:`SpecialHand`).
+Teams = Literal["exactly_one", "all", "any"]
 
 #: Strength of a covered card (P7): below every real card, so it never wins or ties.
 COVERED = -1
@@ -38,15 +43,69 @@ ABOVE_MANILHAS = "manilhas"
 
 @dataclass(frozen=True)
 class Step:
-    """One step of the bet ladder (C8)."""
+    """One step of the bet ladder (C8). A step written ``value: game`` is worth the game:
+    its ``value`` is the game's target and ``game`` is true (accepted, the hand decides the
+    game); ``value: match``, worth the match: ``game`` and ``match`` are true (accepted, the
+    hand's winner wins the game and the match)."""
 
     value: int
     name: str
+    game: bool = False
+    match: bool = False
+
+
+@dataclass(frozen=True)
+class SpecialHand:
+    """One entry of the variant's list of special hands (P5, P6, M5, M6 and house rules): a
+    hand that starts at certain scores is played differently. The engine knows only this
+    general form; the old ``one_team``/``both_teams`` mapping is read into it.
+
+    It applies to a hand dealt when the scores meet its condition: a team is *at the score*
+    when its score is between ``from_score`` and ``to_score`` (both included; ``to_score``
+    ``None``: no upper bound); ``teams`` says how many teams must be: ``exactly_one``,
+    ``all`` or ``any`` (at least one). The first entry of the list whose condition holds is
+    the hand's; none: a normal hand.
+    """
+
+    name: str
+    teams: Teams
+    from_score: int
+    to_score: int | None
+    value: int
+    decision: bool
+    #: Who decides for the team at the score: ``either`` partner (the first answer counts),
+    #: or only ``first_from_mao``, the team's first seat in playing order from the mão.
+    decider: Literal["either", "first_from_mao"]
+    show_partner_cards: bool
+    fold_points: int
+    blind: bool
+    winner_takes_game: bool
+    raises: Raises
+    #: What a raise costs a team at the score, and a team not at it (``raises: penalised``).
+    penalty_team_at_score: Penalty
+    penalty_other_team: Penalty
+
+    def at_score(self, score: int) -> bool:
+        """Whether a team with ``score`` points is at this hand's score."""
+        return self.from_score <= score and (self.to_score is None or score <= self.to_score)
+
+    def team_for(self, score: Sequence[int]) -> tuple[bool, int | None]:
+        """Whether the hand applies at ``score`` (a score per team), and the one team at the
+        score when exactly one is (``None`` otherwise)."""
+        at = [t for t, s in enumerate(score) if self.at_score(s)]
+        if self.teams == "exactly_one":
+            ok = len(at) == 1
+        elif self.teams == "all":
+            ok = len(at) == len(score)
+        else:
+            ok = bool(at)
+        return ok, (at[0] if ok and len(at) == 1 else None)
 
 
 @dataclass(frozen=True)
 class OneTeamHand:
-    """P5 mão de 11 / M5 mão de dez: exactly one team has at least ``from_score``."""
+    """P5 mão de 11 / M5 mão de dez: exactly one team has at least ``from_score``. A reader's
+    view (tests, bots): the engine plays :attr:`Rules.special_hands`."""
 
     enabled: bool
     name: str
@@ -57,14 +116,16 @@ class OneTeamHand:
     fold_points: int
     blind: bool
     winner_takes_game: bool
-    raises: Literal["penalised", "illegal"]
+    raises: Raises
     penalty_team_at_score: Penalty
     penalty_other_team: Penalty
+    decider: Literal["either", "first_from_mao"] = "either"
 
 
 @dataclass(frozen=True)
 class BothTeamsHand:
-    """P6 mão de ferro / M6: both teams have at least ``from_score``."""
+    """P6 mão de ferro / M6: both teams have at least ``from_score``. A reader's view (tests,
+    bots): the engine plays :attr:`Rules.special_hands`."""
 
     enabled: bool
     name: str
@@ -72,7 +133,7 @@ class BothTeamsHand:
     value: int
     blind: bool
     winner_takes_game: bool
-    raises: Literal["penalised", "illegal"]
+    raises: Raises
     penalty: Penalty
 
 
@@ -89,20 +150,34 @@ class Rules:
     manilha_mode: Literal["none", "fixed", "vira", "vira_suit"]  # P1, M1, house
     manilha_suit_order: tuple[str, ...]  # P2: weakest first
     fixed_manilhas: tuple[Card, ...]  # M1: weakest first
-    tied_round_leader: Literal["same_leader", "first_tied_card", "last_tied_card"]  # C6
-    all_tied: Literal["nobody", "mao_team", "dealer_team"]  # P8, M7
+    tied_round_leader: Literal["same_leader", "first_tied_card", "last_tied_card",
+                               "lowest_seat", "mao"]  # C6
+    all_tied: Literal["nobody", "mao_team", "dealer_team", "first_round_first_card"]  # P8, M7
     covered_allowed: bool  # P7
     covered_from_round: int  # P7
+    # Play constraints (house rules, ``play`` in a variant file; off when left out).
+    #: P7 (house): the round's leader plays face up.
+    leader_face_up: bool = field(default=False, kw_only=True)
+    #: P7 (house): no covered card once a round of the hand has tied.
+    no_cover_after_tie: bool = field(default=False, kw_only=True)
+    #: C7 (house): after a tied first round, each plays (face up) his highest card.
+    highest_after_tied_first: bool = field(default=False, kw_only=True)
+    #: C8 (house): a raise only by a player whose best card beats the round's best so far.
+    raiser_must_beat: bool = field(default=False, kw_only=True)
     initial_value: int  # C8
     ladder: tuple[Step, ...]  # C8, M9
     raise_timing: Literal["own_turn", "any_time"]  # P4, M3
     name_card: bool  # M4
     refused_card_shown_in_rounds: tuple[int, ...]  # M4
-    one_team: OneTeamHand  # P5, M5
-    both_teams: BothTeamsHand  # P6, M6
+    one_team: OneTeamHand  # P5, M5 (a reader's view of the first exactly-one-team entry)
+    both_teams: BothTeamsHand  # P6, M6 (a reader's view of the first all-teams entry)
     target: int  # C11
     cap_score: bool  # C11 (house)
     games_to_win: int  # P9, M8
+    #: The special hands, in the order they are tried (P5, P6, M5, M6, house rules).
+    special_hands: tuple[SpecialHand, ...]
+    #: No raise when winning the hand at the value it already has would win the game (house).
+    no_raise_when_winning: bool
     #: The resolved variant as plain data (what the fingerprint is taken of).
     data: Any = field(compare=False, hash=False, repr=False)
     #: Where the variant was loaded from (a shipped name's file, or a path).
@@ -136,6 +211,11 @@ class Rules:
     team_of: tuple[int, ...] = field(init=False, compare=False, hash=False, repr=False)
     #: How many teams (the length of a score array).
     teams: int = field(init=False, compare=False, hash=False, repr=False)
+    #: The value of the ladder's step worth the game or the match (``value: game``,
+    #: ``value: match``), or ``None``.
+    game_value: int | None = field(init=False, compare=False, hash=False, repr=False)
+    #: Whether that step is worth the match.
+    match_step: bool = field(init=False, compare=False, hash=False, repr=False)
     _tables: tuple[tuple[int, ...] | None, ...] = field(
         init=False, compare=False, hash=False, repr=False
     )
@@ -160,6 +240,9 @@ class Rules:
                 team_of[seat] = team
         object.__setattr__(self, "team_of", tuple(team_of))
         object.__setattr__(self, "teams", len(self.team_seats) or 2)
+        object.__setattr__(self, "game_value", next(
+            (s.value for s in self.ladder if s.game), None))
+        object.__setattr__(self, "match_step", any(s.match for s in self.ladder))
         object.__setattr__(self, "_levels", self._strength_levels())
         if self.has_vira:
             tables: list[tuple[int, ...] | None] = [None] * CARD_CODES
@@ -299,8 +382,9 @@ def rules_from_data(data: dict[str, Any], source: str = "") -> Rules:
     """Build :class:`Rules` from a resolved, validated variant mapping."""
     man = data["manilhas"]
     bet = data["betting"]
-    one = data["special_hands"]["one_team"]
-    both = data["special_hands"]["both_teams"]
+    target = data["game"]["target"]
+    specials = special_hands_from_data(data["special_hands"])
+    one, both = _views(data["special_hands"], specials, target)
     deck = data["deck"]
     return Rules(
         name=data.get("name", ""),
@@ -323,38 +407,24 @@ def rules_from_data(data: dict[str, Any], source: str = "") -> Rules:
         all_tied=data["rounds"]["all_tied"],
         covered_allowed=data["covered_cards"]["allowed"],
         covered_from_round=data["covered_cards"]["from_round"],
+        leader_face_up=data.get("play", {}).get("leader_face_up", False),
+        no_cover_after_tie=data.get("play", {}).get("no_cover_after_tie", False),
+        highest_after_tied_first=data.get("play", {}).get("highest_after_tied_first", False),
+        raiser_must_beat=data.get("play", {}).get("raiser_must_beat", False),
         initial_value=bet["initial_value"],
-        ladder=tuple(Step(s["value"], s["name"]) for s in bet["ladder"]),
+        ladder=tuple(Step(target, s["name"], True, s["value"] == "match")
+                     if s["value"] in ("game", "match") else Step(s["value"], s["name"])
+                     for s in bet["ladder"]),
         raise_timing=bet["raise_timing"],
         name_card=bet["name_card"],
         refused_card_shown_in_rounds=tuple(bet["refused_card_shown_in_rounds"]),
-        one_team=OneTeamHand(
-            enabled=one["enabled"],
-            name=one["name"],
-            from_score=one["from_score"],
-            value=one["value"],
-            decision=one["decision"],
-            show_partner_cards=one["show_partner_cards"],
-            fold_points=one["fold_points"],
-            blind=one["blind"],
-            winner_takes_game=one["winner_takes_game"],
-            raises=one["raises"],
-            penalty_team_at_score=one["raise_penalty"]["team_at_score"],
-            penalty_other_team=one["raise_penalty"]["other_team"],
-        ),
-        both_teams=BothTeamsHand(
-            enabled=both["enabled"],
-            name=both["name"],
-            from_score=both["from_score"],
-            value=both["value"],
-            blind=both["blind"],
-            winner_takes_game=both["winner_takes_game"],
-            raises=both["raises"],
-            penalty=both["raise_penalty"],
-        ),
-        target=data["game"]["target"],
+        one_team=one,
+        both_teams=both,
+        target=target,
         cap_score=data["game"]["cap_score"],
         games_to_win=data["match"]["games_to_win"],
+        special_hands=specials,
+        no_raise_when_winning=bet.get("no_raise_when_winning", False),
         team_seats=tuple(tuple(seats) for seats in data.get("teams", ())),
         answered_by=bet.get("answered_by", "challenged_team"),
         refusal=bet.get("refusal", "one_player"),
@@ -365,6 +435,91 @@ def rules_from_data(data: dict[str, Any], source: str = "") -> Rules:
         data=_freeze(data),
         source=source,
     )
+
+
+def special_hands_from_data(special: Any) -> tuple[SpecialHand, ...]:
+    """The list of special hands of a validated ``special_hands`` value: the list form as it
+    is, or the mapping form (``one_team``, ``both_teams``) as the list it means: the
+    both-teams hand first (it wins where both apply, P6/M6), then the one-team hand, each only
+    where enabled."""
+    if isinstance(special, list):
+        return tuple(_entry(e) for e in special)
+    out = []
+    both, one = special["both_teams"], special["one_team"]
+    if both["enabled"]:  # P6, M6
+        out.append(SpecialHand(
+            name=both["name"], teams="all", from_score=both["from_score"], to_score=None,
+            value=both["value"], decision=False, decider="either", show_partner_cards=False,
+            fold_points=0, blind=both["blind"], winner_takes_game=both["winner_takes_game"],
+            raises=both["raises"], penalty_team_at_score=both["raise_penalty"],
+            penalty_other_team=both["raise_penalty"]))
+    if one["enabled"]:  # P5, M5
+        out.append(SpecialHand(
+            name=one["name"], teams="exactly_one", from_score=one["from_score"], to_score=None,
+            value=one["value"], decision=one["decision"],
+            decider=one.get("decider", "either"),
+            show_partner_cards=one["show_partner_cards"], fold_points=one["fold_points"],
+            blind=one["blind"], winner_takes_game=one["winner_takes_game"],
+            raises=one["raises"], penalty_team_at_score=one["raise_penalty"]["team_at_score"],
+            penalty_other_team=one["raise_penalty"]["other_team"]))
+    return tuple(out)
+
+
+def _entry(e: dict[str, Any]) -> SpecialHand:
+    """One entry of the list form; a key left out means: no decision, not blind, the winner
+    does not take the game (and a penalty only where ``raises: penalised`` gives one)."""
+    when = e["when"]
+    penalty = e.get("raise_penalty", {})
+    return SpecialHand(
+        name=e["name"], teams=when["teams"], from_score=when["from_score"],
+        to_score=when.get("to_score"), value=e["value"], decision=e.get("decision", False),
+        decider=e.get("decider", "either"),
+        show_partner_cards=e.get("show_partner_cards", False),
+        fold_points=e.get("fold_points", 0), blind=e.get("blind", False),
+        winner_takes_game=e.get("winner_takes_game", False), raises=e["raises"],
+        penalty_team_at_score=penalty.get("team_at_score", "lose_game"),
+        penalty_other_team=penalty.get("other_team", "lose_game"))
+
+
+def _views(special: Any, specials: tuple[SpecialHand, ...],
+           target: int) -> tuple[OneTeamHand, BothTeamsHand]:
+    """The readers' views :attr:`Rules.one_team` and :attr:`Rules.both_teams`: the mapping
+    form as written; for the list form, its first exactly-one-team and first all-teams entries
+    (disabled where there is none)."""
+    if isinstance(special, dict):
+        one, both = special["one_team"], special["both_teams"]
+        return (OneTeamHand(
+            enabled=one["enabled"], name=one["name"], from_score=one["from_score"],
+            value=one["value"], decision=one["decision"],
+            show_partner_cards=one["show_partner_cards"], fold_points=one["fold_points"],
+            blind=one["blind"], winner_takes_game=one["winner_takes_game"],
+            raises=one["raises"], penalty_team_at_score=one["raise_penalty"]["team_at_score"],
+            penalty_other_team=one["raise_penalty"]["other_team"],
+            decider=one.get("decider", "either")),
+            BothTeamsHand(
+            enabled=both["enabled"], name=both["name"], from_score=both["from_score"],
+            value=both["value"], blind=both["blind"],
+            winner_takes_game=both["winner_takes_game"], raises=both["raises"],
+            penalty=both["raise_penalty"]))
+    o = next((h for h in specials if h.teams == "exactly_one"), None)
+    b = next((h for h in specials if h.teams == "all"), None)
+    return (OneTeamHand(
+        enabled=o is not None, name=o.name if o else "",
+        from_score=o.from_score if o else target, value=o.value if o else 1,
+        decision=o.decision if o else False,
+        show_partner_cards=o.show_partner_cards if o else False,
+        fold_points=o.fold_points if o else 0, blind=o.blind if o else False,
+        winner_takes_game=o.winner_takes_game if o else False,
+        raises=o.raises if o else "penalised",
+        penalty_team_at_score=o.penalty_team_at_score if o else "lose_game",
+        penalty_other_team=o.penalty_other_team if o else "lose_game",
+        decider=o.decider if o else "either"),
+        BothTeamsHand(
+        enabled=b is not None, name=b.name if b else "",
+        from_score=b.from_score if b else target, value=b.value if b else 1,
+        blind=b.blind if b else False, winner_takes_game=b.winner_takes_game if b else False,
+        raises=b.raises if b else "penalised",
+        penalty=b.penalty_team_at_score if b else "lose_game"))
 
 
 def _freeze(value: Any) -> Any:

@@ -25,7 +25,7 @@ from typing import Any
 from engine.actions import Action
 from engine.bots import Bot, choose_for, derive_seed, make_bot, next_actor, out_of_turn_raise
 from engine.fileio import atomic_write_text
-from engine.game import BOTH_TEAMS, NORMAL, ONE_TEAM, Checkpoint, Match, resolve_rules
+from engine.game import NORMAL, Checkpoint, Match, resolve_rules
 from engine.logformat import Recorder, header_variant
 from engine.rules import Rules
 from engine.variant import looks_like_path
@@ -89,6 +89,24 @@ def play_match(match: Match, bots: Sequence[Bot], *, recorder: Recorder | None =
             on_move(action, checkpoints)
 
 
+def _bucket(m: Match) -> str:
+    """The statistics' counters of a special hand: ``one_team`` for a hand with one team at
+    its score (won by it, by the other), ``both_teams`` for the others (won by team 0, 1);
+    every entry of the variant's list counts in one of them."""
+    return "one_team" if m.special_team is not None else "both_teams"
+
+
+def _names(rules: Rules, one: bool) -> tuple[str, bool]:
+    """The names (joined) of the special hands that count as one-team hands (``one``) or as
+    the others, and whether there is any."""
+    if isinstance(rules.data["special_hands"], dict):  # the mapping form: its two as written
+        view = rules.one_team if one else rules.both_teams
+        return view.name, view.enabled
+    names = [h.name for h in rules.special_hands
+             if (h.teams == "exactly_one") == one or h.teams == "any"]
+    return " / ".join(names), bool(names)
+
+
 class _Tally:
     """Counts one match's events; plain ints and lists only, so tallies add up in any order."""
 
@@ -96,13 +114,14 @@ class _Tally:
         self.match = match
         r = match.rules
         self.data: Tally = {
-            "winner": None, "games_won": [0, 0], "games": 0, "hands": 0, "hands_finished": 0,
-            "hands_per_game": [], "points": [0, 0], "hands_won": [0, 0], "folds": 0,
+            "winner": None, "games_won": [0] * r.teams, "games": 0, "hands": 0,
+            "hands_finished": 0, "hands_per_game": [], "points": [0] * r.teams,
+            "hands_won": [0] * r.teams, "folds": 0,
             "all_tied": 0, "forfeits": 0, "out_of_turn_raises": 0, "concedes": 0,
             "steps": {str(s.value): [0, 0, 0] for s in r.ladder},  # reached, accepted, folded
             # hands, won by the team at score, by the other, by nobody; decided play, fold
             "one_team": [0, 0, 0, 0, 0, 0],
-            "both_teams": [0, 0, 0, 0],  # hands, team 0, team 1, nobody
+            "both_teams": [0] * (r.teams + 2),  # hands, won by each team, by nobody
         }
         self._game_hands = 0
         self._rounds: list[int | None] = []
@@ -118,10 +137,8 @@ class _Tally:
         self._rounds = []
         self._special = m.special
         self._special_team = m.special_team
-        if m.special == ONE_TEAM:
-            self.data["one_team"][0] += 1
-        elif m.special == BOTH_TEAMS:
-            self.data["both_teams"][0] += 1
+        if m.special != NORMAL:
+            self.data[_bucket(m)][0] += 1
 
     def __call__(self, action: Action, checkpoints: list[Checkpoint]) -> None:
         d = self.data
@@ -134,7 +151,8 @@ class _Tally:
         pending, hand_number, special = self._before
         self._before = None
         steps = d["steps"]
-        if action.kind == "raise" and special == NORMAL:  # not a raise penalised (P5, M5)
+        if action.kind == "raise" and (  # not a raise penalised (P5, M5)
+                special == NORMAL or m.rules.special_hands[special - 1].raises == "allowed"):
             steps[str(action.value)][0] += 1
             if pending is not None:  # a raise back accepts the pending raise
                 steps[str(pending[1])][1] += 1
@@ -179,11 +197,13 @@ class _Tally:
         if len(self._rounds) == self.match.rules.cards_per_player and not any(
                 r is not None for r in self._rounds):
             d["all_tied"] += 1
-        if self._special == ONE_TEAM:
-            slot = 3 if winner is None else (1 if winner == self._special_team else 2)
-            d["one_team"][slot] += 1
-        elif self._special == BOTH_TEAMS:
-            d["both_teams"][3 if winner is None else 1 + winner] += 1
+        if self._special != NORMAL:
+            if self._special_team is not None:
+                slot = 3 if winner is None else (1 if winner == self._special_team else 2)
+                d["one_team"][slot] += 1
+            else:
+                both = d["both_teams"]
+                both[len(both) - 1 if winner is None else 1 + winner] += 1
 
 
 def simulate_match(variant: str, rules: Rules, run_seed: int, index: int,
@@ -309,8 +329,8 @@ def statistics(rules: Rules, tallies: Sequence[Tally], *, seed: int,
     def total(key: str) -> int:
         return sum(t[key] for t in tallies)
 
-    def pair(key: str) -> list[int]:
-        return [sum(t[key][i] for t in tallies) for i in (0, 1)]
+    def pair(key: str) -> list[int]:  # one entry per team
+        return [sum(t[key][i] for t in tallies) for i in range(rules.teams)]
 
     def vec(key: str, size: int) -> list[int]:
         return [sum(t[key][i] for t in tallies) for i in range(size)]
@@ -318,11 +338,11 @@ def statistics(rules: Rules, tallies: Sequence[Tally], *, seed: int,
     hands = total("hands")
     games = total("games")
     per_game = [h for t in tallies for h in t["hands_per_game"]]
-    matches_won = [sum(1 for t in tallies if t["winner"] == team) for team in (0, 1)]
+    matches_won = [sum(1 for t in tallies if t["winner"] == team) for team in range(rules.teams)]
     games_won, points, hands_won = pair("games_won"), pair("points"), pair("hands_won")
     teams = []
-    for team in (0, 1):
-        seats = list(range(team, rules.players, 2))
+    for team in range(rules.teams):
+        seats = [s for s, t in enumerate(rules.team_of) if t == team]
         label = "+".join(dict.fromkeys(bots[s] for s in seats))
         lo, hi = wilson(matches_won[team], n)
         teams.append({
@@ -342,7 +362,9 @@ def statistics(rules: Rules, tallies: Sequence[Tally], *, seed: int,
             "accept_rate": _ratio(accepted, reached), "folded": folded,
         })
     one = vec("one_team", 6)
-    both = vec("both_teams", 4)
+    both = vec("both_teams", rules.teams + 2)
+    one_name, one_on = _names(rules, True)
+    both_name, both_on = _names(rules, False)
     folds = total("folds")
     all_tied = total("all_tied")
     out: dict[str, Any] = {
@@ -362,14 +384,14 @@ def statistics(rules: Rules, tallies: Sequence[Tally], *, seed: int,
         "folds": {"hands": folds, "rate": _ratio(folds, hands)},
         "special_hands": {
             "one_team": {
-                "name": rules.one_team.name, "enabled": rules.one_team.enabled,
+                "name": one_name, "enabled": one_on,
                 "hands": one[0], "rate": _ratio(one[0], hands),
                 "won_by_team_at_score": one[1], "won_by_other_team": one[2], "nobody": one[3],
                 "decided_play": one[4], "decided_fold": one[5]},
             "both_teams": {
-                "name": rules.both_teams.name, "enabled": rules.both_teams.enabled,
+                "name": both_name, "enabled": both_on,
                 "hands": both[0], "rate": _ratio(both[0], hands),
-                "won": [both[1], both[2]], "nobody": both[3]},
+                "won": both[1:-1], "nobody": both[-1]},
         },
         "all_tied_hands": {"hands": all_tied, "rate": _ratio(all_tied, hands)},
         "forfeited_games": total("forfeits"),

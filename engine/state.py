@@ -8,13 +8,19 @@ it is and the cards of the round in play. Move kinds (:mod:`engine.moves`) read 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.cards import Card
+
+if TYPE_CHECKING:
+    from engine.rules import SpecialHand
 
 #: A card played: (0-based round, seat, card, covered).
 Played = tuple[int, int, Card, bool]
 
-# Special hands (decided by the scores when the hand starts).
-NORMAL, ONE_TEAM, BOTH_TEAMS = 0, 1, 2
+#: ``HandState.special`` of a normal hand; a special hand's is 1 + the index of its entry in
+#: ``Rules.special_hands`` (decided by the scores when the hand starts).
+NORMAL = 0
 
 
 class HandState:
@@ -22,7 +28,7 @@ class HandState:
 
     __slots__ = ("hands", "dealt", "vira", "strength", "value", "pending", "last_raise_team",
                  "bound", "shown", "played", "results", "special", "special_team", "blind",
-                 "refused")
+                 "rule", "decider", "refused")
 
     def __init__(self, players: int, value: int) -> None:
         #: The cards each seat holds now, by seat.
@@ -45,8 +51,14 @@ class HandState:
         self.played: list[Played] = []
         #: The winning team of each round played (``None``: tied).
         self.results: list[int | None] = []
+        #: ``NORMAL``, or 1 + the index of the special hand's entry in ``Rules.special_hands``.
         self.special = NORMAL
+        #: The one team at the special hand's score (``None``: none, or several).
         self.special_team: int | None = None
+        #: The special hand's entry (``None`` in a normal hand).
+        self.rule: SpecialHand | None = None
+        #: The only seat that decides the special hand, where one seat alone decides.
+        self.decider: int | None = None
         #: Nobody sees his own cards (P6).
         self.blind = False
         #: The seats that folded the pending raise without ending the hand, where the whole

@@ -17,12 +17,13 @@ Truco Paulista (paulista) · seed 7 · first dealer Ana
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from pathlib import Path
 from typing import IO
 
 from engine.actions import Action
 from engine.cards import Card, card_name, card_pretty
-from engine.game import BOTH_TEAMS, ONE_TEAM, Checkpoint, Match
+from engine.game import Checkpoint, Match
 from engine.logread import LogItem
 from engine.replay import Replayer, Visitor, replay
 from engine.rules import COVERED
@@ -35,6 +36,7 @@ class Transcript(Visitor):
     def __init__(self) -> None:
         self.lines: list[str] = []
         self.names: list[str] = []
+        self._team_of: tuple[int, ...] = ()
         self._strength: tuple[int, ...] = ()
         self._round: list[tuple[int, Card, bool]] = []
         self._round_no = 1
@@ -52,7 +54,7 @@ class Transcript(Visitor):
     def _team(self, team: int | None) -> str:
         if team is None:
             return "nobody"
-        seats = range(team, len(self.names), 2)
+        seats = [s for s, t in enumerate(self._team_of) if t == team]
         return f"team {team} ({', '.join(self._name(s) for s in seats)})"
 
     def header(self, item: LogItem, match: Match) -> None:
@@ -60,11 +62,12 @@ class Transcript(Visitor):
         n = r.players
         given = item.data.get("players") or []
         self.names = [str(given[s]) if s < len(given) else f"seat {s}" for s in range(n)]
+        self._team_of = r.team_of
         seed = item.data.get("seed")
         parts = [f"{r.title} ({r.name})", f"seed {seed}" if seed is not None else "recorded deals",
                  f"first dealer {self._name(match.dealer)}"]
         self.lines.append(" · ".join(parts))
-        self.lines.append("Teams: " + " · ".join(self._team(t) for t in (0, 1))
+        self.lines.append("Teams: " + " · ".join(self._team(t) for t in range(r.teams))
                           + f" · ladder {r.initial_value}, "
                           + ", ".join(f"{s.name} {s.value}" for s in r.ladder)
                           + f" · {r.target} points a game, {r.games_to_win} game(s) to win")
@@ -78,10 +81,9 @@ class Transcript(Visitor):
         self._strength = r.strengths(match.vira)
         self._round = []
         self._round_no = 1
-        s0, s1 = match.score
         self.lines.append("")
         self.lines.append(f"Hand {match.hand_number} · dealer {self._name(match.dealer)} · "
-                          f"mão {self._name(match.mao)} · score {s0}-{s1}")
+                          f"mão {self._name(match.mao)} · score {_dashed(match.score)}")
         self.lines.append("  " + " | ".join(
             f"{self._name(s)}: {' '.join(card_pretty(c) for c in cards)}"
             for s, cards in enumerate(match.dealt)))
@@ -95,15 +97,16 @@ class Transcript(Visitor):
                 for c in match.manilhas) + " (weakest first)")
         if table:
             self.lines.append("  " + " · ".join(table))
-        if match.special == ONE_TEAM:
-            h = r.one_team
+        h = match.hand.rule
+        if h is not None:
             how = " (a decision: play or fold)" if h.decision else ""
-            self.lines.append(f"  {h.name} for {self._team(match.special_team)}: worth "
-                              f"{match.value}{how}, no raises")
-        elif match.special == BOTH_TEAMS:
-            b = r.both_teams
-            blind = ", played blind" if b.blind else ""
-            self.lines.append(f"  {b.name}: worth {match.value}{blind}, no raises")
+            blind = ", played blind" if h.blind else ""
+            raises = ", no raises" if h.raises != "allowed" else ""
+            if match.special_team is not None:
+                self.lines.append(f"  {h.name} for {self._team(match.special_team)}: worth "
+                                  f"{match.value}{how}{blind}{raises}")
+            else:
+                self.lines.append(f"  {h.name}: worth {match.value}{how}{blind}{raises}")
 
     def move(self, item: LogItem, action: Action, match: Match,
              checkpoints: list[Checkpoint]) -> None:
@@ -143,24 +146,21 @@ class Transcript(Visitor):
             self._round_no += 1
             self._round = []
         elif ev == "hand":
-            s0, s1 = cp["score"]
             points = cp["points"]
             if cp["winner"] is None:
                 what = "nobody scores"
             else:
                 what = f"{self._team(cp['winner'])} wins {points} point{'s' * (points != 1)}"
-            self.lines.append(f"  hand: {what} · score {s0}-{s1}")
+            self.lines.append(f"  hand: {what} · score {_dashed(cp['score'])}")
         elif ev == "game":
-            s0, s1 = cp["score"]
-            g0, g1 = cp["games"]
             self.lines.append("")
-            self.lines.append(f"Game {self._game}: {self._team(cp['winner'])} wins, {s0}-{s1} "
-                              f"· games {g0}-{g1}")
+            self.lines.append(f"Game {self._game}: {self._team(cp['winner'])} wins, "
+                              f"{_dashed(cp['score'])} · games {_dashed(cp['games'])}")
             self._game += 1
             self._game_started = False
         else:
-            g0, g1 = cp["games"]
-            self.lines.append(f"Match: {self._team(cp['winner'])} wins · games {g0}-{g1}")
+            self.lines.append(f"Match: {self._team(cp['winner'])} wins · games "
+                              f"{_dashed(cp['games'])}")
 
     def _round_result(self, winner: int | None) -> str:
         if winner is None:
@@ -168,7 +168,7 @@ class Transcript(Visitor):
         strength = self._strength
         # the first of the winning team's strongest cards (C5)
         _, seat, card = max((((COVERED if cov else strength[c]), s, c)
-                             for s, c, cov in self._round if s % 2 == winner),
+                             for s, c, cov in self._round if self._team_of[s] == winner),
                             key=lambda e: e[0])
         return f"team {winner} wins ({self._name(seat)}, {card_pretty(card)})"
 
@@ -186,3 +186,8 @@ def transcript(data: IO[bytes] | bytes, file: str, *, base: Path | None = None) 
     visitor = Transcript()
     replay(io.BytesIO(data) if isinstance(data, bytes) else data, file, visitor, base)
     return "\n".join(visitor.lines)
+
+
+def _dashed(values: Sequence[int]) -> str:
+    """A score or games array as players write it: ``3-5`` (``3-1-4`` with three teams)."""
+    return "-".join(map(str, values))

@@ -84,6 +84,28 @@ def seat_label(seat: int, me: int, names: Sequence[str] | None = None) -> str:
     return f"seat {seat}"
 
 
+def scores_text(values: Sequence[int], team: int, sep: str = ", ") -> str:
+    """A score (or games) array from ``team``'s side: ``us 3, them 5`` with two teams, each
+    other team by number with more (``us 3, team 1 2, team 2 5``).
+
+    >>> scores_text([3, 5], 1), scores_text([3, 1, 4], 0, sep=" · ")
+    ('us 5, them 3', 'us 3 · team 1 1 · team 2 4')
+    """
+    if len(values) == 2:
+        return f"us {values[team]}{sep}them {values[1 - team]}"
+    return sep.join(("us" if t == team else f"team {t}") + f" {v}" for t, v in enumerate(values))
+
+
+def side_text(winner: int | None, team: int, teams: int) -> str:
+    """Who won a round, from ``team``'s side: ``us``, ``them`` (``team N`` with more than two
+    teams) or ``tied``."""
+    if winner is None:
+        return "tied"
+    if winner == team:
+        return "us"
+    return "them" if teams == 2 else f"team {winner}"
+
+
 def _played(p: Mapping[str, Any]) -> str:
     """A card on the table: face down cards of others are ``coberta``, one's own is shown."""
     if p["card"] is None:
@@ -115,15 +137,14 @@ def render_banner(obs: Mapping[str, Any], *, rules: Rules, names: Sequence[str] 
     >>> m = Match.new("mineiro", seed=3)
     >>> print(render_banner(m.observation(0), rules=m.rules, names=None, target=12))
     ══ Hand 1 · dealer you · mão seat 1 · score us 0, them 0 (to 12)
-       manilhas 4♣ > 7♥ > A♠ > 7♦
+       manilhas 4♣ zap > 7♥ copas > A♠ espadilha > 7♦ pica-fumo
        Your cards, strongest first: K♦, J♣, 4♥
     """
     me, team, score = obs["seat"], obs["team"], obs["score"]
-    games = (f" · games us {obs['games'][team]}, them {obs['games'][1 - team]}"
-             if any(obs["games"]) else "")
+    games = f" · games {scores_text(obs['games'], team)}" if any(obs["games"]) else ""
     lines = [f"══ Hand {obs['hand_number']} · dealer {seat_label(obs['dealer'], me, names)} · "
-             f"mão {seat_label(obs['mao'], me, names)} · score us {score[team]}, them "
-             f"{score[1 - team]} (to {target}){games}"]
+             f"mão {seat_label(obs['mao'], me, names)} · score {scores_text(score, team)} "
+             f"(to {target}){games}"]
     special = obs["special"]
     if special is not None:
         whose = "" if special["team"] is None else (
@@ -162,9 +183,8 @@ def render_table(obs: Mapping[str, Any], *, title: str, target: int, rules: Rule
     lines = [
         f"── {title} · hand {obs['hand_number']} · dealer {who(obs['dealer'])}, "
         f"mão {who(obs['mao'])}",
-        f"Score: us {score[team]} · them {score[1 - team]} (to {target})"
-        + (f" · games us {obs['games'][team]} them {obs['games'][1 - team]}"
-           if any(obs["games"]) else ""),
+        f"Score: {scores_text(score, team, ' · ')} (to {target})"
+        + (f" · games {scores_text(obs['games'], team, ' ')}" if any(obs["games"]) else ""),
     ]
     worth = f"Hand worth {obs['value']}"
     if obs["special"] is not None:
@@ -175,13 +195,14 @@ def render_table(obs: Mapping[str, Any], *, title: str, target: int, rules: Rule
         worth += " · " + manilhas_text(obs["manilhas"],
                                        card_names(rules) if rules is not None else {})
     lines.append(worth)
-    results = {None: "tied", team: "us", 1 - team: "them"}
+    teams = len(score)
     for rnd in range(1, obs["round"] + 1):
         cards = [p for p in obs["played"] if p["round"] == rnd]
         if not cards:
             continue
         shown = ", ".join(f"{who(p['seat'])} {_played(p)}" for p in cards)
-        done = f" → {results[obs['rounds'][rnd - 1]]}" if rnd <= len(obs["rounds"]) else ""
+        done = (f" → {side_text(obs['rounds'][rnd - 1], team, teams)}"
+                if rnd <= len(obs["rounds"]) else "")
         lines.append(f"Round {rnd}: {shown}{done}")
     for s in obs["shown"]:
         lines.append(f"Shown with a raise: {who(s['seat'])} {pretty(s['card'])}")

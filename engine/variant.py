@@ -13,6 +13,7 @@ tags), refuses duplicate keys (PyYAML would keep the last one silently) and YAML
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from collections.abc import Callable, Iterator
@@ -29,7 +30,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from engine.cards import RANKS, canonical_deck, card_name, parse_card
 from engine.errors import VariantError
 from engine.resources import schema_path, shipped_variants
-from engine.rules import Rules, rules_from_data
+from engine.rules import Rules, rules_from_data, special_hands_from_data
 
 MAX_FILE_BYTES = 1 << 20  # 1 MiB: a variant is a few hundred bytes
 MAX_DEPTH = 32
@@ -37,9 +38,13 @@ MAX_EXTENDS = 16
 #: Keys a variant that extends nothing may leave out.
 _OPTIONAL = {("$schema",), ("name",), ("title",), ("description",), ("extends",),
              ("manilhas", "suit_order"), ("manilhas", "cards"), ("card_names",), ("teams",),
+             ("betting", "no_raise_when_winning"), ("special_hands", "one_team", "decider"),
              # house rules whose absence means the pinned reading (C9) or no concede
              ("betting", "answered_by"), ("betting", "refusal"), ("betting", "raise_back"),
              ("concede",),
+             # play constraints (house rules): off when left out
+             ("play",), ("play", "leader_face_up"), ("play", "no_cover_after_tie"),
+             ("play", "highest_after_tied_first"), ("play", "raiser_must_beat"),
              ("manilhas", "ranks"), ("deck", "minus"), ("deck", "plus"), ("deck", "extra")}
 
 KeyPath = tuple[str | int, ...]
@@ -312,6 +317,13 @@ def _resolve(path: Path, chain: list[Path], display: str | None = None) -> _Doc:
     if len(chain) >= MAX_EXTENDS:
         raise error(f"more than {MAX_EXTENDS} levels of extends")
     parent = _resolve(parent_path, chain + [resolved])
+    if isinstance(parent.data.get("special_hands"), list) and isinstance(
+            doc.data.get("special_hands"), dict):
+        sm = doc.key_marks[("special_hands",)]
+        raise VariantError(
+            f"the parent ({parent_ref}) writes its special hands as a list, which a mapping "
+            "cannot change (lists replace): expected the whole list of special hands, found a "
+            "mapping", file=doc.file, line=sm.line, column=sm.column, path="special_hands")
     return _overlay(parent, doc)
 
 
@@ -398,6 +410,8 @@ def _expected(validator: str, value: Any) -> str | None:
     if validator == "enum":
         return "one of " + ", ".join(json.dumps(x) for x in value)
     if validator == "type":
+        if isinstance(value, list):  # a key of several forms (special_hands, a ladder value)
+            return " or ".join(_TYPE_WORDS.get(v, f"a value of type {v}") for v in value)
         return _TYPE_WORDS.get(value, f"a value of type {value}")
     words = {"minimum": f"at least {value}", "maximum": f"at most {value}",
              "pattern": f"a string matching {value}", "minItems": f"at least {value} item(s)",
@@ -456,7 +470,8 @@ def _missing_errors(
             yield VariantError(f"missing key {key!r} ({sub.get('description', '')}); a variant "
                                "that extends nothing must state every rule",
                                **_where(doc, sub_path))
-        elif sub.get("type") == "object":
+        elif "properties" in sub and isinstance(data[key], dict):
+            # an object (or, special_hands, the mapping of a key that may also be a list)
             yield from _missing_errors(doc, sub, sub_path)
 
 
@@ -474,13 +489,23 @@ def _semantic_errors(doc: _Doc) -> Iterator[VariantError]:
 
     yield from _deck_errors(d, err)
     bet = d["betting"]
+    target = d["game"]["target"]
     previous = bet["initial_value"]
+    last = len(bet["ladder"]) - 1
     for i, step in enumerate(bet["ladder"]):
-        if step["value"] <= previous:
+        value = step["value"]
+        if value in ("game", "match"):  # worth the game (or the match): its value is the target
+            if i != last:
+                yield err(("betting", "ladder", i, "value"), f"expected the step worth the "
+                          f"{value} last in the ladder, found it at step {i + 1} of {last + 1}")
+            value = target
+        if value <= previous:
+            what = (f"a step worth the {step['value']} (game.target, {target})"
+                    if step["value"] in ("game", "match") else f"{value}")
             yield err(("betting", "ladder", i, "value"), f"the ladder must increase: expected "
-                      f"more than {previous}, found {step['value']}",
-                      (("betting", "initial_value"),))
-        previous = step["value"]
+                      f"more than {previous}, found {what}",
+                      (("betting", "initial_value"), ("game", "target")))
+        previous = value
     names = [s["name"] for s in bet["ladder"]]
     for i, name in enumerate(names):
         if name in names[:i]:
@@ -491,6 +516,26 @@ def _semantic_errors(doc: _Doc) -> Iterator[VariantError]:
     yield from _answer_errors(d, err)
     if d["covered_cards"]["from_round"] > d["cards_per_player"]:
         yield err(("covered_cards", "from_round"), "there is no such round")
+    if d["rounds"]["tied_round_leader"] == "mao" and d["cards_per_player"] <= 3:
+        # C7: a tie after a round won decides the hand; a tie in round 1 (or rounds 1 and 2)
+        # leaves the mão leading under every rule
+        yield err(("rounds", "tied_round_leader"), "with 3 cards or fewer the round after a "
+                  "tie is led by the mão anyway: expected cards_per_player of at least 4 for "
+                  "tied_round_leader: mao, found " + str(d["cards_per_player"]),
+                  (("cards_per_player",),))
+    play = d.get("play", {})
+    for key in ("leader_face_up", "no_cover_after_tie"):
+        if play.get(key) and not d["covered_cards"]["allowed"]:
+            yield err(("play", key), f"play.{key} constrains covered cards: expected "
+                      "covered_cards.allowed: true, found false",
+                      (("covered_cards", "allowed"),))
+    if play.get("highest_after_tied_first") and d["cards_per_player"] < 3:
+        yield err(("play", "highest_after_tied_first"), "after a tied first round each player "
+                  "has one card left: expected cards_per_player of at least 3, found "
+                  f"{d['cards_per_player']}", (("cards_per_player",),))
+    if play.get("raiser_must_beat") and not bet["ladder"]:
+        yield err(("play", "raiser_must_beat"), "play.raiser_must_beat constrains raises: "
+                  "expected a betting.ladder with a step, found none", (("betting", "ladder"),))
     players = d["players"]
     if "teams" in d:
         seen: dict[int, int] = {}
@@ -511,13 +556,104 @@ def _semantic_errors(doc: _Doc) -> Iterator[VariantError]:
     elif players % 2:
         yield err(("players",), f"{players} players cannot sit as two teams in alternate seats: "
                   "expected teams (three players each for himself: [[0], [1], [2]])")
+    yield from _special_errors(d, err)
+
+
+def _special_errors(d: dict[str, Any],
+                    err: Callable[..., VariantError]) -> Iterator[VariantError]:
+    """The special hands' cross-key checks: thresholds below the target, keys that have no
+    effect in their entry (a decider, fold points or partners' cards shown without a decision,
+    a raise penalty where raises are not penalised), and entries of the list that can never
+    apply because earlier ones always match first."""
     target = d["game"]["target"]
-    for kind in ("one_team", "both_teams"):
-        hand = d["special_hands"][kind]
-        if hand["enabled"] and hand["from_score"] >= target:
-            yield err(("special_hands", kind, "from_score"), f"expected special_hands.{kind}."
-                      f"from_score below game.target, found {hand['from_score']} and {target}",
-                      (("game", "target"),))
+    special = d["special_hands"]
+    if isinstance(special, dict):
+        for kind in ("one_team", "both_teams"):
+            hand = special[kind]
+            if hand["enabled"] and hand["from_score"] >= target:
+                yield err(("special_hands", kind, "from_score"), f"expected special_hands."
+                          f"{kind}.from_score below game.target, found {hand['from_score']} and "
+                          f"{target}", (("game", "target"),))
+        one = special["one_team"]
+        if "decider" in one and not one["decision"]:
+            yield err(("special_hands", "one_team", "decider"), "special_hands.one_team.decider "
+                      "has no effect without a decision: expected decision: true, found false",
+                      (("special_hands", "one_team", "decision"),))
+        return
+    names: dict[str, int] = {}
+    for i, e in enumerate(special):
+        at: KeyPath = ("special_hands", i)
+        when = e["when"]
+        lo, hi = when["from_score"], when.get("to_score")
+        if lo >= target:
+            yield err((*at, "when", "from_score"), f"expected special_hands[{i}].when.from_score "
+                      f"below game.target, found {lo} and {target}", (("game", "target"),))
+        if hi is not None and not lo <= hi < target:
+            yield err((*at, "when", "to_score"), f"expected special_hands[{i}].when.to_score from "
+                      f"from_score ({lo}) to below game.target ({target}), found {hi}")
+        if e["name"] in names:
+            yield err((*at, "name"), f"special hand name {e['name']!r} is used twice (first "
+                      f"special_hands[{names[e['name']]}])")
+        names.setdefault(e["name"], i)
+        if e.get("decision", False):
+            if when["teams"] != "exactly_one":
+                yield err((*at, "decision"), f"a decision needs one team at the score: expected "
+                          f"when.teams exactly_one, found {when['teams']}")
+            if "fold_points" not in e:
+                yield err((*at,), f"special_hands[{i}] has a decision: expected fold_points "
+                          "(what the other team scores on a fold), found none")
+        else:
+            for key in ("decider", "fold_points", "show_partner_cards"):
+                if key in e:
+                    yield err((*at, key), f"special_hands[{i}].{key} has no effect without a "
+                              "decision: expected decision: true, found "
+                              f"{'false' if 'decision' in e else 'no decision'}")
+        if e["raises"] == "penalised" and "raise_penalty" not in e:
+            yield err((*at, "raises"), f"special_hands[{i}] penalises raises: expected "
+                      "raise_penalty (team_at_score, other_team), found none")
+        if e["raises"] != "penalised" and "raise_penalty" in e:
+            yield err((*at, "raise_penalty"), f"special_hands[{i}].raise_penalty has no effect "
+                      f"with raises: {e['raises']}: expected raises: penalised")
+    yield from _shadowed(special, target, len(d.get("teams") or ()) or 2, err)
+
+
+def _shadowed(special: list[dict[str, Any]], target: int, teams: int,
+              err: Callable[..., VariantError]) -> Iterator[VariantError]:
+    """Entries that never apply: at every score where one holds, an earlier entry holds (the
+    first match wins). The scores are tried by class: a team's score matters only by which
+    entries' ranges hold it, so one score per class of the ranges' bounds is enough."""
+    hands = special_hands_from_data(special)
+    bounds = {0}
+    for h in hands:
+        bounds.add(h.from_score)
+        if h.to_score is not None:
+            bounds.add(h.to_score + 1)
+    scores = sorted(b for b in bounds if b < target)
+    if len(scores) ** teams > 50_000:  # too many to try: refuse exact duplicates only
+        seen: dict[tuple[Any, ...], int] = {}
+        for i, h in enumerate(hands):
+            key = (h.teams, h.from_score, h.to_score)
+            if key in seen:
+                yield err(("special_hands", i, "when"), f"special_hands[{i}] ({h.name}) never "
+                          f"applies: special_hands[{seen[key]}] has the same condition")
+            seen.setdefault(key, i)
+        return
+    holds = [[h.team_for(score)[0] for h in hands]
+             for score in itertools.product(scores, repeat=teams)]
+    for i, h in enumerate(hands):
+        where = [row for row in holds if row[i]]
+        if not where:
+            yield err(("special_hands", i, "when"), f"special_hands[{i}] ({h.name}) never "
+                      f"applies: no score below game.target ({target}) meets its condition")
+        elif all(any(row[:i]) for row in where):
+            alone = [j for j in range(i) if all(row[j] for row in where)]
+            if alone:
+                by = f"special_hands[{alone[0]}] ({hands[alone[0]].name}) holds"
+            else:
+                by = "earlier entries hold (" + ", ".join(
+                    f"special_hands[{j}]" for j in range(i) if any(row[j] for row in where)) + ")"
+            yield err(("special_hands", i, "when"), f"special_hands[{i}] ({h.name}) never "
+                      f"applies: wherever it holds, {by} and the first that holds is the hand's")
 
 
 _Err = Callable[..., VariantError]

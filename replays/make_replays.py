@@ -28,7 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engine.actions import Action, Deal
-from engine.game import BOTH_TEAMS, NORMAL, ONE_TEAM, Match
+from engine.game import NORMAL, Match
 from engine.logformat import Recorder, record_random
 from engine.replay import verify_bytes
 from engine.shuffle import SplitMix64
@@ -57,21 +57,22 @@ def _steered_match(variant: str, seed: int) -> tuple[str, set[str]]:
     out = io.StringIO()
     rec = Recorder(match, out, variant=variant, players=PLAYERS)
     seen: set[str] = set()
-    one, both = rules.one_team, rules.both_teams
     while not match.is_over:
         special = match.special
+        rule = match.hand.rule
         # The game (and with it a one-game match) ends at a "lose game" penalty: in a one-game
         # match, keep it for the mão de ferro so that the log shows that hand first.
-        may_penalise = special != NORMAL and (rules.games_to_win > 1 or special == BOTH_TEAMS)
+        may_penalise = special != NORMAL and (
+            rules.games_to_win > 1 or match.special_team is None)
         if may_penalise and match.state in ("play", "decide") and rng.bounded(100) < 15:
             seat = match.turn if match.state == "play" else match.special_team
             assert seat is not None
             step = rules.next_step(match.value)
             value = step.value if step is not None else match.value + 3
             card = match.hands[seat][0] if rules.name_card and match.hands[seat] else None
-            team_at_score = special == ONE_TEAM and seat % 2 == match.special_team
-            penalty = (one.penalty_team_at_score if team_at_score else one.penalty_other_team) \
-                if special == ONE_TEAM else both.penalty
+            assert rule is not None
+            penalty = (rule.penalty_team_at_score if rule.at_score(match.score[seat % 2])
+                       else rule.penalty_other_team)
             seen.add("penalised raise")
             seen.add(f"penalised raise, {penalty.replace('_', ' ')}")
             rec.apply(Action.raise_to(seat, value, card))
@@ -87,12 +88,10 @@ def _steered_match(variant: str, seed: int) -> tuple[str, set[str]]:
         else:
             calm = [a for a in legal if a.kind != "raise"] or legal
             action = calm[rng.bounded(len(calm))]
-        if special == ONE_TEAM:
-            seen.add(one.name)
+        if rule is not None:
+            seen.add(rule.name)
             if action.kind == "decide":
-                seen.add(f"{one.name} {'played' if action.play_on else 'folded'}")
-        elif special == BOTH_TEAMS:
-            seen.add(both.name)
+                seen.add(f"{rule.name} {'played' if action.play_on else 'folded'}")
         if action.kind == "raise" and action.value == rules.top_value:
             seen.add("top of the ladder")
         rec.apply(action)

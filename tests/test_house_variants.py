@@ -34,7 +34,11 @@ def test_every_house_variant_is_tested_here() -> None:
         "classic-mineiro", "paulista-mao-de-11-decision", "manilha-velha",
         "mineiro-mao-de-dez-wins-game", "covered-from-round-1", "no-covered-cards",
         "tie-leader-who-tied", "mineiro-best-of-5", "one-on-one",
+        "special-hands-list", "single-decider", "no-raise-when-winning", "game-step",
         "concede", "next-seat-answers", "both-refuse", "no-raise-back",  # test_house_answers
+        # ties and play constraints: tests/test_house_ties.py
+        "tie-leader-lowest-seat", "tie-leader-mao", "all-tied-first-round", "five-cards",
+        "leader-face-up", "no-cover-after-tie", "highest-after-tied-first", "raiser-must-beat",
         "paulista-38-cards", "capixaba-jokers", "manilhas-vira-suit"}  # test_house_cards
 
 

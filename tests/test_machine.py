@@ -31,7 +31,11 @@ from engine.shuffle import SplitMix64
 
 VARIANTS = ("paulista", "mineiro", "mineiro-12", "one-on-one", "paulista-mao-de-11-decision",
             "mineiro-mao-de-dez-wins-game", "covered-from-round-1", "tie-leader-who-tied",
-            "concede", "next-seat-answers", "both-refuse", "no-raise-back")
+            "special-hands-list", "single-decider", "no-raise-when-winning", "game-step",
+            "concede", "next-seat-answers", "both-refuse", "no-raise-back",
+            "tie-leader-lowest-seat", "tie-leader-mao", "all-tied-first-round", "five-cards",
+            "leader-face-up", "no-cover-after-tie", "highest-after-tied-first",
+            "raiser-must-beat")
 
 
 def _states(variant: Any) -> set[str]:

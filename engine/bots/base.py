@@ -87,8 +87,9 @@ def next_actor(match: Match, prefer: int | None = None) -> int:
     waits for its answer: ``prefer`` if it is in the challenged team, else the challenged
     seat that follows the raiser in playing order (C9: the first answer counts), of those
     that may answer (the variant may name one seat, ``betting.answered_by``, and a seat that
-    has folded answers no more, ``betting.refusal``). A special hand's decision (M5):
-    ``prefer`` if it is in the deciding team, else that team's first seat from the mão."""
+    has folded answers no more, ``betting.refusal``). A special hand's decision (M5): the one
+    seat that decides where only one does, else ``prefer`` if it is in the deciding team, else
+    that team's first seat from the mão."""
     n = match.players
     st = match.state
     if st == "play":
@@ -100,13 +101,16 @@ def next_actor(match: Match, prefer: int | None = None) -> int:
         return prefer if prefer in seats else seats[0]
     if st == "decide":
         assert match.special_team is not None
+        if match.hand.decider is not None:  # only one seat decides (decider: first_from_mao)
+            return match.hand.decider
         team = match.special_team
         start = match.mao
     else:
         raise ValueError(f"nobody moves while the match is in {st!r}")
-    if prefer is not None and prefer % 2 == team:
+    team_of = match.rules.team_of
+    if prefer is not None and team_of[prefer] == team:
         return prefer
-    return next(s for s in ((start + i) % n for i in range(n)) if s % 2 == team)
+    return next(s for s in ((start + i) % n for i in range(n)) if team_of[s] == team)
 
 
 def seat_view(match: Match, seat: int, *,
@@ -173,7 +177,7 @@ def out_of_turn_raise(match: Match, bots: Mapping[int, Bot] | Sequence[Bot],
     turn = match.turn
     for k in range(1, n):
         seat = (turn + k) % n
-        if seat == skip or seat % 2 == match.last_raise_team:
+        if seat == skip or match.rules.team_of[seat] == match.last_raise_team:
             pass
         elif (bot := bots.get(seat) if isinstance(bots, Mapping) else bots[seat]) is not None:
             raises = match.legal_actions(seat)  # not its turn: its raises only

@@ -98,7 +98,9 @@ class HeuristicBot:
         powers = sorted((self.power(c, man) for c in team_cards), reverse=True)
         s = sum(w * p for w, p in zip((1.0, 0.6, 0.3), powers, strict=False))
         mine, theirs = _scores(obs)
-        one = self.rules.one_team
+        # the special hand in play (its entry of the variant's list, by name)
+        one = next(h for h in self.rules.special_hands
+                   if h.decision and h.name == obs["special"]["name"])
         if theirs + one.fold_points >= self.rules.target:
             threshold = -1.0  # folding loses the game: play whatever the cards
         elif theirs + obs["value"] >= self.rules.target or one.winner_takes_game:
@@ -236,7 +238,7 @@ class HeuristicBot:
             if p["round"] != obs["round"]:
                 continue
             s = -1 if p["covered"] else self.strength(p["card"], man)
-            if p["seat"] % 2 == team:
+            if self.rules.team_of[p["seat"]] == team:
                 ours = max(ours, s)
             else:
                 opp = max(opp, s)
@@ -247,7 +249,8 @@ class HeuristicBot:
         n = self.rules.players
         on_table = sum(1 for p in obs["played"] if p["round"] == obs["round"])
         seat = obs["seat"]
-        return any((seat + k) % 2 != obs["team"] for k in range(1, n - on_table))
+        team_of = self.rules.team_of
+        return any(team_of[(seat + k) % n] != obs["team"] for k in range(1, n - on_table))
 
     def _hopeless(self, obs: Observation) -> bool:
         """Whether the hand is lost whatever this seat plays: no partner plays after it in
@@ -303,5 +306,7 @@ class HeuristicBot:
 
 
 def _scores(obs: Observation) -> tuple[int, int]:
+    """The seat's team's score, and the best of the other teams'."""
     team = obs["team"]
-    return obs["score"][team], obs["score"][1 - team]
+    score = obs["score"]
+    return score[team], max(v for t, v in enumerate(score) if t != team)

@@ -45,7 +45,9 @@ from engine.tui import (
     card_names,
     render_banner,
     render_table,
+    scores_text,
     seat_label,
+    side_text,
 )
 
 HUMAN = "human"
@@ -158,12 +160,14 @@ def menu_order(legal: Sequence[Action], rules: Rules, vira: str | None,
     return sorted(range(len(legal)), key=key)
 
 
-def describe_checkpoint(cp: Checkpoint, me: int) -> str:
-    """A checkpoint in words, as seen from seat ``me``'s team."""
-    team = me % 2
+def describe_checkpoint(cp: Checkpoint, me: int, team_of: Sequence[int] | None = None) -> str:
+    """A checkpoint in words, as seen from seat ``me``'s team (``team_of``: each seat's team,
+    by default partners in alternate seats)."""
+    team = team_of[me] if team_of is not None else me % 2
+    teams = len(set(team_of)) if team_of is not None else 2
 
     def side(t: int | None) -> str:
-        return "nobody" if t is None else ("us" if t == team else "them")
+        return "nobody" if t is None else side_text(t, team, teams)
 
     ev = cp["event"]
     if ev == "round":
@@ -173,11 +177,12 @@ def describe_checkpoint(cp: Checkpoint, me: int) -> str:
         s = cp["score"]
         won = (f"hand won by {side(cp['winner'])} for {cp['points']}" if cp["winner"] is not None
                else "hand tied: nobody scores")
-        return f"  → {won} · score us {s[team]}, them {s[1 - team]}"
+        return f"  → {won} · score {scores_text(s, team)}"
     if ev == "game":
         s, g = cp["score"], cp["games"]
-        return (f"  ★ game won by {side(cp['winner'])}, {s[team]}-{s[1 - team]} · games us "
-                f"{g[team]}, them {g[1 - team]}")
+        final = f"{s[team]}-{s[1 - team]}" if len(s) == 2 else scores_text(s, team)
+        return (f"  ★ game won by {side(cp['winner'])}, {final} · games "
+                f"{scores_text(g, team)}")
     return f"  ★★ match won by {side(cp['winner'])}: " + (
         "you win!" if cp["winner"] == team else "you lose.")
 
@@ -370,7 +375,7 @@ class _Game:
             click.echo(describe(action, m.rules, self.seat, blind, self.names))
             self.tell_shown(hand, shown_before)
             for cp in cps:
-                click.echo(describe_checkpoint(cp, self.seat))
+                click.echo(describe_checkpoint(cp, self.seat, self.match.rules.team_of))
 
     def tell_shown(self, hand: int, before: int) -> None:
         """Cards newly shown with a raise (M4): accepted, or refused where the variant shows a

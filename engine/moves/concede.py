@@ -27,7 +27,7 @@ from engine.machine import Ruling
 from engine.moves import MoveKind, has_ladder, move_transitions, register
 from engine.moves.answers import judge_answer, may_answer, refuse
 from engine.moves.outcome import conclude, end_hand
-from engine.state import NORMAL, ONE_TEAM
+from engine.state import NORMAL
 
 if TYPE_CHECKING:
     from engine.game import Match
@@ -46,7 +46,7 @@ def _special_refusal(m: Match) -> str | None:
     hand = m.hand
     if hand.special == NORMAL or rules.concede_in_special_hands:
         return None
-    name = rules.one_team.name if hand.special == ONE_TEAM else rules.both_teams.name
+    name = hand.rule.name  # type: ignore[union-attr]
     return f"no concede in the {name} (concede.in_special_hands)"
 
 

@@ -15,7 +15,7 @@ from engine.actions import Deal
 from engine.cards import Card
 from engine.machine import Ruling, condition, effect
 from engine.moves import MoveKind, register
-from engine.state import BOTH_TEAMS, NORMAL, ONE_TEAM
+from engine.state import NORMAL
 
 if TYPE_CHECKING:
     from engine.game import Match
@@ -23,19 +23,25 @@ if TYPE_CHECKING:
 
 
 def special_for(rules: Rules, score: Sequence[int]) -> tuple[int, int | None]:
-    """The special hand (P5, P6, M5, M6) a hand dealt at ``score`` is, and its team."""
-    s0, s1 = score
-    both, one = rules.both_teams, rules.one_team
-    if both.enabled and s0 >= both.from_score and s1 >= both.from_score:  # P6, M6
-        return BOTH_TEAMS, None
-    if one.enabled and (s0 >= one.from_score) != (s1 >= one.from_score):  # P5, M5
-        return ONE_TEAM, 0 if s0 >= one.from_score else 1
+    """The special hand a hand dealt at ``score`` is (P5, P6, M5, M6, house rules): ``NORMAL``,
+    or 1 + the index of the first entry of ``rules.special_hands`` whose condition holds; and
+    the one team at its score (``None``: none, or several)."""
+    for i, entry in enumerate(rules.special_hands):
+        applies, team = entry.team_for(score)
+        if applies:
+            return i + 1, team
     return NORMAL, None
 
 
 def has_decision(rules: Rules) -> bool:
     """Whether some hand of the variant starts with a decision (M5)."""
-    return rules.one_team.enabled and rules.one_team.decision
+    return any(h.decision for h in rules.special_hands)
+
+
+def decider_seat(rules: Rules, mao: int, team: int) -> int:
+    """The first seat of ``team`` in playing order from the mão (a single decider)."""
+    n = rules.players
+    return next(s for s in ((mao + i) % n for i in range(n)) if rules.team_of[s] == team)
 
 
 def _judge(m: Match, deal: Deal | tuple[list[list[Card]], Card | None],
@@ -62,22 +68,23 @@ def _effect(ev: Any) -> None:
     hand.strength = r.strengths(vira)
     m.hand_number += 1
     special, team = special_for(r, m.score)
-    if special == BOTH_TEAMS:
-        hand.special = BOTH_TEAMS
-        hand.value = r.both_teams.value
-        hand.blind = r.both_teams.blind
-    elif special == ONE_TEAM:
-        hand.special = ONE_TEAM
+    if special != NORMAL:
+        entry = r.special_hands[special - 1]
+        hand.special = special
+        hand.rule = entry
         hand.special_team = team
-        hand.value = r.one_team.value
-        hand.blind = r.one_team.blind
+        hand.value = entry.value
+        hand.blind = entry.blind
+        if entry.decision and entry.decider == "first_from_mao" and team is not None:
+            hand.decider = decider_seat(r, m.mao, team)
 
 
 @condition("needs_decision")
 def _needs_decision(ev: Any) -> bool:
-    """M5: the hand about to be dealt is a mão de dez with a decision."""
+    """M5: the hand about to be dealt is a special hand with a decision."""
     m = ev.model
-    return bool(special_for(m.rules, m.score)[0] == ONE_TEAM and m.rules.one_team.decision)
+    special = special_for(m.rules, m.score)[0]
+    return special != NORMAL and m.rules.special_hands[special - 1].decision
 
 
 @effect("deal_next")

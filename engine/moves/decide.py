@@ -1,15 +1,17 @@
-"""``decide``: in a mão de dez with a decision (M5), the team at the score plays the hand or
+"""``decide``: in a special hand with a decision (M5), the team at the score plays the hand or
 folds it, giving the fold points, after seeing its partners' cards where the variant shows
-them."""
+them; either partner decides (the first decision counts), or only the team's first seat from
+the mão where the special hand says so (``decider: first_from_mao``)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine.errors import Why
 from engine.machine import Ruling
 from engine.moves import MoveKind, move_transitions, register
 from engine.moves.deal import has_decision
-from engine.moves.outcome import conclude, end_hand
+from engine.moves.outcome import conclude, end_hand, other_team
 
 if TYPE_CHECKING:
     from engine.actions import Action
@@ -18,13 +20,21 @@ if TYPE_CHECKING:
 
 
 def _judge(m: Match, a: Action, r: Ruling) -> str | None:
-    team = m.hand.special_team
-    if a.seat % 2 != team:
+    hand = m.hand
+    team = hand.special_team
+    rules = m.rules
+    if rules.team_of[a.seat] != team:
         return f"only team {team} decides this hand"
+    decider = hand.decider
+    if decider is not None and a.seat != decider:
+        return Why("not_the_decider",
+                   f"only seat {decider}, the team's first from the mão, decides this hand")
     if not a.play_on:
         # M5: a fold gives "only" the fold points; it is not winning the hand that decides
         # the game where the winner of the special hand takes it.
-        conclude(m, r, 1 - a.seat % 2, m.rules.one_team.fold_points, takes_game=False)
+        rule = hand.rule
+        assert rule is not None
+        conclude(m, r, other_team(rules, team), rule.fold_points, takes_game=False)
     return None
 
 
@@ -36,8 +46,12 @@ def _effect(ev: Any) -> None:
 
 def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
     moves = m.moves
-    for s in range(m.hand.special_team, moves.players, 2):  # type: ignore[arg-type]
-        if seat is None or seat == s:
+    hand = m.hand
+    team_of = m.rules.team_of
+    team, decider = hand.special_team, hand.decider
+    for s in range(moves.players):
+        if team_of[s] == team and (decider is None or s == decider) and (
+                seat is None or seat == s):
             out.extend(moves.decide[s])
 
 
@@ -50,4 +64,4 @@ KIND = register(MoveKind(
     transitions=_transitions, enabled=has_decision,
     not_now={None: "no decision is awaited"},
     keys=("special_hands.one_team.decision", "special_hands.one_team.fold_points",
-          "special_hands.one_team.show_partner_cards")))
+          "special_hands.one_team.show_partner_cards", "special_hands.one_team.decider")))

@@ -6,29 +6,38 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.machine import Ruling
-from engine.state import BOTH_TEAMS, ONE_TEAM, HandState, RoundState
+from engine.state import HandState, RoundState
 
 if TYPE_CHECKING:
     from engine.game import Match
+    from engine.rules import Rules
+
+
+def other_team(rules: Rules, team: int | None) -> int:
+    """The team that scores when ``team`` folds or is penalised: with two teams, the other."""
+    return next(t for t in range(rules.teams) if t != team)
 
 
 def conclude(m: Match, r: Ruling, winner: int | None, points: int,
              takes_game: bool = True) -> None:
     """Rule the end of the hand: ``winner`` scores ``points`` (C11, capped where the variant
-    caps, and the game it wins, M8, P5/M5 where the special hand's winner takes it)."""
+    caps, and the game it wins, M8, P5/M5 where the special hand's winner takes it). A hand
+    worth the game (a ladder step ``value: game``, accepted) takes the winner's score to the
+    target: it scores what it lacked (and a hand worth the match wins the match too)."""
     rules = m.rules
     score = m.score[:]
     game = None
+    whole = False  # the hand is won at a ladder step worth the game or the match
     if winner is not None:
         before = score[winner]
         score[winner] += points
-        if rules.cap_score and score[winner] > rules.target:
+        whole = (points == rules.game_value and m.hand.value == points
+                 and m.hand.last_raise_team is not None)  # reached by an accepted raise
+        if score[winner] > rules.target and (rules.cap_score or whole):
             score[winner] = rules.target
         points = score[winner] - before  # C11 (house cap): what the score rose by
-        special = m.hand.special
-        takes_game = takes_game and (
-            (special == ONE_TEAM and rules.one_team.winner_takes_game)
-            or (special == BOTH_TEAMS and rules.both_teams.winner_takes_game))
+        rule = m.hand.rule
+        takes_game = takes_game and rule is not None and rule.winner_takes_game
         if score[winner] >= rules.target or takes_game:
             game = winner
     else:
@@ -36,37 +45,101 @@ def conclude(m: Match, r: Ruling, winner: int | None, points: int,
     r.hand = (winner, points, score)
     r.ends = True
     if game is not None:
-        win_game(m, r, game)
+        win_game(m, r, game, whole and rules.match_step)
 
 
-def win_game(m: Match, r: Ruling, winner: int) -> None:
-    """Rule a game won by ``winner`` (and the match, when it is the last, P9, M8)."""
+def win_game(m: Match, r: Ruling, winner: int, match: bool = False) -> None:
+    """Rule a game won by ``winner`` (and the match, when it is the last, P9, M8, or when
+    ``match``: the hand was worth the match)."""
     games = m.games[:]
     games[winner] += 1
     r.ends = True
     r.game = winner
     r.games = games
-    if games[winner] >= m.rules.games_to_win:
+    if games[winner] >= m.rules.games_to_win or match:
         r.match = winner
 
 
 def hand_result(m: Match, results: list[int | None]) -> tuple[bool, int | None]:
-    """C7: whether the hand is decided by its rounds so far, and for whom."""
-    wins0 = results.count(0)
-    wins1 = results.count(1)
-    if wins0 >= 2:
-        return True, 0
-    if wins1 >= 2:
-        return True, 1
-    if None in results and (wins0 or wins1):
-        # A tie with a win: the first round won decides (C7, and C7 pinned for 1-2-tie).
-        return True, next(w for w in results if w is not None)
-    if len(results) < m.rules.cards_per_player:
-        return False, None
-    how = m.rules.all_tied  # P8, M7
+    """C7: whether the hand is decided by its rounds so far, and for whom.
+
+    ``results`` holds each round's winning team (``None``: tied). The hand goes to the team
+    with the most round wins; equal wins go to the one of them that won a round first (so,
+    with three cards: round 1 won and round 2 tied, round 1 tied and round 2 won, rounds 1 and
+    2 split and round 3 tied, all as C7 says); a majority of ``cards_per_player`` rounds
+    (2 of 3, 3 of 5) always takes it. The hand is decided as soon as no result of the rounds
+    left could change that. No round won at all: ``rounds.all_tied`` (P8, M7)."""
+    rules = m.rules
+    played = len(results)
+    left = rules.cards_per_player - played
+    if rules.teams == 2:  # the same rule, without the lists (a hot path)
+        # Ahead, a team is caught by the other winning every round left: more wins, or as
+        # many and an earlier first win (a win to come is later than the leader's)
+        w0 = results.count(0)
+        w1 = results.count(1)
+        if w0 > w1:
+            reach = w1 + left
+            if reach < w0:
+                return True, 0
+            if reach > w0 or (w1 and results.index(1) < results.index(0)):
+                return False, None
+            return True, 0
+        if w1 > w0:
+            reach = w0 + left
+            if reach < w1:
+                return True, 1
+            if reach > w1 or (w0 and results.index(0) < results.index(1)):
+                return False, None
+            return True, 1
+        if left:  # as many wins (or none): either team may still win more
+            return False, None
+        if not w0:
+            return True, _all_tied(m)
+        return True, 0 if results.index(0) < results.index(1) else 1
+    if left > played:
+        return False, None  # another team could still win more rounds than anyone has
+    wins = [results.count(t) for t in range(rules.teams)]
+    best = max(wins)
+    if not best:
+        if left:
+            return False, None
+        return True, _all_tied(m)
+    # The hand's winner if it ended now: the most wins, then the first round won
+    if wins.count(best) == 1:
+        leader = wins.index(best)
+    else:
+        leader = next(w for w in results if w is not None and wins[w] == best)
+    if left:
+        # Decided unless another team, winning every round left, would catch up: more
+        # wins, or as many and an earlier first win (a win to come is later than the leader's)
+        for t, n in enumerate(wins):
+            if t != leader:
+                reach = n + left
+                if reach > best or (reach == best and n
+                                    and results.index(t) < results.index(leader)):
+                    return False, None
+    return True, leader
+
+
+def _all_tied(m: Match) -> int | None:
+    """P8, M7: the team that takes a hand whose every round tied (``None``: nobody)."""
+    rules = m.rules
+    how = rules.all_tied
     if how == "nobody":
-        return True, None
-    return True, (m.mao % 2 if how == "mao_team" else m.dealer % 2)
+        return None
+    if how == "mao_team":
+        return rules.team_of[m.mao]
+    if how == "dealer_team":
+        return rules.team_of[m.dealer]
+    # first_round_first_card (house): round 1's first strongest face-up card; the others only
+    # matched it. Round 1 all face down (no card tied it, C6 pinned): its leader, the mão.
+    hand = m.hand
+    strength = hand.strength
+    best, seat = -1, m.mao
+    for rnd, s, card, covered in hand.played:
+        if rnd == 0 and not covered and strength[card] > best:
+            best, seat = strength[card], s
+    return rules.team_of[seat]
 
 
 def accept_pending(hand: HandState) -> None:

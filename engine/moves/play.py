@@ -41,8 +41,13 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
             return f"covered cards only from round {rules.covered_from_round} (P7)"
         if bound is not None:
             return "a card shown with a raise cannot be covered (M4)"
+    moves = m.moves
+    if moves.constrained:
+        why = _constraints(m, seat, card, covered, bound)
+        if why is not None:
+            return why
     cards = rnd.cards
-    if len(cards) + 1 < m.moves.players:
+    if len(cards) + 1 < moves.players:
         return None
     # The card completes the round. C5: the strongest card wins; equal strongest across teams
     # tie; P7: covered is nothing.
@@ -56,17 +61,28 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
             tops = [s]
         elif v == best:
             tops.append(s)
-    teams = {s % 2 for s in tops}
-    if best != COVERED and len(teams) == 1:
-        winner: int | None = tops[0] % 2
+    team_of = m.rules.team_of
+    first_team = team_of[tops[0]]
+    if best != COVERED and (len(tops) == 1 or all(team_of[s] == first_team for s in tops)):
+        winner: int | None = first_team
         leader = tops[0]  # C5 pinned: the first of a team's equal cards leads
     else:
         winner = None
         how = m.rules.tied_round_leader  # C6
-        # P7: a covered card ties nothing: after a round all face down, its leader leads
-        leader = rnd.leader if how == "same_leader" or best == COVERED else (
-            tops[0] if how == "first_tied_card" else tops[-1])
+        if how == "mao":  # the mão, whatever the cards (a round all face down too)
+            leader = m.mao
+        elif how == "same_leader" or best == COVERED:
+            # P7: a covered card ties nothing: after a round all face down, its leader leads
+            leader = rnd.leader
+        elif how == "first_tied_card":
+            leader = tops[0]
+        elif how == "last_tied_card":
+            leader = tops[-1]
+        else:  # lowest_seat
+            leader = min(tops)
     r.round = (winner, leader)
+    if 2 * (rnd.number + 1) < m.rules.cards_per_player:
+        return None  # C7: fewer than half the rounds played, nobody can have the hand yet
     decided, hand_winner = hand_result(m, [*hand.results, winner])
     if decided:
         conclude(m, r, hand_winner, hand.value if hand_winner is not None else 0)
@@ -109,12 +125,85 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
         row = moves.play[t]
         if bound is not None:
             out.append(row[bound])
+        elif moves.constrained:
+            _constrained_plays(m, t, row, out)
         else:
             cards = hand.hands[t]
             out.extend([row[c] for c in cards])
             if rnd.number >= moves.covered_from:
                 row = moves.covered[t]
                 out.extend([row[c] for c in cards])
+
+
+def _constraints(m: Match, seat: int, card: int, covered: bool, bound: int | None) -> str | None:
+    """Why a play breaks a constraint of the ``play`` block (P7, C7 house), or ``None``; the
+    card is held, and may be covered by P7 and M4."""
+    hand = m.hand
+    if covered:
+        why = _no_cover(m)
+        if why is not None:
+            return why
+    if m.round.number and hand.results[0] is None and bound is None and _highest_now(m):
+        # C7 (house): after a tied first round, the highest card, face up
+        strength = hand.strength
+        top = max(strength[c] for c in hand.hands[seat])
+        if strength[card] != top:
+            return (f"after a tied first round seat {seat} plays his highest card "
+                    f"(play.highest_after_tied_first)")
+        if covered:
+            return "after a tied first round the highest card is played face up"
+    return None
+
+
+def _constrained_plays(m: Match, t: int, row: list[Action], out: list[Action]) -> None:
+    """The plays of seat ``t`` (bound to no card) under the ``play`` block's constraints."""
+    hand = m.hand
+    rnd = m.round
+    cards = hand.hands[t]
+    if rnd.number and hand.results[0] is None and _highest_now(m):
+        # C7 (house): after a tied first round, his highest card(s), face up only
+        strength = hand.strength
+        top = max(strength[c] for c in cards)
+        out.extend([row[c] for c in cards if strength[c] == top])
+        return
+    out.extend([row[c] for c in cards])
+    moves = m.moves
+    if rnd.number >= moves.covered_from and _no_cover(m) is None:
+        row = moves.covered[t]
+        out.extend([row[c] for c in cards])
+
+
+def _no_cover(m: Match) -> str | None:
+    """P7 (house): why the card to play now may not be covered (covered cards allowed in this
+    round), or ``None``."""
+    rules = m.rules
+    if rules.leader_face_up and not m.round.cards:
+        return "the round's leader plays face up (play.leader_face_up)"
+    if rules.no_cover_after_tie and None in m.hand.results:
+        return "no covered card after a tied round (play.no_cover_after_tie)"
+    return None
+
+
+def _highest_now(m: Match) -> bool:
+    """C7 (house): whether, the first round tied, the card to play must be the highest (not in
+    a blind hand, P6: nobody sees his cards there)."""
+    return m.rules.highest_after_tied_first and not m.hand.blind
+
+
+def beats_table(m: Match, seat: int) -> bool:
+    """C8 (house, ``play.raiser_must_beat``): whether ``seat``'s best card in hand beats the
+    strongest card of the round so far (a covered card is nothing). With no card on the table
+    there is nothing to beat: true; with no card in hand: false."""
+    cards = m.round.cards
+    if not cards:
+        return True
+    hand = m.hand
+    held = hand.hands[seat]
+    if not held:
+        return False
+    strength = hand.strength
+    table = max(COVERED if cov else strength[c] for _, c, cov in cards)
+    return max(strength[c] for c in held) > table
 
 
 def _transitions(rules: Rules) -> list[dict[str, Any]]:
@@ -127,4 +216,5 @@ KIND = register(MoveKind(
     not_now={"answer": "a raise is waiting for its answer",
              "decide": "the special hand's decision comes first",
              None: "no card is awaited"},
-    keys=("ranking", "manilhas", "rounds", "covered_cards")))
+    keys=("ranking", "manilhas", "rounds", "covered_cards", "play.leader_face_up",
+          "play.no_cover_after_tie", "play.highest_after_tied_first")))

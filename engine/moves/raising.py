@@ -8,12 +8,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import card_name
+from engine.errors import Why
 from engine.machine import Ruling
 from engine.moves import MoveKind, has_ladder, move_transitions, register
 from engine.moves.answers import may_answer, who_answers
 from engine.moves.deal import has_decision
-from engine.moves.outcome import accept_pending, conclude, end_hand, win_game
-from engine.state import NORMAL, ONE_TEAM
+from engine.moves.outcome import accept_pending, conclude, end_hand, other_team, win_game
+from engine.moves.play import beats_table
+from engine.state import NORMAL
 
 if TYPE_CHECKING:
     from engine.actions import Action
@@ -27,23 +29,23 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
     st = m.state
     hand = m.hand
     if hand.special != NORMAL:
-        # P5, P6, M5, M6: any raise in a special hand is penalised (or refused)
-        team = seat % 2
-        if hand.special == ONE_TEAM:
-            one = rules.one_team
-            name, raises = one.name, one.raises
-            penalty = (one.penalty_team_at_score if team == hand.special_team
-                       else one.penalty_other_team)
-        else:
-            both = rules.both_teams
-            name, raises, penalty = both.name, both.raises, both.penalty
-        if raises == "illegal" or st not in ("play", "decide"):
-            return f"no raise is allowed in the {name}"
-        if penalty == "lose_hand":
-            conclude(m, r, 1 - team, hand.value)
-        else:  # lose_game: the game ends at once, the other team wins it, scores unchanged
-            win_game(m, r, 1 - team)
-        return None
+        rule = hand.rule
+        assert rule is not None
+        if rule.raises != "allowed":
+            # P5, P6, M5, M6: a raise in this special hand is penalised (or refused); its
+            # penalty by whether the raising team is at the hand's score
+            team = rules.team_of[seat]
+            penalty = (rule.penalty_team_at_score if rule.at_score(m.score[team])
+                       else rule.penalty_other_team)
+            if rule.raises == "illegal" or st not in ("play", "decide"):
+                return f"no raise is allowed in the {rule.name}"
+            if penalty == "lose_hand":
+                conclude(m, r, other_team(rules, team), hand.value)
+            else:  # lose_game: the game ends at once, the other team wins it, scores unchanged
+                win_game(m, r, other_team(rules, team))
+            return None
+        if st == "decide":
+            return f"the {rule.name}'s decision comes first"
     if st == "answer":
         pending = hand.pending
         assert pending is not None
@@ -60,6 +62,9 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
         if seat % 2 == hand.last_raise_team:
             return "a team cannot raise twice in a row (C10)"
         base = hand.value
+    if rules.no_raise_when_winning and m.score[rules.team_of[seat]] + base >= rules.target:
+        return Why("no_raise_when_winning", f"no raise when winning the hand at {base} "
+                   "already wins the game (betting.no_raise_when_winning)")
     step = rules.next_step(base)
     if step is None:
         return f"the ladder stops at {base}"
@@ -81,6 +86,8 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
             return f"seat {seat} is bound to {card_name(bound)} (M4)"
     elif card is not None:
         return "this variant's raises name no card"
+    if rules.raiser_must_beat and not beats_table(m, seat):
+        return "a raiser's best card must beat the card on the table (play.raiser_must_beat)"
     return None
 
 
@@ -99,35 +106,49 @@ def _effect(ev: Any) -> None:
 
 
 def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
-    """Raises in a normal hand (those a special hand penalises are never offered)."""
+    """Raises in a normal hand, or a special hand that allows them (those a special hand
+    penalises are never offered); none where winning the hand at its value already wins the
+    game, in a variant that forbids those (``betting.no_raise_when_winning``)."""
     hand = m.hand
-    if hand.special != NORMAL:
+    if hand.special != NORMAL and (hand.rule.raises != "allowed"  # type: ignore[union-attr]
+                                   or m.state == "decide"):
         return
     moves = m.moves
+    winning = moves.winning  # None, or the target that no raise may be made from
     if m.state == "answer":
         pending = hand.pending
         assert pending is not None and seat is not None
         value = moves.next_value.get(pending[1])
-        if value is not None and may_answer(m, seat):
+        if value is not None and may_answer(m, seat) and (
+                winning is None or m.score[m.rules.team_of[seat]] + pending[1] < winning):
             _raises(m, seat, value, out)
         return
     value = moves.next_value.get(hand.value)
     if value is None:
         return
+    if winning is not None:
+        team_of = m.rules.team_of
+        score = m.score
+        base = hand.value
     if moves.any_time:
         team = hand.last_raise_team
         for s in range(moves.players):
-            if (seat is None or seat == s) and s % 2 != team:
+            if (seat is None or seat == s) and s % 2 != team and (
+                    winning is None or score[team_of[s]] + base < winning):
                 _raises(m, s, value, out)
     else:
         t = m.round.turn
-        if (seat is None or seat == t) and t % 2 != hand.last_raise_team:
+        if (seat is None or seat == t) and t % 2 != hand.last_raise_team and (
+                winning is None or score[team_of[t]] + base < winning):
             _raises(m, t, value, out)
 
 
 def _raises(m: Match, seat: int, value: int, out: list[Action]) -> None:
+    rules = m.rules
+    if rules.raiser_must_beat and not beats_table(m, seat):
+        return
     table = m.moves.raises
-    if not m.rules.name_card:
+    if not rules.name_card:
         out.append(table[seat, value, None])
         return
     hand = m.hand
@@ -137,9 +158,8 @@ def _raises(m: Match, seat: int, value: int, out: list[Action]) -> None:
 
 
 def _transitions(rules: Rules) -> list[dict[str, Any]]:
-    one, both = rules.one_team, rules.both_teams
     # P5, P6, M5, M6: a raise in a special hand loses the hand or the game (or is refused)
-    penalised = any(h.enabled and h.raises == "penalised" for h in (one, both))
+    penalised = any(h.raises == "penalised" for h in rules.special_hands)
     ladder = has_ladder(rules)
     out = []
     if has_decision(rules):
@@ -155,9 +175,11 @@ def _transitions(rules: Rules) -> list[dict[str, Any]]:
 KIND = register(MoveKind(
     name="raise", order=4, judge=_judge, effect=_effect, lister=_lister,
     transitions=_transitions,
-    not_now={None: "no raise is possible now",
-             # betting.raise_back false: no raise from the answer state (C9 house rule)
-             "answer": "no raise back in this variant: accept or fold (betting.raise_back)"},
-    keys=("betting", "betting.raise_back", "betting.answered_by",
-          "special_hands.one_team.raises", "special_hands.one_team.raise_penalty",
-          "special_hands.both_teams.raises", "special_hands.both_teams.raise_penalty")))
+        not_now={None: "no raise is possible now",
+                 # betting.raise_back false: no raise from the answer state (C9 house rule)
+                 "answer": "no raise back in this variant: accept or fold (betting.raise_back)"},
+        keys=("betting", "betting.raise_back", "betting.answered_by",
+              "betting.no_raise_when_winning", "special_hands.one_team.raises",
+              "special_hands.one_team.raise_penalty",
+          "special_hands.both_teams.raises", "special_hands.both_teams.raise_penalty",
+          "play.raiser_must_beat")))

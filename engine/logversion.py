@@ -5,7 +5,9 @@ Version 2 is a superset of version 1: every version-1 log is a version-2 log tha
 same. A log needs version 2 when one of its events has something version 1 has not:
 
 * an extra card (``X1``, ``X2``, ...: C2 ``deck.extra``) in a ``deal``, ``play`` or ``raise``;
-* a ``concede`` move (``concede.allowed``, a house rule).
+* a ``concede`` move (``concede.allowed``, a house rule);
+* scores and games of more than two teams (``teams``, a house rule): a variant's, known from
+  the header (:func:`header_problem`).
 
 A reader refuses an event that needs a newer version than its header names
 (:func:`version_problem`); a writer writes the lowest version its log needs
@@ -71,9 +73,18 @@ def log_needs(events: Iterable[Mapping[str, Any]]) -> int:
 
 def rules_need(rules: Rules) -> int:
     """The version a log of this variant may need: 2 when its deck holds an extra card (a
-    move may name it) or a player may concede, else 1. What a writer that writes its header
-    first uses."""
-    return 2 if rules.deck_extra or rules.concede else 1
+    move may name it), a player may concede, or it has more than two teams (its scores have
+    an entry per team), else 1. What a writer that writes its header first uses."""
+    return 2 if rules.deck_extra or rules.concede or rules.teams != 2 else 1
+
+
+def header_problem(version: int, rules: Rules) -> str | None:
+    """Why a log of this variant cannot be of ``version`` whatever its events (a variant of
+    more than two teams writes every score with an entry per team), or ``None``."""
+    if rules.teams != 2 and version < 2:
+        return (f"this variant has {rules.teams} teams, whose scores need log format version 2, "
+                "but the header says version 1: write \"truco_log\": 2 in the header")
+    return None
 
 
 def may_need_newer(line: bytes) -> bool:

@@ -53,7 +53,7 @@ from engine.logread import (
     read_line,
     read_log,
 )
-from engine.logversion import LATEST
+from engine.logversion import LATEST, header_problem
 from engine.resources import shipped_variants
 from engine.rules import Rules
 from engine.variant import (
@@ -445,6 +445,10 @@ answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
         if players is not None and len(players) != rules.players:
             self._problem("header", f"bad header: players names {len(players)} players, the "
                           f"variant seats {rules.players}", item.line)
+        why = header_problem(h["truco_log"], rules)
+        if why is not None:
+            self._stop("header", f"bad header: {why}", item.line)
+            return
         self.rules = rules
         self.match = Match(rules, seed=h.get("seed"), dealer=dealer)
         self.visitor.header(item, self.match)

@@ -749,15 +749,19 @@ def _answer_errors(d: dict[str, Any], err: Callable[..., VariantError]
     """Who acts for a team (C9 house rules) and conceding: keys that would have no effect."""
     bet = d["betting"]
     ladder = bool(bet["ladder"])
-    team_size = d["players"] // 2
+    players = d["players"]
+    sizes = ([len(t) for t in d["teams"]] if isinstance(d.get("teams"), list)
+             else [players // 2, players - players // 2])
+    team_size = max(sizes)  # the largest team: a whole team's refusal needs two players
+    opponents = players - min(sizes)  # the most players a raise is put to
     if bet.get("answered_by", "challenged_team") != "challenged_team":
         if not ladder:
             yield err(("betting", "answered_by"), "expected no answered_by without a ladder "
                       "(no raise is ever answered), found next_seat", (("betting", "ladder"),))
-        elif team_size < 2:
+        elif opponents < 2:
             yield err(("betting", "answered_by"), f"expected challenged_team with "
-                      f"{d['players']} players (a team of one: the next seat is the team), "
-                      "found next_seat", (("players",),))
+                      f"{players} players (one opponent: the next seat is the only one who "
+                      "may answer), found next_seat", (("players",),))
     if bet.get("refusal", "one_player") != "one_player":
         if not ladder:
             yield err(("betting", "refusal"), "expected no refusal without a ladder (no raise "

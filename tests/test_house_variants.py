@@ -39,7 +39,8 @@ def test_every_house_variant_is_tested_here() -> None:
         # ties and play constraints: tests/test_house_ties.py
         "tie-leader-lowest-seat", "tie-leader-mao", "all-tied-first-round", "five-cards",
         "leader-face-up", "no-cover-after-tie", "highest-after-tied-first", "raiser-must-beat",
-        "paulista-38-cards", "capixaba-jokers", "manilhas-vira-suit"}  # test_house_cards
+        "paulista-38-cards", "capixaba-jokers", "manilhas-vira-suit",  # test_house_cards
+        "three-players"}  # tests/test_three_players.py
 
 
 def test_classic_mineiro_starts_at_2_and_climbs_4_6_8_10_12() -> None:

@@ -47,3 +47,35 @@ def test_why_is_the_reason_in_words_with_a_code() -> None:
     assert why == "it is seat 2's turn" and why.code == "not_your_turn"
     assert IllegalMoveError("x", why=why).reason == "not_your_turn"
     assert IllegalMoveError("x").reason == "illegal"
+
+
+@pytest.mark.parametrize("variant", ["paulista", "mineiro", "concede", "both-refuse",
+                                     "special-hands-list", "leader-face-up", "raiser-must-beat",
+                                     "three-players"])
+def test_every_refusal_of_a_rule_has_its_own_code(variant: str) -> None:
+    """Every move of the variant's move table that is refused, in every state of seeded
+    matches, is refused with a code (never the catch-all ``illegal``): programs can tell the
+    reasons apart without reading the words."""
+    from engine.game import move_table
+    from engine.moves.concede import concedes
+    from engine.shuffle import SplitMix64
+
+    seen: set[str] = set()
+    for seed in range(3):
+        m = Match.new(variant, seed=seed)
+        table = move_table(m.rules)
+        every = [a for row in (*table.play, *table.covered) for a in row]
+        every += [*table.raises.values(), *table.accept, *table.fold,
+                  *(a for pair in table.decide for a in pair), *concedes(m.players)]
+        choose = SplitMix64(seed)
+        while not m.is_over:
+            legal = m.legal_actions()
+            for action in every[::7]:
+                if action not in legal:
+                    try:
+                        m.clone().apply(action)
+                    except IllegalMoveError as err:
+                        assert err.reason != "illegal", str(err)
+                        seen.add(err.reason)
+            m.apply(legal[choose.bounded(len(legal))])
+    assert {"not_your_turn", "card_not_held", "not_now"} <= seen

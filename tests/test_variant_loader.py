@@ -81,8 +81,8 @@ def test_shipped_file_starts_with_the_schema_modeline(name: str) -> None:
 
 def test_the_issue_names_every_shipped_variant() -> None:
     assert {"paulista", "mineiro", "mineiro-12"} <= set(SHIPPED)
-    assert len(HOUSE) >= 9 + 4 + 4 + 8 + 3  # + answers, special hands, ties and play constraints,
-    # cards (paulista-38-cards, capixaba-jokers, manilhas-vira-suit)
+    assert len(HOUSE) >= 9 + 4 + 4 + 8 + 3 + 1  # + answers, special hands, ties and play,
+    # cards (paulista-38-cards, capixaba-jokers, manilhas-vira-suit), teams (three-players)
 
 
 def test_M9_mineiro_12_overlay_changes_only_the_ladder() -> None:
@@ -150,6 +150,8 @@ HOUSE_RULES: dict[str, dict[str, Any]] = {
     "paulista-38-cards": {"deck_minus": (13, 26), "manilha_mode": "vira"},
     "capixaba-jokers": {"deck_extra": ((52, "3"), (53, "3")), "manilha_mode": "vira"},
     "manilhas-vira-suit": {"manilha_mode": "vira_suit", "manilha_ranks": ("7", "A", "4")},
+    "three-players": {"players": 3, "teams": 3, "team_of": (0, 1, 2),
+                      "answered_by": "next_seat", "one_team.enabled": False},
 }
 
 

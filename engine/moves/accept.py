@@ -15,8 +15,9 @@ if TYPE_CHECKING:
 
 
 def _effect(ev: Any) -> None:
-    hand = ev.model.hand
-    accept_pending(hand)
+    m = ev.model
+    hand = m.hand
+    accept_pending(hand, m.rules.team_of)
     if hand.refused:
         hand.refused = ()  # a partner's accept overrules a fold (betting.refusal: whole_team)
 

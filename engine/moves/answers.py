@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.errors import Why
 from engine.moves.outcome import end_hand
 
 if TYPE_CHECKING:
     from engine.actions import Action
     from engine.game import Match
-    from engine.machine import Ruling
-
+from engine.machine import Ruling
 
 #: ``betting.answered_by`` as C9 pins it: any player of the challenged team answers.
 PINNED = "challenged_team"
@@ -31,7 +31,7 @@ def judge_answer(m: Match, a: Action, r: Ruling) -> str | None:
     hand = m.hand
     team_of = rules.team_of
     if team_of[a.seat] == team_of[hand.pending[0]]:  # type: ignore[index]
-        return "only the challenged team answers a raise"
+        return Why("not_challenged", "only the challenged team answers a raise")
     if hand.refused or rules.answered_by != PINNED:
         return who_answers(m, a.seat)
     return None
@@ -44,12 +44,14 @@ def who_answers(m: Match, seat: int) -> str | None:
     hand = m.hand
     refused = hand.refused
     if refused and seat in refused:
-        return f"seat {seat} has folded: a partner who has not answers (betting.refusal)"
+        return Why("folded_already",
+                   f"seat {seat} has folded: a partner who has not answers (betting.refusal)")
     if m.rules.answered_by == "next_seat":
         first = answerer(m)
         if seat != first:
-            return (f"only seat {first}, the next seat after the raiser, answers "
-                    "(betting.answered_by)")
+            return Why("not_next_seat",
+                       f"only seat {first}, the next seat after the raiser, answers "
+                       "(betting.answered_by)")
     return None
 
 

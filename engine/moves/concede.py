@@ -23,6 +23,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action
+from engine.errors import Why
 from engine.machine import Ruling
 from engine.moves import MoveKind, has_ladder, move_transitions, register
 from engine.moves.answers import judge_answer, may_answer, refuse
@@ -47,7 +48,7 @@ def _special_refusal(m: Match) -> str | None:
     if hand.special == NORMAL or rules.concede_in_special_hands:
         return None
     name = hand.rule.name  # type: ignore[union-attr]
-    return f"no concede in the {name} (concede.in_special_hands)"
+    return Why("no_concede_in_special_hand", f"no concede in the {name} (concede.in_special_hands)")
 
 
 def _judge(m: Match, a: Action, r: Ruling) -> str | None:
@@ -65,7 +66,7 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
     seat = a.seat
     turn = m.round.turn
     if seat != turn:
-        return f"a player concedes only on his own turn; it is seat {turn}'s"
+        return Why("not_your_turn", f"a player concedes only on his own turn; it is seat {turn}'s")
     n = m.rules.players
     team = team_of[seat]
     winner = next(team_of[(seat + k) % n] for k in range(1, n)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.actions import Deal
 from engine.cards import Card
+from engine.errors import Why
 from engine.machine import Ruling, condition, effect
 from engine.moves import MoveKind, register
 from engine.state import NORMAL
@@ -49,7 +50,7 @@ def _judge(m: Match, deal: Deal | tuple[list[list[Card]], Card | None],
     if not isinstance(deal, Deal):
         return None  # the match's own: from the seed, or recorded and checked when queued
     if m.rng is not None:
-        return "a seeded match deals from its seed"
+        return Why("seeded_match", "a seeded match deals from its seed")
     return m.deal_problem(deal, m.dealer)
 
 

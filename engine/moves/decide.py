@@ -24,7 +24,7 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
     team = hand.special_team
     rules = m.rules
     if rules.team_of[a.seat] != team:
-        return f"only team {team} decides this hand"
+        return Why("not_deciding_team", f"only team {team} decides this hand")
     decider = hand.decider
     if decider is not None and a.seat != decider:
         return Why("not_the_decider",

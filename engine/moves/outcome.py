@@ -3,6 +3,7 @@ M8, P9), and applying it."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine.machine import Ruling
@@ -142,11 +143,12 @@ def _all_tied(m: Match) -> int | None:
     return rules.team_of[seat]
 
 
-def accept_pending(hand: HandState) -> None:
-    """The pending raise is accepted: the hand is worth its value (C9)."""
+def accept_pending(hand: HandState, team_of: Sequence[int]) -> None:
+    """The pending raise is accepted: the hand is worth its value (C9); ``team_of`` is each
+    seat's team."""
     seat, value, card = hand.pending  # type: ignore[misc]
     hand.value = value
-    hand.last_raise_team = seat % 2
+    hand.last_raise_team = team_of[seat]
     if card is not None and hand.bound[seat] != card:
         # M4: accepted, the card is shown and must be played next (shown once, even if
         # the bound seat raises with it again)

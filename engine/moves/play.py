@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import card_name
+from engine.errors import Why
 from engine.machine import Ruling
 from engine.moves import MoveKind, move_transitions, register
 from engine.moves.outcome import conclude, end_hand, hand_result
@@ -22,25 +23,28 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
     card = a.card
     rnd = m.round
     if seat != rnd.turn:
-        return f"it is seat {rnd.turn}'s turn"
+        return Why("not_your_turn", f"it is seat {rnd.turn}'s turn")
     hand = m.hand
     if card not in hand.hands[seat]:
         if card is None:
-            return ("a move by position is a bot's view of a blind hand: "
-                    "engine.bots.choose_for or play_by_position gives the move")
-        return f"seat {seat} does not hold {card_name(card)}"
+            return Why("position_not_a_move",
+                       "a move by position is a bot's view of a blind hand: "
+                       "engine.bots.choose_for or play_by_position gives the move")
+        return Why("card_not_held", f"seat {seat} does not hold {card_name(card)}")
     bound = hand.bound[seat]
     if bound is not None and card != bound:
-        return f"seat {seat} raised with {card_name(bound)} and must play it (M4)"
+        return Why("bound_card",
+                   f"seat {seat} raised with {card_name(bound)} and must play it (M4)")
     covered = a.covered
     if covered:
         rules = m.rules
         if not rules.covered_allowed:
-            return "this variant has no covered cards (P7)"
+            return Why("no_covered_cards", "this variant has no covered cards (P7)")
         if rnd.number + 1 < rules.covered_from_round:
-            return f"covered cards only from round {rules.covered_from_round} (P7)"
+            return Why("covered_too_early",
+                       f"covered cards only from round {rules.covered_from_round} (P7)")
         if bound is not None:
-            return "a card shown with a raise cannot be covered (M4)"
+            return Why("bound_card_covered", "a card shown with a raise cannot be covered (M4)")
     moves = m.moves
     if moves.constrained:
         why = _constraints(m, seat, card, covered, bound)
@@ -148,10 +152,12 @@ def _constraints(m: Match, seat: int, card: int, covered: bool, bound: int | Non
         strength = hand.strength
         top = max(strength[c] for c in hand.hands[seat])
         if strength[card] != top:
-            return (f"after a tied first round seat {seat} plays his highest card "
-                    f"(play.highest_after_tied_first)")
+            return Why("not_highest_card",
+                       f"after a tied first round seat {seat} plays his highest card "
+                       f"(play.highest_after_tied_first)")
         if covered:
-            return "after a tied first round the highest card is played face up"
+            return Why("highest_face_up",
+                       "after a tied first round the highest card is played face up")
     return None
 
 
@@ -178,9 +184,10 @@ def _no_cover(m: Match) -> str | None:
     round), or ``None``."""
     rules = m.rules
     if rules.leader_face_up and not m.round.cards:
-        return "the round's leader plays face up (play.leader_face_up)"
+        return Why("leader_face_up", "the round's leader plays face up (play.leader_face_up)")
     if rules.no_cover_after_tie and None in m.hand.results:
-        return "no covered card after a tied round (play.no_cover_after_tie)"
+        return Why("no_cover_after_tie",
+                   "no covered card after a tied round (play.no_cover_after_tie)")
     return None
 
 

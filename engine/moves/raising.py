@@ -38,19 +38,19 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
             penalty = (rule.penalty_team_at_score if rule.at_score(m.score[team])
                        else rule.penalty_other_team)
             if rule.raises == "illegal" or st not in ("play", "decide"):
-                return f"no raise is allowed in the {rule.name}"
+                return Why("no_raise_in_special_hand", f"no raise is allowed in the {rule.name}")
             if penalty == "lose_hand":
                 conclude(m, r, other_team(rules, team), hand.value)
             else:  # lose_game: the game ends at once, the other team wins it, scores unchanged
                 win_game(m, r, other_team(rules, team))
             return None
         if st == "decide":
-            return f"the {rule.name}'s decision comes first"
+            return Why("decision_first", f"the {rule.name}'s decision comes first")
     if st == "answer":
         pending = hand.pending
         assert pending is not None
-        if seat % 2 == pending[0] % 2:
-            return "only the challenged team may raise back"
+        if rules.team_of[seat] == rules.team_of[pending[0]]:
+            return Why("not_challenged", "only the challenged team may raise back")
         why = who_answers(m, seat)  # C9 house rules: the next seat, a partner who folded
         if why is not None:
             return why
@@ -58,36 +58,39 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
     else:  # play: the only other state with a raise in a normal hand
         turn = m.round.turn
         if rules.raise_timing == "own_turn" and seat != turn:
-            return f"a raise only on one's own turn (P4); it is seat {turn}'s"
-        if seat % 2 == hand.last_raise_team:
-            return "a team cannot raise twice in a row (C10)"
+            return Why("not_your_turn", f"a raise only on one's own turn (P4); it is seat {turn}'s")
+        if rules.team_of[seat] == hand.last_raise_team:
+            return Why("raise_twice", "a team cannot raise twice in a row (C10)")
         base = hand.value
     if rules.no_raise_when_winning and m.score[rules.team_of[seat]] + base >= rules.target:
-        return Why("no_raise_when_winning", f"no raise when winning the hand at {base} "
+        return Why("no_raise_when_winning",
+                   f"no raise when winning the hand at {base} "
                    "already wins the game (betting.no_raise_when_winning)")
     step = rules.next_step(base)
     if step is None:
-        return f"the ladder stops at {base}"
+        return Why("top_of_ladder", f"the ladder stops at {base}")
     if a.value != step.value:
-        return f"a raise names the next step, {step.value} ({step.name})"
+        return Why("wrong_step", f"a raise names the next step, {step.value} ({step.name})")
     card = a.card
     if a.position is not None:
-        return "a raise by position is a bot's view of a blind hand, not a move"
+        return Why("position_not_a_move",
+                   "a raise by position is a bot's view of a blind hand, not a move")
     if rules.name_card:
         cards = hand.hands[seat]
         if not cards:
-            return "a seat with no card left cannot raise (M4)"
+            return Why("no_card_to_name", "a seat with no card left cannot raise (M4)")
         if card is None:
-            return "the raiser names the card he raises with (M4)"
+            return Why("card_not_named", "the raiser names the card he raises with (M4)")
         if card not in cards:
-            return f"seat {seat} does not hold {card_name(card)}"
+            return Why("card_not_held", f"seat {seat} does not hold {card_name(card)}")
         bound = hand.bound[seat]
         if bound is not None and card != bound:
-            return f"seat {seat} is bound to {card_name(bound)} (M4)"
+            return Why("bound_card", f"seat {seat} is bound to {card_name(bound)} (M4)")
     elif card is not None:
-        return "this variant's raises name no card"
+        return Why("card_named", "this variant's raises name no card")
     if rules.raiser_must_beat and not beats_table(m, seat):
-        return "a raiser's best card must beat the card on the table (play.raiser_must_beat)"
+        return Why("does_not_beat_table",
+                   "a raiser's best card must beat the card on the table (play.raiser_must_beat)")
     return None
 
 
@@ -99,7 +102,8 @@ def _effect(ev: Any) -> None:
         return
     hand = m.hand
     if m.state == "answer":
-        accept_pending(hand)  # a raise back accepts the pending raise (C9 pinned)
+        # a raise back accepts the pending raise (C9 pinned)
+        accept_pending(hand, m.rules.team_of)
         if hand.refused:
             hand.refused = ()  # and overrules a partner's fold (betting.refusal: whole_team)
     hand.pending = (a.seat, a.value, a.card)
@@ -126,19 +130,19 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
     value = moves.next_value.get(hand.value)
     if value is None:
         return
+    team_of = m.rules.team_of
     if winning is not None:
-        team_of = m.rules.team_of
         score = m.score
         base = hand.value
     if moves.any_time:
         team = hand.last_raise_team
         for s in range(moves.players):
-            if (seat is None or seat == s) and s % 2 != team and (
+            if (seat is None or seat == s) and team_of[s] != team and (
                     winning is None or score[team_of[s]] + base < winning):
                 _raises(m, s, value, out)
     else:
         t = m.round.turn
-        if (seat is None or seat == t) and t % 2 != hand.last_raise_team and (
+        if (seat is None or seat == t) and team_of[t] != hand.last_raise_team and (
                 winning is None or score[team_of[t]] + base < winning):
             _raises(m, t, value, out)
 

@@ -59,3 +59,20 @@ def test_a_kind_the_variant_turns_off_is_refused_in_its_words() -> None:
     from engine import Action, IllegalMoveError
     with pytest.raises(IllegalMoveError, match="no decision is awaited"):
         m.apply(Action.decide(m.turn, True))
+
+
+def test_each_listed_kind_tells_and_offers_its_moves_in_truco_play() -> None:
+    """How truco play offers a move and tells it lives with its kind (MoveKind.tell/menu)."""
+    from engine.cli.play_cmd import describe, menu_entry
+
+    for name, kind in KINDS.items():
+        if kind.lister is not None:  # the chance step (deal) is nobody's move
+            assert kind.tell is not None and kind.menu is not None, name
+    rules = find_variant("paulista")
+    from engine import Action
+    play = Action.play(0, "7h")
+    assert describe(play, rules, 0) == "you play 7♥"
+    assert describe(play, rules, 0, position=2) == "you play card #2: 7♥"  # P6, blind
+    assert menu_entry(play, rules, 2) == "play card #2"
+    assert menu_entry(Action.accept(1), rules, None) == "aceito (accept)"
+    assert describe(Action.decide(1, False), rules, 0) == "seat 1 decides to fold the hand"

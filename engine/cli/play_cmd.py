@@ -35,6 +35,7 @@ from engine.errors import LogError
 from engine.game import Checkpoint, Match, resolve_rules
 from engine.logformat import Recorder, header_variant
 from engine.logread import MAX_FILE_BYTES, LogItem, read_log
+from engine.moves import KINDS, Words
 from engine.observation import Observation
 from engine.replay import Visitor, replay
 from engine.rules import Rules
@@ -78,61 +79,33 @@ def seat_names(kinds: Sequence[str]) -> list[str]:
     return ["you" if kind == HUMAN else f"Bot {s} ({kind})" for s, kind in enumerate(kinds)]
 
 
-def describe(action: Action, rules: Rules, me: int, blind_text: str | None = None,
+def describe(action: Action, rules: Rules, me: int, position: int | None = None,
              names: Sequence[str] | None = None) -> str:
-    """A move in words, as seen from seat ``me`` (``blind_text`` is the move's blind form,
-    ``play 0 #2``, when the cards are hidden; ``names`` are the seats' names)."""
+    """A move in words, as seen from seat ``me``, told by its kind (``MoveKind.tell``):
+    ``position`` is the card's 1-based place in the hand for a play of a blind hand (P6);
+    ``names`` are the seats' names."""
     who = seat_label(action.seat, me, names)
-    s = "s" * (who != "you")
-    if action.kind == "play":
-        verb = f"{who} play{s}"
-        if action.covered and action.seat != me:
-            return f"{verb} a card {COBERTA}"  # P7: nobody else sees it
-        card = card_pretty(action.card)  # type: ignore[arg-type]
-        if blind_text is not None:  # P6: chosen by position, seen once played
-            card = f"card {blind_text.split()[2]}" + ("" if action.covered else f": {card}")
-        return f"{verb} {card}" + (f" {COBERTA}" if action.covered else "")
-    if action.kind == "raise":
-        name = rules.step_name(action.value or 0).upper()
-        with_card = ""  # M4: the named card is shown to the others only once accepted
-        if action.card is not None and action.seat == me:
-            with_card = f" with {card_pretty(action.card)}"
-        return f"{who} call{s} {name} ({action.value}){with_card}"
-    if action.kind == "accept":
-        return f"{who} accept{s}"
-    if action.kind == "fold":
-        return f"{who} fold{s}"
-    if action.kind == "concede":
-        return f"{who} concede{s} the hand ({'eu corro' if who == 'you' else 'corre'})"
-    verb = "play the hand" if action.play_on else "fold the hand"
-    return f"{who} decide{s} to {verb}"
+    words = Words(who=who, s="s" * (who != "you"), me=me, rules=rules, position=position,
+                  card=card_pretty, label=card_pretty)
+    tell = KINDS[action.kind].tell
+    assert tell is not None, f"{action.kind} has no words"
+    return tell(action, words)
 
 
-def menu_entry(action: Action, rules: Rules, blind_text: str | None,
+def menu_entry(action: Action, rules: Rules, position: int | None,
                manilhas: Sequence[str] = (), names: dict[str, str] | None = None) -> str:
-    """One line of the move menu: what the move is, in words to type for it; a card is
-    marked as a manilha (``manilhas``, card names), named where ``names`` name it."""
+    """One line of the move menu, offered by its kind (``MoveKind.menu``): what the move is,
+    in words to type for it; a card is marked as a manilha (``manilhas``, card names), named
+    where ``names`` name it; ``position`` as for :func:`describe`."""
 
-    def card(c: int) -> str:
+    def label(c: int) -> str:
         return card_label(card_name(c), manilhas, names or {})
 
-    if action.kind == "play":
-        if blind_text is not None:
-            pos = blind_text.split()[2]
-            return f"play card {pos}" + (f" {COBERTA}" if action.covered else "")
-        return f"play {card(action.card)}" + (  # type: ignore[arg-type]
-            f" {COBERTA}" if action.covered else "")
-    if action.kind == "raise":
-        name = rules.step_name(action.value or 0)
-        with_card = f" with {card(action.card)}" if action.card is not None else ""
-        return f"{name} (raise to {action.value}){with_card}"
-    if action.kind == "accept":
-        return "aceito (accept)"
-    if action.kind == "fold":
-        return "corro (fold)"
-    if action.kind == "concede":
-        return "corro (concede the hand)"
-    return "jogo (play the hand)" if action.play_on else "corro (fold the hand)"
+    words = Words(who="you", s="", me=action.seat, rules=rules, position=position,
+                  card=card_pretty, label=label)
+    menu = KINDS[action.kind].menu
+    assert menu is not None, f"{action.kind} has no words"
+    return menu(action, words)
 
 
 def menu_order(legal: Sequence[Action], rules: Rules, vira: str | None,
@@ -366,13 +339,12 @@ class _Game:
                     action = self.ask(obs, legal)
                 else:
                     action = choose_for(self.bots[actor], m, actor)
-            blind = None
+            position = None  # P6: the person played a card of his blind hand by its place
             if m.blind and action.kind == "play" and action.seat == self.seat:
-                mine = m.legal_actions(self.seat)
-                blind = m.observation(self.seat)["legal"][mine.index(action)]
+                position = m.hands[self.seat].index(action.card) + 1  # type: ignore[arg-type]
             hand, shown_before = m.hand_number, len(m.shown)
             cps = self.recorder.apply(action) if self.recorder is not None else m.apply(action)
-            click.echo(describe(action, m.rules, self.seat, blind, self.names))
+            click.echo(describe(action, m.rules, self.seat, position, self.names))
             self.tell_shown(hand, shown_before)
             for cp in cps:
                 click.echo(describe_checkpoint(cp, self.seat, self.match.rules.team_of))
@@ -431,9 +403,11 @@ class _Game:
                 return got
             click.echo(f"'{line.strip()}': {got}")
 
-    def entry(self, action: Action, obs: Observation, blind_text: str | None) -> str:
-        return menu_entry(action, self.match.rules, blind_text, obs["manilhas"],
-                          self.card_names)
+    def entry(self, action: Action, obs: Observation) -> str:
+        position = None  # P6: a card of the person's blind hand is offered by its place
+        if obs["blind"] and action.kind == "play":
+            position = self.match.hands[self.seat].index(action.card) + 1  # type: ignore[arg-type]
+        return menu_entry(action, self.match.rules, position, obs["manilhas"], self.card_names)
 
     def ask(self, obs: Observation, legal: list[Action]) -> Action:
         rules = self.match.rules
@@ -444,8 +418,8 @@ class _Game:
         order = menu_order(legal, rules, obs["vira"], blind)
         legal = [legal[i] for i in order]
         texts = [obs["legal"][i] for i in order]
-        for i, (a, t) in enumerate(zip(legal, texts, strict=True)):
-            click.echo(f"  {MENU_LETTERS[i]}) {self.entry(a, obs, t if blind else None)}")
+        for i, a in enumerate(legal):
+            click.echo(f"  {MENU_LETTERS[i]}) {self.entry(a, obs)}")
         while True:
             click.echo("Your move: ", nl=False)
             line = self.stdin.readline()

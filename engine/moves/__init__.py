@@ -14,7 +14,9 @@ A move kind is everything the engine knows about one kind of move, in one module
   judge accepts (tested), in a fixed order;
 - ``not_now``: why it is not a move in a state that has no trigger for it;
 - ``keys``: the variant keys (schema paths) that parameterise it, checked against
-  ``schemas/variant.schema.json`` by the tests.
+  ``schemas/variant.schema.json`` by the tests;
+- ``tell`` and ``menu``: how ``truco play`` tells a move of the kind and offers it in its menu,
+  in words (:class:`Words`). Bots choose among the moves listed (``engine.bots``).
 
 Adding a kind is one module that builds a :class:`MoveKind` and calls :func:`register`;
 :mod:`engine.machine` builds each variant's machine from the registered kinds, and
@@ -43,6 +45,25 @@ Callback = Callable[[Any], Any]
 
 
 @dataclass(frozen=True)
+class Words:
+    """What a kind needs to put one of its moves into words for ``truco play``: who moves as
+    the seat ``me`` calls him (``who``: ``you``, ``Bot 2 (random)``, ``partner (seat 2)``), the
+    verb's ending (``s``: ``""`` for ``you``), the rules, the card's place in the hand
+    (``position``) where the cards are hidden (P6), and how to show a card (``card``, for
+    people; ``label``, in the menu, marked as a manilha and named where the variant names
+    it)."""
+
+    who: str
+    s: str
+    me: int
+    rules: Rules
+    #: The card's 1-based place in the hand, for a play of a blind hand (P6); else ``None``.
+    position: int | None
+    card: Callable[[int], str]
+    label: Callable[[int], str]
+
+
+@dataclass(frozen=True)
 class MoveKind:
     """One kind of move (see the module docstring)."""
 
@@ -55,6 +76,10 @@ class MoveKind:
     enabled: Callable[[Rules], bool] = lambda rules: True
     not_now: dict[str | None, str] = field(default_factory=dict)
     keys: tuple[str, ...] = ()
+    #: ``tell(action, words)``: the move told, as seen from seat ``words.me``.
+    tell: Callable[[Action, Words], str] | None = None
+    #: ``menu(action, words)``: the move's entry in truco play's menu.
+    menu: Callable[[Action, Words], str] | None = None
 
 
 #: The registered kinds, by name, in registration order.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.moves import MoveKind, has_ladder, move_transitions, register
+from engine.moves import MoveKind, Words, has_ladder, move_transitions, register
 from engine.moves.answers import PINNED, judge_answer, may_answer
 from engine.moves.outcome import accept_pending
 
@@ -32,8 +32,16 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
         out.append(m.moves.accept[seat])
 
 
+def _tell(a: Action, w: Words) -> str:
+    return f"{w.who} accept{w.s}"
+
+
+def _menu(a: Action, w: Words) -> str:
+    return "aceito (accept)"
+
 KIND = register(MoveKind(
-    name="accept", order=2, judge=judge_answer, effect=_effect, lister=_lister,
+    name="accept", tell=_tell, menu=_menu, order=2, judge=judge_answer, effect=_effect,
+    lister=_lister,
     transitions=lambda rules: move_transitions("accept", "answer", "play", ends=False),
     enabled=has_ladder,
     not_now={None: "no raise is waiting for an answer"},

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from engine.actions import Action
 from engine.errors import Why
 from engine.machine import Ruling
-from engine.moves import MoveKind, has_ladder, move_transitions, register
+from engine.moves import MoveKind, Words, has_ladder, move_transitions, register
 from engine.moves.answers import judge_answer, may_answer, refuse
 from engine.moves.outcome import conclude, end_hand
 from engine.state import NORMAL
@@ -104,8 +104,15 @@ def _transitions(rules: Rules) -> list[dict[str, Any]]:
     return out
 
 
+def _tell(a: Action, w: Words) -> str:
+    return f"{w.who} concede{w.s} the hand ({'eu corro' if w.who == 'you' else 'corre'})"
+
+
+def _menu(a: Action, w: Words) -> str:
+    return "corro (concede the hand)"
+
 KIND = register(MoveKind(
-    name="concede", order=5, judge=_judge, effect=_effect, lister=_lister,
+    name="concede", tell=_tell, menu=_menu, order=5, judge=_judge, effect=_effect, lister=_lister,
     transitions=_transitions, enabled=lambda rules: rules.concede,
     not_now={None: "no concede in this variant (concede.allowed)",
              "answer": "a raise is waiting for its answer: accept or fold (a concede instead "

@@ -104,6 +104,7 @@ def _transitions(rules: Rules) -> list[dict[str, Any]]:
     return out
 
 
+
 KIND = register(MoveKind(
     name="deal", order=-1, judge=_judge, effect=_effect, transitions=_transitions,
     not_now={None: "no deal is awaited now"},

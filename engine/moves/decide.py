@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import Why
 from engine.machine import Ruling
-from engine.moves import MoveKind, move_transitions, register
+from engine.moves import MoveKind, Words, move_transitions, register
 from engine.moves.deal import has_decision
 from engine.moves.outcome import conclude, end_hand, other_team
 
@@ -59,8 +59,16 @@ def _transitions(rules: Rules) -> list[dict[str, Any]]:
     return move_transitions("decide", "decide", "play")  # play on, or fold: fold points
 
 
+def _tell(a: Action, w: Words) -> str:
+    verb = "play the hand" if a.play_on else "fold the hand"
+    return f"{w.who} decide{w.s} to {verb}"
+
+
+def _menu(a: Action, w: Words) -> str:
+    return "jogo (play the hand)" if a.play_on else "corro (fold the hand)"
+
 KIND = register(MoveKind(
-    name="decide", order=0, judge=_judge, effect=_effect, lister=_lister,
+    name="decide", tell=_tell, menu=_menu, order=0, judge=_judge, effect=_effect, lister=_lister,
     transitions=_transitions, enabled=has_decision,
     not_now={None: "no decision is awaited"},
     keys=("special_hands.one_team.decision", "special_hands.one_team.fold_points",

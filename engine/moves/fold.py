@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.machine import Ruling
-from engine.moves import MoveKind, has_ladder, move_transitions, register
+from engine.moves import MoveKind, Words, has_ladder, move_transitions, register
 from engine.moves.answers import PINNED, judge_answer, may_answer, refuse
 from engine.moves.outcome import conclude
 
@@ -64,8 +64,15 @@ def _transitions(rules: Rules) -> list[dict[str, Any]]:
     return move_transitions("fold", "answer", None, goes=rules.refusal == "whole_team")
 
 
+def _tell(a: Action, w: Words) -> str:
+    return f"{w.who} fold{w.s}"
+
+
+def _menu(a: Action, w: Words) -> str:
+    return "corro (fold)"
+
 KIND = register(MoveKind(
-    name="fold", order=3, judge=_judge, effect=_effect, lister=_lister,
+    name="fold", tell=_tell, menu=_menu, order=3, judge=_judge, effect=_effect, lister=_lister,
     transitions=_transitions,
     enabled=has_ladder,
     not_now={None: "no raise is waiting for an answer"},

@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING, Any
 from engine.cards import card_name
 from engine.errors import Why
 from engine.machine import Ruling
-from engine.moves import MoveKind, move_transitions, register
+from engine.moves import MoveKind, Words, move_transitions, register
 from engine.moves.outcome import conclude, end_hand, hand_result
 from engine.rules import COVERED
+from engine.tui import COBERTA
 
 if TYPE_CHECKING:
     from engine.actions import Action
@@ -217,8 +218,23 @@ def _transitions(rules: Rules) -> list[dict[str, Any]]:
     return move_transitions("play", "play", None)  # the last card of a round may end the hand
 
 
+def _tell(a: Action, w: Words) -> str:
+    verb = f"{w.who} play{w.s}"
+    if a.covered and a.seat != w.me:
+        return f"{verb} a card {COBERTA}"  # P7: nobody else sees it
+    card = w.card(a.card)  # type: ignore[arg-type]
+    if w.position is not None:  # P6: chosen by position, seen once played
+        card = f"card #{w.position}" + ("" if a.covered else f": {card}")
+    return f"{verb} {card}" + (f" {COBERTA}" if a.covered else "")
+
+
+def _menu(a: Action, w: Words) -> str:
+    if w.position is not None:  # P6: the cards are hidden
+        return f"play card #{w.position}" + (f" {COBERTA}" if a.covered else "")
+    return f"play {w.label(a.card)}" + (f" {COBERTA}" if a.covered else "")  # type: ignore[arg-type]
+
 KIND = register(MoveKind(
-    name="play", order=1, judge=_judge, effect=_effect, lister=_lister,
+    name="play", tell=_tell, menu=_menu, order=1, judge=_judge, effect=_effect, lister=_lister,
     transitions=_transitions,
     not_now={"answer": "a raise is waiting for its answer",
              "decide": "the special hand's decision comes first",

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from engine.cards import card_name
 from engine.errors import Why
 from engine.machine import Ruling
-from engine.moves import MoveKind, has_ladder, move_transitions, register
+from engine.moves import MoveKind, Words, has_ladder, move_transitions, register
 from engine.moves.answers import may_answer, who_answers
 from engine.moves.deal import has_decision
 from engine.moves.outcome import accept_pending, conclude, end_hand, other_team, win_game
@@ -176,8 +176,21 @@ def _transitions(rules: Rules) -> list[dict[str, Any]]:
     return out
 
 
+def _tell(a: Action, w: Words) -> str:
+    name = w.rules.step_name(a.value or 0).upper()
+    with_card = ""  # M4: the named card is shown to the others only once accepted
+    if a.card is not None and a.seat == w.me:
+        with_card = f" with {w.card(a.card)}"
+    return f"{w.who} call{w.s} {name} ({a.value}){with_card}"
+
+
+def _menu(a: Action, w: Words) -> str:
+    name = w.rules.step_name(a.value or 0)
+    with_card = f" with {w.label(a.card)}" if a.card is not None else ""
+    return f"{name} (raise to {a.value}){with_card}"
+
 KIND = register(MoveKind(
-    name="raise", order=4, judge=_judge, effect=_effect, lister=_lister,
+    name="raise", tell=_tell, menu=_menu, order=4, judge=_judge, effect=_effect, lister=_lister,
     transitions=_transitions,
         not_now={None: "no raise is possible now",
                  # betting.raise_back false: no raise from the answer state (C9 house rule)

@@ -82,7 +82,7 @@ class MoveTable:
 
     __slots__ = ("play", "covered", "covered_from", "raises", "accept", "fold", "decide",
                  "next_value", "any_time", "players", "listers", "by_seat", "triggers",
-                 "opponents", "winning", "constrained")
+                 "opponents", "winning", "constrained", "plain_raises")
 
     def __init__(self, rules: Rules) -> None:
         n = rules.players
@@ -112,6 +112,10 @@ class MoveTable:
         #: The target no raise may reach from (betting.no_raise_when_winning), or None.
         self.winning = rules.target if rules.no_raise_when_winning else None
         self.any_time = rules.raise_timing == "any_time"
+        #: Raises on one's own turn naming no card, with no house limit on who may raise
+        #: (no_raise_when_winning, raiser_must_beat): the raise lister's usual case, inline.
+        self.plain_raises = (not self.any_time and not rules.name_card and self.winning is None
+                             and not rules.raiser_must_beat)
         machine = build_machine(rules)
         #: The triggers of each state, as the machine has them.
         self.triggers = {s: frozenset(triggers_from(machine, s)) for s in machine.states}

@@ -131,6 +131,11 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
     if value is None:
         return
     team_of = m.rules.team_of
+    if moves.plain_raises:  # on one's own turn, no card named, no house limit (P4, C10)
+        t = m.round.turn
+        if (seat is None or seat == t) and team_of[t] != hand.last_raise_team:
+            out.append(moves.raises[t, value, None])
+        return
     if winning is not None:
         score = m.score
         base = hand.value

@@ -23,6 +23,7 @@ Penalised raises of special hands (P5, P6, M5, M6) are moves :meth:`Match.apply`
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 
 from engine.actions import Deal
 from engine.game import Checkpoint, Match
@@ -131,9 +132,10 @@ def whole_hand(match: Match, limit: int = 64) -> int:
 
 
 def position(variant: Rules | str | os.PathLike[str], deal: Deal,
-             score: tuple[int, int] = (0, 0)) -> Match:
+             score: Sequence[int] = (0, 0)) -> Match:
     """A match of ``variant`` at the start of the hand ``deal``, with the game's score set
-    to ``score`` first (so that a special hand, P5/P6/M5/M6, can be reached directly).
+    to ``score`` first (so that a special hand, P5/P6/M5/M6, can be reached directly; teams
+    it leaves out are at 0).
 
     >>> deal = Deal.of(0, [["4c", "7h", "As"], ["3d", "2d", "Kd"], ["5c", "6c", "Qc"],
     ...                    ["Jh", "Kh", "5s"]])
@@ -141,7 +143,7 @@ def position(variant: Rules | str | os.PathLike[str], deal: Deal,
     'decide'
     """
     match = Match.new(variant, dealer=deal.dealer)  # no seed: the hand waits for its deal
-    match.score = list(score)
+    match.score = [*score, *[0] * (match.rules.teams - len(score))]
     match.deal(deal)
     return match
 

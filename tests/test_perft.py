@@ -10,18 +10,19 @@ from typing import Any
 import pytest
 
 from engine.actions import Deal
-from engine.cards import card_pretty
+from engine.cards import card_name, card_pretty
 from engine.game import Match
 from engine.perft import perft, perft_levels, perft_table, position, whole_hand
 from engine.resources import shipped_variants
 from engine.rules import Rules
+from engine.shuffle import SplitMix64
+from engine.shuffle import deal as seeded_deal
 from engine.variant import find_variant
 
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
 #: Every shipped variant; a house variant only where it has snapshots (new house variants get
 #: them when their task says so).
-VARIANTS = sorted(n for n, p in shipped_variants().items()
-                  if p.parent.name != "house" or (SNAPSHOTS / n).is_dir())
+VARIANTS = sorted(shipped_variants())  # every shipped variant, house variants included
 #: Each table goes as deep as keeps this many sequences still in the hand (a fixed amount of
 #: work whatever the variant's branching), and no deeper than a whole hand of 4 players.
 LIVE_LIMIT = 1500
@@ -37,9 +38,17 @@ DEALS: dict[str, tuple[int, list[list[str]], str]] = {
 
 
 def deal_for(rules: Rules, name: str) -> Deal:
+    """The fixed deal ``name``; for a variant whose deck or hands it does not fit (fewer
+    cards, more cards each, jokers), a seeded deal of the variant's own deck instead."""
     dealer, hands, vira = DEALS[name]
-    return Deal.of(dealer % rules.players, hands[: rules.players],
-                   vira if rules.has_vira else None)
+    fixed = Deal.of(dealer % rules.players, hands[: rules.players],
+                    vira if rules.has_vira else None)
+    if Match.new(rules, dealer=fixed.dealer).deal_problem(fixed, fixed.dealer) is None:
+        return fixed
+    dealt, turned = seeded_deal(rules.deck, SplitMix64(ord(name)), rules.players,
+                                rules.cards_per_player, fixed.dealer, rules.has_vira)
+    return Deal.of(fixed.dealer, [[card_name(c) for c in h] for h in dealt],
+                   card_name(turned) if turned is not None else None)
 
 
 def positions(rules: Rules) -> list[tuple[str, Deal, tuple[int, int]]]:

@@ -122,9 +122,14 @@ def test_P6_observation_hides_a_card_played_face_down_unseen(ferro: Match) -> No
         assert {"round": 2, "seat": seat, "card": None, "covered": True} in last
 
 
-def test_normal_hand_view_does_not_depend_on_the_other_seats_cards() -> None:
+@pytest.mark.parametrize("variant", ["paulista", "capixaba-jokers", "three-players", "concede",
+                                     "raiser-must-beat", "highest-after-tied-first",
+                                     "next-seat-answers", "five-cards"])
+def test_normal_hand_view_does_not_depend_on_the_other_seats_cards(variant: str) -> None:
+    """Issue 11's house rules included: jokers, three teams, conceding, constraints that read
+    the seat's own cards, who answers, more cards each."""
     for seed in range(10):
-        m = Match.new("paulista", seed=seed)
+        m = Match.new(variant, seed=seed)
         bots = [make_bot("heuristic", m.rules, s) for s in range(m.players)]
         for _ in range(30):
             if m.is_over or m.state != "play" or m.special:

@@ -92,17 +92,17 @@ class IllegalMoveError(TrucoError):
     """A move that the rules do not allow now. ``legal`` lists what was legal instead.
 
     The structured parts: ``move`` (what was refused: an Action, a Deal, or what was given),
-    ``why`` (the reason in words, without the move and the legal list) and ``reason`` (its
-    stable code, e.g. ``not_your_turn``, ``not_now``, ``match_over``; ``illegal`` where the rule
-    has no code of its own)."""
+    ``why`` (the reason in words, without the move and the legal list) and ``code`` (its
+    stable code, e.g. ``not_your_turn``, ``answer_pending``, ``match_over``: docs/error-codes.md
+    lists them; ``illegal`` where a reason has no code of its own)."""
 
     def __init__(self, message: str, legal: list[str] | None = None, *,
-                 move: object = None, why: str | None = None, reason: str | None = None,
+                 move: object = None, why: str | None = None, code: str | None = None,
                  **kw: object) -> None:
         self.legal = legal or []
         self.move = move
         self.why = why if why is not None else message
-        self.reason = reason or getattr(why, "code", None) or "illegal"
+        self.code: str = code or getattr(why, "code", None) or "illegal"
         if legal is not None:
             listed = ", ".join(legal) if legal else "nothing (a deal is awaited)"
             message = f"{message}; legal: {listed}"

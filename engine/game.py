@@ -67,6 +67,10 @@ __all__ = ["NORMAL", "Checkpoint", "Match", "MoveTable",
 
 Checkpoint = dict[str, Any]
 
+#: The code of a move refused because of what the match waits for (its kind has no
+#: transition from the state): a raise's answer, a special hand's decision; else ``not_now``.
+NOT_NOW_CODES = {"answer": "answer_pending", "decide": "decision_pending"}
+
 load_kinds()
 
 
@@ -399,8 +403,11 @@ class Match:
             self._illegal(action, Why("not_a_move", "a pass declines a bot's offer to raise "
                                                     "out of turn; it is not a move"))
         said = KINDS[kind].not_now if kind in KINDS else {}
-        self._illegal(action, Why("not_now", said.get(self.state) or said.get(None)
-                                  or "not a move now"))
+        text = said.get(self.state) or said.get(None) or "not a move now"
+        code = getattr(text, "code", None) or (
+            "not_in_variant" if kind not in self._events  # the variant has no such move
+            else NOT_NOW_CODES.get(self.state, "not_now"))
+        self._illegal(action, Why(code, text))
 
     def _illegal(self, action: Action | Deal, why: str) -> NoReturn:
         if self.state == "match_over":
@@ -441,26 +448,28 @@ class Match:
         """Why a recorded deal is not this variant's next deal for ``dealer``, or ``None``."""
         r = self.rules
         if deal.dealer != dealer:
-            return f"the dealer is seat {dealer} by rotation, not {deal.dealer}"
+            return Why("wrong_dealer",
+                       f"the dealer is seat {dealer} by rotation, not {deal.dealer}")
         if len(deal.hands) != r.players:
-            return f"expected {r.players} hands, found {len(deal.hands)}"
+            return Why("wrong_hand_count", f"expected {r.players} hands, found {len(deal.hands)}")
         for seat, hand in enumerate(deal.hands):
             if len(hand) != r.cards_per_player:
-                return f"seat {seat} has {len(hand)} cards, expected {r.cards_per_player}"
+                return Why("wrong_card_count",
+                           f"seat {seat} has {len(hand)} cards, expected {r.cards_per_player}")
         cards = [c for h in deal.hands for c in h]
         if r.has_vira:
             if deal.vira is None:
-                return "this variant turns a vira (P1)"
+                return Why("vira_missing", "this variant turns a vira (P1)")
             cards.append(deal.vira)
         elif deal.vira is not None:
-            return "this variant has no vira"
+            return Why("vira_not_allowed", "this variant has no vira")
         deck = set(r.deck)
         for c in cards:
             if c not in deck:
-                return f"{card_name(c)} is not in this variant's deck"
+                return Why("card_not_in_deck", f"{card_name(c)} is not in this variant's deck")
         if len(set(cards)) != len(cards):
             dup = next(c for c in cards if cards.count(c) > 1)
-            return f"{card_name(dup)} is dealt twice"
+            return Why("card_dealt_twice", f"{card_name(dup)} is dealt twice")
         return None
 
     # -- what a seat may know ---------------------------------------------------------------

@@ -67,9 +67,12 @@ class LogProblem(LogError):
     """
 
     def __init__(self, kind: ProblemKind, message: str, *, file: str | None = None,
-                 line: int | None = None, item: ItemKind | None = None) -> None:
+                 line: int | None = None, item: ItemKind | None = None,
+                 code: str | None = None) -> None:
         super().__init__(message, file=file, line=line)
         self.kind: ProblemKind = kind
+        #: The stable code of an illegal move's refusal (docs/error-codes.md), else ``None``.
+        self.code = code
         #: What the bad line was, when the reader could tell (a line that fails the schema);
         #: ``None`` for a line it could not read (bad JSON or UTF-8) or a reading limit.
         self.item: ItemKind | None = item
@@ -83,8 +86,11 @@ class LogProblem(LogError):
             self.kind == "schema" and self.item != "checkpoint")
 
     def as_dict(self) -> dict[str, Any]:
-        """The problem as plain data (for ``--json`` output)."""
-        return {"file": self.file, "line": self.line, "kind": self.kind, "message": self.message}
+        """The problem as plain data (for ``--json`` output); ``code`` where it has one."""
+        out = {"file": self.file, "line": self.line, "kind": self.kind, "message": self.message}
+        if self.code is not None:
+            out["code"] = self.code
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -263,7 +263,7 @@ class Replayer:
     ...        b'{"event": "fold", "seat": 1}\\n')
     >>> Replayer("a.jsonl", None, Visitor()).run(read_log(log, "a.jsonl"))
     Traceback (most recent call last):
-    engine.logread.LogProblem: a.jsonl:2: illegal move: fold 1: no raise is waiting for an \
+    engine.logread.LogProblem: a.jsonl:2: illegal move [not_now]: fold 1: no raise is waiting for an \
 answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
     """
 
@@ -359,9 +359,9 @@ answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
             try:
                 cps = m.apply(action)  # type: ignore[arg-type]
             except IllegalMoveError as exc:
-                why = exc.message
+                why, code = exc.message, exc.code
             if why is not None:  # reported outside the except: a raised problem has no context
-                self._stop("illegal", f"illegal move: {why}", line)
+                self._stop("illegal", f"illegal move [{code}]: {why}", line, code)
                 continue
             self._hand_events += 1
             self._cps = cps
@@ -406,12 +406,13 @@ answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
                 line=max(self.lines, 1))
         self.visitor.end(self)
 
-    def _problem(self, kind: ProblemKind, message: str, line: int) -> None:
-        self.visitor.problem(LogProblem(kind, message, file=self.file, line=line))
+    def _problem(self, kind: ProblemKind, message: str, line: int,
+                 code: str | None = None) -> None:
+        self.visitor.problem(LogProblem(kind, message, file=self.file, line=line, code=code))
 
-    def _stop(self, kind: ProblemKind, message: str, line: int) -> None:
+    def _stop(self, kind: ProblemKind, message: str, line: int, code: str | None = None) -> None:
         self.stopped = True
-        self._problem(kind, message, line)
+        self._problem(kind, message, line, code)
 
     # -- header ---------------------------------------------------------------------------------
     def _header(self, item: LogItem) -> None:
@@ -545,9 +546,9 @@ answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
         try:
             cps = m.apply(action)
         except IllegalMoveError as exc:
-            why = exc.message
+            why, code = exc.message, exc.code
         if why is not None:  # reported outside the except: a raised problem has no context
-            self._stop("illegal", f"illegal move: {why}", line)
+            self._stop("illegal", f"illegal move [{code}]: {why}", line, code)
             return
         self._hand_events += 1
         self._cps = cps

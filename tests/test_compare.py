@@ -88,8 +88,8 @@ def test_mineiro_12_logs_fail_under_mineiro_where_they_raise_to_12() -> None:
     result = _run("mineiro-12", "mineiro", "--logs", str(REPLAYS))
     assert result.exit_code == 1
     name = Path(invalid[0].file).name
-    assert re.search(rf"{name}:\d+: invalid under mineiro: illegal move: raise \d 12",
-                     result.output)
+    assert re.search(rf"{name}:\d+: invalid under mineiro: illegal move "
+                     rf"\[ladder_exhausted\]: raise \d 12", result.output)
 
 
 @pytest.mark.parametrize("moves_only", [False, True])

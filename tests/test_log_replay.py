@@ -306,8 +306,8 @@ def test_illegal_move_stops_the_replay_but_not_the_reading() -> None:
     lines = lines_of(REPLAYS / "paulista-seed1.jsonl")
     bad = lines[:2] + ['{"event": "accept", "seat": 0}'] + lines[2:] + ["[]"]
     found = verify_text("\n".join(bad) + "\n")
-    assert found[0].startswith("a.jsonl:3: illegal move: accept 0: no raise is waiting for an "
-                               "answer; legal: ")
+    assert found[0].startswith("a.jsonl:3: illegal move [not_now]: accept 0: no raise is "
+                               "waiting for an answer; legal: ")
     assert found[1:] == [f"a.jsonl:{len(bad)}: schema violation: expected an event (a JSON "
                          "object), found a list"]
 

@@ -125,7 +125,7 @@ def test_single_decider_only_the_first_of_the_team_from_the_mao_decides() -> Non
         if variant == "single-decider":
             assert legal(m) == [f"decide {first} play", f"decide {first} fold"]
             err = assert_illegal(m, f"decide {partner} play", f"only seat {first}")
-            assert err.reason == "not_the_decider"
+            assert err.code == "not_the_decider"
             # both still see the team's cards
             assert observe_all(m)[partner]["partner_hands"] is not None
         else:
@@ -153,7 +153,7 @@ def test_no_raise_when_winning_no_raise_back_when_accepting_wins_the_game() -> N
         if forbids:
             assert legal(m, 0) == ["accept 0", "fold 0"]
             err = assert_illegal(m, "raise 0 9", "no raise when winning the hand at 6")
-            assert err.reason == "no_raise_when_winning"
+            assert err.code == "no_raise_when_winning"
         act(m, "accept 0")
         # in play: the hand worth 6, team 0 at 9 may not raise to 9 on its turn either
         assert ("raise 2 9" in legal(m, 2)) is not forbids

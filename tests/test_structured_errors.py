@@ -1,4 +1,4 @@
-"""Illegal moves carry structured reasons (IllegalMoveError.move, .why, .reason), so that
+"""Illegal moves carry structured reasons (IllegalMoveError.move, .why, .code), so that
 programs need not parse messages."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ def test_a_refusal_names_the_move_its_reason_in_words_and_its_code() -> None:
     accept = Action.accept(m.turn)
     err = _refusal(m, accept)
     assert err.move is accept
-    assert err.reason == "not_now"
+    assert err.code == "not_now"
     assert err.why == "no raise is waiting for an answer"
     assert str(err).startswith(f"{accept}: {err.why}; legal: ")
     assert err.legal == [str(a) for a in m.legal_actions()]
@@ -29,24 +29,41 @@ def test_a_refusal_names_the_move_its_reason_in_words_and_its_code() -> None:
 @pytest.mark.parametrize(("move", "code"), [
     ("play 1 4c", "not_a_move"),
     (Action.fold(7), "no_such_seat"),
-    (Action.decide(0, True), "not_now"),
+    (Action.decide(0, True), "not_in_variant"),  # Paulista has no decision (M5 is Mineiro's)
 ])
 def test_each_refusal_of_the_match_has_its_code(move: object, code: str) -> None:
-    assert _refusal(Match.new("paulista", seed=1), move).reason == code
+    assert _refusal(Match.new("paulista", seed=1), move).code == code
+
+
+def test_a_move_refused_for_what_the_match_waits_for_says_what_it_waits_for() -> None:
+    m = Match.new("paulista", seed=1)
+    m.apply(Action.raise_to(m.turn, 3))
+    assert _refusal(m, Action.play(m.turn, m.hands[m.turn][0])).code == "answer_pending"
+    mineiro = Match.new("mineiro", seed=None)
+    mineiro.score = [10, 0]  # M5: the mão de dez's decision comes first
+    from engine import Deal
+    mineiro.deal(Deal.of(0, [["4c", "7h", "As"], ["3d", "2d", "Kd"], ["5c", "6c", "Qc"],
+                             ["Jh", "Kh", "5s"]]))
+    assert mineiro.state == "decide"
+    assert _refusal(mineiro, Action.play(1, "3d")).code == "decision_pending"
+    no_back = Match.new("no-raise-back", seed=1)
+    no_back.apply(Action.raise_to(no_back.turn, 3))
+    challenged = (no_back.turn + 1) % 4
+    assert _refusal(no_back, Action.raise_to(challenged, 6)).code == "no_raise_back"
 
 
 def test_a_finished_match_refuses_everything_as_over() -> None:
     m = Match.new("one-on-one", seed=2)
     while not m.is_over:
         m.apply(m.legal_actions()[0])
-    assert _refusal(m, Action.play(0, 0)).reason == "match_over"
+    assert _refusal(m, Action.play(0, 0)).code == "match_over"
 
 
 def test_why_is_the_reason_in_words_with_a_code() -> None:
     why = Why("not_your_turn", "it is seat 2's turn")
     assert why == "it is seat 2's turn" and why.code == "not_your_turn"
-    assert IllegalMoveError("x", why=why).reason == "not_your_turn"
-    assert IllegalMoveError("x").reason == "illegal"
+    assert IllegalMoveError("x", why=why).code == "not_your_turn"
+    assert IllegalMoveError("x").code == "illegal"
 
 
 @pytest.mark.parametrize("variant", ["paulista", "mineiro", "concede", "both-refuse",
@@ -75,7 +92,24 @@ def test_every_refusal_of_a_rule_has_its_own_code(variant: str) -> None:
                     try:
                         m.clone().apply(action)
                     except IllegalMoveError as err:
-                        assert err.reason != "illegal", str(err)
-                        seen.add(err.reason)
+                        assert err.code != "illegal", str(err)
+                        seen.add(err.code)
             m.apply(legal[choose.bounded(len(legal))])
     assert {"not_your_turn", "card_not_held", "not_now"} <= seen
+
+
+def test_docs_list_every_code_the_engine_gives_and_no_other() -> None:
+    """docs/error-codes.md lists every code the engine's sources give a refusal, once."""
+    import re
+
+    from conftest import REPO
+
+    from engine.game import NOT_NOW_CODES
+
+    source = "\n".join(p.read_text(encoding="utf-8") for p in (REPO / "engine").rglob("*.py"))
+    given = set(re.findall(r'Why\(\s*"([a-z_]+)"', source))
+    given |= set(NOT_NOW_CODES.values()) | {"not_now", "not_in_variant"}
+    doc = (REPO / "docs" / "error-codes.md").read_text(encoding="utf-8")
+    listed = re.findall(r"^\| `([a-z_]+)` \|", doc, flags=re.MULTILINE)
+    assert len(listed) == len(set(listed)), "a code is listed twice"
+    assert set(listed) == given

@@ -40,7 +40,7 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
     if covered:
         rules = m.rules
         if not rules.covered_allowed:
-            return Why("no_covered_cards", "this variant has no covered cards (P7)")
+            return Why("covered_not_allowed", "this variant has no covered cards (P7)")
         if rnd.number + 1 < rules.covered_from_round:
             return Why("covered_too_early",
                        f"covered cards only from round {rules.covered_from_round} (P7)")

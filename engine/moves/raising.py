@@ -38,7 +38,7 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
             penalty = (rule.penalty_team_at_score if rule.at_score(m.score[team])
                        else rule.penalty_other_team)
             if rule.raises == "illegal" or st not in ("play", "decide"):
-                return Why("no_raise_in_special_hand", f"no raise is allowed in the {rule.name}")
+                return Why("raise_not_allowed", f"no raise is allowed in the {rule.name}")
             if penalty == "lose_hand":
                 conclude(m, r, other_team(rules, team), hand.value)
             else:  # lose_game: the game ends at once, the other team wins it, scores unchanged
@@ -60,7 +60,7 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
         if rules.raise_timing == "own_turn" and seat != turn:
             return Why("not_your_turn", f"a raise only on one's own turn (P4); it is seat {turn}'s")
         if rules.team_of[seat] == hand.last_raise_team:
-            return Why("raise_twice", "a team cannot raise twice in a row (C10)")
+            return Why("same_team_raised_last", "a team cannot raise twice in a row (C10)")
         base = hand.value
     if rules.no_raise_when_winning and m.score[rules.team_of[seat]] + base >= rules.target:
         return Why("no_raise_when_winning",
@@ -68,7 +68,7 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
                    "already wins the game (betting.no_raise_when_winning)")
     step = rules.next_step(base)
     if step is None:
-        return Why("top_of_ladder", f"the ladder stops at {base}")
+        return Why("ladder_exhausted", f"the ladder stops at {base}")
     if a.value != step.value:
         return Why("wrong_step", f"a raise names the next step, {step.value} ({step.name})")
     card = a.card
@@ -199,7 +199,8 @@ KIND = register(MoveKind(
     transitions=_transitions,
         not_now={None: "no raise is possible now",
                  # betting.raise_back false: no raise from the answer state (C9 house rule)
-                 "answer": "no raise back in this variant: accept or fold (betting.raise_back)"},
+                 "answer": Why("no_raise_back", "no raise back in this variant: accept or "
+                                                "fold (betting.raise_back)")},
         keys=("betting", "betting.raise_back", "betting.answered_by",
               "betting.no_raise_when_winning", "special_hands.one_team.raises",
               "special_hands.one_team.raise_penalty",

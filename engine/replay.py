@@ -263,8 +263,8 @@ class Replayer:
     ...        b'{"event": "fold", "seat": 1}\\n')
     >>> Replayer("a.jsonl", None, Visitor()).run(read_log(log, "a.jsonl"))
     Traceback (most recent call last):
-    engine.logread.LogProblem: a.jsonl:2: illegal move [not_now]: fold 1: no raise is waiting for an \
-answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
+    engine.logread.LogProblem: a.jsonl:2: illegal move [not_now]: fold 1: no raise is waiting \
+for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
     """
 
     def __init__(self, file: str, base: Path | None, visitor: Visitor, *,

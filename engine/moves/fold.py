@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.machine import Ruling
 from engine.moves import MoveKind, Words, has_ladder, move_transitions, register
-from engine.moves.answers import PINNED, judge_answer, may_answer, refuse
+from engine.moves.answers import judge_answer, may_answer, refuse
 from engine.moves.outcome import conclude
 
 if TYPE_CHECKING:
@@ -50,12 +50,7 @@ def _effect(ev: Any) -> None:
 
 
 def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
-    rules = m.rules
-    hand = m.hand
-    team_of = rules.team_of
-    if seat is not None and (  # may_answer, its usual case inline (a hot path)
-            team_of[seat] != team_of[hand.pending[0]]  # type: ignore[index]
-            and (rules.answered_by == PINNED and not hand.refused or may_answer(m, seat))):
+    if seat is not None and may_answer(m, seat):  # C9 and its house rules (answers.py)
         out.append(m.moves.fold[seat])
 
 

@@ -111,3 +111,20 @@ class IllegalMoveError(TrucoError):
 
 class LogError(TrucoError):
     """A game log is not valid: bad JSON, a schema violation, or a replay that disagrees."""
+
+
+class PositionError(TrucoError):
+    """A position (docs/positions.md) that no play of the rules could reach, or that is not a
+    position at all. ``path`` names the field (a key path like ``hands[2][1]``), ``code`` is
+    stable (docs/error-codes.md, "Positions") and ``why`` says it in words.
+
+    >>> err = PositionError(Why("card_twice", "4c is also at hands[0][1]"), path="hands[2][1]")
+    >>> str(err), err.code
+    ('hands[2][1]: 4c is also at hands[0][1]', 'card_twice')
+    """
+
+    def __init__(self, why: str, *, path: str | None = None, code: str | None = None,
+                 **kw: object) -> None:
+        self.why = why
+        self.code: str = code or getattr(why, "code", None) or "position"
+        super().__init__(str(why), path=path, **kw)  # type: ignore[arg-type]

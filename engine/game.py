@@ -202,6 +202,23 @@ class Match:
         """A match whose hands are the given deals, in order (then explicit :meth:`deal`)."""
         return cls(resolve_rules(variant), dealer=dealer, deals=deals)
 
+    @classmethod
+    def from_position(cls, variant: Rules | str | os.PathLike[str],
+                      position: dict[str, Any]) -> Match:
+        """A match in exactly the state ``position`` describes (docs/positions.md), as
+        :meth:`position` gives it; an impossible position raises
+        :class:`~engine.errors.PositionError` naming the field and a stable code."""
+        from engine.position import build
+
+        return build(resolve_rules(variant), position)
+
+    def position(self) -> dict[str, Any]:
+        """The exact state of the match now, as JSON-ready data (docs/positions.md):
+        ``Match.from_position(variant, m.position())`` goes on as ``m`` does."""
+        from engine.position import export
+
+        return export(self)
+
     def clone(self) -> Match:
         """An independent copy: the same moves on both give the same results."""
         other = Match.__new__(Match)

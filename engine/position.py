@@ -1,0 +1,543 @@
+"""Positions: the exact state of a match at a moment between moves, as plain JSON data
+(``schemas/position.schema.json``, ``docs/positions.md``), and a match built back from one.
+
+>>> from engine import Match
+>>> m = Match.new("paulista", seed=7)
+>>> p = m.position()
+>>> p["state"], p["hands"][1]
+('play', ['2h', '7h', 'Jh'])
+>>> Match.from_position("paulista", p).position() == p
+True
+
+:func:`export` reads a match; :func:`build` makes one, after :func:`check` has refused an
+impossible position with a :class:`~engine.errors.PositionError` naming the field (a key path
+like ``hands[2][1]``) and a stable ``code`` (docs/error-codes.md, "Positions").
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from engine.cards import Card, card_name, parse_card
+from engine.errors import PositionError, Why
+from engine.moves.deal import decider_seat, special_for
+from engine.moves.outcome import hand_result, new_hand
+from engine.resources import schema_path
+from engine.rules import COVERED
+from engine.shuffle import SplitMix64
+from engine.state import NORMAL, Played
+
+if TYPE_CHECKING:
+    from engine.game import Match
+    from engine.rules import Rules
+
+__all__ = ["POSITION_FORMAT", "build", "check", "export", "position_schema"]
+
+#: The version of the position format (the ``position`` key).
+POSITION_FORMAT = 1
+
+Position = dict[str, Any]
+
+
+# -- export ---------------------------------------------------------------------------------
+def _card(c: Card | None) -> str | None:
+    return None if c is None else card_name(c)
+
+
+def _played(cards: Sequence[tuple[int, Card, bool]]) -> list[dict[str, Any]]:
+    return [{"seat": s, "card": card_name(c), "covered": cov} for s, c, cov in cards]
+
+
+def export(m: Match) -> Position:
+    """The position of ``m`` now: a JSON-ready dict (docs/positions.md)."""
+    hand = m.hand
+    rnd = m.round
+    rounds = [{"cards": _played([(s, c, cov) for r, s, c, cov in hand.played if r == i]),
+               "winner": w} for i, w in enumerate(hand.results)]
+    special: dict[str, Any] | None = None
+    if hand.special != NORMAL:
+        assert hand.rule is not None
+        special = {"entry": hand.special - 1, "name": hand.rule.name,
+                   "team": hand.special_team, "decider": hand.decider}
+    pending: dict[str, Any] | None = None
+    if hand.pending is not None:
+        ps, pv, pc = hand.pending
+        pending = {"seat": ps, "value": pv, "card": _card(pc)}
+    last: dict[str, Any] | None = None
+    if m.last_hand is not None:
+        number, played, shown, results, blind = m.last_hand
+        last = {"hand_number": number,
+                "played": [{"round": r + 1, "seat": s, "card": card_name(c), "covered": cov}
+                           for r, s, c, cov in played],
+                "shown": [{"seat": s, "card": card_name(c)} for s, c in shown],
+                "rounds": list(results), "blind": blind}
+    return {
+        "position": POSITION_FORMAT,
+        "state": m.state,
+        "score": m.score[:],
+        "games": m.games[:],
+        "winner": m.winner,
+        "dealer": m.dealer,
+        "hand_number": m.hand_number,
+        "value": hand.value,
+        "special": special,
+        "pending": pending,
+        "refused": list(hand.refused),
+        "last_raise_team": hand.last_raise_team,
+        "vira": _card(hand.vira),
+        "hands": [[card_name(c) for c in h] for h in hand.hands],
+        "dealt": [[card_name(c) for c in h] for h in hand.dealt],
+        "rounds": rounds,
+        "round": {"number": rnd.number + 1, "leader": rnd.leader, "turn": rnd.turn,
+                  "cards": _played(rnd.cards)},
+        "shown": [{"seat": s, "card": card_name(c)} for s, c in hand.shown],
+        "bound": [_card(c) for c in hand.bound],
+        "last_hand": last,
+        "rng": m.rng.state if m.rng is not None else None,
+    }
+
+
+# -- import ---------------------------------------------------------------------------------
+def _refuse(why: Why, path: str) -> PositionError:
+    return PositionError(why, path=path)
+
+
+@cache
+def position_schema() -> dict[str, Any]:
+    """The JSON Schema of a position (``schemas/position.schema.json``)."""
+    with open(schema_path("position"), encoding="utf-8") as f:
+        schema: dict[str, Any] = json.load(f)
+    return schema
+
+
+@cache
+def _validator() -> Any:
+    from jsonschema import Draft202012Validator, validators
+
+    def is_int(_checker: Any, value: object) -> bool:  # JSON integers only, never 1.0 or true
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    checker = Draft202012Validator.TYPE_CHECKER.redefine("integer", is_int)
+    return validators.extend(Draft202012Validator, type_checker=checker)(position_schema())
+
+
+def key_path(parts: Sequence[str | int]) -> str:
+    """A key path as the errors write it: ``hands[2][1]``, ``round.turn``."""
+    out = ""
+    for p in parts:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else p)
+    return out
+
+
+def _schema_check(position: object) -> None:
+    errors = sorted(_validator().iter_errors(position),
+                    key=lambda e: (list(map(str, e.absolute_path)), e.message))
+    if errors:
+        e = errors[0]
+        where: list[str | int] = list(e.absolute_path)
+        if e.validator == "required" and isinstance(e.instance, dict):  # name the missing key
+            where += [k for k in e.validator_value if k not in e.instance][:1]
+        raise _refuse(Why("position_schema", f"not a position: {e.message}"), key_path(where))
+
+
+class _Reader:
+    """The position's cards as card codes, checked against the deck and counted."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.deck = frozenset(rules.deck)
+        self.seen: dict[Card, str] = {}
+
+    def card(self, name: str, path: str, *, once: bool = True) -> Card:
+        c = parse_card(name)  # the schema's pattern makes it a card
+        if c not in self.deck:
+            raise _refuse(Why("card_outside_deck", f"{name} is not in this variant's deck"),
+                          path)
+        if once:
+            if c in self.seen:
+                raise _refuse(Why("card_twice", f"{name} is also at {self.seen[c]}"), path)
+            self.seen[c] = path
+        return c
+
+
+def _seat(value: int, players: int, path: str) -> int:
+    if not 0 <= value < players:
+        raise _refuse(Why("seat_out_of_range", f"there is no seat {value} (0..{players - 1})"),
+                      path)
+    return value
+
+
+def _team(value: int | None, teams: int, path: str) -> int | None:
+    if value is not None and not 0 <= value < teams:
+        raise _refuse(Why("team_out_of_range", f"there is no team {value} (0..{teams - 1})"),
+                      path)
+    return value
+
+
+def build(rules: Rules, position: object) -> Match:
+    """The match in the state ``position`` describes (checked first: :func:`check`)."""
+    from engine.game import Match
+
+    _schema_check(position)
+    assert isinstance(position, dict)
+    p: Position = position
+    n = rules.players
+    teams = rules.teams
+    m = Match(rules)  # no seed, no deals: waits in "deal" with a fresh hand
+    states = set(m.machine.states)
+    state = p["state"]
+    if state not in states:
+        raise _refuse(Why("state_not_in_variant",
+                          f"this variant's match is never in {state!r} "
+                          f"(its states: {', '.join(sorted(states))})"), "state")
+    for key, size, what in (("score", teams, "team"), ("games", teams, "team"),
+                            ("hands", n, "seat"), ("bound", n, "seat")):
+        if len(p[key]) != size:
+            raise _refuse(Why("wrong_length", f"expected one entry per {what} ({size}), "
+                                              f"found {len(p[key])}"), key)
+    if p["dealt"] and len(p["dealt"]) != n:
+        raise _refuse(Why("wrong_length", f"expected one entry per seat ({n}), "
+                                          f"found {len(p['dealt'])}"), "dealt")
+    dealer = _seat(p["dealer"], n, "dealer")
+    winner = _team(p["winner"], teams, "winner")
+    last_team = _team(p["last_raise_team"], teams, "last_raise_team")
+    m.dealer = dealer
+    m.score = list(p["score"])
+    m.games = list(p["games"])
+    m.winner = winner
+    m.hand_number = p["hand_number"]
+    m.rng = SplitMix64(p["rng"]) if p["rng"] is not None else None
+    m.seed = None
+    new_hand(m)
+    hand = m.hand
+    rnd = m.round
+    cards = _Reader(rules)
+    # the cards: the vira, what each seat holds, the rounds, the current round
+    if p["vira"] is not None:
+        hand.vira = cards.card(p["vira"], "vira")
+    hand.hands = [[cards.card(c, f"hands[{s}][{i}]") for i, c in enumerate(h)]
+                  for s, h in enumerate(p["hands"])]
+    played: list[Played] = []
+    for i, rd in enumerate(p["rounds"]):
+        for j, pc in enumerate(rd["cards"]):
+            path = f"rounds[{i}].cards[{j}]"
+            played.append((i, _seat(pc["seat"], n, f"{path}.seat"),
+                           cards.card(pc["card"], f"{path}.card"), pc["covered"]))
+        hand.results.append(_team(rd["winner"], teams, f"rounds[{i}].winner"))
+    cur = p["round"]
+    rnd.number = cur["number"] - 1
+    rnd.leader = _seat(cur["leader"], n, "round.leader")
+    rnd.turn = _seat(cur["turn"], n, "round.turn")
+    repeat = rnd.number < len(p["rounds"])  # match_over: the round that ended the match
+    for j, pc in enumerate(cur["cards"]):
+        path = f"round.cards[{j}]"
+        entry = (_seat(pc["seat"], n, f"{path}.seat"),
+                 cards.card(pc["card"], f"{path}.card", once=not repeat), pc["covered"])
+        rnd.cards.append(entry)
+        if not repeat:
+            played.append((rnd.number, *entry))
+    hand.played = played
+    hand.dealt = tuple(tuple(cards.card(c, f"dealt[{s}][{i}]", once=False)
+                             for i, c in enumerate(h)) for s, h in enumerate(p["dealt"]))
+    for k, sh in enumerate(p["shown"]):
+        hand.shown.append((_seat(sh["seat"], n, f"shown[{k}].seat"),
+                           cards.card(sh["card"], f"shown[{k}].card", once=False)))
+    hand.bound = [None if c is None else cards.card(c, f"bound[{s}]", once=False)
+                  for s, c in enumerate(p["bound"])]
+    if state != "deal" and (hand.vira is not None or not rules.has_vira):
+        hand.strength = rules.strengths(hand.vira)
+    # the bet
+    hand.value = p["value"]
+    hand.last_raise_team = last_team
+    pend = p["pending"]
+    if pend is not None:
+        hand.pending = (_seat(pend["seat"], n, "pending.seat"), pend["value"],
+                        None if pend["card"] is None
+                        else cards.card(pend["card"], "pending.card", once=False))
+    hand.refused = tuple(_seat(s, n, f"refused[{k}]") for k, s in enumerate(p["refused"]))
+    sp = p["special"]
+    if sp is not None:
+        k = sp["entry"]
+        if not 0 <= k < len(rules.special_hands):
+            raise _refuse(Why("special_mismatch",
+                              f"this variant has {len(rules.special_hands)} special hands"),
+                          "special.entry")
+        entry = rules.special_hands[k]
+        if sp["name"] != entry.name:
+            raise _refuse(Why("special_mismatch",
+                              f"special hand {k} is the {entry.name}, not {sp['name']!r}"),
+                          "special.name")
+        hand.special = k + 1
+        hand.rule = entry
+        hand.blind = entry.blind
+        hand.special_team = _team(sp["team"], teams, "special.team")
+        hand.decider = (None if sp["decider"] is None
+                        else _seat(sp["decider"], n, "special.decider"))
+    lh = p["last_hand"]
+    if lh is not None:
+        m.last_hand = (lh["hand_number"],
+                       [(e["round"] - 1, _seat(e["seat"], n, f"last_hand.played[{k}].seat"),
+                         cards.card(e["card"], f"last_hand.played[{k}].card", once=False),
+                         e["covered"]) for k, e in enumerate(lh["played"])],
+                       [(_seat(e["seat"], n, f"last_hand.shown[{k}].seat"),
+                         cards.card(e["card"], f"last_hand.shown[{k}].card", once=False))
+                        for k, e in enumerate(lh["shown"])],
+                       [_team(w, teams, f"last_hand.rounds[{k}]")
+                        for k, w in enumerate(lh["rounds"])],
+                       lh["blind"])
+    check(m, p)
+    setattr(m, m.machine.model_attribute, state)  # as Machine.set_state sets it
+    return m
+
+
+# -- checking -------------------------------------------------------------------------------
+def _round_outcome(m: Match, cards: Sequence[tuple[int, Card, bool]],
+                   leader: int) -> tuple[int | None, int]:
+    """A complete round's winning team (``None``: tied) and the next round's leader, as the
+    ``play`` move rules them (C5, C6, P7)."""
+    strength = m.hand.strength
+    best = -2
+    tops: list[int] = []
+    for s, c, cov in cards:
+        v = COVERED if cov else strength[c]
+        if v > best:
+            best, tops = v, [s]
+        elif v == best:
+            tops.append(s)
+    rules = m.rules
+    team_of = rules.team_of
+    first = team_of[tops[0]]
+    if best != COVERED and all(team_of[s] == first for s in tops):
+        return first, tops[0]
+    how = rules.tied_round_leader
+    if how == "mao":
+        return None, m.mao
+    if how == "same_leader" or best == COVERED:
+        return None, leader
+    if how == "first_tied_card":
+        return None, tops[0]
+    if how == "last_tied_card":
+        return None, tops[-1]
+    return None, min(tops)
+
+
+def _fresh(m: Match) -> Position:
+    """The hand part of a position in ``deal``: a fresh hand, its first round led by the mão."""
+    other = m.clone()
+    new_hand(other)
+    return export(other)
+
+
+def check(m: Match, p: Position) -> None:
+    """Refuse (:class:`PositionError`) a position that no play of the rules could reach;
+    ``m`` is the match built from it (its state not yet set)."""
+    rules = m.rules
+    n = rules.players
+    hand = m.hand
+    rnd = m.round
+    state = p["state"]
+    live = state != "match_over"
+    team_of = rules.team_of
+    # the match's score
+    if live:
+        if m.winner is not None:
+            raise _refuse(Why("winner_of_live_match",
+                              "a match with a winner is over (state match_over)"), "winner")
+        for t, s in enumerate(m.score):
+            if s >= rules.target:
+                raise _refuse(Why("finished_score",
+                                  f"team {t} has {s} points, the target is {rules.target}: "
+                                  "the game is over"), f"score[{t}]")
+        for t, g in enumerate(m.games):
+            if g >= rules.games_to_win:
+                raise _refuse(Why("finished_games",
+                                  f"team {t} has won {g} games of {rules.games_to_win}: "
+                                  "the match is over"), f"games[{t}]")
+    elif m.winner is None:
+        raise _refuse(Why("match_over_without_winner", "a match over has a winner"), "winner")
+    # the last hand
+    if p["last_hand"] is not None:
+        expect = m.hand_number if state == "deal" else m.hand_number - 1
+        if p["last_hand"]["hand_number"] != expect or expect < 1:
+            raise _refuse(Why("last_hand_number",
+                              f"the hand before this one is hand {expect}"),
+                          "last_hand.hand_number")
+    if state == "deal":  # between hands: nothing dealt yet
+        fresh = _fresh(m)
+        for key in ("value", "special", "pending", "refused", "last_raise_team", "vira",
+                    "hands", "dealt", "rounds", "round", "shown", "bound"):
+            if p[key] != fresh[key]:
+                raise _refuse(Why("dealt_before_deal",
+                                  f"no hand is dealt in state deal: expected {fresh[key]!r}"),
+                              key)
+        return
+    if m.hand_number < 1:
+        raise _refuse(Why("hand_number", "a hand in play is hand 1 or later"), "hand_number")
+    # the cards: the vira, counts, as dealt
+    if rules.has_vira and hand.vira is None:
+        raise _refuse(Why("missing_vira", "this variant turns a vira (P1)"), "vira")
+    if not rules.has_vira and hand.vira is not None:
+        raise _refuse(Why("extra_vira", "this variant has no vira"), "vira")
+    by_seat: list[list[Card]] = [[] for _ in range(n)]
+    for _, s, c, _ in hand.played:
+        by_seat[s].append(c)
+    for s in range(n):
+        count = len(hand.hands[s]) + len(by_seat[s])
+        if count != rules.cards_per_player:
+            raise _refuse(Why("card_count",
+                              f"seat {s} holds {len(hand.hands[s])} cards and played "
+                              f"{len(by_seat[s])}, expected {rules.cards_per_player} in all"),
+                          f"hands[{s}]")
+    if len(hand.dealt) != n:
+        raise _refuse(Why("dealt_mismatch", "a hand in play has its cards as dealt"), "dealt")
+    for s in range(n):
+        dealt = hand.dealt[s]
+        if Counter(dealt) != Counter(hand.hands[s] + by_seat[s]):
+            raise _refuse(Why("dealt_mismatch",
+                              f"seat {s}'s cards as dealt are not those held and played"),
+                          f"dealt[{s}]")
+        order = [c for c in dealt if c in hand.hands[s]]
+        if order != hand.hands[s]:
+            raise _refuse(Why("dealt_mismatch",
+                              f"seat {s} holds his cards in the order dealt"), f"hands[{s}]")
+    # the special hand
+    special, team = special_for(rules, m.score) if live else (hand.special, hand.special_team)
+    if special != hand.special:
+        name = "a normal hand" if special == NORMAL else (
+            f"the {rules.special_hands[special - 1].name}")
+        raise _refuse(Why("special_mismatch", f"at the score {m.score} the hand is {name}"),
+                      "special")
+    rule = hand.rule
+    if rule is not None:
+        if team != hand.special_team:
+            raise _refuse(Why("special_mismatch",
+                              f"the team at the {rule.name}'s score is {team}"), "special.team")
+        decider = (decider_seat(rules, m.mao, team)
+                   if rule.decision and rule.decider == "first_from_mao" and team is not None
+                   else None)
+        if decider != hand.decider:
+            raise _refuse(Why("special_mismatch",
+                              f"the {rule.name}'s decider is {decider}"), "special.decider")
+    # the bet
+    values = [rules.initial_value, *(step.value for step in rules.ladder)]
+    base = rule.value if rule is not None else rules.initial_value
+    if hand.value not in values and hand.value != base:
+        raise _refuse(Why("value_not_on_ladder",
+                          f"{hand.value} is not a value of the ladder {values}"), "value")
+    if rule is not None and rule.raises != "allowed" and hand.value != rule.value:
+        raise _refuse(Why("special_value",
+                          f"the {rule.name} is worth {rule.value}, and no raise is allowed"),
+                      "value")
+    if (hand.last_raise_team is None) != (hand.value == base):
+        said = (f"with no raise accepted the hand is worth {base}"
+                if hand.last_raise_team is None
+                else f"a raise was accepted: the hand is worth more than {base}")
+        raise _refuse(Why("value_without_raise", said), "value")
+    if hand.value < base:
+        raise _refuse(Why("value_not_on_ladder", f"the hand is worth at least {base}"), "value")
+    pending = hand.pending
+    if (state == "answer") != (pending is not None):
+        raise _refuse(Why("pending_state", "a raise waits for its answer exactly in state "
+                                           f"answer (the state is {state})"), "pending")
+    if pending is not None:
+        ps, pv, pc = pending
+        if team_of[ps] == hand.last_raise_team:
+            raise _refuse(Why("raised_twice",
+                              f"team {team_of[ps]} raised last: it cannot raise again (C10)"),
+                          "pending.seat")
+        step = rules.next_step(hand.value)
+        if step is None or step.value != pv or (rule is not None and rule.raises != "allowed"):
+            raise _refuse(Why("pending_not_next_step",
+                              f"a raise from {hand.value} is to "
+                              f"{'nothing' if step is None else step.value}"), "pending.value")
+        if rules.name_card != (pc is not None):
+            raise _refuse(Why("pending_card", "a raise names a card exactly where the variant "
+                                              "says (M4)"), "pending.card")
+        if pc is not None and pc not in hand.hands[ps]:
+            raise _refuse(Why("pending_card", f"seat {ps} does not hold {card_name(pc)}"),
+                          "pending.card")
+    if hand.refused:
+        challenged = m.challenged_team
+        if pending is None or rules.refusal != "whole_team":
+            raise _refuse(Why("bad_refusal", "refusals are kept only while a raise waits, "
+                                             "where the whole team refuses"), "refused")
+        for k, s in enumerate(hand.refused):
+            if team_of[s] != challenged or hand.refused.count(s) > 1:
+                raise _refuse(Why("bad_refusal", f"seat {s} cannot have refused this raise"),
+                              f"refused[{k}]")
+    # cards shown and bound (M4)
+    for k, (s, c) in enumerate(hand.shown):
+        if not rules.name_card or c not in hand.dealt[s]:
+            raise _refuse(Why("bad_shown", f"seat {s} cannot have shown {card_name(c)}"),
+                          f"shown[{k}]")
+    for s, b in enumerate(hand.bound):
+        if b is not None and (b not in hand.hands[s] or (s, b) not in hand.shown):
+            raise _refuse(Why("bad_bound",
+                              f"seat {s} is bound only to a card he holds and showed"),
+                          f"bound[{s}]")
+    # the decision
+    if state == "decide":
+        if rule is None or not rule.decision:
+            raise _refuse(Why("decision_outside_special",
+                              "a decision is awaited only in a special hand with one (M5)"),
+                          "state")
+        if hand.played or hand.value != rule.value:
+            raise _refuse(Why("decision_after_play", "the decision comes before any card"),
+                          "rounds" if hand.results else "round.cards")
+    # the rounds
+    covered_from = rules.covered_from_round if rules.covered_allowed else None
+    leader = m.mao
+    results = hand.results
+    for i in range(len(results)):
+        path = f"rounds[{i}]"
+        rcards = [(s, c, cov) for r, s, c, cov in hand.played if r == i]
+        _order(rcards, leader, n, path, covered_from, i)
+        if len(rcards) != n:
+            raise _refuse(Why("incomplete_round", f"a completed round has {n} cards"),
+                          f"{path}.cards")
+        winner, leader = _round_outcome(m, rcards, leader)
+        if winner != results[i]:
+            raise _refuse(Why("round_winner", f"round {i + 1} is won by "
+                                              f"{'nobody' if winner is None else winner}"),
+                          f"{path}.winner")
+        if live and 2 * (i + 1) >= rules.cards_per_player and hand_result(m, results[:i + 1])[0]:
+            raise _refuse(Why("hand_already_decided",
+                              f"round {i + 1} decided the hand: it should have ended"),
+                          f"{path}.winner")
+    number = rnd.number
+    if not live and number < len(results):
+        return  # the round that ended the match, already checked among the rounds
+    if number != len(results):
+        raise _refuse(Why("round_number", f"after {len(results)} rounds the round in play is "
+                                          f"round {len(results) + 1}"), "round.number")
+    if rnd.leader != leader:
+        if number == 0:
+            raise _refuse(Why("round_one_leader", f"the mão (seat {leader}) leads round 1"),
+                          "round.leader")
+        raise _refuse(Why("round_leader", f"round {number + 1} is led by seat {leader}"),
+                      "round.leader")
+    _order(rnd.cards, leader, n, "round", covered_from, number)
+    if live and len(rnd.cards) >= n:
+        raise _refuse(Why("round_full", "a round with every card played is over"),
+                      "round.cards")
+    turn = (leader + len(rnd.cards)) % n
+    if live and rnd.turn != turn:
+        raise _refuse(Why("wrong_turn", f"the next card is seat {turn}'s"), "round.turn")
+
+
+def _order(cards: Sequence[tuple[int, Card, bool]], leader: int, n: int, path: str,
+           covered_from: int | None, number: int) -> None:
+    """The cards of a round are played from its leader on, and covered only where allowed."""
+    for j, (s, _, cov) in enumerate(cards):
+        if s != (leader + j) % n:
+            raise _refuse(Why("wrong_play_order",
+                              f"card {j + 1} of the round is seat {(leader + j) % n}'s"),
+                          f"{path}.cards[{j}].seat")
+        if cov and (covered_from is None or number + 1 < covered_from):
+            raise _refuse(Why("covered_forbidden",
+                              "this variant has no covered cards (P7)" if covered_from is None
+                              else f"covered cards only from round {covered_from} (P7)"),
+                          f"{path}.cards[{j}].covered")

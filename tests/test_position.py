@@ -1,0 +1,112 @@
+"""Positions (docs/positions.md): export, import, round trip, and the match going on alike."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import jsonschema
+import pytest
+from conftest import REPO
+from helpers import deal, match
+
+from engine import Match
+from engine.position import position_schema
+from engine.resources import shipped_variants
+from engine.shuffle import SplitMix64
+
+VARIANTS = sorted(shipped_variants())
+
+
+def _step(a: Match, b: Match, move: Any) -> None:
+    """Apply ``move`` to both matches; they must answer alike."""
+    assert a.apply(move) == b.apply(move)
+
+
+def _same(a: Match, b: Match) -> None:
+    assert a.position() == b.position()
+    assert a.legal_actions() == b.legal_actions()
+    assert a.state == b.state
+    for seat in range(a.rules.players):
+        assert a.observation(seat) == b.observation(seat)
+
+
+def _continue_alike(variant: str, m: Match, choose: SplitMix64) -> None:
+    """Rebuild ``m`` from its position and play both to the end with the same moves."""
+    p = m.position()
+    jsonschema.validate(p, position_schema())
+    json.loads(json.dumps(p))  # plain JSON
+    other = Match.from_position(variant, p)
+    assert other.position() == p
+    _same(m, other)
+    while not m.is_over:
+        legal = m.legal_actions()
+        _step(m, other, legal[choose.bounded(len(legal))])
+        _same(m, other)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_positions_of_random_states_round_trip_and_go_on_alike(variant: str) -> None:
+    for seed in (1, 2):
+        choose = SplitMix64(seed + 100)
+        m = Match.new(variant, seed=seed, dealer=seed % 2)
+        moves = 0
+        stops = {3, 17, 40}
+        while not m.is_over:
+            if moves in stops:
+                _continue_alike(variant, m.clone(), SplitMix64(seed * 1000 + moves))
+            legal = m.legal_actions()
+            m.apply(legal[choose.bounded(len(legal))])
+            moves += 1
+        # every state along a match round-trips
+        _continue_alike(variant, m, choose)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_position_along_a_match_round_trips(variant: str) -> None:
+    choose = SplitMix64(7)
+    m = Match.new(variant, seed=11)
+    seen = set()
+    while not m.is_over:
+        p = m.position()
+        seen.add(p["state"])
+        assert Match.from_position(variant, p).position() == p
+        legal = m.legal_actions()
+        m.apply(legal[choose.bounded(len(legal))])
+    assert Match.from_position(variant, m.position()).position() == m.position()
+    assert {"play", "answer"} <= seen
+
+
+def test_a_seedless_match_waiting_for_a_deal_round_trips_and_takes_the_same_deal() -> None:
+    d1 = deal(0, "4c 7h As | 3d 2d Kd | 5c 5d 5h | 6c 6d 6h", vira="Qs")
+    m = match("paulista")
+    p = m.position()
+    assert p["state"] == "deal" and p["hand_number"] == 0 and p["rng"] is None
+    other = Match.from_position("paulista", p)
+    assert other.position() == p
+    m.deal(d1)
+    other.deal(d1)
+    _same(m, other)
+    choose = SplitMix64(3)
+    while m.state != "deal":
+        legal = m.legal_actions()
+        _step(m, other, legal[choose.bounded(len(legal))])
+    p = m.position()
+    assert p["last_hand"] is not None and p["state"] == "deal"
+    other = Match.from_position("paulista", p)
+    d2 = deal(1, "4d 7d Ad | 3c 2c Kc | 5s 4h 4s | 6s 7s 7c", vira="Qd")
+    m.deal(d2)
+    other.deal(d2)
+    _same(m, other)
+
+
+def test_the_docs_example_is_what_the_code_gives() -> None:
+    doc = (REPO / "docs" / "positions.md").read_text(encoding="utf-8")
+    block = doc.split("```json\n", 1)[1].split("```", 1)[0]
+    example = json.loads(block)
+    m = Match.new("paulista", seed=7)
+    for text in ("play 1 7h", "raise 2 3", "accept 3", "play 2 4s", "play 3 5d", "play 0 3c",
+                 "play 0 Js"):
+        m.apply(next(a for a in m.legal_actions() if str(a) == text))
+    assert m.position() == example
+    assert Match.from_position("paulista", example).position() == example

@@ -1,0 +1,407 @@
+"""Impossible positions are refused: one test per refusal rule, each asserting the code and the
+field (docs/positions.md, docs/error-codes.md "Positions")."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from engine import Match
+from engine.cards import card_name
+from engine.errors import PositionError, TrucoError
+from engine.game import resolve_rules
+from engine.shuffle import SplitMix64
+
+Position = dict[str, Any]
+
+
+def refused(variant: str, p: Position, code: str, path: str) -> PositionError:
+    with pytest.raises(PositionError) as info:
+        Match.from_position(variant, p)
+    err = info.value
+    assert (err.code, err.path) == (code, path), str(err)
+    assert isinstance(err, TrucoError)
+    return err
+
+
+def example() -> Position:
+    """Paulista, seed 7, round 2: seat 0 has led Js, seat 1 plays next; team 0 raised to 3."""
+    m = Match.new("paulista", seed=7)
+    for text in ("play 1 7h", "raise 2 3", "accept 3", "play 2 4s", "play 3 5d", "play 0 3c",
+                 "play 0 Js"):
+        m.apply(next(a for a in m.legal_actions() if str(a) == text))
+    p = m.position()
+    Match.from_position("paulista", p)  # valid as it is
+    return p
+
+
+def find(variant: str, want: Callable[[Match], bool]) -> Match:
+    """The first state of seeded random matches of ``variant`` where ``want`` holds."""
+    for seed in range(1, 200):
+        choose = SplitMix64(seed)
+        m = Match.new(variant, seed=seed)
+        while not m.is_over:
+            if want(m):
+                return m
+            legal = m.legal_actions()
+            m.apply(legal[choose.bounded(len(legal))])
+    raise AssertionError(f"no such state in {variant}")
+
+
+def unused(variant: str, p: Position) -> str:
+    """A card of the variant's deck that is nowhere in the position."""
+    used = {p["vira"], *(c for h in p["dealt"] for c in h)}
+    return next(card_name(c) for c in resolve_rules(variant).deck if card_name(c) not in used)
+
+
+def test_the_example_is_a_valid_position() -> None:
+    p = example()
+    assert Match.from_position("paulista", copy.deepcopy(p)).position() == p
+
+
+def test_position_refuses_a_schema_violation() -> None:
+    p = example()
+    p["value"] = "3"
+    refused("paulista", p, "position_schema", "value")
+    p = example()
+    del p["vira"]
+    refused("paulista", p, "position_schema", "vira")
+    p = example()
+    p["extra"] = 1
+    refused("paulista", p, "position_schema", "")
+    refused("paulista", [], "position_schema", "")  # type: ignore[arg-type]
+
+
+def test_position_refuses_a_state_the_variant_never_has() -> None:
+    p = example()
+    p["state"] = "decide"
+    refused("paulista", p, "state_not_in_variant", "state")
+
+
+def test_position_refuses_lists_of_the_wrong_length() -> None:
+    p = example()
+    p["hands"].pop()
+    refused("paulista", p, "wrong_length", "hands")
+
+
+def test_position_refuses_a_seat_not_at_the_table() -> None:
+    p = example()
+    p["round"]["turn"] = 4
+    refused("paulista", p, "seat_out_of_range", "round.turn")
+
+
+def test_position_refuses_a_team_that_does_not_exist() -> None:
+    p = example()
+    p["last_raise_team"] = 2
+    refused("paulista", p, "team_out_of_range", "last_raise_team")
+
+
+def test_position_refuses_a_card_twice() -> None:
+    p = example()
+    p["hands"][2][1] = "6h"  # seat 0 holds it
+    err = refused("paulista", p, "card_twice", "hands[2][1]")
+    assert "hands[0][0]" in err.why
+
+
+def test_position_refuses_a_card_not_in_the_deck() -> None:
+    p = example()
+    p["hands"][3][1] = "8c"
+    refused("paulista", p, "card_outside_deck", "hands[3][1]")
+
+
+def test_position_refuses_a_missing_vira() -> None:
+    p = example()
+    p["vira"] = None
+    refused("paulista", p, "missing_vira", "vira")
+
+
+def test_position_refuses_a_vira_where_the_variant_has_none() -> None:
+    p = Match.new("mineiro", seed=3).position()
+    p["vira"] = unused("mineiro", p)
+    refused("mineiro", p, "extra_vira", "vira")
+
+
+def test_position_refuses_wrong_card_counts() -> None:
+    p = example()
+    p["hands"][3].pop()
+    refused("paulista", p, "card_count", "hands[3]")
+
+
+def test_position_refuses_cards_as_dealt_that_are_not_held_and_played() -> None:
+    p = example()
+    p["dealt"][1][0] = unused("paulista", p)
+    refused("paulista", p, "dealt_mismatch", "dealt[1]")
+    p = example()
+    p["hands"][1].reverse()  # held out of the dealt order (a blind hand's order)
+    refused("paulista", p, "dealt_mismatch", "hands[1]")
+
+
+def test_position_refuses_a_live_hand_at_a_finished_score() -> None:
+    p = example()
+    p["score"] = [12, 0]
+    refused("paulista", p, "finished_score", "score[0]")
+
+
+def test_position_refuses_a_live_match_already_won() -> None:
+    p = example()
+    p["games"] = [0, 2]
+    refused("paulista", p, "finished_games", "games[1]")
+    p = example()
+    p["winner"] = 1
+    refused("paulista", p, "winner_of_live_match", "winner")
+
+
+def test_position_refuses_a_match_over_without_a_winner() -> None:
+    m = Match.new("paulista", seed=5)
+    choose = SplitMix64(5)
+    while not m.is_over:
+        legal = m.legal_actions()
+        m.apply(legal[choose.bounded(len(legal))])
+    p = m.position()
+    Match.from_position("paulista", p)
+    p["winner"] = None
+    refused("paulista", p, "match_over_without_winner", "winner")
+
+
+def test_position_refuses_cards_in_state_deal() -> None:
+    p = Match.new("paulista").position()
+    assert p["state"] == "deal"
+    Match.from_position("paulista", p)
+    p["vira"] = "4c"
+    refused("paulista", p, "dealt_before_deal", "vira")
+
+
+def test_position_refuses_a_hand_in_play_numbered_0() -> None:
+    p = example()
+    p["hand_number"] = 0
+    refused("paulista", p, "hand_number", "hand_number")
+
+
+def test_position_refuses_a_last_hand_not_just_before() -> None:
+    m = find("paulista", lambda m: m.last_hand is not None and m.state == "play")
+    p = m.position()
+    p["last_hand"]["hand_number"] += 1
+    refused("paulista", p, "last_hand_number", "last_hand.hand_number")
+
+
+def test_position_refuses_a_special_hand_that_does_not_match_the_score() -> None:
+    p = example()
+    p["score"] = [11, 3]  # the mão de onze, not a normal hand
+    err = refused("paulista", p, "special_mismatch", "special")
+    assert "mão de onze" in err.why
+    m = find("paulista", lambda m: m.special != 0 and m.state == "play")
+    p = m.position()
+    p["special"] = None
+    refused("paulista", p, "special_mismatch", "special")
+
+
+def test_position_refuses_a_decider_not_of_the_deciding_team() -> None:
+    m = find("single-decider", lambda m: m.state == "decide")
+    p = m.position()
+    decider = p["special"]["decider"]
+    p["special"]["decider"] = (decider + 1) % 4
+    refused("single-decider", p, "special_mismatch", "special.decider")
+    p = m.position()
+    p["special"]["team"] = 1 - p["special"]["team"]
+    refused("single-decider", p, "special_mismatch", "special.team")
+
+
+def test_position_refuses_a_value_not_on_the_ladder() -> None:
+    p = example()
+    p["value"] = 5
+    refused("paulista", p, "value_not_on_ladder", "value")
+
+
+def test_position_refuses_a_special_hand_value_other_than_its_own() -> None:
+    m = find("paulista", lambda m: m.special != 0 and m.state == "play")
+    p = m.position()
+    p["value"] = 6
+    p["last_raise_team"] = 0
+    refused("paulista", p, "special_value", "value")
+
+
+def test_position_refuses_a_raised_value_with_no_raise_accepted() -> None:
+    p = example()
+    p["last_raise_team"] = None
+    refused("paulista", p, "value_without_raise", "value")
+    p = example()
+    p["value"] = 1
+    refused("paulista", p, "value_without_raise", "value")
+
+
+def test_position_refuses_a_pending_raise_outside_answer() -> None:
+    p = example()
+    p["pending"] = {"seat": 1, "value": 6, "card": None}
+    refused("paulista", p, "pending_state", "pending")
+    p = example()
+    p["state"] = "answer"
+    refused("paulista", p, "pending_state", "pending")
+
+
+def test_position_refuses_a_pending_raise_by_the_team_that_raised_last() -> None:
+    p = example()
+    p["state"] = "answer"
+    p["pending"] = {"seat": 0, "value": 6, "card": None}
+    refused("paulista", p, "raised_twice", "pending.seat")
+
+
+def test_position_refuses_a_pending_raise_not_to_the_next_step() -> None:
+    p = example()
+    p["state"] = "answer"
+    p["pending"] = {"seat": 1, "value": 9, "card": None}
+    refused("paulista", p, "pending_not_next_step", "pending.value")
+
+
+def test_position_refuses_a_pending_raise_naming_a_card_where_none_is_named() -> None:
+    p = example()
+    p["state"] = "answer"
+    p["pending"] = {"seat": 1, "value": 6, "card": "2h"}
+    refused("paulista", p, "pending_card", "pending.card")
+
+
+def test_position_refuses_refusals_without_a_raise() -> None:
+    p = example()
+    p["refused"] = [1]
+    refused("paulista", p, "bad_refusal", "refused")
+
+
+def test_position_refuses_a_card_shown_where_no_card_is_named() -> None:
+    p = example()
+    p["shown"] = [{"seat": 1, "card": "2h"}]
+    refused("paulista", p, "bad_shown", "shown[0]")
+
+
+def test_position_refuses_a_bound_card_not_shown() -> None:
+    m = find("mineiro", lambda m: m.state == "play" and m.hand.played == [])
+    p = m.position()
+    turn = p["round"]["turn"]
+    p["bound"][turn] = p["hands"][turn][0]
+    refused("mineiro", p, "bad_bound", f"bound[{turn}]")
+
+
+def test_position_refuses_a_decision_outside_a_decision_hand() -> None:
+    p = Match.new("mineiro", seed=3).position()
+    assert p["special"] is None
+    p["state"] = "decide"
+    refused("mineiro", p, "decision_outside_special", "state")
+
+
+def test_position_refuses_a_decision_after_cards_were_played() -> None:
+    m = find("mineiro", lambda m: m.special != 0 and m.hand.rule is not None
+             and m.hand.rule.decision and m.state == "play" and len(m.round.cards) == 1)
+    p = m.position()
+    p["state"] = "decide"
+    refused("mineiro", p, "decision_after_play", "round.cards")
+
+
+def test_position_refuses_a_covered_card_where_the_variant_forbids_it() -> None:
+    m = find("no-covered-cards", lambda m: m.state == "play" and len(m.round.cards) == 1)
+    p = m.position()
+    p["round"]["cards"][0]["covered"] = True
+    refused("no-covered-cards", p, "covered_forbidden", "round.cards[0].covered")
+    p = example()  # Paulista: covered cards only from round 2
+    p["rounds"][0]["cards"][0]["covered"] = True
+    refused("paulista", p, "covered_forbidden", "rounds[0].cards[0].covered")
+
+
+def test_position_refuses_round_1_led_by_anyone_but_the_mao() -> None:
+    p = Match.new("paulista", seed=7).position()
+    p["round"]["leader"] = p["round"]["turn"] = 2  # the mão is seat 1
+    refused("paulista", p, "round_one_leader", "round.leader")
+
+
+def test_position_refuses_a_later_round_not_led_by_the_last_rounds_winner() -> None:
+    p = example()
+    p["round"] = {"number": 2, "leader": 1, "turn": 2,
+                  "cards": [{"seat": 1, "card": "2h", "covered": False}]}
+    p["hands"][0] = ["Js", "6h"]
+    p["hands"][1] = ["Jh"]
+    refused("paulista", p, "round_leader", "round.leader")
+
+
+def test_position_refuses_a_turn_that_is_not_the_next_seat() -> None:
+    p = example()
+    p["round"]["turn"] = 2
+    refused("paulista", p, "wrong_turn", "round.turn")
+    p = Match.new("paulista", seed=7).position()
+    p["round"]["turn"] = 2  # an empty round: the leader's turn
+    refused("paulista", p, "wrong_turn", "round.turn")
+
+
+def test_position_refuses_cards_out_of_order() -> None:
+    p = example()
+    cards = p["rounds"][0]["cards"]
+    cards[1], cards[2] = cards[2], cards[1]
+    refused("paulista", p, "wrong_play_order", "rounds[0].cards[1].seat")
+
+
+def test_position_refuses_a_completed_round_missing_cards() -> None:
+    p = example()
+    gone = p["rounds"][0]["cards"].pop()
+    p["hands"][gone["seat"]].insert(0, gone["card"])
+    refused("paulista", p, "incomplete_round", "rounds[0].cards")
+
+
+def test_position_refuses_round_winners_the_cards_do_not_give() -> None:
+    p = example()
+    p["rounds"][0]["winner"] = 1
+    refused("paulista", p, "round_winner", "rounds[0].winner")
+    p = example()
+    p["rounds"][0]["winner"] = None
+    refused("paulista", p, "round_winner", "rounds[0].winner")
+
+
+def test_position_refuses_a_hand_already_decided_by_its_rounds() -> None:
+    # round 2 about to end with team 0 winning it: team 0 won round 1 too
+    m = Match.new("paulista", seed=7)
+    for text in ("play 1 7h", "play 2 4s", "play 3 5d", "play 0 3c"):
+        m.apply(next(a for a in m.legal_actions() if str(a) == text))
+    choose = SplitMix64(1)
+    while True:
+        trial = m.clone()
+        for _ in range(4):
+            legal = [a for a in trial.legal_actions() if a.kind == "play" and not a.covered]
+            events = trial.apply(legal[choose.bounded(len(legal))])
+        if events and events[0] == {"event": "round", "winner": 0}:
+            break
+    p = m.position()
+    last = trial.last_hand
+    assert last is not None
+    number, played, _, results, _ = last
+    p["rounds"].append({"cards": [{"seat": s, "card": card_name(c), "covered": False}
+                                  for r, s, c, _ in played if r == 1], "winner": 0})
+    for e in p["rounds"][1]["cards"]:
+        p["hands"][e["seat"]].remove(e["card"])
+    p["round"] = {"number": 3, "leader": 0, "turn": 0, "cards": []}
+    refused("paulista", p, "hand_already_decided", "rounds[1].winner")
+
+
+def test_position_refuses_a_round_number_that_does_not_follow_the_rounds() -> None:
+    p = example()
+    p["round"]["number"] = 3
+    refused("paulista", p, "round_number", "round.number")
+
+
+def test_position_refuses_a_full_round_in_play() -> None:
+    m = Match.new("paulista", seed=7)
+    for text in ("play 1 7h", "play 2 4s", "play 3 5d"):
+        m.apply(next(a for a in m.legal_actions() if str(a) == text))
+    p = m.position()
+    p["hands"][0].remove("3c")
+    p["round"]["cards"].append({"seat": 0, "card": "3c", "covered": False})
+    p["round"]["turn"] = 1
+    refused("paulista", p, "round_full", "round.cards")
+
+
+def test_every_position_code_has_a_refusal_test() -> None:
+    import re
+    from pathlib import Path
+
+    here = Path(__file__).read_text(encoding="utf-8")
+    source = (Path(__file__).parent.parent / "engine" / "position.py").read_text(encoding="utf-8")
+    codes = set(re.findall(r'Why\(\s*"([a-z_]+)"', source))
+    tested = set(re.findall(r'"([a-z_]+)", f?"[^"]*"\)', here))
+    assert codes <= tested, codes - tested

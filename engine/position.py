@@ -358,6 +358,10 @@ def check(m: Match, p: Position) -> None:
                                   "the match is over"), f"games[{t}]")
     elif m.winner is None:
         raise _refuse(Why("match_over_without_winner", "a match over has a winner"), "winner")
+    elif m.games[m.winner] < (1 if rules.match_step else rules.games_to_win):
+        raise _refuse(Why("match_winner",
+                          f"team {m.winner} has won {m.games[m.winner]} games: not the match"),
+                      "winner")
     # the last hand
     if p["last_hand"] is not None:
         expect = m.hand_number if state == "deal" else m.hand_number - 1
@@ -459,6 +463,13 @@ def check(m: Match, p: Position) -> None:
         if pc is not None and pc not in hand.hands[ps]:
             raise _refuse(Why("pending_card", f"seat {ps} does not hold {card_name(pc)}"),
                           "pending.card")
+        if (hand.last_raise_team is None and rules.raise_timing == "own_turn"
+                and ps != rnd.turn):
+            # P4: the first raise of the hand (no raise accepted: not a raise back) is made
+            # on the raiser's own turn
+            raise _refuse(Why("pending_not_on_turn",
+                              f"a raise only on one's own turn (P4): seat {rnd.turn}'s"),
+                          "pending.seat")
     if hand.refused:
         challenged = m.challenged_team
         if pending is None or rules.refusal != "whole_team":
@@ -508,8 +519,16 @@ def check(m: Match, p: Position) -> None:
                               f"round {i + 1} decided the hand: it should have ended"),
                           f"{path}.winner")
     number = rnd.number
-    if not live and number < len(results):
-        return  # the round that ended the match, already checked among the rounds
+    if not live and number < len(results):  # the round that ended the match: its last
+        ended = [(s, c, cov) for r, s, c, cov in hand.played if r == number]
+        if number != len(results) - 1 or rnd.cards != ended:
+            raise _refuse(Why("match_over_round", "the round the match ended in is the last "
+                                                  "of the rounds, or the round after them"),
+                          "round.cards")
+        if rnd.turn != ended[-1][0]:
+            raise _refuse(Why("wrong_turn", f"the last card was seat {ended[-1][0]}'s"),
+                          "round.turn")
+        return
     if number != len(results):
         raise _refuse(Why("round_number", f"after {len(results)} rounds the round in play is "
                                           f"round {len(results) + 1}"), "round.number")
@@ -524,7 +543,7 @@ def check(m: Match, p: Position) -> None:
         raise _refuse(Why("round_full", "a round with every card played is over"),
                       "round.cards")
     turn = (leader + len(rnd.cards)) % n
-    if live and rnd.turn != turn:
+    if rnd.turn != turn:
         raise _refuse(Why("wrong_turn", f"the next card is seat {turn}'s"), "round.turn")
 
 

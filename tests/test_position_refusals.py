@@ -166,6 +166,48 @@ def test_position_refuses_a_match_over_without_a_winner() -> None:
     refused("paulista", p, "match_over_without_winner", "winner")
 
 
+def over(variant: str = "paulista", *, last_card: bool = True) -> Match:
+    """A match played to its end by seeded random moves, ended by a round's last card (or
+    not)."""
+    for seed in range(1, 100):
+        m = Match.new(variant, seed=seed)
+        choose = SplitMix64(seed)
+        while not m.is_over:
+            legal = m.legal_actions()
+            m.apply(legal[choose.bounded(len(legal))])
+        if (m.round.number < len(m.hand.results)) == last_card:
+            return m
+    raise AssertionError("no such end")
+
+
+def test_position_refuses_a_match_winner_without_the_games() -> None:
+    p = over().position()
+    p["winner"] = 1 - p["winner"]
+    p["games"][p["winner"]] = 0
+    refused("paulista", p, "match_winner", "winner")
+
+
+def test_position_refuses_at_match_over_a_round_that_did_not_end_it() -> None:
+    p = over().position()
+    p["round"]["cards"].pop()
+    refused("paulista", p, "match_over_round", "round.cards")
+    p = over().position()
+    p["round"]["turn"] = (p["round"]["turn"] + 1) % 4
+    refused("paulista", p, "wrong_turn", "round.turn")
+    p = over(last_card=False).position()
+    p["round"]["turn"] = (p["round"]["turn"] + 1) % 4
+    refused("paulista", p, "wrong_turn", "round.turn")
+
+
+def test_position_refuses_a_first_raise_not_on_the_raisers_turn() -> None:
+    p = Match.new("paulista", seed=7).position()  # seat 1's turn, no raise yet
+    p["state"] = "answer"
+    p["pending"] = {"seat": 3, "value": 3, "card": None}
+    refused("paulista", p, "pending_not_on_turn", "pending.seat")
+    p["pending"]["seat"] = 1
+    Match.from_position("paulista", p)
+
+
 def test_position_refuses_cards_in_state_deal() -> None:
     p = Match.new("paulista").position()
     assert p["state"] == "deal"

@@ -39,6 +39,7 @@ def main() -> None:
 def _register() -> None:
     from engine.cli import play_cmd, record_cmd, replay_cmd, simulate_cmd, variants_cmd, verify_cmd
     from engine.cli.compare_cmd import compare
+    from engine.cli.position_cmd import position
 
     main.add_command(variants_cmd.variants)
     main.add_command(verify_cmd.verify)
@@ -47,6 +48,7 @@ def _register() -> None:
     main.add_command(simulate_cmd.simulate)
     main.add_command(play_cmd.play)
     main.add_command(compare)
+    main.add_command(position)
     _whole_summaries(main)
 
 

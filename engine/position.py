@@ -354,8 +354,8 @@ def check(m: Match, p: Position) -> None:
         for t, g in enumerate(m.games):
             if g >= rules.games_to_win:
                 raise _refuse(Why("finished_games",
-                                  f"team {t} has won {g} games of {rules.games_to_win}: "
-                                  "the match is over"), f"games[{t}]")
+                                  f"team {t} has won {g} games, and {rules.games_to_win} "
+                                  "win the match: it is over"), f"games[{t}]")
     elif m.winner is None:
         raise _refuse(Why("match_over_without_winner", "a match over has a winner"), "winner")
     elif m.games[m.winner] < (1 if rules.match_step else rules.games_to_win):
@@ -511,8 +511,8 @@ def check(m: Match, p: Position) -> None:
                           f"{path}.cards")
         winner, leader = _round_outcome(m, rcards, leader)
         if winner != results[i]:
-            raise _refuse(Why("round_winner", f"round {i + 1} is won by "
-                                              f"{'nobody' if winner is None else winner}"),
+            raise _refuse(Why("round_winner", f"round {i + 1} is " + (
+                "tied" if winner is None else f"won by team {winner}")),
                           f"{path}.winner")
         if live and 2 * (i + 1) >= rules.cards_per_player and hand_result(m, results[:i + 1])[0]:
             raise _refuse(Why("hand_already_decided",

@@ -110,3 +110,33 @@ def test_the_docs_example_is_what_the_code_gives() -> None:
         m.apply(next(a for a in m.legal_actions() if str(a) == text))
     assert m.position() == example
     assert Match.from_position("paulista", example).position() == example
+
+
+def test_the_position_schema_is_closed_and_describes_every_property() -> None:
+    schema = position_schema()
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+
+    def walk(node: Any, where: str) -> None:
+        if isinstance(node, dict):
+            if node.get("type") == "object":
+                assert node.get("additionalProperties") is False, where
+                assert set(node["required"]) == set(node["properties"]), where
+            for name, sub in node.get("properties", {}).items():
+                assert sub.get("description"), f"{where}.{name}"
+            for key, sub in node.items():
+                walk(sub, f"{where}.{key}")
+        elif isinstance(node, list):
+            for k, sub in enumerate(node):
+                walk(sub, f"{where}[{k}]")
+
+    walk(schema, "")
+
+
+def test_the_position_modules_examples_run() -> None:
+    import doctest
+
+    import engine.position
+
+    result = doctest.testmod(engine.position)
+    assert result.attempted >= 1 and result.failed == 0

@@ -370,6 +370,10 @@ def check(m: Match, p: Position) -> None:
                               f"the hand before this one is hand {expect}"),
                           "last_hand.hand_number")
     if state == "deal":  # between hands: nothing dealt yet
+        if m.rng is not None:
+            raise _refuse(Why("deal_awaited_with_seed",
+                              "a seeded match deals the next hand at once: it never waits "
+                              "in state deal"), "rng")
         fresh = _fresh(m)
         for key in ("value", "special", "pending", "refused", "last_raise_team", "vira",
                     "hands", "dealt", "rounds", "round", "shown", "bound"):

@@ -13,6 +13,7 @@ from engine import Match
 from engine.cards import card_name
 from engine.errors import PositionError, TrucoError
 from engine.game import resolve_rules
+from engine.resources import shipped_variants
 from engine.shuffle import SplitMix64
 
 Position = dict[str, Any]
@@ -214,6 +215,12 @@ def test_position_refuses_cards_in_state_deal() -> None:
     Match.from_position("paulista", p)
     p["vira"] = "4c"
     refused("paulista", p, "dealt_before_deal", "vira")
+
+
+def test_position_refuses_a_seeded_match_waiting_for_a_deal() -> None:
+    p = Match.new("paulista").position()
+    p["rng"] = 7
+    refused("paulista", p, "deal_awaited_with_seed", "rng")
 
 
 def test_position_refuses_a_hand_in_play_numbered_0() -> None:
@@ -447,3 +454,57 @@ def test_every_position_code_has_a_refusal_test() -> None:
     codes = set(re.findall(r'Why\(\s*"([a-z_]+)"', source))
     tested = set(re.findall(r'"([a-z_]+)", f?"[^"]*"\)', here))
     assert codes <= tested, codes - tested
+
+
+@pytest.mark.parametrize("variant", sorted(shipped_variants()))
+def test_a_mutated_position_is_refused_or_plays_on(variant: str) -> None:
+    """Any change of one value of a real position gives a PositionError, or a match that plays
+    on by the rules (never another error)."""
+    choose = SplitMix64(5)
+    m = Match.new(variant, seed=9)
+    positions = []
+    while not m.is_over:
+        positions.append(m.position())
+        legal = m.legal_actions()
+        m.apply(legal[choose.bounded(len(legal))])
+    positions.append(m.position())
+    pick = SplitMix64(len(variant))
+    words: list[object] = ["4c", "7h", "As", "Kd", "X1", "8c", "play", "answer", "decide",
+                           "deal", "match_over", None, 0, 1]
+    for p in positions[::4]:
+        leaves = list(_leaves(p, ()))
+        for _ in range(12):
+            q = copy.deepcopy(p)
+            path, value = leaves[pick.bounded(len(leaves))]
+            if isinstance(value, bool):
+                new: object = not value
+            elif isinstance(value, int):
+                new = value + (-2, -1, 1, 2, 5)[pick.bounded(5)]
+            else:
+                new = words[pick.bounded(len(words))]
+            target = q
+            for k in path[:-1]:
+                target = target[k]
+            target[path[-1]] = new
+            try:
+                r = Match.from_position(variant, q)
+            except PositionError:
+                continue
+            play = SplitMix64(3)
+            for _ in range(40):
+                if r.is_over:
+                    break
+                legal = r.legal_actions()
+                assert legal, (path, new)
+                r.apply(legal[play.bounded(len(legal))])
+
+
+def _leaves(node: Any, path: tuple[Any, ...]) -> Any:
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _leaves(v, (*path, k))
+    elif isinstance(node, list):
+        for k, v in enumerate(node):
+            yield from _leaves(v, (*path, k))
+    elif path:
+        yield path, node

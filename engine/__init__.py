@@ -8,12 +8,13 @@
 
 from engine.actions import Action, Deal
 from engine.cards import Card, card_name, card_pretty, parse_card
-from engine.errors import IllegalMoveError, LogError, TrucoError, VariantError
+from engine.errors import IllegalMoveError, LogError, PositionError, TrucoError, VariantError
 from engine.game import Match
 from engine.rules import Rules
 from engine.variant import find_variant, load_variant
 
 __all__ = [
-    "Action", "Card", "Deal", "IllegalMoveError", "LogError", "Match", "Rules", "TrucoError",
-    "VariantError", "card_name", "card_pretty", "find_variant", "load_variant", "parse_card",
+    "Action", "Card", "Deal", "IllegalMoveError", "LogError", "Match", "PositionError", "Rules",
+    "TrucoError", "VariantError", "card_name", "card_pretty", "find_variant", "load_variant",
+    "parse_card",
 ]

@@ -26,8 +26,8 @@ from engine.cards import Card, card_name, parse_card
 from engine.errors import PositionError, Why
 from engine.moves.deal import decider_seat, special_for
 from engine.moves.outcome import hand_result, new_hand
+from engine.moves.play import round_outcome
 from engine.resources import schema_path
-from engine.rules import COVERED
 from engine.shuffle import SplitMix64
 from engine.state import NORMAL, Played
 
@@ -294,36 +294,6 @@ def build(rules: Rules, position: object) -> Match:
 
 
 # -- checking -------------------------------------------------------------------------------
-def _round_outcome(m: Match, cards: Sequence[tuple[int, Card, bool]],
-                   leader: int) -> tuple[int | None, int]:
-    """A complete round's winning team (``None``: tied) and the next round's leader, as the
-    ``play`` move rules them (C5, C6, P7)."""
-    strength = m.hand.strength
-    best = -2
-    tops: list[int] = []
-    for s, c, cov in cards:
-        v = COVERED if cov else strength[c]
-        if v > best:
-            best, tops = v, [s]
-        elif v == best:
-            tops.append(s)
-    rules = m.rules
-    team_of = rules.team_of
-    first = team_of[tops[0]]
-    if best != COVERED and all(team_of[s] == first for s in tops):
-        return first, tops[0]
-    how = rules.tied_round_leader
-    if how == "mao":
-        return None, m.mao
-    if how == "same_leader" or best == COVERED:
-        return None, leader
-    if how == "first_tied_card":
-        return None, tops[0]
-    if how == "last_tied_card":
-        return None, tops[-1]
-    return None, min(tops)
-
-
 def _fresh(m: Match) -> Position:
     """The hand part of a position in ``deal``: a fresh hand, its first round led by the mão."""
     other = m.clone()
@@ -513,7 +483,7 @@ def check(m: Match, p: Position) -> None:
         if len(rcards) != n:
             raise _refuse(Why("incomplete_round", f"a completed round has {n} cards"),
                           f"{path}.cards")
-        winner, leader = _round_outcome(m, rcards, leader)
+        winner, leader = round_outcome(m, rcards, leader)
         if winner != results[i]:
             raise _refuse(Why("round_winner", f"round {i + 1} is " + (
                 "tied" if winner is None else f"won by team {winner}")),

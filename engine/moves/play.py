@@ -3,9 +3,10 @@ a round decides it (C5, C6) and may decide the hand (C7, P8, M7)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from engine.cards import card_name
+from engine.cards import Card, card_name
 from engine.errors import Why
 from engine.machine import Ruling
 from engine.moves import MoveKind, Words, move_transitions, register
@@ -17,6 +18,39 @@ if TYPE_CHECKING:
     from engine.actions import Action
     from engine.game import Match
     from engine.rules import Rules
+
+
+def round_outcome(m: Match, cards: Sequence[tuple[int, Card, bool]],
+                  leader: int) -> tuple[int | None, int]:
+    """A complete round's winning team (``None``: tied) and the next round's leader, from its
+    ``cards`` (seat, card, covered) in playing order and its ``leader``. C5: the strongest
+    card wins; equal strongest cards of one team win for it, the first of them leads (pinned);
+    across teams they tie. P7: a covered card is nothing. C6: who leads after a tie."""
+    strength = m.hand.strength
+    best = -2
+    tops: list[int] = []
+    for s, c, cov in cards:
+        v = COVERED if cov else strength[c]
+        if v > best:
+            best = v
+            tops = [s]
+        elif v == best:
+            tops.append(s)
+    team_of = m.rules.team_of
+    first_team = team_of[tops[0]]
+    if best != COVERED and (len(tops) == 1 or all(team_of[s] == first_team for s in tops)):
+        return first_team, tops[0]
+    how = m.rules.tied_round_leader  # C6
+    if how == "mao":  # the mão, whatever the cards (a round all face down too)
+        return None, m.mao
+    if how == "same_leader" or best == COVERED:
+        # P7: a covered card ties nothing: after a round all face down, its leader leads
+        return None, leader
+    if how == "first_tied_card":
+        return None, tops[0]
+    if how == "last_tied_card":
+        return None, tops[-1]
+    return None, min(tops)  # lowest_seat
 
 
 def _judge(m: Match, a: Action, r: Ruling) -> str | None:
@@ -54,37 +88,8 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
     cards = rnd.cards
     if len(cards) + 1 < moves.players:
         return None
-    # The card completes the round. C5: the strongest card wins; equal strongest across teams
-    # tie; P7: covered is nothing.
-    strength = hand.strength
-    best = -2
-    tops: list[int] = []
-    for s, c, cov in (*cards, (seat, card, covered)):
-        v = COVERED if cov else strength[c]
-        if v > best:
-            best = v
-            tops = [s]
-        elif v == best:
-            tops.append(s)
-    team_of = m.rules.team_of
-    first_team = team_of[tops[0]]
-    if best != COVERED and (len(tops) == 1 or all(team_of[s] == first_team for s in tops)):
-        winner: int | None = first_team
-        leader = tops[0]  # C5 pinned: the first of a team's equal cards leads
-    else:
-        winner = None
-        how = m.rules.tied_round_leader  # C6
-        if how == "mao":  # the mão, whatever the cards (a round all face down too)
-            leader = m.mao
-        elif how == "same_leader" or best == COVERED:
-            # P7: a covered card ties nothing: after a round all face down, its leader leads
-            leader = rnd.leader
-        elif how == "first_tied_card":
-            leader = tops[0]
-        elif how == "last_tied_card":
-            leader = tops[-1]
-        else:  # lowest_seat
-            leader = min(tops)
+    # The card completes the round (C5, C6, P7).
+    winner, leader = round_outcome(m, (*cards, (seat, card, covered)), rnd.leader)
     r.round = (winner, leader)
     if 2 * (rnd.number + 1) < m.rules.cards_per_player:
         return None  # C7: fewer than half the rounds played, nobody can have the hand yet

@@ -20,14 +20,15 @@ from typing import Any, TextIO
 
 from engine.actions import Action, Deal
 from engine.game import Checkpoint, Match, resolve_rules
-from engine.logversion import rules_need
+from engine.logversion import POSITION_VERSION, rules_need
 from engine.shuffle import SplitMix64
 from engine.shuffle import deal as seeded_deal
 from engine.variant import looks_like_path
 
 #: The version a log is written in unless it needs a newer one (engine.logversion).
 LOG_VERSION = 1
-HEADER_ORDER = ("truco_log", "variant", "seed", "dealer", "players", "variant_sha256", "meta")
+HEADER_ORDER = ("truco_log", "variant", "seed", "dealer", "position", "players",
+                "variant_sha256", "meta")
 
 
 def header_variant(variant: str | os.PathLike[str], log_dir: str | os.PathLike[str]) -> str:
@@ -64,14 +65,19 @@ def dumps_event(event: dict[str, Any]) -> str:
 
 def make_header(variant: str, *, seed: int | None = None, dealer: int = 0,
                 players: Sequence[str] | None = None, variant_sha256: str | None = None,
-                meta: dict[str, Any] | None = None, version: int = LOG_VERSION
-                ) -> dict[str, Any]:
+                meta: dict[str, Any] | None = None, version: int = LOG_VERSION,
+                position: dict[str, Any] | None = None) -> dict[str, Any]:
     """A header in the format's key order; absent optional fields are left out. ``version``
-    is the format version the log needs (:mod:`engine.logversion`)."""
+    is the format version the log needs (:mod:`engine.logversion`). With a ``position``
+    (docs/positions.md: the match starts there) the header has neither ``seed`` nor
+    ``dealer``: the position holds the dealer and the generator's state."""
     header: dict[str, Any] = {"truco_log": version, "variant": variant}
-    if seed is not None:
-        header["seed"] = seed
-    header["dealer"] = dealer
+    if position is not None:
+        header["position"] = position
+    else:
+        if seed is not None:
+            header["seed"] = seed
+        header["dealer"] = dealer
     if players is not None:
         header["players"] = list(players)
     if variant_sha256 is not None:
@@ -79,6 +85,13 @@ def make_header(variant: str, *, seed: int | None = None, dealer: int = 0,
     if meta is not None:
         header["meta"] = meta
     return header
+
+
+def starts_fresh(match: Match) -> bool:
+    """Whether ``match`` is where a new match of its rules, seed and dealer starts (a header's
+    ``seed`` and ``dealer`` describe it, without a position)."""
+    fresh = Match(match.rules, seed=match.seed, dealer=match.dealer)
+    return fresh.position() == match.position()
 
 
 class Recorder:
@@ -89,6 +102,13 @@ class Recorder:
     ``deal`` events when the match has no seed, or when ``deals=True``. The header is written
     first, so its version is the one the variant's logs may need
     (:func:`engine.logversion.rules_need`: 2 for a deck with extra cards, else 1).
+
+    A match that is not where a new match of its seed and dealer starts (one built with
+    :meth:`Match.from_position`, or one already played on) is written from its position: the
+    header holds ``position`` (version 2, no ``seed`` or ``dealer``) and the log goes on from
+    there (``position=True`` or ``False`` forces the choice; without ``write_header``, the log
+    goes on as it was started). Such a position's hand is not
+    dealt again in the log: it is in the position.
 
     >>> import io
     >>> out = io.StringIO()
@@ -102,17 +122,20 @@ class Recorder:
     def __init__(self, match: Match, out: TextIO, *, variant: str,
                  players: Sequence[str] | None = None, deals: bool = False,
                  fingerprint: bool = True, meta: dict[str, Any] | None = None,
-                 write_header: bool = True) -> None:
+                 write_header: bool = True, position: bool | None = None) -> None:
         self.match = match
         self.out = out
-        self.deals = deals or match.seed is None
+        self.deals = deals or match.rng is None
         self._hand = match.hand_number
+        if position is None:  # a log resumed (no header) goes on as it was written
+            position = write_header and not starts_fresh(match)
         if write_header:
             self._write(make_header(
                 variant, seed=match.seed, dealer=match.dealer, players=players,
                 variant_sha256=match.rules.fingerprint if fingerprint else None, meta=meta,
-                version=rules_need(match.rules)))
-        if self.deals and match.hand_number:
+                version=max(rules_need(match.rules), POSITION_VERSION if position else 1),
+                position=match.position() if position else None))
+        if self.deals and match.hand_number and not position:
             self._write_deal()
         self.out.flush()
 

@@ -7,6 +7,8 @@ same. A log needs version 2 when one of its events has something version 1 has n
 * an extra card (``X1``, ``X2``, ...: C2 ``deck.extra``) in a ``deal``, ``play`` or ``raise``;
 * a ``concede`` move (``concede.allowed``, a house rule);
 * scores and games of more than two teams (``teams``, a house rule): a variant's, known from
+  the header (:func:`header_problem`);
+* a header that starts the match at a position (``position``, docs/positions.md), known from
   the header (:func:`header_problem`).
 
 A reader refuses an event that needs a newer version than its header names
@@ -39,6 +41,8 @@ if TYPE_CHECKING:
 VERSIONS = (1, 2)
 #: The newest version.
 LATEST = VERSIONS[-1]
+#: The version a header with a ``position`` needs.
+POSITION_VERSION = 2
 
 
 def _extra_card(event: Mapping[str, Any]) -> str | None:
@@ -78,9 +82,18 @@ def rules_need(rules: Rules) -> int:
     return 2 if rules.deck_extra or rules.concede or rules.teams != 2 else 1
 
 
-def header_problem(version: int, rules: Rules) -> str | None:
+def header_problem(version: int, rules: Rules, *, position: bool = False) -> str | None:
     """Why a log of this variant cannot be of ``version`` whatever its events (a variant of
-    more than two teams writes every score with an entry per team), or ``None``."""
+    more than two teams writes every score with an entry per team; a header with a
+    ``position`` starts the match there), or ``None``.
+
+    >>> from engine.variant import find_variant
+    >>> header_problem(1, find_variant("paulista"), position=True)[:44]
+    'a header with a position needs log format ve'
+    """
+    if position and version < POSITION_VERSION:
+        return ("a header with a position needs log format version 2, but the header says "
+                "version 1: write \"truco_log\": 2 in the header")
     if rules.teams != 2 and version < 2:
         return (f"this variant has {rules.teams} teams, whose scores need log format version 2, "
                 "but the header says version 1: write \"truco_log\": 2 in the header")

@@ -38,7 +38,7 @@ from typing import IO, Any
 
 from engine.actions import Action, Deal
 from engine.cards import card_name, parse_card
-from engine.errors import IllegalMoveError, VariantError
+from engine.errors import IllegalMoveError, PositionError, VariantError
 from engine.game import Checkpoint, Match
 from engine.logformat import dumps_event, header_variant
 from engine.logread import (
@@ -437,6 +437,10 @@ for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
             self._problem("variant", f"variant_sha256 {sha} does not match the fingerprint of "
                           f"variant {ref!r}, {fingerprint}: the rules changed since the "
                           "log was written", item.line)
+        position = h.get("position")
+        if position is not None:
+            self._position_header(item, rules)
+            return
         dealer = h.get("dealer", 0)
         if dealer >= rules.players:
             self._stop("header", f"bad header: dealer {dealer} is not a seat of this variant "
@@ -453,6 +457,37 @@ for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
         self.rules = rules
         self.match = Match(rules, seed=h.get("seed"), dealer=dealer)
         self.visitor.header(item, self.match)
+
+    def _position_header(self, item: LogItem, rules: Rules) -> None:
+        """A header that starts the match at a position (docs/positions.md): version 2, no
+        ``seed`` or ``dealer`` (the position holds the generator's state and the dealer)."""
+        h = item.data
+        why = header_problem(h["truco_log"], rules, position=True)
+        if why is None and ("seed" in h or "dealer" in h):
+            key = "seed" if "seed" in h else "dealer"
+            why = (f"a header with a position has no {key}: the position holds the "
+                   "generator's state (rng) and the dealer")
+        if why is not None:
+            self._stop("header", f"bad header: {why}", item.line)
+            return
+        players = h.get("players")
+        if players is not None and len(players) != rules.players:
+            self._problem("header", f"bad header: players names {len(players)} players, the "
+                          f"variant seats {rules.players}", item.line)
+        try:
+            m = Match.from_position(rules, h["position"])
+        except PositionError as exc:
+            where = f"position.{exc.path}" if exc.path else "position"
+            self._stop("header", f"bad header: {exc.code}: {where}: {exc.why}", item.line,
+                       exc.code)
+            return
+        self.rules = rules
+        self.match = m
+        hand = m.hand
+        if hand.played or hand.pending is not None or hand.last_raise_team is not None:
+            self._hand = m.hand_number  # the hand has moves: no deal line for it now
+            self._hand_events = 1
+        self.visitor.header(item, m)
 
     # -- moves and deals ------------------------------------------------------------------------
     def _new_hand_check(self) -> None:
@@ -476,7 +511,7 @@ for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
         m = self.match
         assert m is not None
         d = item.data
-        if m.seed is None:
+        if m.rng is None:  # no seed (nor a position's generator): deal lines deal
             if not m.awaiting_deal:
                 self._problem("deal", "a deal is the first event of its hand: this hand was "
                               "dealt already", item.line)

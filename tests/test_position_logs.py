@@ -17,7 +17,7 @@ from engine import Deal, Match
 from engine.cli import main
 from engine.cli.position_cmd import CHECKPOINTS, position_at
 from engine.logformat import Recorder
-from engine.replay import verify_bytes
+from engine.replay import verify_bytes, verify_file
 from engine.shuffle import SplitMix64
 from engine.shuffle import deal as seeded_deal
 from tests.conftest import CONFORMANCE, REPO
@@ -178,3 +178,69 @@ def test_round_trip_position_at_a_line_then_the_rest_of_the_log_verifies(path: P
         result = verify_bytes(log, path.name, base=path.parent, strict=True)
         assert result.valid and result.incomplete is None, (path.name, at)
         assert result.winner == verify_bytes(data, path.name, base=path.parent).winner
+
+
+# -- truco play --position ------------------------------------------------------------------------
+FIRSTS = "a\n" * 3000  # always the first move offered
+
+
+def _play(*args: str, input: str = FIRSTS) -> Any:
+    return CliRunner().invoke(main, ["play", *args], input=input)
+
+
+def _position_file(tmp_path: Path, position: dict[str, Any], name: str = "p.json") -> Path:
+    path = tmp_path / name
+    path.write_text(json.dumps(position), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_play_position_starts_there_and_its_log_starts_from_it(tmp_path: Path, seat: int
+                                                                ) -> None:
+    start = _mid_hand().position()
+    pos = _position_file(tmp_path, start)
+    log = tmp_path / "game.jsonl"
+    result = _play("--variant", "paulista", "--position", str(pos), "--seat", str(seat),
+                   "--seed", "3", "--log", str(log))
+    assert result.exit_code == 0, result.output
+    assert "match won by" in result.output and "Traceback" not in result.output
+    header = json.loads(log.read_text(encoding="utf-8").splitlines()[0])
+    assert header["truco_log"] == 2 and header["position"] == start
+    assert "seed" not in header and header["meta"]["human"] == seat
+    checked = verify_file(log)
+    assert checked.valid and checked.incomplete is None
+
+
+def test_play_position_without_rng_deals_later_hands_from_the_seed(tmp_path: Path) -> None:
+    pos = _position_file(tmp_path, {**_mid_hand().position(), "rng": None})
+    log = tmp_path / "game.jsonl"
+    result = _play("--variant", "paulista", "--position", str(pos), "--seed", "3",
+                   "--log", str(log))
+    assert result.exit_code == 0, result.output
+    header = json.loads(log.read_text(encoding="utf-8").splitlines()[0])
+    assert header["position"]["rng"] is not None
+    assert verify_file(log).valid
+
+
+def test_play_position_a_bad_file_is_a_clear_error_naming_it(tmp_path: Path) -> None:
+    p = _mid_hand().position()
+    p["hands"][0][0] = p["hands"][1][0]
+    twice = _position_file(tmp_path, p, "twice.json")
+    result = _play("--variant", "paulista", "--position", str(twice), "--seed", "3", input="")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"{twice}: bad position: card_twice: hands[1][0]: " in result.output
+    junk = tmp_path / "junk.json"
+    junk.write_text("{not json", encoding="utf-8")
+    result = _play("--variant", "paulista", "--position", str(junk), "--seed", "3", input="")
+    assert result.exit_code == 1 and f"{junk}: bad position: invalid JSON" in result.output
+    result = _play("--variant", "paulista", "--position", str(tmp_path / "none.json"),
+                   input="")
+    assert result.exit_code == 1 and "none.json: cannot read the position" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_play_position_with_resume_is_a_usage_error(tmp_path: Path) -> None:
+    log = tmp_path / "a.jsonl"
+    log.write_text('{"truco_log": 1, "variant": "paulista", "seed": 7}\n', encoding="utf-8")
+    pos = _position_file(tmp_path, _mid_hand().position())
+    assert _play("--resume", str(log), "--position", str(pos), input="").exit_code == 2

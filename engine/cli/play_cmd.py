@@ -12,7 +12,8 @@ every card, as in ``truco simulate``; ``--resume`` replays those offers, so a re
 on exactly as if it had not stopped.
 A bad answer gets a hint and the question again.
 With ``--log`` every move is written and flushed at once; ``--resume LOG`` replays a log's moves
-and goes on writing to it. End of input stops the game cleanly (exit 0), the log kept.
+and goes on writing to it. ``--position FILE`` starts the game at a position (docs/positions.md),
+and its log (``--log``) starts from it. End of input stops the game cleanly (exit 0), the log kept.
 
 Exit codes: 0 ok (also when stopped), 1 an invalid variant or log, 2 usage errors.
 """
@@ -31,14 +32,15 @@ from engine.actions import Action
 from engine.bots import Bot, bot_names, choose_for, make_bot, next_actor, out_of_turn_raise
 from engine.cards import RANKS, CardError, card_name, card_pretty, card_rank, parse_card
 from engine.cli.options import U64, bots_option, force_option, parse_bots
-from engine.errors import LogError
+from engine.errors import LogError, PositionError, TrucoError
 from engine.game import Checkpoint, Match, resolve_rules
 from engine.logformat import Recorder, header_variant
-from engine.logread import MAX_FILE_BYTES, LogItem, read_log
+from engine.logread import MAX_FILE_BYTES, LogItem, loads_strict, read_log
 from engine.moves import KINDS, Words
 from engine.observation import Observation
 from engine.replay import Visitor, replay
 from engine.rules import Rules
+from engine.shuffle import SplitMix64
 from engine.simulate import bot_seed
 from engine.tui import (
     COBERTA,
@@ -477,6 +479,47 @@ def _resume(path: str) -> tuple[dict[str, Any], Match, list[Action], bytes]:
     return header, match, moves, data
 
 
+#: A position file larger than this is refused (a position is a few KiB).
+MAX_POSITION_BYTES = 1 << 20
+
+
+def position_match(rules: Rules, path: str, seed: int) -> Match:
+    """The match at the position in the file ``path`` (a JSON position, as ``truco position``
+    prints it). A position without a generator's state (``rng`` null) deals its later hands
+    from ``seed`` (and its awaited hand at once). Raises :class:`~engine.errors.TrucoError`
+    naming the file for a file that cannot be read, is not JSON, or is not a possible
+    position (with the position's code and field)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_POSITION_BYTES + 1)
+    except OSError as exc:
+        raise TrucoError(f"cannot read the position: {exc.strerror}", file=path) from None
+    if len(data) > MAX_POSITION_BYTES:
+        raise TrucoError(f"bad position: larger than {MAX_POSITION_BYTES // 1024} KiB",
+                         file=path)
+    why: str | None = None
+    try:
+        position = loads_strict(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        why = f"invalid UTF-8 at byte {exc.start + 1}"
+    except ValueError as exc:
+        why = f"invalid JSON: {exc}"
+    if why is not None:
+        raise TrucoError(f"bad position: {why}", file=path)
+    try:
+        match = Match.from_position(rules, position)
+    except PositionError as exc:
+        where = exc.path or "position"
+        why = f"bad position: {exc.code}: {where}: {exc.why}"
+    if why is not None:  # raised outside the except: no chained context
+        raise TrucoError(why, file=path)
+    if match.rng is None:
+        match.rng = SplitMix64(seed)
+        if match.awaiting_deal:
+            match.deal_next()
+    return match
+
+
 @click.command()
 @click.option("--variant", "-v", metavar="NAME|FILE",
               help="A shipped variant name or a path to a variant YAML file.  "
@@ -494,20 +537,29 @@ def _resume(path: str) -> tuple[dict[str, Any], Match, list[Action], bytes]:
 @click.option("--resume", metavar="LOG", type=click.Path(dir_okay=False, exists=True),
               help="Go on with the game of LOG (a seeded log written by truco play), writing "
                    "to it: its variant, seed, seat and bots are used.")
+@click.option("--position", "position_file", metavar="FILE", type=click.Path(dir_okay=False),
+              help="Start the game at the position in FILE (a JSON position, as truco "
+                   "position prints it; docs/positions.md), of --variant. The deals go on "
+                   "from the position's rng (from --seed where it has none); --seed seeds "
+                   "the bots.")
 def play(variant: str | None, seat: int, bots: str, seed: int | None,
-         log_path: str | None, resume: str | None, force: bool) -> None:
+         log_path: str | None, resume: str | None, force: bool,
+         position_file: str | None) -> None:
     """Play a match against bots in the terminal.
 
     \b
     Examples:
       truco play --variant paulista --seat 0 --bots heuristic --seed 7 --log game.jsonl
       truco play --resume game.jsonl
+      truco play --variant paulista --position puzzle.json --log puzzle.jsonl
     """
     stdin: IO[str] = sys.stdin  # CliRunner and scripted runs swap sys.stdin
     moves: list[Action] = []
     if resume is not None:
         if log_path is not None:
             raise click.UsageError("--resume goes on writing to its own log; leave out --log")
+        if position_file is not None:
+            raise click.UsageError("--resume goes on from its log; leave out --position")
         header, match, moves, data = _resume(resume)
         meta = header.get("meta") or {}
         rules = match.rules
@@ -527,8 +579,12 @@ def play(variant: str | None, seat: int, bots: str, seed: int | None,
         rules = resolve_rules(variant)
         if seed is None:
             seed = int.from_bytes(os.urandom(8), "big")
-            click.echo(f"seed {seed} (play this deal again with --seed {seed})")
-        match = Match(rules, seed=seed)
+            again = "this position" if position_file is not None else "this deal"
+            click.echo(f"seed {seed} (play {again} again with --seed {seed})")
+        if position_file is not None:
+            match = position_match(rules, position_file, seed)
+        else:
+            match = Match(rules, seed=seed)
         names = None
         label = variant if log_path is None else header_variant(variant, Path(log_path).parent
                                                                  or ".")
@@ -568,7 +624,8 @@ def play(variant: str | None, seat: int, bots: str, seed: int | None,
         click.echo(f"resumed {resume} after {len(moves)} moves")
     try:
         if match.is_over:
-            click.echo(f"the match in {resume} is over: team {match.winner} won")
+            click.echo(f"the match in {resume or position_file} is over: team {match.winner} "
+                       "won")
             return
         shown = seat_names(names)
         partners = [shown[s] for s in range(seat % 2, rules.players, 2) if s != seat]

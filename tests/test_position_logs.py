@@ -244,3 +244,28 @@ def test_play_position_with_resume_is_a_usage_error(tmp_path: Path) -> None:
     log.write_text('{"truco_log": 1, "variant": "paulista", "seed": 7}\n', encoding="utf-8")
     pos = _position_file(tmp_path, _mid_hand().position())
     assert _play("--resume", str(log), "--position", str(pos), input="").exit_code == 2
+
+
+@pytest.mark.parametrize("stop_after", [1, 6])
+def test_play_position_resume_continues_exactly_where_the_game_stopped(tmp_path: Path,
+                                                                        stop_after: int) -> None:
+    pos = _position_file(tmp_path, _mid_hand().position())
+    args = ["--variant", "paulista", "--position", str(pos), "--seat", "2", "--bots", "random",
+            "--seed", "99"]
+    whole = tmp_path / "whole.jsonl"
+    assert _play(*args, "--log", str(whole)).exit_code == 0
+    part = tmp_path / "part.jsonl"
+    first = _play(*args, "--log", str(part), input="a\n" * stop_after)
+    assert first.exit_code == 0 and "game stopped" in first.output
+    second = _play("--resume", str(part))
+    assert second.exit_code == 0 and "resumed" in second.output, second.output
+    assert part.read_bytes() == whole.read_bytes()
+
+
+def test_resume_of_a_position_log_without_the_bots_seed_is_refused(tmp_path: Path) -> None:
+    text = _log_from(Match.from_position("paulista", _mid_hand().position()), moves=2)
+    log = tmp_path / "a.jsonl"
+    log.write_text(text, encoding="utf-8")
+    result = _play("--resume", str(log), input="")
+    assert result.exit_code == 1 and "bots_seed" in result.output
+    assert "Traceback" not in result.output

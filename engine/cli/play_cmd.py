@@ -456,8 +456,10 @@ class _ResumeVisitor(Visitor):
         self.moves.append(item)
 
 
-def _resume(path: str) -> tuple[dict[str, Any], Match, list[Action], bytes]:
-    """Verify the log strictly; return its header, the match rebuilt from it, its moves."""
+def _resume(path: str) -> tuple[dict[str, Any], Match, list[Action], bytes, int]:
+    """Verify the log strictly; return its header, the match rebuilt from it, its moves, its
+    data and the bots' seed (the header's seed; for a log that starts from a position, the
+    ``bots_seed`` truco play writes in its ``meta``)."""
     p = Path(path)
     try:
         with p.open("rb") as f:  # bounded: the reader reports a log over the limit
@@ -470,13 +472,21 @@ def _resume(path: str) -> tuple[dict[str, Any], Match, list[Action], bytes]:
     if not isinstance(first, LogItem):
         raise first
     header = first.data
+    assert replayer.rules is not None
+    moves = [Action.from_event(item.data) for item in visitor.moves]
+    if "position" in header:
+        bots_seed = (header.get("meta") or {}).get("bots_seed")
+        if (type(bots_seed) is not int or not 0 <= bots_seed < 1 << 64
+                or header["position"].get("rng") is None):
+            raise LogError("only a log that truco play --position wrote can be resumed "
+                           "from a position (its meta has no bots_seed)", file=path, line=1)
+        match = Match.from_position(replayer.rules, header["position"])
+        return header, match, moves, data, bots_seed
     if header.get("seed") is None:
         raise LogError("only a seeded log can be resumed (its header has no seed)",
                        file=path, line=1)
-    assert replayer.rules is not None
     match = Match(replayer.rules, seed=header["seed"], dealer=header.get("dealer", 0))
-    moves = [Action.from_event(item.data) for item in visitor.moves]
-    return header, match, moves, data
+    return header, match, moves, data, header["seed"]
 
 
 #: A position file larger than this is refused (a position is a few KiB).
@@ -535,8 +545,9 @@ def position_match(rules: Rules, path: str, seed: int) -> Match:
                    "refused unless --force is given).")
 @force_option("the --log file")
 @click.option("--resume", metavar="LOG", type=click.Path(dir_okay=False, exists=True),
-              help="Go on with the game of LOG (a seeded log written by truco play), writing "
-                   "to it: its variant, seed, seat and bots are used.")
+              help="Go on with the game of LOG (a seeded log written by truco play, or one "
+                   "it started from a position), writing to it: its variant, seed, seat and "
+                   "bots are used.")
 @click.option("--position", "position_file", metavar="FILE", type=click.Path(dir_okay=False),
               help="Start the game at the position in FILE (a JSON position, as truco "
                    "position prints it; docs/positions.md), of --variant. The deals go on "
@@ -560,7 +571,7 @@ def play(variant: str | None, seat: int, bots: str, seed: int | None,
             raise click.UsageError("--resume goes on writing to its own log; leave out --log")
         if position_file is not None:
             raise click.UsageError("--resume goes on from its log; leave out --position")
-        header, match, moves, data = _resume(resume)
+        header, match, moves, data, seed = _resume(resume)
         meta = header.get("meta") or {}
         rules = match.rules
         ctx = click.get_current_context()
@@ -571,7 +582,6 @@ def play(variant: str | None, seat: int, bots: str, seed: int | None,
         names = None if bots_given else list(meta.get("bots", []))
         if names is not None and not all(n in (HUMAN, *bot_names()) for n in names):
             names = None  # not written by truco play: the --bots default
-        seed = header["seed"]
         label = header["variant"]
     else:
         if variant is None:
@@ -616,8 +626,10 @@ def play(variant: str | None, seat: int, bots: str, seed: int | None,
                    encoding="utf-8", newline="\n")
         if resume and data and not data.endswith(b"\n"):
             out.write("\n")
-        recorder = Recorder(match, out, variant=label, players=seat_names(names),
-                            meta={"tool": "truco play", "human": seat, "bots": names},
+        log_meta: dict[str, Any] = {"tool": "truco play", "human": seat, "bots": names}
+        if position_file is not None:  # the header has no seed: --resume needs the bots'
+            log_meta["bots_seed"] = seed
+        recorder = Recorder(match, out, variant=label, players=seat_names(names), meta=log_meta,
                             write_header=resume is None)
     title = rules.title or rules.name
     if moves:

@@ -7,6 +7,7 @@ States are the phases a match rests in between moves:
 ``decide``      a mão de dez / mão de 11 decision (only in variants that have one, M5)
 ``play``        a card is awaited (raises may come in, C8-C10, P4, M3)
 ``answer``      a raise waits for its answer (only in variants with a ladder, C9)
+``bet_answer``  a side bet's call waits for its answer (only in variants with side bets, G27)
 ``match_over``  the match is decided
 
 Triggers are the moves, named as the log names them: ``play``, ``raise``, ``accept``, ``fold``,
@@ -107,6 +108,10 @@ class Ruling:
     match: int | None = None
     #: Set by the effect of a move that causes checkpoints (most cause none).
     checkpoints: list[dict[str, Any]] | None = None
+    #: A side bet settled by the move (G28-G31): :class:`engine.moves.bets.Settlement`.
+    side: Any = None
+    #: Side bets' points credited when the hand ends (GH6): (bet index, team, points, score).
+    owed: list[tuple[int, int, int, list[int]]] | None = None
 
 
 def machine_spec(rules: Rules) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -129,7 +134,7 @@ def machine_spec(rules: Rules) -> tuple[list[dict[str, Any]], list[dict[str, Any
 
 #: The phases a hand may rest in, in the order a diagram lists them (``deal`` and
 #: ``match_over`` are always there).
-PHASES = ("decide", "play", "answer")
+PHASES = ("decide", "play", "answer", "bet_answer")
 
 
 def _resolve(states: list[dict[str, Any]],

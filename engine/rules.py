@@ -25,6 +25,7 @@ from engine.cards import (
     is_extra,
     parse_card,
 )
+from engine.sidebets import SideBet, side_bets_from_data
 
 Penalty = Literal["lose_game", "lose_hand"]
 #: How a special hand treats a raise: a normal bet, a penalised move, or an illegal move.
@@ -204,6 +205,8 @@ class Rules:
     concede_instead_of_answer: bool = False
     #: Conceding is allowed in the special hands too (P5, P6, M5, M6).
     concede_in_special_hands: bool = False
+    #: Side bets beside the ladder (G22-G32, ``side_bets``); none in Paulista and Mineiro.
+    side_bets: tuple[SideBet, ...] = ()
     # Derived tables, filled in __post_init__.
     deck: tuple[Card, ...] = field(init=False, compare=False, hash=False, repr=False)
     #: The team of each seat, by seat (C1: partners in alternate seats, ``seat % 2``, unless
@@ -432,6 +435,7 @@ def rules_from_data(data: dict[str, Any], source: str = "") -> Rules:
         concede=data.get("concede", {}).get("allowed", False),
         concede_instead_of_answer=data.get("concede", {}).get("instead_of_answer", False),
         concede_in_special_hands=data.get("concede", {}).get("in_special_hands", False),
+        side_bets=side_bets_from_data(data),
         data=_freeze(data),
         source=source,
     )

@@ -143,7 +143,8 @@ def has_ladder(rules: Rules) -> bool:
 
 
 #: The shipped kinds' modules, in the order their transitions are added to a machine.
-SHIPPED = ("deal", "decide", "play", "raising", "accept", "fold", "concede")
+SHIPPED = ("deal", "decide", "play", "raising", "accept", "fold", "concede", "envido", "quero",
+           "nao_quero")
 
 
 def load_kinds() -> dict[str, MoveKind]:

@@ -132,9 +132,10 @@ def apply_settlement(m: Match, r: Ruling) -> None:
         before = m.score[s.team]
         m.score = s.score
         events.append(_bet_event(b, s.score[s.team] - before, s.score))
-    if r.ends:
+    if r.ends:  # G46: the game ends mid-hand; a truco still pending (G26) is moot
         from engine.moves.outcome import end_hand
 
+        m.hand.pending = None
         end_hand(m, r)
 
 

@@ -530,7 +530,7 @@ class Match:
                     "played": _public_played(last_played, seat, last_blind),
                     "shown": [{"seat": s, "card": card_name(c)} for s, c in last_shown],
                     "rounds": list(last_rounds)}
-        return {
+        obs: Observation = {
             "seat": seat,
             "team": team,
             "phase": self.state,
@@ -557,6 +557,10 @@ class Match:
             "legal": [_blind_str(a, self.hands[seat]) if blind else str(a) for a in legal],
             "last_hand": last,
         }
+        if self.hand.side is not None:  # G22-G32: the side bets, as the seat may know them
+            from engine.moves.bets import side_view
+            obs["side_bets"] = side_view(self, seat)
+        return obs
 
     def play_by_position(self, seat: int, position: int, covered: bool = False) -> Action:
         """The move of a blind hand (P6): play the card at ``position`` (0-based) of the hand."""

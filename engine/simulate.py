@@ -123,6 +123,9 @@ class _Tally:
             "one_team": [0, 0, 0, 0, 0, 0],
             "both_teams": [0] * (r.teams + 2),  # hands, won by each team, by nobody
         }
+        if r.side_bets:  # G22-G32: per bet, settled, accepted, won by the mão's team, points
+            self.data["side_bets"] = {b.name: [0, 0, 0, 0, 0] for b in r.side_bets}
+        self._mao = match.mao
         self._game_hands = 0
         self._rounds: list[int | None] = []
         self._before: tuple[Any, ...] | None = None
@@ -135,6 +138,7 @@ class _Tally:
         self.data["hands"] += 1
         self._game_hands += 1
         self._rounds = []
+        self._mao = m.mao
         self._special = m.special
         self._special_team = m.special_team
         if m.special != NORMAL:
@@ -166,16 +170,29 @@ class _Tally:
             d["concedes"] += 1
         elif action.kind == "decide":
             d["one_team"][4 if action.play_on else 5] += 1
-        hand_done = False
+        hand_done = side_done = False
         for cp in checkpoints:
             ev = cp["event"]
-            if ev == "round":
+            if ev == "side_bet":  # settled (or credited at the end of the hand, GH6)
+                side_done = True
+                slot = d["side_bets"][cp["bet"]]
+                slot[0] += 1
+                slot[4] += cp["points"]
+                d["points"][cp["winner"]] += cp["points"]
+                if cp["accepted"]:
+                    slot[1] += 1
+                    slot[3] += cp["points"]
+                    if cp["winner"] == m.rules.team_of[self._mao]:
+                        slot[2] += 1
+            elif ev == "round":
                 self._rounds.append(cp["winner"])
             elif ev == "hand":
                 hand_done = True
                 self._end_hand(cp["winner"], cp["points"])
             elif ev == "game":
-                if not hand_done:  # a forbidden raise lost the game at once (P5, M5, M6)
+                if not hand_done and side_done:  # a side bet won it mid-hand (G46)
+                    self._end_hand(None, 0, finished=False)
+                elif not hand_done:  # a forbidden raise lost the game at once (P5, M5, M6)
                     d["forfeits"] += 1
                     self._end_hand(cp["winner"], 0, finished=False)
                 d["games"] += 1
@@ -323,7 +340,10 @@ def statistics(rules: Rules, tallies: Sequence[Tally], *, seed: int,
     ``hands``, ``games``, ``hands_per_game``, ``points_per_hand``, ``ladder`` (per step: how
     often raised to, accepted, folded), ``folds``, ``special_hands``, ``all_tied_hands``,
     ``forfeited_games``, ``out_of_turn_raises`` (raises made while another seat's card was
-    awaited, M3); and ``concedes`` (hands a player gave up) in a variant with concede."""
+    awaited, M3); ``concedes`` (hands a player gave up) in a variant with concede; and
+    ``side_bets`` in a variant with side bets (G22-G32): per bet, how often it was called
+    (and settled), accepted or refused, how often the mão's team won an accepted one, the
+    points it paid and their average (the team points above include them)."""
     n = len(tallies)
 
     def total(key: str) -> int:
@@ -401,4 +421,17 @@ def statistics(rules: Rules, tallies: Sequence[Tally], *, seed: int,
     if rules.concede:
         concedes = total("concedes")
         out["concedes"] = {"hands": concedes, "rate": _ratio(concedes, hands)}
+    if rules.side_bets:
+        bets = []
+        for bet in rules.side_bets:
+            settled, accepted, mao, acc_points, points = (
+                sum(t["side_bets"][bet.name][i] for t in tallies) for i in range(5))
+            bets.append({
+                "bet": bet.name, "called": settled, "called_per_hand": _ratio(settled, hands),
+                "accepted": accepted, "accept_rate": _ratio(accepted, settled),
+                "refused": settled - accepted, "won_by_mao_team": mao,
+                "mao_team_rate": _ratio(mao, accepted),
+                "points": points, "average_points": _ratio(points, settled),
+                "average_accepted_points": _ratio(acc_points, accepted)})
+        out["side_bets"] = bets
     return out

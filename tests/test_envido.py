@@ -285,3 +285,53 @@ def test_bet_sequence_2_had_a_refused_the_falta_b_scores_2() -> None:
     events = act(m, "play 0 4c", "raise 1 2", "envido 2 envido", "envido 3 falta envido",
                  "nao_quero 0")
     assert bets(events)[0]["winner"] == 1 and m.score == [12, 16]
+
+
+# -- observation, bots, simulation --------------------------------------------------------------
+def test_G49_observation_shows_own_points_and_declarations_never_hidden_values() -> None:
+    """Before the settlement a seat knows its own points only: other hidden cards changed, the
+    observation is the same; after it, the declared values (são boas stays hidden)."""
+    a = match(VARIANT, deal(3, "7d 6d 3s | 4c 5h Jh | Kc 2d 3h | 4d Qs 6c"), dealer=3)
+    b = match(VARIANT, deal(3, "7d 6d 3s | Jc 5c Jd | Kh 2h 3c | 4s Qd 6h"), dealer=3)
+    for m in (a, b):
+        act(m, "envido 0 envido")
+    assert a.observation(0) == b.observation(0)
+    view = a.observation(0)["side_bets"][0]
+    assert view["my_points"] == 33 and view["pending"] and view["calls"] == ["envido"]
+    assert a.observation(1)["side_bets"][0]["my_points"] == 25
+    act(a, "quero 1")
+    view = a.observation(3)["side_bets"][0]
+    assert view["declared"] == [{"seat": 0, "points": 33}, {"seat": 1, "points": None},
+                                {"seat": 3, "points": None}]
+    assert view["settled"] and view["accepted"] and view["winner"] == 0 and view["points"] == 2
+
+
+def test_a_variant_without_side_bets_has_no_side_bets_in_observations() -> None:
+    assert "side_bets" not in Match.new("paulista", seed=1).observation(0)
+
+
+def test_the_heuristic_bot_calls_and_answers_envido_by_its_points() -> None:
+    from engine.bots.heuristic import HeuristicBot
+
+    m = match(VARIANT, deal(3, "7d 6d 3s | 4c 5h Jh | Kc 2d 3h | 4d Qs 6c"), dealer=3)
+    bot = HeuristicBot(m.rules, seed=1)
+    move = bot.choose(m.observation(0), m.legal_actions(0))
+    assert move.kind == "envido" and move.call == "real envido"  # 33 (+1 as the mão)
+    act(m, "envido 0 envido")
+    assert bot.choose(m.observation(1), m.legal_actions(1)).kind == "nao_quero"  # 5 points
+    m = match(VARIANT, deal(3, "Ks Qd Jh | 7c 6c 4d | Kc 2d 3h | 4c Qs 5d"), dealer=3)
+    assert bot.choose(m.observation(0), m.legal_actions(0)).kind != "envido"  # 0 points
+    act(m, "envido 0 envido")
+    move = bot.choose(m.observation(1), m.legal_actions(1))
+    assert move.kind == "envido" and move.call == "falta envido"  # 33: raises to the top
+
+
+def test_simulate_reports_envido_statistics() -> None:
+    from engine.simulate import run_simulation
+
+    stats = run_simulation(str(VARIANT), games=6, seed=2, bots=["heuristic", "heuristic"])
+    bet = stats["side_bets"][0]
+    assert bet["bet"] == "envido" and bet["called"] >= bet["accepted"] > 0
+    assert bet["won_by_mao_team"] <= bet["accepted"] and bet["average_points"] > 0
+    assert "side_bets" not in run_simulation("paulista", games=2, seed=2,
+                                             bots=["heuristic", "random"])

@@ -88,6 +88,15 @@ def format_statistics(stats: dict[str, Any]) -> str:
                         f"nobody {both['nobody']}"])
     if len(special) > 1:
         out.append(columns(special))
+    if "side_bets" in stats:  # G22-G32
+        side: list[list[object]] = [["side bet", "called", "per hand", "accepted",
+                                     "accept rate", "won by mão's team", "avg points"]]
+        for b in stats["side_bets"]:
+            side.append([b["bet"], b["called"], b["called_per_hand"], b["accepted"],
+                         _pct(b["accept_rate"]),
+                         f"{b['won_by_mao_team']} ({_pct(b['mao_team_rate'])})",
+                         b["average_points"]])
+        out += [*([""] if out[-1] else []), columns(side)]
     return "\n".join(out).rstrip() + "\n"
 
 

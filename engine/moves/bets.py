@@ -25,6 +25,7 @@ from engine.sidebets import BetState, best_points, declarations, falta_value
 if TYPE_CHECKING:
     from engine.game import Match
     from engine.machine import Ruling
+    from engine.observation import SideBetView
 
 
 @dataclass
@@ -206,4 +207,27 @@ def answer_transitions(kind: str, has_answer: bool) -> list[dict[str, Any]]:
              "conditions": [legal, "ends_match"], "before": [kind]},
             {"trigger": kind, "source": "bet_answer", "dest": "deal",
              "conditions": [legal, "ends_hand"], "before": [kind]}]
+    return out
+
+
+def side_view(m: Match, seat: int) -> list[SideBetView]:
+    """The hand's side bets as ``seat`` may know them (G49): the calls, the answers, the
+    declarations (public: the values declared, ``None`` for "são boas"), the result; of the
+    points, only the seat's own (from its own dealt cards; ``None`` in a blind hand)."""
+    side = m.hand.side
+    assert side is not None
+    out: list[SideBetView] = []
+    own = m.hand.dealt[seat] if m.hand.dealt and not m.hand.blind else ()
+    for b in side:
+        bet = b.bet
+        said: list[tuple[int, int | None]] = []
+        if b.accepted:
+            pts = [best_points(cards, bet.values, bet.same_suit_bonus)[0]
+                   for cards in m.hand.dealt]
+            said = declarations(m.rules, bet, m.mao, pts)[0]
+        out.append({"bet": bet.name, "calls": list(b.chain), "caller": b.caller,
+                    "pending": b.pending, "settled": b.settled, "accepted": b.accepted,
+                    "winner": b.winner, "points": b.points,
+                    "declared": [{"seat": s, "points": p} for s, p in said],
+                    "my_points": bet.points(own) if own else None})
     return out

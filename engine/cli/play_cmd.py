@@ -148,6 +148,17 @@ def describe_checkpoint(cp: Checkpoint, me: int, team_of: Sequence[int] | None =
     if ev == "round":
         return f"  → round won by {side(cp['winner'])}" if cp["winner"] is not None \
             else "  → round tied"
+    if ev == "side_declare":  # G30: the declared points, or "são boas"
+        said = str(cp["points"]) if cp["points"] is not None else "são boas"
+        return f"  {seat_label(cp['seat'], me)}: \"{said}\""
+    if ev == "side_bet":
+        how = "accepted" if cp["accepted"] else "refused"
+        return (f"  → {cp['bet']} ({' - '.join(cp['calls'])}, {how}) won by "
+                f"{side(cp['winner'])} for {cp['points']} · score "
+                f"{scores_text(cp['score'], team)}")
+    if ev == "side_show":  # G32: the winning points' cards
+        return (f"  shown: {seat_label(cp['seat'], me)} "
+                + " ".join(card_pretty(parse_card(c)) for c in cp["cards"]))
     if ev == "hand":
         s = cp["score"]
         won = (f"hand won by {side(cp['winner'])} for {cp['points']}" if cp["winner"] is not None
@@ -242,6 +253,15 @@ def parse_move(text: str, legal: Sequence[Action], legal_text: Sequence[str],
                     + " or ".join(f"'{step} {_short(a)}'" for a in raises))
         return raises[0]
     kinds = {a.kind for a in legal}
+    said = " ".join(words)
+    if "envido" in kinds or "quero" in kinds:  # a side bet's call or answer (G27), by name
+        for a in legal:
+            if a.kind == "envido" and a.call is not None and said == a.call.lower():
+                return a
+        if said in ("não quero", "nao quero", "naoquero") and "nao_quero" in kinds:
+            return next(a for a in legal if a.kind == "nao_quero")
+        if said == "quero" and "quero" in kinds:
+            return next(a for a in legal if a.kind == "quero")
     if any(w in ACCEPT_WORDS for w in words) and "accept" in kinds:
         return next(a for a in legal if a.kind == "accept")
     if any(w in FOLD_WORDS for w in words):
@@ -300,6 +320,11 @@ def _hint(legal: Sequence[Action], rules: Rules) -> str:
         say.append("jogo/play, corro/fold")
     if "concede" in kinds:
         say.append("corro/concede" if "fold" not in kinds else "concede")
+    calls = list(dict.fromkeys(a.call for a in legal if a.kind == "envido"))
+    if calls:
+        say.append("/".join(c for c in calls if c is not None))
+    if "quero" in kinds:
+        say.append("quero, não quero")
     return "type " + ", ".join(say) + " (or 'quit')"
 
 

@@ -83,11 +83,14 @@ class SideBet:
     declare: Declare  # G30, GH18
     credit: Credit  # G31, GH6
     reveal: Reveal  # G32, G50
+    #: GH11: what going to the baralho costs more while the bet may still be started.
+    open_fold_penalty: int = 0
 
     def __hash__(self) -> int:
         return hash((self.name, self.calls, tuple(self.chains.values()), self.falta,
                      self.round, self.callers, self.closed_by_truco, self.truco_precedence,
-                     self.values, self.same_suit_bonus, self.declare, self.credit, self.reveal))
+                     self.values, self.same_suit_bonus, self.declare, self.credit, self.reveal,
+                     self.open_fold_penalty))
 
     def next_calls(self, chain: tuple[str, ...]) -> list[str]:
         """The calls that may follow ``chain`` (the first calls for an empty chain), in the
@@ -185,7 +188,7 @@ def bet_from_data(name: str, d: dict[str, Any]) -> SideBet:
         truco_precedence=truco.get("precedence", True), values=tuple(values),
         same_suit_bonus=pts.get("same_suit_bonus", 20),
         declare=d.get("declare", "sao_boas"), credit=d.get("credit", "at_once"),
-        reveal=d.get("reveal", "winner"))
+        reveal=d.get("reveal", "winner"), open_fold_penalty=d.get("open_fold_penalty", 0))
 
 
 #: G22 (Notation): A = 1, 2..7 their face value, the figures 0 (and 8, 9, T their face

@@ -838,6 +838,10 @@ def _side_bet_errors(d: dict[str, Any], err: Callable[..., VariantError]
             yield err((*at, "truco", "precedence"), "expected precedence: false with closes: "
                       "called (a truco called closes the bet: nobody may start it instead of "
                       "answering), found true", ((*at, "truco", "closes"),))
+        if bet.get("open_fold_penalty", 0) and not d.get("concede", {}).get("allowed", False):
+            yield err((*at, "open_fold_penalty"), "expected concede.allowed: true with "
+                      "open_fold_penalty (nobody goes to the baralho), found concede.allowed "
+                      "false", (("concede", "allowed"),))
         if isinstance(d.get("teams"), list) and len(d["teams"]) != 2:
             yield err(at, f"a side bet is a dispute of two teams: expected two teams, found "
                       f"{len(d['teams'])}", (("teams",),))

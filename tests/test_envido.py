@@ -99,7 +99,8 @@ def test_G24_envido_only_in_round_1_and_once_per_hand() -> None:
 def test_G24_the_opponents_answer_whether_or_not_they_have_played() -> None:
     m = match(VARIANT, deal(3, "Ks Qd Jh | 4c 5d 6h | 7c 2d 3h | 4d 5h 6s"), dealer=3)
     act(m, "play 0 Ks", "envido 1 envido")
-    assert legal(m) == ["envido 0 envido", "envido 0 real envido", "envido 0 falta envido",
+    assert legal(m) == ["concede 0", "concede 2",  # the baralho instead (G20)
+                        "envido 0 envido", "envido 0 real envido", "envido 0 falta envido",
                         "envido 2 envido", "envido 2 real envido", "envido 2 falta envido",
                         "quero 0", "quero 2", "nao_quero 0", "nao_quero 2"]
     refused(m, "quero 3", "not_challenged_bet")
@@ -147,7 +148,7 @@ def test_G27_the_legal_chains() -> None:
     refused(m, "envido 1 envido", "chain_not_allowed", "(G27)")
     refused(m, "envido 2 falta envido", "not_challenged_bet")  # the other team raises
     act(m, "envido 3 falta envido")
-    assert raises(m, 0) == [] and legal(m, 0) == ["quero 0", "nao_quero 0"]  # F ends it
+    assert raises(m, 0) == [] and legal(m, 0) == ["concede 0", "quero 0", "nao_quero 0"]
     m = match(VARIANT, d, dealer=3)
     act(m, "envido 0 real envido")
     assert raises(m, 1) == ["falta envido"]

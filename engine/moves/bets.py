@@ -152,15 +152,19 @@ def credit_owed(m: Match, r: Ruling, score: list[int]) -> int | None:
     side bet first), else ``None``."""
     side = m.hand.side
     assert side is not None
+    owed = [(i, b.winner, b.points) for i, b in enumerate(side)
+            if b.owed and b.winner is not None]
+    s: Settlement | None = r.side
+    if s is not None and s.score is None:  # settled by this very move (G20, a concede)
+        owed.append((s.index, s.team, s.points))
     game = None
-    for i, b in enumerate(side):
-        if b.owed and b.winner is not None:
-            score[b.winner] += b.points
-            if r.owed is None:
-                r.owed = []
-            r.owed.append((i, b.winner, b.points, score[:]))
-            if game is None and score[b.winner] >= m.rules.target:
-                game = b.winner
+    for i, team, points in owed:
+        score[team] += points
+        if r.owed is None:
+            r.owed = []
+        r.owed.append((i, team, points, score[:]))
+        if game is None and score[team] >= m.rules.target:
+            game = team
     return game
 
 
@@ -231,3 +235,16 @@ def side_view(m: Match, seat: int) -> list[SideBetView]:
                     "declared": [{"seat": s, "points": p} for s, p in said],
                     "my_points": bet.points(own) if own else None})
     return out
+
+
+def open_penalty(m: Match) -> int:
+    """GH11: what going to the baralho (a concede) costs more while a side bet may still be
+    started this hand (not started, in its round, no truco accepted): the sum of those bets'
+    ``open_fold_penalty``."""
+    side = m.hand.side
+    assert side is not None
+    rnd = m.round.number
+    if m.hand.last_raise_team is not None:
+        return 0
+    return sum(b.bet.open_fold_penalty for b in side
+               if not b.started and not b.killed and rnd == b.bet.round)

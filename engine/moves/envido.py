@@ -192,5 +192,8 @@ KIND = register(MoveKind(
     name="envido", tell=_tell, menu=_menu, order=6, judge=_judge, effect=_effect,
     lister=_lister, transitions=_transitions, enabled=has_side_bets,
     not_now={None: "no side bet may be called now",
-             "decide": "the special hand's decision comes first"},
+             "decide": "the special hand's decision comes first",
+             # truco.precedence: false (GH8): a truco called closes the bet
+             "answer": Why("bet_closed_by_truco", "a truco was called: no side bet now "
+                                                  "(truco.closes: called, GH8)")},
     keys=("side_bets",)))

@@ -27,7 +27,8 @@ def conclude(m: Match, r: Ruling, winner: int | None, points: int,
     worth the game (a ladder step ``value: game``, accepted) takes the winner's score to the
     target: it scores what it lacked (and a hand worth the match wins the match too)."""
     rules = m.rules
-    score = m.score[:]
+    side = r.side  # a side bet settled by the same move (G20): its crediting comes first
+    score = m.score[:] if side is None or side.score is None else side.score[:]
     game = None
     if m.hand.side is not None:  # GH6: side bets credited at the end of the hand, first
         from engine.moves.bets import credit_owed

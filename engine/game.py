@@ -87,7 +87,7 @@ class MoveTable:
 
     __slots__ = ("play", "covered", "covered_from", "raises", "accept", "fold", "decide",
                  "next_value", "any_time", "players", "listers", "by_seat", "triggers",
-                 "opponents", "winning", "constrained", "plain_raises")
+                 "opponents", "winning", "constrained", "plain_raises", "special_at")
 
     def __init__(self, rules: Rules) -> None:
         n = rules.players
@@ -136,6 +136,8 @@ class MoveTable:
         #: The seats of the other teams, by team: who may answer that team's raise.
         self.opponents = [tuple(s for s in range(n) if team_of[s] != t)
                           for t in range(rules.teams)]
+        #: The special hand (and team) dealt at each score seen so far (engine.moves.deal).
+        self.special_at: dict[tuple[int, ...], tuple[int, int | None]] = {}
 
 
 @cache

@@ -282,7 +282,8 @@ def test_G18_quero_nao_quero_or_the_next_raise_from_either_player_of_the_team() 
     m = match(G, deal(0, "4c 5c 6c | 3d 2d 6d | 4h 5h 6h | 4s 5s 6s"))
     act(m, "raise 1 2")
     assert m.to_act() == [0, 2]
-    assert legal(m) == ["accept 0", "fold 0", "raise 0 3", "accept 2", "fold 2", "raise 2 3"]
+    assert [a for a in legal(m) if not a.startswith("envido")] == [  # (envido: G26)
+        "accept 0", "fold 0", "raise 0 3", "accept 2", "fold 2", "raise 2 3"]
     act(m, "accept 2")  # quero: worth 2, play resumes
     assert m.value == 2 and m.state == "play" and m.turn == 1
     # não quero: the raising team scores the value before the raise

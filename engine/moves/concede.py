@@ -14,8 +14,8 @@ hand's value.
   of the hand: where the special hand's winner takes the game, it scores the points only (as
   a decision's fold, M5).
 
-- Side bets (G20, GH11): with ``instead_of_answer``, a player who must answer a side bet's
-  call may go to the baralho instead: the call counts as refused and is paid first (it may
+- Side bets (G20, GH11): a player who must answer a side bet's call may go to the baralho
+  instead (with ``concede.allowed`` alone: no other move gives the hand up there): the call counts as refused and is paid first (it may
   win the game), then the other team scores the hand's accepted value. Going to the baralho
   while a side bet may still be started this hand gives the other team the bet's
   ``open_fold_penalty`` more (GH11).
@@ -135,7 +135,7 @@ def _transitions(rules: Rules) -> list[dict[str, Any]]:
     out = move_transitions("concede", "play", None, goes=False)  # it always ends the hand
     if rules.concede_instead_of_answer and has_ladder(rules):
         out += move_transitions("concede", "answer", None, goes=False)
-    if rules.concede_instead_of_answer and rules.side_bets:  # G20: instead of a bet's answer
+    if rules.side_bets:  # G20: the baralho instead of a side bet's answer
         out += move_transitions("concede", "bet_answer", None, goes=False)
     return out
 

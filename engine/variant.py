@@ -807,6 +807,11 @@ def _side_bet_errors(d: dict[str, Any], err: Callable[..., VariantError]
     over a truco that closes the bet, a bet of a variant that is not two teams."""
     for name, bet in d.get("side_bets", {}).items():
         at: KeyPath = ("side_bets", name)
+        missing = [k for k in ("calls", "chains") if k not in bet]
+        if missing:
+            yield err(at, f"expected the bet's {' and '.join(missing)} (G27, G28), found "
+                          "none")
+            continue
         calls = bet["calls"]
         chains = {tuple(c["calls"]): c for c in bet["chains"]}
         for i, chain in enumerate(bet["chains"]):

@@ -4,7 +4,6 @@ computations, bet sequences 1 and 2, score by score)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,8 +14,8 @@ from engine.cards import parse_card
 from engine.game import resolve_rules
 from engine.sidebets import falta_value
 
-#: The variant the rules are tested on: Gaudério's cards, ladder, target and envido.
-VARIANT: Any = Path(__file__).parent / "data" / "envido.yaml"
+#: The variant the rules are tested on.
+VARIANT: Any = "gauderio"
 
 
 def at(score: list[int], dealer: int = 3, variant: Any = VARIANT) -> Match:
@@ -330,7 +329,7 @@ def test_the_heuristic_bot_calls_and_answers_envido_by_its_points() -> None:
 def test_simulate_reports_envido_statistics() -> None:
     from engine.simulate import run_simulation
 
-    stats = run_simulation(str(VARIANT), games=6, seed=2, bots=["heuristic", "heuristic"])
+    stats = run_simulation(VARIANT, games=6, seed=2, bots=["heuristic", "heuristic"])
     bet = stats["side_bets"][0]
     assert bet["bet"] == "envido" and bet["called"] >= bet["accepted"] > 0
     assert bet["won_by_mao_team"] <= bet["accepted"] and bet["average_points"] > 0

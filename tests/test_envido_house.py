@@ -4,7 +4,6 @@ not applied."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,31 +16,20 @@ from engine.errors import VariantError
 from engine.sidebets import falta_value
 from engine.variant import load_variant
 
-BASE = Path(__file__).parent / "data" / "envido.yaml"
+BASE = "gauderio"
 
-#: The house ways of playing envido, as the keys each changes (``side_bets.envido``).
+#: The house ways of playing envido (variants/house/), by the option each plays.
 HOUSE = {
-    "envido-at-end-of-hand": "    credit: end_of_hand\n",
-    "falta-trailer": "    falta: target_minus_trailer\n",
-    "truco-closes-envido": "    truco: {closes: called, precedence: false}\n",
-    "envido-pes-only": "    window: {callers: pes}\n",
-    "real-envido-twice": (
-        "    chains:\n" + "".join(
-            f"      - {{calls: [{c}], accepted: {v}}}\n" for c, v in (
-                ("envido", 2), ("real envido", 3), ("falta envido", "falta"),
-                ("envido, envido", 4), ("envido, real envido", 5),
-                ("real envido, real envido", 6), ("envido, falta envido", "falta"),
-                ("real envido, falta envido", "falta"), ("envido, envido, real envido", 7),
-                ("envido, real envido, real envido", 8),
-                ("envido, envido, real envido, real envido", 10)))),
-    "baralho-with-envido-open": "    open_fold_penalty: 1\n",
-    "all-envido-values-public": "    declare: all\n",
+    "GH6": "gauderio-envido-at-end", "GH7b": "gauderio-falta-trailer",
+    "GH8": "gauderio-truco-closes-envido", "GH9": "gauderio-envido-pes",
+    "GH10": "gauderio-real-envido-twice", "GH11": "gauderio-baralho-envido-open",
+    "GH18": "gauderio-envido-public",
 }
 
 
-def house(write: WriteFile, name: str) -> Path:
-    """The house variant ``name``: the test variant with its side bet's keys changed."""
-    return write(f"{name}.yaml", f"extends: {BASE}\nside_bets:\n  envido:\n{HOUSE[name]}")
+def house(_write: WriteFile, option: str) -> str:
+    """The shipped house variant that plays ``option``."""
+    return HOUSE[option]
 
 
 def bets(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -54,7 +42,7 @@ D33 = "7d 6d 3s | As Ac 4h | 5c Jc Qd | 4s 5s Kh"  # seat 0 33, seat 1 4, seat 2
 def test_GH6_envido_credited_at_the_end_of_the_hand_and_first(write: WriteFile) -> None:
     """Won at 20-22, the envido's 5 wait for the end of the hand; the hand's 2 bring team 1
     to 24 too, but the envido is credited first and wins the game (pinned)."""
-    m = at([20, 22], variant=house(write, "envido-at-end-of-hand"))
+    m = at([20, 22], variant=house(write, "GH6"))
     m.deal(deal(3, D33))
     events = act(m, "envido 0 envido", "envido 1 real envido", "quero 0")
     assert [e["event"] for e in events] == ["side_declare"] * 3  # no crediting yet
@@ -69,7 +57,7 @@ def test_GH6_envido_credited_at_the_end_of_the_hand_and_first(write: WriteFile) 
 
 
 def test_GH6_a_refusal_is_credited_at_the_end_of_the_hand_too(write: WriteFile) -> None:
-    m = match(house(write, "envido-at-end-of-hand"), deal(3, D33), dealer=3)
+    m = match(house(write, "GH6"), deal(3, D33), dealer=3)
     assert not bets(act(m, "envido 0 envido", "nao_quero 1"))
     assert m.score == [0, 0]
     events = act(m, "concede 0")
@@ -91,7 +79,7 @@ def test_GH7_falta_readings(how: str, score: list[int], winner: int, value: int)
 
 
 def test_GH7b_the_falta_is_what_the_trailing_team_lacks(write: WriteFile) -> None:
-    m = at([5, 9], variant=house(write, "falta-trailer"))
+    m = at([5, 9], variant=house(write, "GH7b"))
     m.deal(deal(3, D33))
     events = act(m, "envido 0 falta envido", "quero 1")
     assert bets(events)[0]["points"] == 19 and m.is_over and m.winner == 0
@@ -108,7 +96,7 @@ def test_GH7_each_reading_is_applied_in_play(write: WriteFile, how: str) -> None
 
 
 def test_GH8_a_truco_called_closes_envido(write: WriteFile) -> None:
-    path = house(write, "truco-closes-envido")
+    path = house(write, "GH8")
     m = match(path, deal(3, D33), dealer=3)
     act(m, "raise 0 2")
     assert not [a for a in legal(m) if a.startswith("envido")]
@@ -126,7 +114,7 @@ def test_GH8_needs_no_precedence(write: WriteFile) -> None:
 
 
 def test_GH9_only_the_pes_start_envido(write: WriteFile) -> None:
-    m = match(house(write, "envido-pes-only"), deal(3, D33), dealer=3)
+    m = match(house(write, "GH9"), deal(3, D33), dealer=3)
     assert not [a for a in legal(m) if a.startswith("envido")]
     assert assert_illegal(m, "envido 0 envido").code == "not_a_pe"
     act(m, "play 0 3s", "play 1 As")
@@ -136,7 +124,7 @@ def test_GH9_only_the_pes_start_envido(write: WriteFile) -> None:
 
 
 def test_GH10_real_envido_may_be_repeated(write: WriteFile) -> None:
-    path = house(write, "real-envido-twice")
+    path = house(write, "GH10")
     m = match(path, deal(3, D33), dealer=3)
     act(m, "envido 0 real envido")
     assert "envido 1 real envido" in legal(m)
@@ -160,7 +148,7 @@ def test_G20_baralho_with_envido_pending_pays_the_refusal_first() -> None:
 
 
 def test_GH11_baralho_while_envido_is_open_gives_one_more(write: WriteFile) -> None:
-    path = house(write, "baralho-with-envido-open")
+    path = house(write, "GH11")
     m = match(path, deal(3, D33), dealer=3)
     assert of(act(m, "concede 0"), "hand")[0]["points"] == 2
     m = match(path, deal(3, D33), dealer=3)
@@ -171,15 +159,14 @@ def test_GH11_baralho_while_envido_is_open_gives_one_more(write: WriteFile) -> N
 
 
 def test_GH11_needs_a_baralho(write: WriteFile) -> None:
-    path = write("bad.yaml", f"extends: {BASE}\nconcede: {{allowed: false, "
-                             "instead_of_answer: false}\nside_bets:\n  envido:\n"
-                             "    open_fold_penalty: 1\n")
+    path = write("bad.yaml", f"extends: {BASE}\nconcede: {{allowed: false}}\n"
+                             "side_bets:\n  envido:\n    open_fold_penalty: 1\n")
     with pytest.raises(VariantError, match="open_fold_penalty"):
         load_variant(path)
 
 
 def test_GH18_every_value_is_declared(write: WriteFile) -> None:
-    m = match(house(write, "all-envido-values-public"), deal(3, D33), dealer=3)
+    m = match(house(write, "GH18"), deal(3, D33), dealer=3)
     events = act(m, "envido 0 envido", "quero 1")
     assert [(e["seat"], e["points"]) for e in of(events, "side_declare")] == [
         (0, 33), (1, 4), (2, 25), (3, 29)]
@@ -195,7 +182,7 @@ def test_side_bets_invariants_in_random_play(write: WriteFile) -> None:
     from engine.shuffle import SplitMix64
 
     for name in [None, *HOUSE]:
-        path = BASE if name is None else house(write, name)
+        path = BASE if name is None else house(write, name)  # type: ignore[arg-type]
         for seed in range(4):
             m = Match.new(path, seed=seed)
             choose = SplitMix64(seed)

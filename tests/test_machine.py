@@ -38,7 +38,8 @@ VARIANTS = ("paulista", "mineiro", "mineiro-12", "one-on-one", "paulista-mao-de-
             "concede", "next-seat-answers", "both-refuse", "no-raise-back",
             "tie-leader-lowest-seat", "tie-leader-mao", "all-tied-first-round", "five-cards",
             "leader-face-up", "no-cover-after-tie", "highest-after-tied-first",
-            "raiser-must-beat", Path(__file__).parent / "data" / "envido.yaml")
+            "raiser-must-beat", "gauderio", "gauderio-envido-at-end",
+            "gauderio-truco-closes-envido", "gauderio-envido-pes", "gauderio-real-envido-twice")
 
 
 def _states(variant: Any) -> set[str]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -512,11 +511,11 @@ def _leaves(node: Any, path: tuple[Any, ...]) -> Any:
 
 
 # -- side bets (G24-G32) ----------------------------------------------------------------------
-ENVIDO = str(Path(__file__).parent / "data" / "envido.yaml")
+ENVIDO = "gauderio"
 
 
 def envido_position(*moves: str) -> Position:
-    """The envido test variant's seed-3 match after ``moves``; hand 1: dealer 0, mão 1."""
+    """Gaudério's seed-3 match after ``moves``; hand 1: dealer 0, mão 1."""
     m = Match.new(ENVIDO, seed=3)
     for text in moves:
         m.apply(next(a for a in m.legal_actions() if str(a) == text))
@@ -593,8 +592,8 @@ def test_position_refuses_cards_shown_of_a_refused_bet() -> None:
     refused(ENVIDO, p, "bet_shown", "side_bets[0].shown")
 
 
-def test_an_envido_position_mutated_is_refused_or_plays_on() -> None:
-    """The mutation check of the shipped variants, on the envido test variant."""
+def test_a_side_bets_entry_mutated_is_refused_or_plays_on() -> None:
+    """The mutation check of the shipped variants, on the side bets' entries."""
     choose = SplitMix64(5)
     m = Match.new(ENVIDO, seed=9)
     positions = []

@@ -15,8 +15,9 @@ hand's value.
   a decision's fold, M5).
 
 - Side bets (G20, GH11): a player who must answer a side bet's call may go to the baralho
-  instead (with ``concede.allowed`` alone: no other move gives the hand up there): the call counts as refused and is paid first (it may
-  win the game), then the other team scores the hand's accepted value. Going to the baralho
+  instead (with ``concede.allowed`` alone: no other move gives the hand up there): the call
+  counts as refused and is paid first (it may win the game), then the other team scores the
+  hand's accepted value. Going to the baralho
   while a side bet may still be started this hand gives the other team the bet's
   ``open_fold_penalty`` more (GH11).
 

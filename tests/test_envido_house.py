@@ -203,3 +203,53 @@ def test_side_bets_invariants_in_random_play(write: WriteFile) -> None:
                 for e in events:
                     if e["event"] in ("side_bet", "hand") and max(e["score"]) >= 24:
                         assert of(events, "game"), (name, seed, events)
+
+
+# -- the loader's cross-checks of side_bets ----------------------------------------------------
+CHAINS = "    chains:\n      - {calls: [envido], accepted: 2}\n"
+
+
+@pytest.mark.parametrize(("text", "path", "says"), [
+    (CHAINS + "      - {calls: [envido, envidão], accepted: 3}\n",
+     "side_bets.envido.chains[1].calls[1]", "expected one of the bet's calls"),
+    ("    chains:\n      - {calls: [envido], accepted: 2}\n"
+     "      - {calls: [real envido, envido], accepted: 5}\n",
+     "side_bets.envido.chains[1].calls", "the chain without its last call"),
+    ("    chains:\n      - {calls: [falta envido], accepted: falta}\n"
+     "      - {calls: [falta envido, envido], accepted: 9}\n",
+     "side_bets.envido.chains[1]", "expected refused"),
+    (CHAINS + "      - {calls: [envido], accepted: 3}\n",
+     "side_bets.envido.chains[1].calls", "listed twice"),
+    ("    chains:\n      - {calls: [envido, envido], accepted: 4}\n",
+     "side_bets.envido.chains", "at least one chain of a single call"),
+    ("    window: {round: 4}\n", "side_bets.envido.window.round", "there is no round 4"),
+    ("    truco: {closes: called}\n", "side_bets.envido.truco.closes", "precedence"),
+])
+def test_side_bets_that_make_no_sense_are_refused(write: WriteFile, text: str, path: str,
+                                                  says: str) -> None:
+    bad = write("bad.yaml", f"extends: {BASE}\nside_bets:\n  envido:\n{text}")
+    with pytest.raises(VariantError) as info:
+        load_variant(bad)
+    assert says in str(info.value) and info.value.path == path, str(info.value)
+
+
+def test_a_side_bet_needs_its_calls_and_chains_and_two_teams(write: WriteFile) -> None:
+    bad = write("bad.yaml", f"extends: {BASE}\nside_bets:\n  flor:\n    falta: "
+                            "target_minus_leader\n")
+    with pytest.raises(VariantError, match="calls and chains"):
+        load_variant(bad)
+    three = write("three.yaml", f"extends: {BASE}\nplayers: 3\nteams: [[0], [1], [2]]\n")
+    with pytest.raises(VariantError, match="two teams"):
+        load_variant(three)
+
+
+def test_truco_variants_check_names_the_key_and_exits_1(write: WriteFile) -> None:
+    from click.testing import CliRunner
+
+    from engine.cli import main
+
+    bad = write("bad.yaml", f"extends: {BASE}\nside_bets:\n  envido:\n"
+                            "    truco: {closes: called}\n")
+    result = CliRunner().invoke(main, ["variants", "check", str(bad)])
+    assert result.exit_code == 1 and "side_bets.envido.truco" in result.output
+    assert "Traceback" not in result.output

@@ -88,3 +88,38 @@ def test_replay_shows_calls_declarations_and_cards_shown() -> None:
     assert "envido (envido - falta envido, accepted): team 0 (seat 0, seat 2) wins 24 points" \
         in text  # at 0-0 the falta is the whole target (G29)
     assert "seat 0 shows 7♥ 6♥" in text
+
+
+def test_truco_play_offers_envido_in_portuguese_and_tells_the_declarations() -> None:
+    from click.testing import CliRunner
+
+    from engine.cli import main
+
+    result = CliRunner().invoke(main, ["play", "--variant", "gauderio", "--seat", "1",
+                                       "--seed", "3"], input="envido\n" + "a\n" * 40)
+    out = result.output
+    assert "envido (side bet)" in out and "real envido (side bet)" in out
+    assert "falta envido (side bet)" in out and "you call ENVIDO" in out
+    assert "Envido: not called · your points" in out
+    assert "QUERO" in out or "NÃO QUERO" in out
+
+
+def test_truco_play_parses_quero_and_nao_quero_by_name() -> None:
+    from engine.cli.play_cmd import parse_move
+
+    m = match(VARIANT, deal(3, "4c 7h 6h | 7d 2d Kc | 6c Qc 3s | Ah Qh 4s"), dealer=3)
+    m.apply(parse_action("envido 0 envido"))
+    legal = m.legal_actions(1)
+    texts = [str(a) for a in legal]
+    assert str(parse_move("quero", legal, texts, m.rules)) == "quero 1"
+    assert str(parse_move("não quero", legal, texts, m.rules)) == "nao_quero 1"
+    assert str(parse_move("real envido", legal, texts, m.rules)) == "envido 1 real envido"
+
+
+def test_simulate_prints_the_side_bets_table() -> None:
+    from engine.cli.simulate_cmd import format_statistics
+    from engine.simulate import run_simulation
+
+    text = format_statistics(run_simulation(VARIANT, games=3, seed=1,
+                                            bots=["heuristic", "heuristic"]))
+    assert "side bet" in text and "won by mão's team" in text and "\nenvido " in text

@@ -253,3 +253,37 @@ def test_truco_variants_check_names_the_key_and_exits_1(write: WriteFile) -> Non
     result = CliRunner().invoke(main, ["variants", "check", str(bad)])
     assert result.exit_code == 1 and "side_bets.envido.truco" in result.output
     assert "Traceback" not in result.output
+
+
+# -- refusals that Gaudério's own bets cannot show ----------------------------------------------
+def test_a_call_the_variant_does_not_have_is_refused() -> None:
+    from engine import Action
+
+    m = match(BASE, deal(3, D33), dealer=3)
+    assert assert_illegal(m, Action.envido(0, "envidão")).code == "unknown_call"
+
+
+def test_only_the_first_truco_step_gives_way_to_envido(write: WriteFile) -> None:
+    """A hand that starts worth the first step (a special hand of a written variant, raises
+    allowed): its raise to 3 is no first truco, so envido está primero does not apply."""
+    path = write("worth-2.yaml", f"extends: {BASE}\nspecial_hands:\n"
+                                 "  - {name: dois, when: {teams: exactly_one, from_score: 20},"
+                                 " value: 2, raises: allowed}\n")
+    m = at([20, 5], variant=path)
+    m.deal(deal(3, D33))
+    assert m.value == 2
+    act(m, "raise 0 3")
+    assert assert_illegal(m, "envido 1 envido").code == "not_first_truco"
+
+
+def test_a_call_of_another_bet_waits_while_one_is_pending(write: WriteFile) -> None:
+    """Two side bets in one variant (flor will be the second): while one's call waits, the
+    other's calls are refused."""
+    path = write("two.yaml", f"extends: {BASE}\nside_bets:\n  tanto:\n    calls: [tanto]\n"
+                             "    chains:\n      - {calls: [tanto], accepted: 1}\n")
+    m = match(path, deal(3, D33), dealer=3)
+    assert "envido 0 tanto" in legal(m) and "envido 0 envido" in legal(m)
+    act(m, "envido 0 envido")
+    assert assert_illegal(m, "envido 1 tanto").code == "other_bet_pending"
+    events = act(m, "quero 1", "envido 0 tanto", "nao_quero 1")
+    assert [e["bet"] for e in bets(events)] == ["envido", "tanto"]

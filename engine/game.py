@@ -37,7 +37,8 @@ play is a :class:`~engine.state.HandState` (:attr:`Match.hand`) and its round a
 (:attr:`turn`, :attr:`value`, :attr:`hands` ...) read them.
 
 Checkpoints (what the rules made of a move) come back from :meth:`Match.apply` as log events:
-``round``, ``hand``, ``game``, ``match``.
+``round``, ``hand``, ``game``, ``match``; in a variant with side bets also ``side_declare``,
+``side_bet`` and ``side_show`` (G30-G32).
 """
 
 from __future__ import annotations

@@ -635,7 +635,7 @@ def _check_bets(m: Match, p: Position) -> None:
         if b.owed and (not b.settled or bet.credit != "end_of_hand"):
             raise _refuse(Why("bet_owed", "points are owed only by a settled bet credited at "
                                           "the end of the hand (GH6)"), f"{at}.owed")
-        if b.settled and bet.credit == "end_of_hand" and not b.owed:
+        if b.settled and bet.credit == "end_of_hand" and not b.owed and state != "match_over":
             raise _refuse(Why("bet_owed", "a settled bet credited at the end of the hand "
                                           "owes its points until then (GH6)"), f"{at}.owed")
         if b.shown is not None:

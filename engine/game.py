@@ -54,6 +54,7 @@ from engine.cards import CARD_CODES, Card, card_name
 from engine.errors import IllegalMoveError, Why
 from engine.machine import Ruling, build_machine, triggers_from
 from engine.moves import KINDS, Lister, load_kinds
+from engine.moves.answers import answering_seats
 from engine.moves.outcome import new_hand
 from engine.observation import LastHand, Observation, PendingRaise, PlayedCard, SpecialHand
 from engine.rules import Rules
@@ -371,12 +372,10 @@ class Match:
         moves = self.moves
         listers = moves.listers[st]
         if st in moves.by_seat:
-            if seat is None:  # only the challenged seats may move while a raise waits
-                pending = self.hand.pending
-                seats: Sequence[int] = (range(moves.players) if pending is None else
-                                        moves.opponents[self.rules.team_of[pending[0]]])
-            else:
-                seats = (seat,) if 0 <= seat < moves.players else ()
+            # only the seats that may answer move while a raise waits (C9, answers.py)
+            seats: Sequence[int] = answering_seats(self)
+            if seat is not None:
+                seats = (seat,) if seat in seats else ()
             for s in seats:
                 for lister in listers:
                     lister(self, s, out)

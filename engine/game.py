@@ -87,7 +87,7 @@ class MoveTable:
 
     __slots__ = ("play", "covered", "covered_from", "raises", "accept", "fold", "decide",
                  "next_value", "any_time", "players", "listers", "by_seat", "triggers",
-                 "opponents", "winning", "constrained", "plain_raises", "special_at")
+                 "opponents", "winning", "constrained", "plain_raises", "special_at", "machine")
 
     def __init__(self, rules: Rules) -> None:
         n = rules.players
@@ -122,6 +122,8 @@ class MoveTable:
         self.plain_raises = (not self.any_time and not rules.name_card and self.winning is None
                              and not rules.raiser_must_beat)
         machine = build_machine(rules)
+        #: The variant's machine (one per variant: :func:`engine.machine.build_machine`).
+        self.machine = machine
         #: The triggers of each state, as the machine has them.
         self.triggers = {s: frozenset(triggers_from(machine, s)) for s in machine.states}
         kinds = sorted(KINDS.values(), key=lambda k: k.order)
@@ -167,9 +169,9 @@ class Match:
         if not 0 <= dealer < rules.players:
             raise ValueError(f"dealer {dealer} is not a seat (0..{rules.players - 1})")
         self.rules = rules
-        self.machine = build_machine(rules)
-        self._events = self.machine.events
-        self.moves = move_table(rules)
+        self.moves = moves = move_table(rules)  # one cache lookup: it holds the machine too
+        self.machine = moves.machine
+        self._events = moves.machine.events
         self.state = "deal"
         self.seed = seed
         self.rng = SplitMix64(seed) if seed is not None else None

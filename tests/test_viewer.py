@@ -269,3 +269,20 @@ def test_build_steps_of_a_log_that_ends_early_is_valid() -> None:
     log = (REPO / "replays" / "invalid" / "incomplete.jsonl").read_bytes()
     builder, problem = build_steps(log, "i.jsonl")
     assert problem is None and builder.steps[-1]["k"] == "move"
+
+
+@pytest.mark.parametrize("module", ["engine.viewer", "engine.viewer.charts"])
+def test_the_viewer_s_examples_run(module: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_readme_shows_the_viewer_s_picture_and_its_commands() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## See a game", 1)[1].split("\n## ", 1)[0]
+    assert "](docs/viewer.png)" in section and (REPO / "docs" / "viewer.png").is_file()
+    assert "truco replay" in section and "--html" in section
+    assert "docs/make_screenshot.py" in section

@@ -261,7 +261,11 @@ def test_a_seat_s_view_shows_no_card_its_observation_hides(browser: Any, tmp_pat
     page = Page(browser, path)
     masked = [i for i, s in enumerate(steps) if s.get("tm")]
     ended = [i for i, s in enumerate(steps) if s.get("end")]
-    chosen = sorted({0, len(steps) - 1, *range(1, len(steps), 9), *masked[::2], *ended[::2]})
+    shown = [i for i, s in enumerate(steps) if any(v[1] for v in s["ov"])]  # partners' cards
+    chosen = sorted({0, len(steps) - 1, *range(1, len(steps), 9), *masked[::2], *ended[::2],
+                     *shown})
+    if log == "mineiro-special.jsonl":
+        assert shown  # its mão de dez decisions show the partners' cards
     for seat in range(4):
         page.page.select_option("#eye", str(seat))
         for i in chosen:
@@ -271,10 +275,11 @@ def test_a_seat_s_view_shows_no_card_its_observation_hides(browser: Any, tmp_pat
             assert look["step"] == i
             assert look["faces"] <= visible(step, seat), (log, seat, i)
             assert look["fronts"] == _expected_fronts(step, 4, seat), (seat, i)
+            own, partners = step["ov"][seat][0], step["ov"][seat][1]
             for other, cards in look["hands"].items():
-                if other == seat and step["ov"][seat][0]:
-                    assert cards == step["hs"][other]
-                elif other not in step["ov"][seat][1]:  # another seat's hand (or a blind one)
+                if (other == seat and own) or other in partners:  # partners': a decision (M5)
+                    assert cards == step["hs"][other], (seat, i, other)
+                else:  # another seat's hand, or its own in a blind hand (P6): face down
                     assert cards == [None] * len(step["hs"][other]), (seat, i, other)
             if step.get("tm") and not step["ov"][seat][4]:
                 assert look["words"] == _words(step["tm"])

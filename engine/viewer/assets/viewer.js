@@ -301,7 +301,7 @@
   function readHash() {
     var m = /m=(\d+)/.exec(location.hash);
     var s = /seat=(\d+)/.exec(location.hash);
-    if (s && Number(s[1]) < N) { eye = Number(s[1]); }
+    eye = s && Number(s[1]) < N ? Number(s[1]) : "all";
     if (m) { current = Math.min(states.length - 1, Number(m[1])); }
     byId("eye").value = String(eye);
   }
@@ -312,6 +312,7 @@
     for (var s = 0; s < N; s++) { select.appendChild(new Option(name(s) + "'s view", String(s))); }
     select.addEventListener("change", function () {
       eye = select.value === "all" ? "all" : Number(select.value);
+      select.blur(); // the arrow keys step through the game again
       buildList();
       draw();
     });
@@ -332,6 +333,7 @@
       if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
     });
     window.addEventListener("hashchange", function () { readHash(); buildList(); draw(); });
+    byId("rules").textContent = (INFO.lines || [])[1] || "";
     readHash();
     buildList();
     draw();

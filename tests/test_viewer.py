@@ -286,3 +286,15 @@ def test_the_readme_shows_the_viewer_s_picture_and_its_commands() -> None:
     assert "](docs/viewer.png)" in section and (REPO / "docs" / "viewer.png").is_file()
     assert "truco replay" in section and "--html" in section
     assert "docs/make_screenshot.py" in section
+
+
+def test_player_names_come_from_the_header_or_its_meta_else_seat_numbers() -> None:
+    header = {"truco_log": 1, "variant": "paulista", "seed": 7, "meta": {"players": ["Ana", "Bia"]}}
+    log = (json.dumps(header) + "\n" + '{"event": "play", "seat": 1, "card": "2h"}\n').encode()
+    builder, problem = build_steps(log, "x.jsonl")
+    assert problem is None and builder.info["names"] == ["Ana", "Bia", "Seat 2", "Seat 3"]
+    assert builder.steps[-1]["tx"] == "Bia plays 2♥"
+    assert "team 0 (Ana, Seat 2)" in builder.info["lines"][1]
+    builder, _ = build_steps((json.dumps({**header, "meta": {}}) + "\n").encode(), "x.jsonl")
+    assert builder.info["names"] == ["Seat 0", "Seat 1", "Seat 2", "Seat 3"]
+    assert [s["k"] for s in builder.steps] == ["deal"]  # a header alone: the match as it starts

@@ -23,6 +23,7 @@ rest back): a whole match stays small.
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any
 
@@ -61,15 +62,16 @@ class StepBuilder(Transcript):
 
     # -- the visitor ----------------------------------------------------------------------------
     def header(self, item: LogItem, match: Match) -> None:
-        super().header(item, match)
         r = match.rules
         given = item.data.get("players")
         meta = item.data.get("meta")
         if not given and isinstance(meta, dict):
-            given = meta.get("players")
+            given = meta.get("players")  # names a tool kept in the header's meta
         given = given if isinstance(given, list) else []
-        self.names = [str(given[s]) if s < len(given) and given[s] not in (None, "")
-                      else f"Seat {s}" for s in range(r.players)]
+        names = [str(given[s]) if s < len(given) and given[s] not in (None, "")
+                 else f"Seat {s}" for s in range(r.players)]
+        # the transcript's words (every step's) name the players so too
+        super().header(replace(item, data={**item.data, "players": names}), match)
         self.match = match
         self.info = {
             "title": r.title, "variant": r.name, "seed": item.data.get("seed"),
@@ -123,7 +125,8 @@ class StepBuilder(Transcript):
         super().end(replayer)
         if not self.steps and self.match is not None:
             self.steps.append(self._table(self.match, kind="deal", line=1,
-                                          text="The match before its first hand", cps=[]))
+                                          text="The match as its header starts it (no moves)",
+                                          cps=[]))
 
     # -- the table ------------------------------------------------------------------------------
     def _table(self, m: Match, *, kind: str, line: int | None, text: str, cps: list[str],

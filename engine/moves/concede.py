@@ -33,7 +33,7 @@ from engine.actions import Action
 from engine.errors import Why
 from engine.machine import Ruling
 from engine.moves import MoveKind, Words, has_ladder, move_transitions, register
-from engine.moves.answers import judge_answer, may_answer, refuse
+from engine.moves.answers import judge_answer, refuse
 from engine.moves.bets import (
     apply_settlement,
     judge_bet_answer,
@@ -124,7 +124,7 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
                 out.append(table[s])
         return
     if m.state == "answer":  # listed seat by seat
-        if seat is not None and may_answer(m, seat):
+        if seat is not None:  # a seat that may answer (answers.py)
             out.append(table[seat])
         return
     t = m.round.turn

@@ -335,3 +335,15 @@ def test_simulate_reports_envido_statistics() -> None:
     assert bet["won_by_mao_team"] <= bet["accepted"] and bet["average_points"] > 0
     assert "side_bets" not in run_simulation("paulista", games=2, seed=2,
                                              bots=["heuristic", "random"])
+
+
+def test_G46_envido_won_under_a_pending_truco_ends_the_game_and_the_truco_with_it() -> None:
+    m = at([21, 21], dealer=3)
+    m.deal(deal(3, "7d 6d 3s | 4c 5h Jh | Kc 2d 3h | 4d Qs 6c"))
+    act(m, "play 0 3s", "raise 1 2")
+    events = act(m, "envido 2 real envido", "quero 1")
+    assert [e["event"] for e in events] == ["side_declare", "side_declare", "side_declare",
+                                            "side_bet", "side_show", "game", "match"]
+    assert m.is_over and m.winner == 0 and m.score == [24, 21]
+    assert m.pending is None
+    assert Match.from_position("gauderio", m.position()).position() == m.position()

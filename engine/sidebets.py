@@ -14,8 +14,18 @@ computations (points, the falta's value, the stakes, the declarations); the move
 answer a bet are :mod:`engine.moves.envido`, :mod:`engine.moves.quero` and
 :mod:`engine.moves.nao_quero`, and the hand's record of a bet is :class:`BetState`.
 
-Flor (G33-G41) is meant to be one more bet of this block (``kind: flor``): it kills envido
-(:attr:`BetState.killed`), has compulsory singing and contested stakes; it is not built yet.
+Flor (G33-G41) is meant to be one more bet of this block (``kind: flor``); it is not built
+yet. What is ready for it: ``side_bets`` is a map of named bets, each with its ``kind``; the
+hand keeps one :class:`BetState` per bet (:attr:`engine.state.HandState.side`), the machine's
+``bet_answer`` state serves any bet's pending call (a second bet's call is refused while one
+waits: ``other_bet_pending``), :attr:`BetState.killed` is honoured by the envido's window
+(G37: flor kills envido), positions, observations and the log's ``side_bet`` checkpoint are per
+bet, and a chain's stakes are data. What flor still needs: a ``flor`` kind of points (20 + the
+three values, G34), compulsory singing (G35, G36: the pinned timings make singing a move the
+lister offers alone, in a ``sing`` state entered from the deal, a play, an envido call or a
+raise to answer, by conditions only flor variants' machines have), the uncontested crediting
+(3 per flor, G38) and the contested choices and stakes (G39, G40: per-flor units, me achico,
+contra-flor ao resto = falta + 3 per flor), and showing the flores that scored (G41).
 """
 
 from __future__ import annotations

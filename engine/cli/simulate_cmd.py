@@ -24,6 +24,7 @@ from engine.cli.options import (
     parse_bots,
     refuse_existing,
 )
+from engine.cli.scale import dask_option, executor_for
 from engine.fileio import atomic_folder, is_empty_folder
 from engine.simulate import run_simulation
 from engine.tui import columns
@@ -91,7 +92,8 @@ def format_statistics(stats: dict[str, Any]) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-def _progress_bar(total: int) -> tuple[Callable[[int, int], None] | None, Callable[[], None]]:
+def _progress_bar(total: int, label: str = "simulating"
+                  ) -> tuple[Callable[[int, int], None] | None, Callable[[], None]]:
     """A progress bar on standard error when it is a terminal; else nothing."""
     if not sys.stderr.isatty():
         return None, lambda: None
@@ -99,7 +101,7 @@ def _progress_bar(total: int) -> tuple[Callable[[int, int], None] | None, Callab
     from rich.progress import Progress
 
     bar = Progress(console=Console(stderr=True), transient=True)
-    task = bar.add_task("simulating", total=total)
+    task = bar.add_task(label, total=total)
     bar.start()
 
     def update(done: int, _total: int) -> None:
@@ -137,8 +139,9 @@ def _check_logs_folder(logs: str, force: bool, variant: str) -> None:
                    "its path from DIR.")
 @force_option("a --logs folder with files in it")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+@dask_option("matches")
 def simulate(variant: str, n_matches: int, games_alias: int | None, seed: int, bots: str,
-             jobs: int, logs: str | None, force: bool, as_json: bool) -> None:
+             jobs: int, logs: str | None, force: bool, as_json: bool, dask: str | None) -> None:
     """Let bots play N matches of a variant and print statistics: matches, games,
     hands and points won per team, the ladder steps reached and accepted, folds, special
     hands and who won them, hands per game, all-tied hands, raises out of turn.
@@ -148,6 +151,7 @@ def simulate(variant: str, n_matches: int, games_alias: int | None, seed: int, b
       truco simulate --variant paulista --matches 1000 --seed 1 --jobs 2
       truco simulate -v mineiro -n 200 --bots heuristic,heuristic --json
       truco simulate -v house.yaml -n 50 --logs logs/
+      truco simulate -v paulista -n 1000000 --dask tcp://scheduler:8786
     """
     from engine.game import resolve_rules
 
@@ -160,10 +164,13 @@ def simulate(variant: str, n_matches: int, games_alias: int | None, seed: int, b
         folder = atomic_folder(logs, replace=force)  # filled beside DIR, swapped in whole
     update, stop = _progress_bar(games)
     try:
-        with folder or contextlib.nullcontext() as tmp:
-            # The temporary folder is DIR's sibling: a variant file's path from it is DIR's.
-            stats = run_simulation(variant, games=games, seed=seed, bots=names, jobs=jobs,
-                                   logs=tmp, progress=update)
+        with contextlib.ExitStack() as stack:
+            executor = None if dask is None else stack.enter_context(
+                executor_for(jobs, dask, games))  # a cluster (the same statistics)
+            with folder or contextlib.nullcontext() as tmp:
+                # The temporary folder is DIR's sibling: a variant file's path from it is DIR's.
+                stats = run_simulation(variant, games=games, seed=seed, bots=names, jobs=jobs,
+                                       logs=tmp, progress=update, executor=executor)
     finally:
         stop()
     if as_json:

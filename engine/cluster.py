@@ -73,7 +73,10 @@ def ordered(fn: Callable[[J], R], jobs: Iterable[J], executor: Executor,
             on_done: Callable[[J, R], None] | None = None) -> Iterator[R]:
     """``fn(job)`` for every job, run by ``executor`` with at most ``executor.window`` jobs in
     flight, yielded in the order of ``jobs`` whatever order they finish in. ``on_done(job,
-    result)`` is called as each one finishes (in the order they finish: a progress bar)."""
+    result)`` is called as each one finishes (in the order they finish: a progress bar).
+    ``jobs`` is read as the work goes (it may be a generator), and the results that wait for
+    an earlier one are bounded (while a slow chunk holds the rest back, no new one starts past
+    four windows): the memory does not grow with the number of jobs."""
     it = iter(jobs)
     started: dict[int, J] = {}
     finished: dict[int, R] = {}
@@ -82,7 +85,8 @@ def ordered(fn: Callable[[J], R], jobs: Iterable[J], executor: Executor,
 
     def fill() -> None:
         nonlocal submitted
-        while len(started) < max(1, executor.window):
+        window = max(1, executor.window)
+        while len(started) < window and len(started) + len(finished) < 4 * window:
             job = next(it, _END)
             if job is _END:
                 return

@@ -19,7 +19,7 @@ import contextlib
 import json
 import os
 import sys
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -111,17 +111,20 @@ def verify_chunk(chunk: list[Item]) -> list[Outcome]:
     return [_verify_one(item) for item in chunk]
 
 
-def _items(files: list[str]) -> list[Item]:
-    """What to verify: files by their absolute paths (a worker's working folder may be
-    another), standard input read now (bounded: the reader reports a log over the limit)."""
-    items: list[Item] = []
-    for name in files:
-        if name == "-":
-            data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
-            items.append(("<stdin>", None, data, os.getcwd()))
-        else:
-            items.append((name, os.path.abspath(name), None, None))
-    return items
+def _chunks(files: list[str], size: int) -> Iterator[list[Item]]:
+    """The logs to verify, ``size`` a chunk, made as they are sent (a million names need not
+    be a million items at once): files by their absolute paths (a worker's working folder may
+    be another), standard input read when its turn comes (bounded: the reader reports a log
+    over the limit)."""
+    for start in range(0, len(files), size):
+        chunk: list[Item] = []
+        for name in files[start:start + size]:
+            if name == "-":
+                data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+                chunk.append(("<stdin>", None, data, os.getcwd()))
+            else:
+                chunk.append((name, os.path.abspath(name), None, None))
+        yield chunk
 
 
 def verified_in(report: str) -> dict[str, dict[str, Any]]:
@@ -205,20 +208,20 @@ def verify(paths: tuple[str, ...], as_json: bool, as_jsonl: bool, first: bool, j
     files = log_paths(paths)
     done = verified_in(report) if report is not None else {}
     skipped = [done[f] for f in files if f in done]
-    items = _items([f for f in files if f not in done])
+    todo = [f for f in files if f not in done]
     counts = summary(skipped)
     logs: list[dict[str, Any]] = []
-    update, stop = _progress_bar(len(items), "verifying")
+    update, stop = _progress_bar(len(todo), "verifying")
     verified = 0
 
     def finished(chunk: list[Item], _outcomes: list[Outcome]) -> None:
         nonlocal verified
         verified += len(chunk)
         if update is not None:
-            update(verified, len(items))
+            update(verified, len(todo))
 
     try:
-        with contextlib.closing(_outcomes(items, jobs, dask, finished)) as outcomes:
+        with contextlib.closing(_outcomes(todo, jobs, dask, finished)) as outcomes:
             for data, lines in outcomes:
                 if first:
                     data["problems"] = data["problems"][:1]
@@ -247,16 +250,15 @@ def verify(paths: tuple[str, ...], as_json: bool, as_jsonl: bool, first: bool, j
     sys.exit(1 if counts["invalid"] else 0)
 
 
-def _outcomes(items: list[Item], jobs: int, dask: str | None,
+def _outcomes(files: list[str], jobs: int, dask: str | None,
               finished: Callable[[list[Item], list[Outcome]], None]
               ) -> Generator[Outcome, None, None]:
-    """The outcome of every item, in order, verified in chunks where ``--jobs``/``--dask``
+    """The outcome of every log, in order, verified in chunks where ``--jobs``/``--dask``
     say."""
-    if not items:
+    if not files:
         return
-    local = chunk_size(len(items), jobs, CHUNK)
-    with executor_for(jobs, dask, -(-len(items) // local)) as executor:
-        size = chunk_size(len(items), executor.workers, CHUNK)
-        work = [items[i:i + size] for i in range(0, len(items), size)]
+    local = chunk_size(len(files), jobs, CHUNK)
+    with executor_for(jobs, dask, -(-len(files) // local)) as executor:
+        work = _chunks(files, chunk_size(len(files), executor.workers, CHUNK))
         for outcomes in ordered(verify_chunk, work, executor, finished):
             yield from outcomes

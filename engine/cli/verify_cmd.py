@@ -201,7 +201,8 @@ def verify(paths: tuple[str, ...], as_json: bool, as_jsonl: bool, first: bool, j
       truco verify logs/ --jobs 2
       truco verify archive/ --dask tcp://scheduler:8786 --jsonl > report.jsonl
       truco verify archive/ --jsonl --skip-verified report.jsonl > rest.jsonl
-      zcat game.jsonl.gz | truco verify -
+      truco verify day-01.jsonl.gz
+      cat game.jsonl | truco verify -
     """
     if as_json and as_jsonl:
         raise click.UsageError("--json and --jsonl: give one of them")

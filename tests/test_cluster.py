@@ -103,6 +103,24 @@ def run(*args: str) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
+def test_the_executors_give_results_in_input_order() -> None:
+    """The one code path: chunks out, results back in input order, whatever order they finish
+    in (a pool's chunks finish out of order; the caller is told of each as it does). First in
+    the module: the pool forks before the module's cluster (and its threads) exist."""
+    seen: list[int] = []
+    with engine.cluster.local_executor(2, 10) as executor:
+        out = list(engine.cluster.ordered(_slow_square, range(10), executor,
+                                          lambda job, _r: seen.append(job)))
+    assert out == [x * x for x in range(10)]
+    assert sorted(seen) == list(range(10))
+    assert list(engine.cluster.ordered(_slow_square, [], engine.cluster.SerialExecutor())) == []
+
+
+def _slow_square(x: int) -> int:
+    time.sleep(0.01 * (x % 3))
+    return x * x
+
+
 @needs_dask
 def test_verify_on_a_cluster_prints_what_jobs_1_prints(scheduler: str, logs: Path) -> None:
     for extra in ([], ["--json"], ["--jsonl"], ["--first"]):
@@ -195,23 +213,6 @@ def test_without_dask_the_flag_says_how_to_install_it(monkeypatch: pytest.Monkey
         code, out = run(*args, "--dask", "local")
         assert code == 2, out
         assert "pip install 'truco-engine[cluster]'" in out and "Traceback" not in out
-
-
-def test_the_executors_give_results_in_input_order() -> None:
-    """The one code path: chunks out, results back in input order, whatever order they finish
-    in (a pool's chunks finish out of order; the caller is told of each as it does)."""
-    seen: list[int] = []
-    with engine.cluster.local_executor(2, 10) as executor:
-        out = list(engine.cluster.ordered(_slow_square, range(10), executor,
-                                          lambda job, _r: seen.append(job)))
-    assert out == [x * x for x in range(10)]
-    assert sorted(seen) == list(range(10))
-    assert list(engine.cluster.ordered(_slow_square, [], engine.cluster.SerialExecutor())) == []
-
-
-def _slow_square(x: int) -> int:
-    time.sleep(0.01 * (x % 3))
-    return x * x
 
 
 def test_workers_load_a_variant_once_by_its_fingerprint() -> None:

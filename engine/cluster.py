@@ -233,8 +233,9 @@ def dask_executor(where: str, workers: int | None = None,
     """A :class:`DaskExecutor` on ``where``: ``"local"`` starts a ``LocalCluster`` of
     ``workers`` processes (one thread each; by default one per core) on this machine, closed
     at the end; anything else is the address of a running scheduler (``tcp://host:8786``),
-    waited for at most ``timeout`` seconds (:data:`CONNECT_TIMEOUT`). Every worker must run
-    the same truco-engine version as this process. Raises :class:`ClusterError`."""
+    waited for at most ``timeout`` seconds (:data:`CONNECT_TIMEOUT`), and for its first worker
+    as long. Every worker must run the same truco-engine version as this process. Raises
+    :class:`ClusterError`."""
     distributed = _distributed()
     timeout = CONNECT_TIMEOUT if timeout is None else timeout
     with contextlib.ExitStack() as stack:
@@ -256,8 +257,19 @@ def dask_executor(where: str, workers: int | None = None,
             except OSError as exc:  # TimeoutError included
                 raise ClusterError(f"cannot reach the Dask scheduler at {where} within "
                                    f"{timeout:g} s: {exc}") from None
+        try:  # a scheduler that scales from zero gets the time of a connection to start one
+            client.wait_for_workers(1, timeout=timeout)
+        except (OSError, TimeoutError) as exc:
+            raise ClusterError(f"the Dask scheduler at {where} has no workers (none came "
+                               f"within {timeout:g} s: {exc}); start some with: dask worker "
+                               f"{where}") from None
         mine = _engine_version()
-        theirs = client.run(_engine_version)
+        try:
+            theirs = client.run(_engine_version)
+        except Exception as exc:  # noqa: BLE001 - a worker without the engine: say so
+            raise ClusterError(f"the Dask workers cannot run truco-engine ({type(exc).__name__}"
+                               f": {exc}): install truco-engine {mine} on every "
+                               "worker") from None
         other = {w: v for w, v in theirs.items() if v != mine}
         if other:
             named = ", ".join(f"{w} has {v}" for w, v in sorted(other.items()))

@@ -207,6 +207,22 @@ def test_a_bad_scheduler_address_is_a_usage_error(monkeypatch: pytest.MonkeyPatc
     assert code == 2 and "--jobs" in out
 
 
+@needs_dask
+def test_a_scheduler_without_workers_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import logging
+
+    from dask.distributed import LocalCluster
+
+    monkeypatch.setattr(engine.cluster, "CONNECT_TIMEOUT", 1.0)
+    with LocalCluster(n_workers=0, processes=True, dashboard_address=None,
+                      silence_logs=logging.ERROR,
+                      scheduler_kwargs={"dashboard_address": ":0"}) as empty:
+        code, out = run("simulate", "-v", "paulista", "-n", "3", "--dask",
+                        empty.scheduler_address)
+    assert code == 2, out
+    assert "has no workers" in out and "dask worker tcp://" in out
+
+
 def test_without_dask_the_flag_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "dask.distributed", None)  # import fails: not installed
     for args in (["verify", str(REPLAYS)], ["simulate", "-v", "paulista", "-n", "2"]):

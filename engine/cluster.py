@@ -227,6 +227,26 @@ def _distributed() -> Any:
                            f"({exc}): {INSTALL_HINT}") from None
 
 
+#: What the fork server that starts a LocalCluster's workers imports once, so that each worker
+#: starts with them (instead of importing Dask and the engine itself, a second or more each).
+WORKER_PRELOAD = ["distributed", "engine.cli.verify_cmd", "engine.simulate"]
+
+
+def _fork_workers(stack: contextlib.ExitStack) -> None:
+    """Have the LocalCluster's nannies start their workers from a fork server (where the
+    platform has one) that has imported :data:`WORKER_PRELOAD`: a fork of a clean,
+    single-threaded process, not a fresh interpreter per worker. Starting and closing two
+    workers took 1.3 + 0.1 s instead of 2.3 + 0.7 s (spawn) on the project's machine. The fork
+    server lives as long as this process, like multiprocessing's resource tracker."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return
+    import dask
+
+    multiprocessing.set_forkserver_preload(WORKER_PRELOAD)  # read when the server starts
+    stack.enter_context(dask.config.set({"distributed.worker.multiprocessing-method":
+                                         "forkserver"}))
+
+
 @contextlib.contextmanager
 def dask_executor(where: str, workers: int | None = None,
                   timeout: float | None = None) -> Iterator[DaskExecutor]:
@@ -242,6 +262,7 @@ def dask_executor(where: str, workers: int | None = None,
         if where == "local":
             import logging
 
+            _fork_workers(stack)
             cluster = stack.enter_context(distributed.LocalCluster(
                 n_workers=workers, processes=True, threads_per_worker=1,
                 dashboard_address=None, silence_logs=logging.ERROR,

@@ -40,19 +40,25 @@ needs_dask = pytest.mark.skipif(not HAS_DASK, reason=WHY)
 
 
 def _children() -> list[Any]:
-    """This process's children alive (multiprocessing's resource tracker, started with the
-    first spawned process, lives as long as this process and ends with it: not counted)."""
+    """This process's children alive (multiprocessing's resource tracker and fork server,
+    started with the first spawned or forkserver process, live as long as this process and end
+    with it: not counted; the processes they start are)."""
     import psutil
 
     alive = []
     for p in psutil.Process().children(recursive=True):
         try:
-            if p.status() == psutil.STATUS_ZOMBIE or "resource_tracker" in " ".join(p.cmdline()):
+            if p.status() == psutil.STATUS_ZOMBIE or _helper(p.cmdline()):
                 continue
         except psutil.NoSuchProcess:
             continue
         alive.append(p)
     return alive
+
+
+def _helper(cmdline: list[str]) -> bool:
+    text = " ".join(cmdline)
+    return "multiprocessing.resource_tracker" in text or "multiprocessing.forkserver" in text
 
 
 def _no_children_left(before: set[int]) -> list[Any]:
@@ -185,10 +191,15 @@ def test_a_worker_killed_mid_run_costs_a_retry_not_a_result(
 
 
 @needs_dask
-def test_dask_local_starts_and_closes_its_own_cluster(logs: Path) -> None:
+def test_dask_local_starts_and_closes_its_own_cluster(
+        logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     before = {p.pid for p in _children()}
     one = run("verify", str(logs), "--jsonl")
+    marker = tmp_path / "killed"  # its workers come from a fork server: one lost comes back
+    monkeypatch.setattr(engine.cli.verify_cmd, "verify_chunk",
+                        _killing(engine.cli.verify_cmd.verify_chunk, str(marker)))
     assert run("verify", str(logs), "--jsonl", "--dask", "local", "--jobs", "2") == one
+    assert marker.exists()
     assert not _no_children_left(before)
 
 

@@ -101,10 +101,11 @@ def ordered(fn: Callable[[J], R], jobs: Iterable[J], executor: Executor,
         if on_done is not None:
             on_done(job, result)
         finished[index] = result
-        fill()
+        fill()  # the workers busy again first
         while yielded in finished:
             yield finished.pop(yielded)
             yielded += 1
+        fill()  # room made: the next chunks (the first in flight is never in ``finished``)
 
 
 _END = object()

@@ -122,6 +122,34 @@ def test_the_executors_give_results_in_input_order() -> None:
     assert list(engine.cluster.ordered(_slow_square, [], engine.cluster.SerialExecutor())) == []
 
 
+class _HeadLast:
+    """An executor whose first chunk in flight always finishes last (the worst order)."""
+
+    workers = 1
+    window = 2
+
+    def __init__(self) -> None:
+        self.pending: dict[int, Any] = {}
+        self.most = 0
+
+    def submit(self, index: int, fn: Callable[[Any], Any], job: Any) -> None:
+        self.pending[index] = fn(job)
+        self.most = max(self.most, len(self.pending))
+
+    def next_done(self) -> tuple[int, Any]:
+        index = max(self.pending)
+        return index, self.pending.pop(index)
+
+
+def test_every_job_comes_back_whatever_the_order_they_finish_in() -> None:
+    executor = _HeadLast()
+    done: list[int] = []
+    out = list(engine.cluster.ordered(abs, range(-50, 0), executor,
+                                      lambda job, _r: done.append(job)))
+    assert out == list(range(50, 0, -1)) and len(done) == 50
+    assert executor.most <= executor.window
+
+
 def _slow_square(x: int) -> int:
     time.sleep(0.01 * (x % 3))
     return x * x

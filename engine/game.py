@@ -54,6 +54,7 @@ from engine.cards import CARD_CODES, Card, card_name
 from engine.errors import IllegalMoveError, Why
 from engine.machine import Ruling, build_machine, triggers_from
 from engine.moves import KINDS, Lister, load_kinds
+from engine.moves.answers import answering_seats
 from engine.moves.outcome import new_hand
 from engine.observation import LastHand, Observation, PendingRaise, PlayedCard, SpecialHand
 from engine.rules import Rules
@@ -86,7 +87,7 @@ class MoveTable:
 
     __slots__ = ("play", "covered", "covered_from", "raises", "accept", "fold", "decide",
                  "next_value", "any_time", "players", "listers", "by_seat", "triggers",
-                 "opponents", "winning", "constrained", "plain_raises")
+                 "opponents", "winning", "constrained", "plain_raises", "special_at", "machine")
 
     def __init__(self, rules: Rules) -> None:
         n = rules.players
@@ -121,6 +122,8 @@ class MoveTable:
         self.plain_raises = (not self.any_time and not rules.name_card and self.winning is None
                              and not rules.raiser_must_beat)
         machine = build_machine(rules)
+        #: The variant's machine (one per variant: :func:`engine.machine.build_machine`).
+        self.machine = machine
         #: The triggers of each state, as the machine has them.
         self.triggers = {s: frozenset(triggers_from(machine, s)) for s in machine.states}
         kinds = sorted(KINDS.values(), key=lambda k: k.order)
@@ -135,6 +138,8 @@ class MoveTable:
         #: The seats of the other teams, by team: who may answer that team's raise.
         self.opponents = [tuple(s for s in range(n) if team_of[s] != t)
                           for t in range(rules.teams)]
+        #: The special hand (and team) dealt at each score seen so far (engine.moves.deal).
+        self.special_at: dict[tuple[int, ...], tuple[int, int | None]] = {}
 
 
 @cache
@@ -164,9 +169,9 @@ class Match:
         if not 0 <= dealer < rules.players:
             raise ValueError(f"dealer {dealer} is not a seat (0..{rules.players - 1})")
         self.rules = rules
-        self.machine = build_machine(rules)
-        self._events = self.machine.events
-        self.moves = move_table(rules)
+        self.moves = moves = move_table(rules)  # one cache lookup: it holds the machine too
+        self.machine = moves.machine
+        self._events = moves.machine.events
         self.state = "deal"
         self.seed = seed
         self.rng = SplitMix64(seed) if seed is not None else None
@@ -369,12 +374,10 @@ class Match:
         moves = self.moves
         listers = moves.listers[st]
         if st in moves.by_seat:
-            if seat is None:  # only the challenged seats may move while a raise waits
-                pending = self.hand.pending
-                seats: Sequence[int] = (range(moves.players) if pending is None else
-                                        moves.opponents[self.rules.team_of[pending[0]]])
-            else:
-                seats = (seat,) if 0 <= seat < moves.players else ()
+            # only the seats that may answer move while a raise waits (C9, answers.py)
+            seats: Sequence[int] = answering_seats(self)
+            if seat is not None:
+                seats = (seat,) if seat in seats else ()
             for s in seats:
                 for lister in listers:
                     lister(self, s, out)

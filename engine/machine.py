@@ -184,10 +184,10 @@ class LeanTransition(Transition):
             hooks: Hooks = machine.hooks
         except AttributeError:  # not a LeanMachine
             hooks = Hooks(machine)
+        direct = machine.send_event
         if self.prepare:
             for func in self.prepare:
                 _call(machine, func, event_data)
-        direct = machine.send_event
         for cond in self.conditions:
             func = cond.func
             if direct and callable(func):
@@ -205,11 +205,27 @@ class LeanTransition(Transition):
                 machine.callback(func, event_data)
         if self.dest:  # None: an internal transition, no state change
             states = machine.states
-            states[self.source].exit(event_data)
+            source = states[self.source]
+            # a LeanState's exit and enter, inline (a move changes state every other time)
+            if source.__class__ is LeanState:
+                for func in source.on_exit:
+                    if direct and callable(func):
+                        func(event_data)
+                    else:
+                        machine.callback(func, event_data)
+            else:
+                source.exit(event_data)
             dest = states[self.dest]
             setattr(event_data.model, machine.model_attribute, dest.value)
             event_data.state = dest  # as EventData.update(self.dest) sets it
-            dest.enter(event_data)
+            if dest.__class__ is LeanState:
+                for func in dest.on_enter:
+                    if direct and callable(func):
+                        func(event_data)
+                    else:
+                        machine.callback(func, event_data)
+            else:
+                dest.enter(event_data)
             if dest.final:
                 for func in hooks.on_final:
                     _call(machine, func, event_data)

@@ -42,6 +42,8 @@ class Transcript(Visitor):
         self._round_no = 1
         self._game = 1
         self._game_started = False
+        #: The log starts from a position (docs/positions.md) whose hand is not yet shown.
+        self._from_position = False
 
     def _name(self, seat: int) -> str:
         return self.names[seat] if seat < len(self.names) else f"seat {seat}"
@@ -64,8 +66,15 @@ class Transcript(Visitor):
         self.names = [str(given[s]) if s < len(given) else f"seat {s}" for s in range(n)]
         self._team_of = r.team_of
         seed = item.data.get("seed")
-        parts = [f"{r.title} ({r.name})", f"seed {seed}" if seed is not None else "recorded deals",
-                 f"first dealer {self._name(match.dealer)}"]
+        if "position" in item.data:  # a log that starts from a position: what was before it
+            self._from_position = True
+            self._game = sum(match.games) + 1
+            start = f"from a position: hand {match.hand_number}, games {_dashed(match.games)}"
+            parts = [f"{r.title} ({r.name})", start, f"dealer {self._name(match.dealer)}"]
+        else:
+            parts = [f"{r.title} ({r.name})",
+                     f"seed {seed}" if seed is not None else "recorded deals",
+                     f"first dealer {self._name(match.dealer)}"]
         self.lines.append(" · ".join(parts))
         self.lines.append("Teams: " + " · ".join(self._team(t) for t in range(r.teams))
                           + f" · ladder {r.initial_value}, "
@@ -107,6 +116,37 @@ class Transcript(Visitor):
                                   f"{match.value}{how}{blind}{raises}")
             else:
                 self.lines.append(f"  {h.name}: worth {match.value}{how}{blind}{raises}")
+        if self._from_position:
+            self._from_position = False
+            self._before_the_log(match)
+
+    def _before_the_log(self, match: Match) -> None:
+        """A log from a position starts in the middle of its hand: say what happened before
+        its first line (the cards played, by round; the hand's value; a pending raise), and
+        follow the round in play from there."""
+        hand = match.hand
+        rnd = match.round
+        if not hand.played and hand.pending is None and hand.last_raise_team is None:
+            return  # the log starts with the hand
+        done = [f"round {n + 1}: " + ", ".join(
+                    f"{self._name(s)} {card_pretty(c)}{f' {COBERTA}' if cov else ''}"
+                    for k, s, c, cov in hand.played if k == n)
+                for n in range(rnd.number + 1) if any(k == n for k, *_ in hand.played)]
+        said = [f"played: {'; '.join(done)}"] if done else []
+        if hand.results:
+            said.append("rounds won: " + ", ".join(self._round_result_short(w)
+                                                   for w in hand.results))
+        said.append(f"worth {match.value}")
+        if hand.pending is not None:
+            seat, value, _ = hand.pending
+            said.append(f"{self._name(seat)}'s {match.rules.step_name(value)} ({value}) "
+                        "awaits its answer")
+        self.lines.append("  (before the log: " + " · ".join(said) + ")")
+        self._round = list(rnd.cards)
+        self._round_no = rnd.number + 1
+
+    def _round_result_short(self, winner: int | None) -> str:
+        return "tied" if winner is None else f"team {winner}"
 
     def move(self, item: LogItem, action: Action, match: Match,
              checkpoints: list[Checkpoint]) -> None:
@@ -178,7 +218,7 @@ class Transcript(Visitor):
             assert m is not None
             self.lines.append("")
             self.lines.append(f"(the log ends here, before the match is over: score "
-                              f"{m.score[0]}-{m.score[1]}, games {m.games[0]}-{m.games[1]})")
+                              f"{_dashed(m.score)}, games {_dashed(m.games)})")
 
 
 def transcript(data: IO[bytes] | bytes, file: str, *, base: Path | None = None) -> str:

@@ -13,6 +13,9 @@ For each shipped variant:
   top of its ladder: the first seed (counting from 0) whose steered random play (below) shows
   every feature listed in ``FEATURES``. The header's ``meta`` names the features.
 
+- ``gauderio-seed1.jsonl``: a seeded match of Truco Gaudério (as ``VARIANT-seed1.jsonl``): the
+  variants of ``SEED_ONLY`` have that log only.
+
 ``invalid/``: one broken log per error kind, each made from a valid log by one change, with the
 expected ``file:line: message`` beside it in ``NAME.expected`` (the file part is the log's name).
 """
@@ -45,6 +48,9 @@ FEATURES = {
     "mineiro-12": ["top of the ladder", "mão de dez played", "mão de dez folded",
                    "penalised raise, lose hand", "penalised raise, lose game"],
 }
+
+#: Variants with only a ``VARIANT-seed1.jsonl`` log.
+SEED_ONLY = ("gauderio",)
 
 
 def _steered_match(variant: str, seed: int) -> tuple[str, set[str]]:
@@ -126,6 +132,8 @@ def good_logs() -> dict[str, str]:
         logs[f"{variant}-special.jsonl"] = _with_meta(text, {
             "made_by": "replays/make_replays.py", "steered_seed": seed,
             "shows": FEATURES[variant]})
+    for variant in SEED_ONLY:
+        logs[f"{variant}-seed1.jsonl"] = record_random(variant, 1, dealer=0, players=PLAYERS)
     return logs
 
 

@@ -40,7 +40,10 @@ def test_every_house_variant_is_tested_here() -> None:
         "tie-leader-lowest-seat", "tie-leader-mao", "all-tied-first-round", "five-cards",
         "leader-face-up", "no-cover-after-tie", "highest-after-tied-first", "raiser-must-beat",
         "paulista-38-cards", "capixaba-jokers", "manilhas-vira-suit",  # test_house_cards
-        "three-players"}  # tests/test_three_players.py
+        "three-players",  # tests/test_three_players.py
+        # Gaudério's house options: tests/test_gauderio.py
+        "gauderio-one-on-one", "gauderio-trios", "gauderio-all-tied-nobody", "gauderio-30",
+        "gauderio-best-of-3", "gauderio-truco-any-time", "gauderio-covered"}
 
 
 def test_classic_mineiro_starts_at_2_and_climbs_4_6_8_10_12() -> None:

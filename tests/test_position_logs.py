@@ -269,3 +269,23 @@ def test_resume_of_a_position_log_without_the_bots_seed_is_refused(tmp_path: Pat
     result = _play("--resume", str(log), input="")
     assert result.exit_code == 1 and "bots_seed" in result.output
     assert "Traceback" not in result.output
+
+
+def test_the_transcript_of_a_log_from_a_position_says_what_was_before_it() -> None:
+    """truco replay of a log that starts mid-hand: the header says it starts from a position,
+    the hand says which cards were played before the log's first line, and the rounds go on
+    being numbered from there (the position's second round is "round 2")."""
+    from engine.transcript import transcript
+
+    m = _mid_hand()
+    out = io.StringIO()
+    rec = Recorder(m, out, variant="paulista")
+    while m.round.number == 1:  # the rest of round 2, card by card
+        rec.apply(next(a for a in m.legal_actions() if a.kind == "play"))
+    lines = transcript(out.getvalue().encode(), "p.jsonl").splitlines()
+    assert "from a position: hand 1, games 0-0" in lines[0]
+    before = next(line for line in lines if "(before the log:" in line)
+    assert "played: round 1: seat 1 2♥, seat 2 3♥, seat 3 K♥, seat 0 J♠; round 2: seat 0 3♣" \
+        in before and "rounds won: team 0" in before
+    rounds = [line.strip() for line in lines if line.strip().startswith("round ")]
+    assert rounds and rounds[0].startswith("round 2: ")

@@ -152,6 +152,14 @@ HOUSE_RULES: dict[str, dict[str, Any]] = {
     "manilhas-vira-suit": {"manilha_mode": "vira_suit", "manilha_ranks": ("7", "A", "4")},
     "three-players": {"players": 3, "teams": 3, "team_of": (0, 1, 2),
                       "answered_by": "next_seat", "one_team.enabled": False},
+    # Gaudério's house options (GH1, GH2, GH2b, GH15, GH16, GH17)
+    "gauderio-one-on-one": {"players": 2, "target": 18, "manilha_mode": "fixed"},
+    "gauderio-trios": {"players": 6, "team_of": (0, 1, 0, 1, 0, 1), "target": 24},
+    "gauderio-all-tied-nobody": {"all_tied": "nobody", "target": 24},
+    "gauderio-30": {"target": 30, "games_to_win": 1},
+    "gauderio-best-of-3": {"games_to_win": 2, "target": 24},
+    "gauderio-truco-any-time": {"raise_timing": "any_time", "concede": True},
+    "gauderio-covered": {"covered_allowed": True, "covered_from_round": 2},
 }
 
 

@@ -4,7 +4,8 @@ Every hand opens with a banner (dealer, mão, score, a special hand, your cards 
 the table is shown before each of your moves. You answer with the move's letter in the menu or
 its name (``b``, ``4c``, ``4♣``, ``4c coberta``, a bare rank such as ``3`` when exactly one card
 of your hand has it, ``truco``, ``aceito``/``accept``, ``corro``/``fold``, ``jogo``/``play``,
-``#1`` in a blind hand; ``corro``/``concede`` gives up the hand where the variant allows it).
+``#1`` in a blind hand; ``corro``/``concede`` gives up the hand where the variant allows it;
+Gaudério's words too: ``quero``, ``não quero``, ``retruco``, ``vale quatro``, ``baralho``).
 A letter is always a menu entry, so an ace is typed with its suit (``As``). Where any player
 may raise at any moment (M3), you are asked before each bot card at which you may raise: Enter
 lets the bot play, ``no`` stops asking until the next hand. The bots are offered it too, before
@@ -55,8 +56,9 @@ from engine.tui import (
 
 HUMAN = "human"
 ACCEPT_WORDS = {"aceito", "accept", "aceitar", "aceita", "quero", "sim", "yes", "ok"}
-FOLD_WORDS = {"corro", "fold", "correr", "corre", "nao", "não", "no"}
-CONCEDE_WORDS = {"corro", "correr", "corre", "concede", "desisto"}  # "eu corro": give up
+FOLD_WORDS = {"corro", "fold", "correr", "corre", "nao", "não", "no", "baralho"}
+# "eu corro", "vou ao baralho" (Gaudério, G20): give up the hand
+CONCEDE_WORDS = {"corro", "correr", "corre", "concede", "desisto", "baralho"}
 PLAY_WORDS = {"jogo", "play", "jogar", "joga"}
 RAISE_WORDS = {"raise", "trucar", "truco", "pede"}
 COVER_WORDS = {"covered", "coberta", "coberto", "cover", "down", "encoberta"}
@@ -223,8 +225,8 @@ def parse_move(text: str, legal: Sequence[Action], legal_text: Sequence[str],
     card = next((c for c in map(_card_token, words) if c is not None), None)
     rank = None if card is not None or blind else next(
         (r for r in map(_rank_token, words) if r is not None), None)
-    names = {s.name.lower() for s in rules.ladder}
-    if any(w in RAISE_WORDS or w in names for w in words):
+    named = any(set(s.name.lower().split()) <= set(words) for s in rules.ladder)  # vale quatro
+    if named or any(w in RAISE_WORDS for w in words):
         raises = [a for a in legal if a.kind == "raise"]
         if not raises:
             return "no raise is possible now"
@@ -242,9 +244,10 @@ def parse_move(text: str, legal: Sequence[Action], legal_text: Sequence[str],
                     + " or ".join(f"'{step} {_short(a)}'" for a in raises))
         return raises[0]
     kinds = {a.kind for a in legal}
-    if any(w in ACCEPT_WORDS for w in words) and "accept" in kinds:
+    refuse = any(w in FOLD_WORDS for w in words)  # "não quero" refuses
+    if any(w in ACCEPT_WORDS for w in words) and not refuse and "accept" in kinds:
         return next(a for a in legal if a.kind == "accept")
-    if any(w in FOLD_WORDS for w in words):
+    if refuse:
         if "fold" in kinds:
             return next(a for a in legal if a.kind == "fold")
         if "decide" in kinds:

@@ -26,7 +26,7 @@ from engine.actions import Action
 from engine.errors import Why
 from engine.machine import Ruling
 from engine.moves import MoveKind, Words, has_ladder, move_transitions, register
-from engine.moves.answers import judge_answer, may_answer, refuse
+from engine.moves.answers import judge_answer, refuse
 from engine.moves.outcome import conclude, end_hand
 from engine.state import NORMAL
 
@@ -89,7 +89,7 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
         return
     table = concedes(m.moves.players)
     if m.state == "answer":  # listed seat by seat
-        if seat is not None and may_answer(m, seat):
+        if seat is not None:  # a seat that may answer (answers.py)
             out.append(table[seat])
         return
     t = m.round.turn

@@ -27,11 +27,24 @@ def special_for(rules: Rules, score: Sequence[int]) -> tuple[int, int | None]:
     """The special hand a hand dealt at ``score`` is (P5, P6, M5, M6, house rules): ``NORMAL``,
     or 1 + the index of the first entry of ``rules.special_hands`` whose condition holds; and
     the one team at its score (``None``: none, or several)."""
+    if not rules.special_hands:
+        return NORMAL, None
     for i, entry in enumerate(rules.special_hands):
         applies, team = entry.team_for(score)
         if applies:
             return i + 1, team
     return NORMAL, None
+
+
+def _special_now(m: Match) -> tuple[int, int | None]:
+    """:func:`special_for` at the match's score, remembered per score in the variant's move
+    table (a deal asks it once or twice a hand; the scores are few)."""
+    memo = m.moves.special_at
+    key = tuple(m.score)
+    got = memo.get(key)
+    if got is None:
+        got = memo[key] = special_for(m.rules, key)
+    return got
 
 
 def has_decision(rules: Rules) -> bool:
@@ -68,7 +81,7 @@ def _effect(ev: Any) -> None:
     hand.vira = vira
     hand.strength = r.strengths(vira)
     m.hand_number += 1
-    special, team = special_for(r, m.score)
+    special, team = _special_now(m)
     if special != NORMAL:
         entry = r.special_hands[special - 1]
         hand.special = special
@@ -84,7 +97,7 @@ def _effect(ev: Any) -> None:
 def _needs_decision(ev: Any) -> bool:
     """M5: the hand about to be dealt is a special hand with a decision."""
     m = ev.model
-    special = special_for(m.rules, m.score)[0]
+    special = _special_now(m)[0]
     return special != NORMAL and m.rules.special_hands[special - 1].decision
 
 

@@ -31,7 +31,7 @@ import click
 
 from engine.actions import Action
 from engine.bots import Bot, bot_names, choose_for, make_bot, next_actor, out_of_turn_raise
-from engine.cards import RANKS, CardError, card_name, card_pretty, card_rank, parse_card
+from engine.cards import COBERTA, RANKS, CardError, card_name, card_pretty, card_rank, parse_card
 from engine.cli.options import U64, bots_option, force_option, parse_bots
 from engine.errors import LogError, PositionError, TrucoError
 from engine.game import Checkpoint, Match, resolve_rules
@@ -44,7 +44,6 @@ from engine.rules import Rules
 from engine.shuffle import SplitMix64
 from engine.simulate import bot_seed
 from engine.tui import (
-    COBERTA,
     card_label,
     card_names,
     render_banner,

@@ -165,8 +165,14 @@ def describe_checkpoint(cp: Checkpoint, me: int, team_of: Sequence[int] | None =
 
 # -- reading a move ------------------------------------------------------------------------------
 def _card_token(word: str) -> str | None:
-    """``4c``, ``4C``, ``kd``, ``10h``, ``4♣`` as a card name, or ``None``."""
+    """``4c``, ``4C``, ``kd``, ``10h``, ``4♣``, a joker ``x1`` .. ``x16`` as a card name, or
+    ``None``."""
     w = word.strip()
+    if w[:1] in "xX" and w[1:].isdigit():  # an extra card (deck.extra): X1 .. X16
+        try:
+            return card_name(parse_card(w.upper()))
+        except CardError:
+            return None
     if w.startswith("10"):
         w = "T" + w[2:]
     if len(w) != 2:

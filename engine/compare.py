@@ -455,11 +455,11 @@ def match_values(tally: Tally) -> dict[str, int]:
     ``steps.V.reached`` (``accepted``, ``folded``) per
     ladder step, ``one_team.I`` and ``both_teams.I`` (the tally's special-hand counters)."""
     v: dict[str, int] = {}
-    for t in (0, 1):
+    for t in range(len(tally["points"])):  # every team of the variant
         v[f"win.{t}"] = int(tally["winner"] == t)
         for key in ("games_won", "hands_won", "points"):
             v[f"{key}.{t}"] = tally[key][t]
-    v["points"] = v["points.0"] + v["points.1"]
+    v["points"] = sum(tally["points"])
     for key in ("games", "hands", "folds", "all_tied", "forfeits"):
         v[key] = tally[key]
     v["out_of_turn"] = tally["out_of_turn_raises"]
@@ -666,7 +666,8 @@ def _get(data: Any, key: str) -> Any:
 def _metric_keys(a: dict[str, Any], b: dict[str, Any]) -> list[tuple[str, str]]:
     """Every number of two statistics dicts worth comparing, as ``(key, label)`` in reading
     order; ladder steps are the union of both ladders, by value."""
-    keys = [(f"teams.{t}.{k}", f"team {t} {label}") for t in (0, 1) for k, label in _TEAM]
+    teams = max(len(a["teams"]), len(b["teams"]))  # every team of either variant
+    keys = [(f"teams.{t}.{k}", f"team {t} {label}") for t in range(teams) for k, label in _TEAM]
     keys += [("games", "games"), ("hands", "hands"), ("hands_per_game.mean", "hands per game"),
              ("points_per_hand", "points per hand"), ("folds.hands", "hands ended by a fold"),
              ("folds.rate", "fold rate"), ("all_tied_hands.hands", "all-tied hands"),

@@ -14,16 +14,24 @@ JSON-ready dict (what ``truco compare`` puts side by side for two variants).
 
 from __future__ import annotations
 
+import contextlib
 import io
 import math
-import multiprocessing
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from engine.actions import Action
 from engine.bots import Bot, choose_for, derive_seed, make_bot, next_actor, out_of_turn_raise
+from engine.cluster import (
+    Executor,
+    VariantRef,
+    cached_rules,
+    chunks,
+    local_executor,
+    ordered,
+)
 from engine.fileio import atomic_write_text
 from engine.game import NORMAL, Checkpoint, Match, resolve_rules
 from engine.logformat import Recorder, header_variant
@@ -257,29 +265,32 @@ def looks_like_name(variant: str) -> bool:
     return not looks_like_path(variant)
 
 
-def _run_chunk(job: tuple[str, str, int, int, int, tuple[str, ...], str | None]) -> list[Tally]:
-    variant, header, run_seed, start, stop, bots, logs = job
-    rules = resolve_rules(variant)
+#: One chunk of a run: the variant, the header's name for it, the run seed, the match indices
+#: (start, stop), the bots by seat and the folder of the logs (absolute) or None.
+Job = tuple[VariantRef, str, int, int, int, tuple[str, ...], str | None]
+
+
+def _run_chunk(job: Job) -> list[Tally]:
+    """Play one chunk of a run (in a worker: the rules are loaded once per process)."""
+    ref, header, run_seed, start, stop, bots, logs = job
+    rules = cached_rules(ref)
     return [simulate_match(header, rules, run_seed, i, bots, logs) for i in range(start, stop)]
-
-
-def _chunks(games: int, jobs: int) -> Iterator[tuple[int, int]]:
-    size = max(1, min(50, math.ceil(games / (jobs * 8))))
-    for start in range(0, games, size):
-        yield start, min(start + size, games)
 
 
 def run_simulation(variant: str, *, games: int, seed: int, bots: Sequence[str], jobs: int = 1,
                    logs: str | os.PathLike[str] | None = None,
                    progress: Progress | None = None,
-                   on_tally: Callable[[Tally], None] | None = None) -> dict[str, Any]:
+                   on_tally: Callable[[Tally], None] | None = None,
+                   executor: Executor | None = None) -> dict[str, Any]:
     """Play ``games`` matches of ``variant`` (a shipped name or a file) and return their
     statistics (see :func:`statistics`). The result is the same for any ``jobs``.
 
     ``bots``: one name, two (teams 0 and 1) or one per seat. ``logs``: a folder that receives
     ``match-000001.jsonl``... (created if missing). ``progress(done, total)`` is called as
     matches finish. ``on_tally(tally)`` is called with each match's tally in match order,
-    whatever ``jobs`` (``truco compare`` accumulates its per-match moments from them)."""
+    whatever ``jobs`` (``truco compare`` accumulates its per-match moments from them).
+    ``executor``: where the chunks of matches run (:mod:`engine.cluster`, a Dask cluster for
+    one), instead of ``jobs`` processes on this machine; the result is the same."""
     rules = resolve_rules(variant)
     names = tuple(seat_bots(bots, rules.players))
     for name in set(names):
@@ -288,30 +299,38 @@ def run_simulation(variant: str, *, games: int, seed: int, bots: Sequence[str], 
     header = variant
     if logs is not None:
         Path(logs).mkdir(parents=True, exist_ok=True)
-        logs_dir = os.fspath(logs)
+        logs_dir = os.path.abspath(logs)  # a worker's working folder may be another
         header = header_variant(variant, logs_dir)
-    work = [(variant, header, seed, a, b, names, logs_dir) for a, b in _chunks(games, jobs)]
+    ref = VariantRef.of(rules)
     tallies: list[Tally] = []
     done = 0
 
-    def collect(chunk: list[Tally]) -> None:
+    def finished(job: Job, _chunk: list[Tally]) -> None:
         nonlocal done
-        tallies.extend(chunk)
-        if on_tally is not None:
-            for tally in chunk:
-                on_tally(tally)
-        done += len(chunk)
+        done += job[4] - job[3]
         if progress is not None:
             progress(done, games)
 
-    if jobs <= 1 or len(work) <= 1:
-        for job in work:
-            collect(_run_chunk(job))
-    else:
-        with multiprocessing.get_context().Pool(min(jobs, len(work))) as pool:
-            for chunk in pool.imap(_run_chunk, work):  # in order: aggregation is deterministic
-                collect(chunk)
+    with contextlib.ExitStack() as stack:
+        if executor is None:
+            workers = jobs
+            executor = stack.enter_context(local_executor(
+                jobs, len(range(0, games, _chunk_size(games, jobs)))))
+        else:
+            workers = executor.workers
+        work = [(ref, header, seed, a, b, names, logs_dir)
+                for a, b in chunks(games, _chunk_size(games, workers))]
+        for chunk in ordered(_run_chunk, work, executor, finished):  # in match order
+            tallies.extend(chunk)
+            if on_tally is not None:
+                for tally in chunk:
+                    on_tally(tally)
     return statistics(rules, tallies, seed=seed, bots=names)
+
+
+def _chunk_size(games: int, workers: int) -> int:
+    """Matches per chunk: some eight chunks per worker, at most 50."""
+    return max(1, min(50, math.ceil(games / (workers * 8))))
 
 
 def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:

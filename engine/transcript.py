@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import IO
 
 from engine.actions import Action
-from engine.cards import Card, card_name, card_pretty, parse_card
+from engine.cards import COBERTA, Card, card_name, card_pretty, parse_card
 from engine.game import Checkpoint, Match
 from engine.logread import LogItem
 from engine.replay import Replayer, Visitor, replay
 from engine.rules import COVERED
-from engine.tui import COBERTA, card_names
+from engine.tui import card_names
 
 
 class Transcript(Visitor):

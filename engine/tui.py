@@ -14,11 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.cards import card_pretty, parse_card
+from engine.cards import COBERTA, card_pretty, parse_card
 from engine.rules import Rules
-
-#: The word for a card played face down (P7), in play and in transcripts alike.
-COBERTA = "coberta"
 
 
 def columns(rows: Sequence[Sequence[object]], gap: int = 2) -> str:

@@ -471,3 +471,15 @@ def test_M3_raises_out_of_turn_are_compared(tmp_path: Path) -> None:
     raises = rows["out_of_turn_raises.raises"]
     assert raises["a"] > 0 and raises["b"] == 0 and raises["significant"]
     assert result.exit_code == 1
+
+
+def test_a_variant_of_three_teams_is_compared_team_by_team() -> None:
+    """Three players each for himself (teams from data): every team's rows are compared, the
+    third's included, and its win rate is tested like the others."""
+    result = engine.compare.compare_simulations("three-players", "three-players", games=6,
+                                                seed=1, bots=["random"])
+    labels = [row["label"] for row in result["differences"]]
+    assert [lb for lb in labels if lb.startswith("team ") and lb.endswith("matches won")] == [
+        "team 0 matches won", "team 1 matches won", "team 2 matches won"]
+    won = [row for row in result["differences"] if row["label"] == "team 2 matches won"][0]
+    assert won["a"] == won["b"] == result["a"]["teams"][2]["matches_won"]

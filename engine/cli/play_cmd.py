@@ -31,7 +31,7 @@ import click
 
 from engine.actions import Action
 from engine.bots import Bot, bot_names, choose_for, make_bot, next_actor, out_of_turn_raise
-from engine.cards import RANKS, CardError, card_name, card_pretty, card_rank, parse_card
+from engine.cards import COBERTA, RANKS, CardError, card_name, card_pretty, card_rank, parse_card
 from engine.cli.options import U64, bots_option, force_option, parse_bots
 from engine.errors import LogError, PositionError, TrucoError
 from engine.game import Checkpoint, Match, resolve_rules
@@ -44,7 +44,6 @@ from engine.rules import Rules
 from engine.shuffle import SplitMix64
 from engine.simulate import bot_seed
 from engine.tui import (
-    COBERTA,
     card_label,
     card_names,
     render_banner,
@@ -177,8 +176,14 @@ def describe_checkpoint(cp: Checkpoint, me: int, team_of: Sequence[int] | None =
 
 # -- reading a move ------------------------------------------------------------------------------
 def _card_token(word: str) -> str | None:
-    """``4c``, ``4C``, ``kd``, ``10h``, ``4♣`` as a card name, or ``None``."""
+    """``4c``, ``4C``, ``kd``, ``10h``, ``4♣``, a joker ``x1`` .. ``x16`` as a card name, or
+    ``None``."""
     w = word.strip()
+    if w[:1] in "xX" and w[1:].isdigit():  # an extra card (deck.extra): X1 .. X16
+        try:
+            return card_name(parse_card(w.upper()))
+        except CardError:
+            return None
     if w.startswith("10"):
         w = "T" + w[2:]
     if len(w) != 2:

@@ -24,6 +24,7 @@ from engine.cli.options import (
     parse_bots,
     refuse_existing,
 )
+from engine.cli.scale import dask_option, executor_for
 from engine.fileio import atomic_folder, atomic_write_text, is_empty_folder
 from engine.simulate import run_simulation
 from engine.tui import columns
@@ -119,7 +120,8 @@ def write_html(path: str, page: str) -> None:
         sys.exit(1)
 
 
-def _progress_bar(total: int) -> tuple[Callable[[int, int], None] | None, Callable[[], None]]:
+def _progress_bar(total: int, label: str = "simulating"
+                  ) -> tuple[Callable[[int, int], None] | None, Callable[[], None]]:
     """A progress bar on standard error when it is a terminal; else nothing."""
     if not sys.stderr.isatty():
         return None, lambda: None
@@ -127,7 +129,7 @@ def _progress_bar(total: int) -> tuple[Callable[[int, int], None] | None, Callab
     from rich.progress import Progress
 
     bar = Progress(console=Console(stderr=True), transient=True)
-    task = bar.add_task("simulating", total=total)
+    task = bar.add_task(label, total=total)
     bar.start()
 
     def update(done: int, _total: int) -> None:
@@ -166,8 +168,10 @@ def _check_logs_folder(logs: str, force: bool, variant: str) -> None:
 @force_option("a --logs folder with files in it, or the --html file")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 @html_option("the statistics")
+@dask_option("matches")
 def simulate(variant: str, n_matches: int, games_alias: int | None, seed: int, bots: str,
-             jobs: int, logs: str | None, force: bool, as_json: bool, html: str | None) -> None:
+             jobs: int, logs: str | None, force: bool, as_json: bool, html: str | None,
+             dask: str | None) -> None:
     """Let bots play N matches of a variant and print statistics: matches, games,
     hands and points won per team, the ladder steps reached and accepted, folds, special
     hands and who won them, hands per game, all-tied hands, raises out of turn.
@@ -178,6 +182,7 @@ def simulate(variant: str, n_matches: int, games_alias: int | None, seed: int, b
       truco simulate -v mineiro -n 200 --bots heuristic,heuristic --json
       truco simulate -v house.yaml -n 50 --logs logs/
       truco simulate -v paulista -n 500 --html stats.html
+      truco simulate -v paulista -n 1000000 --dask tcp://scheduler:8786
     """
     from engine.game import resolve_rules
 
@@ -192,10 +197,13 @@ def simulate(variant: str, n_matches: int, games_alias: int | None, seed: int, b
         folder = atomic_folder(logs, replace=force)  # filled beside DIR, swapped in whole
     update, stop = _progress_bar(games)
     try:
-        with folder or contextlib.nullcontext() as tmp:
-            # The temporary folder is DIR's sibling: a variant file's path from it is DIR's.
-            stats = run_simulation(variant, games=games, seed=seed, bots=names, jobs=jobs,
-                                   logs=tmp, progress=update)
+        with contextlib.ExitStack() as stack:
+            executor = None if dask is None else stack.enter_context(
+                executor_for(jobs, dask, games))  # a cluster (the same statistics)
+            with folder or contextlib.nullcontext() as tmp:
+                # The temporary folder is DIR's sibling: a variant file's path from it is DIR's.
+                stats = run_simulation(variant, games=games, seed=seed, bots=names, jobs=jobs,
+                                       logs=tmp, progress=update, executor=executor)
     finally:
         stop()
     if html is not None:

@@ -28,14 +28,14 @@ from pathlib import Path
 from typing import IO, Any
 
 from engine.actions import Action
-from engine.cards import Card, card_name
+from engine.cards import COBERTA, Card, card_name
 from engine.game import Checkpoint, Match
 from engine.logread import LogItem, LogProblem
 from engine.observation import Observation, PlayedCard
 from engine.replay import Replayer, replay
 from engine.state import HandState
 from engine.transcript import Transcript
-from engine.tui import COBERTA, card_names
+from engine.tui import card_names
 
 Step = dict[str, Any]
 

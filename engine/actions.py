@@ -17,7 +17,7 @@ from typing import Any, Literal
 from engine.cards import CARD_CODES, Card, card_name, parse_card
 
 Kind = Literal["play", "raise", "accept", "fold", "decide", "concede", "pass", "envido",
-               "quero", "nao_quero"]
+               "quero", "nao_quero", "flor"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,15 +69,15 @@ class Action:
             ok = card is None and self.covered is False and self.value is None \
                 and self.play_on is None and position is None
             want = "a seat only"
-        elif kind == "envido":
+        elif kind == "envido" or kind == "flor":
             ok = card is None and self.covered is False and self.value is None \
                 and self.play_on is None and position is None and type(self.call) is str \
                 and 0 < len(self.call) <= 40
             want = "a call (a side bet's call, like 'real envido')"
         else:
             raise ValueError(f"{kind!r} is not a move: expected one of play, raise, accept, "
-                             "fold, decide, concede, pass, envido, quero, nao_quero")
-        if self.call is not None and kind != "envido":
+                             "fold, decide, concede, pass, envido, quero, nao_quero, flor")
+        if self.call is not None and kind != "envido" and kind != "flor":
             raise ValueError(f"a {kind} move takes no call; found call={self.call!r}")
         if not ok:
             raise ValueError(f"a {kind} move takes {want}; found card={card!r}, "
@@ -120,6 +120,12 @@ class Action:
         return cls("envido", seat, call=call)
 
     @classmethod
+    def flor(cls, seat: int, call: str) -> Action:
+        """Sing a flor, or choose or raise in a contested flor (G35-G39): ``call`` as players
+        say it (flor, contra-flor, contra-flor ao resto, com flor me achico)."""
+        return cls("flor", seat, call=call)
+
+    @classmethod
     def quero(cls, seat: int) -> Action:
         """Accept the pending side bet's call (G27, G30)."""
         return cls("quero", seat)
@@ -156,7 +162,7 @@ class Action:
                 ev["card"] = card_name(self.card)
         elif self.kind == "decide":
             ev["play"] = self.play_on
-        elif self.kind == "envido":
+        elif self.kind == "envido" or self.kind == "flor":
             ev["call"] = self.call
         return ev
 
@@ -180,6 +186,8 @@ class Action:
             return cls.concede(seat)
         if kind == "envido":
             return cls.envido(seat, ev["call"])
+        if kind == "flor":
+            return cls.flor(seat, ev["call"])
         if kind == "quero":
             return cls.quero(seat)
         if kind == "nao_quero":
@@ -199,8 +207,8 @@ class Action:
             return f"raise {self.seat} {self.value}{named}"
         if self.kind == "decide":
             return f"decide {self.seat} {'play' if self.play_on else 'fold'}"
-        if self.kind == "envido":
-            return f"envido {self.seat} {self.call}"
+        if self.kind == "envido" or self.kind == "flor":
+            return f"{self.kind} {self.seat} {self.call}"
         return f"{self.kind} {self.seat}"
 
     def __repr__(self) -> str:
@@ -219,8 +227,8 @@ class Action:
             return f"Action.raise_to({self.seat}, {self.value}{named})"
         if self.kind == "decide":
             return f"Action.decide({self.seat}, {self.play_on})"
-        if self.kind == "envido":
-            return f"Action.envido({self.seat}, {self.call!r})"
+        if self.kind == "envido" or self.kind == "flor":
+            return f"Action.{self.kind}({self.seat}, {self.call!r})"
         return f"Action.{self.kind}({self.seat})"
 
 

@@ -72,7 +72,7 @@ Checkpoint = dict[str, Any]
 #: The code of a move refused because of what the match waits for (its kind has no
 #: transition from the state): a raise's answer, a special hand's decision; else ``not_now``.
 NOT_NOW_CODES = {"answer": "answer_pending", "decide": "decision_pending",
-                 "bet_answer": "bet_answer_pending"}
+                 "bet_answer": "bet_answer_pending", "sing": "flor_pending"}
 
 load_kinds()
 

@@ -42,7 +42,8 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 
 MOVES = ("deal", "play", "raise", "accept", "fold", "decide",
          "concede",  # concede: version 2 (docs/log-format.md)
-         "envido", "quero", "nao_quero")  # side bets (G27): version 2
+         "envido", "quero", "nao_quero",  # side bets (G27): version 2
+         "flor")  # flor (G35-G39): version 2
 CHECKPOINTS = ("round", "hand", "game", "match",
                "side_declare", "side_bet", "side_show")  # side bets (G28-G32): version 2
 EVENT_TYPES = MOVES + CHECKPOINTS
@@ -50,7 +51,7 @@ EVENT_TYPES = MOVES + CHECKPOINTS
 #: version gate (engine.logversion), not named among the types an unknown event's message
 #: lists (version 1's).
 VERSION_2_EVENTS = ("concede", "envido", "quero", "nao_quero", "side_declare", "side_bet",
-                    "side_show")
+                    "side_show", "flor")
 
 # A line is read up to its limit plus a CRLF line end, plus one byte to see that it is longer.
 _CHUNK = MAX_LINE_BYTES + 3

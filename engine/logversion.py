@@ -6,8 +6,8 @@ same. A log needs version 2 when one of its events has something version 1 has n
 
 * an extra card (``X1``, ``X2``, ...: C2 ``deck.extra``) in a ``deal``, ``play`` or ``raise``;
 * a ``concede`` move (``concede.allowed``, a house rule);
-* a side bet's move (``envido``, ``quero``, ``nao_quero``) or checkpoint (``side_declare``,
-  ``side_bet``, ``side_show``): ``side_bets``, G22-G32;
+* a side bet's move (``envido``, ``flor``, ``quero``, ``nao_quero``) or checkpoint
+  (``side_declare``, ``side_bet``, ``side_show``): ``side_bets``, G22-G41;
 * scores and games of more than two teams (``teams``, a house rule): a variant's, known from
   the header (:func:`header_problem`);
 * a header that starts the match at a position (``position``, docs/positions.md), known from
@@ -76,8 +76,8 @@ def event_needs(event: Mapping[str, Any]) -> tuple[int, str]:
 
 
 #: The events of side bets (G22-G32, ``side_bets``): moves and checkpoints of version 2.
-SIDE_BET_EVENTS = frozenset({"envido", "quero", "nao_quero", "side_declare", "side_bet",
-                             "side_show"})
+SIDE_BET_EVENTS = frozenset({"envido", "flor", "quero", "nao_quero", "side_declare",
+                             "side_bet", "side_show"})
 
 
 def log_needs(events: Iterable[Mapping[str, Any]]) -> int:

@@ -8,6 +8,7 @@ States are the phases a match rests in between moves:
 ``play``        a card is awaited (raises may come in, C8-C10, P4, M3)
 ``answer``      a raise waits for its answer (only in variants with a ladder, C9)
 ``bet_answer``  a side bet's call waits for its answer (only in variants with side bets, G27)
+``sing``        a flor must be sung (only in variants with flor, G35, G36)
 ``match_over``  the match is decided
 
 Triggers are the moves, named as the log names them: ``play``, ``raise``, ``accept``, ``fold``,
@@ -112,6 +113,8 @@ class Ruling:
     side: Any = None
     #: Side bets' points credited when the hand ends (GH6): (bet index, team, points, score).
     owed: list[tuple[int, int, int, list[int]]] | None = None
+    #: A flor song that is not the last (``more``) or ends in a raise (``raised``), G36, G39.
+    flor: str | None = None
 
 
 def machine_spec(rules: Rules) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -125,6 +128,8 @@ def machine_spec(rules: Rules) -> tuple[list[dict[str, Any]], list[dict[str, Any
     for kind in load_kinds().values():
         if kind.enabled(rules):
             transitions += kind.transitions(rules)
+    for kind in KINDS_WITH_ADJUST(rules):  # flor (G35): the moments that go to ``sing``
+        transitions = kind.adjust(rules, transitions)
     used = {t["source"] for t in transitions} | {t["dest"] for t in transitions}
     states: list[dict[str, Any]] = [{"name": "deal", "on_enter": ["deal_next"]}]
     states += [{"name": name} for name in PHASES if name in used]
@@ -134,7 +139,14 @@ def machine_spec(rules: Rules) -> tuple[list[dict[str, Any]], list[dict[str, Any
 
 #: The phases a hand may rest in, in the order a diagram lists them (``deal`` and
 #: ``match_over`` are always there).
-PHASES = ("decide", "play", "answer", "bet_answer")
+PHASES = ("decide", "play", "answer", "bet_answer", "sing")
+
+
+def KINDS_WITH_ADJUST(rules: Rules) -> list[Any]:  # noqa: N802
+    """The enabled move kinds that rewrite the other kinds' transitions (``MoveKind.adjust``)."""
+    from engine.moves import KINDS
+
+    return [k for k in KINDS.values() if k.adjust is not None and k.enabled(rules)]
 
 
 def _resolve(states: list[dict[str, Any]],

@@ -14,18 +14,14 @@ computations (points, the falta's value, the stakes, the declarations); the move
 answer a bet are :mod:`engine.moves.envido`, :mod:`engine.moves.quero` and
 :mod:`engine.moves.nao_quero`, and the hand's record of a bet is :class:`BetState`.
 
-Flor (G33-G41) is meant to be one more bet of this block (``kind: flor``); it is not built
-yet. What is ready for it: ``side_bets`` is a map of named bets, each with its ``kind``; the
-hand keeps one :class:`BetState` per bet (:attr:`engine.state.HandState.side`), the machine's
-``bet_answer`` state serves any bet's pending call (a second bet's call is refused while one
-waits: ``other_bet_pending``), :attr:`BetState.killed` is honoured by the envido's window
-(G37: flor kills envido), positions, observations and the log's ``side_bet`` checkpoint are per
-bet, and a chain's stakes are data. What flor still needs: a ``flor`` kind of points (20 + the
-three values, G34), compulsory singing (G35, G36: the pinned timings make singing a move the
-lister offers alone, in a ``sing`` state entered from the deal, a play, an envido call or a
-raise to answer, by conditions only flor variants' machines have), the uncontested crediting
-(3 per flor, G38) and the contested choices and stakes (G39, G40: per-flor units, me achico,
-contra-flor ao resto = falta + 3 per flor), and showing the flores that scored (G41).
+Flor (G33-G41) is one more bet of this block (``kind: flor``): its points are 20 + the
+three values of a flor (G34, :func:`flor_points`); singing is compulsory (G35, G36), a move
+of :mod:`engine.moves.flor` offered alone in the machine's ``sing`` state, which flor
+variants' machines enter from the deal, a play, an envido call or a raise to answer; it kills
+the bets it names (``kills``, G37); uncontested it pays ``per_flor`` per flor sung (G38);
+contested, its chains are the first opposing holder's choices and the raises over them (G39),
+with stakes that may be per flor (``flores``) or the falta plus the flores
+(``falta_plus_flores``, G40); the flores that scored are shown (``reveal: scored``, G41).
 """
 
 from __future__ import annotations
@@ -50,11 +46,35 @@ Declare = Literal["sao_boas", "all"]
 Callers = Literal["any", "pes"]
 #: What closes a bet for the hand (G25 an accepted truco; GH8 any truco called).
 ClosedBy = Literal["accepted", "called"]
-#: What becomes public at the end of the hand (G32: the winning declared points' cards).
-Reveal = Literal["winner", "nothing"]
+#: What becomes public at the end of the hand (G32: the winning declared points' cards; G41:
+#: every flor that scored).
+Reveal = Literal["winner", "scored", "nothing"]
+#: What a bet compares: envido points (G22) or flores (G34).
+BetKind = Literal["envido", "flor"]
+#: How a flor chain is settled without an answer (G39, G40): compared, or conceded.
+AtOnce = Literal["compare", "concede"]
+#: A flor stake (G40): a number, the falta (G29), ``per_flor`` per flor sung by the scoring
+#: team (``flores``), or the falta plus ``per_flor`` per flor sung by both (``falta_plus_flores``).
+Stake = int | str
 
 #: A chain's accepted value that is the falta (G29), not a number.
 FALTA = "falta"
+#: A flor stake: ``per_flor`` per flor the scoring team sang (G38, G40).
+FLORES = "flores"
+#: A flor stake: the falta plus ``per_flor`` per flor sung by both teams (G40's ao resto).
+FALTA_PLUS_FLORES = "falta_plus_flores"
+
+
+@dataclass(frozen=True)
+class FlorChain:
+    """One flor chain (G39, G40): the stake when compared (``accepted``), when refused
+    (``refused``, ``None`` where nobody answers it), and ``at_once``: settled without an
+    answer, by comparing (the plain "flor") or as conceded to the first singer (me achico)."""
+
+    calls: tuple[str, ...]
+    accepted: Stake
+    refused: Stake | None
+    at_once: AtOnce | None
 
 
 @dataclass(frozen=True)
@@ -74,7 +94,7 @@ class SideBet:
     field names the rule it expresses in the schema's descriptions."""
 
     name: str
-    kind: Literal["envido"]
+    kind: BetKind
     #: The calls, as players say them, in the order menus offer them (G27).
     calls: tuple[str, ...]
     #: Every legal chain, keyed by its calls (G27, G28); every prefix of a chain is a chain.
@@ -95,12 +115,19 @@ class SideBet:
     reveal: Reveal  # G32, G50
     #: GH11: what going to the baralho costs more while the bet may still be started.
     open_fold_penalty: int = 0
+    #: Flor (G38): what each flor sung is worth uncontested, and the unit of ``flores``.
+    per_flor: int = 3
+    #: Flor (G37): the bets a flor sung annuls for the hand.
+    kills: tuple[str, ...] = ()
+    #: Flor (G39, G40): the stakes of every chain of choices and raises.
+    flor_chains: dict[tuple[str, ...], FlorChain] | None = None
 
     def __hash__(self) -> int:
-        return hash((self.name, self.calls, tuple(self.chains.values()), self.falta,
+        return hash((self.name, self.kind, self.calls, tuple(self.chains.values()), self.falta,
                      self.round, self.callers, self.closed_by_truco, self.truco_precedence,
                      self.values, self.same_suit_bonus, self.declare, self.credit, self.reveal,
-                     self.open_fold_penalty))
+                     self.open_fold_penalty, self.per_flor, self.kills,
+                     tuple((self.flor_chains or {}).values())))
 
     def next_calls(self, chain: tuple[str, ...]) -> list[str]:
         """The calls that may follow ``chain`` (the first calls for an empty chain), in the
@@ -119,6 +146,30 @@ class SideBet:
         33
         """
         return best_points(cards, self.values, self.same_suit_bonus)[0]
+
+
+def flor_points(cards: Sequence[Card], values: Sequence[int],
+                bonus: int) -> tuple[int, tuple[Card, ...]] | None:
+    """G34: the flor of ``cards`` (three of one suit; the best three where more share one):
+    ``bonus`` + the three values, and its cards; ``None`` without a flor.
+
+    >>> from engine.cards import parse_card
+    >>> bet = bet_from_data("envido", {"calls": ["envido"],
+    ...                                "chains": [{"calls": ["envido"], "accepted": 2}]})
+    >>> flor_points([parse_card(c) for c in ("7c", "5c", "4c")], bet.values, 20)[0]
+    36
+    """
+    by_suit: dict[int, list[Card]] = {}
+    for c in cards:
+        by_suit.setdefault(c // 13, []).append(c)
+    best: tuple[int, tuple[Card, ...]] | None = None
+    for suited in by_suit.values():
+        if len(suited) >= 3:
+            top = tuple(sorted(suited, key=lambda c: (-values[c], c))[:3])
+            pts = bonus + sum(values[c] for c in top)
+            if best is None or pts > best[0]:
+                best = (pts, top)
+    return best
 
 
 def best_points(cards: Sequence[Card], values: Sequence[int],
@@ -169,11 +220,21 @@ def falta_value(how: Falta, target: int, score: Sequence[int], winner: int) -> i
 def bet_from_data(name: str, d: dict[str, Any]) -> SideBet:
     """A :class:`SideBet` from a validated ``side_bets.<name>`` mapping; the keys left out
     mean what G22-G32 pin."""
+    kind = d.get("kind", "envido")
     chains: dict[tuple[str, ...], Chain] = {}
-    for entry in d["chains"]:  # listed in any order: the prefixes' values first
+    flor: dict[tuple[str, ...], FlorChain] | None = None
+    if kind == "flor":  # G39, G40: stakes that may count flores; refused or settled at once
+        flor = {}
+        for entry in d["chains"]:
+            calls = tuple(entry["calls"])
+            flor[calls] = FlorChain(calls, entry["accepted"], entry.get("refused"),
+                                    entry.get("at_once"))
+            chains[calls] = Chain(calls, None, 0)
+    # listed in any order: the prefixes' values first
+    for entry in [] if flor is not None else d["chains"]:
         calls = tuple(entry["calls"])
         chains[calls] = Chain(calls, None, 0)
-    for entry in sorted(d["chains"], key=lambda e: len(e["calls"])):
+    for entry in sorted([] if flor is not None else d["chains"], key=lambda e: len(e["calls"])):
         calls = tuple(entry["calls"])
         acc = entry["accepted"]
         accepted = None if acc == FALTA else int(acc)
@@ -191,14 +252,16 @@ def bet_from_data(name: str, d: dict[str, Any]) -> SideBet:
     window = d.get("window", {})
     truco = d.get("truco", {})
     return SideBet(
-        name=name, kind=d.get("kind", "envido"), calls=tuple(d["calls"]), chains=chains,
+        name=name, kind=kind, calls=tuple(d["calls"]), chains=chains,
         falta=d.get("falta", "target_minus_leader"), round=window.get("round", 1) - 1,
         callers=window.get("callers", "any"),
         closed_by_truco=truco.get("closes", "accepted"),
         truco_precedence=truco.get("precedence", True), values=tuple(values),
         same_suit_bonus=pts.get("same_suit_bonus", 20),
         declare=d.get("declare", "sao_boas"), credit=d.get("credit", "at_once"),
-        reveal=d.get("reveal", "winner"), open_fold_penalty=d.get("open_fold_penalty", 0))
+        reveal=d.get("reveal", "winner" if kind == "envido" else "scored"),
+        open_fold_penalty=d.get("open_fold_penalty", 0), per_flor=d.get("per_flor", 3),
+        kills=tuple(d.get("kills", ())), flor_chains=flor)
 
 
 #: G22 (Notation): A = 1, 2..7 their face value, the figures 0 (and 8, 9, T their face
@@ -208,8 +271,10 @@ DEFAULT_VALUES = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8
 
 
 def side_bets_from_data(data: dict[str, Any]) -> tuple[SideBet, ...]:
-    """The variant's side bets, in the order it lists them (none without ``side_bets``)."""
-    return tuple(bet_from_data(name, d) for name, d in data.get("side_bets", {}).items())
+    """The variant's side bets, in the order it lists them (none without ``side_bets``; a bet
+    with ``played: false`` is not played, GH12)."""
+    return tuple(bet_from_data(name, d) for name, d in data.get("side_bets", {}).items()
+                 if d.get("played", True))
 
 
 class BetState:
@@ -217,7 +282,7 @@ class BetState:
     pending, settled, and what it paid."""
 
     __slots__ = ("bet", "chain", "caller", "pending", "settled", "accepted", "winner", "points",
-                 "owed", "shown", "killed")
+                 "owed", "shown", "killed", "sung", "holders", "flores")
 
     def __init__(self, bet: SideBet) -> None:
         self.bet = bet
@@ -238,8 +303,15 @@ class BetState:
         self.owed = False
         #: The seat and cards the winner shows at the end of the hand (G32), if any.
         self.shown: tuple[int, tuple[Card, ...]] | None = None
-        #: Annulled (flor kills envido, G37); not built yet.
+        #: Annulled (flor kills envido, G37).
         self.killed = False
+        #: Flor: the seats that sang, in the order they sang (G35, G36).
+        self.sung: tuple[int, ...] = ()
+        #: Flor: the seats holding a flor, in playing order from the mão (computed once, from
+        #: the dealt cards, when first asked: :func:`engine.moves.flor.holders`).
+        self.holders: tuple[int, ...] | None = None
+        #: Flor: the flores that scored, shown at the end of the hand (G41): (seat, cards).
+        self.flores: tuple[tuple[int, tuple[Card, ...]], ...] = ()
 
     def copy(self) -> BetState:
         other = BetState.__new__(BetState)

@@ -827,7 +827,7 @@ def _side_bet_errors(d: dict[str, Any], err: Callable[..., VariantError]
                 yield err((*at, "chains", i, "calls"), f"expected the chain without its last "
                           f"call ({' - '.join(seq[:-1])}) listed too (a chain is made call by "
                           "call), found it missing")
-            elif (len(seq) > 1 and "refused" not in chain
+            elif (len(seq) > 1 and "refused" not in chain and bet.get("kind") != "flor"
                   and chains[seq[:-1]]["accepted"] == "falta"):
                 yield err((*at, "chains", i), "expected refused: the chain without its last "
                           "call is worth the falta, which a refusal cannot pay (G28)")
@@ -850,6 +850,71 @@ def _side_bet_errors(d: dict[str, Any], err: Callable[..., VariantError]
         if isinstance(d.get("teams"), list) and len(d["teams"]) != 2:
             yield err(at, f"a side bet is a dispute of two teams: expected two teams, found "
                       f"{len(d['teams'])}", (("teams",),))
+        yield from _flor_errors(d, name, bet, err)
+
+
+#: The keys and stakes only a flor bet has (G37-G40).
+_FLOR_ONLY = ("per_flor", "kills")
+_FLOR_STAKES = ("flores", "falta_plus_flores")
+
+
+def _flor_errors(d: dict[str, Any], name: str, bet: dict[str, Any],
+                 err: Callable[..., VariantError]) -> Iterator[VariantError]:
+    """Flor (G33-G41): its keys on an envido, a choice settled at once that is a raise, a
+    raise nobody can refuse, a plain song that is not settled at once, bets it kills that do
+    not exist, a flor with fewer than three cards each, two flores."""
+    at: KeyPath = ("side_bets", name)
+    flor = bet.get("kind", "envido") == "flor"
+    if not flor:
+        for key in _FLOR_ONLY:
+            if key in bet:
+                yield err((*at, key), f"expected {key} only on a flor (kind: flor, G37-G40), "
+                          "found it on an envido", ((*at, "kind"),))
+        if bet.get("reveal") == "scored":
+            yield err((*at, "reveal"), "expected winner or nothing on an envido (scored is "
+                      "the flores', G41), found scored", ((*at, "kind"),))
+    for i, chain in enumerate(bet["chains"]):
+        cat: KeyPath = (*at, "chains", i)
+        if not flor:
+            if "at_once" in chain:
+                yield err((*cat, "at_once"), "expected at_once only on a flor's chain (G39), "
+                          "found it on an envido's", ((*at, "kind"),))
+            if chain["accepted"] in _FLOR_STAKES or chain.get("refused") in _FLOR_STAKES:
+                yield err(cat, "expected a number or falta on an envido's chain (flores "
+                          f"stakes are a flor's, G40), found {chain['accepted']!r}",
+                          ((*at, "kind"),))
+            continue
+        if "at_once" in chain and len(chain["calls"]) > 1:
+            yield err((*cat, "at_once"), "expected at_once only on a choice (a chain of one "
+                      "call, G39): a raise over a choice is answered, found it on "
+                      f"{' - '.join(chain['calls'])}")
+        elif "at_once" in chain and "refused" in chain:
+            yield err((*cat, "refused"), "expected no refused on a choice settled at once "
+                      "(nobody answers it, G39), found one", ((*cat, "at_once"),))
+        elif "at_once" not in chain and "refused" not in chain:
+            yield err((*cat, "refused"), "expected refused on a flor's raise (what the raiser "
+                      "scores when it is refused, G40), found none")
+    if not flor:
+        return
+    first = bet["calls"][0]
+    plain = next((c for c in bet["chains"] if c["calls"] == [first]), None)
+    if plain is None or plain.get("at_once") != "compare":
+        yield err((*at, "chains"), f"expected the first call ({first}, every holder's plain "
+                  "song) as a chain of one settled at_once: compare (G39), found "
+                  f"{'none' if plain is None else plain.get('at_once', 'a raise')}",
+                  ((*at, "calls"),))
+    for j, other in enumerate(bet.get("kills", [])):
+        if other == name or other not in d.get("side_bets", {}):
+            yield err((*at, "kills", j), f"expected another side bet of the variant "
+                      f"({', '.join(n for n in d.get('side_bets', {}) if n != name) or 'none'}),"
+                      f" found {other!r}")
+    if d["cards_per_player"] < 3:
+        yield err(at, f"a flor is three cards of one suit (G34): expected cards_per_player 3 "
+                  f"or more, found {d['cards_per_player']}", (("cards_per_player",),))
+    flores = [n for n, b in d.get("side_bets", {}).items()
+              if b.get("kind") == "flor" and b.get("played", True)]
+    if len(flores) > 1 and name == flores[1]:
+        yield err(at, f"expected one flor, found {len(flores)} ({', '.join(flores)})")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -69,6 +69,8 @@ def parse_action(text: str) -> Action:
         return Action.concede(seat)
     if kind == "envido":  # a side bet's call: "envido 0 real envido"
         return Action.envido(seat, " ".join(rest))
+    if kind == "flor":  # a flor's song, choice or raise: "flor 2 contra-flor"
+        return Action.flor(seat, " ".join(rest))
     if kind == "quero":
         return Action.quero(seat)
     if kind == "nao_quero":

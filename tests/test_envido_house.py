@@ -234,7 +234,7 @@ def test_side_bets_that_make_no_sense_are_refused(write: WriteFile, text: str, p
 
 
 def test_a_side_bet_needs_its_calls_and_chains_and_two_teams(write: WriteFile) -> None:
-    bad = write("bad.yaml", f"extends: {BASE}\nside_bets:\n  flor:\n    falta: "
+    bad = write("bad.yaml", f"extends: {BASE}\nside_bets:\n  other:\n    falta: "
                             "target_minus_leader\n")
     with pytest.raises(VariantError, match="calls and chains"):
         load_variant(bad)

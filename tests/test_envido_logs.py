@@ -15,7 +15,7 @@ from engine.logversion import event_needs, log_needs, rules_need
 from engine.replay import verify_bytes
 from engine.transcript import transcript
 
-VARIANT = "gauderio"
+VARIANT = "gauderio-sem-flor"  # the deals hold flores: the envido is GH12's here
 DATA = Path(__file__).parent
 
 

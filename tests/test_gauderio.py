@@ -7,6 +7,7 @@ and 3 team 1. ``EVEN`` ties every round (each rank is held by both teams)."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -27,9 +28,20 @@ from engine import Match, find_variant
 from engine.cards import RANKS, SUITS, card_name, parse_card
 from engine.errors import IllegalMoveError, VariantError
 from engine.game import Checkpoint
+from engine.rules import Rules
 from engine.variant import load_variant
 
-G = "gauderio"
+#: The deals below give most seats three cards of one suit: a flor, which every holder must
+#: sing first (G35). The rules tested here are the truco's, the same without flor (GH12);
+#: flor is tested in tests/test_flor.py.
+G = "gauderio-sem-flor"
+
+
+def sem_flor(name: str) -> Rules:
+    """A Gaudério house variant without its flor (GH12): the deals here hold flores."""
+    rules = find_variant(name)
+    return dataclasses.replace(rules, side_bets=tuple(b for b in rules.side_bets
+                                                      if b.kind != "flor"))
 EVEN = "4c 5c 6c | 4d 5d 6d | 4h 5h 6h | 4s 5s 6s"
 #: G3's table, strongest first: each level's cards tie.
 LEVELS = [["As"], ["Ac"], ["7s"], ["7d"], ["3c", "3d", "3h", "3s"], ["2c", "2d", "2h", "2s"],
@@ -407,11 +419,11 @@ def test_G47_a_match_is_one_game() -> None:
 def test_GH1_one_against_one_to_18() -> None:
     rules = find_variant("gauderio-one-on-one")
     assert rules.players == 2 and rules.target == 18 and rules.team_of == (0, 1)
-    m = match("gauderio-one-on-one")
+    m = match(sem_flor("gauderio-one-on-one"))
     score_to(m, (0, 16))
     events = win_hand(m, 1, raises=1)
     assert of(events, "game")[0]["score"] == [0, 18]
-    m = match("gauderio-one-on-one", deal(0, "3c 2c 4c | 4d 5d 6d"))
+    m = match(sem_flor("gauderio-one-on-one"), deal(0, "3c 2c 4c | 4d 5d 6d"))
     events = act(m, "play 1 4d", "play 0 3c", "play 0 2c", "play 1 5d")
     assert _hand(events) == {"event": "hand", "winner": 0, "points": 1, "score": [1, 0]}
 
@@ -419,7 +431,7 @@ def test_GH1_one_against_one_to_18() -> None:
 def test_GH1_trios_three_against_three_to_24() -> None:
     rules = find_variant("gauderio-trios")
     assert rules.players == 6 and rules.team_of == (0, 1, 0, 1, 0, 1) and rules.target == 24
-    m = match("gauderio-trios", deal(0, "4c 5c 6c | 3d 2d 6d | 4h 5h 6h | 4s 5s 6s | "
+    m = match(sem_flor("gauderio-trios"), deal(0, "4c 5c 6c | 3d 2d 6d | 4h 5h 6h | 4s 5s 6s | "
                                         "Jc Jd Jh | Qc Qd Qh"))
     act(m, "raise 1 2")
     assert m.to_act() == [0, 2, 4]  # any of the three partners answers
@@ -430,7 +442,7 @@ def test_GH1_trios_three_against_three_to_24() -> None:
 
 
 def test_GH2_all_tied_scores_for_nobody() -> None:
-    m = match("gauderio-all-tied-nobody", deal(0, EVEN))
+    m = match(sem_flor("gauderio-all-tied-nobody"), deal(0, EVEN))
     events = []
     for r in "456":
         events += act(m, f"play 1 {r}d", f"play 2 {r}h", f"play 3 {r}s", f"play 0 {r}c")
@@ -438,7 +450,7 @@ def test_GH2_all_tied_scores_for_nobody() -> None:
 
 
 def test_GH2b_a_game_of_30() -> None:
-    m = match("gauderio-30")
+    m = match(sem_flor("gauderio-30"))
     score_to(m, (0, 24))
     assert not m.is_over  # 24 does not end it
     score_to(m, (0, 28))
@@ -461,7 +473,7 @@ def test_GH3_the_mao_leads_after_a_parda_is_G11_with_three_cards(tmp_path: Path)
 
 
 def test_GH15_best_of_three_games() -> None:
-    m = match("gauderio-best-of-3")
+    m = match(sem_flor("gauderio-best-of-3"))
     score_to(m, (0, 22))
     events = win_hand(m, 1, raises=1)
     assert of(events, "game")[0]["games"] == [0, 1]
@@ -471,14 +483,14 @@ def test_GH15_best_of_three_games() -> None:
 def test_GH16_truco_at_any_time_also_out_of_turn() -> None:
     m = match(G, deal(0, EVEN))
     assert_illegal(m, "raise 2 2", "turn")
-    m = match("gauderio-truco-any-time", deal(0, EVEN))
+    m = match(sem_flor("gauderio-truco-any-time"), deal(0, EVEN))
     act(m, "raise 2 2", "accept 1")
     assert m.value == 2 and m.turn == 1  # the turn did not change
 
 
 def test_GH17_a_covered_card_in_rounds_2_and_3_is_worth_nothing() -> None:
     assert_illegal(match(G, deal(0, EVEN)), "play 1 4d covered")
-    m = match("gauderio-covered", deal(0, "4c 5c 6c | 4d 2d 6d | 4h 5h 6h | 4s 5s 6s"))
+    m = match(sem_flor("gauderio-covered"), deal(0, "4c 5c 6c | 4d 2d 6d | 4h 5h 6h | 4s 5s 6s"))
     assert_illegal(m, "play 1 2d covered", "round 2")
     act(m, "play 1 4d", "play 2 4h", "play 3 4s", "play 0 4c")  # parda; seat 1 leads
     events = act(m, "play 1 2d covered", "play 2 6h", "play 3 5s", "play 0 5c")
@@ -559,7 +571,8 @@ def test_the_recorded_gauderio_log_verifies_and_is_remade_the_same() -> None:
     result = verify_file(path)
     assert result.problems == [] and result.incomplete is None and result.winner is not None
     players = ["Ana", "Bia", "Caio", "Duda"]
-    assert record_random(G, 1, dealer=0, players=players) == path.read_text(encoding="utf-8")
+    assert record_random("gauderio", 1, dealer=0,
+                         players=players) == path.read_text(encoding="utf-8")
     assert '"event": "concede"' in path.read_text(encoding="utf-8")  # G20 in the log
 
 

@@ -47,7 +47,9 @@ def test_every_house_variant_is_tested_here() -> None:
         # Gaudério's envido house options: tests/test_envido_house.py
         "gauderio-envido-at-end", "gauderio-falta-trailer", "gauderio-truco-closes-envido",
         "gauderio-envido-pes", "gauderio-real-envido-twice", "gauderio-baralho-envido-open",
-        "gauderio-envido-public"}
+        "gauderio-envido-public",
+        # Gaudério's flor house options (GH12-GH14): tests/test_flor.py
+        "gauderio-sem-flor", "gauderio-flor-argentina"}
 
 
 def test_classic_mineiro_starts_at_2_and_climbs_4_6_8_10_12() -> None:

@@ -168,6 +168,9 @@ HOUSE_RULES: dict[str, dict[str, Any]] = {
     "gauderio-real-envido-twice": {"envido.chain:real envido,real envido": 6},
     "gauderio-baralho-envido-open": {"envido.open_fold_penalty": 1},
     "gauderio-envido-public": {"envido.declare": "all"},
+    "gauderio-sem-flor": {"flor.kind": None},  # GH12
+    "gauderio-flor-argentina": {"flor.chain:flor": 4, "flor.chain:com flor me achico": 4,
+                                "flor.chain:contra-flor,contra-flor ao resto": "falta"},  # GH13
 }
 
 
@@ -176,6 +179,12 @@ def _attr(rules: Rules, dotted: str) -> Any:
         return [s.value for s in rules.ladder]
     if dotted == "fixed_manilhas":
         return [card_name(c) for c in rules.fixed_manilhas]
+    if dotted.startswith("flor."):  # the flor (G33-G41): None where it is not played (GH12)
+        flor = next((b for b in rules.side_bets if b.kind == "flor"), None)
+        rest = dotted.split(".", 1)[1]
+        if flor is None or not rest.startswith("chain:"):
+            return None if flor is None else getattr(flor, rest)
+        return flor.flor_chains[tuple(rest[len("chain:"):].split(","))].accepted  # type: ignore[index]
     if dotted.startswith("envido."):  # the side bet (G22-G32): a field, or a chain's value
         bet = rules.side_bets[0]
         rest = dotted.split(".", 1)[1]

@@ -83,6 +83,9 @@ class MoveKind:
     tell: Callable[[Action, Words], str] | None = None
     #: ``menu(action, words)``: the move's entry in truco play's menu.
     menu: Callable[[Action, Words], str] | None = None
+    #: ``adjust(rules, transitions)``: the machine's transitions rewritten by this kind (flor,
+    #: G35: the moves after which a flor is due go to its ``sing`` state); ``None``: none.
+    adjust: Callable[[Rules, list[dict[str, Any]]], list[dict[str, Any]]] | None = None
 
 
 #: The registered kinds, by name, in registration order.
@@ -147,7 +150,7 @@ def has_ladder(rules: Rules) -> bool:
 
 #: The shipped kinds' modules, in the order their transitions are added to a machine.
 SHIPPED = ("deal", "decide", "play", "raising", "accept", "fold", "concede", "envido", "quero",
-           "nao_quero")
+           "nao_quero", "flor")
 
 
 def load_kinds() -> dict[str, MoveKind]:

@@ -20,12 +20,23 @@ from engine.cards import Card, card_name
 from engine.errors import Why
 from engine.machine import condition
 from engine.moves.outcome import win_game
-from engine.sidebets import BetState, best_points, declarations, falta_value
+from engine.sidebets import (
+    FALTA_PLUS_FLORES,
+    FLORES,
+    BetState,
+    Stake,
+    best_points,
+    declarations,
+    falta_value,
+    flor_points,
+    seats_from_mao,
+)
 
 if TYPE_CHECKING:
     from engine.game import Match
     from engine.machine import Ruling
     from engine.observation import SideBetView
+    from engine.sidebets import SideBet
 
 
 @dataclass
@@ -42,6 +53,8 @@ class Settlement:
     said: list[tuple[int, int | None]]
     shown: tuple[int, tuple[Card, ...]] | None
     score: list[int] | None
+    #: Flor: the flores that scored, shown at the end of the hand (G41).
+    flores: tuple[tuple[int, tuple[Card, ...]], ...] = ()
 
 
 def pending_bet(m: Match) -> tuple[int, BetState] | None:
@@ -54,12 +67,14 @@ def pending_bet(m: Match) -> tuple[int, BetState] | None:
     return None
 
 
-def bet_of_call(m: Match, call: str | None) -> tuple[int, BetState] | None:
-    """The hand's record of the bet that has the call ``call`` (and its index), or ``None``."""
+def bet_of_call(m: Match, call: str | None,
+                kind: str = "envido") -> tuple[int, BetState] | None:
+    """The hand's record of the bet of ``kind`` that has the call ``call`` (and its index), or
+    ``None``."""
     side = m.hand.side
     if side is not None and call is not None:
         for i, b in enumerate(side):
-            if call in b.bet.calls:
+            if b.bet.kind == kind and call in b.bet.calls:
                 return i, b
     return None
 
@@ -81,6 +96,9 @@ def settle(m: Match, r: Ruling, index: int, b: BetState, accepted: bool) -> None
     player nearer the mão on a tie; the falta from the score, G29) or refused (the last
     caller's team scores the chain's refused value); credited at once (G31, and the game may
     end, G46) or owed to the end of the hand (GH6). Nothing changes here."""
+    if b.bet.kind == "flor":  # G40: a contested flor's raise answered (or refused, G20)
+        settle_flor(m, r, b, "compare" if accepted else "refused", index=index)
+        return
     rules = m.rules
     bet = b.bet
     chain = bet.chains[b.chain]
@@ -99,15 +117,71 @@ def settle(m: Match, r: Ruling, index: int, b: BetState, accepted: bool) -> None
     else:
         team = team_of[b.caller]  # type: ignore[index]
         points = chain.refused
-    score = None
-    if bet.credit == "at_once":
-        score = m.score[:]
-        score[team] += points
-        if rules.cap_score and score[team] > rules.target:
-            score[team] = rules.target
-        if score[team] >= rules.target:  # G46: the game ends at once, mid-hand
-            win_game(m, r, team)
-    r.side = Settlement(index, accepted, team, points, said, shown, score)
+    r.side = Settlement(index, accepted, team, points, said, shown, _credit(m, r, bet, team,
+                                                                             points))
+
+
+def _credit(m: Match, r: Ruling, bet: SideBet, team: int, points: int) -> list[int] | None:
+    """The score after crediting ``points`` to ``team`` at once (G31; the game may end, G46),
+    or ``None`` where the bet is credited at the end of the hand (GH6)."""
+    if bet.credit != "at_once":
+        return None
+    rules = m.rules
+    score = m.score[:]
+    score[team] += points
+    if rules.cap_score and score[team] > rules.target:
+        score[team] = rules.target
+    if score[team] >= rules.target:  # G46: the game ends at once, mid-hand
+        win_game(m, r, team)
+    return score
+
+
+def settle_flor(m: Match, r: Ruling, b: BetState, how: str,
+                chain: tuple[str, ...] | None = None, index: int | None = None) -> None:
+    """Rule a flor dispute (G38, G40), nothing changed yet: ``uncontested`` (the singers'
+    team scores ``per_flor`` per flor), ``compare`` (the best flor's team scores the chain's
+    accepted stake; the flores compared are declared, G49), ``concede`` (me achico: the first
+    singer's team scores the accepted stake) or ``refused`` (the last caller's team scores the
+    refused stake). The flores of the scoring team are shown at the end of the hand (G41)."""
+    rules = m.rules
+    bet = b.bet
+    team_of = rules.team_of
+    dealt = m.hand.dealt
+    order = [s for s in seats_from_mao(rules, m.mao)]
+    flores = {s: f for s in order
+              if (f := flor_points(dealt[s], bet.values, bet.same_suit_bonus)) is not None}
+    hs = list(flores)
+    chain = b.chain if chain is None else chain
+    said: list[tuple[int, int | None]] = []
+    stake: Stake | None
+    if how == "uncontested":
+        team, stake = team_of[hs[0]], FLORES
+    elif how == "compare":
+        best = max(hs, key=lambda s: (flores[s][0], -hs.index(s)))  # G34: ties as G30
+        team = team_of[best]
+        stake = bet.flor_chains[chain].accepted  # type: ignore[index]
+        said = [(s, flores[s][0]) for s in hs]
+    elif how == "concede":
+        team, stake = team_of[hs[0]], bet.flor_chains[chain].accepted  # type: ignore[index]
+    else:
+        team = team_of[b.caller]  # type: ignore[index]
+        stake = bet.flor_chains[chain].refused  # type: ignore[index]
+        assert stake is not None
+    own = sum(1 for s in hs if team_of[s] == team)
+    if isinstance(stake, int):
+        points = stake
+    elif stake == FLORES:
+        points = bet.per_flor * own
+    else:
+        points = falta_value(bet.falta, rules.target, m.score, team)
+        if stake == FALTA_PLUS_FLORES:
+            points += bet.per_flor * len(hs)
+    shown = tuple((s, flores[s][1]) for s in hs if team_of[s] == team) \
+        if bet.reveal == "scored" else ()
+    if index is None:
+        index = (m.hand.side or []).index(b)
+    r.side = Settlement(index, how == "compare", team, points, said, None,
+                        _credit(m, r, bet, team, points), shown)
 
 
 def apply_settlement(m: Match, r: Ruling) -> None:
@@ -122,6 +196,7 @@ def apply_settlement(m: Match, r: Ruling) -> None:
     b.winner = s.team
     b.points = s.points
     b.shown = s.shown
+    b.flores = s.flores
     events = r.checkpoints
     if events is None:
         events = r.checkpoints = []
@@ -180,8 +255,7 @@ def side_bets_at_end(m: Match, r: Ruling, events: list[dict[str, Any]]) -> None:
         b.owed = False
         events.append(_bet_event(b, points, score))
     for b in side:
-        if b.shown is not None:
-            seat, cards = b.shown
+        for seat, cards in (b.flores if b.shown is None else (b.shown,)):
             held = [c for c in cards if c in hand.hands[seat]]
             if held:
                 events.append({"event": "side_show", "seat": seat,

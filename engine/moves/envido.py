@@ -41,7 +41,7 @@ def has_side_bets(rules: Rules) -> bool:
 def calls_of(rules: Rules) -> dict[tuple[int, str], Action]:
     """Every call of every seat, made once per variant: (seat, call) -> the move."""
     return {(s, c): Action.envido(s, c) for s in range(rules.players)
-            for bet in rules.side_bets for c in bet.calls}
+            for bet in rules.side_bets if bet.kind == "envido" for c in bet.calls}
 
 
 @cache
@@ -99,9 +99,9 @@ def start_problem(m: Match, seat: int, b: BetState) -> str | None:
 
 
 def _judge(m: Match, a: Action, r: Ruling) -> str | None:
-    found = bet_of_call(m, a.call)
+    found = bet_of_call(m, a.call, "envido")
     if found is None:
-        names = [c for bet in m.rules.side_bets for c in bet.calls]
+        names = [c for bet in m.rules.side_bets if bet.kind == "envido" for c in bet.calls]
         return Why("unknown_call", f"{a.call!r} is not a call of this variant: expected one of "
                                    f"{', '.join(names)}")
     b = found[1]
@@ -128,7 +128,7 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
 def _effect(ev: Any) -> None:
     m: Match = ev.model
     a = ev.args[0]
-    found = bet_of_call(m, a.call)
+    found = bet_of_call(m, a.call, "envido")
     assert found is not None
     b = found[1]
     b.chain = (*b.chain, a.call)
@@ -144,6 +144,8 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
         found = pending_bet(m)
         assert found is not None
         b = found[1]
+        if b.bet.kind != "envido":  # a flor's raise waits (G39): the flor kind answers it
+            return
         team_of = m.rules.team_of
         team = team_of[b.caller]  # type: ignore[index]
         nxt = b.bet.next_calls(b.chain)
@@ -161,7 +163,7 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
         seats = (seat,)
     for b in side:
         bet: SideBet = b.bet
-        if b.started or m.round.number != bet.round:
+        if b.started or m.round.number != bet.round or bet.kind != "envido":
             continue
         for s in seats:
             if start_problem(m, s, b) is None:

@@ -1,0 +1,299 @@
+"""``flor``: a player sings his flor, or chooses and raises in a contested flor (G33-G41; a
+side bet of ``kind: flor`` in the variant's ``side_bets``, :mod:`engine.sidebets`).
+
+- **Singing is compulsory** (G35, G36). The machine of a flor variant has a ``sing`` state
+  whose only move is this one: the deal, a play, a raise or an envido call go there instead of
+  where they would go when a flor is due (condition ``flor_due``, added to the other kinds'
+  transitions by :func:`reroute`, only in flor variants): (a) the seat whose first turn comes
+  holds a flor; (b) an envido is called and anybody holds one; (c) a raise is made and the
+  team that must answer it holds one. Then every holder sings, one move each, in playing order
+  from the mão (pinned: G35(b)'s order for every moment; G36), and nobody else moves.
+- **Contested** (G39): the first holder of another team than the first singer's sings one of
+  the bet's first calls (flor: compared at once; com flor me achico: conceded; contra-flor,
+  contra-flor ao resto: a raise the first singer's team answers, once every holder has sung,
+  with quero, não quero or, where the chain goes on, a raise over it, state ``bet_answer``).
+  The other holders sing plain ``flor`` (the bet's first call).
+- **Settled** (G38, G40) when the last holder has sung (uncontested: ``per_flor`` per flor;
+  a choice settled at once) or when a raise is answered (:mod:`engine.moves.quero`,
+  :mod:`engine.moves.nao_quero`); credited as the envido (G41, G31); the first song annuls
+  the bets named in ``kills`` (G37). Then play goes back to the truco's answer where one waits,
+  else to the card awaited.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from engine.actions import Action, Deal
+from engine.errors import Why
+from engine.machine import Ruling, condition
+from engine.moves import MoveKind, Words, has_ladder, register
+from engine.moves.bets import apply_settlement, pending_bet, settle_flor
+from engine.sidebets import BetState, flor_points, seats_from_mao
+
+if TYPE_CHECKING:
+    from engine.game import Match
+    from engine.rules import Rules
+    from engine.sidebets import SideBet
+
+
+@cache
+def flor_index(rules: Rules) -> int | None:
+    """The index of the variant's flor bet in ``rules.side_bets`` (``None``: no flor)."""
+    for i, bet in enumerate(rules.side_bets):
+        if bet.kind == "flor":
+            return i
+    return None
+
+
+def has_flor(rules: Rules) -> bool:
+    """Whether the variant plays flor (G33; GH12: sem flor)."""
+    return flor_index(rules) is not None
+
+
+@cache
+def songs_of(rules: Rules) -> dict[tuple[int, str], Action]:
+    """Every flor call of every seat, made once per variant."""
+    i = flor_index(rules)
+    calls = rules.side_bets[i].calls if i is not None else ()
+    return {(s, c): Action.flor(s, c) for s in range(rules.players) for c in calls}
+
+
+def record(m: Match) -> BetState:
+    """The hand's record of the flor bet."""
+    side = m.hand.side
+    i = flor_index(m.rules)
+    assert side is not None and i is not None
+    return side[i]
+
+
+def is_flor(bet: SideBet, cards: tuple[int, ...] | list[int]) -> bool:
+    """G34: whether the cards hold a flor (three of one suit)."""
+    return flor_points(cards, bet.values, bet.same_suit_bonus) is not None
+
+
+def holders(m: Match, b: BetState) -> tuple[int, ...]:
+    """The seats that hold a flor, in playing order from the mão (computed once a hand)."""
+    got = b.holders
+    if got is None:
+        dealt = m.hand.dealt
+        got = b.holders = tuple(s for s in seats_from_mao(m.rules, m.mao)
+                                if is_flor(b.bet, dealt[s]))
+    return got
+
+
+def chooser(m: Match, b: BetState) -> int | None:
+    """G39: the first holder (in singing order) of another team than the first singer's, who
+    chooses; ``None``: uncontested."""
+    hs = holders(m, b)
+    if not hs:
+        return None
+    team_of = m.rules.team_of
+    first = team_of[hs[0]]
+    return next((s for s in hs if team_of[s] != first), None)
+
+
+def next_singer(m: Match, b: BetState) -> int | None:
+    """The holder who sings next (``None``: all have sung)."""
+    sung = b.sung
+    return next((s for s in holders(m, b) if s not in sung), None)
+
+
+def _judge(m: Match, a: Action, r: Ruling) -> str | None:
+    bet = m.rules.side_bets[flor_index(m.rules)]  # type: ignore[index]
+    if a.call not in bet.calls:
+        return Why("unknown_call", f"{a.call!r} is not a call of {bet.name}: expected one of "
+                                   f"{', '.join(bet.calls)}")
+    b = record(m)
+    chains = bet.flor_chains
+    assert chains is not None
+    if m.state == "bet_answer":  # a raise over a contested flor's raise (G39)
+        found = pending_bet(m)
+        assert found is not None
+        if found[1] is not b:
+            return Why("other_bet_pending", f"the {found[1].chain[-1]} waits for its answer")
+        team_of = m.rules.team_of
+        if team_of[a.seat] == team_of[b.caller]:  # type: ignore[index]
+            return Why("not_challenged_bet", f"only the other team answers the {b.chain[-1]} "
+                                             "(G39)")
+        chain = (*b.chain, a.call)
+        if chain not in chains:
+            return Why("chain_not_allowed", f"{' - '.join(chain)} is not a legal chain of "
+                                            f"{bet.name} (G39)")
+        return None
+    # state sing (G35, G36)
+    singer = next_singer(m, b)
+    assert singer is not None, "sing with nobody left to sing"
+    if a.seat != singer:
+        return Why("not_your_song", f"seat {singer} sings his {bet.name} now (G36)")
+    choosing = a.seat == chooser(m, b) and not b.chain
+    if choosing:
+        if (a.call,) not in chains:
+            return Why("chain_not_allowed", f"{a.call} does not start {bet.name} (G39)")
+    elif a.call != bet.calls[0]:
+        return Why("plain_song", f"seat {a.seat} sings {bet.calls[0]} (G35; only the first "
+                                 "holder of the other team chooses, G39)")
+    if len(b.sung) + 1 < len(holders(m, b)):
+        r.flor = "more"
+        return None
+    chain = (a.call,) if choosing else b.chain
+    if not chain:  # G38: uncontested
+        settle_flor(m, r, b, "uncontested")
+        return None
+    fc = chains[chain]
+    if fc.at_once is None:
+        r.flor = "raised"
+    else:
+        settle_flor(m, r, b, fc.at_once, chain=chain)
+    return None
+
+
+def _effect(ev: Any) -> None:
+    m: Match = ev.model
+    a, r = ev.args
+    b = record(m)
+    if m.state == "bet_answer":
+        b.chain = (*b.chain, a.call)
+        b.caller = a.seat
+        return
+    if not b.sung:  # G37: the first flor sung annuls the bets it kills
+        kills = b.bet.kills
+        for other in m.hand.side or ():
+            if other.bet.name in kills:
+                other.killed = True
+                other.pending = False
+    b.sung = (*b.sung, a.seat)
+    if a.seat == chooser(m, b) and not b.chain:
+        b.chain = (a.call,)
+        b.caller = a.seat
+    if r.flor == "raised":
+        b.pending = True
+    elif r.side is not None:
+        if not b.chain:  # G38 uncontested: the chain is the first singer's flor
+            b.chain = (b.bet.calls[0],)
+            b.caller = b.sung[0]
+        apply_settlement(m, r)
+
+
+def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
+    b = record(m)
+    table = songs_of(m.rules)
+    bet = b.bet
+    if m.state == "bet_answer":
+        found = pending_bet(m)
+        if found is None or found[1] is not b:
+            return
+        team_of = m.rules.team_of
+        team = team_of[b.caller]  # type: ignore[index]
+        nxt = [c for c in bet.calls if (*b.chain, c) in bet.flor_chains]  # type: ignore[operator]
+        for s in range(m.rules.players) if seat is None else (seat,):
+            if team_of[s] != team:
+                out.extend(table[s, c] for c in nxt)
+        return
+    singer = next_singer(m, b)
+    if singer is None or (seat is not None and seat != singer):
+        return
+    if singer == chooser(m, b) and not b.chain:
+        out.extend(table[singer, c] for c in bet.calls
+                   if (c,) in bet.flor_chains)  # type: ignore[operator]
+    else:
+        out.append(table[singer, bet.calls[0]])
+
+
+@condition("flor_due")
+def _flor_due(ev: Any) -> bool:
+    """G35: after this move a flor must be sung: (a) the next turn's seat holds one (on the
+    deal, the mão; after a card of the flor's round that does not end it, the next seat);
+    (b) an envido is called; (c) a raise is made and the team that must answer holds one.
+    Never once a flor was sung this hand (every holder sang then, G36)."""
+    m: Match = ev.model
+    b = record(m)
+    if b.sung or m.round.number != b.bet.round:
+        return False
+    trigger = ev.event.name
+    move = ev.args[0]
+    if trigger == "deal":
+        hands = move.hands if isinstance(move, Deal) else move[0]
+        return is_flor(b.bet, hands[m.round.leader])
+    hs = holders(m, b)
+    if not hs:
+        return False
+    if trigger == "play":
+        return ev.args[1].round is None and (move.seat + 1) % m.rules.players in hs
+    if trigger == "raise":
+        team_of = m.rules.team_of
+        team = team_of[move.seat]
+        return any(team_of[s] != team for s in hs)
+    return True  # envido
+
+
+@condition("flor_more")
+def _flor_more(ev: Any) -> bool:
+    """More holders sing after this song (G36)."""
+    return bool(ev.args[1].flor == "more")
+
+
+@condition("flor_raised")
+def _flor_raised(ev: Any) -> bool:
+    """Every holder has sung, and the choice was a raise that waits for its answer (G39)."""
+    return bool(ev.args[1].flor == "raised")
+
+
+#: The triggers whose moves may bring a flor's moment (G35), and the states they leave.
+_MOMENTS = {"deal": ("deal",), "play": ("play",), "raise": ("play", "answer"),
+            "envido": ("play", "answer")}
+
+
+def reroute(rules: Rules, transitions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The other kinds' transitions, each that may bring a flor's moment (G35) preceded by its
+    copy going to ``sing`` where ``flor_due``."""
+    out: list[dict[str, Any]] = []
+    for tr in transitions:
+        sources = _MOMENTS.get(tr["trigger"], ())
+        conds = tr.get("conditions", [])
+        if (tr["source"] in sources and tr["dest"] in ("play", "answer", "bet_answer", None)
+                and "ends_match" not in conds and "ends_hand" not in conds):
+            out.append({**tr, "dest": "sing", "conditions": [*conds, "flor_due"]})
+        out.append(tr)
+    return out
+
+
+def _transitions(rules: Rules) -> list[dict[str, Any]]:
+    legal = ["legal_flor"]
+    out: list[dict[str, Any]] = [
+        {"trigger": "flor", "source": "sing", "dest": None,
+         "conditions": [*legal, "flor_more"], "before": ["flor"]},
+        {"trigger": "flor", "source": "sing", "dest": "bet_answer",
+         "conditions": [*legal, "flor_raised"], "before": ["flor"]}]
+    if has_ladder(rules):
+        out.append({"trigger": "flor", "source": "sing", "dest": "answer",
+                    "conditions": [*legal, "truco_pending"], "unless": ["ends_hand"],
+                    "before": ["flor"]})
+    out += [{"trigger": "flor", "source": "sing", "dest": "play", "conditions": legal,
+             "unless": ["ends_hand"], "before": ["flor"]},
+            {"trigger": "flor", "source": "sing", "dest": "match_over",
+             "conditions": [*legal, "ends_match"], "before": ["flor"]},
+            {"trigger": "flor", "source": "sing", "dest": "deal",
+             "conditions": [*legal, "ends_hand"], "before": ["flor"]},
+            {"trigger": "flor", "source": "bet_answer", "dest": None, "conditions": legal,
+             "before": ["flor"]}]
+    return out
+
+
+def _tell(a: Action, w: Words) -> str:
+    return f"{w.who} sing{w.s} {(a.call or '').upper()}"
+
+
+def _menu(a: Action, w: Words) -> str:
+    if a.call == "com flor me achico":
+        return "com flor me achico / é boa (concede the flor)"
+    return f"{a.call} (flor)"
+
+
+KIND = register(MoveKind(
+    name="flor", tell=_tell, menu=_menu, order=9, judge=_judge, effect=_effect,
+    lister=_lister, transitions=_transitions, enabled=has_flor, adjust=reroute,
+    not_now={None: "no flor is sung now",
+             "bet_answer": "no flor's call waits for its answer"},
+    keys=("side_bets",)))

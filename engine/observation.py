@@ -80,6 +80,9 @@ class SideBetView(TypedDict):
     points: int
     declared: list[Declared]
     my_points: int | None
+    #: Flor (G49): the seats that sang, in order (``my_points``: the seat's own flor value,
+    #: ``None`` without one; ``declared``: the flores compared).
+    sung: NotRequired[list[int]]
 
 
 class Observation(TypedDict):

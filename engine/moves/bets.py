@@ -13,6 +13,7 @@ and the score after (docs/log-format.md).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -299,6 +300,18 @@ def side_view(m: Match, seat: int) -> list[SideBetView]:
     for b in side:
         bet = b.bet
         said: list[tuple[int, int | None]] = []
+        if bet.kind == "flor":  # G49: the flores sung, the values compared; G34 its own flor
+            if b.accepted:
+                said = [(s, _flor_value(bet, m.hand.dealt[s])) for s in b.sung]
+            mine = _flor_value(bet, own) if own else None
+            view: SideBetView = {
+                "bet": bet.name, "calls": list(b.chain), "caller": b.caller,
+                "pending": b.pending, "settled": b.settled, "accepted": b.accepted,
+                "winner": b.winner, "points": b.points,
+                "declared": [{"seat": s, "points": p} for s, p in said],
+                "my_points": mine, "sung": list(b.sung)}
+            out.append(view)
+            continue
         if b.accepted:
             pts = [best_points(cards, bet.values, bet.same_suit_bonus)[0]
                    for cards in m.hand.dealt]
@@ -309,6 +322,12 @@ def side_view(m: Match, seat: int) -> list[SideBetView]:
                     "declared": [{"seat": s, "points": p} for s, p in said],
                     "my_points": bet.points(own) if own else None})
     return out
+
+
+def _flor_value(bet: SideBet, cards: Sequence[Card]) -> int | None:
+    """G34: the flor value of ``cards``, or ``None`` without a flor."""
+    got = flor_points(cards, bet.values, bet.same_suit_bonus)
+    return None if got is None else got[0]
 
 
 def open_penalty(m: Match) -> int:

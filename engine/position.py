@@ -104,13 +104,24 @@ def export(m: Match) -> Position:
 
 
 def _export_bets(side: Sequence[BetState]) -> list[dict[str, Any]]:
-    """The hand's side bets (G22-G32), one entry per bet of the variant, in its order."""
-    return [{"bet": b.bet.name, "calls": list(b.chain), "caller": b.caller,
-             "pending": b.pending, "settled": b.settled, "accepted": b.accepted,
-             "winner": b.winner, "points": b.points, "owed": b.owed,
-             "shown": None if b.shown is None else
-             {"seat": b.shown[0], "cards": [card_name(c) for c in b.shown[1]]}}
-            for b in side]
+    """The hand's side bets (G22-G32), one entry per bet of the variant, in its order; in a
+    variant with flor (G33-G41) also whether each was killed (G37), and of the flor the seats
+    that sang and the flores that scored."""
+    out: list[dict[str, Any]] = [
+        {"bet": b.bet.name, "calls": list(b.chain), "caller": b.caller,
+         "pending": b.pending, "settled": b.settled, "accepted": b.accepted,
+         "winner": b.winner, "points": b.points, "owed": b.owed,
+         "shown": None if b.shown is None else
+         {"seat": b.shown[0], "cards": [card_name(c) for c in b.shown[1]]}}
+        for b in side]
+    if any(b.bet.kind == "flor" for b in side):
+        for entry, b in zip(out, side, strict=True):
+            entry["killed"] = b.killed
+            if b.bet.kind == "flor":
+                entry["sung"] = list(b.sung)
+                entry["flores"] = [{"seat": s, "cards": [card_name(c) for c in cards]}
+                                   for s, cards in b.flores]
+    return out
 
 
 # -- import ---------------------------------------------------------------------------------
@@ -339,6 +350,12 @@ def _build_bets(m: Match, p: Position, cards: _Reader) -> None:
         b.winner = _team(e["winner"], rules.teams, f"{at}.winner")
         b.points = e["points"]
         b.owed = e["owed"]
+        b.killed = e.get("killed", False)
+        b.sung = tuple(_seat(s, n, f"{at}.sung[{i}]") for i, s in enumerate(e.get("sung", ())))
+        b.flores = tuple((_seat(f["seat"], n, f"{at}.flores[{i}].seat"),
+                          tuple(cards.card(c, f"{at}.flores[{i}].cards[{j}]", once=False)
+                                for j, c in enumerate(f["cards"])))
+                         for i, f in enumerate(e.get("flores", ())))
         sh = e["shown"]
         if sh is not None:
             b.shown = (_seat(sh["seat"], n, f"{at}.shown.seat"),
@@ -474,7 +491,7 @@ def check(m: Match, p: Position) -> None:
         raise _refuse(Why("value_not_on_ladder", f"the hand is worth at least {base}"), "value")
     pending = hand.pending
     if (state == "answer") != (pending is not None) and not (
-            state == "bet_answer" and hand.side is not None):  # G26: a truco under a bet
+            state in ("bet_answer", "sing") and hand.side is not None):  # G26, G36: waits
         raise _refuse(Why("pending_state", "a raise waits for its answer exactly in state "
                                            f"answer (the state is {state})"), "pending")
     if pending is not None:
@@ -511,8 +528,9 @@ def check(m: Match, p: Position) -> None:
                 raise _refuse(Why("bad_refusal", f"seat {s} cannot have refused this raise"),
                               f"refused[{k}]")
     # cards shown and bound (M4)
-    revealed = {(b.shown[0], c) for b in hand.side or () if b.shown is not None
-                for c in b.shown[1]}  # G32: shown when the hand (and the match) ended
+    revealed = {(s, c) for b in hand.side or ()
+                for s, cards in (b.flores if b.shown is None else (b.shown,))
+                for c in cards}  # G32, G41: shown when the hand (and the match) ended
     for k, (s, c) in enumerate(hand.shown):
         if (s, c) in revealed and state == "match_over":
             continue
@@ -596,13 +614,16 @@ def _check_bets(m: Match, p: Position) -> None:
     state = p["state"]
     team_of = rules.team_of
     pending = [k for k, b in enumerate(side) if b.pending]
-    if (state == "bet_answer") != bool(pending) or len(pending) > 1:
+    if ((state == "bet_answer") != bool(pending) and state != "sing"  # G35(b): an envido
+            or len(pending) > 1):
         raise _refuse(Why("bet_pending_state", "a side bet's call waits for its answer "
                                                "exactly in state bet_answer, one at a time"),
                       f"side_bets[{pending[-1] if pending else 0}].pending")
     for k, b in enumerate(side):
         at = f"side_bets[{k}]"
         bet = b.bet
+        if bet.kind == "flor":
+            _check_flor(m, b, state, at)
         if b.chain and b.chain not in bet.chains:
             raise _refuse(Why("bet_chain", f"{' - '.join(b.chain)} is not a chain of "
                                            f"{bet.name} (G27)"), f"{at}.calls")
@@ -616,10 +637,14 @@ def _check_bets(m: Match, p: Position) -> None:
             raise _refuse(Why("bet_window", f"{bet.name} is called only in round "
                                             f"{bet.round + 1}, before a truco is accepted "
                                             "(G24, G25)"), f"{at}.pending")
-        if b.chain and not b.pending and not b.settled:
+        if b.chain and not b.pending and not b.settled and not b.killed:
             raise _refuse(Why("bet_settled", "a called side bet is pending or settled"),
                           f"{at}.settled")
-        if b.settled:
+        if b.settled and bet.kind == "flor":
+            if b.winner is None or b.points < 1:
+                raise _refuse(Why("bet_result", "a settled flor has a winning team and points"),
+                              f"{at}.winner")
+        elif b.settled:
             w = b.winner
             if w is None or b.points < 1 or (not b.accepted and w != team_of[b.caller or 0]):
                 raise _refuse(Why("bet_result", "a settled side bet has a winning team and "
@@ -650,6 +675,32 @@ def _check_bets(m: Match, p: Position) -> None:
         elif b.accepted and bet.reveal == "winner":
             raise _refuse(Why("bet_shown", "an accepted bet shows its winning points' cards "
                                            "at the end of the hand (G32)"), f"{at}.shown")
+
+
+def _check_flor(m: Match, b: BetState, state: str, at: str) -> None:
+    """The flor's record (G35, G36): the seats that sang are the holders, in playing order
+    from the mão; state ``sing`` exactly while a holder is still to sing after the first, or
+    before the first song where a flor is due; the flores shown are the scoring team's."""
+    from engine.moves.flor import holders
+
+    hs = holders(m, b)
+    if b.sung != hs[:len(b.sung)]:
+        raise _refuse(Why("flor_sung", f"the holders sing in playing order from the mão: "
+                                       f"{list(hs)} (G35, G36)"), f"{at}.sung")
+    if state == "sing" and len(b.sung) == len(hs):
+        raise _refuse(Why("flor_state", "state sing: a holder is still to sing (G35)"),
+                      f"{at}.sung")
+    if state != "sing" and 0 < len(b.sung) < len(hs):
+        raise _refuse(Why("flor_state", "every holder sings before play goes on: expected "
+                                        "state sing (G36)"), f"{at}.sung")
+    if b.settled != (bool(hs) and len(b.sung) == len(hs) and not b.pending):
+        raise _refuse(Why("flor_state", "a flor is settled exactly when every holder has "
+                                        "sung and no raise waits (G38-G40)"), f"{at}.settled")
+    team_of = m.rules.team_of
+    for s, cards in b.flores:
+        if s not in hs or team_of[s] != b.winner or set(cards) - set(m.hand.dealt[s]):
+            raise _refuse(Why("bet_shown", "the flores shown are the scoring team's (G41)"),
+                          f"{at}.flores")
 
 
 def _order(cards: Sequence[tuple[int, Card, bool]], leader: int, n: int, path: str,

@@ -416,3 +416,33 @@ def test_flor_moves_round_trip_through_the_log_event() -> None:
     assert Action.from_event(a.to_event()) == a
     assert str(a) == "flor 2 contra-flor ao resto"
     assert repr(a) == "Action.flor(2, 'contra-flor ao resto')"
+
+
+# -- positions -----------------------------------------------------------------------------
+def test_positions_cover_the_sing_state_and_the_flor_record() -> None:
+    from engine.errors import PositionError
+
+    m = match(G, deal(3, SEQ3), dealer=3)
+    act(m, "envido 0 envido")
+    p = m.position()
+    assert p["state"] == "sing" and p["side_bets"][0]["pending"]
+    assert Match.from_position(G, p).position() == p
+    act(m, "flor 1 flor")
+    p = m.position()
+    assert p["side_bets"][1]["sung"] == [1] and p["side_bets"][0]["killed"]
+    back = Match.from_position(G, p)
+    assert back.position() == p and legal(back) == legal(m)
+    wrong = {**p, "side_bets": [p["side_bets"][0], {**p["side_bets"][1], "sung": [2]}]}
+    with pytest.raises(PositionError) as info:
+        Match.from_position(G, wrong)
+    assert info.value.code == "flor_sung"
+    wrong = {**p, "state": "play"}
+    with pytest.raises(PositionError) as info:
+        Match.from_position(G, wrong)
+    assert info.value.code == "flor_state"
+    act(m, "flor 2 contra-flor")
+    p = m.position()
+    assert p["state"] == "bet_answer" and Match.from_position(G, p).position() == p
+    # positions of a variant without flor keep their shape
+    sem = match(SEM_FLOR, deal(3, SEQ3), dealer=3)
+    assert "killed" not in sem.position()["side_bets"][0]

@@ -613,3 +613,33 @@ def test_a_side_bets_entry_mutated_is_refused_or_plays_on() -> None:
                     continue
                 while not twin.is_over:
                     twin.apply(twin.legal_actions()[0])
+
+
+# -- flor (G35, G36, G41) -----------------------------------------------------------------------
+def flor_position(*moves: str) -> Position:
+    """Gaudério, dealer 3: seat 1 (B) and seat 2 (A) hold flores; after ``moves``."""
+    from helpers import act, deal, match
+
+    m = match(ENVIDO, deal(3, "3d 2s Kd | Kc 5c 2c | 7h 6h Ah | Ks Qd Js"), dealer=3)
+    act(m, *moves)
+    p = m.position()
+    Match.from_position(ENVIDO, p)  # valid as it is
+    return p
+
+
+def test_position_refuses_flores_sung_out_of_order() -> None:
+    p = flor_position("envido 0 envido", "flor 1 flor")
+    p["side_bets"][1]["sung"] = [2]
+    refused(ENVIDO, p, "flor_sung", "side_bets[1].sung")
+
+
+def test_position_refuses_a_holder_left_to_sing_outside_sing() -> None:
+    p = flor_position("envido 0 envido", "flor 1 flor")
+    p["state"] = "play"
+    refused(ENVIDO, p, "flor_state", "side_bets[1].sung")
+
+
+def test_position_refuses_flores_shown_of_the_losing_team() -> None:
+    p = flor_position("envido 0 envido", "flor 1 flor", "flor 2 flor")
+    p["side_bets"][1]["flores"] = [{"seat": 1, "cards": ["Kc"]}]
+    refused(ENVIDO, p, "bet_shown", "side_bets[1].flores")

@@ -132,7 +132,9 @@ class _Tally:
             "both_teams": [0] * (r.teams + 2),  # hands, won by each team, by nobody
         }
         if r.side_bets:  # G22-G32: per bet, settled, accepted, won by the mão's team, points
-            self.data["side_bets"] = {b.name: [0, 0, 0, 0, 0] for b in r.side_bets}
+            # a flor also: contested, won by the mão's team (contested or not), G38-G40
+            self.data["side_bets"] = {b.name: [0] * (7 if b.kind == "flor" else 5)
+                                      for b in r.side_bets}
         self._mao = match.mao
         self._game_hands = 0
         self._rounds: list[int | None] = []
@@ -192,6 +194,11 @@ class _Tally:
                     slot[3] += cp["points"]
                     if cp["winner"] == m.rules.team_of[self._mao]:
                         slot[2] += 1
+                if len(slot) > 5:  # a flor: contested unless its one song went unanswered
+                    slot[5] += int(cp["accepted"] or len(cp["calls"]) > 1
+                                   or cp["calls"][0] != _first_call(m.rules, cp["bet"]))
+                    if cp["winner"] == m.rules.team_of[self._mao]:
+                        slot[6] += 1
             elif ev == "round":
                 self._rounds.append(cp["winner"])
             elif ev == "hand":
@@ -352,6 +359,11 @@ def _ratio(a: int | float, b: int | float) -> float:
     return round(a / b, 4) if b else 0.0
 
 
+def _first_call(rules: Rules, bet: str) -> str:
+    """The first call of the side bet named ``bet`` (a flor's plain song)."""
+    return next(b.calls[0] for b in rules.side_bets if b.name == bet)
+
+
 def statistics(rules: Rules, tallies: Sequence[Tally], *, seed: int,
                bots: Sequence[str]) -> dict[str, Any]:
     """Add up match tallies (in order) into the run's statistics, a JSON-ready dict:
@@ -362,7 +374,9 @@ def statistics(rules: Rules, tallies: Sequence[Tally], *, seed: int,
     awaited, M3); ``concedes`` (hands a player gave up) in a variant with concede; and
     ``side_bets`` in a variant with side bets (G22-G32): per bet, how often it was called
     (and settled), accepted or refused, how often the mão's team won an accepted one, the
-    points it paid and their average (the team points above include them)."""
+    points it paid and their average (the team points above include them); of a flor also
+    how often it was sung, contested (another team's holder sang) and won by the mão's team,
+    contested or not (G38-G40)."""
     n = len(tallies)
 
     def total(key: str) -> int:
@@ -452,5 +466,12 @@ def statistics(rules: Rules, tallies: Sequence[Tally], *, seed: int,
                 "mao_team_rate": _ratio(mao, accepted),
                 "points": points, "average_points": _ratio(points, settled),
                 "average_accepted_points": _ratio(acc_points, accepted)})
+            if bet.kind == "flor":  # G38-G40: sung, contested, won by the mão's team
+                contested, mao_all = (sum(t["side_bets"][bet.name][i] for t in tallies)
+                                      for i in (5, 6))
+                bets[-1].update({"sung": settled, "contested": contested,
+                                 "contest_rate": _ratio(contested, settled),
+                                 "won_by_mao_team_any": mao_all,
+                                 "mao_team_rate_any": _ratio(mao_all, settled)})
         out["side_bets"] = bets
     return out

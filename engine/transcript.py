@@ -42,6 +42,8 @@ class Transcript(Visitor):
         self._round_no = 1
         self._game = 1
         self._game_started = False
+        #: The kind of the move whose checkpoints are told (a flor's are "sung", G38).
+        self._last_kind = ""
         #: The log starts from a position (docs/positions.md) whose hand is not yet shown.
         self._from_position = False
 
@@ -154,6 +156,7 @@ class Transcript(Visitor):
         who = self._name(action.seat)
         says = self._says
         kind = action.kind
+        self._last_kind = kind
         if kind == "play":
             assert action.card is not None
             covered = f" {COBERTA}" if action.covered else ""
@@ -175,6 +178,8 @@ class Transcript(Visitor):
             self.lines.append(f"  {says(who, 'concedes')} the hand (corre)")
         elif kind == "envido":  # a side bet's call (G27)
             self.lines.append(f"  {says(who, 'calls')}: {action.call}")
+        elif kind == "flor":  # a flor sung, chosen or raised (G35-G39)
+            self.lines.append(f"  {says(who, 'sings')}: {action.call}")
         elif kind == "quero" or kind == "nao_quero":
             word = "quero" if kind == "quero" else "não quero"
             self.lines.append(f"  {says(who, 'says')}: {word}")
@@ -209,7 +214,9 @@ class Transcript(Visitor):
             self.lines.append(f"  {self._says(self._name(cp['seat']), 'says')} {said}")
         elif ev == "side_bet":
             points = cp["points"]
-            how = "accepted" if cp["accepted"] else "refused"
+            how = ("accepted" if cp["accepted"]
+                   else "sung" if self._last_kind == "flor"  # G38, G40: nothing compared
+                   else "refused")
             self.lines.append(f"  {cp['bet']} ({' - '.join(cp['calls'])}, {how}): "
                               f"{self._team(cp['winner'])} wins {points} "
                               f"point{'s' * (points != 1)} · score {_dashed(cp['score'])}")

@@ -215,8 +215,10 @@ def render_table(obs: Mapping[str, Any], *, title: str, target: int, rules: Rule
             how = "accepted" if bet["accepted"] else "refused"
             state = (f"{' - '.join(bet['calls'])} {how}: {side_text(bet['winner'], team, teams)}"
                      f" scored {bet['points']}")
+        elif bet.get("sung"):  # G36: the flores sung so far
+            state = "sung by " + ", ".join(who(s) for s in bet.get("sung", ()))
         else:
-            state = "not called"
+            state = "not sung" if "sung" in bet else "not called"
         mine = f" · your points {bet['my_points']}" if bet["my_points"] is not None else ""
         lines.append(f"{bet['bet'].capitalize()}: {state}{mine}")
         said = [f"{who(d['seat'])} " + (str(d["points"]) if d["points"] is not None

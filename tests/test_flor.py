@@ -446,3 +446,59 @@ def test_positions_cover_the_sing_state_and_the_flor_record() -> None:
     # positions of a variant without flor keep their shape
     sem = match(SEM_FLOR, deal(3, SEQ3), dealer=3)
     assert "killed" not in sem.position()["side_bets"][0]
+
+
+# -- bots, truco play, simulate, replay ----------------------------------------------------
+def test_the_heuristic_bot_sings_and_chooses_by_its_flor_value() -> None:
+    from engine.bots import make_bot
+    from engine.bots.base import choose_for
+
+    bot = make_bot("heuristic", resolve_rules(G), seed=1)
+    m = match(G, deal(3, "7c 5c 4c | Kh Qh Jh | 7s 6s 5s | Kd 4d 5d"), dealer=3)
+    assert str(choose_for(bot, m, 0)) == "flor 0 flor"  # compulsory: the only move
+    act(m, "flor 0 flor")
+    assert str(choose_for(bot, m, 1)) == "flor 1 com flor me achico"  # 20: é boa
+    m = match(G, deal(3, "Kh 5h 2h | 7c 5c 4c | 3d 2s Kd | 5s 6s 7s"), dealer=3)
+    act(m, "flor 0 flor")
+    assert str(choose_for(bot, m, 1)) == "flor 1 contra-flor ao resto"  # 36: the most
+    m = match(G, deal(3, "Kh 5h 2h | 6c 5c 4c | 3d 2s Kd | Qs Js Ks"), dealer=3)
+    act(m, "flor 0 flor")
+    assert str(choose_for(bot, m, 1)) == "flor 1 contra-flor"  # 35
+    m = match(G, deal(3, "Kh 5h 2h | Qc 5c 2c | 3d 2s Kd | Qs Js Ks"), dealer=3)
+    act(m, "flor 0 flor")
+    assert str(choose_for(bot, m, 1)) == "flor 1 flor"  # 27: compare
+
+
+def test_truco_play_reads_the_flor_words() -> None:
+    from engine.cli.play_cmd import parse_move
+
+    m = match(G, deal(3, FOUR), dealer=3)
+    act(m, "flor 0 flor")
+    legal_now = m.legal_actions(1)
+    texts = [str(a) for a in legal_now]
+    for said, move in (("flor", "flor 1 flor"), ("contra-flor", "flor 1 contra-flor"),
+                       ("contra-flor ao resto", "flor 1 contra-flor ao resto"),
+                       ("com flor me achico", "flor 1 com flor me achico"),
+                       ("é boa", "flor 1 com flor me achico")):
+        assert str(parse_move(said, legal_now, texts, m.rules)) == move
+
+
+def test_simulate_reports_flor_statistics_in_text_and_json() -> None:
+    from engine.cli.simulate_cmd import format_statistics
+    from engine.simulate import run_simulation
+
+    stats = run_simulation(G, games=10, seed=1, bots=["heuristic", "heuristic"])
+    flor = stats["side_bets"][1]
+    assert flor["bet"] == "flor" and flor["sung"] > 0
+    assert 0 <= flor["contested"] <= flor["sung"] and flor["average_points"] >= 3
+    assert "won_by_mao_team_any" in flor and "sung" not in stats["side_bets"][0]
+    text = format_statistics(stats)
+    assert "\nflor  sung " in text and "contested" in text
+
+
+def test_truco_replay_tells_the_songs() -> None:
+    from engine.logformat import record_random
+    from engine.transcript import transcript
+
+    text = transcript(record_random(G, 1, dealer=0).encode(), "flor.jsonl")
+    assert "sings: flor" in text and "flor (flor, sung)" in text

@@ -111,6 +111,12 @@ def next_actor(match: Match, prefer: int | None = None) -> int:
         seats = [s for s in ((caller + i) % n for i in range(1, n))
                  if team_of[s] != team_of[caller]]
         return prefer if prefer in seats else seats[0]
+    if st == "sing":  # G35, G36: the next holder sings
+        from engine.moves.flor import next_singer, record
+
+        singer = next_singer(match, record(match))
+        assert singer is not None
+        return singer
     if st == "decide":
         assert match.special_team is not None
         if match.hand.decider is not None:  # only one seat decides (decider: first_from_mao)

@@ -88,6 +88,10 @@ class HeuristicBot:
         phase = observation["phase"]
         if phase == "decide":
             return self._decide(observation, legal_actions)
+        if phase == "sing" or (phase == "bet_answer" and any(
+                v["pending"] and v.get("sung") is not None
+                for v in observation["side_bets"])):
+            return self._flor(observation, legal_actions)
         if phase == "bet_answer":
             return self._bet_answer(observation, legal_actions)
         if "side_bets" in observation:  # G24, G26: start a side bet on good points
@@ -145,6 +149,36 @@ class HeuristicBot:
             accept_at -= 2  # they are near the target: the falta costs little more
         kind = "quero" if pts >= accept_at else "nao_quero"
         return next((a for a in legal if a.kind == kind), legal[0])
+
+    def _flor(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        """G35-G40: sing the flor (compulsory: the only move, or the plain song); as the
+        first holder of the other team choose by the seat's flor value (contra-flor ao resto
+        from 36, contra-flor from 32, the plain compare from 27, else com flor me achico);
+        answer a flor's raise the same way (accept from 30, raise over it from 35)."""
+        flor = next(v for v in obs["side_bets"] if v.get("sung") is not None)
+        pts = flor["my_points"] or 0
+        if obs["mao"] == obs["seat"]:
+            pts += 1  # the mão wins ties (G34)
+        songs = {a.call or "": a for a in legal if a.kind == "flor"}
+        if obs["phase"] == "bet_answer":  # a contra-flor waits for this team's answer
+            if songs and pts >= 35:
+                return next(iter(songs.values()))
+            kind = "quero" if pts >= 30 else "nao_quero"
+            return next((a for a in legal if a.kind == kind), legal[0])
+        if len(songs) == 1:
+            return next(iter(songs.values()))
+        bet = next(b for b in self.rules.side_bets if b.kind == "flor")
+        chains = bet.flor_chains or {}
+        plain = bet.calls[0]
+        concede = [c for c in songs if chains[(c,)].at_once == "concede"]
+        raises = [c for c in songs if chains[(c,)].at_once is None]  # in the bet's order
+        if raises and pts >= 36:
+            return songs[raises[-1]]
+        if raises and pts >= 32:
+            return songs[raises[0]]
+        if pts >= 27 or not concede:
+            return songs.get(plain, legal[0])
+        return songs[concede[0]]
 
     def _decide(self, obs: Observation, legal: Sequence[Action]) -> Action:
         """M5: play the special hand or fold it, judging the team's cards."""

@@ -238,6 +238,18 @@ def parse_move(text: str, legal: Sequence[Action], legal_text: Sequence[str],
                 if a.kind == "play" and t.split()[2] == pos and a.covered == covered:
                     return a
             return f"no card {pos} to play now" + (f" {COBERTA}" if covered else "")
+    songs = [a for a in legal if a.kind == "flor"]
+    if songs:  # G35-G39: a flor's song, choice or raise, by its name ("é boa": me achico)
+        said = " ".join(words)
+        for a in songs:
+            if a.call is not None and said == a.call.lower():
+                return a
+        if said in ("é boa", "e boa", "eboa"):
+            chains = next(b for b in rules.side_bets if b.kind == "flor").flor_chains or {}
+            achico = [a for a in songs if (a.call or "",) in chains
+                      and chains[(a.call or "",)].at_once == "concede"]
+            if achico:
+                return achico[0]
     card = next((c for c in map(_card_token, words) if c is not None), None)
     rank = None if card is not None or blind else next(
         (r for r in map(_rank_token, words) if r is not None), None)
@@ -328,7 +340,7 @@ def _hint(legal: Sequence[Action], rules: Rules) -> str:
         say.append("jogo/play, corro/fold")
     if "concede" in kinds:
         say.append("corro/concede" if "fold" not in kinds else "concede")
-    calls = list(dict.fromkeys(a.call for a in legal if a.kind == "envido"))
+    calls = list(dict.fromkeys(a.call for a in legal if a.kind in ("envido", "flor")))
     if calls:
         say.append("/".join(c for c in calls if c is not None))
     if "quero" in kinds:

@@ -100,6 +100,13 @@ def format_statistics(stats: dict[str, Any]) -> str:
                          f"{b['won_by_mao_team']} ({_pct(b['mao_team_rate'])})",
                          b["average_points"]])
         out += [*([""] if out[-1] else []), columns(side)]
+        flores = [[b["bet"], "sung", b["sung"], "contested",
+                   f"{b['contested']} ({_pct(b['contest_rate'])})", "won by mão's team",
+                   f"{b['won_by_mao_team_any']} ({_pct(b['mao_team_rate_any'])})",
+                   "avg points", b["average_points"]]
+                  for b in stats["side_bets"] if "sung" in b]  # G38-G40
+        if flores:
+            out.append(columns(flores))
     return "\n".join(out).rstrip() + "\n"
 
 

@@ -8,10 +8,12 @@ Each time it has a real choice, the bot
    cards where a decision shows them, M5) stays where it is; the others (the other seats'
    hands, cards played face down, P7, its own cards in a blind hand, P6, a raise's card it was
    not shown) are dealt at random from the cards it has not seen, each seat getting as many as
-   it holds;
+   it holds. A raise by an opponent that waits for its answer is read as strength: a guess
+   where the raiser's cards would not make the heuristic raise is mostly redrawn
+   (:meth:`SearchBot._consistent_guess`);
 2. builds that guess as a position (docs/positions.md) and a match from it
-   (:meth:`engine.position.build`, so the engine checks the guess like any position; the
-   generator's state is a fresh random number, so no later deal is known either);
+   (:meth:`engine.position.build`, so the engine checks the guess like any position; it has no
+   generator, so no later deal is known either);
 3. tries each of its legal moves on a copy of that match (:meth:`Match.clone`) and plays the
    hand out with a cheap policy: cards by a greedy rule of thumb (the lowest card that wins the
    round, else the lowest; strong leads), never a raise in a card's place, and the
@@ -19,7 +21,8 @@ Each time it has a real choice, the bot
    (from each seat's own observation);
 4. scores the end of the hand by the chance its team wins the match from the new score
    (:class:`WinChance`: a race to the target where every hand goes to a team at random), and
-   plays the move with the best mean over the guesses.
+   plays the move with the best mean over the guesses; a raise must beat the best other move
+   by :attr:`SearchBot.raise_margin`, since the hands played out have no later raise.
 
 Why positions rather than ``Match.clone()`` with the hidden cards re-dealt: the bot is given
 only its observation and its legal moves (:func:`engine.bots.choose_for`), never the match, so
@@ -58,7 +61,7 @@ from engine.moves.deal import decider_seat
 from engine.moves.play import round_outcome
 from engine.position import POSITION_FORMAT, build
 from engine.rules import Rules
-from engine.shuffle import MASK64, SplitMix64
+from engine.shuffle import SplitMix64
 
 #: The default budget: hands played out per decision (``search`` alone).
 DEFAULT_BUDGET = 48
@@ -66,8 +69,9 @@ DEFAULT_BUDGET = 48
 
 class WinChance:
     """The chance that a team wins the match from a score, under a simple model: every hand
-    goes to one of the teams with equal chance, for the variant's first value (70%), first
-    raise (20%) or second raise (10%); every later game is won by each team with equal chance.
+    goes to one of the teams with equal chance, for the variant's first value (40%), or the
+    first, second or third step of its ladder (35%, 15%, 10%: about what bots' matches show);
+    every later game is won by each team with equal chance.
 
     >>> from engine.variant import load_variant
     >>> w = WinChance(load_variant("paulista"))
@@ -77,8 +81,8 @@ class WinChance:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        values = [rules.initial_value] + [s.value for s in rules.ladder[:2]]
-        weights = (0.7, 0.2, 0.1)[:len(values)]
+        values = [rules.initial_value] + [s.value for s in rules.ladder[:3]]
+        weights = (0.4, 0.35, 0.15, 0.1)[:len(values)]
         total = sum(weights)
         self._points = tuple((v, w / total) for v, w in zip(values, weights, strict=False))
         self._teams = rules.teams
@@ -160,6 +164,10 @@ class SearchBot:
     ``budget``: hands played out per decision."""
 
     name = "search"
+    #: What a raise must gain over the best other move, in chance to win the match: the
+    #: hands played out have no later raise, so a raise's risk is underrated (measured:
+    #: without it, Mineiro's raises out of turn lose matches).
+    raise_margin = 0.1
 
     def __init__(self, rules: Rules, seed: int = 0, *, budget: int = DEFAULT_BUDGET) -> None:
         if budget < 1:
@@ -183,13 +191,13 @@ class SearchBot:
             return legal_actions[0]
         obs = observation
         k = len(legal_actions)
-        rounds = max(1, self.budget // k)
+        offer = legal_actions[-1].kind == "pass"  # a raise out of turn (M3): asked often
+        rounds = max(1, self.budget // (2 * k if offer else k))
         totals = [0.0] * k
         counts = [0] * k
         team = obs["team"]
         for _ in range(rounds):
-            m = build(self.rules, self.guess(obs), trusted=True)
-            hand_number = m.hand_number
+            m = build(self.rules, self._consistent_guess(obs), trusted=True)
             for i, move in enumerate(legal_actions):
                 trial = m.clone()
                 real = _real(trial, move)
@@ -198,14 +206,38 @@ class SearchBot:
                         trial.apply(real)
                     except IllegalMoveError:
                         continue  # legal only with cards this guess does not give (never seen)
-                self._play_out(trial, hand_number)
+                self._play_out(trial)
                 totals[i] += self._value.match(trial.score, trial.games)[team] \
                     if trial.winner is None else float(trial.winner == team)
                 counts[i] += 1
-        best = max(range(k), key=lambda i: (totals[i] / counts[i] if counts[i] else -1.0, -i))
+        # the best mean, a raise's less the margin; on a tie, not a raise, then the first
+        margin = self.raise_margin
+        best = max(range(k), key=lambda i: ((totals[i] / counts[i] if counts[i] else -1.0)
+                                            - (margin if legal_actions[i].kind == "raise" else 0),
+                                            legal_actions[i].kind != "raise", -i))
         return legal_actions[best]
 
     # -- the guess --------------------------------------------------------------------------
+    def _consistent_guess(self, obs: Observation) -> dict[str, Any]:
+        """:meth:`guess`, where a raise by an opponent waits for the answer weighted by what
+        the raise says: a guess in which the heuristic would not have raised with the
+        raiser's cards is kept with chance 1 in 8 only (up to 8 tries), so that a raise is
+        read as the strength it usually shows."""
+        pending = obs["pending_raise"]
+        team_of = self.rules.team_of
+        if pending is None or team_of[pending["seat"]] == obs["team"]:
+            return self.guess(obs)
+        raiser = pending["seat"]
+        judge = self._policy[raiser]
+        as_raiser = dict(obs, seat=raiser, team=team_of[raiser])
+        threshold = judge.raise_base + 0.12 * judge._level(pending["value"]) - 0.1
+        for _ in range(7):
+            g = self.guess(obs)
+            strength = judge._estimate(as_raiser, g["hands"][raiser])
+            if strength >= threshold or self.rng.bounded(8) == 0:
+                return g
+        return self.guess(obs)
+
     def guess(self, obs: Observation) -> dict[str, Any]:
         """A position that agrees with everything ``obs`` shows, the hidden cards dealt at
         random from those the seat has not seen (docs/positions.md)."""
@@ -308,7 +340,7 @@ class SearchBot:
             "shown": [dict(sh) for sh in obs["shown"]],
             "bound": bound,
             "last_hand": None,
-            "rng": rng.next() & MASK64,
+            "rng": None,  # the hand is played out, no later one
         }
 
     def _leader(self, obs: Observation, rounds: list[dict[str, Any]]) -> int:
@@ -324,11 +356,12 @@ class SearchBot:
         return leader
 
     # -- playing out ------------------------------------------------------------------------
-    def _play_out(self, m: Match, hand_number: int) -> None:
-        """Play ``m`` to the end of hand ``hand_number`` (or of the match): cards by
-        :func:`_greedy`, answers and decisions by the heuristic."""
+    def _play_out(self, m: Match) -> None:
+        """Play ``m`` to the end of its hand (it has no generator: it then waits for a deal,
+        or the match is over): cards by :func:`_greedy`, answers and decisions by the
+        heuristic."""
         policy = self._policy
-        while m.hand_number == hand_number and m.state != "match_over":
+        while m.state not in ("deal", "match_over"):
             if m.state == "play":
                 seat = m.round.turn
                 m.apply(_greedy(m, m.legal_actions(seat)))

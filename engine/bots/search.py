@@ -64,7 +64,7 @@ from engine.rules import Rules
 from engine.shuffle import SplitMix64
 
 #: The default budget: hands played out per decision (``search`` alone).
-DEFAULT_BUDGET = 48
+DEFAULT_BUDGET = 96
 
 
 class WinChance:

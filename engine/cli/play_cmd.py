@@ -30,7 +30,8 @@ from typing import IO, Any
 import click
 
 from engine.actions import Action
-from engine.bots import Bot, bot_names, choose_for, make_bot, next_actor, out_of_turn_raise
+from engine.bots import Bot, bot_problem, choose_for, make_bot, next_actor, out_of_turn_raise
+from engine.bots.search import DEFAULT_BUDGET
 from engine.cards import RANKS, CardError, card_name, card_pretty, card_rank, parse_card
 from engine.cli.options import U64, bots_option, force_option, parse_bots
 from engine.errors import LogError, PositionError, TrucoError
@@ -55,6 +56,8 @@ from engine.tui import (
 )
 
 HUMAN = "human"
+#: ``--level``: the bots a player understands, weakest first.
+LEVELS = {"easy": "random", "medium": "heuristic", "hard": f"search:{DEFAULT_BUDGET}"}
 ACCEPT_WORDS = {"aceito", "accept", "aceitar", "aceita", "quero", "sim", "yes", "ok"}
 FOLD_WORDS = {"corro", "fold", "correr", "corre", "nao", "não", "no", "baralho"}
 # "eu corro", "vou ao baralho" (Gaudério, G20): give up the hand
@@ -541,6 +544,9 @@ def position_match(rules: Rules, path: str, seed: int) -> Match:
               help="Your seat, from 0 (seat 0 deals the first hand; partners sit in "
                    "alternate seats); with --resume, the log's unless given.")
 @bots_option("heuristic", note="Your own seat is yours, whatever the list gives it.")
+@click.option("--level", type=click.Choice(list(LEVELS)), default=None,
+              help="How strong the bots play, instead of --bots: easy (random moves), medium "
+                   f"(heuristic), hard (search, {DEFAULT_BUDGET} hands played out per move).")
 @click.option("--seed", "-s", type=U64, default=None,
               help="Seeds the deals and the bots; left out, a new seed is drawn and printed.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False),
@@ -556,7 +562,7 @@ def position_match(rules: Rules, path: str, seed: int) -> Match:
                    "position prints it; docs/positions.md), of --variant. The deals go on "
                    "from the position's rng (from --seed where it has none); --seed seeds "
                    "the bots.")
-def play(variant: str | None, seat: int, bots: str, seed: int | None,
+def play(variant: str | None, seat: int, bots: str, level: str | None, seed: int | None,
          log_path: str | None, resume: str | None, force: bool,
          position_file: str | None) -> None:
     """Play a match against bots in the terminal.
@@ -564,11 +570,17 @@ def play(variant: str | None, seat: int, bots: str, seed: int | None,
     \b
     Examples:
       truco play --variant paulista --seat 0 --bots heuristic --seed 7 --log game.jsonl
+      truco play --variant mineiro --level hard
       truco play --resume game.jsonl
       truco play --variant paulista --position puzzle.json --log puzzle.jsonl
     """
     stdin: IO[str] = sys.stdin  # CliRunner and scripted runs swap sys.stdin
     moves: list[Action] = []
+    bots_source = click.get_current_context().get_parameter_source("bots")
+    if level is not None:
+        if bots_source is not click.core.ParameterSource.DEFAULT:
+            raise click.UsageError("--level chooses the bots: leave out --bots (or --level)")
+        bots = LEVELS[level]
     if resume is not None:
         if log_path is not None:
             raise click.UsageError("--resume goes on writing to its own log; leave out --log")
@@ -580,10 +592,10 @@ def play(variant: str | None, seat: int, bots: str, seed: int | None,
         ctx = click.get_current_context()
         if ctx.get_parameter_source("seat") is click.core.ParameterSource.DEFAULT:
             seat = int(meta.get("human", 0))
-        bots_given = (ctx.get_parameter_source("bots")
-                      is not click.core.ParameterSource.DEFAULT)
+        bots_given = (bots_source is not click.core.ParameterSource.DEFAULT
+                      or level is not None)
         names = None if bots_given else list(meta.get("bots", []))
-        if names is not None and not all(n in (HUMAN, *bot_names()) for n in names):
+        if names is not None and not all(n == HUMAN or bot_problem(n) is None for n in names):
             names = None  # not written by truco play: the --bots default
         label = header["variant"]
     else:

@@ -32,7 +32,9 @@ check (``trusted``), a match from a position costs about 0.1 ms, a hand played o
 much again; every move of one guess shares that guess (common random numbers).
 
 The budget is in iterations (``search:400``): the number of hands played out per decision,
-shared among the legal moves (each guess plays every move once). Deterministic: its own
+shared among the legal moves (each guess plays every move once); an offer to raise out of turn
+(M3), made before every card, gets half of it, and is passed after a quarter of that when no
+raise comes within half the margin of the pass. Deterministic: its own
 SplitMix64 (and the heuristic's, seeded from it) and nothing else; the same seed and the same
 observations give the same moves.
 
@@ -196,7 +198,12 @@ class SearchBot:
         totals = [0.0] * k
         counts = [0] * k
         team = obs["team"]
-        for _ in range(rounds):
+        screen = max(2, rounds // 4) if offer else 0
+        for done in range(rounds):
+            if done == screen and offer and max(
+                    (totals[i] / counts[i] for i in range(k - 1) if counts[i]), default=-1.0) \
+                    < totals[-1] / max(counts[-1], 1) + self.raise_margin / 2:
+                return legal_actions[-1]  # early cut-off: no raise out of turn comes close
             m = build(self.rules, self._consistent_guess(obs), trusted=True)
             for i, move in enumerate(legal_actions):
                 trial = m.clone()

@@ -228,6 +228,9 @@ def parse_move(text: str, legal: Sequence[Action], legal_text: Sequence[str],
     letters = MENU_LETTERS[:len(legal)]
     if len(words) == 1 and len(words[0]) == 1 and words[0] in letters:
         return legal[letters.index(words[0])]
+    named_move = _by_move_name(" ".join(words), legal, rules)
+    if named_move is not None:
+        return named_move
     covered = any(w in COVER_WORDS for w in words)
     words = [w for w in words if w not in COVER_WORDS]
     blind = any("#" in t for t in legal_text)
@@ -306,6 +309,23 @@ def parse_move(text: str, legal: Sequence[Action], legal_text: Sequence[str],
     return _hint(legal, rules)
 
 
+#: The variant's ``move_names`` keys: the move each names, and the decision it takes.
+_MOVE_NAMES = (("accept", "accept", None), ("fold", "fold", None), ("concede", "concede", None),
+               ("play_hand", "decide", True), ("fold_hand", "decide", False))
+
+
+def _by_move_name(typed: str, legal: Sequence[Action], rules: Rules) -> Action | None:
+    """The legal move whose name (the variant's ``move_names``: "vou ao baralho") is what was
+    typed, or ``None``."""
+    for key, kind, play_on in _MOVE_NAMES:
+        name = rules.move_name(key, "")
+        if name and typed == name.lower():
+            for a in legal:
+                if a.kind == kind and (play_on is None or a.play_on == play_on):
+                    return a
+    return None
+
+
 def _pretty(name: str) -> str:
     return card_pretty(parse_card(name))
 
@@ -322,12 +342,13 @@ def _hint(legal: Sequence[Action], rules: Rules) -> str:
     if "raise" in kinds:
         step = next(a for a in legal if a.kind == "raise")
         say.append(rules.step_name(step.value or 0))
+    name = rules.move_name
     if "accept" in kinds:
-        say.append("aceito/accept, corro/fold")
+        say.append(f"{name('accept', 'aceito')}/accept, {name('fold', 'corro')}/fold")
     if "decide" in kinds:
-        say.append("jogo/play, corro/fold")
+        say.append(f"{name('play_hand', 'jogo')}/play, {name('fold_hand', 'corro')}/fold")
     if "concede" in kinds:
-        say.append("corro/concede" if "fold" not in kinds else "concede")
+        say.append(f"{name('concede', 'corro')}/concede" if "fold" not in kinds else "concede")
     calls = list(dict.fromkeys(a.call for a in legal if a.kind == "envido"))
     if calls:
         say.append("/".join(c for c in calls if c is not None))

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import engine.game
 import engine.machine
 import engine.variant
 from engine import Match
@@ -83,6 +84,7 @@ def clear_caches() -> None:
         if callable(getattr(fn, "cache_clear", None)):
             fn.cache_clear()
     engine.machine.build_machine.cache_clear()
+    engine.game.move_table.cache_clear()  # it holds the machine
 
 
 def bench_load(variant: str, runs: int) -> float:

@@ -16,7 +16,8 @@ from typing import Any, Literal
 
 from engine.cards import CARD_CODES, Card, card_name, parse_card
 
-Kind = Literal["play", "raise", "accept", "fold", "decide", "concede", "pass"]
+Kind = Literal["play", "raise", "accept", "fold", "decide", "concede", "pass", "envido",
+               "quero", "nao_quero"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +37,7 @@ class Action:
     value: int | None = None
     play_on: bool | None = None  # the answer of a decide
     position: int | None = None  # a bot's view of a blind hand: the card's place in the hand
+    call: str | None = None  # the call of a side bet (G27): envido, real envido, falta envido
 
     def __post_init__(self) -> None:
         # A malformed move is a clear ValueError here, once, so that Match.apply (and the
@@ -62,13 +64,21 @@ class Action:
             ok = type(self.play_on) is bool and card is None and self.covered is False \
                 and self.value is None and position is None
             want = "play True or False"
-        elif kind == "accept" or kind == "fold" or kind == "pass" or kind == "concede":
+        elif kind == "accept" or kind == "fold" or kind == "pass" or kind == "concede" \
+                or kind == "quero" or kind == "nao_quero":
             ok = card is None and self.covered is False and self.value is None \
                 and self.play_on is None and position is None
             want = "a seat only"
+        elif kind == "envido":
+            ok = card is None and self.covered is False and self.value is None \
+                and self.play_on is None and position is None and type(self.call) is str \
+                and 0 < len(self.call) <= 40
+            want = "a call (a side bet's call, like 'real envido')"
         else:
             raise ValueError(f"{kind!r} is not a move: expected one of play, raise, accept, "
-                             "fold, decide, concede, pass")
+                             "fold, decide, concede, pass, envido, quero, nao_quero")
+        if self.call is not None and kind != "envido":
+            raise ValueError(f"a {kind} move takes no call; found call={self.call!r}")
         if not ok:
             raise ValueError(f"a {kind} move takes {want}; found card={card!r}, "
                              f"covered={self.covered!r}, value={self.value!r}, "
@@ -105,6 +115,21 @@ class Action:
         return cls("concede", seat)
 
     @classmethod
+    def envido(cls, seat: int, call: str) -> Action:
+        """Call a side bet, or raise its chain (G27): ``call`` as players say it."""
+        return cls("envido", seat, call=call)
+
+    @classmethod
+    def quero(cls, seat: int) -> Action:
+        """Accept the pending side bet's call (G27, G30)."""
+        return cls("quero", seat)
+
+    @classmethod
+    def nao_quero(cls, seat: int) -> Action:
+        """Refuse the pending side bet's call: its caller's team scores the refusal (G28)."""
+        return cls("nao_quero", seat)
+
+    @classmethod
     def play_at(cls, seat: int, position: int, covered: bool = False) -> Action:
         """A bot's view of a play in a blind hand (P6): the card at ``position`` (0-based) of
         the seat's hand, unseen. :func:`engine.bots.choose_for` turns it into the real move."""
@@ -131,6 +156,8 @@ class Action:
                 ev["card"] = card_name(self.card)
         elif self.kind == "decide":
             ev["play"] = self.play_on
+        elif self.kind == "envido":
+            ev["call"] = self.call
         return ev
 
     @classmethod
@@ -151,6 +178,12 @@ class Action:
             return cls.decide(seat, ev["play"])
         if kind == "concede":
             return cls.concede(seat)
+        if kind == "envido":
+            return cls.envido(seat, ev["call"])
+        if kind == "quero":
+            return cls.quero(seat)
+        if kind == "nao_quero":
+            return cls.nao_quero(seat)
         raise ValueError(f"{kind!r} is not a move")
 
     def __str__(self) -> str:
@@ -166,6 +199,8 @@ class Action:
             return f"raise {self.seat} {self.value}{named}"
         if self.kind == "decide":
             return f"decide {self.seat} {'play' if self.play_on else 'fold'}"
+        if self.kind == "envido":
+            return f"envido {self.seat} {self.call}"
         return f"{self.kind} {self.seat}"
 
     def __repr__(self) -> str:
@@ -184,6 +219,8 @@ class Action:
             return f"Action.raise_to({self.seat}, {self.value}{named})"
         if self.kind == "decide":
             return f"Action.decide({self.seat}, {self.play_on})"
+        if self.kind == "envido":
+            return f"Action.envido({self.seat}, {self.call!r})"
         return f"Action.{self.kind}({self.seat})"
 
 

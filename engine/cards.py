@@ -28,6 +28,8 @@ SUITS = "cdhs"
 SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 #: Portuguese suit names, as players say them.
 SUIT_NAMES_PT = {"c": "paus", "d": "ouros", "h": "copas", "s": "espadas"}
+#: The word for a card played face down (P7), in play and in transcripts alike.
+COBERTA = "coberta"
 
 Card = int
 

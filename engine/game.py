@@ -37,7 +37,8 @@ play is a :class:`~engine.state.HandState` (:attr:`Match.hand`) and its round a
 (:attr:`turn`, :attr:`value`, :attr:`hands` ...) read them.
 
 Checkpoints (what the rules made of a move) come back from :meth:`Match.apply` as log events:
-``round``, ``hand``, ``game``, ``match``.
+``round``, ``hand``, ``game``, ``match``; in a variant with side bets also ``side_declare``,
+``side_bet`` and ``side_show`` (G30-G32).
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ from engine.cards import CARD_CODES, Card, card_name
 from engine.errors import IllegalMoveError, Why
 from engine.machine import Ruling, build_machine, triggers_from
 from engine.moves import KINDS, Lister, load_kinds
+from engine.moves.answers import answering_seats
 from engine.moves.outcome import new_hand
 from engine.observation import LastHand, Observation, PendingRaise, PlayedCard, SpecialHand
 from engine.rules import Rules
@@ -69,7 +71,8 @@ Checkpoint = dict[str, Any]
 
 #: The code of a move refused because of what the match waits for (its kind has no
 #: transition from the state): a raise's answer, a special hand's decision; else ``not_now``.
-NOT_NOW_CODES = {"answer": "answer_pending", "decide": "decision_pending"}
+NOT_NOW_CODES = {"answer": "answer_pending", "decide": "decision_pending",
+                 "bet_answer": "bet_answer_pending"}
 
 load_kinds()
 
@@ -86,7 +89,7 @@ class MoveTable:
 
     __slots__ = ("play", "covered", "covered_from", "raises", "accept", "fold", "decide",
                  "next_value", "any_time", "players", "listers", "by_seat", "triggers",
-                 "opponents", "winning", "constrained", "plain_raises", "special_at")
+                 "opponents", "winning", "constrained", "plain_raises", "special_at", "machine")
 
     def __init__(self, rules: Rules) -> None:
         n = rules.players
@@ -121,6 +124,8 @@ class MoveTable:
         self.plain_raises = (not self.any_time and not rules.name_card and self.winning is None
                              and not rules.raiser_must_beat)
         machine = build_machine(rules)
+        #: The variant's machine (one per variant: :func:`engine.machine.build_machine`).
+        self.machine = machine
         #: The triggers of each state, as the machine has them.
         self.triggers = {s: frozenset(triggers_from(machine, s)) for s in machine.states}
         kinds = sorted(KINDS.values(), key=lambda k: k.order)
@@ -166,9 +171,9 @@ class Match:
         if not 0 <= dealer < rules.players:
             raise ValueError(f"dealer {dealer} is not a seat (0..{rules.players - 1})")
         self.rules = rules
-        self.machine = build_machine(rules)
-        self._events = self.machine.events
-        self.moves = move_table(rules)
+        self.moves = moves = move_table(rules)  # one cache lookup: it holds the machine too
+        self.machine = moves.machine
+        self._events = moves.machine.events
         self.state = "deal"
         self.seed = seed
         self.rng = SplitMix64(seed) if seed is not None else None
@@ -371,12 +376,10 @@ class Match:
         moves = self.moves
         listers = moves.listers[st]
         if st in moves.by_seat:
-            if seat is None:  # only the challenged seats may move while a raise waits
-                pending = self.hand.pending
-                seats: Sequence[int] = (range(moves.players) if pending is None else
-                                        moves.opponents[self.rules.team_of[pending[0]]])
-            else:
-                seats = (seat,) if 0 <= seat < moves.players else ()
+            # only the seats that may answer move while a raise waits (C9, answers.py)
+            seats: Sequence[int] = answering_seats(self)
+            if seat is not None:
+                seats = (seat,) if seat in seats else ()
             for s in seats:
                 for lister in listers:
                     lister(self, s, out)
@@ -531,7 +534,7 @@ class Match:
                     "played": _public_played(last_played, seat, last_blind),
                     "shown": [{"seat": s, "card": card_name(c)} for s, c in last_shown],
                     "rounds": list(last_rounds)}
-        return {
+        obs: Observation = {
             "seat": seat,
             "team": team,
             "phase": self.state,
@@ -558,6 +561,10 @@ class Match:
             "legal": [_blind_str(a, self.hands[seat]) if blind else str(a) for a in legal],
             "last_hand": last,
         }
+        if self.hand.side is not None:  # G22-G32: the side bets, as the seat may know them
+            from engine.moves.bets import side_view
+            obs["side_bets"] = side_view(self, seat)
+        return obs
 
     def play_by_position(self, seat: int, position: int, covered: bool = False) -> Action:
         """The move of a blind hand (P6): play the card at ``position`` (0-based) of the hand."""

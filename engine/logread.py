@@ -20,13 +20,16 @@ LogItem(line=1, kind='header', data={'truco_log': 1, 'variant': 'paulista', 'see
 
 from __future__ import annotations
 
+import gzip
+import io
 import json
 import math
 import re
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
-from typing import IO, Any, Literal
+from typing import IO, Any, Literal, cast
 
 from engine.errors import LogError
 from engine.logversion import LATEST, VERSIONS, may_need_newer, version_problem
@@ -38,13 +41,16 @@ MAX_LINE_BYTES = 64 * 1024
 MAX_FILE_BYTES = 64 * 1024 * 1024
 
 MOVES = ("deal", "play", "raise", "accept", "fold", "decide",
-         "concede")  # concede: version 2 (docs/log-format.md)
-CHECKPOINTS = ("round", "hand", "game", "match")
+         "concede",  # concede: version 2 (docs/log-format.md)
+         "envido", "quero", "nao_quero")  # side bets (G27): version 2
+CHECKPOINTS = ("round", "hand", "game", "match",
+               "side_declare", "side_bet", "side_show")  # side bets (G28-G32): version 2
 EVENT_TYPES = MOVES + CHECKPOINTS
 #: Event types of version 2 only: accepted by the schema, refused in a version-1 log by the
 #: version gate (engine.logversion), not named among the types an unknown event's message
 #: lists (version 1's).
-VERSION_2_EVENTS = ("concede",)
+VERSION_2_EVENTS = ("concede", "envido", "quero", "nao_quero", "side_declare", "side_bet",
+                    "side_show")
 
 # A line is read up to its limit plus a CRLF line end, plus one byte to see that it is longer.
 _CHUNK = MAX_LINE_BYTES + 3
@@ -513,7 +519,18 @@ def _split(source: bytes, file: str) -> list[bytes | LogProblem]:
 def _log_lines(source: IO[bytes] | bytes | Iterable[bytes], file: str
                ) -> Iterator[bytes | LogProblem]:
     size = 0
-    for line, raw in enumerate(_raw_lines(source), 1):
+    raws = _raw_lines(source)
+    line = 0
+    while True:
+        try:
+            raw = next(raws)
+        except StopIteration:
+            return
+        except (OSError, EOFError, zlib.error) as exc:  # a stream that breaks: damaged gzip
+            yield LogProblem("limit", f"cannot read the log: {_reading_error(exc)}", file=file,
+                             line=line + 1)
+            return
+        line += 1
         size += len(raw)
         if size > MAX_FILE_BYTES:
             yield LogProblem("limit", f"the log is larger than {MAX_FILE_BYTES // 2**20} MiB, "
@@ -526,6 +543,39 @@ def _log_lines(source: IO[bytes] | bytes | Iterable[bytes], file: str
             yield _too_long(file, line)
             return
         yield body
+
+
+def _reading_error(exc: BaseException) -> str:
+    text = str(exc) or type(exc).__name__
+    if isinstance(exc, (EOFError, zlib.error, gzip.BadGzipFile)):
+        return f"damaged gzip data ({text}); the lines before it were read"
+    return getattr(exc, "strerror", None) or text
+
+
+#: The first two bytes of gzip data (a log itself starts with ``{``).
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def decompressed(data: bytes) -> bytes | IO[bytes]:
+    """A log's bytes as read from a file or standard input: gzip data (it starts with
+    :data:`GZIP_MAGIC`, whatever the file is called) decompressed, anything else as it is.
+    Decompression stops one byte past :data:`MAX_FILE_BYTES`, so the reader reports a log over
+    the limit (a gzip bomb costs no more than that). Damaged gzip data (a truncated archive) is
+    given as a stream: the reader reads the lines before the damage and reports it at the line
+    it hits (a ``limit`` problem: a file that cannot be read), so the line numbers are those
+    of the decompressed log.
+
+    >>> decompressed(gzip.compress(b'{"truco_log": 1}\\n'))
+    b'{"truco_log": 1}\\n'
+    """
+    if data[:2] != GZIP_MAGIC:
+        return data
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
+            return stream.read(MAX_FILE_BYTES + 1)
+    except (OSError, EOFError, zlib.error):
+        stream = gzip.GzipFile(fileobj=io.BytesIO(data))  # read again, line by line
+        return cast(IO[bytes], stream)
 
 
 def _too_long(file: str, line: int) -> LogProblem:

@@ -6,6 +6,8 @@ same. A log needs version 2 when one of its events has something version 1 has n
 
 * an extra card (``X1``, ``X2``, ...: C2 ``deck.extra``) in a ``deal``, ``play`` or ``raise``;
 * a ``concede`` move (``concede.allowed``, a house rule);
+* a side bet's move (``envido``, ``quero``, ``nao_quero``) or checkpoint (``side_declare``,
+  ``side_bet``, ``side_show``): ``side_bets``, G22-G32;
 * scores and games of more than two teams (``teams``, a house rule): a variant's, known from
   the header (:func:`header_problem`);
 * a header that starts the match at a position (``position``, docs/positions.md), known from
@@ -62,12 +64,20 @@ def _extra_card(event: Mapping[str, Any]) -> str | None:
 def event_needs(event: Mapping[str, Any]) -> tuple[int, str]:
     """The lowest format version that has this event (the header aside), and what in it needs
     that version (``""`` for version 1)."""
-    if event.get("event") == "concede":
+    kind = event.get("event")
+    if kind == "concede":
         return 2, "a concede move"
+    if kind in SIDE_BET_EVENTS:
+        return 2, f"a side bet's {kind} event"
     card = _extra_card(event)
     if card is not None:
         return 2, f"the extra card {card}"
     return 1, ""
+
+
+#: The events of side bets (G22-G32, ``side_bets``): moves and checkpoints of version 2.
+SIDE_BET_EVENTS = frozenset({"envido", "quero", "nao_quero", "side_declare", "side_bet",
+                             "side_show"})
 
 
 def log_needs(events: Iterable[Mapping[str, Any]]) -> int:
@@ -77,9 +87,9 @@ def log_needs(events: Iterable[Mapping[str, Any]]) -> int:
 
 def rules_need(rules: Rules) -> int:
     """The version a log of this variant may need: 2 when its deck holds an extra card (a
-    move may name it), a player may concede, or it has more than two teams (its scores have
-    an entry per team), else 1. What a writer that writes its header first uses."""
-    return 2 if rules.deck_extra or rules.concede or rules.teams != 2 else 1
+    move may name it), a player may concede, it has more than two teams (its scores have
+    an entry per team) or side bets, else 1. What a writer that writes its header first uses."""
+    return 2 if rules.deck_extra or rules.concede or rules.teams != 2 or rules.side_bets else 1
 
 
 def header_problem(version: int, rules: Rules, *, position: bool = False) -> str | None:
@@ -102,10 +112,12 @@ def header_problem(version: int, rules: Rules, *, position: bool = False) -> str
 
 def may_need_newer(line: bytes) -> bool:
     """Whether a log line may need a version above 1, cheaply, from its bytes: every such line
-    holds an extra card's letter ``X``, the word ``concede``, or a backslash (a JSON escape
+    holds an extra card's letter ``X``, the word ``concede``, a side bet's ``quero``,
+    ``envido`` or ``side_``, or a backslash (a JSON escape
     could write either, ``\\u0058``). Readers call it before :func:`version_problem`, which
     most lines never need; keep it in step with :func:`event_needs`."""
-    return b"X" in line or b"\\" in line or b"concede" in line
+    return (b"X" in line or b"\\" in line or b"concede" in line or b"quero" in line
+            or b"envido" in line or b"side_" in line)
 
 
 def version_problem(version: int, event: Mapping[str, Any]) -> str | None:

@@ -7,6 +7,7 @@ States are the phases a match rests in between moves:
 ``decide``      a mão de dez / mão de 11 decision (only in variants that have one, M5)
 ``play``        a card is awaited (raises may come in, C8-C10, P4, M3)
 ``answer``      a raise waits for its answer (only in variants with a ladder, C9)
+``bet_answer``  a side bet's call waits for its answer (only in variants with side bets, G27)
 ``match_over``  the match is decided
 
 Triggers are the moves, named as the log names them: ``play``, ``raise``, ``accept``, ``fold``,
@@ -107,6 +108,10 @@ class Ruling:
     match: int | None = None
     #: Set by the effect of a move that causes checkpoints (most cause none).
     checkpoints: list[dict[str, Any]] | None = None
+    #: A side bet settled by the move (G28-G31): :class:`engine.moves.bets.Settlement`.
+    side: Any = None
+    #: Side bets' points credited when the hand ends (GH6): (bet index, team, points, score).
+    owed: list[tuple[int, int, int, list[int]]] | None = None
 
 
 def machine_spec(rules: Rules) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -129,7 +134,7 @@ def machine_spec(rules: Rules) -> tuple[list[dict[str, Any]], list[dict[str, Any
 
 #: The phases a hand may rest in, in the order a diagram lists them (``deal`` and
 #: ``match_over`` are always there).
-PHASES = ("decide", "play", "answer")
+PHASES = ("decide", "play", "answer", "bet_answer")
 
 
 def _resolve(states: list[dict[str, Any]],
@@ -184,10 +189,10 @@ class LeanTransition(Transition):
             hooks: Hooks = machine.hooks
         except AttributeError:  # not a LeanMachine
             hooks = Hooks(machine)
+        direct = machine.send_event
         if self.prepare:
             for func in self.prepare:
                 _call(machine, func, event_data)
-        direct = machine.send_event
         for cond in self.conditions:
             func = cond.func
             if direct and callable(func):
@@ -205,11 +210,27 @@ class LeanTransition(Transition):
                 machine.callback(func, event_data)
         if self.dest:  # None: an internal transition, no state change
             states = machine.states
-            states[self.source].exit(event_data)
+            source = states[self.source]
+            # a LeanState's exit and enter, inline (a move changes state every other time)
+            if source.__class__ is LeanState:
+                for func in source.on_exit:
+                    if direct and callable(func):
+                        func(event_data)
+                    else:
+                        machine.callback(func, event_data)
+            else:
+                source.exit(event_data)
             dest = states[self.dest]
             setattr(event_data.model, machine.model_attribute, dest.value)
             event_data.state = dest  # as EventData.update(self.dest) sets it
-            dest.enter(event_data)
+            if dest.__class__ is LeanState:
+                for func in dest.on_enter:
+                    if direct and callable(func):
+                        func(event_data)
+                    else:
+                        machine.callback(func, event_data)
+            else:
+                dest.enter(event_data)
             if dest.final:
                 for func in hooks.on_final:
                     _call(machine, func, event_data)

@@ -10,7 +10,7 @@ value types a type checker knows).
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 
 class PlayedCard(TypedDict):
@@ -58,6 +58,30 @@ class LastHand(TypedDict):
     rounds: list[int | None]
 
 
+class Declared(TypedDict):
+    """What a player said when a side bet was accepted (G30): his points, or ``None`` for
+    "são boas" (his points stay hidden)."""
+
+    seat: int
+    points: int | None
+
+
+class SideBetView(TypedDict):
+    """A side bet of the hand as every seat sees it (G22-G32, G49), and the seat's own points
+    (``my_points``, from its own cards only)."""
+
+    bet: str
+    calls: list[str]
+    caller: int | None
+    pending: bool
+    settled: bool
+    accepted: bool
+    winner: int | None
+    points: int
+    declared: list[Declared]
+    my_points: int | None
+
+
 class Observation(TypedDict):
     """Everything one seat may know now; never another seat's hidden cards."""
 
@@ -89,3 +113,5 @@ class Observation(TypedDict):
     #: The seat's legal moves, in the log's words (a blind hand's cards by position).
     legal: list[str]
     last_hand: LastHand | None
+    #: The hand's side bets (only in a variant with side bets, G22-G32).
+    side_bets: NotRequired[list[SideBetView]]

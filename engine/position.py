@@ -34,6 +34,7 @@ from engine.state import NORMAL, Played
 if TYPE_CHECKING:
     from engine.game import Match
     from engine.rules import Rules
+    from engine.sidebets import BetState
 
 __all__ = ["POSITION_FORMAT", "build", "check", "export", "position_schema"]
 
@@ -98,7 +99,18 @@ def export(m: Match) -> Position:
         "bound": [_card(c) for c in hand.bound],
         "last_hand": last,
         "rng": m.rng.state if m.rng is not None else None,
+        **({"side_bets": _export_bets(hand.side)} if hand.side is not None else {}),
     }
+
+
+def _export_bets(side: Sequence[BetState]) -> list[dict[str, Any]]:
+    """The hand's side bets (G22-G32), one entry per bet of the variant, in its order."""
+    return [{"bet": b.bet.name, "calls": list(b.chain), "caller": b.caller,
+             "pending": b.pending, "settled": b.settled, "accepted": b.accepted,
+             "winner": b.winner, "points": b.points, "owed": b.owed,
+             "shown": None if b.shown is None else
+             {"seat": b.shown[0], "cards": [card_name(c) for c in b.shown[1]]}}
+            for b in side]
 
 
 # -- import ---------------------------------------------------------------------------------
@@ -292,9 +304,50 @@ def build(rules: Rules, position: object, *, trusted: bool = False) -> Match:
                        [_team(w, teams, f"last_hand.rounds[{k}]")
                         for k, w in enumerate(lh["rounds"])],
                        lh["blind"])
+    _build_bets(m, p, cards)
     check(m, p)
     setattr(m, m.machine.model_attribute, state)  # as Machine.set_state sets it
     return m
+
+
+def _build_bets(m: Match, p: Position, cards: _Reader) -> None:
+    """The hand's side bets from the position (G22-G32): one entry per bet of the variant,
+    or none at all in a variant without side bets."""
+    rules = m.rules
+    given = p.get("side_bets")
+    if not rules.side_bets:
+        if given is not None:
+            raise _refuse(Why("side_bets_not_in_variant", "this variant has no side bets"),
+                          "side_bets")
+        return
+    if given is None:
+        raise _refuse(Why("side_bets_missing", "this variant has side bets: expected "
+                                               "side_bets, one entry per bet"), "side_bets")
+    if len(given) != len(rules.side_bets):
+        raise _refuse(Why("wrong_length", f"expected one entry per side bet "
+                                          f"({len(rules.side_bets)}), found {len(given)}"),
+                      "side_bets")
+    n = rules.players
+    side = m.hand.side
+    assert side is not None
+    for k, (b, e) in enumerate(zip(side, given, strict=True)):
+        at = f"side_bets[{k}]"
+        if e["bet"] != b.bet.name:
+            raise _refuse(Why("side_bet_mismatch", f"side bet {k} is {b.bet.name}, not "
+                                                   f"{e['bet']!r}"), f"{at}.bet")
+        b.chain = tuple(e["calls"])
+        b.caller = None if e["caller"] is None else _seat(e["caller"], n, f"{at}.caller")
+        b.pending = e["pending"]
+        b.settled = e["settled"]
+        b.accepted = e["accepted"]
+        b.winner = _team(e["winner"], rules.teams, f"{at}.winner")
+        b.points = e["points"]
+        b.owed = e["owed"]
+        sh = e["shown"]
+        if sh is not None:
+            b.shown = (_seat(sh["seat"], n, f"{at}.shown.seat"),
+                       tuple(cards.card(c, f"{at}.shown.cards[{i}]", once=False)
+                             for i, c in enumerate(sh["cards"])))
 
 
 # -- checking -------------------------------------------------------------------------------
@@ -355,6 +408,9 @@ def check(m: Match, p: Position) -> None:
                 raise _refuse(Why("dealt_before_deal",
                                   f"no hand is dealt in state deal: expected {fresh[key]!r}"),
                               key)
+        if "side_bets" in fresh and p["side_bets"] != fresh["side_bets"]:  # G24: not called
+            raise _refuse(Why("dealt_before_deal", "no side bet is called in state deal"),
+                          "side_bets")
         return
     if m.hand_number < 1:
         raise _refuse(Why("hand_number", "a hand in play is hand 1 or later"), "hand_number")
@@ -421,7 +477,8 @@ def check(m: Match, p: Position) -> None:
     if hand.value < base:
         raise _refuse(Why("value_not_on_ladder", f"the hand is worth at least {base}"), "value")
     pending = hand.pending
-    if (state == "answer") != (pending is not None):
+    if (state == "answer") != (pending is not None) and not (
+            state == "bet_answer" and hand.side is not None):  # G26: a truco under a bet
         raise _refuse(Why("pending_state", "a raise waits for its answer exactly in state "
                                            f"answer (the state is {state})"), "pending")
     if pending is not None:
@@ -458,7 +515,11 @@ def check(m: Match, p: Position) -> None:
                 raise _refuse(Why("bad_refusal", f"seat {s} cannot have refused this raise"),
                               f"refused[{k}]")
     # cards shown and bound (M4)
+    revealed = {(b.shown[0], c) for b in hand.side or () if b.shown is not None
+                for c in b.shown[1]}  # G32: shown when the hand (and the match) ended
     for k, (s, c) in enumerate(hand.shown):
+        if (s, c) in revealed and state == "match_over":
+            continue
         if not rules.name_card or c not in hand.dealt[s]:
             raise _refuse(Why("bad_shown", f"seat {s} cannot have shown {card_name(c)}"),
                           f"shown[{k}]")
@@ -523,6 +584,76 @@ def check(m: Match, p: Position) -> None:
     turn = (leader + len(rnd.cards)) % n
     if rnd.turn != turn:
         raise _refuse(Why("wrong_turn", f"the next card is seat {turn}'s"), "round.turn")
+    if hand.side is not None:
+        _check_bets(m, p)
+
+
+def _check_bets(m: Match, p: Position) -> None:
+    """The side bets' records (G24-G32): a chain the bet has, a caller exactly when called,
+    a pending call exactly in state ``bet_answer`` in the bet's round with no truco accepted,
+    a settlement with its winner and points, points owed only where credited at the end of
+    the hand (GH6), cards shown only of the winning points."""
+    rules = m.rules
+    hand = m.hand
+    side = hand.side
+    assert side is not None
+    state = p["state"]
+    team_of = rules.team_of
+    pending = [k for k, b in enumerate(side) if b.pending]
+    if (state == "bet_answer") != bool(pending) or len(pending) > 1:
+        raise _refuse(Why("bet_pending_state", "a side bet's call waits for its answer "
+                                               "exactly in state bet_answer, one at a time"),
+                      f"side_bets[{pending[-1] if pending else 0}].pending")
+    for k, b in enumerate(side):
+        at = f"side_bets[{k}]"
+        bet = b.bet
+        if b.chain and b.chain not in bet.chains:
+            raise _refuse(Why("bet_chain", f"{' - '.join(b.chain)} is not a chain of "
+                                           f"{bet.name} (G27)"), f"{at}.calls")
+        if (b.caller is None) != (not b.chain):
+            raise _refuse(Why("bet_caller", "a side bet has a last caller exactly when it was "
+                                            "called"), f"{at}.caller")
+        if b.pending and b.settled:
+            raise _refuse(Why("bet_settled", "a settled side bet waits for nothing"),
+                          f"{at}.settled")
+        if b.pending and (m.round.number != bet.round or hand.last_raise_team is not None):
+            raise _refuse(Why("bet_window", f"{bet.name} is called only in round "
+                                            f"{bet.round + 1}, before a truco is accepted "
+                                            "(G24, G25)"), f"{at}.pending")
+        if b.chain and not b.pending and not b.settled:
+            raise _refuse(Why("bet_settled", "a called side bet is pending or settled"),
+                          f"{at}.settled")
+        if b.settled:
+            w = b.winner
+            if w is None or b.points < 1 or (not b.accepted and w != team_of[b.caller or 0]):
+                raise _refuse(Why("bet_result", "a settled side bet has a winning team and "
+                                                "points (a refusal: the last caller's team)"),
+                              f"{at}.winner")
+            if not b.accepted and b.points != bet.chains[b.chain].refused:
+                raise _refuse(Why("bet_result", f"refused, {' - '.join(b.chain)} pays "
+                                                f"{bet.chains[b.chain].refused} (G28)"),
+                              f"{at}.points")
+        elif b.winner is not None or b.points or b.accepted:
+            raise _refuse(Why("bet_result", "a side bet not settled has no result"),
+                          f"{at}.winner")
+        if b.owed and (not b.settled or bet.credit != "end_of_hand"):
+            raise _refuse(Why("bet_owed", "points are owed only by a settled bet credited at "
+                                          "the end of the hand (GH6)"), f"{at}.owed")
+        if b.settled and bet.credit == "end_of_hand" and not b.owed and state != "match_over":
+            raise _refuse(Why("bet_owed", "a settled bet credited at the end of the hand "
+                                          "owes its points until then (GH6)"), f"{at}.owed")
+        if b.shown is not None:
+            seat, cards = b.shown
+            if (not b.accepted or bet.reveal != "winner" or team_of[seat] != b.winner
+                    or any(c not in hand.dealt[seat] for c in cards)
+                    or bet.points(hand.dealt[seat]) != sum(
+                        bet.values[c] for c in cards) + (bet.same_suit_bonus
+                                                         if len(cards) > 1 else 0)):
+                raise _refuse(Why("bet_shown", "the cards shown are the winning points' of an "
+                                               "accepted bet (G32)"), f"{at}.shown")
+        elif b.accepted and bet.reveal == "winner":
+            raise _refuse(Why("bet_shown", "an accepted bet shows its winning points' cards "
+                                           "at the end of the hand (G32)"), f"{at}.shown")
 
 
 def _order(cards: Sequence[tuple[int, Card, bool]], leader: int, n: int, path: str,

@@ -47,6 +47,7 @@ from engine.logread import (
     LogItem,
     LogProblem,
     ProblemKind,
+    decompressed,
     empty_log,
     loads_strict,
     log_lines,
@@ -635,10 +636,10 @@ def _same(given: dict[str, Any], engine: Checkpoint) -> bool:
 
 
 # -- entry points --------------------------------------------------------------------------------
-def _source(path: str | os.PathLike[str]) -> tuple[bytes, str]:
+def _source(path: str | os.PathLike[str]) -> tuple[bytes | IO[bytes], str]:
     with open(path, "rb") as f:
         data = f.read(MAX_FILE_BYTES + 1)  # bounded (/dev/zero); the reader reports the limit
-    return data, str(path)
+    return decompressed(data), str(path)  # a .jsonl.gz: its lines
 
 
 def replay(source: IO[bytes] | bytes, file: str, visitor: Visitor,
@@ -675,8 +676,11 @@ def _verify(data: IO[bytes] | bytes, file: str, base: Path | None,
     return result
 
 
-def verify_file(path: str | os.PathLike[str], *, strict: bool = False) -> ReplayResult:
-    """Verify the log at ``path`` (variant paths relative to its folder).
+def verify_file(path: str | os.PathLike[str], *, strict: bool = False,
+                name: str | None = None) -> ReplayResult:
+    """Verify the log at ``path`` (variant paths relative to its folder; gzip data, a
+    ``.jsonl.gz``, is read decompressed). Problems name the file ``name`` (by default
+    ``path``).
 
     >>> verify_file("no-such.jsonl").problems[0].message
     'cannot read the log: No such file or directory'
@@ -685,11 +689,12 @@ def verify_file(path: str | os.PathLike[str], *, strict: bool = False) -> Replay
     try:
         data, file = _source(path)
     except OSError as exc:
-        problem = LogProblem("limit", f"cannot read the log: {exc.strerror}", file=str(path),
-                             line=1)
+        file = str(path) if name is None else name
+        problem = LogProblem("limit", f"cannot read the log: {exc.strerror}", file=file, line=1)
         if strict:
             raise problem from None
-        return ReplayResult(str(path), [problem])
+        return ReplayResult(file, [problem])
+    file = file if name is None else name
     # The log's folder (symbolic links resolved) is made only if its header names a file.
     return _verify(data, file, None, lambda: Path(path).resolve().parent, strict)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
@@ -25,6 +25,7 @@ from engine.cards import (
     is_extra,
     parse_card,
 )
+from engine.sidebets import SideBet, side_bets_from_data
 
 Penalty = Literal["lose_game", "lose_hand"]
 #: How a special hand treats a raise: a normal bet, a penalised move, or an illegal move.
@@ -204,6 +205,8 @@ class Rules:
     concede_instead_of_answer: bool = False
     #: Conceding is allowed in the special hands too (P5, P6, M5, M6).
     concede_in_special_hands: bool = False
+    #: Side bets beside the ladder (G22-G32, ``side_bets``); none in Paulista and Mineiro.
+    side_bets: tuple[SideBet, ...] = ()
     # Derived tables, filled in __post_init__.
     deck: tuple[Card, ...] = field(init=False, compare=False, hash=False, repr=False)
     #: The team of each seat, by seat (C1: partners in alternate seats, ``seat % 2``, unless
@@ -282,6 +285,21 @@ class Rules:
             cached = hashlib.sha256(text.encode("utf-8")).hexdigest()
             object.__setattr__(self, "_fingerprint", cached)
         return cached
+
+    def move_name(self, move: str, default: str) -> str:
+        """What the table says for a move (the variant's optional ``move_names``: ``accept``,
+        ``fold``, ``concede``, ``play_hand``, ``fold_hand``), else ``default``. Presentation
+        only, as ``card_names``: no rule reads it and ``variant_sha256`` leaves it out.
+
+        >>> from engine.variant import load_variant
+        >>> load_variant("gauderio").move_name("accept", "aceito")
+        'quero'
+        >>> load_variant("paulista").move_name("accept", "aceito")
+        'aceito'
+        """
+        names = self.data.get("move_names") if isinstance(self.data, Mapping) else None
+        got = names.get(move) if isinstance(names, Mapping) else None
+        return got if isinstance(got, str) else default
 
     @property
     def top_value(self) -> int:
@@ -375,7 +393,8 @@ class Rules:
 
 #: Top-level keys that are no rule: labels, the parent, presentation (what players call cards).
 #: The fingerprint and the playthroughs leave them out.
-NOT_RULES = frozenset({"$schema", "name", "title", "description", "extends", "card_names"})
+NOT_RULES = frozenset({"$schema", "name", "title", "description", "extends", "card_names",
+                       "move_names"})
 
 
 def rules_from_data(data: dict[str, Any], source: str = "") -> Rules:
@@ -432,6 +451,7 @@ def rules_from_data(data: dict[str, Any], source: str = "") -> Rules:
         concede=data.get("concede", {}).get("allowed", False),
         concede_instead_of_answer=data.get("concede", {}).get("instead_of_answer", False),
         concede_in_special_hands=data.get("concede", {}).get("in_special_hands", False),
+        side_bets=side_bets_from_data(data),
         data=_freeze(data),
         source=source,
     )

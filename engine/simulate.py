@@ -14,16 +14,24 @@ JSON-ready dict (what ``truco compare`` puts side by side for two variants).
 
 from __future__ import annotations
 
+import contextlib
 import io
 import math
-import multiprocessing
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from engine.actions import Action
 from engine.bots import Bot, choose_for, derive_seed, make_bot, next_actor, out_of_turn_raise
+from engine.cluster import (
+    Executor,
+    VariantRef,
+    cached_rules,
+    chunks,
+    local_executor,
+    ordered,
+)
 from engine.fileio import atomic_write_text
 from engine.game import NORMAL, Checkpoint, Match, resolve_rules
 from engine.logformat import Recorder, header_variant
@@ -123,6 +131,9 @@ class _Tally:
             "one_team": [0, 0, 0, 0, 0, 0],
             "both_teams": [0] * (r.teams + 2),  # hands, won by each team, by nobody
         }
+        if r.side_bets:  # G22-G32: per bet, settled, accepted, won by the mão's team, points
+            self.data["side_bets"] = {b.name: [0, 0, 0, 0, 0] for b in r.side_bets}
+        self._mao = match.mao
         self._game_hands = 0
         self._rounds: list[int | None] = []
         self._before: tuple[Any, ...] | None = None
@@ -135,6 +146,7 @@ class _Tally:
         self.data["hands"] += 1
         self._game_hands += 1
         self._rounds = []
+        self._mao = m.mao
         self._special = m.special
         self._special_team = m.special_team
         if m.special != NORMAL:
@@ -166,16 +178,29 @@ class _Tally:
             d["concedes"] += 1
         elif action.kind == "decide":
             d["one_team"][4 if action.play_on else 5] += 1
-        hand_done = False
+        hand_done = side_done = False
         for cp in checkpoints:
             ev = cp["event"]
-            if ev == "round":
+            if ev == "side_bet":  # settled (or credited at the end of the hand, GH6)
+                side_done = True
+                slot = d["side_bets"][cp["bet"]]
+                slot[0] += 1
+                slot[4] += cp["points"]
+                d["points"][cp["winner"]] += cp["points"]
+                if cp["accepted"]:
+                    slot[1] += 1
+                    slot[3] += cp["points"]
+                    if cp["winner"] == m.rules.team_of[self._mao]:
+                        slot[2] += 1
+            elif ev == "round":
                 self._rounds.append(cp["winner"])
             elif ev == "hand":
                 hand_done = True
                 self._end_hand(cp["winner"], cp["points"])
             elif ev == "game":
-                if not hand_done:  # a forbidden raise lost the game at once (P5, M5, M6)
+                if not hand_done and side_done:  # a side bet won it mid-hand (G46)
+                    self._end_hand(None, 0, finished=False)
+                elif not hand_done:  # a forbidden raise lost the game at once (P5, M5, M6)
                     d["forfeits"] += 1
                     self._end_hand(cp["winner"], 0, finished=False)
                 d["games"] += 1
@@ -240,29 +265,32 @@ def looks_like_name(variant: str) -> bool:
     return not looks_like_path(variant)
 
 
-def _run_chunk(job: tuple[str, str, int, int, int, tuple[str, ...], str | None]) -> list[Tally]:
-    variant, header, run_seed, start, stop, bots, logs = job
-    rules = resolve_rules(variant)
+#: One chunk of a run: the variant, the header's name for it, the run seed, the match indices
+#: (start, stop), the bots by seat and the folder of the logs (absolute) or None.
+Job = tuple[VariantRef, str, int, int, int, tuple[str, ...], str | None]
+
+
+def _run_chunk(job: Job) -> list[Tally]:
+    """Play one chunk of a run (in a worker: the rules are loaded once per process)."""
+    ref, header, run_seed, start, stop, bots, logs = job
+    rules = cached_rules(ref)
     return [simulate_match(header, rules, run_seed, i, bots, logs) for i in range(start, stop)]
-
-
-def _chunks(games: int, jobs: int) -> Iterator[tuple[int, int]]:
-    size = max(1, min(50, math.ceil(games / (jobs * 8))))
-    for start in range(0, games, size):
-        yield start, min(start + size, games)
 
 
 def run_simulation(variant: str, *, games: int, seed: int, bots: Sequence[str], jobs: int = 1,
                    logs: str | os.PathLike[str] | None = None,
                    progress: Progress | None = None,
-                   on_tally: Callable[[Tally], None] | None = None) -> dict[str, Any]:
+                   on_tally: Callable[[Tally], None] | None = None,
+                   executor: Executor | None = None) -> dict[str, Any]:
     """Play ``games`` matches of ``variant`` (a shipped name or a file) and return their
     statistics (see :func:`statistics`). The result is the same for any ``jobs``.
 
     ``bots``: one name, two (teams 0 and 1) or one per seat. ``logs``: a folder that receives
     ``match-000001.jsonl``... (created if missing). ``progress(done, total)`` is called as
     matches finish. ``on_tally(tally)`` is called with each match's tally in match order,
-    whatever ``jobs`` (``truco compare`` accumulates its per-match moments from them)."""
+    whatever ``jobs`` (``truco compare`` accumulates its per-match moments from them).
+    ``executor``: where the chunks of matches run (:mod:`engine.cluster`, a Dask cluster for
+    one), instead of ``jobs`` processes on this machine; the result is the same."""
     rules = resolve_rules(variant)
     names = tuple(seat_bots(bots, rules.players))
     for name in set(names):
@@ -271,30 +299,38 @@ def run_simulation(variant: str, *, games: int, seed: int, bots: Sequence[str], 
     header = variant
     if logs is not None:
         Path(logs).mkdir(parents=True, exist_ok=True)
-        logs_dir = os.fspath(logs)
+        logs_dir = os.path.abspath(logs)  # a worker's working folder may be another
         header = header_variant(variant, logs_dir)
-    work = [(variant, header, seed, a, b, names, logs_dir) for a, b in _chunks(games, jobs)]
+    ref = VariantRef.of(rules)
     tallies: list[Tally] = []
     done = 0
 
-    def collect(chunk: list[Tally]) -> None:
+    def finished(job: Job, _chunk: list[Tally]) -> None:
         nonlocal done
-        tallies.extend(chunk)
-        if on_tally is not None:
-            for tally in chunk:
-                on_tally(tally)
-        done += len(chunk)
+        done += job[4] - job[3]
         if progress is not None:
             progress(done, games)
 
-    if jobs <= 1 or len(work) <= 1:
-        for job in work:
-            collect(_run_chunk(job))
-    else:
-        with multiprocessing.get_context().Pool(min(jobs, len(work))) as pool:
-            for chunk in pool.imap(_run_chunk, work):  # in order: aggregation is deterministic
-                collect(chunk)
+    with contextlib.ExitStack() as stack:
+        if executor is None:
+            workers = jobs
+            executor = stack.enter_context(local_executor(
+                jobs, len(range(0, games, _chunk_size(games, jobs)))))
+        else:
+            workers = executor.workers
+        work = [(ref, header, seed, a, b, names, logs_dir)
+                for a, b in chunks(games, _chunk_size(games, workers))]
+        for chunk in ordered(_run_chunk, work, executor, finished):  # in match order
+            tallies.extend(chunk)
+            if on_tally is not None:
+                for tally in chunk:
+                    on_tally(tally)
     return statistics(rules, tallies, seed=seed, bots=names)
+
+
+def _chunk_size(games: int, workers: int) -> int:
+    """Matches per chunk: some eight chunks per worker, at most 50."""
+    return max(1, min(50, math.ceil(games / (workers * 8))))
 
 
 def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -323,7 +359,10 @@ def statistics(rules: Rules, tallies: Sequence[Tally], *, seed: int,
     ``hands``, ``games``, ``hands_per_game``, ``points_per_hand``, ``ladder`` (per step: how
     often raised to, accepted, folded), ``folds``, ``special_hands``, ``all_tied_hands``,
     ``forfeited_games``, ``out_of_turn_raises`` (raises made while another seat's card was
-    awaited, M3); and ``concedes`` (hands a player gave up) in a variant with concede."""
+    awaited, M3); ``concedes`` (hands a player gave up) in a variant with concede; and
+    ``side_bets`` in a variant with side bets (G22-G32): per bet, how often it was called
+    (and settled), accepted or refused, how often the mão's team won an accepted one, the
+    points it paid and their average (the team points above include them)."""
     n = len(tallies)
 
     def total(key: str) -> int:
@@ -401,4 +440,17 @@ def statistics(rules: Rules, tallies: Sequence[Tally], *, seed: int,
     if rules.concede:
         concedes = total("concedes")
         out["concedes"] = {"hands": concedes, "rate": _ratio(concedes, hands)}
+    if rules.side_bets:
+        bets = []
+        for bet in rules.side_bets:
+            settled, accepted, mao, acc_points, points = (
+                sum(t["side_bets"][bet.name][i] for t in tallies) for i in range(5))
+            bets.append({
+                "bet": bet.name, "called": settled, "called_per_hand": _ratio(settled, hands),
+                "accepted": accepted, "accept_rate": _ratio(accepted, settled),
+                "refused": settled - accepted, "won_by_mao_team": mao,
+                "mao_team_rate": _ratio(mao, accepted),
+                "points": points, "average_points": _ratio(points, settled),
+                "average_accepted_points": _ratio(acc_points, accepted)})
+        out["side_bets"] = bets
     return out

@@ -14,6 +14,7 @@ from engine.cards import Card
 
 if TYPE_CHECKING:
     from engine.rules import SpecialHand
+    from engine.sidebets import BetState
 
 #: A card played: (0-based round, seat, card, covered).
 Played = tuple[int, int, Card, bool]
@@ -28,7 +29,7 @@ class HandState:
 
     __slots__ = ("hands", "dealt", "vira", "strength", "value", "pending", "last_raise_team",
                  "bound", "shown", "played", "results", "special", "special_team", "blind",
-                 "rule", "decider", "refused")
+                 "rule", "decider", "refused", "side")
 
     def __init__(self, players: int, value: int) -> None:
         #: The cards each seat holds now, by seat.
@@ -65,6 +66,9 @@ class HandState:
         #: team must refuse (``betting.refusal: whole_team``); emptied when it is accepted or
         #: raised back.
         self.refused: tuple[int, ...] = ()
+        #: The side bets of the hand, one record per ``Rules.side_bets`` entry, in its order
+        #: (G22-G32); ``None`` in a variant without side bets.
+        self.side: list[BetState] | None = None
 
     def copy(self) -> HandState:
         other = HandState.__new__(HandState)
@@ -75,6 +79,8 @@ class HandState:
         other.shown = self.shown[:]
         other.played = self.played[:]
         other.results = self.results[:]
+        if self.side is not None:
+            other.side = [b.copy() for b in self.side]
         return other
 
 

@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import IO
 
 from engine.actions import Action
-from engine.cards import Card, card_name, card_pretty
+from engine.cards import COBERTA, Card, card_name, card_pretty, parse_card
 from engine.game import Checkpoint, Match
 from engine.logread import LogItem
 from engine.replay import Replayer, Visitor, replay
 from engine.rules import COVERED
-from engine.tui import COBERTA, card_names
+from engine.tui import card_names
 
 
 class Transcript(Visitor):
@@ -173,6 +173,11 @@ class Transcript(Visitor):
             self.lines.append(f"  {says(who, 'folds')}{alone}")
         elif kind == "concede":
             self.lines.append(f"  {says(who, 'concedes')} the hand (corre)")
+        elif kind == "envido":  # a side bet's call (G27)
+            self.lines.append(f"  {says(who, 'calls')}: {action.call}")
+        elif kind == "quero" or kind == "nao_quero":
+            word = "quero" if kind == "quero" else "não quero"
+            self.lines.append(f"  {says(who, 'says')}: {word}")
         else:
             self.lines.append(f"  {says(who, 'decides')} to "
                               f"{'play' if action.play_on else 'fold'}")
@@ -198,6 +203,19 @@ class Transcript(Visitor):
                               f"{_dashed(cp['score'])} · games {_dashed(cp['games'])}")
             self._game += 1
             self._game_started = False
+        elif ev == "side_declare":  # G30: the declared points, or "são boas"
+            pts = cp["points"]
+            said = f'"{pts}"' if pts is not None else '"são boas"'
+            self.lines.append(f"  {self._says(self._name(cp['seat']), 'says')} {said}")
+        elif ev == "side_bet":
+            points = cp["points"]
+            how = "accepted" if cp["accepted"] else "refused"
+            self.lines.append(f"  {cp['bet']} ({' - '.join(cp['calls'])}, {how}): "
+                              f"{self._team(cp['winner'])} wins {points} "
+                              f"point{'s' * (points != 1)} · score {_dashed(cp['score'])}")
+        elif ev == "side_show":  # G32: the winning points' cards still in hand
+            self.lines.append(f"  {self._says(self._name(cp['seat']), 'shows')} "
+                              + " ".join(card_pretty(parse_card(c)) for c in cp["cards"]))
         else:
             self.lines.append(f"Match: {self._team(cp['winner'])} wins · games "
                               f"{_dashed(cp['games'])}")

@@ -14,11 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.cards import card_pretty, parse_card
+from engine.cards import COBERTA, card_pretty, parse_card
 from engine.rules import Rules
-
-#: The word for a card played face down (P7), in play and in transcripts alike.
-COBERTA = "coberta"
 
 
 def columns(rows: Sequence[Sequence[object]], gap: int = 2) -> str:
@@ -210,6 +207,22 @@ def render_table(obs: Mapping[str, Any], *, title: str, target: int, rules: Rule
     if pending is not None:
         lines.append(f"Pending: {who(pending['seat'])} calls {pending['name'].upper()} "
                      f"({pending['value']})")
+    for bet in obs.get("side_bets", ()):  # G22-G32: the side bet and the seat's own points
+        if bet["pending"]:
+            state = (f"{who(bet['caller'])} calls {' - '.join(bet['calls']).upper()}, "
+                     "waiting for quero / não quero")
+        elif bet["settled"]:
+            how = "accepted" if bet["accepted"] else "refused"
+            state = (f"{' - '.join(bet['calls'])} {how}: {side_text(bet['winner'], team, teams)}"
+                     f" scored {bet['points']}")
+        else:
+            state = "not called"
+        mine = f" · your points {bet['my_points']}" if bet["my_points"] is not None else ""
+        lines.append(f"{bet['bet'].capitalize()}: {state}{mine}")
+        said = [f"{who(d['seat'])} " + (str(d["points"]) if d["points"] is not None
+                                        else "são boas") for d in bet["declared"]]
+        if said:
+            lines.append("  declared: " + ", ".join(said))
     if obs.get("partner_hands"):
         for s, cards in sorted(obs["partner_hands"].items()):
             if s != me:

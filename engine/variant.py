@@ -37,11 +37,14 @@ MAX_DEPTH = 32
 MAX_EXTENDS = 16
 #: Keys a variant that extends nothing may leave out.
 _OPTIONAL = {("$schema",), ("name",), ("title",), ("description",), ("extends",),
-             ("manilhas", "suit_order"), ("manilhas", "cards"), ("card_names",), ("teams",),
+             ("manilhas", "suit_order"), ("manilhas", "cards"), ("card_names",), ("move_names",),
+             ("teams",),
              ("betting", "no_raise_when_winning"), ("special_hands", "one_team", "decider"),
              # house rules whose absence means the pinned reading (C9) or no concede
              ("betting", "answered_by"), ("betting", "refusal"), ("betting", "raise_back"),
              ("concede",),
+             # side bets (G22-G32): none when left out
+             ("side_bets",),
              # play constraints (house rules): off when left out
              ("play",), ("play", "leader_face_up"), ("play", "no_cover_after_tie"),
              ("play", "highest_after_tied_first"), ("play", "raiser_must_beat"),
@@ -557,6 +560,7 @@ def _semantic_errors(doc: _Doc) -> Iterator[VariantError]:
         yield err(("players",), f"{players} players cannot sit as two teams in alternate seats: "
                   "expected teams (three players each for himself: [[0], [1], [2]])")
     yield from _special_errors(d, err)
+    yield from _side_bet_errors(d, err)
 
 
 def _special_errors(d: dict[str, Any],
@@ -795,6 +799,58 @@ def _answer_errors(d: dict[str, Any], err: Callable[..., VariantError]
             yield err(("concede", "in_special_hands"), "expected an enabled special hand "
                       "with in_special_hands (special_hands.*.enabled are all false), found "
                       "true", (("special_hands",),))
+
+
+def _side_bet_errors(d: dict[str, Any], err: Callable[..., VariantError]
+                     ) -> Iterator[VariantError]:
+    """Side bets (G22-G32): chains of calls the bet has, a chain whose prefix is not a chain,
+    a refusal that would pay a falta, a window in a round that does not exist, precedence
+    over a truco that closes the bet, a bet of a variant that is not two teams."""
+    for name, bet in d.get("side_bets", {}).items():
+        at: KeyPath = ("side_bets", name)
+        missing = [k for k in ("calls", "chains") if k not in bet]
+        if missing:
+            yield err(at, f"expected the bet's {' and '.join(missing)} (G27, G28), found "
+                          "none")
+            continue
+        calls = bet["calls"]
+        chains = {tuple(c["calls"]): c for c in bet["chains"]}
+        for i, chain in enumerate(bet["chains"]):
+            seq = tuple(chain["calls"])
+            for j, call in enumerate(seq):
+                if call not in calls:
+                    yield err((*at, "chains", i, "calls", j), f"expected one of the bet's calls "
+                              f"({', '.join(calls)}), found {call!r}", ((*at, "calls"),))
+            if list(chains).index(seq) != i:
+                yield err((*at, "chains", i, "calls"), f"the chain {' - '.join(seq)} is "
+                          "listed twice")
+            if len(seq) > 1 and seq[:-1] not in chains:
+                yield err((*at, "chains", i, "calls"), f"expected the chain without its last "
+                          f"call ({' - '.join(seq[:-1])}) listed too (a chain is made call by "
+                          "call), found it missing")
+            elif (len(seq) > 1 and "refused" not in chain
+                  and chains[seq[:-1]]["accepted"] == "falta"):
+                yield err((*at, "chains", i), "expected refused: the chain without its last "
+                          "call is worth the falta, which a refusal cannot pay (G28)")
+        if not any(len(c["calls"]) == 1 for c in bet["chains"]):
+            yield err((*at, "chains"), "expected at least one chain of a single call (the "
+                      "first call), found none")
+        window = bet.get("window", {})
+        if window.get("round", 1) > d["cards_per_player"]:
+            yield err((*at, "window", "round"), f"there is no round {window['round']} with "
+                      f"{d['cards_per_player']} cards", (("cards_per_player",),))
+        truco = bet.get("truco", {})
+        if truco.get("closes", "accepted") == "called" and truco.get("precedence", True):
+            yield err((*at, "truco", "precedence"), "expected precedence: false with closes: "
+                      "called (a truco called closes the bet: nobody may start it instead of "
+                      "answering), found true", ((*at, "truco", "closes"),))
+        if bet.get("open_fold_penalty", 0) and not d.get("concede", {}).get("allowed", False):
+            yield err((*at, "open_fold_penalty"), "expected concede.allowed: true with "
+                      "open_fold_penalty (nobody goes to the baralho), found concede.allowed "
+                      "false", (("concede", "allowed"),))
+        if isinstance(d.get("teams"), list) and len(d["teams"]) != 2:
+            yield err(at, f"a side bet is a dispute of two teams: expected two teams, found "
+                      f"{len(d['teams'])}", (("teams",),))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -67,6 +67,12 @@ def parse_action(text: str) -> Action:
         return Action.fold(seat)
     if kind == "concede":
         return Action.concede(seat)
+    if kind == "envido":  # a side bet's call: "envido 0 real envido"
+        return Action.envido(seat, " ".join(rest))
+    if kind == "quero":
+        return Action.quero(seat)
+    if kind == "nao_quero":
+        return Action.nao_quero(seat)
     raise ValueError(f"not a move: {text!r}")
 
 

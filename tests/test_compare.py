@@ -471,3 +471,34 @@ def test_M3_raises_out_of_turn_are_compared(tmp_path: Path) -> None:
     raises = rows["out_of_turn_raises.raises"]
     assert raises["a"] > 0 and raises["b"] == 0 and raises["significant"]
     assert result.exit_code == 1
+
+
+def test_a_variant_of_three_teams_is_compared_team_by_team() -> None:
+    """Three players each for himself (teams from data): every team's rows are compared, the
+    third's included, and its win rate is tested like the others."""
+    result = engine.compare.compare_simulations("three-players", "three-players", games=6,
+                                                seed=1, bots=["random"])
+    labels = [row["label"] for row in result["differences"]]
+    assert [lb for lb in labels if lb.startswith("team ") and lb.endswith("matches won")] == [
+        "team 0 matches won", "team 1 matches won", "team 2 matches won"]
+    won = [row for row in result["differences"] if row["label"] == "team 2 matches won"][0]
+    assert won["a"] == won["b"] == result["a"]["teams"][2]["matches_won"]
+
+
+def test_side_bets_and_concedes_are_compared_and_tested() -> None:
+    """A rule change to the envido (GH7b: the falta is what the trailing team lacks) shows in
+    the envido rows, each with its test; a variant with concede has its concede rows."""
+    result = engine.compare.compare_simulations("gauderio", "gauderio-falta-trailer", games=40,
+                                                seed=1, bots=["heuristic", "random"])
+    rows = {row["metric"]: row for row in result["differences"]}
+    for key in ("called", "accepted", "accept_rate", "won_by_mao_team", "mao_team_rate",
+                "points", "average_points", "average_accepted_points"):
+        row = rows[f"side_bets.envido.{key}"]
+        assert row["a"] == result["a"]["side_bets"][0][key], key
+        assert row["b"] == result["b"]["side_bets"][0][key], key
+        assert row["test"] in ("welch", "welch, delta method"), key
+    assert rows["concedes.hands"]["a"] == result["a"]["concedes"]["hands"]
+    assert rows["concedes.rate"]["test"] == "welch, delta method"
+    assert "side_bets.envido.called" not in {
+        r["metric"] for r in engine.compare.differences(
+            result["a"] | {"side_bets": []}, result["a"] | {"side_bets": []})}

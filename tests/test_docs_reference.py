@@ -78,6 +78,10 @@ def schema_node(path: list[str]) -> dict[str, Any] | None:
     for part in path:
         props = node.get("properties", {})
         if part not in props:
+            extra = node.get("additionalProperties")  # a map of named entries (side_bets)
+            if isinstance(extra, dict) and "$ref" in extra:
+                node = SCHEMA["$defs"][extra["$ref"].rsplit("/", 1)[1]]
+                continue
             return None
         node = props[part]
     return node

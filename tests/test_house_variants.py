@@ -43,7 +43,11 @@ def test_every_house_variant_is_tested_here() -> None:
         "three-players",  # tests/test_three_players.py
         # Gaudério's house options: tests/test_gauderio.py
         "gauderio-one-on-one", "gauderio-trios", "gauderio-all-tied-nobody", "gauderio-30",
-        "gauderio-best-of-3", "gauderio-truco-any-time", "gauderio-covered"}
+        "gauderio-best-of-3", "gauderio-truco-any-time", "gauderio-covered",
+        # Gaudério's envido house options: tests/test_envido_house.py
+        "gauderio-envido-at-end", "gauderio-falta-trailer", "gauderio-truco-closes-envido",
+        "gauderio-envido-pes", "gauderio-real-envido-twice", "gauderio-baralho-envido-open",
+        "gauderio-envido-public"}
 
 
 def test_classic_mineiro_starts_at_2_and_climbs_4_6_8_10_12() -> None:

@@ -27,6 +27,9 @@ from engine.machine import (
     triggers_from,
 )
 from engine.moves.concede import concedes
+from engine.moves.envido import calls_of
+from engine.moves.nao_quero import nao_queros
+from engine.moves.quero import queros
 from engine.shuffle import SplitMix64
 
 VARIANTS = ("paulista", "mineiro", "mineiro-12", "one-on-one", "paulista-mao-de-11-decision",
@@ -35,7 +38,8 @@ VARIANTS = ("paulista", "mineiro", "mineiro-12", "one-on-one", "paulista-mao-de-
             "concede", "next-seat-answers", "both-refuse", "no-raise-back",
             "tie-leader-lowest-seat", "tie-leader-mao", "all-tied-first-round", "five-cards",
             "leader-face-up", "no-cover-after-tie", "highest-after-tied-first",
-            "raiser-must-beat")
+            "raiser-must-beat", "gauderio", "gauderio-envido-at-end",
+            "gauderio-truco-closes-envido", "gauderio-envido-pes", "gauderio-real-envido-twice")
 
 
 def _states(variant: Any) -> set[str]:
@@ -137,6 +141,8 @@ def _every_move(m: Match) -> list[Action]:
     t = move_table(m.rules)
     out = [a for row in (*t.play, *t.covered) for a in row]
     out += [*t.raises.values(), *t.accept, *t.fold, *(a for pair in t.decide for a in pair)]
+    if m.rules.side_bets:  # the side bets' calls and answers (G27)
+        out += [*calls_of(m.rules).values(), *queros(m.players), *nao_queros(m.players)]
     return out + list(concedes(m.players))
 
 

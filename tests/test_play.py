@@ -187,3 +187,16 @@ def test_a_raise_does_not_tell_the_others_its_card() -> None:
     assert describe(Action.raise_to(0, 3, "7h"), rules, 0) == "you call TRUCO (3) with 7♥"
     assert describe(Action.play(1, "7h", True), rules, 0) == "seat 1 plays a card coberta"
     assert describe(Action.play(0, "7h", True), rules, 0) == "you play 7♥ coberta"
+
+
+def test_a_joker_is_typed_by_its_name_up_to_x16() -> None:
+    """Extra cards (deck.extra) are X1 .. X16: truco play reads x10 as X10 (it read only the
+    two-character names, X1 .. X9)."""
+    from engine.cards import parse_card
+    from engine.cli.play_cmd import _card_token, parse_move
+
+    assert [_card_token(w) for w in ("x1", "X10", "x16", "x17", "x0")] == [
+        "X1", "X10", "X16", None, None]
+    rules = Match.new("capixaba-jokers", seed=1).rules
+    legal = [Action.play(0, parse_card("X1")), Action.play(0, parse_card("X10"))]
+    assert parse_move("x10", legal, [str(a) for a in legal], rules) == legal[1]

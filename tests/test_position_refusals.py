@@ -508,3 +508,108 @@ def _leaves(node: Any, path: tuple[Any, ...]) -> Any:
             yield from _leaves(v, (*path, k))
     elif path:
         yield path, node
+
+
+# -- side bets (G24-G32) ----------------------------------------------------------------------
+ENVIDO = "gauderio"
+
+
+def envido_position(*moves: str) -> Position:
+    """Gaudério's seed-3 match after ``moves``; hand 1: dealer 0, mão 1."""
+    m = Match.new(ENVIDO, seed=3)
+    for text in moves:
+        m.apply(next(a for a in m.legal_actions() if str(a) == text))
+    p = m.position()
+    Match.from_position(ENVIDO, p)  # valid as it is
+    return p
+
+
+def test_position_refuses_side_bets_in_a_variant_without_them() -> None:
+    p = example()
+    p["side_bets"] = []
+    refused("paulista", p, "side_bets_not_in_variant", "side_bets")
+
+
+def test_position_refuses_a_variant_with_side_bets_without_them() -> None:
+    p = envido_position()
+    del p["side_bets"]
+    refused(ENVIDO, p, "side_bets_missing", "side_bets")
+
+
+def test_position_refuses_a_side_bet_of_another_name() -> None:
+    p = envido_position()
+    p["side_bets"][0]["bet"] = "flor"
+    refused(ENVIDO, p, "side_bet_mismatch", "side_bets[0].bet")
+
+
+def test_position_refuses_a_pending_call_outside_bet_answer() -> None:
+    p = envido_position("envido 1 envido")
+    p["state"] = "play"
+    refused(ENVIDO, p, "bet_pending_state", "side_bets[0].pending")
+
+
+def test_position_refuses_a_chain_the_bet_does_not_have() -> None:
+    p = envido_position("envido 1 real envido")
+    p["side_bets"][0]["calls"] = ["real envido", "envido"]
+    refused(ENVIDO, p, "bet_chain", "side_bets[0].calls")
+
+
+def test_position_refuses_a_call_without_its_caller() -> None:
+    p = envido_position("envido 1 envido")
+    p["side_bets"][0]["caller"] = None
+    refused(ENVIDO, p, "bet_caller", "side_bets[0].caller")
+
+
+def test_position_refuses_a_called_bet_neither_pending_nor_settled() -> None:
+    p = envido_position("envido 1 envido")
+    p["side_bets"][0]["pending"] = False
+    p["state"] = "play"
+    refused(ENVIDO, p, "bet_settled", "side_bets[0].settled")
+
+
+def test_position_refuses_a_pending_call_after_round_1() -> None:
+    p = envido_position("envido 1 envido")
+    p["last_raise_team"] = 0
+    p["value"] = 2
+    refused(ENVIDO, p, "bet_window", "side_bets[0].pending")
+
+
+def test_position_refuses_a_refusal_that_pays_another_value() -> None:
+    p = envido_position("envido 1 envido", "nao_quero 2")
+    p["side_bets"][0]["points"] = 2
+    refused(ENVIDO, p, "bet_result", "side_bets[0].points")
+
+
+def test_position_refuses_points_owed_where_they_are_credited_at_once() -> None:
+    p = envido_position("envido 1 envido", "nao_quero 2")
+    p["side_bets"][0]["owed"] = True
+    refused(ENVIDO, p, "bet_owed", "side_bets[0].owed")
+
+
+def test_position_refuses_cards_shown_of_a_refused_bet() -> None:
+    p = envido_position("envido 1 envido", "nao_quero 2")
+    p["side_bets"][0]["shown"] = {"seat": 1, "cards": [p["dealt"][1][0]]}
+    refused(ENVIDO, p, "bet_shown", "side_bets[0].shown")
+
+
+def test_a_side_bets_entry_mutated_is_refused_or_plays_on() -> None:
+    """The mutation check of the shipped variants, on the side bets' entries."""
+    choose = SplitMix64(5)
+    m = Match.new(ENVIDO, seed=9)
+    positions = []
+    while not m.is_over:
+        positions.append(m.position())
+        legal = m.legal_actions()
+        m.apply(legal[choose.bounded(len(legal))])
+    for p in positions[::3]:
+        for k, b in enumerate(p["side_bets"]):
+            for key, value in b.items():
+                q = copy.deepcopy(p)
+                q["side_bets"][k][key] = (not value if isinstance(value, bool)
+                                          else None if value is not None else 1)
+                try:
+                    twin = Match.from_position(ENVIDO, q)
+                except PositionError:
+                    continue
+                while not twin.is_over:
+                    twin.apply(twin.legal_actions()[0])

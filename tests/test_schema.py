@@ -83,7 +83,7 @@ def test_property_descriptions_name_a_rule_id() -> None:
         for name, sub in node.get("properties", {}).items():
             if where == "#" and name in labels or name == "name":
                 continue
-            assert re.search(r"\b[CPM]\d+\b", sub["description"]) or "House rule" in sub[
+            assert re.search(r"\b(?:[CPM]|GH?)\d+\b", sub["description"]) or "House rule" in sub[
                 "description"], f"{where}/{name}"
 
 

@@ -160,6 +160,14 @@ HOUSE_RULES: dict[str, dict[str, Any]] = {
     "gauderio-best-of-3": {"games_to_win": 2, "target": 24},
     "gauderio-truco-any-time": {"raise_timing": "any_time", "concede": True},
     "gauderio-covered": {"covered_allowed": True, "covered_from_round": 2},
+    "gauderio-envido-at-end": {"envido.credit": "end_of_hand"},
+    "gauderio-falta-trailer": {"envido.falta": "target_minus_trailer"},
+    "gauderio-truco-closes-envido": {"envido.closed_by_truco": "called",
+                                     "envido.truco_precedence": False},
+    "gauderio-envido-pes": {"envido.callers": "pes", "envido.round": 0},
+    "gauderio-real-envido-twice": {"envido.chain:real envido,real envido": 6},
+    "gauderio-baralho-envido-open": {"envido.open_fold_penalty": 1},
+    "gauderio-envido-public": {"envido.declare": "all"},
 }
 
 
@@ -168,6 +176,12 @@ def _attr(rules: Rules, dotted: str) -> Any:
         return [s.value for s in rules.ladder]
     if dotted == "fixed_manilhas":
         return [card_name(c) for c in rules.fixed_manilhas]
+    if dotted.startswith("envido."):  # the side bet (G22-G32): a field, or a chain's value
+        bet = rules.side_bets[0]
+        rest = dotted.split(".", 1)[1]
+        if rest.startswith("chain:"):
+            return bet.chains[tuple(rest[len("chain:"):].split(","))].accepted
+        return getattr(bet, rest)
     value: Any = rules
     for part in dotted.split("."):
         value = getattr(value, part)

@@ -121,7 +121,9 @@ def next_actor(match: Match, prefer: int | None = None) -> int:
     waits for its answer: ``prefer`` if it is in the challenged team, else the challenged
     seat that follows the raiser in playing order (C9: the first answer counts), of those
     that may answer (the variant may name one seat, ``betting.answered_by``, and a seat that
-    has folded answers no more, ``betting.refusal``). A special hand's decision (M5): the one
+    has folded answers no more, ``betting.refusal``). A side bet's call waits for its answer
+    (G27): ``prefer`` if it is in the other team, else that team's first seat after the caller.
+    A special hand's decision (M5): the one
     seat that decides where only one does, else ``prefer`` if it is in the deciding team, else
     that team's first seat from the mão."""
     n = match.players
@@ -132,6 +134,16 @@ def next_actor(match: Match, prefer: int | None = None) -> int:
         assert match.pending is not None
         start = match.pending[0] + 1
         seats = [s for s in ((start + i) % n for i in range(n)) if may_answer(match, s)]
+        return prefer if prefer in seats else seats[0]
+    if st == "bet_answer":  # a side bet's call (G27): the other team, from its caller on
+        from engine.moves.bets import pending_bet
+
+        found = pending_bet(match)
+        assert found is not None and found[1].caller is not None
+        team_of = match.rules.team_of
+        caller = found[1].caller
+        seats = [s for s in ((caller + i) % n for i in range(1, n))
+                 if team_of[s] != team_of[caller]]
         return prefer if prefer in seats else seats[0]
     if st == "decide":
         assert match.special_team is not None

@@ -15,6 +15,11 @@
 - In a blind hand (P6) it cannot see its cards and plays them by position, face up.
 - Offered a raise out of turn (M3: the variant lets anyone raise while a card is awaited), it
   raises when its hand is strong by the same measure as on its turn, never as a bluff.
+- Side bets (envido, G22-G30): it starts the bet on its turn (or instead of answering a
+  truco, G26) by its own points (envido from 27, real envido from 30, the falta from 31 when
+  behind), counting a point more as the mão (who wins ties); it raises a call on very good
+  points and accepts by its points against a threshold that grows with the chain (and with a
+  falta), else refuses.
 - Where the variant lets a player concede (*correr*), it concedes only when the hand is lost
   whatever it plays (:meth:`HeuristicBot._hopeless`): then conceding costs nothing more. It
   never concedes as an answer to a raise (it folds), nor in a blind hand (P6).
@@ -83,9 +88,63 @@ class HeuristicBot:
         phase = observation["phase"]
         if phase == "decide":
             return self._decide(observation, legal_actions)
+        if phase == "bet_answer":
+            return self._bet_answer(observation, legal_actions)
+        if "side_bets" in observation:  # G24, G26: start a side bet on good points
+            call = self._bet_call(observation, legal_actions)
+            if call is not None:
+                return call
         if phase == "answer":
             return self._answer(observation, legal_actions)
         return self._play_or_raise(observation, legal_actions)
+
+    # -- side bets (envido, G22-G30) --------------------------------------------------------
+    def _bet_points(self, obs: Observation) -> tuple[int, int]:
+        """The seat's own points in the hand's side bet, and how many points the bet's
+        dispute is worth to the opponents' score: the margin they have to the target (the
+        falta's danger)."""
+        view = obs["side_bets"][0]
+        mine, theirs = _scores(obs)
+        pts = view["my_points"] or 0
+        if obs["mao"] == obs["seat"]:
+            pts += 1  # the mão wins ties (G30)
+        return pts, self.rules.target - theirs
+
+    def _bet_call(self, obs: Observation, legal: Sequence[Action]) -> Action | None:
+        """Start the side bet on good points: real envido from 30, envido from 27, the falta
+        from 31 when behind (or when the opponents are near the target anyway)."""
+        calls = {a.call or "": a for a in legal if a.kind == "envido"}
+        if not calls:
+            return None
+        pts, margin = self._bet_points(obs)
+        mine, theirs = _scores(obs)
+        names = list(calls)
+        chains = self.rules.side_bets[0].chains
+        falta = next((c for c in names if chains[(c,)].accepted is None), None)  # G29
+        if falta is not None and pts >= 31 and (mine < theirs or margin <= 4):
+            return calls[falta]
+        if pts >= 30 and len(names) > 1:
+            return calls[names[1]]
+        if pts >= 27:
+            return calls[names[0]]
+        return None
+
+    def _bet_answer(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        """Answer a side bet's call by the seat's points and what the chain costs: raise on
+        very good points, accept on good ones (higher as the chain grows, or when losing it
+        would lose the game), refuse otherwise."""
+        view = obs["side_bets"][0]
+        pts, margin = self._bet_points(obs)
+        depth = len(view["calls"])
+        falta = self.rules.side_bets[0].chains[tuple(view["calls"])].accepted is None
+        raises = [a for a in legal if a.kind == "envido"]
+        if raises and pts >= 30 + depth:
+            return raises[-1] if pts >= 32 else raises[0]
+        accept_at = 25 + depth + (3 if falta else 0)
+        if falta and margin <= 6:
+            accept_at -= 2  # they are near the target: the falta costs little more
+        kind = "quero" if pts >= accept_at else "nao_quero"
+        return next((a for a in legal if a.kind == kind), legal[0])
 
     def _decide(self, obs: Observation, legal: Sequence[Action]) -> Action:
         """M5: play the special hand or fold it, judging the team's cards."""

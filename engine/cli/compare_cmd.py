@@ -13,8 +13,8 @@ from typing import Any
 
 import click
 
-from engine.cli.options import matches, matches_option, parse_bots
-from engine.cli.simulate_cmd import _progress_bar, simulate
+from engine.cli.options import force_option, matches, matches_option, parse_bots, refuse_existing
+from engine.cli.simulate_cmd import _progress_bar, html_option, simulate, write_html
 from engine.compare import (
     CORRECTIONS,
     compare_logs,
@@ -57,9 +57,11 @@ def _check_alpha(ctx: click.Context, param: click.Parameter, value: float) -> fl
               help="For the many statistics tested at once: Holm's step-down correction "
                    "(at most alpha chance of any false difference), or none (alpha each).")
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
+@html_option("the simulated statistics of A and B side by side (with --matches)")
+@force_option("the --html file")
 def compare(a: str, b: str, logs: str | None, n_matches: int | None, games_alias: int | None,
             seed: int, bots: str, jobs: int, alpha: float, correction: str,
-            as_json: bool) -> None:
+            as_json: bool, html: str | None, force: bool) -> None:
     """Compare variant A with variant B (shipped names or variant files): which recorded
     games of A the change rejects or decides otherwise (--logs), and what it does to the
     statistics of simulated matches (--matches), each difference tested (two proportions,
@@ -71,10 +73,15 @@ def compare(a: str, b: str, logs: str | None, n_matches: int | None, games_alias
       truco compare mineiro mineiro-12 --logs replays/
       truco compare paulista variants/house/no-covered-cards.yaml --matches 2000 --seed 1
       truco compare paulista house.yaml --logs games/ --matches 200 --json
+      truco compare paulista variants/house/concede.yaml --matches 500 --html compare.html
     """
     games = matches(n_matches, games_alias)
     if logs is None and games is None:
         raise click.UsageError("give --logs DIR, --matches N, or both")
+    if html is not None:
+        if games is None:
+            raise click.UsageError("--html draws the statistics of --matches: give --matches N")
+        refuse_existing(html, force, "--html")
     for variant in (a, b):
         resolve_rules(variant)  # an invalid variant: exit 1 before any work
     out: dict[str, Any] = {}
@@ -99,6 +106,10 @@ def compare(a: str, b: str, logs: str | None, n_matches: int | None, games_alias
         la, lb = labels({"variant": a, "name": ra["variant"]},
                         {"variant": b, "name": rb["variant"]})
         text.append(format_simulations(result, la, lb))
+        if html is not None:
+            from engine.viewer import compare_page
+
+            write_html(html, compare_page(result, la, lb))
     if as_json:
         click.echo(json.dumps({"changed": changed, **out}, ensure_ascii=False, indent=2))
     else:

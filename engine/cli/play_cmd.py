@@ -32,7 +32,7 @@ import click
 from engine.actions import Action
 from engine.bots import Bot, bot_problem, choose_for, make_bot, next_actor, out_of_turn_raise
 from engine.bots.search import DEFAULT_BUDGET
-from engine.cards import RANKS, CardError, card_name, card_pretty, card_rank, parse_card
+from engine.cards import COBERTA, RANKS, CardError, card_name, card_pretty, card_rank, parse_card
 from engine.cli.options import U64, bots_option, force_option, parse_bots
 from engine.errors import LogError, PositionError, TrucoError
 from engine.game import Checkpoint, Match, resolve_rules
@@ -45,7 +45,6 @@ from engine.rules import Rules
 from engine.shuffle import SplitMix64
 from engine.simulate import bot_seed
 from engine.tui import (
-    COBERTA,
     card_label,
     card_names,
     render_banner,
@@ -153,6 +152,17 @@ def describe_checkpoint(cp: Checkpoint, me: int, team_of: Sequence[int] | None =
     if ev == "round":
         return f"  → round won by {side(cp['winner'])}" if cp["winner"] is not None \
             else "  → round tied"
+    if ev == "side_declare":  # G30: the declared points, or "são boas"
+        said = str(cp["points"]) if cp["points"] is not None else "são boas"
+        return f"  {seat_label(cp['seat'], me)}: \"{said}\""
+    if ev == "side_bet":
+        how = "accepted" if cp["accepted"] else "refused"
+        return (f"  → {cp['bet']} ({' - '.join(cp['calls'])}, {how}) won by "
+                f"{side(cp['winner'])} for {cp['points']} · score "
+                f"{scores_text(cp['score'], team)}")
+    if ev == "side_show":  # G32: the winning points' cards
+        return (f"  shown: {seat_label(cp['seat'], me)} "
+                + " ".join(card_pretty(parse_card(c)) for c in cp["cards"]))
     if ev == "hand":
         s = cp["score"]
         won = (f"hand won by {side(cp['winner'])} for {cp['points']}" if cp["winner"] is not None
@@ -169,8 +179,14 @@ def describe_checkpoint(cp: Checkpoint, me: int, team_of: Sequence[int] | None =
 
 # -- reading a move ------------------------------------------------------------------------------
 def _card_token(word: str) -> str | None:
-    """``4c``, ``4C``, ``kd``, ``10h``, ``4♣`` as a card name, or ``None``."""
+    """``4c``, ``4C``, ``kd``, ``10h``, ``4♣``, a joker ``x1`` .. ``x16`` as a card name, or
+    ``None``."""
     w = word.strip()
+    if w[:1] in "xX" and w[1:].isdigit():  # an extra card (deck.extra): X1 .. X16
+        try:
+            return card_name(parse_card(w.upper()))
+        except CardError:
+            return None
     if w.startswith("10"):
         w = "T" + w[2:]
     if len(w) != 2:
@@ -215,6 +231,9 @@ def parse_move(text: str, legal: Sequence[Action], legal_text: Sequence[str],
     letters = MENU_LETTERS[:len(legal)]
     if len(words) == 1 and len(words[0]) == 1 and words[0] in letters:
         return legal[letters.index(words[0])]
+    named_move = _by_move_name(" ".join(words), legal, rules)
+    if named_move is not None:
+        return named_move
     covered = any(w in COVER_WORDS for w in words)
     words = [w for w in words if w not in COVER_WORDS]
     blind = any("#" in t for t in legal_text)
@@ -247,6 +266,15 @@ def parse_move(text: str, legal: Sequence[Action], legal_text: Sequence[str],
                     + " or ".join(f"'{step} {_short(a)}'" for a in raises))
         return raises[0]
     kinds = {a.kind for a in legal}
+    said = " ".join(words)
+    if "envido" in kinds or "quero" in kinds:  # a side bet's call or answer (G27), by name
+        for a in legal:
+            if a.kind == "envido" and a.call is not None and said == a.call.lower():
+                return a
+        if said in ("não quero", "nao quero", "naoquero") and "nao_quero" in kinds:
+            return next(a for a in legal if a.kind == "nao_quero")
+        if said == "quero" and "quero" in kinds:
+            return next(a for a in legal if a.kind == "quero")
     refuse = any(w in FOLD_WORDS for w in words)  # "não quero" refuses
     if any(w in ACCEPT_WORDS for w in words) and not refuse and "accept" in kinds:
         return next(a for a in legal if a.kind == "accept")
@@ -284,6 +312,23 @@ def parse_move(text: str, legal: Sequence[Action], legal_text: Sequence[str],
     return _hint(legal, rules)
 
 
+#: The variant's ``move_names`` keys: the move each names, and the decision it takes.
+_MOVE_NAMES = (("accept", "accept", None), ("fold", "fold", None), ("concede", "concede", None),
+               ("play_hand", "decide", True), ("fold_hand", "decide", False))
+
+
+def _by_move_name(typed: str, legal: Sequence[Action], rules: Rules) -> Action | None:
+    """The legal move whose name (the variant's ``move_names``: "vou ao baralho") is what was
+    typed, or ``None``."""
+    for key, kind, play_on in _MOVE_NAMES:
+        name = rules.move_name(key, "")
+        if name and typed == name.lower():
+            for a in legal:
+                if a.kind == kind and (play_on is None or a.play_on == play_on):
+                    return a
+    return None
+
+
 def _pretty(name: str) -> str:
     return card_pretty(parse_card(name))
 
@@ -300,12 +345,18 @@ def _hint(legal: Sequence[Action], rules: Rules) -> str:
     if "raise" in kinds:
         step = next(a for a in legal if a.kind == "raise")
         say.append(rules.step_name(step.value or 0))
+    name = rules.move_name
     if "accept" in kinds:
-        say.append("aceito/accept, corro/fold")
+        say.append(f"{name('accept', 'aceito')}/accept, {name('fold', 'corro')}/fold")
     if "decide" in kinds:
-        say.append("jogo/play, corro/fold")
+        say.append(f"{name('play_hand', 'jogo')}/play, {name('fold_hand', 'corro')}/fold")
     if "concede" in kinds:
-        say.append("corro/concede" if "fold" not in kinds else "concede")
+        say.append(f"{name('concede', 'corro')}/concede" if "fold" not in kinds else "concede")
+    calls = list(dict.fromkeys(a.call for a in legal if a.kind == "envido"))
+    if calls:
+        say.append("/".join(c for c in calls if c is not None))
+    if "quero" in kinds:
+        say.append("quero, não quero")
     return "type " + ", ".join(say) + " (or 'quit')"
 
 

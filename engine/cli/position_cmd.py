@@ -15,11 +15,12 @@ import click
 
 from engine.cli.replay_cmd import _read
 from engine.game import Match
+from engine.logread import CHECKPOINTS as LOG_CHECKPOINTS
 from engine.logread import LogItem, LogProblem
 from engine.replay import Replayer, Visitor
 
-#: The events a move's checkpoints are (docs/log-format.md).
-CHECKPOINTS = frozenset({"round", "hand", "game", "match"})
+#: The events a move's checkpoints are (docs/log-format.md; the side bets' too).
+CHECKPOINTS = frozenset(LOG_CHECKPOINTS)
 
 
 class _Keep(Visitor):

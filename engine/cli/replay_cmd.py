@@ -1,7 +1,8 @@
 """``truco replay LOG``: a log as a transcript for people, or with ``--checkpoints`` the log
 again as JSONL with every checkpoint filled in (a variant file in its header named relative to
-the ``--out`` file's folder, or to the current folder on standard output). ``--out`` refuses an
-existing file unless ``--force`` is given.
+the ``--out`` file's folder, or to the current folder on standard output); with ``--html FILE`` a
+page that shows the game at the table, step by step (:mod:`engine.viewer`). ``--out`` and
+``--html`` refuse an existing file unless ``--force`` is given.
 
 Exit codes: 0 ok, 1 the log is invalid (``file:line: message`` on standard error), 2 usage.
 """
@@ -39,8 +40,13 @@ def _read(log: str) -> tuple[bytes, str, Path]:
                    "the new log's folder).")
 @click.option("--out", "-o", type=click.Path(dir_okay=False, writable=True),
               help="Write to FILE (atomically) instead of standard output.")
-@force_option("the --out file")
-def replay_(log: str, checkpoints: bool, out: str | None, force: bool) -> None:
+@click.option("--html", "html", metavar="FILE", type=click.Path(dir_okay=False, writable=True),
+              help="Write the game as one self-contained HTML page (the table step by step, "
+                   "all cards or one seat's view; no network) to FILE. An invalid log is shown "
+                   "up to its first bad line, the error there (exit 1).")
+@force_option("the --out or --html file")
+def replay_(log: str, checkpoints: bool, out: str | None, html: str | None,
+            force: bool) -> None:
     """Replay a game log (a file, or - for standard input).
 
     With --checkpoints, a variant file in the header is named relative to the folder of the
@@ -50,7 +56,14 @@ def replay_(log: str, checkpoints: bool, out: str | None, force: bool) -> None:
     Examples:
       truco replay replays/paulista-seed1.jsonl
       truco replay moves-only.jsonl --checkpoints -o annotated.jsonl
+      truco replay replays/paulista-special.jsonl --html game.html
     """
+    if html is not None:
+        if checkpoints or out is not None:
+            raise click.UsageError("--html writes a page: give it without --checkpoints and --out")
+        refuse_existing(html, force, "--html")
+        _html(log, html)
+        return
     if out is not None:
         refuse_existing(out, force, "--out")
     data, file, base = _read(log)
@@ -79,3 +92,20 @@ def replay_(log: str, checkpoints: bool, out: str | None, force: bool) -> None:
         click.echo(text, nl=False)
     else:
         atomic_write_text(out, text)
+
+
+def _html(log: str, target: str) -> None:
+    """``--html``: the viewer page of the log, written atomically; exit 1 for an invalid log
+    (the page shows it up to its first problem) or a page that cannot be written."""
+    from engine.viewer import replay_page
+
+    data, file, base = _read(log)
+    page, problem = replay_page(data, file, base=base)
+    try:
+        atomic_write_text(target, page)
+    except OSError as exc:
+        click.echo(f"truco: cannot write {target}: {exc.strerror}", err=True)
+        sys.exit(1)
+    if problem is not None:
+        click.echo(f"truco: {problem} (the page shows the log up to this line)", err=True)
+        sys.exit(1)

@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
@@ -24,10 +24,13 @@ from engine.cli.options import (
     parse_bots,
     refuse_existing,
 )
-from engine.fileio import atomic_folder, is_empty_folder
+from engine.cli.scale import dask_option, executor_for
+from engine.fileio import atomic_folder, atomic_write_text, is_empty_folder
 from engine.simulate import run_simulation
 from engine.tui import columns
 from engine.variant import looks_like_path
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _pct(x: float) -> str:
@@ -88,10 +91,37 @@ def format_statistics(stats: dict[str, Any]) -> str:
                         f"nobody {both['nobody']}"])
     if len(special) > 1:
         out.append(columns(special))
+    if "side_bets" in stats:  # G22-G32
+        side: list[list[object]] = [["side bet", "called", "per hand", "accepted",
+                                     "accept rate", "won by mão's team", "avg points"]]
+        for b in stats["side_bets"]:
+            side.append([b["bet"], b["called"], b["called_per_hand"], b["accepted"],
+                         _pct(b["accept_rate"]),
+                         f"{b['won_by_mao_team']} ({_pct(b['mao_team_rate'])})",
+                         b["average_points"]])
+        out += [*([""] if out[-1] else []), columns(side)]
     return "\n".join(out).rstrip() + "\n"
 
 
-def _progress_bar(total: int) -> tuple[Callable[[int, int], None] | None, Callable[[], None]]:
+def html_option(what: str) -> Callable[[F], F]:
+    """``--html FILE``: write ``what`` as a page with charts (inline SVG, no network)."""
+    return click.option("--html", "html", metavar="FILE",
+                        type=click.Path(dir_okay=False, writable=True),
+                        help=f"Also write {what} as one self-contained HTML page with charts "
+                             "(inline SVG, no network) to FILE (--force replaces it).")
+
+
+def write_html(path: str, page: str) -> None:
+    """Write a page atomically; a file that cannot be written: a message and exit 1."""
+    try:
+        atomic_write_text(path, page)
+    except OSError as exc:
+        click.echo(f"truco: cannot write {path}: {exc.strerror}", err=True)
+        sys.exit(1)
+
+
+def _progress_bar(total: int, label: str = "simulating"
+                  ) -> tuple[Callable[[int, int], None] | None, Callable[[], None]]:
     """A progress bar on standard error when it is a terminal; else nothing."""
     if not sys.stderr.isatty():
         return None, lambda: None
@@ -99,7 +129,7 @@ def _progress_bar(total: int) -> tuple[Callable[[int, int], None] | None, Callab
     from rich.progress import Progress
 
     bar = Progress(console=Console(stderr=True), transient=True)
-    task = bar.add_task("simulating", total=total)
+    task = bar.add_task(label, total=total)
     bar.start()
 
     def update(done: int, _total: int) -> None:
@@ -135,10 +165,13 @@ def _check_logs_folder(logs: str, force: bool, variant: str) -> None:
                    "folder beside DIR and swapped in at the end: never mixed with older ones, "
                    "and DIR is left as it was if the run fails. They name a variant file by "
                    "its path from DIR.")
-@force_option("a --logs folder with files in it")
+@force_option("a --logs folder with files in it, or the --html file")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+@html_option("the statistics")
+@dask_option("matches")
 def simulate(variant: str, n_matches: int, games_alias: int | None, seed: int, bots: str,
-             jobs: int, logs: str | None, force: bool, as_json: bool) -> None:
+             jobs: int, logs: str | None, force: bool, as_json: bool, html: str | None,
+             dask: str | None) -> None:
     """Let bots play N matches of a variant and print statistics: matches, games,
     hands and points won per team, the ladder steps reached and accepted, folds, special
     hands and who won them, hands per game, all-tied hands, raises out of turn.
@@ -148,24 +181,35 @@ def simulate(variant: str, n_matches: int, games_alias: int | None, seed: int, b
       truco simulate --variant paulista --matches 1000 --seed 1 --jobs 2
       truco simulate -v mineiro -n 200 --bots heuristic,heuristic --json
       truco simulate -v house.yaml -n 50 --logs logs/
+      truco simulate -v paulista -n 500 --html stats.html
+      truco simulate -v paulista -n 1000000 --dask tcp://scheduler:8786
     """
     from engine.game import resolve_rules
 
     games = matches(n_matches, games_alias) or 0
     rules = resolve_rules(variant)
     names = parse_bots(bots, rules.players)
+    if html is not None:
+        refuse_existing(html, force, "--html")
     folder = None
     if logs is not None:
         _check_logs_folder(logs, force, variant)
         folder = atomic_folder(logs, replace=force)  # filled beside DIR, swapped in whole
     update, stop = _progress_bar(games)
     try:
-        with folder or contextlib.nullcontext() as tmp:
-            # The temporary folder is DIR's sibling: a variant file's path from it is DIR's.
-            stats = run_simulation(variant, games=games, seed=seed, bots=names, jobs=jobs,
-                                   logs=tmp, progress=update)
+        with contextlib.ExitStack() as stack:
+            executor = None if dask is None else stack.enter_context(
+                executor_for(jobs, dask, games))  # a cluster (the same statistics)
+            with folder or contextlib.nullcontext() as tmp:
+                # The temporary folder is DIR's sibling: a variant file's path from it is DIR's.
+                stats = run_simulation(variant, games=games, seed=seed, bots=names, jobs=jobs,
+                                       logs=tmp, progress=update, executor=executor)
     finally:
         stop()
+    if html is not None:
+        from engine.viewer import simulate_page
+
+        write_html(html, simulate_page(stats))
     if as_json:
         click.echo(json.dumps(stats, ensure_ascii=False, indent=2))
     else:

@@ -1,37 +1,58 @@
 """``truco verify PATH...``: verify game logs (files, folders searched recursively for
-``.jsonl``, or ``-`` for standard input).
+``.jsonl`` and ``.jsonl.gz``, or ``-`` for standard input; gzip data is read decompressed).
 
 One line per problem, ``file:line: message``, incomplete logs listed the same way, then a summary
 that adds up: ``3 logs: 1 valid (1 of them incomplete), 2 invalid``. An incomplete log (it ends
 before its match is over) is valid: it is counted among the valid ones, never twice.
 Exit codes: 0 every log valid (incomplete logs are valid), 1 any log invalid, 2 usage errors.
+
+The logs are verified in chunks (:mod:`engine.cluster`): in this process, in ``--jobs``
+processes or on a Dask cluster (``--dask``); the report comes out in input order as the chunks
+finish, the same wherever they ran. ``--jsonl`` streams one JSON object per log (then the
+summary); ``--skip-verified REPORT`` goes on from such a report without verifying again the logs
+it holds.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
-import multiprocessing
+import os
 import sys
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any
 
 import click
 
+from engine.cli.scale import dask_option, executor_for
+from engine.cli.simulate_cmd import _progress_bar
+from engine.cluster import chunk_size, ordered
+from engine.logread import MAX_FILE_BYTES, decompressed
 from engine.replay import ReplayResult, verify_bytes, verify_file
+
+#: One log's result as plain data (it crosses processes) and its report lines.
+Outcome = tuple[dict[str, Any], list[str]]
+#: One log to verify: its name in the report, its absolute path (or None for standard input's
+#: bytes, then given with the folder a variant path in its header is relative to).
+Item = tuple[str, str | None, bytes | None, str | None]
+#: Logs per chunk, at most.
+CHUNK = 64
 
 
 def log_paths(paths: tuple[str, ...]) -> list[str]:
     """The logs that ``paths`` name: files as given, folders searched recursively for
-    ``.jsonl`` files (sorted), ``-`` for standard input. Raises :class:`click.BadParameter`."""
+    ``.jsonl`` and ``.jsonl.gz`` files (sorted), ``-`` for standard input. Raises
+    :class:`click.BadParameter`."""
     found: list[str] = []
     for given in paths:
         p = Path(given)
         if given == "-":
             found.append(given)
         elif p.is_dir():
-            logs = sorted(p.rglob("*.jsonl"))
+            logs = sorted([*p.rglob("*.jsonl"), *p.rglob("*.jsonl.gz")])
             if not logs:
-                raise click.BadParameter(f"no .jsonl logs in folder {given}",
+                raise click.BadParameter(f"no .jsonl logs in folder {given} (nor .jsonl.gz)",
                                          param_hint="PATH")
             found.extend(str(x) for x in logs)
         elif p.exists():
@@ -67,7 +88,7 @@ def summary_line(counts: dict[str, int]) -> str:
     return f"{n} log{'s' * (n != 1)}: {counts['valid']} valid{some}, {counts['invalid']} invalid"
 
 
-def _outcome(result: ReplayResult) -> tuple[dict[str, Any], list[str]]:
+def _outcome(result: ReplayResult) -> Outcome:
     """A result as plain data (it crosses processes), and its report lines."""
     lines = [str(p) for p in result.problems]
     if result.valid and result.incomplete is not None:
@@ -75,62 +96,170 @@ def _outcome(result: ReplayResult) -> tuple[dict[str, Any], list[str]]:
     return result.as_dict(), lines
 
 
-def _verify_one(path: str) -> tuple[dict[str, Any], list[str]]:
-    """Verify one log (in a worker, with --jobs)."""
-    return _outcome(verify_file(path))
+def _verify_one(item: Item) -> Outcome:
+    """Verify one log: a file by its absolute path, named as given; or standard input's bytes."""
+    name, path, data, base = item
+    if path is not None:
+        return _outcome(verify_file(path, name=name))
+    assert data is not None and base is not None
+    return _outcome(verify_bytes(decompressed(data), name, base=Path(base)))
+
+
+def verify_chunk(chunk: list[Item]) -> list[Outcome]:
+    """Verify a chunk of logs (in a worker process, or on a Dask worker: a variant is loaded
+    once per process, see :func:`engine.replay.header_rules`)."""
+    return [_verify_one(item) for item in chunk]
+
+
+def _chunks(files: list[str], size: int) -> Iterator[list[Item]]:
+    """The logs to verify, ``size`` a chunk, made as they are sent (a million names need not
+    be a million items at once): files by their absolute paths (a worker's working folder may
+    be another), standard input read when its turn comes (bounded: the reader reports a log
+    over the limit)."""
+    for start in range(0, len(files), size):
+        chunk: list[Item] = []
+        for name in files[start:start + size]:
+            if name == "-":
+                data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+                chunk.append(("<stdin>", None, data, os.getcwd()))
+            else:
+                chunk.append((name, os.path.abspath(name), None, None))
+        yield chunk
+
+
+def verified_in(report: str) -> dict[str, dict[str, Any]]:
+    """The logs a report of ``truco verify`` holds, by file name (``--jsonl`` lines, the last
+    one possibly cut short by an interruption; or one ``--json`` object). Raises
+    :class:`click.BadParameter` for a file that is no such report."""
+    def bad(why: str) -> click.BadParameter:
+        return click.BadParameter(f"{report}: {why}", param_hint="--skip-verified")
+
+    try:
+        text = Path(report).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise bad(f"cannot read it: {getattr(exc, 'strerror', None) or exc}") from None
+    try:
+        whole = json.loads(text)
+    except ValueError:
+        whole = None
+    if isinstance(whole, dict) and isinstance(whole.get("logs"), list):
+        entries = whole["logs"]
+    else:
+        entries = []
+        lines = text.splitlines()
+        for number, line in enumerate(lines, 1):
+            try:
+                entries.append(json.loads(line))
+            except ValueError:
+                if number == len(lines) and not text.endswith("\n"):
+                    break  # the last line, cut short: its log is verified again
+                raise bad(f"line {number} is not JSON: not a report of truco verify "
+                          "--jsonl") from None
+    done: dict[str, dict[str, Any]] = {}
+    for entry in entries:
+        if isinstance(entry, dict) and "summary" in entry:
+            continue
+        if not (isinstance(entry, dict) and isinstance(entry.get("file"), str)
+                and isinstance(entry.get("valid"), bool)
+                and isinstance(entry.get("incomplete"), bool)):
+            raise bad("not a report of truco verify --jsonl or --json (each log an object "
+                      "with file, valid, incomplete)")
+        done[entry["file"]] = entry
+    return done
 
 
 @click.command()
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON object.")
+@click.option("--jsonl", "as_jsonl", is_flag=True,
+              help="Print one JSON object per log as each is verified (in input order), then "
+                   "{\"summary\": ...}: a report to pipe, and to go on from.")
 @click.option("--first", is_flag=True,
               help="Report only the first problem of each log (by default every problem).")
 @click.option("--jobs", "-j", type=click.IntRange(1, 256), default=1, show_default=True,
               help="Worker processes; the output is the same for any value.")
-def verify(paths: tuple[str, ...], as_json: bool, first: bool, jobs: int) -> None:
+@dask_option("verification")
+@click.option("--skip-verified", "report", metavar="REPORT", type=click.Path(dir_okay=False),
+              help="Go on after an interruption: the logs in REPORT (an earlier --jsonl or "
+                   "--json output) are not verified again; the summary counts them.")
+def verify(paths: tuple[str, ...], as_json: bool, as_jsonl: bool, first: bool, jobs: int,
+           dask: str | None, report: str | None) -> None:
     """Verify game logs: replay each through the engine and check every line.
 
     Prints one line per problem (file:line: message), a note for each incomplete log (it ends
     before its match is over: valid, but unfinished), then a summary that adds up:
     "3 logs: 1 valid (1 of them incomplete), 2 invalid". --json prints the same as
     {"summary": {"logs", "valid", "complete", "incomplete", "invalid"}, "logs": [...]}, where
-    valid + invalid = logs and complete + incomplete = valid.
+    valid + invalid = logs and complete + incomplete = valid. --jsonl prints the same objects
+    one a line as they come, then {"summary": ...}. Gzipped logs (.jsonl.gz) are read as they
+    are; folders are searched for .jsonl and .jsonl.gz.
 
     \b
     Examples:
       truco verify replays/
       truco verify game.jsonl other.jsonl --json
       truco verify logs/ --jobs 2
+      truco verify archive/ --dask tcp://scheduler:8786 --jsonl > report.jsonl
+      truco verify archive/ --jsonl --skip-verified report.jsonl > rest.jsonl
+      truco verify day-01.jsonl.gz
       cat game.jsonl | truco verify -
     """
+    if as_json and as_jsonl:
+        raise click.UsageError("--json and --jsonl: give one of them")
     files = log_paths(paths)
-    outcomes: list[tuple[dict[str, Any], list[str]]] = []
-    on_disk = [f for f in files if f != "-"]
-    by_path: dict[str, tuple[dict[str, Any], list[str]]] = {}
-    if jobs > 1 and len(on_disk) > 1:
-        # Results come back in input order (imap), so the report does not depend on --jobs.
-        chunk = max(1, min(64, len(on_disk) // (jobs * 4)))
-        with multiprocessing.get_context().Pool(jobs) as pool:  # fork on Linux: no re-import
-            by_path = dict(zip(on_disk, pool.imap(_verify_one, on_disk, chunksize=chunk),
-                               strict=True))
-    for path in files:
-        if path == "-":
-            outcomes.append(_outcome(verify_bytes(sys.stdin.buffer, "<stdin>",
-                                                  base=Path.cwd())))
-        else:
-            outcomes.append(by_path.get(path) or _verify_one(path))
-    if first:
-        for data, lines in outcomes:
-            data["problems"] = data["problems"][:1]
-            if not data["valid"]:
-                del lines[1:]
-    counts = summary([data for data, _ in outcomes])
+    done = verified_in(report) if report is not None else {}
+    skipped = [done[f] for f in files if f in done]
+    todo = [f for f in files if f not in done]
+    counts = summary(skipped)
+    logs: list[dict[str, Any]] = []
+    update, stop = _progress_bar(len(todo), "verifying")
+    verified = 0
+
+    def finished(chunk: list[Item], _outcomes: list[Outcome]) -> None:
+        nonlocal verified
+        verified += len(chunk)
+        if update is not None:
+            update(verified, len(todo))
+
+    try:
+        with contextlib.closing(_outcomes(todo, jobs, dask, finished)) as outcomes:
+            for data, lines in outcomes:
+                if first:
+                    data["problems"] = data["problems"][:1]
+                    if not data["valid"]:
+                        del lines[1:]
+                for key, value in summary([data]).items():
+                    counts[key] += value
+                if as_json:
+                    logs.append(data)
+                elif as_jsonl:
+                    click.echo(json.dumps(data, ensure_ascii=False))
+                else:
+                    for line in lines:
+                        click.echo(line)
+    finally:
+        stop()
+    if skipped:
+        counts["skipped"] = len(skipped)
     if as_json:
-        click.echo(json.dumps({"summary": counts, "logs": [data for data, _ in outcomes]},
-                              ensure_ascii=False, indent=2))
+        click.echo(json.dumps({"summary": counts, "logs": logs}, ensure_ascii=False, indent=2))
+    elif as_jsonl:
+        click.echo(json.dumps({"summary": counts}, ensure_ascii=False))
     else:
-        for _, lines in outcomes:
-            for line in lines:
-                click.echo(line)
-        click.echo(summary_line(counts))
+        more = f"; {len(skipped)} of them verified before, in {report}" if skipped else ""
+        click.echo(summary_line(counts) + more)
     sys.exit(1 if counts["invalid"] else 0)
+
+
+def _outcomes(files: list[str], jobs: int, dask: str | None,
+              finished: Callable[[list[Item], list[Outcome]], None]
+              ) -> Generator[Outcome, None, None]:
+    """The outcome of every log, in order, verified in chunks where ``--jobs``/``--dask``
+    say."""
+    if not files:
+        return
+    local = chunk_size(len(files), jobs, CHUNK)
+    with executor_for(jobs, dask, -(-len(files) // local)) as executor:
+        work = _chunks(files, chunk_size(len(files), executor.workers, CHUNK))
+        for outcomes in ordered(verify_chunk, work, executor, finished):
+            yield from outcomes

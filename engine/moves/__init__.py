@@ -11,7 +11,9 @@ A move kind is everything the engine knows about one kind of move, in one module
   ``legal_<kind>`` condition);
 - ``effect``: the transition's ``before`` callback that applies the ruling;
 - ``lister(match, seat, out)``: the moves of the kind that are legal now, exactly those its
-  judge accepts (tested), in a fixed order;
+  judge accepts (tested), in a fixed order; while a raise waits for its answer, moves are
+  listed seat by seat and a lister is called only for the seats that may answer now
+  (:func:`engine.moves.answers.answering_seats`);
 - ``not_now``: why it is not a move in a state that has no trigger for it;
 - ``keys``: the variant keys (schema paths) that parameterise it, checked against
   ``schemas/variant.schema.json`` by the tests;
@@ -38,7 +40,8 @@ if TYPE_CHECKING:
 
 #: ``judge(match, move, ruling)``: why the move is illegal, or ``None`` (legal, ruled).
 Judge = Callable[["Match", Any, Ruling], "str | None"]
-#: ``lister(match, seat or None, out)``: append the legal moves of the kind.
+#: ``lister(match, seat or None, out)``: append the legal moves of the kind (in the ``answer``
+#: state: of ``seat``, one of the seats that may answer).
 Lister = Callable[["Match", "int | None", "list[Action]"], None]
 #: A machine callback: called with the library's event data.
 Callback = Callable[[Any], Any]
@@ -143,7 +146,8 @@ def has_ladder(rules: Rules) -> bool:
 
 
 #: The shipped kinds' modules, in the order their transitions are added to a machine.
-SHIPPED = ("deal", "decide", "play", "raising", "accept", "fold", "concede")
+SHIPPED = ("deal", "decide", "play", "raising", "accept", "fold", "concede", "envido", "quero",
+           "nao_quero")
 
 
 def load_kinds() -> dict[str, MoveKind]:

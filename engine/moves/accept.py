@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.moves import MoveKind, Words, has_ladder, move_transitions, register
-from engine.moves.answers import judge_answer, may_answer
+from engine.moves.answers import judge_answer
 from engine.moves.outcome import accept_pending
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ def _effect(ev: Any) -> None:
 
 
 def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
-    if seat is not None and may_answer(m, seat):  # C9 and its house rules (answers.py)
+    if seat is not None:  # a seat that may answer (C9 and its house rules: answers.py)
         out.append(m.moves.accept[seat])
 
 
@@ -32,7 +32,7 @@ def _tell(a: Action, w: Words) -> str:
 
 
 def _menu(a: Action, w: Words) -> str:
-    return "aceito (accept)"
+    return f"{w.rules.move_name('accept', 'aceito')} (accept)"
 
 KIND = register(MoveKind(
     name="accept", tell=_tell, menu=_menu, order=2, judge=judge_answer, effect=_effect,

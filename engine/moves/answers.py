@@ -71,6 +71,17 @@ def answerer(m: Match) -> int:
     raise AssertionError("a pending raise with nobody left to answer it")
 
 
+def answering_seats(m: Match) -> tuple[int, ...]:
+    """The seats that may answer the pending raise now (accept, fold, raise back), in seat
+    order: the challenged team's, of those the one the variant names (:func:`who_answers`)."""
+    hand = m.hand
+    rules = m.rules
+    seats = m.moves.opponents[rules.team_of[hand.pending[0]]]  # type: ignore[index]
+    if hand.refused or rules.answered_by != PINNED:
+        return tuple(s for s in seats if who_answers(m, s) is None)
+    return seats
+
+
 def may_answer(m: Match, seat: int) -> bool:
     """Whether ``seat`` may answer the pending raise now (accept, fold, raise back)."""
     rules = m.rules

@@ -14,6 +14,13 @@ hand's value.
   of the hand: where the special hand's winner takes the game, it scores the points only (as
   a decision's fold, M5).
 
+- Side bets (G20, GH11): a player who must answer a side bet's call may go to the baralho
+  instead (with ``concede.allowed`` alone: no other move gives the hand up there): the call
+  counts as refused and is paid first (it may win the game), then the other team scores the
+  hand's accepted value. Going to the baralho
+  while a side bet may still be started this hand gives the other team the bet's
+  ``open_fold_penalty`` more (GH11).
+
 Never during a decision (M5 has its own fold) and never out of turn.
 """
 
@@ -26,8 +33,15 @@ from engine.actions import Action
 from engine.errors import Why
 from engine.machine import Ruling
 from engine.moves import MoveKind, Words, has_ladder, move_transitions, register
-from engine.moves.answers import judge_answer, may_answer, refuse
-from engine.moves.outcome import conclude, end_hand
+from engine.moves.answers import judge_answer, refuse
+from engine.moves.bets import (
+    apply_settlement,
+    judge_bet_answer,
+    open_penalty,
+    pending_bet,
+    settle,
+)
+from engine.moves.outcome import conclude, end_hand, other_team
 from engine.state import NORMAL
 
 if TYPE_CHECKING:
@@ -57,10 +71,19 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
         return why
     hand = m.hand
     team_of = m.rules.team_of
+    if m.state == "bet_answer":  # G20: a side bet's call pending counts as refused, paid first
+        found = judge_bet_answer(m, a.seat)
+        if isinstance(found, str):
+            return found
+        settle(m, r, found[0], found[1], accepted=False)
+        if not r.ends:  # the refusal did not win the game: the hand, at its accepted value
+            conclude(m, r, other_team(m.rules, team_of[a.seat]), hand.value, takes_game=False)
+        return None
+    bonus = 0 if hand.side is None else open_penalty(m)  # GH11: a side bet still open
     if m.state == "answer":  # concede.instead_of_answer: the value before the raise
         why = judge_answer(m, a, r)
         if why is None:
-            conclude(m, r, team_of[hand.pending[0]], hand.value,  # type: ignore[index]
+            conclude(m, r, team_of[hand.pending[0]], hand.value + bonus,  # type: ignore[index]
                      takes_game=False)
         return why
     seat = a.seat
@@ -71,13 +94,16 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
     team = team_of[seat]
     winner = next(team_of[(seat + k) % n] for k in range(1, n)
                   if team_of[(seat + k) % n] != team)
-    conclude(m, r, winner, hand.value, takes_game=False)
+    conclude(m, r, winner, hand.value + bonus, takes_game=False)
     return None
 
 
 def _effect(ev: Any) -> None:
     m: Match = ev.model
     r = ev.args[1]
+    if r.side is not None:  # a side bet refused first (G20): its crediting, then the hand
+        apply_settlement(m, r)
+        return
     if m.hand.pending is not None:
         refuse(m, r)  # instead of an answer: as a refusal that ends the hand
     else:
@@ -88,8 +114,17 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
     if _special_refusal(m) is not None:
         return
     table = concedes(m.moves.players)
+    if m.state == "bet_answer":  # G20: the team that must answer a side bet's call
+        found = pending_bet(m)
+        assert found is not None
+        team_of = m.rules.team_of
+        caller = found[1].caller
+        for s in range(m.moves.players) if seat is None else (seat,):
+            if team_of[s] != team_of[caller]:  # type: ignore[index]
+                out.append(table[s])
+        return
     if m.state == "answer":  # listed seat by seat
-        if seat is not None and may_answer(m, seat):
+        if seat is not None:  # a seat that may answer (answers.py)
             out.append(table[seat])
         return
     t = m.round.turn
@@ -101,6 +136,8 @@ def _transitions(rules: Rules) -> list[dict[str, Any]]:
     out = move_transitions("concede", "play", None, goes=False)  # it always ends the hand
     if rules.concede_instead_of_answer and has_ladder(rules):
         out += move_transitions("concede", "answer", None, goes=False)
+    if rules.side_bets:  # G20: the baralho instead of a side bet's answer
+        out += move_transitions("concede", "bet_answer", None, goes=False)
     return out
 
 
@@ -109,7 +146,7 @@ def _tell(a: Action, w: Words) -> str:
 
 
 def _menu(a: Action, w: Words) -> str:
-    return "corro (concede the hand)"
+    return f"{w.rules.move_name('concede', 'corro')} (concede the hand)"
 
 KIND = register(MoveKind(
     name="concede", tell=_tell, menu=_menu, order=5, judge=_judge, effect=_effect, lister=_lister,

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.machine import Ruling
 from engine.moves import MoveKind, Words, has_ladder, move_transitions, register
-from engine.moves.answers import judge_answer, may_answer, refuse
+from engine.moves.answers import judge_answer, refuse
 from engine.moves.outcome import conclude
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ def _effect(ev: Any) -> None:
 
 
 def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
-    if seat is not None and may_answer(m, seat):  # C9 and its house rules (answers.py)
+    if seat is not None:  # a seat that may answer (C9 and its house rules: answers.py)
         out.append(m.moves.fold[seat])
 
 
@@ -64,7 +64,7 @@ def _tell(a: Action, w: Words) -> str:
 
 
 def _menu(a: Action, w: Words) -> str:
-    return "corro (fold)"
+    return f"{w.rules.move_name('fold', 'corro')} (fold)"
 
 KIND = register(MoveKind(
     name="fold", tell=_tell, menu=_menu, order=3, judge=_judge, effect=_effect, lister=_lister,

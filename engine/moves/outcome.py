@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine.machine import Ruling
+from engine.sidebets import BetState
 from engine.state import HandState, RoundState
 
 if TYPE_CHECKING:
@@ -26,8 +27,12 @@ def conclude(m: Match, r: Ruling, winner: int | None, points: int,
     worth the game (a ladder step ``value: game``, accepted) takes the winner's score to the
     target: it scores what it lacked (and a hand worth the match wins the match too)."""
     rules = m.rules
-    score = m.score[:]
+    side = r.side  # a side bet settled by the same move (G20): its crediting comes first
+    score = m.score[:] if side is None or side.score is None else side.score[:]
     game = None
+    if m.hand.side is not None:  # GH6: side bets credited at the end of the hand, first
+        from engine.moves.bets import credit_owed
+        game = credit_owed(m, r, score)
     whole = False  # the hand is won at a ladder step worth the game or the match
     if winner is not None:
         before = score[winner]
@@ -39,7 +44,7 @@ def conclude(m: Match, r: Ruling, winner: int | None, points: int,
         points = score[winner] - before  # C11 (house cap): what the score rose by
         rule = m.hand.rule
         takes_game = takes_game and rule is not None and rule.winner_takes_game
-        if score[winner] >= rules.target or takes_game:
+        if game is None and (score[winner] >= rules.target or takes_game):
             game = winner
     else:
         points = 0
@@ -164,6 +169,9 @@ def end_hand(m: Match, ruling: Ruling) -> None:
     events = ruling.checkpoints
     if events is None:
         events = ruling.checkpoints = []
+    if m.hand.side is not None:  # side bets owed (GH6) and cards shown (G32)
+        from engine.moves.bets import side_bets_at_end
+        side_bets_at_end(m, ruling, events)
     if ruling.hand is not None:
         winner, points, score = ruling.hand
         m.score = score
@@ -190,5 +198,7 @@ def end_hand(m: Match, ruling: Ruling) -> None:
 def new_hand(m: Match) -> None:
     """A fresh hand and its first round, led by the mão (the dealer's next seat)."""
     rules = m.rules
-    m.hand = HandState(rules.players, rules.initial_value)
+    m.hand = hand = HandState(rules.players, rules.initial_value)
+    if rules.side_bets:  # G22-G32: a fresh record of each side bet
+        hand.side = [BetState(bet) for bet in rules.side_bets]
     m.round = RoundState(0, (m.dealer + 1) % rules.players)

@@ -6,13 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from engine.cards import Card, card_name
+from engine.cards import COBERTA, Card, card_name
 from engine.errors import Why
 from engine.machine import Ruling
 from engine.moves import MoveKind, Words, move_transitions, register
 from engine.moves.outcome import conclude, end_hand, hand_result
 from engine.rules import COVERED
-from engine.tui import COBERTA
 
 if TYPE_CHECKING:
     from engine.actions import Action

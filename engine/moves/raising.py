@@ -11,7 +11,7 @@ from engine.cards import card_name
 from engine.errors import Why
 from engine.machine import Ruling
 from engine.moves import MoveKind, Words, has_ladder, move_transitions, register
-from engine.moves.answers import may_answer, who_answers
+from engine.moves.answers import who_answers
 from engine.moves.deal import has_decision
 from engine.moves.outcome import accept_pending, conclude, end_hand, other_team, win_game
 from engine.moves.play import beats_table
@@ -123,7 +123,7 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
         pending = hand.pending
         assert pending is not None and seat is not None
         value = moves.next_value.get(pending[1])
-        if value is not None and may_answer(m, seat) and (
+        if value is not None and (  # seat: one that may answer (answers.py)
                 winning is None or m.score[m.rules.team_of[seat]] + pending[1] < winning):
             _raises(m, seat, value, out)
         return

@@ -1,0 +1,113 @@
+"""Count what a random playout costs the CPU, instruction by instruction, for two revisions:
+``python -m benchmarks.icount REV_A REV_B [--variant paulista] [--cache]``.
+
+Timings on a shared VM move by 10-30% with the load of other processes; the instructions a
+program executes do not. Each revision (a temporary git worktree) plays seeded random matches
+under valgrind's callgrind twice, ``--small`` and ``--large`` matches, with
+``PYTHONHASHSEED=0``; the difference divided by the difference in hands is the cost of one
+hand, start-up and imports cancelled out. ``--cache`` adds callgrind's simulated caches and
+branch predictor per hand: instruction-cache misses (``I1mr``), data-cache misses (``D1mr``,
+``D1mw``), mispredicted conditional and indirect branches (``Bcm``, ``Bim``).
+
+Instructions are not time: a revision with fewer instructions a hand can still be slower when
+its code misses the caches more (README, Performance). Read this beside ``benchmarks.ab``.
+Needs valgrind (``apt-get install valgrind``); takes a minute or two per revision.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+CHILD = r"""
+import sys
+from engine import Match
+from engine.shuffle import SplitMix64
+matches, variant = int(sys.argv[1]), sys.argv[2]
+hands = 0
+for i in range(matches):
+    m = Match.new(variant, seed=i)
+    rng = SplitMix64(1_000_003 + i)
+    while not m.is_over:
+        legal = m.legal_actions()
+        m.apply(legal[rng.bounded(len(legal))])
+    hands += m.hand_number
+print(hands)
+"""
+
+EVENTS = ("Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw", "Bc", "Bcm", "Bi",
+          "Bim")
+SHOWN = ("Ir", "I1mr", "D1mr", "D1mw", "Bcm", "Bim")
+
+
+def _env(tree: Path) -> dict[str, str]:
+    return {"PYTHONPATH": str(tree), "PYTHONHASHSEED": "0", "PATH": os.environ["PATH"]}
+
+
+def count(tree: Path, matches: int, variant: str, cache: bool) -> tuple[dict[str, int], int]:
+    """The events callgrind collected for ``matches`` matches, and the hands they had."""
+    extra = ["--cache-sim=yes", "--branch-sim=yes"] if cache else []
+    run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                          *extra, sys.executable, "-c", CHILD, str(matches), variant],
+                         cwd=tree, env=_env(tree), capture_output=True, text=True, check=True)
+    line = next(ln for ln in run.stderr.splitlines() if "Collected :" in ln)
+    values = [int(v) for v in line.split("Collected :")[1].split()]
+    return dict(zip(EVENTS, values, strict=False)), int(run.stdout.split()[-1])
+
+
+def per_hand(tree: Path, small: int, large: int, variant: str,
+             cache: bool) -> dict[str, float]:
+    # once without valgrind: a fresh worktree compiles its modules on the first run, and the
+    # compilation would be counted in the short run only
+    subprocess.run([sys.executable, "-c", CHILD, "1", variant], cwd=tree, env=_env(tree),
+                   capture_output=True, check=True)
+    a, hands_a = count(tree, small, variant, cache)
+    b, hands_b = count(tree, large, variant, cache)
+    return {k: (b[k] - a[k]) / (hands_b - hands_a) for k in a}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("rev_a")
+    ap.add_argument("rev_b")
+    ap.add_argument("--variant", default="paulista")
+    ap.add_argument("--small", type=int, default=30, help="matches of the short run")
+    ap.add_argument("--large", type=int, default=130, help="matches of the long run")
+    ap.add_argument("--cache", action="store_true",
+                    help="also simulate the caches and the branch predictor")
+    args = ap.parse_args()
+    if shutil.which("valgrind") is None:
+        print("benchmarks.icount needs valgrind (apt-get install valgrind)", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory() as tmp:
+        trees = {}
+        for rev in (args.rev_a, args.rev_b):
+            path = Path(tmp) / rev.replace("/", "_")
+            subprocess.run(["git", "worktree", "add", "--detach", str(path), rev], check=True,
+                           capture_output=True)
+            trees[rev] = path
+        try:
+            got = {rev: per_hand(tree, args.small, args.large, args.variant, args.cache)
+                   for rev, tree in trees.items()}
+        finally:
+            for tree in trees.values():
+                subprocess.run(["git", "worktree", "remove", "--force", str(tree)],
+                               capture_output=True)
+    a, b = got[args.rev_a], got[args.rev_b]
+    shown = SHOWN if args.cache else ("Ir",)
+    print(f"{args.variant}: per hand of a random playout "
+          f"({args.large} - {args.small} matches, PYTHONHASHSEED=0)")
+    print(f"{'event':6} {args.rev_a:>14} {args.rev_b:>14}  B/A")
+    for key in shown:
+        print(f"{key:6} {a[key]:14,.0f} {b[key]:14,.0f}  {b[key] / a[key]:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,337 @@
+"""Work in chunks, results back in input order: one code path for ``--jobs`` and ``--dask``.
+
+``truco verify`` and ``truco simulate`` cut their work into chunks (files; ranges of match
+indices) and hand them to an :class:`Executor`: :class:`SerialExecutor` (this process),
+:class:`ProcessExecutor` (``--jobs J``: worker processes on this machine) or
+:class:`DaskExecutor` (``--dask local|ADDRESS``: the workers of a ``dask.distributed``
+cluster). :func:`ordered` keeps a bounded number of chunks in flight, tells the caller of each
+chunk as it finishes (a progress bar follows the workers) and yields the results in input
+order, so what a command prints does not depend on where its chunks ran.
+
+>>> list(ordered(abs, [-3, 1, -2], SerialExecutor()))
+[3, 1, 2]
+
+Dask is optional (``pip install 'truco-engine[cluster]'``): this module imports it only in
+:func:`dask_executor`, which raises :class:`ClusterError` where it is missing or the scheduler
+cannot be reached.
+
+Variants travel to the workers as a :class:`VariantRef`: the rules' fingerprint and the rules
+pickled once by the caller. A worker unpickles them the first time it meets the fingerprint and
+keeps them (:func:`cached_rules`), so a variant is loaded once per worker process, not once per
+chunk, and a worker never needs the variant file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import multiprocessing
+import pickle
+import queue
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from engine.rules import Rules
+
+if TYPE_CHECKING:
+    from multiprocessing.pool import Pool
+
+J = TypeVar("J")
+R = TypeVar("R")
+
+#: What to install where ``dask.distributed`` is missing.
+INSTALL_HINT = "pip install 'truco-engine[cluster]' (it brings dask[distributed])"
+#: Seconds to wait for a scheduler named by its address before giving up.
+CONNECT_TIMEOUT = 10.0
+#: Times Dask runs a chunk again after an error in it (a lost worker is handled by the
+#: scheduler itself: the chunks it held run again elsewhere).
+RETRIES = 2
+
+
+class ClusterError(Exception):
+    """Dask is not installed, or the scheduler cannot be reached: a usage error (exit 2)."""
+
+
+class Executor(Protocol):
+    """Runs chunks somewhere and gives their results back as they finish."""
+
+    #: Worker processes (or threads) that share the work: the chunk sizes follow it.
+    workers: int
+    #: How many chunks :func:`ordered` keeps in flight at once.
+    window: int
+
+    def submit(self, index: int, fn: Callable[[Any], Any], job: Any) -> None:
+        """Start ``fn(job)``; its result comes back from :meth:`next_done` with ``index``."""
+
+    def next_done(self) -> tuple[int, Any]:
+        """The index and result of a chunk that has finished (waiting for one); a chunk that
+        failed raises its exception here."""
+
+
+def ordered(fn: Callable[[J], R], jobs: Iterable[J], executor: Executor,
+            on_done: Callable[[J, R], None] | None = None) -> Iterator[R]:
+    """``fn(job)`` for every job, run by ``executor`` with at most ``executor.window`` jobs in
+    flight, yielded in the order of ``jobs`` whatever order they finish in. ``on_done(job,
+    result)`` is called as each one finishes (in the order they finish: a progress bar).
+    ``jobs`` is read as the work goes (it may be a generator), and the results that wait for
+    an earlier one are bounded (while a slow chunk holds the rest back, no new one starts past
+    four windows): the memory does not grow with the number of jobs."""
+    it = iter(jobs)
+    started: dict[int, J] = {}
+    finished: dict[int, R] = {}
+    submitted = 0
+    yielded = 0
+
+    def fill() -> None:
+        nonlocal submitted
+        window = max(1, executor.window)
+        while len(started) < window and len(started) + len(finished) < 4 * window:
+            job = next(it, _END)
+            if job is _END:
+                return
+            started[submitted] = job  # type: ignore[assignment]
+            executor.submit(submitted, fn, job)
+            submitted += 1
+
+    fill()
+    while started:
+        index, result = executor.next_done()
+        job = started.pop(index)
+        if on_done is not None:
+            on_done(job, result)
+        finished[index] = result
+        fill()  # the workers busy again first
+        while yielded in finished:
+            yield finished.pop(yielded)
+            yielded += 1
+        fill()  # room made: the next chunks (the first in flight is never in ``finished``)
+
+
+_END = object()
+
+
+class SerialExecutor:
+    """Runs each chunk at once, in this process."""
+
+    workers = 1
+    window = 1
+
+    def __init__(self) -> None:
+        self._done: list[tuple[int, Any]] = []
+
+    def submit(self, index: int, fn: Callable[[Any], Any], job: Any) -> None:
+        """Run ``fn(job)`` now."""
+        self._done.append((index, fn(job)))
+
+    def next_done(self) -> tuple[int, Any]:
+        """The chunk run last."""
+        return self._done.pop()
+
+
+class ProcessExecutor:
+    """Chunks run by a pool of worker processes on this machine (``--jobs``)."""
+
+    def __init__(self, pool: Pool, workers: int) -> None:
+        self.pool = pool
+        self.workers = workers
+        self.window = 4 * workers
+        self._done: queue.Queue[tuple[int, Any, BaseException | None]] = queue.Queue()
+
+    def submit(self, index: int, fn: Callable[[Any], Any], job: Any) -> None:
+        """Hand ``fn(job)`` to the pool."""
+        put = self._done.put
+        self.pool.apply_async(fn, (job,), callback=lambda r: put((index, r, None)),
+                              error_callback=lambda e: put((index, None, e)))
+
+    def next_done(self) -> tuple[int, Any]:
+        """Wait for a chunk to finish."""
+        index, result, error = self._done.get()
+        if error is not None:
+            raise error
+        return index, result
+
+
+class DaskExecutor:
+    """Chunks run as futures of a ``dask.distributed`` client (``--dask``). A chunk whose
+    worker dies is run again by another one (the scheduler's doing); a chunk that raises is
+    run again up to :data:`RETRIES` times."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        self.workers = max(1, sum(client.nthreads().values()))
+        self.window = 4 * self.workers
+        self._futures: Any = _distributed().as_completed()
+        self._index: dict[str, int] = {}
+
+    def submit(self, index: int, fn: Callable[[Any], Any], job: Any) -> None:
+        """Submit ``fn(job)`` to the cluster."""
+        future = self.client.submit(fn, job, pure=False, retries=RETRIES)
+        self._index[future.key] = index
+        self._futures.add(future)
+
+    def next_done(self) -> tuple[int, Any]:
+        """Wait for a future to finish; its result (the future is let go)."""
+        future = next(self._futures)
+        index = self._index.pop(future.key)
+        return index, future.result()
+
+
+def chunk_size(units: int, workers: int, most: int) -> int:
+    """Units per chunk: about four chunks per worker for balance, at most ``most``.
+
+    >>> chunk_size(1000, 2, 64), chunk_size(3, 2, 64)
+    (64, 1)
+    """
+    return max(1, min(most, units // (workers * 4)))
+
+
+def chunks(units: int, size: int) -> Iterator[tuple[int, int]]:
+    """``(start, stop)`` ranges of ``size`` covering ``range(units)``.
+
+    >>> list(chunks(5, 2))
+    [(0, 2), (2, 4), (4, 5)]
+    """
+    for start in range(0, units, size):
+        yield start, min(start + size, units)
+
+
+@contextlib.contextmanager
+def local_executor(jobs: int, chunks_at_most: int | None = None) -> Iterator[Executor]:
+    """:class:`SerialExecutor` for one job (or at most one chunk), else a
+    :class:`ProcessExecutor` of ``jobs`` processes (fewer where there are fewer chunks)."""
+    workers = jobs if chunks_at_most is None else min(jobs, chunks_at_most)
+    if workers <= 1:
+        yield SerialExecutor()
+        return
+    with multiprocessing.get_context().Pool(workers) as pool:  # fork on Linux: no re-import
+        yield ProcessExecutor(pool, workers)
+
+
+def _engine_version() -> str:
+    """The version of truco-engine installed in this process (a worker's, on a cluster)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("truco-engine")
+    except PackageNotFoundError:
+        return "not installed"
+
+
+def _distributed() -> Any:
+    """The ``dask.distributed`` module (typed ``Any``: an optional dependency). Raises
+    :class:`ClusterError` where it is not installed."""
+    try:
+        return importlib.import_module("dask.distributed")
+    except ImportError as exc:
+        raise ClusterError(f"--dask needs dask.distributed, which is not installed "
+                           f"({exc}): {INSTALL_HINT}") from None
+
+
+#: What the fork server that starts a LocalCluster's workers imports once, so that each worker
+#: starts with them (instead of importing Dask and the engine itself, a second or more each).
+WORKER_PRELOAD = ["distributed", "engine.cli.verify_cmd", "engine.simulate"]
+
+
+def _fork_workers(stack: contextlib.ExitStack) -> None:
+    """Have the LocalCluster's nannies start their workers from a fork server (where the
+    platform has one) that has imported :data:`WORKER_PRELOAD`: a fork of a clean,
+    single-threaded process, not a fresh interpreter per worker. Starting and closing two
+    workers took 1.3 + 0.1 s instead of 2.3 + 0.7 s (spawn) on the project's machine. The fork
+    server lives as long as this process, like multiprocessing's resource tracker."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return
+    import dask
+
+    multiprocessing.set_forkserver_preload(WORKER_PRELOAD)  # read when the server starts
+    stack.enter_context(dask.config.set({"distributed.worker.multiprocessing-method":
+                                         "forkserver"}))
+
+
+@contextlib.contextmanager
+def dask_executor(where: str, workers: int | None = None,
+                  timeout: float | None = None) -> Iterator[DaskExecutor]:
+    """A :class:`DaskExecutor` on ``where``: ``"local"`` starts a ``LocalCluster`` of
+    ``workers`` processes (one thread each; by default one per core) on this machine, closed
+    at the end; anything else is the address of a running scheduler (``tcp://host:8786``),
+    waited for at most ``timeout`` seconds (:data:`CONNECT_TIMEOUT`), and for its first worker
+    as long. Every worker must run the same truco-engine version as this process. Raises
+    :class:`ClusterError`."""
+    distributed = _distributed()
+    timeout = CONNECT_TIMEOUT if timeout is None else timeout
+    with contextlib.ExitStack() as stack:
+        if where == "local":
+            import logging
+
+            _fork_workers(stack)
+            cluster = stack.enter_context(distributed.LocalCluster(
+                n_workers=workers, processes=True, threads_per_worker=1,
+                dashboard_address=None, silence_logs=logging.ERROR,
+                # no dashboard; the scheduler's own HTTP endpoints on any free port
+                scheduler_kwargs={"dashboard_address": ":0"}))
+            client = stack.enter_context(distributed.Client(cluster))
+        else:
+            try:
+                client = stack.enter_context(distributed.Client(where, timeout=timeout))
+            except (ValueError, TypeError) as exc:
+                raise ClusterError(f"--dask {where}: not a scheduler address ({exc}); give "
+                                   "'local' or one like tcp://host:8786") from None
+            except OSError as exc:  # TimeoutError included
+                raise ClusterError(f"cannot reach the Dask scheduler at {where} within "
+                                   f"{timeout:g} s: {exc}") from None
+        try:  # a scheduler that scales from zero gets the time of a connection to start one
+            client.wait_for_workers(1, timeout=timeout)
+        except (OSError, TimeoutError) as exc:
+            raise ClusterError(f"the Dask scheduler at {where} has no workers (none came "
+                               f"within {timeout:g} s: {exc}); start some with: dask worker "
+                               f"{where}") from None
+        mine = _engine_version()
+        try:
+            theirs = client.run(_engine_version)
+        except Exception as exc:  # noqa: BLE001 - a worker without the engine: say so
+            raise ClusterError(f"the Dask workers cannot run truco-engine ({type(exc).__name__}"
+                               f": {exc}): install truco-engine {mine} on every "
+                               "worker") from None
+        other = {w: v for w, v in theirs.items() if v != mine}
+        if other:
+            named = ", ".join(f"{w} has {v}" for w, v in sorted(other.items()))
+            raise ClusterError(f"the Dask workers must run truco-engine {mine}, as this "
+                               f"machine does: {named}")
+        yield DaskExecutor(client)
+
+
+# -- variants on the workers ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class VariantRef:
+    """A variant as it travels to a worker: its fingerprint, and its rules pickled once."""
+
+    fingerprint: str
+    blob: bytes
+
+    @classmethod
+    def of(cls, rules: Rules) -> VariantRef:
+        """The reference of ``rules``."""
+        return cls(rules.fingerprint, pickle.dumps(rules, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+# Rules met by this process, by fingerprint (a worker keeps them from chunk to chunk). Bounded.
+_RULES: dict[str, Rules] = {}
+_RULES_MAX = 32
+
+
+def cached_rules(ref: VariantRef) -> Rules:
+    """The rules ``ref`` stands for: unpickled the first time this process meets its
+    fingerprint, then the same object (its move table and other per-rules caches with it).
+
+    >>> from engine.variant import find_variant
+    >>> ref = VariantRef.of(find_variant("mineiro"))
+    >>> cached_rules(ref) is cached_rules(VariantRef(ref.fingerprint, b""))
+    True
+    """
+    rules = _RULES.get(ref.fingerprint)
+    if rules is None:
+        rules = pickle.loads(ref.blob)  # noqa: S301 - made by this program's own caller
+        if len(_RULES) >= _RULES_MAX:
+            _RULES.clear()
+        _RULES[ref.fingerprint] = rules
+    return rules

@@ -1,0 +1,250 @@
+"""What the side-bet moves share (G22-G32): finding the bet a call or an answer is about,
+settling a dispute (the declarations, the winner, the stake, the crediting) and what the end of
+the hand owes and shows. Not a move kind: a plain module, so that importing it registers
+nothing (the kinds are :mod:`engine.moves.envido`, :mod:`engine.moves.quero` and
+:mod:`engine.moves.nao_quero`).
+
+**Declarations are checkpoints, not moves.** G30 pins that the declared values are computed by
+the engine (nobody may declare a false value) and fixes who speaks; so there is nothing for a
+player to choose, and the engine writes the declarations when a call is accepted, as
+``side_declare`` checkpoints, followed by the ``side_bet`` checkpoint with the points scored
+and the score after (docs/log-format.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from engine.cards import Card, card_name
+from engine.errors import Why
+from engine.machine import condition
+from engine.moves.outcome import win_game
+from engine.sidebets import BetState, best_points, declarations, falta_value
+
+if TYPE_CHECKING:
+    from engine.game import Match
+    from engine.machine import Ruling
+    from engine.observation import SideBetView
+
+
+@dataclass
+class Settlement:
+    """A dispute ruled, before anything changed: the bet (its index in the hand's records),
+    whether the last call was accepted, the winning team and its points, who said what (G30),
+    the seat whose points won and the cards that make them (G32), and the score after the
+    crediting (``None`` where it waits for the end of the hand, GH6)."""
+
+    index: int
+    accepted: bool
+    team: int
+    points: int
+    said: list[tuple[int, int | None]]
+    shown: tuple[int, tuple[Card, ...]] | None
+    score: list[int] | None
+
+
+def pending_bet(m: Match) -> tuple[int, BetState] | None:
+    """The side bet whose call waits for its answer, with its index, or ``None``."""
+    side = m.hand.side
+    if side is not None:
+        for i, b in enumerate(side):
+            if b.pending:
+                return i, b
+    return None
+
+
+def bet_of_call(m: Match, call: str | None) -> tuple[int, BetState] | None:
+    """The hand's record of the bet that has the call ``call`` (and its index), or ``None``."""
+    side = m.hand.side
+    if side is not None and call is not None:
+        for i, b in enumerate(side):
+            if call in b.bet.calls:
+                return i, b
+    return None
+
+
+def judge_bet_answer(m: Match, seat: int) -> tuple[int, BetState] | str:
+    """Who may answer the pending call (G27): a player of the other team than its caller,
+    either one, the first answer counting (as C9). The pending bet, or why not."""
+    found = pending_bet(m)
+    assert found is not None, "bet_answer without a pending call"
+    b = found[1]
+    team_of = m.rules.team_of
+    if team_of[seat] == team_of[b.caller]:  # type: ignore[index]
+        return Why("not_challenged_bet", f"only the other team answers the {b.chain[-1]} (G27)")
+    return found
+
+
+def settle(m: Match, r: Ruling, index: int, b: BetState, accepted: bool) -> None:
+    """Rule the dispute of the pending call: accepted (G28, G30: the best points win, the
+    player nearer the mão on a tie; the falta from the score, G29) or refused (the last
+    caller's team scores the chain's refused value); credited at once (G31, and the game may
+    end, G46) or owed to the end of the hand (GH6). Nothing changes here."""
+    rules = m.rules
+    bet = b.bet
+    chain = bet.chains[b.chain]
+    team_of = rules.team_of
+    said: list[tuple[int, int | None]] = []
+    shown = None
+    if accepted:
+        values, bonus = bet.values, bet.same_suit_bonus
+        made = [best_points(cards, values, bonus) for cards in m.hand.dealt]
+        said, seat = declarations(rules, bet, m.mao, [p for p, _ in made])
+        team = team_of[seat]
+        points = (chain.accepted if chain.accepted is not None
+                  else falta_value(bet.falta, rules.target, m.score, team))
+        if bet.reveal == "winner":
+            shown = (seat, made[seat][1])
+    else:
+        team = team_of[b.caller]  # type: ignore[index]
+        points = chain.refused
+    score = None
+    if bet.credit == "at_once":
+        score = m.score[:]
+        score[team] += points
+        if rules.cap_score and score[team] > rules.target:
+            score[team] = rules.target
+        if score[team] >= rules.target:  # G46: the game ends at once, mid-hand
+            win_game(m, r, team)
+    r.side = Settlement(index, accepted, team, points, said, shown, score)
+
+
+def apply_settlement(m: Match, r: Ruling) -> None:
+    """Apply a ruled settlement: the bet's record, the declarations and the crediting as
+    checkpoints (``side_declare``, ``side_bet``), the score; and the end of the hand (a game
+    won, G46) where the ruling ends it."""
+    s: Settlement = r.side
+    b = m.hand.side[s.index]  # type: ignore[index]
+    b.pending = False
+    b.settled = True
+    b.accepted = s.accepted
+    b.winner = s.team
+    b.points = s.points
+    b.shown = s.shown
+    events = r.checkpoints
+    if events is None:
+        events = r.checkpoints = []
+    for seat, pts in s.said:
+        events.append({"event": "side_declare", "seat": seat, "points": pts})
+    if s.score is None:
+        b.owed = True  # GH6: credited when the hand ends
+    else:
+        before = m.score[s.team]
+        m.score = s.score
+        events.append(_bet_event(b, s.score[s.team] - before, s.score))
+    if r.ends:  # G46: the game ends mid-hand; a truco still pending (G26) is moot
+        from engine.moves.outcome import end_hand
+
+        m.hand.pending = None
+        end_hand(m, r)
+
+
+def _bet_event(b: BetState, points: int, score: list[int]) -> dict[str, Any]:
+    return {"event": "side_bet", "bet": b.bet.name, "calls": list(b.chain),
+            "accepted": b.accepted, "winner": b.winner, "points": points, "score": score[:]}
+
+
+def credit_owed(m: Match, r: Ruling, score: list[int]) -> int | None:
+    """GH6, at the end of the hand (ruled from :func:`engine.moves.outcome.conclude`): add
+    the points the side bets won to ``score``, in the order they were settled, and record
+    them on the ruling; the first team they bring to the target wins the game (pinned: the
+    side bet first), else ``None``."""
+    side = m.hand.side
+    assert side is not None
+    owed = [(i, b.winner, b.points) for i, b in enumerate(side)
+            if b.owed and b.winner is not None]
+    s: Settlement | None = r.side
+    if s is not None and s.score is None:  # settled by this very move (G20, a concede)
+        owed.append((s.index, s.team, s.points))
+    game = None
+    for i, team, points in owed:
+        score[team] += points
+        if r.owed is None:
+            r.owed = []
+        r.owed.append((i, team, points, score[:]))
+        if game is None and score[team] >= m.rules.target:
+            game = team
+    return game
+
+
+def side_bets_at_end(m: Match, r: Ruling, events: list[dict[str, Any]]) -> None:
+    """The end of the hand (:func:`engine.moves.outcome.end_hand`): the points owed (GH6) as
+    ``side_bet`` checkpoints, then the cards of each winning declaration still in hand
+    become public (G32, G50): a ``side_show`` checkpoint, and the hand's shown cards."""
+    hand = m.hand
+    side = hand.side
+    assert side is not None
+    for i, _team, points, score in r.owed or ():
+        b = side[i]
+        b.owed = False
+        events.append(_bet_event(b, points, score))
+    for b in side:
+        if b.shown is not None:
+            seat, cards = b.shown
+            held = [c for c in cards if c in hand.hands[seat]]
+            if held:
+                events.append({"event": "side_show", "seat": seat,
+                               "cards": [card_name(c) for c in held]})
+                hand.shown.extend((seat, c) for c in held)
+
+
+@condition("truco_pending")
+def _truco_pending(ev: Any) -> bool:
+    """A truco raise still waits for its answer (G26: the side bet was called instead)."""
+    return ev.model.hand.pending is not None
+
+
+def answer_transitions(kind: str, has_answer: bool) -> list[dict[str, Any]]:
+    """The transitions of an answer to a side bet's call (quero, não quero): back to the
+    truco's answer where one waits (G26), else to play, unless the crediting wins the game
+    (G46: to ``deal``, or ``match_over``)."""
+    legal = f"legal_{kind}"
+    out: list[dict[str, Any]] = []
+    if has_answer:
+        out.append({"trigger": kind, "source": "bet_answer", "dest": "answer",
+                    "conditions": [legal, "truco_pending"], "unless": ["ends_hand"],
+                    "before": [kind]})
+    out += [{"trigger": kind, "source": "bet_answer", "dest": "play",
+             "conditions": [legal], "unless": ["ends_hand"], "before": [kind]},
+            {"trigger": kind, "source": "bet_answer", "dest": "match_over",
+             "conditions": [legal, "ends_match"], "before": [kind]},
+            {"trigger": kind, "source": "bet_answer", "dest": "deal",
+             "conditions": [legal, "ends_hand"], "before": [kind]}]
+    return out
+
+
+def side_view(m: Match, seat: int) -> list[SideBetView]:
+    """The hand's side bets as ``seat`` may know them (G49): the calls, the answers, the
+    declarations (public: the values declared, ``None`` for "são boas"), the result; of the
+    points, only the seat's own (from its own dealt cards; ``None`` in a blind hand)."""
+    side = m.hand.side
+    assert side is not None
+    out: list[SideBetView] = []
+    own = m.hand.dealt[seat] if m.hand.dealt and not m.hand.blind else ()
+    for b in side:
+        bet = b.bet
+        said: list[tuple[int, int | None]] = []
+        if b.accepted:
+            pts = [best_points(cards, bet.values, bet.same_suit_bonus)[0]
+                   for cards in m.hand.dealt]
+            said = declarations(m.rules, bet, m.mao, pts)[0]
+        out.append({"bet": bet.name, "calls": list(b.chain), "caller": b.caller,
+                    "pending": b.pending, "settled": b.settled, "accepted": b.accepted,
+                    "winner": b.winner, "points": b.points,
+                    "declared": [{"seat": s, "points": p} for s, p in said],
+                    "my_points": bet.points(own) if own else None})
+    return out
+
+
+def open_penalty(m: Match) -> int:
+    """GH11: what going to the baralho (a concede) costs more while a side bet may still be
+    started this hand (not started, in its round, no truco accepted): the sum of those bets'
+    ``open_fold_penalty``."""
+    side = m.hand.side
+    assert side is not None
+    rnd = m.round.number
+    if m.hand.last_raise_team is not None:
+        return 0
+    return sum(b.bet.open_fold_penalty for b in side
+               if not b.started and not b.killed and rnd == b.bet.round)

@@ -1,0 +1,58 @@
+"""``nao_quero`` (não quero): the other team refuses the pending side bet's call; the last
+caller's team scores the chain's refused value (G28: by default the chain without its last
+call, at least 1), credited at once (G31; the game may end, G46) or at the end of the hand
+(GH6). A refused side bet does not end the hand (G31)."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from engine.actions import Action
+from engine.machine import Ruling
+from engine.moves import MoveKind, Words, has_ladder, register
+from engine.moves.bets import answer_transitions, apply_settlement, judge_bet_answer, settle
+from engine.moves.envido import has_side_bets
+from engine.moves.quero import lister
+
+if TYPE_CHECKING:
+    from engine.game import Match
+
+
+@cache
+def nao_queros(players: int) -> tuple[Action, ...]:
+    """The não quero of each seat, made once per table size."""
+    return tuple(Action.nao_quero(s) for s in range(players))
+
+
+def _judge(m: Match, a: Action, r: Ruling) -> str | None:
+    found = judge_bet_answer(m, a.seat)
+    if isinstance(found, str):
+        return found
+    settle(m, r, found[0], found[1], accepted=False)
+    return None
+
+
+def _effect(ev: Any) -> None:
+    apply_settlement(ev.model, ev.args[1])
+
+
+def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
+    lister(m, seat, out, nao_queros(m.rules.players))
+
+
+def _tell(a: Action, w: Words) -> str:
+    return f"{w.who} say{w.s} NÃO QUERO"
+
+
+def _menu(a: Action, w: Words) -> str:
+    return "não quero (refuse the side bet)"
+
+
+KIND = register(MoveKind(
+    name="nao_quero", tell=_tell, menu=_menu, order=8, judge=_judge, effect=_effect,
+    lister=_lister,
+    transitions=lambda rules: answer_transitions("nao_quero", has_ladder(rules)),
+    enabled=has_side_bets,
+    not_now={None: "no side bet's call is waiting for its answer"},
+    keys=("side_bets",)))

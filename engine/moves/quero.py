@@ -1,0 +1,71 @@
+"""``quero``: the other team accepts the pending side bet's call (G27). The dispute is settled
+at once (G30): the declarations (engine-computed, :mod:`engine.moves.bets`), the winner (the
+best points, the player nearer the mão on a tie), the chain's accepted value (or the falta,
+G29), credited at once (G31; the game may end mid-hand, G46) or at the end of the hand (GH6).
+Play goes back to the truco's answer where one waits (G26), else to the card awaited."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from engine.actions import Action
+from engine.machine import Ruling
+from engine.moves import MoveKind, Words, has_ladder, register
+from engine.moves.bets import answer_transitions, apply_settlement, judge_bet_answer, settle
+from engine.moves.envido import has_side_bets
+
+if TYPE_CHECKING:
+    from engine.game import Match
+
+
+@cache
+def queros(players: int) -> tuple[Action, ...]:
+    """The quero of each seat, made once per table size."""
+    return tuple(Action.quero(s) for s in range(players))
+
+
+def _judge(m: Match, a: Action, r: Ruling) -> str | None:
+    found = judge_bet_answer(m, a.seat)
+    if isinstance(found, str):
+        return found
+    settle(m, r, found[0], found[1], accepted=True)
+    return None
+
+
+def _effect(ev: Any) -> None:
+    apply_settlement(ev.model, ev.args[1])
+
+
+def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
+    lister(m, seat, out, queros(m.rules.players))
+
+
+def lister(m: Match, seat: int | None, out: list[Action], table: tuple[Action, ...]) -> None:
+    """The answers of the other team than the pending call's caller (``table``: by seat)."""
+    from engine.moves.bets import pending_bet
+
+    found = pending_bet(m)
+    assert found is not None
+    team_of = m.rules.team_of
+    team = team_of[found[1].caller]  # type: ignore[index]
+    for s in range(m.rules.players) if seat is None else (seat,):
+        if team_of[s] != team:
+            out.append(table[s])
+
+
+def _tell(a: Action, w: Words) -> str:
+    return f"{w.who} say{w.s} QUERO"
+
+
+def _menu(a: Action, w: Words) -> str:
+    return "quero (accept the side bet)"
+
+
+KIND = register(MoveKind(
+    name="quero", tell=_tell, menu=_menu, order=7, judge=_judge, effect=_effect,
+    lister=_lister,
+    transitions=lambda rules: answer_transitions("quero", has_ladder(rules)),
+    enabled=has_side_bets,
+    not_now={None: "no side bet's call is waiting for its answer"},
+    keys=("side_bets",)))

@@ -1,0 +1,296 @@
+"""Side bets: bets that run beside the truco ladder, described by a variant's ``side_bets``
+block (docs/rules.md, "Side bets"; rules G22-G32 of Truco Gaudério and their house options).
+
+A side bet has its own chain of calls (envido, real envido, falta envido), answered by the
+other team with quero, não quero or a raise of the chain; a stake table for every legal chain
+(accepted / refused); a window in which it may be started (round 1, before the caller's card);
+its precedence over a pending truco ("envido está primero"); the points it compares (computed
+by the engine from the cards dealt, by a per-card value table); how ties are broken; when the
+points are credited and what becomes public. The engine knows only this general form: no bet
+or variant name is written in the code, the variant's data says everything.
+
+This module holds the rules' side (:class:`SideBet`, read once from the variant) and the pure
+computations (points, the falta's value, the stakes, the declarations); the moves that call and
+answer a bet are :mod:`engine.moves.envido`, :mod:`engine.moves.quero` and
+:mod:`engine.moves.nao_quero`, and the hand's record of a bet is :class:`BetState`.
+
+Flor (G33-G41) is meant to be one more bet of this block (``kind: flor``); it is not built
+yet. What is ready for it: ``side_bets`` is a map of named bets, each with its ``kind``; the
+hand keeps one :class:`BetState` per bet (:attr:`engine.state.HandState.side`), the machine's
+``bet_answer`` state serves any bet's pending call (a second bet's call is refused while one
+waits: ``other_bet_pending``), :attr:`BetState.killed` is honoured by the envido's window
+(G37: flor kills envido), positions, observations and the log's ``side_bet`` checkpoint are per
+bet, and a chain's stakes are data. What flor still needs: a ``flor`` kind of points (20 + the
+three values, G34), compulsory singing (G35, G36: the pinned timings make singing a move the
+lister offers alone, in a ``sing`` state entered from the deal, a play, an envido call or a
+raise to answer, by conditions only flor variants' machines have), the uncontested crediting
+(3 per flor, G38) and the contested choices and stakes (G39, G40: per-flor units, me achico,
+contra-flor ao resto = falta + 3 per flor), and showing the flores that scored (G41).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from engine.cards import CARD_CODES, RANKS, SUITS, Card
+
+if TYPE_CHECKING:
+    from engine.rules import Rules
+
+#: How the falta's value is read from the score (G29 and the GH7 readings).
+Falta = Literal["target_minus_leader", "target_minus_trailer", "first_half_wins_game",
+                "leader_to_half", "difference_plus_one"]
+#: When a bet's points are credited (G31; GH6).
+Credit = Literal["at_once", "end_of_hand"]
+#: Who speaks when a bet is accepted (G30's "são boas" protocol; GH18 every value).
+Declare = Literal["sao_boas", "all"]
+#: Who may start a bet (G24; GH9 the pés only).
+Callers = Literal["any", "pes"]
+#: What closes a bet for the hand (G25 an accepted truco; GH8 any truco called).
+ClosedBy = Literal["accepted", "called"]
+#: What becomes public at the end of the hand (G32: the winning declared points' cards).
+Reveal = Literal["winner", "nothing"]
+
+#: A chain's accepted value that is the falta (G29), not a number.
+FALTA = "falta"
+
+
+@dataclass(frozen=True)
+class Chain:
+    """One legal chain of calls (G27) and its stakes (G28): ``accepted`` (an int, or ``None``
+    for the falta, G29) is what the winner scores when the last call is accepted; ``refused``
+    what the last caller's team scores when it is refused."""
+
+    calls: tuple[str, ...]
+    accepted: int | None
+    refused: int
+
+
+@dataclass(frozen=True)
+class SideBet:
+    """One side bet of the variant (``side_bets.<name>``): see the module docstring. Every
+    field names the rule it expresses in the schema's descriptions."""
+
+    name: str
+    kind: Literal["envido"]
+    #: The calls, as players say them, in the order menus offer them (G27).
+    calls: tuple[str, ...]
+    #: Every legal chain, keyed by its calls (G27, G28); every prefix of a chain is a chain.
+    chains: dict[tuple[str, ...], Chain]
+    falta: Falta  # G29, GH7
+    #: The 0-based round in which the bet may be started (G24: round 1).
+    round: int
+    callers: Callers  # G24, GH9
+    closed_by_truco: ClosedBy  # G25, GH8
+    #: Whether the answerer of a pending first truco step may call instead (G26).
+    truco_precedence: bool
+    #: The points of each card code (G22), 0 for a card not in the table.
+    values: tuple[int, ...]
+    #: Added to the best two of one suit (G22: 20).
+    same_suit_bonus: int
+    declare: Declare  # G30, GH18
+    credit: Credit  # G31, GH6
+    reveal: Reveal  # G32, G50
+    #: GH11: what going to the baralho costs more while the bet may still be started.
+    open_fold_penalty: int = 0
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.calls, tuple(self.chains.values()), self.falta,
+                     self.round, self.callers, self.closed_by_truco, self.truco_precedence,
+                     self.values, self.same_suit_bonus, self.declare, self.credit, self.reveal,
+                     self.open_fold_penalty))
+
+    def next_calls(self, chain: tuple[str, ...]) -> list[str]:
+        """The calls that may follow ``chain`` (the first calls for an empty chain), in the
+        order of :attr:`calls`."""
+        return [c for c in self.calls if (*chain, c) in self.chains]
+
+    def points(self, cards: Sequence[Card]) -> int:
+        """G22: the points of a player's dealt cards: ``same_suit_bonus`` + the values of the
+        two highest-valued cards of a suit where two cards share one (the best such suit),
+        else the highest single value.
+
+        >>> from engine.cards import parse_card
+        >>> bet = bet_from_data("envido", {"calls": ["envido"],
+        ...                                "chains": [{"calls": ["envido"], "accepted": 2}]})
+        >>> bet.points([parse_card(c) for c in ("7d", "6d", "3s")])
+        33
+        """
+        return best_points(cards, self.values, self.same_suit_bonus)[0]
+
+
+def best_points(cards: Sequence[Card], values: Sequence[int],
+                bonus: int) -> tuple[int, tuple[Card, ...]]:
+    """G22: the points of ``cards`` and the cards that make them (two of a suit, or one)."""
+    by_suit: dict[int, list[Card]] = {}
+    for c in cards:
+        by_suit.setdefault(c // 13, []).append(c)
+    best = -1
+    made: tuple[Card, ...] = ()
+    for suited in by_suit.values():
+        if len(suited) >= 2:
+            top = sorted(suited, key=lambda c: (-values[c], c))[:2]
+            pts = bonus + values[top[0]] + values[top[1]]
+            if pts > best:
+                best, made = pts, tuple(top)
+    if best < 0:
+        top1 = max(cards, key=lambda c: (values[c], -c))
+        best, made = values[top1], (top1,)
+    return best, made
+
+
+def falta_value(how: Falta, target: int, score: Sequence[int], winner: int) -> int:
+    """G29 (and GH7): what an accepted falta is worth to ``winner`` at ``score``; at least 1.
+
+    >>> falta_value("target_minus_leader", 24, [12, 14], 0)
+    10
+    >>> falta_value("target_minus_trailer", 24, [12, 14], 0)
+    12
+    >>> falta_value("difference_plus_one", 24, [12, 14], 0)
+    3
+    """
+    lead = max(score)
+    half = target // 2
+    if how == "target_minus_leader":
+        value = target - lead
+    elif how == "target_minus_trailer":
+        value = target - min(score)
+    elif how == "first_half_wins_game":  # GH7c: both in the first half, the falta wins the game
+        value = target - score[winner] if lead < half else target - lead
+    elif how == "leader_to_half":  # GH7d: the leader in the first half, what he lacks to it
+        value = half - lead if lead < half else target - lead
+    else:  # difference_plus_one, GH7e
+        value = max(score) - min(score) + 1
+    return max(value, 1)
+
+
+def bet_from_data(name: str, d: dict[str, Any]) -> SideBet:
+    """A :class:`SideBet` from a validated ``side_bets.<name>`` mapping; the keys left out
+    mean what G22-G32 pin."""
+    chains: dict[tuple[str, ...], Chain] = {}
+    for entry in d["chains"]:  # listed in any order: the prefixes' values first
+        calls = tuple(entry["calls"])
+        chains[calls] = Chain(calls, None, 0)
+    for entry in sorted(d["chains"], key=lambda e: len(e["calls"])):
+        calls = tuple(entry["calls"])
+        acc = entry["accepted"]
+        accepted = None if acc == FALTA else int(acc)
+        refused = entry.get("refused")
+        if refused is None:  # G28: the chain without its last call, minimum 1
+            prev = chains.get(calls[:-1])
+            refused = max(prev.accepted or 0, 1) if prev is not None else 1
+        chains[calls] = Chain(calls, accepted, int(refused))
+    pts = d.get("points", {})
+    table = dict(DEFAULT_VALUES, **pts.get("values", {}))
+    values = [0] * CARD_CODES
+    for s in range(len(SUITS)):
+        for r, rank in enumerate(RANKS):
+            values[s * 13 + r] = int(table.get(rank, 0))
+    window = d.get("window", {})
+    truco = d.get("truco", {})
+    return SideBet(
+        name=name, kind=d.get("kind", "envido"), calls=tuple(d["calls"]), chains=chains,
+        falta=d.get("falta", "target_minus_leader"), round=window.get("round", 1) - 1,
+        callers=window.get("callers", "any"),
+        closed_by_truco=truco.get("closes", "accepted"),
+        truco_precedence=truco.get("precedence", True), values=tuple(values),
+        same_suit_bonus=pts.get("same_suit_bonus", 20),
+        declare=d.get("declare", "sao_boas"), credit=d.get("credit", "at_once"),
+        reveal=d.get("reveal", "winner"), open_fold_penalty=d.get("open_fold_penalty", 0))
+
+
+#: G22 (Notation): A = 1, 2..7 their face value, the figures 0 (and 8, 9, T their face
+#: value where a deck has them).
+DEFAULT_VALUES = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
+                  "T": 0, "J": 0, "Q": 0, "K": 0}
+
+
+def side_bets_from_data(data: dict[str, Any]) -> tuple[SideBet, ...]:
+    """The variant's side bets, in the order it lists them (none without ``side_bets``)."""
+    return tuple(bet_from_data(name, d) for name, d in data.get("side_bets", {}).items())
+
+
+class BetState:
+    """One hand's record of one side bet: its chain so far, who called last, whether it is
+    pending, settled, and what it paid."""
+
+    __slots__ = ("bet", "chain", "caller", "pending", "settled", "accepted", "winner", "points",
+                 "owed", "shown", "killed")
+
+    def __init__(self, bet: SideBet) -> None:
+        self.bet = bet
+        #: The calls so far (G27).
+        self.chain: tuple[str, ...] = ()
+        #: The seat of the last call.
+        self.caller: int | None = None
+        #: A call waits for its answer.
+        self.pending = False
+        #: The dispute is over (accepted and compared, or refused): never settled twice.
+        self.settled = False
+        #: Its last call was accepted (and the points compared), not refused.
+        self.accepted = False
+        #: The team that won it, and its points.
+        self.winner: int | None = None
+        self.points = 0
+        #: Points won but not yet credited (GH6: credited at the end of the hand).
+        self.owed = False
+        #: The seat and cards the winner shows at the end of the hand (G32), if any.
+        self.shown: tuple[int, tuple[Card, ...]] | None = None
+        #: Annulled (flor kills envido, G37); not built yet.
+        self.killed = False
+
+    def copy(self) -> BetState:
+        other = BetState.__new__(BetState)
+        for name in BetState.__slots__:
+            setattr(other, name, getattr(self, name))
+        return other
+
+    @property
+    def started(self) -> bool:
+        """Whether the dispute was started this hand (one per hand, G24)."""
+        return bool(self.chain)
+
+
+def seats_from_mao(rules: Rules, mao: int) -> list[int]:
+    """The seats in playing order from the mão."""
+    n = rules.players
+    return [(mao + k) % n for k in range(n)]
+
+
+def declarations(rules: Rules, bet: SideBet, mao: int,
+                 pts: Sequence[int]) -> tuple[list[tuple[int, int | None]], int]:
+    """G30: who says what when the bet is accepted, and the winning seat.
+
+    ``sao_boas`` (pinned): from the mão in playing order, each player of the team not
+    currently ahead declares his points if they beat the best declared so far (a tie goes to
+    the player nearer the mão), else says "são boas" (``None``); the mão always declares; a
+    team ahead stays silent; rounds of this go on until nobody is left to speak (a player
+    silent while his team was ahead speaks when it no longer is). ``all`` (GH18): everyone
+    declares, in playing order from the mão. The winner is the best value, the player nearer
+    the mão on a tie."""
+    order = seats_from_mao(rules, mao)
+    rank = {s: (pts[s], -k) for k, s in enumerate(order)}
+    winner = max(order, key=lambda s: rank[s])
+    if bet.declare == "all":
+        return [(s, pts[s]) for s in order], winner
+    team_of = rules.team_of
+    said: list[tuple[int, int | None]] = []
+    spoken: set[int] = set()
+    best: int | None = None
+    moved = True
+    while moved:
+        moved = False
+        for s in order:
+            if s in spoken or (best is not None and team_of[s] == team_of[best]):
+                continue
+            if best is None or rank[s] > rank[best]:
+                said.append((s, pts[s]))
+                best = s
+            else:
+                said.append((s, None))
+            spoken.add(s)
+            moved = True
+    assert best is not None and team_of[best] == team_of[winner]
+    return said, best

@@ -1,0 +1,67 @@
+"""Pages for people: ``truco replay LOG --html FILE`` (a replay viewer) and the statistics of
+``truco simulate`` and ``truco compare`` with ``--html FILE`` (charts).
+
+Every page is one self-contained HTML file: its CSS, its script and its data inline, cards
+drawn with CSS and suit symbols, charts as inline SVG; no network, no fonts, no images. The
+page's HTML, CSS and script are package data beside this module (``assets/``).
+
+>>> html, problem = replay_page(b'{"truco_log": 1, "variant": "paulista", "seed": 7}\\n'
+...                             b'{"event": "play", "seat": 1, "card": "2h"}\\n', "a.jsonl")
+>>> problem is None, html.startswith("<!DOCTYPE html>"), "http" in html.split("<body>")[1]
+(True, True, False)
+"""
+
+from __future__ import annotations
+
+import html as _html
+import json
+from functools import cache
+from pathlib import Path
+from string import Template
+from typing import IO, Any
+
+from engine.logread import LogProblem
+from engine.viewer.charts import compare_page, simulate_page
+from engine.viewer.steps import OWN_KEYS, StepBuilder, build_steps, delta
+
+_ASSETS = Path(__file__).resolve().parent / "assets"
+
+__all__ = ["StepBuilder", "asset", "build_steps", "compare_page", "embed_json", "replay_page",
+           "simulate_page"]
+
+
+@cache
+def asset(name: str) -> str:
+    """The text of a file of ``engine/viewer/assets``."""
+    return (_ASSETS / name).read_text(encoding="utf-8")
+
+
+def embed_json(data: Any) -> str:
+    """``data`` as compact JSON that is safe inside a ``<script>`` element (no ``</``, no
+    ``<!--``)."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def replay_page(data: IO[bytes] | bytes, file: str, *,
+                base: Path | None = None) -> tuple[str, LogProblem | None]:
+    """The viewer page of a log, and the log's first problem (``None`` for a valid log: then
+    the page shows it whole; else up to that line, the problem shown there)."""
+    builder, problem = build_steps(data, file, base=base)
+    info = dict(builder.info) or {"title": "an invalid log", "variant": "", "seed": None,
+                                  "players": 0, "names": [], "teams": 0, "team_of": [],
+                                  "ladder": [], "target": 0, "games_to_win": 0,
+                                  "card_names": {}, "lines": []}
+    info["file"] = file
+    steps = builder.steps
+    payload = {"info": info, "own": list(OWN_KEYS), "steps": delta(steps)}
+    names = info["names"]
+    title = f"{info['title']}: {Path(file).name}"
+    sub = [f"seed {info['seed']}" if info.get("seed") is not None else "recorded deals",
+           " · ".join(names)]
+    if problem is not None:
+        sub.append(f"invalid at line {problem.line}")
+    page = Template(asset("viewer.html")).substitute(
+        title=_html.escape(title), subtitle=_html.escape(" · ".join(s for s in sub if s)),
+        css=asset("viewer.css"), script=asset("viewer.js"), data=embed_json(payload))
+    return page, problem

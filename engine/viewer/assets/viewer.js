@@ -1,0 +1,342 @@
+// truco replay viewer: reads the steps embedded in the page (engine/viewer/steps.py) and draws
+// the table at one step. It decides nothing about the game: every card a seat may not see is
+// hidden because the engine's observation says so (the "ov" of each step).
+(function () {
+  "use strict";
+  var DATA = JSON.parse(document.getElementById("truco-data").textContent);
+  var INFO = DATA.info;
+  var OWN = DATA.own;
+  var SUITS = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
+  var N = INFO.players;
+
+  // Every step whole: each carries what the one before had, unless it says otherwise.
+  var states = [];
+  var carried = {};
+  DATA.steps.forEach(function (step) {
+    var state = {};
+    Object.keys(carried).forEach(function (k) { state[k] = carried[k]; });
+    OWN.forEach(function (k) { delete state[k]; });
+    Object.keys(step).forEach(function (k) { state[k] = step[k]; });
+    states.push(state);
+    carried = state;
+  });
+  var handStarts = [];
+  states.forEach(function (s, i) { if (s.k === "deal") { handStarts.push(i); } });
+
+  var current = 0;
+  var eye = "all"; // "all" or a seat number
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) { e.className = cls; }
+    if (text !== undefined && text !== null) { e.textContent = text; }
+    return e;
+  }
+  function byId(id) { return document.getElementById(id); }
+  function name(seat) { return INFO.names[seat]; }
+  function teamOf(seat) { return INFO.team_of[seat]; }
+  function teamLabel(team) {
+    var seats = [];
+    for (var s = 0; s < N; s++) { if (teamOf(s) === team) { seats.push(name(s)); } }
+    return "Team " + team + " (" + seats.join(", ") + ")";
+  }
+
+  // -- cards ----------------------------------------------------------------------------------
+  function cardFace(code, state, extra) {
+    var d = el("div", "card face" + (extra ? " " + extra : ""));
+    d.dataset.card = code;
+    var rank, suit = "";
+    if (code.charAt(0) === "X") {
+      rank = "\u2605" + code.slice(1);
+      d.classList.add("joker");
+    } else {
+      rank = code.charAt(0) === "T" ? "10" : code.charAt(0);
+      suit = SUITS[code.charAt(1)];
+      if (code.charAt(1) === "h" || code.charAt(1) === "d") { d.classList.add("red"); }
+    }
+    d.appendChild(el("span", "rank", rank));
+    d.appendChild(el("span", "suit", suit));
+    var title = code.charAt(0) === "X" ? "joker " + code : rank + suit;
+    if (state && state.ma && state.ma.indexOf(code) >= 0) {
+      d.classList.add("manilha");
+      d.appendChild(el("span", "mark", "M"));
+      title += " (manilha)";
+    }
+    var called = INFO.card_names[code];
+    if (called && state && state.ma && state.ma.indexOf(code) >= 0) {
+      d.appendChild(el("span", "called", called));
+      title += " " + called;
+    }
+    d.title = title;
+    return d;
+  }
+  function cardBack(extra) {
+    var d = el("div", "card back" + (extra ? " " + extra : ""));
+    d.title = "face down";
+    return d;
+  }
+
+  // What the eye sees: every card ("all"), or one seat's view from the engine's observation.
+  function view(state, seat) { return state.ov ? state.ov[seat] : [1, [], [], 0, 1]; }
+  function seesHand(state, owner) {
+    if (eye === "all") { return true; }
+    var v = view(state, eye);
+    return (owner === eye && v[0] === 1) || v[1].indexOf(owner) >= 0;
+  }
+  function seesPlayed(state, index) {
+    return eye === "all" || view(state, eye)[2].indexOf(index) < 0;
+  }
+
+  // -- the table ------------------------------------------------------------------------------
+  function seatPosition(seat) {
+    var bottom = eye === "all" ? 0 : eye;
+    var k = ((seat - bottom) % N + N) % N;
+    var angle = 2 * Math.PI * k / N; // counter-clockwise from the bottom: the next seat is right
+    return { x: 50 + 40 * Math.sin(angle), y: 50 + 38 * Math.cos(angle), k: k };
+  }
+
+  function currentRound(state) {
+    var r = 0;
+    (state.pl || []).forEach(function (p) { if (p[0] > r) { r = p[0]; } });
+    return r;
+  }
+
+  function drawTable(state) {
+    var table = byId("table");
+    table.textContent = "";
+    var round = currentRound(state);
+    for (var seat = 0; seat < N; seat++) {
+      var pos = seatPosition(seat);
+      var box = el("div", "seat team" + teamOf(seat));
+      box.dataset.seat = seat;
+      box.style.left = pos.x + "%";
+      box.style.top = pos.y + "%";
+      if (state.t === seat) { box.classList.add("turn"); }
+      if (eye !== "all" && eye === seat) { box.classList.add("me"); }
+      var head = el("div", "who");
+      head.appendChild(el("span", "name", name(seat)));
+      head.appendChild(el("span", "team", "team " + teamOf(seat)));
+      if (state.d === seat) { head.appendChild(el("span", "badge dealer", "dealer")); }
+      if (state.mao === seat) { head.appendChild(el("span", "badge mao", "m\u00e3o")); }
+      if (state.t === seat) { head.appendChild(el("span", "badge turn", "to play")); }
+      box.appendChild(head);
+      var hand = el("div", "hand");
+      var cards = (state.hs && state.hs[seat]) || [];
+      var open = seesHand(state, seat);
+      cards.forEach(function (c) { hand.appendChild(open ? cardFace(c, state) : cardBack()); });
+      if (!cards.length) { hand.appendChild(el("span", "empty", "no cards")); }
+      box.appendChild(hand);
+      table.appendChild(box);
+      // the seat's card of the latest round, in front of it (towards the middle)
+      var front = el("div", "front");
+      front.dataset.seat = seat;
+      front.style.left = (50 + (pos.x - 50) * 0.58) + "%";
+      front.style.top = (50 + (pos.y - 50) * 0.62) + "%";
+      (state.pl || []).forEach(function (p, i) {
+        if (p[0] !== round || p[1] !== seat) { return; }
+        var covered = p[3] === 1;
+        if (seesPlayed(state, i)) {
+          front.appendChild(cardFace(p[2], state, covered ? "covered" : ""));
+        } else {
+          front.appendChild(cardBack("covered"));
+        }
+        if (covered) { front.appendChild(el("div", "note", "coberta")); }
+      });
+      table.appendChild(front);
+    }
+    table.appendChild(drawMiddle(state, round));
+  }
+
+  function drawMiddle(state, round) {
+    var mid = el("div", "middle");
+    var vira = el("div", "vira");
+    if (state.vi) {
+      vira.appendChild(el("div", "label", "vira"));
+      vira.appendChild(cardFace(state.vi, null));
+    }
+    mid.appendChild(vira);
+    if (state.ma && state.ma.length) {
+      var ma = el("div", "manilhas");
+      ma.appendChild(el("span", "label", "manilhas "));
+      state.ma.forEach(function (c) {
+        var called = INFO.card_names[c];
+        ma.appendChild(el("span", "mini" + (/[hd]$/.test(c) ? " red" : ""),
+          pretty(c) + (called ? " (" + called + ")" : "")));
+      });
+      mid.appendChild(ma);
+    }
+    var rounds = el("div", "rounds");
+    rounds.id = "rounds";
+    (state.rr || []).forEach(function (w, i) {
+      rounds.appendChild(el("span", "round" + (w === null ? " tied" : " won" + w),
+        "round " + (i + 1) + ": " + (w === null ? "tied" : "team " + w)));
+    });
+    if (round > (state.rr || []).length) {
+      rounds.appendChild(el("span", "round open", "round " + round + " in play"));
+    }
+    mid.appendChild(rounds);
+    return mid;
+  }
+
+  function pretty(code) {
+    if (code.charAt(0) === "X") { return code; }
+    return (code.charAt(0) === "T" ? "10" : code.charAt(0)) + SUITS[code.charAt(1)];
+  }
+
+  function drawBoard(state) {
+    var score = byId("score");
+    score.textContent = "";
+    for (var t = 0; t < INFO.teams; t++) {
+      var row = el("div", "team-score team" + t);
+      row.dataset.team = t;
+      row.appendChild(el("span", "label", teamLabel(t)));
+      row.appendChild(el("span", "points", String(state.sc ? state.sc[t] : 0)));
+      row.appendChild(el("span", "games", "games " + (state.g ? state.g[t] : 0)));
+      score.appendChild(row);
+    }
+    byId("hand-no").textContent = state.n ? "Hand " + state.n : "";
+    byId("value").textContent = state.v === undefined ? "" : String(state.v);
+    var pending = byId("pending");
+    pending.textContent = "";
+    if (state.pr) {
+      var p = state.pr;
+      var text = name(p[0]) + " asks " + (p[2] || "") + " (" + p[1] + ")";
+      pending.appendChild(el("span", "ask", text));
+      if (p[3]) {
+        if (eye === "all" || view(state, eye)[3] === 1) {
+          pending.appendChild(el("span", "with", " with "));
+          pending.appendChild(cardFace(p[3], state, "small"));
+        } else {
+          pending.appendChild(el("span", "with", " with a card"));
+        }
+      }
+      pending.classList.add("on");
+    } else {
+      pending.textContent = "none";
+      pending.classList.remove("on");
+    }
+    var special = byId("special");
+    if (state.sp) {
+      special.textContent = state.sp[0] + (state.sp[1] === null || state.sp[1] === undefined
+        ? "" : " for team " + state.sp[1]) + (state.bl ? " (blind)" : "");
+      special.classList.add("on");
+    } else {
+      special.textContent = "normal hand";
+      special.classList.remove("on");
+    }
+    var shown = byId("shown");
+    shown.textContent = "";
+    (state.sh || []).forEach(function (x) {
+      shown.appendChild(el("span", "shown-card", name(x[0]) + " showed " + pretty(x[1])));
+    });
+  }
+
+  function moveText(state) {
+    if (state.tm && eye !== "all" && view(state, eye)[4] === 0) { return state.tm; }
+    return state.tx || "";
+  }
+
+  function drawNow(state) {
+    var now = byId("now");
+    now.textContent = "";
+    now.className = state.k === "error" ? "error" : "";
+    var line = el("div", "what", moveText(state));
+    now.appendChild(line);
+    (state.cp || []).forEach(function (c) { now.appendChild(el("div", "checkpoint", c)); });
+    if (state.ln) { now.appendChild(el("div", "line", "log line " + state.ln)); }
+  }
+
+  function buildList() {
+    var list = byId("moves");
+    list.textContent = "";
+    states.forEach(function (s, i) {
+      var li = el("li", "step " + s.k);
+      li.dataset.step = i;
+      li.appendChild(el("span", "no", String(i)));
+      li.appendChild(el("span", "text", moveText(s)));
+      (s.cp || []).forEach(function (c) { li.appendChild(el("div", "checkpoint", c)); });
+      li.addEventListener("click", function () { go(i); });
+      list.appendChild(li);
+    });
+  }
+
+  function draw() {
+    var state = states[current];
+    document.body.dataset.step = current;
+    document.body.dataset.eye = eye;
+    drawTable(state);
+    drawBoard(state);
+    drawNow(state);
+    byId("counter").textContent = "step " + current + " of " + (states.length - 1);
+    var items = byId("moves").children;
+    for (var i = 0; i < items.length; i++) { items[i].classList.remove("current"); }
+    var item = items[current];
+    if (item) {
+      item.classList.add("current");
+      var list = byId("moves");
+      var top = item.offsetTop - list.offsetTop;
+      if (top < list.scrollTop || top + item.offsetHeight > list.scrollTop + list.clientHeight) {
+        list.scrollTop = Math.max(0, top - list.clientHeight / 3);
+      }
+    }
+    var hash = "#m=" + current + (eye === "all" ? "" : "&seat=" + eye);
+    if (location.hash !== hash) { history.replaceState(null, "", hash); }
+  }
+
+  function go(i) {
+    current = Math.max(0, Math.min(states.length - 1, i));
+    draw();
+  }
+  function hand(delta) {
+    var at = 0;
+    for (var h = 0; h < handStarts.length; h++) { if (handStarts[h] <= current) { at = h; } }
+    if (delta < 0) {
+      go(handStarts.length && handStarts[at] < current ? handStarts[at]
+        : (at > 0 ? handStarts[at - 1] : 0));
+    } else {
+      go(at + 1 < handStarts.length ? handStarts[at + 1] : states.length - 1);
+    }
+  }
+
+  function readHash() {
+    var m = /m=(\d+)/.exec(location.hash);
+    var s = /seat=(\d+)/.exec(location.hash);
+    eye = s && Number(s[1]) < N ? Number(s[1]) : "all";
+    if (m) { current = Math.min(states.length - 1, Number(m[1])); }
+    byId("eye").value = String(eye);
+  }
+
+  function setup() {
+    var select = byId("eye");
+    select.appendChild(new Option("All cards", "all"));
+    for (var s = 0; s < N; s++) { select.appendChild(new Option(name(s) + "'s view", String(s))); }
+    select.addEventListener("change", function () {
+      eye = select.value === "all" ? "all" : Number(select.value);
+      select.blur(); // the arrow keys step through the game again
+      buildList();
+      draw();
+    });
+    byId("first").addEventListener("click", function () { go(0); });
+    byId("prev-hand").addEventListener("click", function () { hand(-1); });
+    byId("prev").addEventListener("click", function () { go(current - 1); });
+    byId("next").addEventListener("click", function () { go(current + 1); });
+    byId("next-hand").addEventListener("click", function () { hand(1); });
+    byId("last").addEventListener("click", function () { go(states.length - 1); });
+    document.addEventListener("keydown", function (e) {
+      if (e.target && e.target.tagName === "SELECT") { return; }
+      var keys = {
+        ArrowLeft: function () { go(current - 1); }, ArrowRight: function () { go(current + 1); },
+        ArrowUp: function () { hand(-1); }, PageUp: function () { hand(-1); },
+        ArrowDown: function () { hand(1); }, PageDown: function () { hand(1); },
+        Home: function () { go(0); }, End: function () { go(states.length - 1); }
+      };
+      if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
+    });
+    window.addEventListener("hashchange", function () { readHash(); buildList(); draw(); });
+    byId("rules").textContent = (INFO.lines || [])[1] || "";
+    readHash();
+    buildList();
+    draw();
+  }
+  setup();
+})();

@@ -1,0 +1,321 @@
+"""The statistics of ``truco simulate`` and ``truco compare`` as a page with charts drawn as
+inline SVG (no script, no network): win rates with their intervals, the ladder steps reached
+and accepted, the special hands; for a comparison, A and B side by side and each tested
+difference with its interval.
+
+>>> from engine.simulate import run_simulation
+>>> page = simulate_page(run_simulation("paulista", games=2, seed=1, bots=["random"]))
+>>> page.count("<svg") >= 3, "http://" in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
+(True, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+from typing import Any
+
+#: Bar colours by series (team 0, team 1, team 2; or A, B).
+COLOURS = ("#1b5eab", "#b3261e", "#6a3ea1", "#2e7d32")
+_CSS = """
+body { margin: 0; font: 14px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  color: #1d2327; background: #f3f5f3; }
+header { padding: 10px 18px; background: #20352b; color: #f4f1e6; }
+header h1 { margin: 0; font-size: 19px; } header p { margin: 2px 0 0; opacity: .85; }
+main { padding: 12px 18px; display: grid; grid-template-columns: repeat(auto-fit,
+  minmax(460px, 1fr)); gap: 14px; }
+section { background: #fff; border-radius: 8px; padding: 10px 14px; box-shadow: 0 1px 2px #0003; }
+section.wide { grid-column: 1 / -1; }
+h2 { font-size: 15px; margin: 0 0 6px; }
+p.note { color: #555; font-size: 12px; margin: 4px 0; }
+table { border-collapse: collapse; font-size: 13px; width: 100%; }
+th, td { padding: 2px 8px; border-bottom: 1px solid #eee; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+tr.significant td { background: #fff3cd; font-weight: 600; }
+svg text { font: 12px system-ui, sans-serif; fill: #1d2327; }
+svg .axis { stroke: #999; } svg .grid { stroke: #e4e4e4; } svg .half { stroke: #777;
+  stroke-dasharray: 4 3; } svg .ci { stroke: #111; stroke-width: 1.5; }
+.legend span { display: inline-block; margin-right: 12px; font-size: 12px; }
+.legend i { display: inline-block; width: 10px; height: 10px; margin-right: 4px; }
+"""
+
+
+def _num(x: float) -> str:
+    return f"{x:.1f}".rstrip("0").rstrip(".")
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def bar_chart(rows: Sequence[tuple[str, Sequence[float | None]]], *, series: Sequence[str],
+              maximum: float | None = None, intervals: Sequence[Sequence[Sequence[float] | None]]
+              | None = None, percent: bool = False, mark: float | None = None,
+              title: str = "") -> str:
+    """Horizontal grouped bars as an SVG element: one group per row, one bar per series
+    (``None``: no bar), optionally with an interval per bar (a whisker) and a dashed line at
+    ``mark``. ``percent`` reads values as proportions (0 to 1)."""
+    label_w, width, bar_h, gap = 190, 660, 14, 10
+    plot = width - label_w - 100
+    top = 4
+    values = [v for _, vs in rows for v in vs if v is not None]
+    his = [iv[1] for ivs in (intervals or []) for iv in ivs if iv is not None]
+    high = maximum if maximum is not None else max([*values, *his, 0.0]) or 1.0
+    group = bar_h * len(series) + gap
+    height = top + group * len(rows) + 22
+
+    def x(v: float) -> float:
+        return label_w + plot * max(0.0, min(v, high)) / high
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(title)}">']
+    if title:
+        parts.append(f"<title>{escape(title)}</title>")
+    for k in range(5):  # grid and scale
+        tick = high * k / 4
+        gx = x(tick)
+        parts.append(f'<line class="grid" x1="{gx:.1f}" y1="{top}" x2="{gx:.1f}" '
+                     f'y2="{height - 18}"/>')
+        text = _pct(tick) if percent else _num(tick)
+        parts.append(f'<text x="{gx:.1f}" y="{height - 5}" text-anchor="middle">{text}</text>')
+    for i, (label, vs) in enumerate(rows):
+        y0 = top + i * group
+        parts.append(f'<text x="{label_w - 6}" y="{y0 + group / 2:.1f}" text-anchor="end" '
+                     f'dominant-baseline="middle">{escape(label)}</text>')
+        for j, v in enumerate(vs):
+            if v is None:
+                continue
+            y = y0 + j * bar_h
+            colour = COLOURS[j % len(COLOURS)]
+            parts.append(f'<rect x="{label_w}" y="{y}" width="{x(v) - label_w:.1f}" '
+                         f'height="{bar_h - 2}" fill="{colour}" fill-opacity="0.85">'
+                         f'<title>{escape(series[j])}: {escape(_pct(v) if percent else _num(v))}'
+                         f'</title></rect>')
+            iv = intervals[i][j] if intervals is not None else None
+            if iv is not None:
+                cy = y + (bar_h - 2) / 2
+                parts.append(f'<line class="ci" x1="{x(iv[0]):.1f}" y1="{cy:.1f}" '
+                             f'x2="{x(iv[1]):.1f}" y2="{cy:.1f}"/>')
+                for end in iv:
+                    parts.append(f'<line class="ci" x1="{x(end):.1f}" y1="{cy - 4:.1f}" '
+                                 f'x2="{x(end):.1f}" y2="{cy + 4:.1f}"/>')
+            text = _pct(v) if percent else _num(v)
+            parts.append(f'<text x="{x(v) + 4 + (0 if iv is None else x(iv[1]) - x(v)):.1f}" '
+                         f'y="{y + bar_h / 2:.1f}" dominant-baseline="middle">{text}</text>')
+    if mark is not None:
+        mx = x(mark)
+        parts.append(f'<line class="half" x1="{mx:.1f}" y1="{top}" x2="{mx:.1f}" '
+                     f'y2="{height - 18}"/>')
+    parts.append(f'<line class="axis" x1="{label_w}" y1="{top}" x2="{label_w}" '
+                 f'y2="{height - 18}"/></svg>')
+    return "".join(parts)
+
+
+def interval_chart(rows: Sequence[tuple[str, float, Sequence[float], bool]], *,
+                   title: str = "") -> str:
+    """Differences with their intervals around 0 (a forest plot) as SVG: one row per
+    ``(label, difference, [low, high], significant)``; significant rows in red."""
+    label_w, width, row_h = 260, 640, 18
+    plot = width - label_w - 20
+    height = row_h * len(rows) + 26
+    span = max([abs(v) for _, d, iv, _ in rows for v in (d, *iv)] + [1e-9])
+
+    def x(v: float) -> float:
+        return label_w + plot * (v + span) / (2 * span)
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(title)}">']
+    if title:
+        parts.append(f"<title>{escape(title)}</title>")
+    zero = x(0)
+    parts.append(f'<line class="half" x1="{zero:.1f}" y1="0" x2="{zero:.1f}" '
+                 f'y2="{height - 20}"/>')
+    for v in (-span, span):
+        parts.append(f'<text x="{x(v):.1f}" y="{height - 5}" text-anchor="middle">'
+                     f'{v:+.3g}</text>')
+    parts.append(f'<text x="{zero:.1f}" y="{height - 5}" text-anchor="middle">0</text>')
+    for i, (label, d, iv, sig) in enumerate(rows):
+        cy = i * row_h + row_h / 2
+        colour = COLOURS[1] if sig else "#555"
+        parts.append(f'<text x="{label_w - 6}" y="{cy:.1f}" text-anchor="end" '
+                     f'dominant-baseline="middle">{escape(label)}</text>')
+        parts.append(f'<line stroke="{colour}" stroke-width="2" x1="{x(iv[0]):.1f}" '
+                     f'y1="{cy:.1f}" x2="{x(iv[1]):.1f}" y2="{cy:.1f}"/>')
+        parts.append(f'<circle cx="{x(d):.1f}" cy="{cy:.1f}" r="4" fill="{colour}">'
+                     f'<title>{escape(label)}: {d:+.4g} ({iv[0]:+.4g} to {iv[1]:+.4g})'
+                     f'</title></circle>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _legend(series: Sequence[str]) -> str:
+    return '<div class="legend">' + "".join(
+        f'<span><i style="background:{COLOURS[j % len(COLOURS)]}"></i>{escape(s)}</span>'
+        for j, s in enumerate(series)) + "</div>"
+
+
+def _page(title: str, subtitle: str, sections: Sequence[str]) -> str:
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+            f"<title>{escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
+            f"<header><h1>{escape(title)}</h1><p>{escape(subtitle)}</p></header>\n<main>\n"
+            + "\n".join(sections) + "\n</main>\n</body>\n</html>\n")
+
+
+def _section(title: str, body: str, *, wide: bool = False, note: str = "") -> str:
+    cls = ' class="wide"' if wide else ""
+    extra = f'<p class="note">{escape(note)}</p>' if note else ""
+    return f"<section{cls}><h2>{escape(title)}</h2>{body}{extra}</section>"
+
+
+def _table(head: Sequence[str], rows: Sequence[Sequence[object]],
+           marked: Sequence[bool] | None = None) -> str:
+    out = ["<table><thead><tr>", *(f"<th>{escape(h)}</th>" for h in head), "</tr></thead><tbody>"]
+    for i, row in enumerate(rows):
+        cls = ' class="significant"' if marked is not None and marked[i] else ""
+        out.append(f"<tr{cls}>" + "".join(f"<td>{escape(str(c))}</td>" for c in row) + "</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def _team_names(stats: dict[str, Any]) -> list[str]:
+    return [f"team {t['team']} ({t['bots']}, seats {' '.join(map(str, t['seats']))})"
+            for t in stats["teams"]]
+
+
+def _special_rows(stats: dict[str, Any]) -> list[tuple[str, list[float | None]]]:
+    one = stats["special_hands"]["one_team"]
+    both = stats["special_hands"]["both_teams"]
+    rows: list[tuple[str, list[float | None]]] = []
+    if one["enabled"]:
+        rows.append((f"{one['name']}: hands", [one["hands"]]))
+        rows.append(("won by the team at score", [one["won_by_team_at_score"]]))
+        rows.append(("won by the other team", [one["won_by_other_team"]]))
+        if one["decided_play"] or one["decided_fold"]:
+            rows.append(("decided to play", [one["decided_play"]]))
+            rows.append(("decided to fold", [one["decided_fold"]]))
+    if both["enabled"]:
+        rows.append((f"{both['name']}: hands", [both["hands"]]))
+        rows += [(f"won by team {t}", [w]) for t, w in enumerate(both["won"])]
+        rows.append(("won by nobody", [both["nobody"]]))
+    return rows
+
+
+def simulate_page(stats: dict[str, Any]) -> str:
+    """The statistics of :func:`engine.simulate.run_simulation` as a page with charts."""
+    teams = stats["teams"]
+    names = _team_names(stats)
+    win = bar_chart([("match win rate", [t["match_win_rate"] for t in teams])], series=names,
+                    maximum=1.0, percent=True, mark=1 / len(teams),
+                    intervals=[[t["match_win_ci95"] for t in teams]],
+                    title="match win rate per team with its 95% Wilson interval")
+    won = bar_chart([(label, [t[key] for t in teams]) for key, label in (
+        ("games_won", "games won"), ("hands_won", "hands won"), ("points", "points"))],
+        series=names, title="games, hands and points won per team")
+    ladder = stats["ladder"]
+    steps = bar_chart([(f"{s['name']} ({s['value']})", [s["reached"], s["accepted"],
+                                                        s["folded"]]) for s in ladder],
+                      series=["reached", "accepted", "folded"],
+                      title="ladder steps reached, accepted and folded")
+    rates = bar_chart([(f"{s['name']} ({s['value']})", [s["reached_per_hand"], s["accept_rate"]])
+                       for s in ladder], series=["reached per hand", "accept rate"],
+                      maximum=1.0, percent=True, title="ladder: per hand and accept rate")
+    special = _special_rows(stats)
+    hpg = stats["hands_per_game"]
+    facts = [["matches", stats["matches"]], ["games", stats["games"]], ["hands", stats["hands"]],
+             ["hands per game", f"{hpg['mean']} (min {hpg['min']}, max {hpg['max']})"],
+             ["points per hand", stats["points_per_hand"]],
+             ["hands ended by a fold", f"{stats['folds']['hands']} "
+                                       f"({_pct(stats['folds']['rate'])})"],
+             ["all-tied hands", f"{stats['all_tied_hands']['hands']} "
+                                f"({_pct(stats['all_tied_hands']['rate'])})"],
+             ["games lost by a forbidden raise", stats["forfeited_games"]],
+             ["raises out of turn", stats["out_of_turn_raises"]["raises"]]]
+    if "concedes" in stats:
+        facts.append(["hands conceded", stats["concedes"]["hands"]])
+    sections = [
+        _section("Who wins", _legend(names) + win, note="Bars: the share of matches won; "
+                 "whiskers: the 95% Wilson interval; dashed: an even share."),
+        _section("Games, hands and points", _legend(names) + won),
+        _section("The ladder: how often each step was asked", _legend(
+            ["reached", "accepted", "folded"]) + steps),
+        _section("The ladder: rates", _legend(["reached per hand", "accept rate"]) + rates),
+        _section("Special hands", bar_chart(special, series=["hands"],
+                                            title="special hands and who won them")
+                 if special else "<p>This variant has no special hands.</p>"),
+        _section("The run", _table(["", ""], facts)),
+    ]
+    sub = (f"{stats['matches']} matches, seed {stats['seed']}, bots by seat: "
+           f"{', '.join(stats['bots'])} · variant_sha256 {stats['variant_sha256'][:12]}…")
+    return _page(f"truco simulate: {stats['variant']}", sub, sections)
+
+
+def compare_page(result: dict[str, Any], a: str, b: str) -> str:
+    """:func:`engine.compare.compare_simulations`'s result as a page: A and B side by side
+    (win rates with intervals, ladder, special hands) and every tested difference with its
+    interval, the significant ones marked."""
+    sa, sb = result["a"], result["b"]
+    series = [a, b]
+    teams = range(min(len(sa["teams"]), len(sb["teams"])))
+    win = bar_chart([(f"team {t} match win rate", [sa["teams"][t]["match_win_rate"],
+                                                   sb["teams"][t]["match_win_rate"]])
+                     for t in teams], series=series, maximum=1.0, percent=True, mark=0.5,
+                    intervals=[[sa["teams"][t]["match_win_ci95"], sb["teams"][t]["match_win_ci95"]]
+                               for t in teams],
+                    title="match win rates of A and B with their 95% Wilson intervals")
+    by_value: dict[int, list[float | None]] = {}
+    names: dict[int, str] = {}
+    for k, stats in enumerate((sa, sb)):
+        for s in stats["ladder"]:
+            by_value.setdefault(s["value"], [None, None])[k] = s["reached_per_hand"]
+            names.setdefault(s["value"], s["name"])
+    ladder = bar_chart([(f"{names[v]} ({v}) per hand", by_value[v]) for v in sorted(by_value)],
+                       series=series, maximum=1.0, percent=True,
+                       title="ladder steps reached per hand, A and B")
+    accept: dict[int, list[float | None]] = {}
+    for k, stats in enumerate((sa, sb)):
+        for s in stats["ladder"]:
+            accept.setdefault(s["value"], [None, None])[k] = s["accept_rate"]
+    accepted = bar_chart([(f"{names[v]} ({v}) accepted", accept[v]) for v in sorted(accept)],
+                         series=series, maximum=1.0, percent=True,
+                         title="ladder steps' accept rate, A and B")
+    special = []
+    for key in ("one_team", "both_teams"):
+        x, y = sa["special_hands"][key], sb["special_hands"][key]
+        if x["enabled"] or y["enabled"]:
+            special.append((f"{x['name'] or y['name']} rate", [x["rate"], y["rate"]]))
+    rows = [r for r in result["differences"] if r["a"] or r["b"]]
+    tested = [r for r in rows if r["interval"] is not None and r["difference"] is not None
+              and r["metric"].endswith(("rate", "per_hand"))
+              and not r["metric"].endswith("points_per_hand")]  # rates: one scale, 0 to 1
+    forest = interval_chart([(r["label"], r["difference"], r["interval"], bool(r["significant"]))
+                             for r in tested],
+                            title="B minus A with its interval") if tested else \
+        "<p>No rate could be tested (a test needs 2 matches or more).</p>"
+    table = _table(["statistic", a, b, "difference", "interval", "p", "significant"],
+                   [[r["label"], r["a"], r["b"], r["difference"],
+                     "" if r["interval"] is None else f"{r['interval'][0]:+g} to "
+                                                      f"{r['interval'][1]:+g}",
+                     "" if r["p_adjusted"] is None else f"{r['p_adjusted']:.4g}",
+                     "*" if r["significant"] else ""] for r in rows],
+                   [bool(r["significant"]) for r in rows])
+    c = result["counts"]
+    conf = f"{100 * result['confidence']:.10g}%"
+    sections = [
+        _section("Who wins", _legend(series) + win, note="Whiskers: 95% Wilson intervals; "
+                 "dashed: an even share."),
+        _section("The ladder: steps reached per hand", _legend(series) + ladder),
+        _section("The ladder: accept rate", _legend(series) + accepted),
+        _section("Special hands", _legend(series) + bar_chart(
+            special, series=series, maximum=1.0, percent=True, title="special hands' rate")
+            if special else "<p>Neither variant has special hands.</p>"),
+        _section(f"Differences of the rates (B minus A, {conf} intervals)", forest, wide=True,
+                 note="Red: significant after "
+                      + ("Holm's correction" if result["correction"] == "holm"
+                         else "no correction") + f" at alpha {result['alpha']:g}."),
+        _section(f"Every statistic: {c['significant']} of {c['statistics']} differ "
+                 "significantly", table, wide=True),
+    ]
+    sub = (f"{sa['matches']} matches each, seed {sa['seed']}, bots by seat: "
+           f"{', '.join(sa['bots'])}")
+    return _page(f"truco compare: {a} vs {b}", sub, sections)

@@ -1,0 +1,279 @@
+"""The steps of a replayed log, as the HTML viewer shows them: one step when a hand is dealt and
+one per move, each with the whole table after it (every seat's cards, the cards played, the
+rounds, the bet, the score) and, for every seat, what that seat could see then, taken from the
+engine's :meth:`~engine.game.Match.observation` (the page only hides what the engine says a
+seat does not see; it decides nothing itself).
+
+A step is a plain dict (JSON-ready, short keys: the page is small):
+
+``k`` kind (``deal``, ``move``, ``error``), ``ln`` the log's line, ``tx`` what happened in words
+(``tm`` the same words without a card the seats in ``ov`` may not see), ``cp`` the move's
+checkpoints in words; and the table: ``n`` hand number, ``d`` dealer, ``mao``, ``ph`` phase,
+``t`` whose card is awaited, ``sc`` score, ``g`` games, ``v`` the hand's value, ``pr`` the
+pending raise ``[seat, value, name, card]``, ``hs`` each seat's cards, ``vi`` vira, ``ma``
+manilhas, ``pl`` the cards played ``[round, seat, card, covered]``, ``rr`` round winners,
+``sh`` cards shown ``[seat, card]``, ``sp`` the special hand ``[name, team]``, ``bl`` blind,
+``ov`` per seat ``[own cards seen, partners' seats seen, played cards not seen (indexes),
+pending raise's card seen, the move's card seen]``, ``end`` the hand is over.
+
+:func:`delta` keeps of each step only what differs from the step before (the page adds the
+rest back): a whole match stays small.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+from pathlib import Path
+from typing import IO, Any
+
+from engine.actions import Action
+from engine.cards import COBERTA, Card, card_name
+from engine.game import Checkpoint, Match
+from engine.logread import LogItem, LogProblem
+from engine.observation import Observation, PlayedCard
+from engine.replay import Replayer, replay
+from engine.state import HandState
+from engine.transcript import Transcript
+from engine.tui import card_names
+
+Step = dict[str, Any]
+
+#: Keys that belong to one step only (never carried to the next by :func:`delta`).
+OWN_KEYS = ("k", "ln", "tx", "tm", "cp")
+
+
+def _cards(cards: list[Card] | tuple[Card, ...]) -> list[str]:
+    return [card_name(c) for c in cards]
+
+
+class StepBuilder(Transcript):
+    """A :class:`~engine.replay.Visitor` that collects the :attr:`steps` of a log (and its
+    header's facts in :attr:`info`); strict, as its parent :class:`Transcript` (a problem is
+    raised: :func:`build_steps` turns it into a last ``error`` step)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.steps: list[Step] = []
+        self.info: dict[str, Any] = {}
+        self.match: Match | None = None
+        self._hand_obj: HandState | None = None
+        self._dealer = 0
+
+    # -- the visitor ----------------------------------------------------------------------------
+    def header(self, item: LogItem, match: Match) -> None:
+        r = match.rules
+        given = item.data.get("players")
+        meta = item.data.get("meta")
+        if not given and isinstance(meta, dict):
+            given = meta.get("players")  # names a tool kept in the header's meta
+        given = given if isinstance(given, list) else []
+        names = [str(given[s]) if s < len(given) and given[s] not in (None, "")
+                 else f"Seat {s}" for s in range(r.players)]
+        # the transcript's words (every step's) name the players so too
+        super().header(replace(item, data={**item.data, "players": names}), match)
+        self.match = match
+        self.info = {
+            "title": r.title, "variant": r.name, "seed": item.data.get("seed"),
+            "players": r.players, "names": self.names, "teams": r.teams,
+            "team_of": list(r.team_of),
+            "ladder": [[r.initial_value, ""]] + [[s.value, s.name] for s in r.ladder],
+            "target": r.target, "games_to_win": r.games_to_win,
+            "card_names": card_names(r), "lines": self.lines[:2],
+        }
+
+    def hand(self, match: Match, deal: LogItem | None) -> None:
+        before = len(self.lines)
+        super().hand(match, deal)
+        new = self.lines[before:]
+        at = next(i for i, line in enumerate(new) if line.startswith("Hand "))
+        text = new[at]
+        if match.hand.played or match.hand.pending is not None:
+            text += " (the log starts here, from a position)"
+        # new[at + 1] lists every seat's cards (not for every eye); then the vira and manilhas
+        # and the special hand in force, which are public
+        cps = [line for line in new[:at] if line.startswith("Game ")]
+        cps += [line.strip() for line in new[at + 2:] if line.strip()]
+        self.steps.append(self._table(match, kind="deal",
+                                      line=deal.line if deal is not None else None,
+                                      text=text, cps=cps))
+
+    def move(self, item: LogItem, action: Action, match: Match,
+             checkpoints: list[Checkpoint]) -> None:
+        before = len(self.lines)
+        old = self._hand_obj
+        super().move(item, action, match, checkpoints)
+        new = [line.strip() for line in self.lines[before:] if line.strip()]
+        text, cps = (new[0] if new else str(action)), new[1:]
+        ended = any(cp["event"] in ("hand", "game") for cp in checkpoints)
+        masked = _masked_text(self, action, match.rules.step_name(action.value)
+                              if action.value is not None else "")
+        if ended and not match.is_over and old is not None and old is not match.hand:
+            step = self._ended(match, old, checkpoints, action)
+        else:
+            step = self._table(match, kind="move", line=item.line, text=text, cps=cps,
+                               action=action)
+            if ended:
+                step["end"] = 1
+                _final_score(step, checkpoints)
+        step.update(k="move", ln=item.line, tx=text, cp=cps)
+        if masked is not None and masked != text:
+            step["tm"] = masked
+        self.steps.append(step)
+
+    def end(self, replayer: Replayer) -> None:
+        super().end(replayer)
+        if not self.steps and self.match is not None:
+            self.steps.append(self._table(self.match, kind="deal", line=1,
+                                          text="The match as its header starts it (no moves)",
+                                          cps=[]))
+
+    # -- the table ------------------------------------------------------------------------------
+    def _table(self, m: Match, *, kind: str, line: int | None, text: str, cps: list[str],
+               action: Action | None = None) -> Step:
+        h = m.hand
+        self._hand_obj = h
+        self._dealer = m.dealer
+        rule = h.rule
+        obs = [m.observation(s) for s in range(m.players)]
+        step: Step = {
+            "k": kind, "ln": line, "tx": text, "cp": cps,
+            "n": m.hand_number, "d": m.dealer, "mao": m.mao, "ph": m.state,
+            "t": m.turn if m.state == "play" else None,
+            "sc": m.score[:], "g": m.games[:], "v": h.value,
+            "pr": _pending(m, h), "hs": [_cards(cards) for cards in h.hands],
+            "vi": card_name(h.vira) if h.vira is not None else None,
+            "ma": _cards(m.manilhas),
+            "pl": [[r + 1, s, card_name(c), int(cov)] for r, s, c, cov in h.played],
+            "rr": list(h.results), "sh": [[s, card_name(c)] for s, c in h.shown],
+            "sp": [rule.name, h.special_team] if rule is not None else None,
+            "bl": int(h.blind), "end": 0,
+            "ov": [_view(o, o["played"], action, o["pending_raise"] is not None
+                         and "card" in o["pending_raise"]) for o in obs],
+        }
+        return step
+
+    def _ended(self, m: Match, old: HandState, checkpoints: list[Checkpoint],
+               action: Action) -> Step:
+        """The table of a hand that the move ended, the match going on: the match has dealt
+        the next hand already, so the ended hand is read from its own state (``old``) and each
+        seat's view of its cards played from the observation's ``last_hand``."""
+        r = m.rules
+        previous = self.steps[-1]["ov"] if self.steps else None
+        obs = [m.observation(s) for s in range(m.players)]
+        views = []
+        for s, o in enumerate(obs):
+            last = o["last_hand"]
+            played: list[PlayedCard] = last["played"] if last is not None else []
+            own = previous[s][0] if previous is not None else 1
+            view = _view(o, played, action, False)
+            view[0] = own  # the seat's own cards: as it saw them before the hand ended
+            view[1] = []
+            views.append(view)
+        step: Step = {
+            "n": m.last_hand[0] if m.last_hand is not None else m.hand_number,
+            "d": self._dealer, "mao": (self._dealer + 1) % r.players,
+            "ph": "hand_over", "t": None, "sc": m.score[:], "g": m.games[:], "v": old.value,
+            "pr": None, "hs": [_cards(cards) for cards in old.hands],
+            "vi": card_name(old.vira) if old.vira is not None else None,
+            "ma": _cards(r.manilhas_for(old.vira)),
+            "pl": [[rn + 1, s, card_name(c), int(cov)] for rn, s, c, cov in old.played],
+            "rr": list(old.results), "sh": [[s, card_name(c)] for s, c in old.shown],
+            "sp": [old.rule.name, old.special_team] if old.rule is not None else None,
+            "bl": int(old.blind), "end": 1, "ov": views,
+        }
+        _final_score(step, checkpoints)
+        self._hand_obj = m.hand
+        self._dealer = m.dealer
+        return step
+
+
+def _final_score(step: Step, checkpoints: list[Checkpoint]) -> None:
+    """The score the hand ended with (a game's last hand: the game's score, before 0-0)."""
+    for cp in checkpoints:
+        if "score" in cp:
+            step["sc"] = list(cp["score"])
+        if "games" in cp:
+            step["g"] = list(cp["games"])
+
+
+def _pending(m: Match, h: HandState) -> list[Any] | None:
+    if h.pending is None:
+        return None
+    seat, value, card = h.pending
+    return [seat, value, m.rules.step_name(value), card_name(card) if card is not None else None]
+
+
+def _view(o: Observation, played: list[PlayedCard], action: Action | None,
+          pending_card: bool) -> list[Any]:
+    """One seat's view, from its observation: whether it sees its own cards, whose partners'
+    cards it sees, which cards played it does not see, whether it sees the pending raise's
+    card, and whether it sees the card the step's move names."""
+    hidden = [i for i, p in enumerate(played) if p["card"] is None]
+    partners = sorted(int(s) for s in (o["partner_hands"] or {}))
+    sees_move = 1
+    if action is not None and action.card is not None:
+        if action.kind == "play":
+            mine = [i for i, p in enumerate(played) if p["seat"] == action.seat]
+            sees_move = int(not mine or mine[-1] not in hidden)
+        else:  # a raise naming a card (M4): the raiser's own, unless shown
+            shown = any(x["seat"] == action.seat and x["card"] == card_name(action.card)
+                        for x in o["shown"])
+            sees_move = int(o["seat"] == action.seat or shown or pending_card)
+    return [int(o["hand"] is not None), partners, hidden, int(pending_card), sees_move]
+
+
+def _masked_text(t: Transcript, action: Action, rules_step: str) -> str | None:
+    """The move's words without its card, for a seat that may not see it (a covered card; a
+    raise's named card)."""
+    if action.card is None:
+        return None
+    who = t._name(action.seat)
+    if action.kind == "play" and action.covered:
+        return f"{t._says(who, 'plays')} a card face down ({COBERTA})"
+    if action.kind == "raise":
+        return f"{t._says(who, 'raises')}: {rules_step} ({action.value}) with a card"
+    return None
+
+
+def delta(steps: list[Step]) -> list[Step]:
+    """Each step with only the keys whose values differ from the step before (the keys of
+    :data:`OWN_KEYS` are the step's own and always kept where set)."""
+    out: list[Step] = []
+    before: Step = {}
+    for step in steps:
+        d = {k: v for k, v in step.items()
+             if k in OWN_KEYS or k not in before or before[k] != v}
+        d = {k: v for k, v in d.items() if not (k in OWN_KEYS and v in (None, [], ""))}
+        out.append(d)
+        before = {**before, **step}
+    return out
+
+
+def undelta(steps: list[Step]) -> list[Step]:
+    """The whole steps back from :func:`delta`'s (what the page does when it loads)."""
+    out: list[Step] = []
+    carried: Step = {}
+    for step in steps:
+        whole = {k: v for k, v in carried.items() if k not in OWN_KEYS}
+        whole.update(step)
+        out.append(whole)
+        carried = whole
+    return out
+
+
+def build_steps(data: IO[bytes] | bytes, file: str, *,
+                base: Path | None = None) -> tuple[StepBuilder, LogProblem | None]:
+    """Replay a log and collect its steps; an invalid log's steps stop at its first problem,
+    which is returned (and added as a last ``error`` step)."""
+    builder = StepBuilder()
+    problem: LogProblem | None = None
+    try:
+        replay(io.BytesIO(data) if isinstance(data, bytes) else data, file, builder, base)
+    except LogProblem as exc:
+        problem = exc
+        builder.steps.append({"k": "error", "ln": exc.line, "tx": str(exc), "cp": []})
+    return builder, problem
+
+
+__all__ = ["OWN_KEYS", "Step", "StepBuilder", "build_steps", "delta", "undelta"]

@@ -1,0 +1,293 @@
+"""`--dask` (issue 15): `truco verify` and `truco simulate` on a Dask cluster give the output
+of `--jobs 1`, byte for byte; a worker killed mid-run costs a retry, not a result; a bad
+scheduler address or a missing Dask is a usage error (exit 2); no process is left behind.
+
+The cluster is a `LocalCluster` of 2 worker processes, one thread each, started once for the
+module (the commands reach it by its address, as they would a remote scheduler) and closed at
+its end; one test lets `--dask local` start and close its own.
+"""
+
+from __future__ import annotations
+
+import gzip
+import importlib.util
+import json
+import os
+import shutil
+import signal
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import engine.cli.verify_cmd
+import engine.cluster
+import engine.logread
+import engine.simulate
+from engine.cli import main
+
+REPLAYS = Path(__file__).resolve().parent.parent / "replays"
+HAS_DASK = importlib.util.find_spec("distributed") is not None
+WHY = ("dask.distributed is not installed: pip install -e '.[cluster]' (the [test] extra "
+       "brings it)")
+if not HAS_DASK and os.environ.get("CI"):  # on CI these tests run, or the run fails
+    raise RuntimeError(f"CI: {WHY}")
+needs_dask = pytest.mark.skipif(not HAS_DASK, reason=WHY)
+
+
+def _children() -> list[Any]:
+    """This process's children alive (multiprocessing's resource tracker and fork server,
+    started with the first spawned or forkserver process, live as long as this process and end
+    with it: not counted; the processes they start are)."""
+    import psutil
+
+    alive = []
+    for p in psutil.Process().children(recursive=True):
+        try:
+            if p.status() == psutil.STATUS_ZOMBIE or _helper(p.cmdline()):
+                continue
+        except psutil.NoSuchProcess:
+            continue
+        alive.append(p)
+    return alive
+
+
+def _helper(cmdline: list[str]) -> bool:
+    text = " ".join(cmdline)
+    return "multiprocessing.resource_tracker" in text or "multiprocessing.forkserver" in text
+
+
+def _no_children_left(before: set[int]) -> list[Any]:
+    """The child processes started since ``before`` still running after a few seconds."""
+    deadline = time.monotonic() + 10
+    while True:
+        left = [p for p in _children() if p.pid not in before]
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.1)
+
+
+@pytest.fixture(scope="module")
+def scheduler() -> Iterator[str]:
+    """The address of a LocalCluster of 2 worker processes, closed (workers and all) at the
+    end of the module."""
+    if not HAS_DASK:
+        pytest.skip(WHY)
+    import logging
+
+    from dask.distributed import LocalCluster
+
+    before = {p.pid for p in _children()}
+    cluster = LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                           dashboard_address=None, silence_logs=logging.ERROR,
+                           scheduler_kwargs={"dashboard_address": ":0"})
+    try:
+        yield cluster.scheduler_address
+    finally:
+        cluster.close()
+    assert not _no_children_left(before), "the cluster left processes behind"
+
+
+@pytest.fixture
+def logs(tmp_path: Path) -> Path:
+    """A few dozen logs: valid, invalid, incomplete and gzipped, in a folder."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    sources = sorted(REPLAYS.glob("*.jsonl")) + sorted((REPLAYS / "invalid").glob("*.jsonl"))
+    for log in sources:
+        shutil.copy(log, folder / log.name)
+        (folder / f"{log.stem}-packed.jsonl.gz").write_bytes(gzip.compress(log.read_bytes()))
+    return folder
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.output
+
+
+def test_the_executors_give_results_in_input_order() -> None:
+    """The one code path: chunks out, results back in input order, whatever order they finish
+    in (a pool's chunks finish out of order; the caller is told of each as it does). First in
+    the module: the pool forks before the module's cluster (and its threads) exist."""
+    seen: list[int] = []
+    with engine.cluster.local_executor(2, 10) as executor:
+        out = list(engine.cluster.ordered(_slow_square, range(10), executor,
+                                          lambda job, _r: seen.append(job)))
+    assert out == [x * x for x in range(10)]
+    assert sorted(seen) == list(range(10))
+    assert list(engine.cluster.ordered(_slow_square, [], engine.cluster.SerialExecutor())) == []
+
+
+class _HeadLast:
+    """An executor whose first chunk in flight always finishes last (the worst order)."""
+
+    workers = 1
+    window = 2
+
+    def __init__(self) -> None:
+        self.pending: dict[int, Any] = {}
+        self.most = 0
+
+    def submit(self, index: int, fn: Callable[[Any], Any], job: Any) -> None:
+        self.pending[index] = fn(job)
+        self.most = max(self.most, len(self.pending))
+
+    def next_done(self) -> tuple[int, Any]:
+        index = max(self.pending)
+        return index, self.pending.pop(index)
+
+
+def test_every_job_comes_back_whatever_the_order_they_finish_in() -> None:
+    executor = _HeadLast()
+    done: list[int] = []
+    out = list(engine.cluster.ordered(abs, range(-50, 0), executor,
+                                      lambda job, _r: done.append(job)))
+    assert out == list(range(50, 0, -1)) and len(done) == 50
+    assert executor.most <= executor.window
+
+
+def _slow_square(x: int) -> int:
+    time.sleep(0.01 * (x % 3))
+    return x * x
+
+
+@needs_dask
+def test_verify_on_a_cluster_prints_what_jobs_1_prints(scheduler: str, logs: Path) -> None:
+    for extra in ([], ["--json"], ["--jsonl"], ["--first"]):
+        one = run("verify", str(logs), "--jobs", "1", *extra)
+        assert one[0] == 1  # the invalid logs are in there
+        assert run("verify", str(logs), "--dask", scheduler, *extra) == one
+    text = one[1]
+    assert "packed.jsonl.gz:3: illegal move" in run("verify", str(logs))[1]
+    assert "incomplete" in text and "valid" in text.splitlines()[-1]
+
+
+@needs_dask
+def test_simulate_on_a_cluster_gives_the_statistics_of_jobs_1(scheduler: str,
+                                                              tmp_path: Path) -> None:
+    args = ["simulate", "--variant", "mineiro", "--matches", "20", "--seed", "5"]
+    for extra in ([], ["--json"]):
+        one = run(*args, "--jobs", "1", *extra)
+        assert one[0] == 0
+        assert run(*args, "--dask", scheduler, *extra) == one
+    run(*args, "--logs", str(tmp_path / "a"))
+    run(*args, "--dask", scheduler, "--logs", str(tmp_path / "b"))
+    a = sorted((tmp_path / "a").iterdir())
+    b = sorted((tmp_path / "b").iterdir())
+    assert [p.name for p in a] == [p.name for p in b] and len(a) == 20
+    assert all(x.read_bytes() == y.read_bytes() for x, y in zip(a, b, strict=True))
+
+
+def _killing(chunk_fn: Callable[[Any], Any], marker: str) -> Callable[[Any], Any]:
+    """``chunk_fn``, but the first call anywhere kills its own worker process (SIGKILL, as a
+    machine lost would) after leaving ``marker``; the calls after that run as usual."""
+
+    def run_or_die(job: Any) -> Any:
+        try:
+            fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            return chunk_fn(job)
+        os.close(fd)
+        os.kill(os.getpid(), signal.SIGKILL)
+        raise AssertionError("not reached")
+
+    return run_or_die
+
+
+@needs_dask
+def test_a_worker_killed_mid_run_costs_a_retry_not_a_result(
+        scheduler: str, logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    verify_one = run("verify", str(logs), "--json")
+    sim_args = ["simulate", "--variant", "paulista", "--matches", "30", "--seed", "2", "--json"]
+    simulate_one = run(*sim_args)
+    # The chunk functions, as the commands look them up, become killers (pickled by value:
+    # the workers run the engine's own function inside).
+    marker = tmp_path / "killed-verify"
+    monkeypatch.setattr(engine.cli.verify_cmd, "verify_chunk",
+                        _killing(engine.cli.verify_cmd.verify_chunk, str(marker)))
+    assert run("verify", str(logs), "--json", "--dask", scheduler) == verify_one
+    assert marker.exists()  # a worker was killed
+    marker = tmp_path / "killed-simulate"
+    monkeypatch.setattr(engine.simulate, "_run_chunk",
+                        _killing(engine.simulate._run_chunk, str(marker)))
+    assert run(*sim_args, "--dask", scheduler) == simulate_one
+    assert marker.exists()
+
+
+@needs_dask
+def test_dask_local_starts_and_closes_its_own_cluster(
+        logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    before = {p.pid for p in _children()}
+    one = run("verify", str(logs), "--jsonl")
+    marker = tmp_path / "killed"  # its workers come from a fork server: one lost comes back
+    monkeypatch.setattr(engine.cli.verify_cmd, "verify_chunk",
+                        _killing(engine.cli.verify_cmd.verify_chunk, str(marker)))
+    assert run("verify", str(logs), "--jsonl", "--dask", "local", "--jobs", "2") == one
+    assert marker.exists()
+    assert not _no_children_left(before)
+
+
+@needs_dask
+def test_a_bad_scheduler_address_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engine.cluster, "CONNECT_TIMEOUT", 1.0)
+    t0 = time.monotonic()
+    code, out = run("verify", str(REPLAYS), "--dask", "tcp://127.0.0.1:1")
+    assert code == 2, out
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:1 within 1 s" in out
+    assert time.monotonic() - t0 < 8
+    assert "Traceback" not in out
+    code, out = run("simulate", "-v", "paulista", "-n", "3", "--dask", "no port")
+    assert code == 2 and "--dask no port: not a scheduler address" in out
+    code, out = run("verify", str(REPLAYS), "--dask", "tcp://127.0.0.1:1", "--jobs", "2")
+    assert code == 2 and "--jobs" in out
+
+
+@needs_dask
+def test_a_scheduler_without_workers_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import logging
+
+    from dask.distributed import LocalCluster
+
+    monkeypatch.setattr(engine.cluster, "CONNECT_TIMEOUT", 1.0)
+    with LocalCluster(n_workers=0, processes=True, dashboard_address=None,
+                      silence_logs=logging.ERROR,
+                      scheduler_kwargs={"dashboard_address": ":0"}) as empty:
+        code, out = run("simulate", "-v", "paulista", "-n", "3", "--dask",
+                        empty.scheduler_address)
+    assert code == 2, out
+    assert "has no workers" in out and "dask worker tcp://" in out
+
+
+def test_without_dask_the_flag_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "dask.distributed", None)  # import fails: not installed
+    for args in (["verify", str(REPLAYS)], ["simulate", "-v", "paulista", "-n", "2"]):
+        code, out = run(*args, "--dask", "local")
+        assert code == 2, out
+        assert "pip install 'truco-engine[cluster]'" in out and "Traceback" not in out
+
+
+def test_workers_load_a_variant_once_by_its_fingerprint() -> None:
+    from engine.variant import find_variant
+
+    ref = engine.cluster.VariantRef.of(find_variant("paulista"))
+    first = engine.cluster.cached_rules(ref)
+    again = engine.cluster.cached_rules(engine.cluster.VariantRef(ref.fingerprint, b""))
+    assert again is first and first.fingerprint == ref.fingerprint
+    assert json.dumps(first.data) == json.dumps(find_variant("paulista").data)
+
+
+def test_the_cluster_module_examples_run() -> None:
+    import doctest
+
+    result = doctest.testmod(engine.cluster)
+    assert result.attempted >= 4 and result.failed == 0
+    finder = doctest.DocTestFinder()
+    runner = doctest.DocTestRunner()
+    for test in finder.find(engine.logread.decompressed, "decompressed",
+                            globs=vars(engine.logread)):
+        runner.run(test)
+    assert runner.failures == 0 and runner.tries >= 1

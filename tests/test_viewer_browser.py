@@ -1,0 +1,329 @@
+"""The replay viewer and the statistics pages in a real browser: headless Chromium (Debian's
+``chromium``, driven through ``playwright`` pointed at it with ``executable_path``: nothing
+downloads a browser). What a person sees is checked against the engine: at chosen steps the
+score, the cards in front of each seat, the value and the pending raise; the keyboard, the move
+list and the ``#m=`` fragment; a seat's view showing no card the engine's observation hides;
+and no console error or page error anywhere.
+
+Marked ``browser``: without Chromium or playwright these tests are skipped, the reason naming
+what is missing; ``.ci/run`` installs both and sets ``TRUCO_BROWSER_REQUIRED=1``, which turns
+that skip into a failure (on CI they run).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.logformat import record_random
+from engine.simulate import run_simulation
+from engine.viewer import replay_page, simulate_page
+from engine.viewer.steps import undelta
+from tests.conftest import REPO
+from tests.test_viewer import _payload, visible
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM_NAMES = ("chromium", "chromium-browser")
+
+
+def _chromium() -> str | None:
+    given = os.environ.get("TRUCO_CHROMIUM")
+    if given:
+        return given if Path(given).exists() else None
+    for name in CHROMIUM_NAMES:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def _missing() -> str | None:
+    """What the browser tests lack, in words (``None``: nothing)."""
+    lacks = []
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        lacks.append("the Python package playwright (pip install -e '.[browser]')")
+    if _chromium() is None:
+        lacks.append("a Chromium browser (apt-get install chromium; or TRUCO_CHROMIUM=PATH)")
+    if not lacks:
+        return None
+    return "browser tests not run: missing " + " and ".join(lacks)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    why = _missing()
+    if why is not None:
+        if os.environ.get("TRUCO_BROWSER_REQUIRED"):
+            pytest.fail(why + " (TRUCO_BROWSER_REQUIRED is set)")
+        pytest.skip(why)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=_chromium(), args=["--no-sandbox"])
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+_LOOK = """() => {
+  const card = c => c.classList.contains("face") ? c.dataset.card : null;
+  const bySeat = sel => Object.fromEntries([...document.querySelectorAll(sel)].map(
+    e => [e.dataset.seat, [...e.querySelectorAll(".card")].map(card)]));
+  return {
+    step: Number(document.body.dataset.step),
+    faces: [...document.querySelectorAll(
+      ".seat .card.face, .front .card.face, #pending .card.face")].map(c => c.dataset.card),
+    fronts: bySeat(".front"),
+    hands: Object.fromEntries([...document.querySelectorAll(".seat")].map(
+      e => [e.dataset.seat, [...e.querySelectorAll(".hand .card")].map(card)])),
+    words: document.querySelector("#now .what").innerText,
+  };
+}"""
+
+
+class Page:
+    """A page opened from disk, every console error and page error noted."""
+
+    def __init__(self, browser: Any, path: Path, fragment: str = "") -> None:
+        self.errors: list[str] = []
+        self.page = browser.new_page(viewport={"width": 1280, "height": 900})
+        self.page.on("console", lambda m: self.errors.append(f"console {m.type}: {m.text}")
+                     if m.type in ("error", "warning") else None)
+        self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+        self.requests: list[str] = []
+        self.page.on("request", lambda r: self.requests.append(r.url)
+                     if not r.url.startswith(("file:", "data:", "about:")) else None)
+        self.page.goto(path.as_uri() + fragment)
+
+    def step(self) -> int:
+        return int(self.page.get_attribute("body", "data-step"))
+
+    def go(self, fragment: str) -> None:
+        self.page.evaluate(f"location.hash = {fragment!r}")
+        step = fragment.split("=")[1].split("&")[0]
+        self.page.wait_for_function(f"location.hash === {fragment!r} && "
+                                    f"document.body.dataset.step === {step!r}")
+
+    def fronts(self) -> dict[int, list[str | None]]:
+        """The cards in front of each seat: a face's card, ``None`` for a card face down."""
+        out: dict[int, list[str | None]] = {}
+        for front in self.page.query_selector_all(".front"):
+            seat = int(front.get_attribute("data-seat"))
+            out[seat] = [c.get_attribute("data-card") for c in front.query_selector_all(".card")]
+        return out
+
+    def faces(self) -> set[str]:
+        """Every card shown face up at the seats (hands and cards played)."""
+        return {c.get_attribute("data-card")
+                for c in self.page.query_selector_all(".seat .card.face, .front .card.face,"
+                                                      " #pending .card.face")}
+
+    def look(self) -> dict[str, Any]:
+        """What the page shows now, read at once: the step, the cards face up at the seats
+        (hands, cards played, the raise's card), the cards in front of each seat (``None``
+        face down), each seat's hand (``None`` face down) and the words of the step."""
+        look: dict[str, Any] = self.page.evaluate(_LOOK)
+        look["fronts"] = {int(k): v for k, v in look["fronts"].items()}
+        look["hands"] = {int(k): v for k, v in look["hands"].items()}
+        look["faces"] = set(look["faces"])
+        return look
+
+    def close(self) -> None:
+        self.page.close()
+
+
+def _words(text: str) -> str:
+    """Text as a browser shows it (runs of spaces are one)."""
+    return " ".join(text.split())
+
+
+def _page(tmp_path: Path, log: bytes, name: str) -> tuple[Path, list[dict[str, Any]]]:
+    html, _ = replay_page(log, name)
+    path = tmp_path / (name + ".html")
+    path.write_text(html, encoding="utf-8")
+    return path, undelta(_payload(html)["steps"])
+
+
+def _expected_fronts(step: dict[str, Any], players: int, eye: int | None
+                     ) -> dict[int, list[str | None]]:
+    latest = max((p[0] for p in step["pl"]), default=0)
+    out: dict[int, list[str | None]] = {s: [] for s in range(players)}
+    for i, (rnd, seat, card, _) in enumerate(step["pl"]):
+        if rnd == latest:
+            seen = eye is None or i not in step["ov"][eye][2]
+            out[seat].append(card if seen else None)
+    return out
+
+
+@pytest.fixture
+def special(tmp_path: Path) -> tuple[Path, list[dict[str, Any]]]:
+    log = (REPO / "replays" / "paulista-special.jsonl").read_bytes()
+    return _page(tmp_path, log, "paulista-special")
+
+
+def test_at_chosen_steps_the_page_shows_the_engine_s_score_cards_value_and_raise(
+        browser: Any, special: tuple[Path, list[dict[str, Any]]]) -> None:
+    path, steps = special
+    pending = next(i for i, s in enumerate(steps) if s["pr"] is not None)
+    ended = next(i for i, s in enumerate(steps) if s.get("end"))
+    later = [i for i, s in enumerate(steps) if s["sc"] != [0, 0]][5]
+    page = Page(browser, path)
+    for i in (0, 5, pending, ended, later, len(steps) - 1):
+        step = steps[i]
+        page.go(f"#m={i}")
+        score = [int(page.page.inner_text(f'.team-score[data-team="{t}"] .points'))
+                 for t in range(2)]
+        assert score == step["sc"], i
+        games = [page.page.inner_text(f'.team-score[data-team="{t}"] .games') for t in range(2)]
+        assert games == [f"games {g}" for g in step["g"]]
+        assert page.page.inner_text("#value") == str(step["v"])
+        assert page.fronts() == _expected_fronts(step, 4, None), i
+        text = page.page.inner_text("#pending")
+        if step["pr"] is None:
+            assert text == "none"
+        else:
+            seat, value, name, _ = step["pr"]
+            names = ["Ana", "Bia", "Caio", "Duda"]
+            assert f"{names[seat]} asks {name} ({value})" in text
+        for seat, cards in enumerate(step["hs"]):  # all cards: every hand face up
+            shown = page.page.eval_on_selector_all(
+                f'.seat[data-seat="{seat}"] .hand .card', "cs => cs.map(c => c.dataset.card)")
+            assert shown == cards
+        assert page.page.inner_text("#now .what") == _words(step["tx"])
+    assert page.errors == [] and page.requests == []
+    page.close()
+
+
+def test_the_keyboard_the_buttons_the_move_list_and_the_fragment(
+        browser: Any, special: tuple[Path, list[dict[str, Any]]]) -> None:
+    path, steps = special
+    deals = [i for i, s in enumerate(steps) if s["k"] == "deal"]
+    page = Page(browser, path, "#m=37")
+    assert page.step() == 37
+    assert page.page.inner_text("#now .what") == _words(steps[37]["tx"])
+    assert "current" in (page.page.get_attribute('#moves li[data-step="37"]', "class") or "")
+    keys = page.page.keyboard
+    keys.press("ArrowRight")
+    assert page.step() == 38
+    keys.press("ArrowLeft")
+    keys.press("ArrowLeft")
+    assert page.step() == 36
+    here = max(d for d in deals if d <= 36)
+    after = min(d for d in deals if d > 36)
+    keys.press("ArrowDown")
+    assert page.step() == after
+    keys.press("PageDown")
+    assert page.step() == min(d for d in deals if d > after)
+    keys.press("PageUp")
+    assert page.step() == after
+    keys.press("ArrowUp")
+    assert page.step() == here
+    keys.press("End")
+    assert page.step() == len(steps) - 1
+    keys.press("ArrowRight")
+    assert page.step() == len(steps) - 1
+    keys.press("Home")
+    assert page.step() == 0
+    keys.press("ArrowLeft")
+    assert page.step() == 0
+    page.page.click('#moves li[data-step="15"]')
+    assert page.step() == 15 and page.page.evaluate("location.hash") == "#m=15"
+    page.page.click("#next")
+    page.page.click("#next")
+    assert page.step() == 17
+    page.page.click("#prev-hand")
+    assert page.step() == max(d for d in deals if d < 17)
+    page.page.click("#last")
+    assert page.step() == len(steps) - 1
+    page.page.click("#first")
+    assert page.step() == 0
+    # the fragment keeps the step: a link opens there
+    page.go("#m=52")
+    assert page.page.inner_text("#counter") == f"step 52 of {len(steps) - 1}"
+    assert page.errors == [], page.errors
+    page.close()
+
+
+@pytest.mark.parametrize("log", ["paulista-special.jsonl", "mineiro-special.jsonl",
+                                 "mineiro-seed1.jsonl"])
+def test_a_seat_s_view_shows_no_card_its_observation_hides(browser: Any, tmp_path: Path,
+                                                           log: str) -> None:
+    path, steps = _page(tmp_path, (REPO / "replays" / log).read_bytes(), log)
+    page = Page(browser, path)
+    masked = [i for i, s in enumerate(steps) if s.get("tm")]
+    ended = [i for i, s in enumerate(steps) if s.get("end")]
+    shown = [i for i, s in enumerate(steps) if any(v[1] for v in s["ov"])]  # partners' cards
+    chosen = sorted({0, len(steps) - 1, *range(1, len(steps), 9), *masked[::2], *ended[::2],
+                     *shown})
+    if log == "mineiro-special.jsonl":
+        assert shown  # its mão de dez decisions show the partners' cards
+    for seat in range(4):
+        page.page.select_option("#eye", str(seat))
+        for i in chosen:
+            step = steps[i]
+            page.go(f"#m={i}&seat={seat}")
+            look = page.look()
+            assert look["step"] == i
+            assert look["faces"] <= visible(step, seat), (log, seat, i)
+            assert look["fronts"] == _expected_fronts(step, 4, seat), (seat, i)
+            own, partners = step["ov"][seat][0], step["ov"][seat][1]
+            for other, cards in look["hands"].items():
+                if (other == seat and own) or other in partners:  # partners': a decision (M5)
+                    assert cards == step["hs"][other], (seat, i, other)
+                else:  # another seat's hand, or its own in a blind hand (P6): face down
+                    assert cards == [None] * len(step["hs"][other]), (seat, i, other)
+            if step.get("tm") and not step["ov"][seat][4]:
+                assert look["words"] == _words(step["tm"])
+            elif step["k"] != "error":
+                assert look["words"] == _words(step["tx"])
+    assert page.errors == [], page.errors
+    page.close()
+
+
+def test_an_invalid_log_shows_the_error_at_its_line(browser: Any, tmp_path: Path) -> None:
+    path, steps = _page(tmp_path, (REPO / "replays" / "invalid" / "illegal-move.jsonl")
+                        .read_bytes(), "illegal-move")
+    page = Page(browser, path)
+    page.page.keyboard.press("End")
+    assert page.step() == len(steps) - 1
+    assert "illegal move [not_your_turn]" in page.page.inner_text("#now .what")
+    assert "error" in (page.page.get_attribute("#now", "class") or "")
+    assert page.page.inner_text("#now .line") == "log line 3"
+    assert page.errors == []
+    page.close()
+
+
+@pytest.mark.parametrize("variant", ["three-players", "one-on-one", "capixaba-jokers",
+                                     "paulista-mao-de-11-decision", "mineiro-mao-de-dez-wins-game"])
+def test_other_tables_open_without_an_error(browser: Any, tmp_path: Path, variant: str) -> None:
+    path, steps = _page(tmp_path, record_random(variant, 2).encode(), variant)
+    page = Page(browser, path, f"#m={len(steps) // 2}")
+    seats = len(page.page.query_selector_all(".seat"))
+    assert seats == len(steps[0]["hs"])
+    for _ in range(len(steps)):
+        page.page.keyboard.press("ArrowRight")
+    assert page.step() == len(steps) - 1
+    assert page.errors == [], page.errors
+    page.close()
+
+
+def test_the_statistics_page_draws_its_charts(browser: Any, tmp_path: Path) -> None:
+    path = tmp_path / "stats.html"
+    path.write_text(simulate_page(run_simulation("paulista", games=8, seed=3,
+                                                 bots=["heuristic", "random"])),
+                    encoding="utf-8")
+    page = Page(browser, path)
+    assert len(page.page.query_selector_all("svg")) >= 4
+    box = page.page.query_selector("svg rect").bounding_box()
+    assert box is not None and box["width"] > 0
+    assert page.errors == [] and page.requests == []
+    page.close()

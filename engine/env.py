@@ -62,6 +62,10 @@ rounds (3 x cards)     each round: won by its team, lost, tied
 turn (n)               whose card it is, by seat from itself
 mao, dealer (2n)       the mão and the dealer, by seat from itself
 flags (2)              a blind hand, a special hand
+side bets              per side bet of the variant (G22-G32), in order: each call's count in
+                       the chain (/ 2), a call waits for its answer, its caller by seat from
+                       itself, settled, accepted, the winner by team from its own, the points
+                       won / target, its own points / 40 (its own cards only)
 =====================  =====================================================================
 
 **Rewards** come at the end of the match: +1 to every seat of the winning team, -1 to the
@@ -112,6 +116,10 @@ class _Moves:
             keys += [("decide", True), ("decide", False)]
         if rules.concede or rules.concede_instead_of_answer:
             keys += [("concede",)]
+        for bet in rules.side_bets:  # G27: each call of each bet, then the answers
+            keys += [("envido", call) for call in bet.calls if ("envido", call) not in keys]
+        if rules.side_bets:
+            keys += [("quero",), ("nao_quero",)]
         if any(h.blind for h in rules.special_hands):
             positions = range(rules.cards_per_player)
             keys += [("play#", i, False) for i in positions]
@@ -134,6 +142,8 @@ class _Moves:
             return ("raise", a.card)
         if a.kind == "decide":
             return ("decide", a.play_on)
+        if a.kind == "envido":
+            return ("envido", a.call)
         return (a.kind,)
 
     @staticmethod
@@ -149,6 +159,8 @@ class _Moves:
             return f"raise #{key[1] + 1}"
         if kind == "decide":
             return "decide " + ("play" if key[1] else "fold")
+        if kind == "envido":
+            return str(key[1])
         return str(kind)
 
 
@@ -177,7 +189,8 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
         cpp = r.cards_per_player
         teams = r.teams
         self._size = (d * (5 + n) + n + 2 * teams + 1 + (1 + n) + teams + 3 + cpp + 3 * cpp
-                      + n + 2 * n + 2)
+                      + n + 2 * n + 2
+                      + sum(len(b.calls) + 1 + n + 2 + teams + 2 for b in r.side_bets))
         self._top = max([r.initial_value, *(s.value for s in r.ladder)])
         obs_space = spaces.Dict({
             "observation": spaces.Box(0.0, 1.0, (self._size,), dtype=np.float32),
@@ -388,6 +401,23 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
         v[at] = float(obs["blind"])
         v[at + 1] = float(obs["special"] is not None)
         at += 2
+        for bet, view in zip(r.side_bets, obs.get("side_bets") or (), strict=True):
+            for i, call in enumerate(bet.calls):
+                v[at + i] = min(view["calls"].count(call) / 2, 1.0)
+            at += len(bet.calls)
+            v[at] = float(view["pending"])
+            if view["caller"] is not None:
+                v[at + 1 + rel(view["caller"])] = 1.0
+            at += 1 + n
+            v[at] = float(view["settled"])
+            v[at + 1] = float(view["accepted"])
+            at += 2
+            if view["winner"] is not None:
+                v[at + rel_team(view["winner"])] = 1.0
+            at += teams
+            v[at] = min(view["points"] / r.target, 1.0)
+            v[at + 1] = min((view["my_points"] or 0) / 40, 1.0)
+            at += 2
         assert at == self._size
         return v
 

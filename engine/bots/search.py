@@ -51,6 +51,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import combinations
 from typing import Any
 
 from engine.actions import Action
@@ -64,6 +65,7 @@ from engine.moves.play import round_outcome
 from engine.position import POSITION_FORMAT, build
 from engine.rules import Rules
 from engine.shuffle import SplitMix64
+from engine.sidebets import SideBet, best_points
 
 #: The default budget: hands played out per decision (``search`` alone).
 DEFAULT_BUDGET = 96
@@ -182,6 +184,7 @@ class SearchBot:
         self._value = win_chance(rules)
         self._deck = [card_name(c) for c in rules.deck]
         self._special_index = {h.name: i for i, h in enumerate(rules.special_hands)}
+        self._making_cache: dict[tuple[Any, ...], list[tuple[str, ...]]] = {}
 
     # -- choosing ---------------------------------------------------------------------------
     def choose(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
@@ -281,6 +284,25 @@ class SearchBot:
         if pending is not None and "card" in pending:
             known_cards.add(pending["card"])
         pool = [c for c in self._deck if c not in known_cards]
+        # G32: the winner of an accepted side bet shows his points at the end of the hand, and
+        # a position says which cards (engine.position checks them): where the winning
+        # declarer's cards are hidden, they are dealt among those that make his points
+        shows: dict[str, tuple[int, int]] = {}  # bet -> (seat, declared points)
+        for view, bet in zip(obs.get("side_bets") or (), rules.side_bets, strict=False):
+            won = _winning_declaration(view, rules.team_of) if bet.reveal == "winner" else None
+            if won is None:
+                continue
+            shows[view["bet"]] = won
+            seat, points = won
+            want = rules.cards_per_player - played_by[seat]
+            if held[seat] or want == 0:
+                continue  # known (his own, or shown to the partners) or all played
+            public = [p["card"] for p in played if p["seat"] == seat and p["card"] is not None]
+            options = self._making(bet, points, public, want, tuple(sorted(pool)))
+            if options:
+                pick = options[rng.bounded(len(options))]
+                held[seat] = list(pick)
+                pool = [c for c in pool if c not in pick]
         # deal the unseen cards: Fisher-Yates from the bot's own generator
         for i in range(len(pool) - 1, 0, -1):
             j = rng.bounded(i + 1)
@@ -348,7 +370,50 @@ class SearchBot:
             "bound": bound,
             "last_hand": None,
             "rng": None,  # the hand is played out, no later one
+            **self._side_bets(obs, dealt, shows),
         }
+
+    def _side_bets(self, obs: Observation, dealt: list[list[str]],
+                   shows: dict[str, tuple[int, int]]) -> dict[str, Any]:
+        """The position's ``side_bets`` (a variant with side bets only): what the seat saw of
+        each bet (every call and answer, the winner and points, G49), the points owed where
+        they are credited at the end of the hand (GH6), and the cards the winner will show
+        (G32), from the guess's cards."""
+        rules = self.rules
+        if not rules.side_bets:
+            return {}
+        entries = []
+        for view, bet in zip(obs["side_bets"], rules.side_bets, strict=True):
+            shown = None
+            won = shows.get(view["bet"])
+            if won is not None:
+                seat = won[0]
+                cards = [parse_card(c) for c in dealt[seat]]
+                made = best_points(cards, bet.values, bet.same_suit_bonus)[1]
+                shown = {"seat": seat, "cards": [card_name(c) for c in made]}
+            entries.append({
+                "bet": view["bet"], "calls": list(view["calls"]), "caller": view["caller"],
+                "pending": view["pending"], "settled": view["settled"],
+                "accepted": view["accepted"], "winner": view["winner"],
+                "points": view["points"],
+                "owed": view["settled"] and bet.credit == "end_of_hand"
+                and obs["phase"] != "match_over",
+                "shown": shown})
+        return {"side_bets": entries}
+
+    def _making(self, bet: SideBet, points: int, public: list[str], want: int,
+                pool: tuple[str, ...]) -> list[tuple[str, ...]]:
+        """The ways to deal ``want`` cards from ``pool`` to a player whose cards played face
+        up are ``public`` so that his dealt cards make ``points`` (G22): worked out once per
+        decision (the pool is the same for every guess of one observation)."""
+        key = (bet.name, points, tuple(public), want, pool)
+        found = self._making_cache.get(key)
+        if found is None:
+            shown = [parse_card(c) for c in public]
+            found = [combo for combo in combinations(pool, want)
+                     if bet.points(shown + [parse_card(c) for c in combo]) == points]
+            self._making_cache = {key: found}  # one observation's worth
+        return found
 
     def _leader(self, obs: Observation, rounds: list[dict[str, Any]]) -> int:
         """Who leads the round in play before its first card: the mão in round 1, else as
@@ -428,3 +493,17 @@ def _greedy(m: Match, legal: Sequence[Action]) -> Action:
         if strength[a.card] == opp:  # type: ignore[index]
             return a
     return ranked[0]
+
+
+def _winning_declaration(view: Any, team_of: Sequence[int]) -> tuple[int, int] | None:
+    """The seat and points of the declaration that won an accepted side bet (G30: the best
+    declared by the winning team, the first said on a tie), or ``None``."""
+    if not view["accepted"] or view["winner"] is None:
+        return None
+    best: tuple[int, int] | None = None
+    for d in view["declared"]:
+        if d["points"] is not None and team_of[d["seat"]] == view["winner"] and (
+                best is None or d["points"] > best[1]):
+            best = (d["seat"], d["points"])
+    return best
+

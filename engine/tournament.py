@@ -20,8 +20,8 @@ inverse of the information matrix (on the ratings' sum held fixed).
 
 from __future__ import annotations
 
+import contextlib
 import math
-import multiprocessing
 from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
 from typing import Any
@@ -29,7 +29,9 @@ from typing import Any
 import numpy as np
 
 from engine.bots import make_bot
+from engine.cluster import Executor, local_executor, ordered
 from engine.game import Match, resolve_rules
+from engine.rules import Rules
 from engine.simulate import bot_seed, match_seed, play_match, wilson
 
 #: One match of a tournament: (pairing index, deal index, swapped).
@@ -42,7 +44,8 @@ def pairings(bots: Sequence[str]) -> list[tuple[str, str]]:
     return list(combinations(bots, 2))
 
 
-def play_one(variant: str, seed: int, pair: tuple[str, str], k: int, swapped: bool) -> int:
+def play_one(variant: Rules | str, seed: int, pair: tuple[str, str], k: int,
+             swapped: bool) -> int:
     """Play deal ``k`` of a pairing (``swapped``: bot A on team 1) and return the index in
     ``pair`` of the bot that won (0: A, 1: B)."""
     rules = resolve_rules(variant)
@@ -56,7 +59,7 @@ def play_one(variant: str, seed: int, pair: tuple[str, str], k: int, swapped: bo
     return match.winner ^ int(swapped)
 
 
-def _run(job: tuple[str, int, list[tuple[str, str]], list[Job]]) -> list[int]:
+def _run(job: tuple[Rules, int, list[tuple[str, str]], list[Job]]) -> list[int]:
     variant, seed, pairs, jobs = job
     return [play_one(variant, seed, pairs[p], k, sw) for p, k, sw in jobs]
 
@@ -67,15 +70,18 @@ def _chunks(items: list[Job], jobs: int) -> Iterator[list[Job]]:
         yield items[start:start + size]
 
 
-def run_tournament(variant: str, bots: Sequence[str], *, games: int, seed: int,
-                   jobs: int = 1, progress: Progress | None = None) -> dict[str, Any]:
+def run_tournament(variant: Rules | str, bots: Sequence[str], *, games: int, seed: int,
+                   jobs: int = 1, progress: Progress | None = None,
+                   executor: Executor | None = None) -> dict[str, Any]:
     """Play the round robin and return its results as plain data (JSON-ready):
     ``pairings`` (each with ``a``, ``b``, ``matches``, ``a_won``, ``a_rate``, ``a_ci95``),
     ``bots`` (each with ``name``, ``matches``, ``won``, ``rate``, ``rating``,
     ``rating_ci95``), best rating first, and the run's ``variant``, ``games``, ``seed``.
 
     Raises ``ValueError`` for a variant that does not have two teams, fewer than two bots or
-    a bot named twice (``KeyError`` for an unknown bot)."""
+    a bot named twice (``KeyError`` for an unknown bot). ``executor``: where the chunks of
+    matches run (:mod:`engine.cluster`: a Dask cluster for ``truco tournament --dask``; by
+    default this process, or ``jobs`` processes); the results are the same."""
     rules = resolve_rules(variant)
     if rules.teams != 2:
         raise ValueError(f"a tournament pits two teams against each other; {rules.name} has "
@@ -87,7 +93,8 @@ def run_tournament(variant: str, bots: Sequence[str], *, games: int, seed: int,
         make_bot(name, rules)  # an unknown name fails here, before anything is played
     pairs = pairings(names)
     work = [(p, k, sw) for p in range(len(pairs)) for k in range(games) for sw in (False, True)]
-    chunks = [(variant, seed, pairs, chunk) for chunk in _chunks(work, jobs)]
+    workers = jobs if executor is None else executor.workers
+    chunks = [(rules, seed, pairs, chunk) for chunk in _chunks(work, workers)]
     winners: list[int] = []
     total = len(work)
 
@@ -96,13 +103,11 @@ def run_tournament(variant: str, bots: Sequence[str], *, games: int, seed: int,
         if progress is not None:
             progress(len(winners), total)
 
-    if jobs <= 1 or len(chunks) <= 1:
-        for c in chunks:
-            collect(_run(c))
-    else:
-        with multiprocessing.get_context().Pool(min(jobs, len(chunks))) as pool:
-            for part in pool.imap(_run, chunks):  # in order: the same table for any jobs
-                collect(part)
+    with contextlib.ExitStack() as stack:
+        if executor is None:
+            executor = stack.enter_context(local_executor(jobs, len(chunks)))
+        for part in ordered(_run, chunks, executor):  # in order: the same table for any jobs
+            collect(part)
     wins: dict[tuple[str, str], tuple[int, int]] = {}
     for p, (a, b) in enumerate(pairs):
         results = winners[p * 2 * games:(p + 1) * 2 * games]

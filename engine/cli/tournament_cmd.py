@@ -6,6 +6,7 @@ a variant without exactly two teams).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from collections.abc import Callable
@@ -15,6 +16,7 @@ import click
 
 from engine.bots import bot_problem
 from engine.cli.options import U64
+from engine.cli.scale import dask_option, executor_for
 from engine.tournament import run_tournament
 from engine.tui import columns
 
@@ -71,8 +73,9 @@ def _progress_bar(total: int) -> tuple[Callable[[int, int], None] | None, Callab
 @click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(1),
               help="Processes to use; the results are the same for any value.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@dask_option("matches")
 def tournament(variant: str, bots: str, games: int, seed: int, jobs: int,
-               as_json: bool) -> None:
+               as_json: bool, dask: str | None) -> None:
     """Round robin between bots: every pair plays the same deals both ways round; a table
     of results and a rating for each bot with its 95% interval.
 
@@ -96,8 +99,11 @@ def tournament(variant: str, bots: str, games: int, seed: int, jobs: int,
     total = len(names) * (len(names) - 1) * games
     progress, stop = _progress_bar(total)
     try:
-        result = run_tournament(variant, names, games=games, seed=seed, jobs=jobs,
-                                progress=progress)
+        with contextlib.ExitStack() as stack:
+            executor = None if dask is None else stack.enter_context(
+                executor_for(jobs, dask, total))  # a cluster (the same table)
+            result = run_tournament(rules, names, games=games, seed=seed, jobs=jobs,
+                                    progress=progress, executor=executor)
     finally:
         stop()
     if as_json:

@@ -470,7 +470,15 @@ def match_values(tally: Tally) -> dict[str, int]:
     for special in ("one_team", "both_teams"):
         for i, count in enumerate(tally[special]):
             v[f"{special}.{i}"] = count
+    v["concedes"] = tally.get("concedes", 0)
+    for bet, slots in tally.get("side_bets", {}).items():  # G22-G32: per bet (simulate)
+        for name, count in zip(_SIDE_SLOTS, slots, strict=True):
+            v[f"side.{bet}.{name}"] = count
     return v
+
+
+#: A side bet's per-match counters in a tally (engine.simulate), in order.
+_SIDE_SLOTS = ("called", "accepted", "won_by_mao_team", "accepted_points", "points")
 
 
 class Moments:
@@ -492,7 +500,8 @@ class Moments:
         for key, x in values.items():
             self.sums[key] = self.sums.get(key, 0) + x
             self.squares[key] = self.squares.get(key, 0) + x * x
-        for den in ("hands", "games", *(k for k in values if k.endswith(".reached"))):
+        for den in ("hands", "games", *(k for k in values if k.endswith(
+                (".reached", ".called", ".accepted")))):
             y = values[den]
             for key, x in values.items():
                 self.products[key, den] = self.products.get((key, den), 0) + x * y
@@ -538,6 +547,20 @@ _RUN_SPECS: dict[str, tuple[Spec, bool]] = {
     "forfeited_games": (("mean", "forfeits"), True),
     "out_of_turn_raises.raises": (("mean", "out_of_turn"), True),
     "out_of_turn_raises.per_hand": (("ratio", "out_of_turn", "hands"), False),
+    "concedes.hands": (("mean", "concedes"), True),
+    "concedes.rate": (("ratio", "concedes", "hands"), False),
+}
+_SIDE_SPECS: dict[str, tuple[Spec, bool]] = {
+    "called": (("mean", "side.{b}.called"), True),
+    "called_per_hand": (("ratio", "side.{b}.called", "hands"), False),
+    "accepted": (("mean", "side.{b}.accepted"), True),
+    "accept_rate": (("ratio", "side.{b}.accepted", "side.{b}.called"), False),
+    "won_by_mao_team": (("mean", "side.{b}.won_by_mao_team"), True),
+    "mao_team_rate": (("ratio", "side.{b}.won_by_mao_team", "side.{b}.accepted"), False),
+    "points": (("mean", "side.{b}.points"), True),
+    "average_points": (("ratio", "side.{b}.points", "side.{b}.called"), False),
+    "average_accepted_points": (("ratio", "side.{b}.accepted_points", "side.{b}.accepted"),
+                                False),
 }
 _STEP_SPECS: dict[str, tuple[Spec, bool]] = {
     "reached": (("mean", "steps.{v}.reached"), True),
@@ -571,6 +594,8 @@ def spec_of(metric: str) -> tuple[Spec, bool] | None:
         found, fill = _TEAM_SPECS.get(parts[2]), {"t": parts[1]}
     elif parts[0] == "ladder" and len(parts) == 3:
         found, fill = _STEP_SPECS.get(parts[2]), {"v": parts[1]}
+    elif parts[0] == "side_bets" and len(parts) == 3:
+        found, fill = _SIDE_SPECS.get(parts[2]), {"b": parts[1]}
     elif parts[0] == "special_hands" and len(parts) >= 3 and parts[1] in _SPECIAL_SLOTS:
         rest = ".".join(parts[2:])
         if rest == "rate":
@@ -648,6 +673,11 @@ _STEP = (("reached", "reached"), ("reached_per_hand", "reached per hand"),
 _ONE = (("hands", "hands"), ("rate", "rate"), ("won_by_team_at_score", "won by team at score"),
         ("won_by_other_team", "won by other team"), ("nobody", "won by nobody"),
         ("decided_play", "decided to play"), ("decided_fold", "decided to fold"))
+_SIDE = (("called", "called"), ("called_per_hand", "called per hand"),
+         ("accepted", "accepted"), ("accept_rate", "accept rate"),
+         ("won_by_mao_team", "won by the mão's team"), ("mao_team_rate", "mão's team rate"),
+         ("points", "points"), ("average_points", "average points"),
+         ("average_accepted_points", "average points accepted"))
 
 Metric = tuple[str, str, int | float | None]  # key, label, value
 
@@ -681,6 +711,11 @@ def _metric_keys(a: dict[str, Any], b: dict[str, Any]) -> list[tuple[str, str]]:
             steps.setdefault(s["value"], s["name"])
     for value in sorted(steps):
         keys += [(f"ladder.{value}.{k}", f"{steps[value]} ({value}) {label}") for k, label in _STEP]
+    if "concedes" in a or "concedes" in b:
+        keys += [("concedes.hands", "hands conceded"), ("concedes.rate", "concede rate")]
+    bets = list(dict.fromkeys(s["bet"] for stats in (a, b) for s in stats.get("side_bets", [])))
+    for bet in bets:
+        keys += [(f"side_bets.{bet}.{k}", f"{bet} {label}") for k, label in _SIDE]
     for special, fields in (("one_team", _ONE), ("both_teams", (
             ("hands", "hands"), ("rate", "rate"), ("won.0", "won by team 0"),
             ("won.1", "won by team 1"), ("nobody", "won by nobody")))):
@@ -690,7 +725,10 @@ def _metric_keys(a: dict[str, Any], b: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def _ladder_by_value(stats: dict[str, Any]) -> dict[str, Any]:
-    return {**stats, "ladder": {str(s["value"]): s for s in stats["ladder"]}}
+    """The statistics with the ladder by step value and the side bets by name (so that a
+    metric key reaches them)."""
+    return {**stats, "ladder": {str(s["value"]): s for s in stats["ladder"]},
+            "side_bets": {s["bet"]: s for s in stats.get("side_bets", [])}}
 
 
 def differences(a: dict[str, Any], b: dict[str, Any]) -> list[dict[str, Any]]:

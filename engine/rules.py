@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
@@ -286,6 +286,21 @@ class Rules:
             object.__setattr__(self, "_fingerprint", cached)
         return cached
 
+    def move_name(self, move: str, default: str) -> str:
+        """What the table says for a move (the variant's optional ``move_names``: ``accept``,
+        ``fold``, ``concede``, ``play_hand``, ``fold_hand``), else ``default``. Presentation
+        only, as ``card_names``: no rule reads it and ``variant_sha256`` leaves it out.
+
+        >>> from engine.variant import load_variant
+        >>> load_variant("gauderio").move_name("accept", "aceito")
+        'quero'
+        >>> load_variant("paulista").move_name("accept", "aceito")
+        'aceito'
+        """
+        names = self.data.get("move_names") if isinstance(self.data, Mapping) else None
+        got = names.get(move) if isinstance(names, Mapping) else None
+        return got if isinstance(got, str) else default
+
     @property
     def top_value(self) -> int:
         """The highest value a raise can reach (C8)."""
@@ -378,7 +393,8 @@ class Rules:
 
 #: Top-level keys that are no rule: labels, the parent, presentation (what players call cards).
 #: The fingerprint and the playthroughs leave them out.
-NOT_RULES = frozenset({"$schema", "name", "title", "description", "extends", "card_names"})
+NOT_RULES = frozenset({"$schema", "name", "title", "description", "extends", "card_names",
+                       "move_names"})
 
 
 def rules_from_data(data: dict[str, Any], source: str = "") -> Rules:

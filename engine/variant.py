@@ -37,7 +37,8 @@ MAX_DEPTH = 32
 MAX_EXTENDS = 16
 #: Keys a variant that extends nothing may leave out.
 _OPTIONAL = {("$schema",), ("name",), ("title",), ("description",), ("extends",),
-             ("manilhas", "suit_order"), ("manilhas", "cards"), ("card_names",), ("teams",),
+             ("manilhas", "suit_order"), ("manilhas", "cards"), ("card_names",), ("move_names",),
+             ("teams",),
              ("betting", "no_raise_when_winning"), ("special_hands", "one_team", "decider"),
              # house rules whose absence means the pinned reading (C9) or no concede
              ("betting", "answered_by"), ("betting", "refusal"), ("betting", "raise_back"),

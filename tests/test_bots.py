@@ -70,8 +70,8 @@ def test_random_bot_is_uniform_enough() -> None:
 
 
 def test_make_bot_knows_its_names() -> None:
-    assert bot_names() == ["heuristic", "random"]
-    with pytest.raises(KeyError, match="known bots: heuristic, random"):
+    assert bot_names() == ["heuristic", "random", "search"]
+    with pytest.raises(KeyError, match="known bots: heuristic, random, search"):
         make_bot("genius", Match.new("paulista", seed=1).rules)
 
 

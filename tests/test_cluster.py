@@ -182,6 +182,16 @@ def test_simulate_on_a_cluster_gives_the_statistics_of_jobs_1(scheduler: str,
     assert all(x.read_bytes() == y.read_bytes() for x, y in zip(a, b, strict=True))
 
 
+def test_tournament_on_a_cluster_gives_the_table_of_jobs_1(scheduler: str) -> None:
+    """truco tournament --dask, as simulate: the same round robin, table and ratings."""
+    args = ["tournament", "--variant", "paulista", "--bots", "random,heuristic",
+            "--games", "6", "--seed", "3"]
+    for extra in ([], ["--json"]):
+        one = run(*args, "--jobs", "1", *extra)
+        assert one[0] == 0, one[1]
+        assert run(*args, "--dask", scheduler, *extra) == one
+
+
 def _killing(chunk_fn: Callable[[Any], Any], marker: str) -> Callable[[Any], Any]:
     """``chunk_fn``, but the first call anywhere kills its own worker process (SIGKILL, as a
     machine lost would) after leaving ``marker``; the calls after that run as usual."""

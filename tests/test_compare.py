@@ -483,3 +483,22 @@ def test_a_variant_of_three_teams_is_compared_team_by_team() -> None:
         "team 0 matches won", "team 1 matches won", "team 2 matches won"]
     won = [row for row in result["differences"] if row["label"] == "team 2 matches won"][0]
     assert won["a"] == won["b"] == result["a"]["teams"][2]["matches_won"]
+
+
+def test_side_bets_and_concedes_are_compared_and_tested() -> None:
+    """A rule change to the envido (GH7b: the falta is what the trailing team lacks) shows in
+    the envido rows, each with its test; a variant with concede has its concede rows."""
+    result = engine.compare.compare_simulations("gauderio", "gauderio-falta-trailer", games=40,
+                                                seed=1, bots=["heuristic", "random"])
+    rows = {row["metric"]: row for row in result["differences"]}
+    for key in ("called", "accepted", "accept_rate", "won_by_mao_team", "mao_team_rate",
+                "points", "average_points", "average_accepted_points"):
+        row = rows[f"side_bets.envido.{key}"]
+        assert row["a"] == result["a"]["side_bets"][0][key], key
+        assert row["b"] == result["b"]["side_bets"][0][key], key
+        assert row["test"] in ("welch", "welch, delta method"), key
+    assert rows["concedes.hands"]["a"] == result["a"]["concedes"]["hands"]
+    assert rows["concedes.rate"]["test"] == "welch, delta method"
+    assert "side_bets.envido.called" not in {
+        r["metric"] for r in engine.compare.differences(
+            result["a"] | {"side_bets": []}, result["a"] | {"side_bets": []})}

@@ -24,11 +24,11 @@ from helpers import (
     win_hand,
 )
 
-from engine import Match, find_variant
+from engine import Action, Match, find_variant
 from engine.cards import RANKS, SUITS, card_name, parse_card
 from engine.errors import IllegalMoveError, VariantError
 from engine.game import Checkpoint
-from engine.rules import Rules
+from engine.rules import Rules, rules_from_data
 from engine.variant import load_variant
 
 #: The deals below give most seats three cards of one suit: a flor, which every holder must
@@ -519,6 +519,34 @@ def test_play_words_truco_retruco_vale_quatro_quero_nao_quero_baralho() -> None:
     assert said(m, 2, "quero retruco") == Action.raise_to(2, 3)
     act(m, "raise 2 3")
     assert said(m, 3, "vale quatro") == Action.raise_to(3, 4)
+
+
+def test_play_menu_says_the_tables_words_and_reads_them() -> None:
+    """move_names (presentation): Gaudério's menu says quero, não quero, vou ao baralho, and a
+    typed name chooses its move; Paulista's menu keeps aceito and corro; the names are not
+    rules (the fingerprint leaves them out)."""
+    from engine.cli.play_cmd import parse_move
+    from engine.moves import KINDS, Words
+
+    def menu(m: Match, seat: int) -> list[str]:
+        words = Words(who="you", s="", me=seat, rules=m.rules, position=None,
+                      card=str, label=str)
+        return [KINDS[a.kind].menu(a, words) for a in m.legal_actions(seat)  # type: ignore[misc]
+                if a.kind in ("accept", "fold", "concede")]
+
+    m = match(G, deal(0, EVEN))
+    assert menu(m, 1) == ["vou ao baralho (concede the hand)"]
+    legal = m.legal_actions(1)
+    assert parse_move("Vou ao baralho", legal, [str(a) for a in legal], m.rules) \
+        == Action.concede(1)
+    act(m, "raise 1 2")
+    assert menu(m, 2)[:2] == ["quero (accept)", "não quero (fold)"]
+    p = Match.new("paulista", seed=1)
+    p.apply(Action.raise_to(p.turn, 3))
+    answering = next(s for s in range(4) if p.legal_actions(s))
+    assert menu(p, answering)[:2] == ["aceito (accept)", "corro (fold)"]
+    plain = {k: v for k, v in find_variant(G).data.items() if k != "move_names"}
+    assert find_variant(G).fingerprint == rules_from_data(plain).fingerprint
 
 
 def test_play_a_whole_gauderio_match_through_scripted_input(tmp_path: Path) -> None:

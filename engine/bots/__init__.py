@@ -1,9 +1,11 @@
 """Bots: seeded, deterministic players that see only their seat's observation.
 
-``random`` picks a legal move uniformly; ``heuristic`` plays sensibly. Get one by name with
-:func:`make_bot`; :func:`next_actor` says which seat a driver asks to move, :func:`choose_for`
-asks a bot with only what its seat may see (:func:`seat_view`), and :func:`out_of_turn_raise`
-offers the other seats a raise out of turn where the variant allows it (M3).
+``random`` picks a legal move uniformly; ``heuristic`` plays sensibly; ``search`` searches
+sampled deals (``search:N``: a budget of N iterations, :mod:`engine.bots.search`). Get one
+by name with :func:`make_bot`; :func:`next_actor` says which seat a driver asks to move,
+:func:`choose_for` asks a bot with only what its seat may see (:func:`seat_view`), and
+:func:`out_of_turn_raise` offers the other seats a raise out of turn where the variant allows
+it (M3).
 
 >>> from engine import Match
 >>> m = Match.new("mineiro", seed=3)
@@ -16,6 +18,7 @@ True
 from engine.bots.base import (
     Bot,
     bot_names,
+    bot_problem,
     choose_for,
     derive_seed,
     make_bot,
@@ -26,9 +29,13 @@ from engine.bots.base import (
 )
 from engine.bots.heuristic import HeuristicBot
 from engine.bots.random import RandomBot
+from engine.bots.search import SearchBot
 
 register("random", RandomBot)
 register("heuristic", HeuristicBot)
+register("search", SearchBot,
+         budgeted=lambda rules, seed, budget: SearchBot(rules, seed, budget=budget))
 
-__all__ = ["Bot", "HeuristicBot", "RandomBot", "bot_names", "choose_for", "derive_seed",
-           "make_bot", "next_actor", "out_of_turn_raise", "register", "seat_view"]
+__all__ = ["Bot", "HeuristicBot", "RandomBot", "SearchBot", "bot_names", "bot_problem",
+           "choose_for", "derive_seed", "make_bot", "next_actor", "out_of_turn_raise", "register",
+           "seat_view"]

@@ -43,12 +43,18 @@ class Bot(Protocol):
 
 
 BotFactory = Callable[[Rules, int], Bot]
+#: A bot with a budget (``search:400``): rules, seed, budget.
+BudgetFactory = Callable[[Rules, int, int], Bot]
 _REGISTRY: dict[str, BotFactory] = {}
+_BUDGETED: dict[str, BudgetFactory] = {}
 
 
-def register(name: str, factory: BotFactory) -> None:
-    """Make a bot available by name to :func:`make_bot` (and so to the command line)."""
+def register(name: str, factory: BotFactory, *, budgeted: BudgetFactory | None = None) -> None:
+    """Make a bot available by name to :func:`make_bot` (and so to the command line);
+    ``budgeted`` also makes ``NAME:N`` a bot, built with the budget ``N`` (a positive int)."""
     _REGISTRY[name] = factory
+    if budgeted is not None:
+        _BUDGETED[name] = budgeted
 
 
 def bot_names() -> list[str]:
@@ -56,15 +62,43 @@ def bot_names() -> list[str]:
     return sorted(_REGISTRY)
 
 
+def bot_problem(name: str) -> str | None:
+    """Why ``name`` is not a bot (``None``: it is one): a registered name, or ``NAME:N`` for a
+    bot with a budget.
+
+    >>> bot_problem("heuristic") is None, bot_problem("search:400") is None
+    (True, True)
+    >>> bot_problem("search:0")
+    "bad budget in 'search:0': a positive whole number of iterations"
+    """
+    base, colon, arg = name.partition(":")
+    if base not in _REGISTRY:
+        return f"unknown bot {base!r}; known bots: {', '.join(_known())}"
+    if not colon:
+        return None
+    if base not in _BUDGETED:
+        return f"bot {base!r} takes no budget ({name!r})"
+    if not arg.isdigit() or int(arg) < 1:
+        return f"bad budget in {name!r}: a positive whole number of iterations"
+    return None
+
+
+def _known() -> list[str]:
+    return [f"{n}[:N]" if n in _BUDGETED else n for n in bot_names()]
+
+
 def make_bot(name: str, rules: Rules, seed: int = 0) -> Bot:
-    """A new bot of the named kind for this variant's rules, seeded.
+    """A new bot of the named kind for this variant's rules, seeded; ``NAME:N`` gives a bot
+    with a budget its budget (``search:400``).
 
     Raises ``KeyError`` with the known names for an unknown one."""
-    try:
-        factory = _REGISTRY[name]
-    except KeyError:
-        raise KeyError(f"unknown bot {name!r}; known bots: {', '.join(bot_names())}") from None
-    return factory(rules, seed & MASK64)
+    problem = bot_problem(name)
+    if problem is not None:
+        raise KeyError(problem)
+    base, colon, arg = name.partition(":")
+    if colon:
+        return _BUDGETED[base](rules, seed & MASK64, int(arg))
+    return _REGISTRY[base](rules, seed & MASK64)
 
 
 def derive_seed(seed: int, index: int) -> int:

@@ -40,6 +40,7 @@ def _register() -> None:
     from engine.cli import play_cmd, record_cmd, replay_cmd, simulate_cmd, variants_cmd, verify_cmd
     from engine.cli.compare_cmd import compare
     from engine.cli.position_cmd import position
+    from engine.cli.tournament_cmd import tournament
 
     main.add_command(variants_cmd.variants)
     main.add_command(verify_cmd.verify)
@@ -49,6 +50,7 @@ def _register() -> None:
     main.add_command(play_cmd.play)
     main.add_command(compare)
     main.add_command(position)
+    main.add_command(tournament)
     _whole_summaries(main)
 
 

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 import click
 
-from engine.bots import bot_names
+from engine.bots import bot_names, bot_problem
 from engine.simulate import seat_bots
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -24,7 +24,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 U64 = click.IntRange(0, 2**64 - 1)
 
 BOTS_HELP = ("One bot for every seat, two (teams 0 and 1) or one per seat, by seat: "
-             + ", ".join(bot_names()) + ".")
+             + ", ".join(bot_names()) + " (search:N: search with a budget of N iterations).")
 
 
 def bots_option(default: str, *, note: str = "") -> Callable[[F], F]:
@@ -41,10 +41,9 @@ def parse_bots(text: str, players: int, *, param_hint: str = "--bots") -> list[s
     ['heuristic', 'random', 'heuristic', 'random']
     """
     names = [name.strip() for name in text.split(",")]
-    unknown = [name for name in names if name not in bot_names()]
-    if unknown:
-        raise click.BadParameter(f"unknown bot {unknown[0]!r}; known bots: "
-                                 f"{', '.join(bot_names())}", param_hint=param_hint)
+    problems = [p for p in map(bot_problem, names) if p is not None]
+    if problems:
+        raise click.BadParameter(problems[0], param_hint=param_hint)
     try:
         return seat_bots(names, players)
     except ValueError as exc:

@@ -30,7 +30,8 @@ from typing import IO, Any
 import click
 
 from engine.actions import Action
-from engine.bots import Bot, bot_names, choose_for, make_bot, next_actor, out_of_turn_raise
+from engine.bots import Bot, bot_problem, choose_for, make_bot, next_actor, out_of_turn_raise
+from engine.bots.search import DEFAULT_BUDGET
 from engine.cards import COBERTA, RANKS, CardError, card_name, card_pretty, card_rank, parse_card
 from engine.cli.options import U64, bots_option, force_option, parse_bots
 from engine.errors import LogError, PositionError, TrucoError
@@ -54,6 +55,8 @@ from engine.tui import (
 )
 
 HUMAN = "human"
+#: ``--level``: the bots a player understands, weakest first.
+LEVELS = {"easy": "random", "medium": "heuristic", "hard": f"search:{DEFAULT_BUDGET}"}
 ACCEPT_WORDS = {"aceito", "accept", "aceitar", "aceita", "quero", "sim", "yes", "ok"}
 FOLD_WORDS = {"corro", "fold", "correr", "corre", "nao", "não", "no", "baralho"}
 # "eu corro", "vou ao baralho" (Gaudério, G20): give up the hand
@@ -228,6 +231,9 @@ def parse_move(text: str, legal: Sequence[Action], legal_text: Sequence[str],
     letters = MENU_LETTERS[:len(legal)]
     if len(words) == 1 and len(words[0]) == 1 and words[0] in letters:
         return legal[letters.index(words[0])]
+    named_move = _by_move_name(" ".join(words), legal, rules)
+    if named_move is not None:
+        return named_move
     covered = any(w in COVER_WORDS for w in words)
     words = [w for w in words if w not in COVER_WORDS]
     blind = any("#" in t for t in legal_text)
@@ -318,6 +324,23 @@ def parse_move(text: str, legal: Sequence[Action], legal_text: Sequence[str],
     return _hint(legal, rules)
 
 
+#: The variant's ``move_names`` keys: the move each names, and the decision it takes.
+_MOVE_NAMES = (("accept", "accept", None), ("fold", "fold", None), ("concede", "concede", None),
+               ("play_hand", "decide", True), ("fold_hand", "decide", False))
+
+
+def _by_move_name(typed: str, legal: Sequence[Action], rules: Rules) -> Action | None:
+    """The legal move whose name (the variant's ``move_names``: "vou ao baralho") is what was
+    typed, or ``None``."""
+    for key, kind, play_on in _MOVE_NAMES:
+        name = rules.move_name(key, "")
+        if name and typed == name.lower():
+            for a in legal:
+                if a.kind == kind and (play_on is None or a.play_on == play_on):
+                    return a
+    return None
+
+
 def _pretty(name: str) -> str:
     return card_pretty(parse_card(name))
 
@@ -334,12 +357,13 @@ def _hint(legal: Sequence[Action], rules: Rules) -> str:
     if "raise" in kinds:
         step = next(a for a in legal if a.kind == "raise")
         say.append(rules.step_name(step.value or 0))
+    name = rules.move_name
     if "accept" in kinds:
-        say.append("aceito/accept, corro/fold")
+        say.append(f"{name('accept', 'aceito')}/accept, {name('fold', 'corro')}/fold")
     if "decide" in kinds:
-        say.append("jogo/play, corro/fold")
+        say.append(f"{name('play_hand', 'jogo')}/play, {name('fold_hand', 'corro')}/fold")
     if "concede" in kinds:
-        say.append("corro/concede" if "fold" not in kinds else "concede")
+        say.append(f"{name('concede', 'corro')}/concede" if "fold" not in kinds else "concede")
     calls = list(dict.fromkeys(a.call for a in legal if a.kind in ("envido", "flor")))
     if calls:
         say.append("/".join(c for c in calls if c is not None))
@@ -583,6 +607,9 @@ def position_match(rules: Rules, path: str, seed: int) -> Match:
               help="Your seat, from 0 (seat 0 deals the first hand; partners sit in "
                    "alternate seats); with --resume, the log's unless given.")
 @bots_option("heuristic", note="Your own seat is yours, whatever the list gives it.")
+@click.option("--level", type=click.Choice(list(LEVELS)), default=None,
+              help="How strong the bots play, instead of --bots: easy (random moves), medium "
+                   f"(heuristic), hard (search, {DEFAULT_BUDGET} hands played out per move).")
 @click.option("--seed", "-s", type=U64, default=None,
               help="Seeds the deals and the bots; left out, a new seed is drawn and printed.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False),
@@ -598,7 +625,7 @@ def position_match(rules: Rules, path: str, seed: int) -> Match:
                    "position prints it; docs/positions.md), of --variant. The deals go on "
                    "from the position's rng (from --seed where it has none); --seed seeds "
                    "the bots.")
-def play(variant: str | None, seat: int, bots: str, seed: int | None,
+def play(variant: str | None, seat: int, bots: str, level: str | None, seed: int | None,
          log_path: str | None, resume: str | None, force: bool,
          position_file: str | None) -> None:
     """Play a match against bots in the terminal.
@@ -606,11 +633,17 @@ def play(variant: str | None, seat: int, bots: str, seed: int | None,
     \b
     Examples:
       truco play --variant paulista --seat 0 --bots heuristic --seed 7 --log game.jsonl
+      truco play --variant mineiro --level hard
       truco play --resume game.jsonl
       truco play --variant paulista --position puzzle.json --log puzzle.jsonl
     """
     stdin: IO[str] = sys.stdin  # CliRunner and scripted runs swap sys.stdin
     moves: list[Action] = []
+    bots_source = click.get_current_context().get_parameter_source("bots")
+    if level is not None:
+        if bots_source is not click.core.ParameterSource.DEFAULT:
+            raise click.UsageError("--level chooses the bots: leave out --bots (or --level)")
+        bots = LEVELS[level]
     if resume is not None:
         if log_path is not None:
             raise click.UsageError("--resume goes on writing to its own log; leave out --log")
@@ -622,10 +655,10 @@ def play(variant: str | None, seat: int, bots: str, seed: int | None,
         ctx = click.get_current_context()
         if ctx.get_parameter_source("seat") is click.core.ParameterSource.DEFAULT:
             seat = int(meta.get("human", 0))
-        bots_given = (ctx.get_parameter_source("bots")
-                      is not click.core.ParameterSource.DEFAULT)
+        bots_given = (bots_source is not click.core.ParameterSource.DEFAULT
+                      or level is not None)
         names = None if bots_given else list(meta.get("bots", []))
-        if names is not None and not all(n in (HUMAN, *bot_names()) for n in names):
+        if names is not None and not all(n == HUMAN or bot_problem(n) is None for n in names):
             names = None  # not written by truco play: the --bots default
         label = header["variant"]
     else:

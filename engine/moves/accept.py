@@ -32,7 +32,7 @@ def _tell(a: Action, w: Words) -> str:
 
 
 def _menu(a: Action, w: Words) -> str:
-    return "aceito (accept)"
+    return f"{w.rules.move_name('accept', 'aceito')} (accept)"
 
 KIND = register(MoveKind(
     name="accept", tell=_tell, menu=_menu, order=2, judge=judge_answer, effect=_effect,

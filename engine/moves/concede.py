@@ -146,7 +146,7 @@ def _tell(a: Action, w: Words) -> str:
 
 
 def _menu(a: Action, w: Words) -> str:
-    return "corro (concede the hand)"
+    return f"{w.rules.move_name('concede', 'corro')} (concede the hand)"
 
 KIND = register(MoveKind(
     name="concede", tell=_tell, menu=_menu, order=5, judge=_judge, effect=_effect, lister=_lister,

@@ -65,7 +65,9 @@ def _tell(a: Action, w: Words) -> str:
 
 
 def _menu(a: Action, w: Words) -> str:
-    return "jogo (play the hand)" if a.play_on else "corro (fold the hand)"
+    if a.play_on:
+        return f"{w.rules.move_name('play_hand', 'jogo')} (play the hand)"
+    return f"{w.rules.move_name('fold_hand', 'corro')} (fold the hand)"
 
 KIND = register(MoveKind(
     name="decide", tell=_tell, menu=_menu, order=0, judge=_judge, effect=_effect, lister=_lister,

@@ -64,7 +64,7 @@ def _tell(a: Action, w: Words) -> str:
 
 
 def _menu(a: Action, w: Words) -> str:
-    return "corro (fold)"
+    return f"{w.rules.move_name('fold', 'corro')} (fold)"
 
 KIND = register(MoveKind(
     name="fold", tell=_tell, menu=_menu, order=3, judge=_judge, effect=_effect, lister=_lister,

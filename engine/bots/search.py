@@ -1,0 +1,509 @@
+"""``search``: determinised Monte Carlo search (perfect-information Monte Carlo over sampled
+deals) from what its seat may know.
+
+Each time it has a real choice, the bot
+
+1. guesses the cards it cannot see, consistently with its observation: every card it has seen
+   (its own hand, the vira, cards played face up, cards shown with a raise, M4, its partners'
+   cards where a decision shows them, M5) stays where it is; the others (the other seats'
+   hands, cards played face down, P7, its own cards in a blind hand, P6, a raise's card it was
+   not shown) are dealt at random from the cards it has not seen, each seat getting as many as
+   it holds. A raise by an opponent that waits for its answer is read as strength: a guess
+   where the raiser's cards would not make the heuristic raise is mostly redrawn
+   (:meth:`SearchBot._consistent_guess`);
+2. builds that guess as a position (docs/positions.md) and a match from it
+   (:meth:`engine.position.build`, so the engine checks the guess like any position; it has no
+   generator, so no later deal is known either);
+3. tries each of its legal moves on a copy of that match (:meth:`Match.clone`) and plays the
+   hand out with a cheap policy: cards by a greedy rule of thumb (the lowest card that wins the
+   round, else the lowest; strong leads), never a raise in a card's place, and the
+   :class:`~engine.bots.heuristic.HeuristicBot` answering raises and deciding special hands
+   (from each seat's own observation);
+4. scores the end of the hand by the chance its team wins the match from the new score
+   (:class:`WinChance`: a race to the target where every hand goes to a team at random), and
+   plays the move with the best mean over the guesses; a raise must beat the best other move
+   by :attr:`SearchBot.raise_margin`, since the hands played out have no later raise.
+
+Why positions rather than ``Match.clone()`` with the hidden cards re-dealt: the bot is given
+only its observation and its legal moves (:func:`engine.bots.choose_for`), never the match, so
+what it may know is what it is given; the guess goes through the engine's own position checks,
+so a wrong reconstruction is an error, not a silent mis-search. Skipping only the JSON Schema
+check (``trusted``), a match from a position costs about 0.1 ms, a hand played out about as
+much again; every move of one guess shares that guess (common random numbers).
+
+The budget is in iterations (``search:400``): the number of hands played out per decision,
+shared among the legal moves (each guess plays every move once); an offer to raise out of turn
+(M3), made before every card, gets half of it, and is passed after a quarter of that when no
+raise comes within half the margin of the pass. Deterministic: its own
+SplitMix64 (and the heuristic's, seeded from it) and nothing else; the same seed and the same
+observations give the same moves.
+
+>>> from engine import Match
+>>> m = Match.new("paulista", seed=7)
+>>> bot = SearchBot(m.rules, seed=1, budget=12)
+>>> obs, legal = m.observation(1), m.legal_actions(1)
+>>> move = bot.choose(obs, legal)
+>>> move in legal, move == SearchBot(m.rules, seed=1, budget=12).choose(obs, legal)
+(True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import combinations
+from typing import Any
+
+from engine.actions import Action
+from engine.bots.base import Observation, choose_for, derive_seed, next_actor
+from engine.bots.heuristic import HeuristicBot
+from engine.cards import Card, card_name, parse_card
+from engine.errors import IllegalMoveError
+from engine.game import Match
+from engine.moves.deal import decider_seat
+from engine.moves.play import round_outcome
+from engine.position import POSITION_FORMAT, build
+from engine.rules import Rules
+from engine.shuffle import SplitMix64
+from engine.sidebets import SideBet, best_points
+
+#: The default budget: hands played out per decision (``search`` alone).
+DEFAULT_BUDGET = 96
+
+
+class WinChance:
+    """The chance that a team wins the match from a score, under a simple model: every hand
+    goes to one of the teams with equal chance, for the variant's first value (40%), or the
+    first, second or third step of its ladder (35%, 15%, 10%: about what bots' matches show);
+    every later game is won by each team with equal chance.
+
+    >>> from engine.variant import load_variant
+    >>> w = WinChance(load_variant("paulista"))
+    >>> round(w.game([0, 0])[0], 6), w.game([11, 0])[0] > 0.8, w.game([0, 11])[0] < 0.2
+    (0.5, True, True)
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        values = [rules.initial_value] + [s.value for s in rules.ladder[:3]]
+        weights = (0.4, 0.35, 0.15, 0.1)[:len(values)]
+        total = sum(weights)
+        self._points = tuple((v, w / total) for v, w in zip(values, weights, strict=False))
+        self._teams = rules.teams
+        self._game = lru_cache(maxsize=None)(self._game_needs)
+        self._match = lru_cache(maxsize=None)(self._match_needs)
+
+    def _game_needs(self, needs: tuple[int, ...]) -> tuple[float, ...]:
+        teams = self._teams
+        out = [0.0] * teams
+        share = 1.0 / teams
+        for t in range(teams):
+            for v, w in self._points:
+                left = needs[t] - v
+                if left <= 0:
+                    out[t] += share * w
+                    continue
+                nxt = list(needs)
+                nxt[t] = left
+                for u, p in enumerate(self._game(tuple(nxt))):
+                    out[u] += share * w * p
+        return tuple(out)
+
+    def _match_needs(self, needs: tuple[int, ...]) -> tuple[float, ...]:
+        teams = self._teams
+        out = [0.0] * teams
+        for t in range(teams):
+            if needs[t] <= 1:
+                out[t] += 1.0 / teams
+                continue
+            nxt = list(needs)
+            nxt[t] -= 1
+            for u, p in enumerate(self._match(tuple(nxt))):
+                out[u] += p / teams
+        return tuple(out)
+
+    def game(self, score: Sequence[int]) -> tuple[float, ...]:
+        """Each team's chance to win the game in play from ``score``."""
+        target = self.rules.target
+        return self._game(tuple(max(target - s, 1) for s in score))
+
+    def match(self, score: Sequence[int], games: Sequence[int]) -> tuple[float, ...]:
+        """Each team's chance to win the match from ``score`` in the game in play and
+        ``games`` won."""
+        need = self.rules.games_to_win
+        q = self.game(score)
+        teams = self._teams
+        out = [0.0] * teams
+        for t in range(teams):
+            if need - games[t] <= 1:
+                out[t] += q[t]
+                continue
+            nxt = [need - g for g in games]
+            nxt[t] -= 1
+            for u, p in enumerate(self._match(tuple(nxt))):
+                out[u] += q[t] * p
+        return tuple(out)
+
+
+@lru_cache(maxsize=64)
+def win_chance(rules: Rules) -> WinChance:
+    """The :class:`WinChance` of a variant (made once)."""
+    return WinChance(rules)
+
+
+class _Shim:
+    """What :func:`engine.moves.play.round_outcome` reads of a match: strengths, rules, mão."""
+
+    __slots__ = ("hand", "rules", "mao", "strength")
+
+    def __init__(self, rules: Rules, strength: tuple[int, ...], mao: int) -> None:
+        self.rules = rules
+        self.mao = mao
+        self.hand = self
+        self.strength = strength
+
+
+class SearchBot:
+    """Determinised search over the deals its observation allows (module docstring);
+    ``budget``: hands played out per decision."""
+
+    name = "search"
+    #: What a raise must gain over the best other move, in chance to win the match: the
+    #: hands played out have no later raise, so a raise's risk is underrated (measured:
+    #: without it, Mineiro's raises out of turn lose matches).
+    raise_margin = 0.1
+
+    def __init__(self, rules: Rules, seed: int = 0, *, budget: int = DEFAULT_BUDGET) -> None:
+        if budget < 1:
+            raise ValueError(f"a search budget is a number of iterations, 1 or more, not {budget}")
+        self.rules = rules
+        self.budget = budget
+        self.rng = SplitMix64(seed)
+        self._policy = [HeuristicBot(rules, derive_seed(seed, 1 + s))
+                        for s in range(rules.players)]
+        self._value = win_chance(rules)
+        self._deck = [card_name(c) for c in rules.deck]
+        self._special_index = {h.name: i for i, h in enumerate(rules.special_hands)}
+        self._making_cache: dict[tuple[Any, ...], list[tuple[str, ...]]] = {}
+
+    # -- choosing ---------------------------------------------------------------------------
+    def choose(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
+        """The move with the best mean outcome over the sampled deals (one of
+        ``legal_actions``)."""
+        if not legal_actions:
+            raise ValueError("no legal move to choose from")
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        obs = observation
+        k = len(legal_actions)
+        offer = legal_actions[-1].kind == "pass"  # a raise out of turn (M3): asked often
+        rounds = max(1, self.budget // (2 * k if offer else k))
+        totals = [0.0] * k
+        counts = [0] * k
+        team = obs["team"]
+        screen = max(2, rounds // 4) if offer else 0
+        for done in range(rounds):
+            if done == screen and offer and max(
+                    (totals[i] / counts[i] for i in range(k - 1) if counts[i]), default=-1.0) \
+                    < totals[-1] / max(counts[-1], 1) + self.raise_margin / 2:
+                return legal_actions[-1]  # early cut-off: no raise out of turn comes close
+            m = build(self.rules, self._consistent_guess(obs), trusted=True)
+            for i, move in enumerate(legal_actions):
+                trial = m.clone()
+                real = _real(trial, move)
+                if real is not None:
+                    try:
+                        trial.apply(real)
+                    except IllegalMoveError:
+                        continue  # legal only with cards this guess does not give (never seen)
+                self._play_out(trial)
+                totals[i] += self._value.match(trial.score, trial.games)[team] \
+                    if trial.winner is None else float(trial.winner == team)
+                counts[i] += 1
+        # the best mean, a raise's less the margin; on a tie, not a raise, then the first
+        margin = self.raise_margin
+        best = max(range(k), key=lambda i: ((totals[i] / counts[i] if counts[i] else -1.0)
+                                            - (margin if legal_actions[i].kind == "raise" else 0),
+                                            legal_actions[i].kind != "raise", -i))
+        return legal_actions[best]
+
+    # -- the guess --------------------------------------------------------------------------
+    def _consistent_guess(self, obs: Observation) -> dict[str, Any]:
+        """:meth:`guess`, where a raise by an opponent waits for the answer weighted by what
+        the raise says: a guess in which the heuristic would not have raised with the
+        raiser's cards is kept with chance 1 in 8 only (up to 8 tries), so that a raise is
+        read as the strength it usually shows."""
+        pending = obs["pending_raise"]
+        team_of = self.rules.team_of
+        if pending is None or team_of[pending["seat"]] == obs["team"]:
+            return self.guess(obs)
+        raiser = pending["seat"]
+        judge = self._policy[raiser]
+        as_raiser = dict(obs, seat=raiser, team=team_of[raiser])
+        threshold = judge.raise_base + 0.12 * judge._level(pending["value"]) - 0.1
+        for _ in range(7):
+            g = self.guess(obs)
+            strength = judge._estimate(as_raiser, g["hands"][raiser])
+            if strength >= threshold or self.rng.bounded(8) == 0:
+                return g
+        return self.guess(obs)
+
+    def guess(self, obs: Observation) -> dict[str, Any]:
+        """A position that agrees with everything ``obs`` shows, the hidden cards dealt at
+        random from those the seat has not seen (docs/positions.md)."""
+        rules = self.rules
+        n = rules.players
+        me = obs["seat"]
+        rng = self.rng
+        played = obs["played"]
+        held: list[list[str]] = [[] for _ in range(n)]
+        known_cards: set[str] = set()
+        if obs["hand"] is not None:
+            held[me] = list(obs["hand"])
+        for s, cards in (obs["partner_hands"] or {}).items():
+            held[int(s)] = list(cards)
+        for cards in held:
+            known_cards.update(cards)
+        if obs["vira"] is not None:
+            known_cards.add(obs["vira"])
+        played_by = [0] * n
+        for p in played:
+            played_by[p["seat"]] += 1
+            if p["card"] is not None:
+                known_cards.add(p["card"])
+        known_played = {p["card"] for p in played if p["card"] is not None}
+        bound: list[str | None] = [None] * n
+        for sh in obs["shown"]:
+            c = sh["card"]
+            known_cards.add(c)
+            if c not in known_played:  # shown with an accepted raise and not played yet (M4)
+                bound[sh["seat"]] = c
+                if c not in held[sh["seat"]]:
+                    held[sh["seat"]].append(c)
+        pending = obs["pending_raise"]
+        if pending is not None and "card" in pending:
+            known_cards.add(pending["card"])
+        pool = [c for c in self._deck if c not in known_cards]
+        # G32: the winner of an accepted side bet shows his points at the end of the hand, and
+        # a position says which cards (engine.position checks them): where the winning
+        # declarer's cards are hidden, they are dealt among those that make his points
+        shows: dict[str, tuple[int, int]] = {}  # bet -> (seat, declared points)
+        for view, bet in zip(obs.get("side_bets") or (), rules.side_bets, strict=False):
+            won = _winning_declaration(view, rules.team_of) if bet.reveal == "winner" else None
+            if won is None:
+                continue
+            shows[view["bet"]] = won
+            seat, points = won
+            want = rules.cards_per_player - played_by[seat]
+            if held[seat] or want == 0:
+                continue  # known (his own, or shown to the partners) or all played
+            public = [p["card"] for p in played if p["seat"] == seat and p["card"] is not None]
+            options = self._making(bet, points, public, want, tuple(sorted(pool)))
+            if options:
+                pick = options[rng.bounded(len(options))]
+                held[seat] = list(pick)
+                pool = [c for c in pool if c not in pick]
+        # deal the unseen cards: Fisher-Yates from the bot's own generator
+        for i in range(len(pool) - 1, 0, -1):
+            j = rng.bounded(i + 1)
+            pool[i], pool[j] = pool[j], pool[i]
+        take = iter(pool)
+        cards_per = rules.cards_per_player
+        for s in range(n):
+            if s == me and obs["hand"] is not None:
+                continue
+            want = cards_per - played_by[s]
+            while len(held[s]) < want:
+                held[s].append(next(take))
+        hidden_played = [dict(p, card=next(take)) if p["card"] is None else p for p in played]
+        # the rounds
+        results = obs["rounds"]
+        number = obs["round"]
+        rounds = []
+        for r in range(1, len(results) + 1):
+            rounds.append({"cards": [{"seat": p["seat"], "card": p["card"],
+                                      "covered": p["covered"]}
+                                     for p in hidden_played if p["round"] == r],
+                           "winner": results[r - 1]})
+        current = [{"seat": p["seat"], "card": p["card"], "covered": p["covered"]}
+                   for p in hidden_played if p["round"] == number]
+        leader = current[0]["seat"] if current else self._leader(obs, rounds)
+        dealt = [[p["card"] for p in hidden_played if p["seat"] == s] + held[s]
+                 for s in range(n)]
+        special = None
+        if obs["special"] is not None:
+            entry = self._special_index[obs["special"]["name"]]
+            rule = rules.special_hands[entry]
+            sp_team = obs["special"]["team"]
+            decider = None
+            if rule.decision and rule.decider == "first_from_mao" and sp_team is not None:
+                decider = decider_seat(rules, obs["mao"], sp_team)
+            special = {"entry": entry, "name": rule.name, "team": sp_team, "decider": decider}
+        pend = None
+        if pending is not None:
+            card = pending.get("card")
+            if card is None and rules.name_card:
+                raiser = pending["seat"]
+                options = held[raiser] if bound[raiser] is None else [bound[raiser]]
+                card = options[rng.bounded(len(options))]
+            pend = {"seat": pending["seat"], "value": pending["value"], "card": card}
+        return {
+            "position": POSITION_FORMAT,
+            "state": obs["phase"],
+            "score": list(obs["score"]),
+            "games": list(obs["games"]),
+            "winner": None,
+            "dealer": obs["dealer"],
+            "hand_number": obs["hand_number"],
+            "value": obs["value"],
+            "special": special,
+            "pending": pend,
+            "refused": list(pending.get("folded", ())) if pending is not None else [],
+            "last_raise_team": obs["last_raise_team"],
+            "vira": obs["vira"],
+            "hands": held,
+            "dealt": dealt,
+            "rounds": rounds,
+            "round": {"number": number, "leader": leader,
+                      "turn": (leader + len(current)) % n, "cards": current},
+            "shown": [dict(sh) for sh in obs["shown"]],
+            "bound": bound,
+            "last_hand": None,
+            "rng": None,  # the hand is played out, no later one
+            **self._side_bets(obs, dealt, shows),
+        }
+
+    def _side_bets(self, obs: Observation, dealt: list[list[str]],
+                   shows: dict[str, tuple[int, int]]) -> dict[str, Any]:
+        """The position's ``side_bets`` (a variant with side bets only): what the seat saw of
+        each bet (every call and answer, the winner and points, G49), the points owed where
+        they are credited at the end of the hand (GH6), and the cards the winner will show
+        (G32), from the guess's cards."""
+        rules = self.rules
+        if not rules.side_bets:
+            return {}
+        entries = []
+        for view, bet in zip(obs["side_bets"], rules.side_bets, strict=True):
+            shown = None
+            won = shows.get(view["bet"])
+            if won is not None:
+                seat = won[0]
+                cards = [parse_card(c) for c in dealt[seat]]
+                made = best_points(cards, bet.values, bet.same_suit_bonus)[1]
+                shown = {"seat": seat, "cards": [card_name(c) for c in made]}
+            entries.append({
+                "bet": view["bet"], "calls": list(view["calls"]), "caller": view["caller"],
+                "pending": view["pending"], "settled": view["settled"],
+                "accepted": view["accepted"], "winner": view["winner"],
+                "points": view["points"],
+                "owed": view["settled"] and bet.credit == "end_of_hand"
+                and obs["phase"] != "match_over",
+                "shown": shown})
+        return {"side_bets": entries}
+
+    def _making(self, bet: SideBet, points: int, public: list[str], want: int,
+                pool: tuple[str, ...]) -> list[tuple[str, ...]]:
+        """The ways to deal ``want`` cards from ``pool`` to a player whose cards played face
+        up are ``public`` so that his dealt cards make ``points`` (G22): worked out once per
+        decision (the pool is the same for every guess of one observation)."""
+        key = (bet.name, points, tuple(public), want, pool)
+        found = self._making_cache.get(key)
+        if found is None:
+            shown = [parse_card(c) for c in public]
+            found = [combo for combo in combinations(pool, want)
+                     if bet.points(shown + [parse_card(c) for c in combo]) == points]
+            self._making_cache = {key: found}  # one observation's worth
+        return found
+
+    def _leader(self, obs: Observation, rounds: list[dict[str, Any]]) -> int:
+        """Who leads the round in play before its first card: the mão in round 1, else as
+        the completed rounds decide (C5, C6; a covered card is nothing whatever its face)."""
+        vira = obs["vira"]
+        strength = self.rules.strengths(parse_card(vira) if vira is not None else None)
+        shim = _Shim(self.rules, strength, obs["mao"])
+        leader: int = obs["mao"]
+        for r in rounds:
+            cards = [(p["seat"], parse_card(p["card"]), p["covered"]) for p in r["cards"]]
+            _, leader = round_outcome(shim, cards, leader)  # type: ignore[arg-type]
+        return leader
+
+    # -- playing out ------------------------------------------------------------------------
+    def _play_out(self, m: Match) -> None:
+        """Play ``m`` to the end of its hand (it has no generator: it then waits for a deal,
+        or the match is over): cards by :func:`_greedy`, answers and decisions by the
+        heuristic."""
+        policy = self._policy
+        while m.state not in ("deal", "match_over"):
+            if m.state == "play":
+                seat = m.round.turn
+                m.apply(_greedy(m, m.legal_actions(seat)))
+            else:
+                seat = next_actor(m)
+                m.apply(choose_for(policy[seat], m, seat))
+
+
+def _real(m: Match, move: Action) -> Action | None:
+    """The move of the guessed match that ``move`` (as the seat was offered it) stands for:
+    a play by position (P6) names the guessed card there; a pass (M3) is no move."""
+    if move.kind == "pass":
+        return None
+    if move.position is not None:
+        card: Card = m.hands[move.seat][move.position]
+        if move.kind == "play":
+            return Action.play(move.seat, card, move.covered)
+        return Action(move.kind, move.seat, card, move.covered, move.value)
+    return move
+
+
+def _greedy(m: Match, legal: Sequence[Action]) -> Action:
+    """The rollout's card: in a blind hand (P6) the first; leading, the strongest (in round 1
+    the second strongest if the strongest is a manilha); with the partners winning the round,
+    the weakest; else the weakest card that wins the round, else one that ties, else the
+    weakest. Face up, never a raise or a concession (unless nothing else is legal)."""
+    plays = [a for a in legal if a.kind == "play" and not a.covered]
+    if not plays:
+        plays = [a for a in legal if a.kind == "play"]
+        if not plays:
+            return legal[0]
+    if len(plays) == 1 or m.hand.blind:
+        return plays[0]
+    strength = m.hand.strength
+    ranked = sorted(plays, key=lambda a: strength[a.card])  # type: ignore[index]
+    rnd = m.round
+    if not rnd.cards:
+        top = ranked[-1]
+        if rnd.number == 0 and top.card in m.manilhas:
+            return ranked[-2]
+        return top
+    team_of = m.rules.team_of
+    mine = team_of[ranked[0].seat]
+    opp = ours = -2
+    for s, c, cov in rnd.cards:
+        v = -1 if cov else strength[c]
+        if team_of[s] == mine:
+            ours = max(ours, v)
+        else:
+            opp = max(opp, v)
+    if ours > opp:
+        return ranked[0]
+    for a in ranked:
+        if strength[a.card] > opp:  # type: ignore[index]
+            return a
+    for a in ranked:
+        if strength[a.card] == opp:  # type: ignore[index]
+            return a
+    return ranked[0]
+
+
+def _winning_declaration(view: Any, team_of: Sequence[int]) -> tuple[int, int] | None:
+    """The seat and points of the declaration that won an accepted side bet (G30: the best
+    declared by the winning team, the first said on a tie), or ``None``."""
+    if not view["accepted"] or view["winner"] is None:
+        return None
+    best: tuple[int, int] | None = None
+    for d in view["declared"]:
+        if d["points"] is not None and team_of[d["seat"]] == view["winner"] and (
+                best is None or d["points"] > best[1]):
+            best = (d["seat"], d["points"])
+    return best
+

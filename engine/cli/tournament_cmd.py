@@ -1,0 +1,112 @@
+"""``truco tournament``: a round robin between bots, a results table and a rating for each.
+
+Exit codes: 0 ok, 1 the variant is invalid, 2 usage errors (an unknown bot, fewer than two,
+a variant without exactly two teams).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from engine.bots import bot_problem
+from engine.cli.options import U64
+from engine.cli.scale import dask_option, executor_for
+from engine.tournament import run_tournament
+from engine.tui import columns
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def format_tournament(result: dict[str, Any]) -> str:
+    """The results of :func:`engine.tournament.run_tournament` as plain-text tables."""
+    out = [f"{result['variant']}: round robin, {result['games']} deals per pairing, each "
+           f"played both ways round, seed {result['seed']}", ""]
+    rows: list[list[object]] = [["pairing", "matches", "won by the first", "95% interval"]]
+    for p in result["pairings"]:
+        rows.append([f"{p['a']} vs {p['b']}", p["matches"],
+                     f"{p['a_won']} ({_pct(p['a_rate'])})", "-".join(map(_pct, p["a_ci95"]))])
+    out += [columns(rows), ""]
+    table: list[list[object]] = [["bot", "matches", "won", "rating", "95% interval"]]
+    for b in result["bots"]:
+        lo, hi = b["rating_ci95"]
+        table.append([b["name"], b["matches"], f"{b['won']} ({_pct(b['rate'])})",
+                      f"{b['rating']:.0f}", f"{lo:.0f} to {hi:.0f}"])
+    out += [columns(table), "",
+            "ratings: a Bradley-Terry fit on the Elo scale (400 points: 10 to 1 odds), "
+            "centred on 1500"]
+    return "\n".join(out) + "\n"
+
+
+def _progress_bar(total: int) -> tuple[Callable[[int, int], None] | None, Callable[[], None]]:
+    if not sys.stderr.isatty():
+        return None, lambda: None
+    from rich.console import Console
+    from rich.progress import Progress
+
+    bar = Progress(console=Console(stderr=True), transient=True)
+    task = bar.add_task("tournament", total=total)
+    bar.start()
+
+    def update(done: int, _total: int) -> None:
+        bar.update(task, completed=done)
+
+    return update, bar.stop
+
+
+@click.command()
+@click.option("--variant", "-v", required=True, metavar="NAME|FILE",
+              help="A shipped variant name or a path to a variant YAML file (two teams).")
+@click.option("--bots", "-b", required=True, metavar="NAME,NAME[,NAME...]",
+              help="The bots, each once (search:N: search with a budget of N iterations).")
+@click.option("--games", "-n", default=50, show_default=True, type=click.IntRange(1),
+              help="Deals per pairing; each is played twice, the teams swapped.")
+@click.option("--seed", "-s", default=1, show_default=True, type=U64,
+              help="The run seed: deal k is the match seeded with its k-th SplitMix64 draw.")
+@click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(1),
+              help="Processes to use; the results are the same for any value.")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@dask_option("matches")
+def tournament(variant: str, bots: str, games: int, seed: int, jobs: int,
+               as_json: bool, dask: str | None) -> None:
+    """Round robin between bots: every pair plays the same deals both ways round; a table
+    of results and a rating for each bot with its 95% interval.
+
+    \b
+    Example:
+      truco tournament --variant paulista --bots random,heuristic,search:24,search --games 50
+    """
+    names = [n.strip() for n in bots.split(",")]
+    for name in names:
+        problem = bot_problem(name)
+        if problem is not None:
+            raise click.BadParameter(problem, param_hint="--bots")
+    if len(names) < 2 or len(set(names)) != len(names):
+        raise click.BadParameter("give two bots or more, each once", param_hint="--bots")
+    from engine.game import resolve_rules
+
+    rules = resolve_rules(variant)
+    if rules.teams != 2:
+        raise click.BadParameter(f"a tournament pits two teams against each other; "
+                                 f"{rules.name} has {rules.teams}", param_hint="--variant")
+    total = len(names) * (len(names) - 1) * games
+    progress, stop = _progress_bar(total)
+    try:
+        with contextlib.ExitStack() as stack:
+            executor = None if dask is None else stack.enter_context(
+                executor_for(jobs, dask, total))  # a cluster (the same table)
+            result = run_tournament(rules, names, games=games, seed=seed, jobs=jobs,
+                                    progress=progress, executor=executor)
+    finally:
+        stop()
+    if as_json:
+        click.echo(json.dumps(result, indent=2))
+    else:
+        click.echo(format_tournament(result), nl=False)

@@ -1,0 +1,436 @@
+"""A PettingZoo environment (AEC: one agent acts at a time) for any variant:
+``pip install 'truco-engine[rl]'`` (pettingzoo and gymnasium), then ``engine.env.env(...)``.
+
+>>> from engine.env import env
+>>> e = env(variant="paulista")
+>>> e.reset(seed=7)
+>>> final = {}
+>>> for agent in e.agent_iter():
+...     obs, reward, terminated, truncated, info = e.last()
+...     if terminated or truncated:
+...         final[agent] = reward
+...         action = None
+...     else:
+...         action = int(e.np_random.choice(obs["action_mask"].nonzero()[0]))
+...     e.step(action)
+>>> sorted(final.values()), e.unwrapped.match.is_over
+([-1.0, -1.0, 1.0, 1.0], True)
+
+**Agents** are the seats, ``seat_0`` ... ``seat_{n-1}``; the agent to act is the seat the
+match waits for (:func:`engine.bots.next_actor`: the turn's seat for a card, the first
+challenged seat that may answer a raise, the deciding seat of a special hand). Raises out of
+turn (M3) are not offered: a seat raises on its own turn or in answer to a raise.
+
+**Actions**: one fixed ``Discrete`` space per variant, listed by :meth:`TrucoEnv.action_name`
+(index: the move):
+
+- ``play c`` for every card ``c`` of the deck (``rules.deck`` order), then ``play c covered``
+  for every card where the variant allows covered cards (P7);
+- ``raise``: the next step of the ladder (its value follows from the hand's), one action, or
+  ``raise c`` for every card where a raise names its card (M4);
+- ``accept``, ``fold``; ``decide play``, ``decide fold`` where a special hand has a decision
+  (M5); ``concede`` where the variant has it;
+- where a special hand is blind (P6), ``play #i`` (and ``play #i covered``, ``raise #i``) for
+  every hand position ``i``: in a blind hand the seat does not know its cards, so its moves
+  name positions (as a bot is offered them, :func:`engine.bots.seat_view`).
+
+The ``action_mask`` of the agent to act is exactly its legal moves (``Match.legal_actions``,
+as :func:`~engine.bots.seat_view` shows them); every other agent's mask is all zeros.
+
+**Observations** are a dict: ``observation``, a ``float32`` vector in ``[0, 1]``, and
+``action_mask`` (``int8``). The vector, for the observing seat, with seats and teams counted
+from it (``0`` = itself, its team) and ``D`` the deck's size:
+
+=====================  =====================================================================
+block (length)         what it holds
+=====================  =====================================================================
+hand (D)               its cards (none in a blind hand)
+partners (D)           partners' cards a decision shows (M5)
+vira (D)               the vira, if any
+played (n x D)         cards played face up this hand, by seat from itself
+table (D)              cards face up in the round in play
+shown (D)              cards shown with a raise (M4)
+covered (n)            covered cards played this hand, by seat, / cards per player
+score (teams)          points by team from its own, / target
+games (teams)          games by team from its own, / games to win
+value (1)              the hand's value / the ladder's top
+pending (1 + n)        a raise waits for an answer; its raiser by seat from itself
+last raise (teams)     the team that made the last accepted raise
+phase (3)              play, answer, decide (none once the match is over)
+round (cards)          the round in play, one-hot
+rounds (3 x cards)     each round: won by its team, lost, tied
+turn (n)               whose card it is, by seat from itself
+mao, dealer (2n)       the mão and the dealer, by seat from itself
+flags (2)              a blind hand, a special hand
+side bets              per side bet of the variant (G22-G32), in order: each call's count in
+                       the chain (/ 2), a call waits for its answer, its caller by seat from
+                       itself, settled, accepted, the winner by team from its own, the points
+                       won / target, its own points / 40 (its own cards only)
+=====================  =====================================================================
+
+**Rewards** come at the end of the match: +1 to every seat of the winning team, -1 to the
+others (``hand_rewards=True`` adds, at the end of each hand, each team's points of the hand
+divided by the target to its seats, and the others' to theirs negated). ``reset(seed=...)``
+deals the match from that seed (:meth:`Match.new`); without a seed, from the environment's
+generator, seeded by the first ``reset`` with one.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TextIO
+
+import numpy as np
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as exc:  # pragma: no cover - the optional extra is missing
+    raise ImportError("engine.env needs the optional extra: pip install 'truco-engine[rl]' "
+                      "(pettingzoo and gymnasium)") from exc
+
+from engine.actions import Action
+from engine.bots import next_actor, seat_view
+from engine.cards import card_name
+from engine.game import Match, resolve_rules
+from engine.logformat import Recorder
+from engine.rules import Rules
+
+__all__ = ["TrucoEnv", "env", "raw_env"]
+
+_PHASES = ("play", "answer", "decide")
+
+
+class _Moves:
+    """The variant's fixed list of moves (the action space) and the index of each."""
+
+    def __init__(self, rules: Rules) -> None:
+        deck = list(rules.deck)
+        keys: list[tuple[Any, ...]] = [("play", c, False) for c in deck]
+        if rules.covered_allowed:
+            keys += [("play", c, True) for c in deck]
+        if rules.ladder:
+            keys += [("raise", c) for c in deck] if rules.name_card else [("raise", None)]
+            keys += [("accept",), ("fold",)]
+        if any(h.decision for h in rules.special_hands):
+            keys += [("decide", True), ("decide", False)]
+        if rules.concede or rules.concede_instead_of_answer:
+            keys += [("concede",)]
+        for bet in rules.side_bets:  # G27: each call of each bet, then the answers
+            keys += [("envido", call) for call in bet.calls if ("envido", call) not in keys]
+        if rules.side_bets:
+            keys += [("quero",), ("nao_quero",)]
+        if any(h.blind for h in rules.special_hands):
+            positions = range(rules.cards_per_player)
+            keys += [("play#", i, False) for i in positions]
+            if rules.covered_allowed:
+                keys += [("play#", i, True) for i in positions]
+            if rules.ladder and rules.name_card:
+                keys += [("raise#", i) for i in positions]
+        self.keys = keys
+        self.index = {k: i for i, k in enumerate(keys)}
+
+    @staticmethod
+    def key(a: Action) -> tuple[Any, ...]:
+        """The key of a move as a seat is offered it (:func:`seat_view`)."""
+        if a.position is not None:
+            return ("play#", a.position, a.covered) if a.kind == "play" else \
+                ("raise#", a.position)
+        if a.kind == "play":
+            return ("play", a.card, a.covered)
+        if a.kind == "raise":
+            return ("raise", a.card)
+        if a.kind == "decide":
+            return ("decide", a.play_on)
+        if a.kind == "envido":
+            return ("envido", a.call)
+        return (a.kind,)
+
+    @staticmethod
+    def name(key: tuple[Any, ...]) -> str:
+        kind = key[0]
+        if kind == "play":
+            return f"play {card_name(key[1])}" + (" covered" if key[2] else "")
+        if kind == "play#":
+            return f"play #{key[1] + 1}" + (" covered" if key[2] else "")
+        if kind == "raise":
+            return "raise" if key[1] is None else f"raise {card_name(key[1])}"
+        if kind == "raise#":
+            return f"raise #{key[1] + 1}"
+        if kind == "decide":
+            return "decide " + ("play" if key[1] else "fold")
+        if kind == "envido":
+            return str(key[1])
+        return str(kind)
+
+
+class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
+    """The AEC environment of one variant (see the module docstring); build it with
+    :func:`env` (wrapped with PettingZoo's checks) or :func:`raw_env`."""
+
+    metadata = {"render_modes": ["human", "ansi"], "name": "truco_v0", "is_parallelizable": False}
+
+    def __init__(self, variant: Rules | str = "paulista", *, seed: int | None = None,
+                 hand_rewards: bool = False, render_mode: str | None = None,
+                 log: TextIO | None = None) -> None:
+        super().__init__()
+        self.rules = resolve_rules(variant)
+        self.variant = variant if isinstance(variant, str) else self.rules.name
+        self.hand_rewards = hand_rewards
+        self.render_mode = render_mode
+        self.log = log
+        r = self.rules
+        n = r.players
+        self.possible_agents = [f"seat_{s}" for s in range(n)]
+        self.agent_seat = {a: s for s, a in enumerate(self.possible_agents)}
+        self.moves = _Moves(r)
+        self._deck_index = {c: i for i, c in enumerate(r.deck)}
+        d = len(r.deck)
+        cpp = r.cards_per_player
+        teams = r.teams
+        self._size = (d * (5 + n) + n + 2 * teams + 1 + (1 + n) + teams + 3 + cpp + 3 * cpp
+                      + n + 2 * n + 2
+                      + sum(len(b.calls) + 1 + n + 2 + teams + 2 for b in r.side_bets))
+        self._top = max([r.initial_value, *(s.value for s in r.ladder)])
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, (self._size,), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (len(self.moves.keys),), dtype=np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(len(self.moves.keys))
+                              for a in self.possible_agents}
+        self._seed = seed
+        #: The environment's generator (numpy), seeded by ``reset(seed=...)``.
+        self.np_random: Any = None
+        self.match: Match | None = None
+        self._recorder: Recorder | None = None
+        #: The moves applied since the last reset, as the match took them.
+        self.history: list[Action] = []
+
+    # -- the spaces -------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def action_name(self, index: int) -> str:
+        """The move an action index stands for, in words (``play 4c``, ``raise``...)."""
+        return self.moves.name(self.moves.keys[index])
+
+    # -- the AEC protocol -------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new match dealt from ``seed`` (else from the environment's generator)."""
+        if seed is not None:
+            self.np_random = np.random.default_rng(seed)
+        elif self.np_random is None:
+            self.np_random = np.random.default_rng(self._seed)
+        match_seed = seed if seed is not None else int(self.np_random.integers(0, 2**63))
+        self.match = Match(self.rules, seed=match_seed)
+        self._recorder = (Recorder(self.match, self.log, variant=self.variant)
+                          if self.log is not None else None)
+        self.history = []
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._select()
+
+    def _select(self) -> None:
+        m = self.match
+        assert m is not None
+        if m.is_over:
+            return
+        seat = next_actor(m)
+        self.agent_selection = self.possible_agents[seat]
+        self._view = seat_view(m, seat)
+        legal = m.legal_actions(seat)
+        self._real = {self.moves.index[_Moves.key(v)]: real
+                      for v, real in zip(self._view[1], legal, strict=True)}
+        for a in self.agents:
+            self.infos[a] = {}
+        self.infos[self.agent_selection] = {"legal": [self.action_name(i)
+                                                      for i in sorted(self._real)]}
+
+    def legal_indices(self) -> list[int]:
+        """The action indices legal for the agent to act (its mask's ones), in order."""
+        return sorted(self._real)
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        m = self.match
+        assert m is not None and action is not None
+        move = self._real.get(int(action))
+        if move is None:
+            raise ValueError(f"{agent}: action {action} ({self.action_name(int(action))}) is "
+                             f"not legal now; legal: {self.infos[agent].get('legal')}")
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        score_before = m.score[:]
+        hand = m.hand_number
+        games_before = m.games[:]
+        if self._recorder is not None:
+            self._recorder.apply(move)
+        else:
+            m.apply(move)
+        self.history.append(move)
+        team_of = self.rules.team_of
+        if self.hand_rewards and (m.hand_number != hand or m.is_over):
+            gained = [(m.score[t] - score_before[t]) if m.games == games_before
+                      else (self.rules.target if m.games[t] > games_before[t] else 0)
+                      for t in range(self.rules.teams)]
+            for a in self.agents:
+                t = team_of[self.agent_seat[a]]
+                mine = gained[t]
+                theirs = sum(g for u, g in enumerate(gained) if u != t)
+                self.rewards[a] += (mine - theirs) / self.rules.target
+        if m.is_over:
+            for a in self.agents:
+                self.rewards[a] += 1.0 if team_of[self.agent_seat[a]] == m.winner else -1.0
+                self.terminations[a] = True
+        else:
+            self._select()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        seat = self.agent_seat[agent]
+        m = self.match
+        assert m is not None
+        mask = np.zeros(len(self.moves.keys), dtype=np.int8)
+        if not m.is_over and agent == self.agent_selection:
+            mask[list(self._real)] = 1
+        return {"observation": self._vector(seat), "action_mask": mask}
+
+    def render(self) -> str | None:
+        m = self.match
+        if m is None:
+            return None
+        text = f"{m!r}; to act: {getattr(self, 'agent_selection', None)}"
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    # -- the observation vector -------------------------------------------------------------
+    def _vector(self, seat: int) -> Any:
+        m = self.match
+        assert m is not None
+        r = self.rules
+        n = r.players
+        d = len(r.deck)
+        cpp = r.cards_per_player
+        teams = r.teams
+        team = r.team_of[seat]
+        obs = m.observation(seat)
+        v = np.zeros(self._size, dtype=np.float32)
+        at = 0
+        idx = self._deck_index
+
+        def cards(names: Any, offset: int) -> None:
+            from engine.cards import parse_card
+
+            for c in names or ():
+                v[offset + idx[parse_card(c)]] = 1.0
+
+        def rel(s: int) -> int:
+            return (s - seat) % n
+
+        def rel_team(t: int) -> int:
+            return (t - team) % teams
+
+        cards(obs["hand"], at)
+        at += d
+        for s, hand in (obs["partner_hands"] or {}).items():
+            if int(s) != seat:
+                cards(hand, at)
+        at += d
+        cards([obs["vira"]] if obs["vira"] else [], at)
+        at += d
+        covered = [0] * n
+        for p in obs["played"]:
+            if p["covered"]:
+                covered[rel(p["seat"])] += 1
+            if p["card"] is not None and not p["covered"]:
+                cards([p["card"]], at + d * rel(p["seat"]))
+                if p["round"] == obs["round"]:
+                    cards([p["card"]], at + d * n)
+        at += d * n + d
+        cards([sh["card"] for sh in obs["shown"]], at)
+        at += d
+        for i, c in enumerate(covered):
+            v[at + i] = c / cpp
+        at += n
+        for t in range(teams):
+            v[at + rel_team(t)] = min(obs["score"][t] / r.target, 1.0)
+            v[at + teams + rel_team(t)] = min(obs["games"][t] / r.games_to_win, 1.0)
+        at += 2 * teams
+        v[at] = min(obs["value"] / self._top, 1.0)
+        at += 1
+        pending = obs["pending_raise"]
+        if pending is not None:
+            v[at] = 1.0
+            v[at + 1 + rel(pending["seat"])] = 1.0
+        at += 1 + n
+        if obs["last_raise_team"] is not None:
+            v[at + rel_team(obs["last_raise_team"])] = 1.0
+        at += teams
+        if obs["phase"] in _PHASES:  # nothing at the match's end
+            v[at + _PHASES.index(obs["phase"])] = 1.0
+        at += 3
+        v[at + min(obs["round"], cpp) - 1] = 1.0
+        at += cpp
+        for i, w in enumerate(obs["rounds"][:cpp]):
+            v[at + 3 * i + (2 if w is None else 0 if w == team else 1)] = 1.0
+        at += 3 * cpp
+        if obs["turn"] is not None:
+            v[at + rel(obs["turn"])] = 1.0
+        at += n
+        v[at + rel(obs["mao"])] = 1.0
+        v[at + n + rel(obs["dealer"])] = 1.0
+        at += 2 * n
+        v[at] = float(obs["blind"])
+        v[at + 1] = float(obs["special"] is not None)
+        at += 2
+        for bet, view in zip(r.side_bets, obs.get("side_bets") or (), strict=True):
+            for i, call in enumerate(bet.calls):
+                v[at + i] = min(view["calls"].count(call) / 2, 1.0)
+            at += len(bet.calls)
+            v[at] = float(view["pending"])
+            if view["caller"] is not None:
+                v[at + 1 + rel(view["caller"])] = 1.0
+            at += 1 + n
+            v[at] = float(view["settled"])
+            v[at + 1] = float(view["accepted"])
+            at += 2
+            if view["winner"] is not None:
+                v[at + rel_team(view["winner"])] = 1.0
+            at += teams
+            v[at] = min(view["points"] / r.target, 1.0)
+            v[at + 1] = min((view["my_points"] or 0) / 40, 1.0)
+            at += 2
+        assert at == self._size
+        return v
+
+
+def raw_env(variant: Rules | str = "paulista", **kwargs: Any) -> TrucoEnv:
+    """The environment without PettingZoo's wrappers."""
+    return TrucoEnv(variant, **kwargs)
+
+
+def env(variant: Rules | str = "paulista", **kwargs: Any) -> Any:
+    """The environment of ``variant`` (a shipped name, a file or a ``Rules``), wrapped with
+    PettingZoo's order and bounds checks; ``seed``, ``hand_rewards``, ``render_mode``, ``log``
+    (a text stream that receives each match's log) as :class:`TrucoEnv` takes them."""
+    e: Any = TrucoEnv(variant, **kwargs)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)

@@ -58,9 +58,10 @@ from engine.actions import Action
 from engine.bots.base import Observation, choose_for, derive_seed, next_actor
 from engine.bots.heuristic import HeuristicBot
 from engine.cards import Card, card_name, parse_card
-from engine.errors import IllegalMoveError
+from engine.errors import IllegalMoveError, PositionError
 from engine.game import Match
 from engine.moves.deal import decider_seat
+from engine.moves.flor import is_flor
 from engine.moves.play import round_outcome
 from engine.position import POSITION_FORMAT, build
 from engine.rules import Rules
@@ -207,7 +208,9 @@ class SearchBot:
                     (totals[i] / counts[i] for i in range(k - 1) if counts[i]), default=-1.0) \
                     < totals[-1] / max(counts[-1], 1) + self.raise_margin / 2:
                 return legal_actions[-1]  # early cut-off: no raise out of turn comes close
-            m = build(self.rules, self._consistent_guess(obs), trusted=True)
+            m = self._guessed_match(obs)
+            if m is None:
+                continue
             for i, move in enumerate(legal_actions):
                 trial = m.clone()
                 real = _real(trial, move)
@@ -228,6 +231,17 @@ class SearchBot:
         return legal_actions[best]
 
     # -- the guess --------------------------------------------------------------------------
+    def _guessed_match(self, obs: Observation) -> Match | None:
+        """A match built from a guess of the hidden cards; a guess the engine refuses (the
+        constraints the guess does not model: a flor's suit among covered cards, say) is
+        drawn again, up to 8 times (``None`` then: this round of the search is skipped)."""
+        for _ in range(8):
+            try:
+                return build(self.rules, self._consistent_guess(obs), trusted=True)
+            except PositionError:
+                continue
+        return None
+
     def _consistent_guess(self, obs: Observation) -> dict[str, Any]:
         """:meth:`guess`, where a raise by an opponent waits for the answer weighted by what
         the raise says: a guess in which the heuristic would not have raised with the
@@ -303,19 +317,52 @@ class SearchBot:
                 pick = options[rng.bounded(len(options))]
                 held[seat] = list(pick)
                 pool = [c for c in pool if c not in pick]
-        # deal the unseen cards: Fisher-Yates from the bot's own generator
-        for i in range(len(pool) - 1, 0, -1):
-            j = rng.bounded(i + 1)
-            pool[i], pool[j] = pool[j], pool[i]
-        take = iter(pool)
         cards_per = rules.cards_per_player
-        for s in range(n):
-            if s == me and obs["hand"] is not None:
+        # G35, G36: who sang a flor holds one (of the value compared, where it was), and who
+        # did not, once a flor was sung or he played a card, holds none
+        no_flor: list[tuple[SideBet, int]] = []
+        for view, bet in zip(obs.get("side_bets") or (), rules.side_bets, strict=False):
+            if bet.kind != "flor":
                 continue
-            want = cards_per - played_by[s]
-            while len(held[s]) < want:
-                held[s].append(next(take))
-        hidden_played = [dict(p, card=next(take)) if p["card"] is None else p for p in played]
+            sung = view.get("sung") or []
+            compared = {d["seat"]: d["points"] for d in view["declared"]
+                        if d["points"] is not None}
+            for seat in sung:
+                want = cards_per - played_by[seat]
+                if held[seat] or want == 0:
+                    continue
+                public = [p["card"] for p in played
+                          if p["seat"] == seat and p["card"] is not None]
+                options = self._making(bet, compared.get(seat), public, want,
+                                       tuple(sorted(pool)))
+                if options:
+                    pick = options[rng.bounded(len(options))]
+                    held[seat] = list(pick)
+                    pool = [c for c in pool if c not in pick]
+            no_flor += [(bet, s) for s in range(n) if s not in sung and not held[s]
+                        and (sung or played_by[s])]
+        # deal the unseen cards: Fisher-Yates from the bot's own generator (again where a
+        # seat got a flor it cannot have)
+        fixed = [list(h) for h in held]
+        for _ in range(32):
+            for i in range(len(pool) - 1, 0, -1):
+                j = rng.bounded(i + 1)
+                pool[i], pool[j] = pool[j], pool[i]
+            take = iter(pool)
+            held = [list(h) for h in fixed]
+            for s in range(n):
+                if s == me and obs["hand"] is not None:
+                    continue
+                want = cards_per - played_by[s]
+                while len(held[s]) < want:
+                    held[s].append(next(take))
+            hidden_played = [dict(p, card=next(take)) if p["card"] is None else p
+                             for p in played]
+            if not any(is_flor(bet, [parse_card(c) for c in held[s]]
+                               + [parse_card(p["card"]) for p in hidden_played
+                                  if p["seat"] == s])
+                       for bet, s in no_flor):
+                break
         # the rounds
         results = obs["rounds"]
         number = obs["round"]
@@ -383,6 +430,9 @@ class SearchBot:
         if not rules.side_bets:
             return {}
         entries = []
+        flor = {b.name: b for b in rules.side_bets if b.kind == "flor"}
+        killed = {name for view in obs["side_bets"] if view["bet"] in flor and view.get("sung")
+                  for name in flor[view["bet"]].kills}  # G37: a flor sung kills them
         for view, bet in zip(obs["side_bets"], rules.side_bets, strict=True):
             shown = None
             won = shows.get(view["bet"])
@@ -399,20 +449,36 @@ class SearchBot:
                 "owed": view["settled"] and bet.credit == "end_of_hand"
                 and obs["phase"] != "match_over",
                 "shown": shown})
+            if flor:  # G37-G41: what was killed, who sang, the flores that scored
+                entries[-1]["killed"] = view["bet"] in killed
+                if bet.kind == "flor":
+                    sung = list(view.get("sung") or [])
+                    entries[-1]["sung"] = sung
+                    won = view["winner"] if view["settled"] else None
+                    entries[-1]["flores"] = [
+                        {"seat": s, "cards": list(dealt[s])} for s in sung
+                        if won is not None and rules.team_of[s] == won]
         return {"side_bets": entries}
 
-    def _making(self, bet: SideBet, points: int, public: list[str], want: int,
+    def _making(self, bet: SideBet, points: int | None, public: list[str], want: int,
                 pool: tuple[str, ...]) -> list[tuple[str, ...]]:
         """The ways to deal ``want`` cards from ``pool`` to a player whose cards played face
-        up are ``public`` so that his dealt cards make ``points`` (G22): worked out once per
-        decision (the pool is the same for every guess of one observation)."""
+        up are ``public`` so that his dealt cards make ``points`` (G22; ``None``: any) and, for
+        a flor, are one (G34): worked out once per decision (the pool is the same for every
+        guess of one observation)."""
         key = (bet.name, points, tuple(public), want, pool)
         found = self._making_cache.get(key)
         if found is None:
             shown = [parse_card(c) for c in public]
-            found = [combo for combo in combinations(pool, want)
-                     if bet.points(shown + [parse_card(c) for c in combo]) == points]
-            self._making_cache = {key: found}  # one observation's worth
+            found = []
+            for combo in combinations(pool, want):
+                cards = shown + [parse_card(c) for c in combo]
+                if (bet.kind != "flor" or is_flor(bet, cards)) and (
+                        points is None or bet.points(cards) == points):
+                    found.append(combo)
+            if len(self._making_cache) > 8:
+                self._making_cache.clear()  # a few observations' worth
+            self._making_cache[key] = found
         return found
 
     def _leader(self, obs: Observation, rounds: list[dict[str, Any]]) -> int:

@@ -116,8 +116,10 @@ class _Moves:
             keys += [("decide", True), ("decide", False)]
         if rules.concede or rules.concede_instead_of_answer:
             keys += [("concede",)]
-        for bet in rules.side_bets:  # G27: each call of each bet, then the answers
-            keys += [("envido", call) for call in bet.calls if ("envido", call) not in keys]
+        for bet in rules.side_bets:  # G27, G39: each call of each bet, then the answers
+            kind = "flor" if bet.kind == "flor" else "envido"
+            calls = [*bet.calls, *(c for chain in (bet.flor_chains or {}) for c in chain)]
+            keys += [(kind, c) for c in dict.fromkeys(calls) if (kind, c) not in keys]
         if rules.side_bets:
             keys += [("quero",), ("nao_quero",)]
         if any(h.blind for h in rules.special_hands):
@@ -142,8 +144,8 @@ class _Moves:
             return ("raise", a.card)
         if a.kind == "decide":
             return ("decide", a.play_on)
-        if a.kind == "envido":
-            return ("envido", a.call)
+        if a.kind in ("envido", "flor"):
+            return (a.kind, a.call)
         return (a.kind,)
 
     @staticmethod
@@ -159,7 +161,7 @@ class _Moves:
             return f"raise #{key[1] + 1}"
         if kind == "decide":
             return "decide " + ("play" if key[1] else "fold")
-        if kind == "envido":
+        if kind in ("envido", "flor"):
             return str(key[1])
         return str(kind)
 

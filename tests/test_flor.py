@@ -502,3 +502,35 @@ def test_truco_replay_tells_the_songs() -> None:
 
     text = transcript(record_random(G, 1, dealer=0).encode(), "flor.jsonl")
     assert "sings: flor" in text and "flor (flor, sung)" in text
+
+
+# -- GH14: flor sung until the end of round 1 ----------------------------------------------
+ROUND_1 = "gauderio-flor-round-1"
+
+
+def test_GH14_a_holder_may_sing_on_his_turn_or_play_first() -> None:
+    m = match(ROUND_1, deal(3, "7c 5c 4c | 3d 2s Kd | 3h 6c Qh | Ks Qd Jh"), dealer=3)
+    assert m.state == "play" and "flor 0 flor" in legal(m) and "play 0 7c" in legal(m)
+    act(m, "flor 0 flor")
+    assert m.state == "play" and m.score == [3, 0] and "flor 0 flor" not in legal(m)
+    m = match(ROUND_1, deal(3, "3d 2s Kd | 7c 5c 4c | 3h 6c Qh | Ks Qd Jh"), dealer=3)
+    refused(m, "flor 0 flor", "no_flor")
+    refused(m, "flor 1 flor", "not_your_turn")
+
+
+def test_GH14_the_flor_is_due_by_the_end_of_round_1() -> None:
+    m = match(ROUND_1, deal(3, "3d 2s Kd | 7c 5c 4c | 3h 6c Qh | Ks Qd Jh"), dealer=3)
+    act(m, "play 0 3d", "play 1 7c", "play 2 3h")
+    assert m.state == "play"
+    act(m, "play 3 Ks")  # the last card of round 1: seat 1 must sing now
+    assert m.state == "sing" and legal(m) == ["flor 1 flor"]
+    act(m, "flor 1 flor")
+    assert m.state == "play" and m.score == [0, 3] and m.round.number == 1
+
+
+def test_GH14_an_envido_settled_before_the_flor_stands() -> None:
+    m = match(ROUND_1, deal(3, "3d 2s Kd | 7c 5c 4c | 3h 6c Qh | Ks Qd Jh"), dealer=3)
+    events = act(m, "envido 0 envido", "quero 1")  # seat 1's flor is not due: 32 wins
+    assert [e["bet"] for e in of(events, "side_bet")] == ["envido"] and m.score == [0, 2]
+    act(m, "play 0 3d", "flor 1 flor")
+    assert m.score == [0, 5] and not m.hand.side[0].killed  # type: ignore[index]

@@ -534,3 +534,41 @@ def test_GH14_an_envido_settled_before_the_flor_stands() -> None:
     assert [e["bet"] for e in of(events, "side_bet")] == ["envido"] and m.score == [0, 2]
     act(m, "play 0 3d", "flor 1 flor")
     assert m.score == [0, 5] and not m.hand.side[0].killed  # type: ignore[index]
+
+
+# -- the loader's cross-checks -------------------------------------------------------------
+@pytest.mark.parametrize(("body", "path", "says"), [
+    ("  envido:\n    per_flor: 3\n", "side_bets.envido.per_flor", "only on a flor"),
+    ("  flor:\n    kills: [truco]\n", "side_bets.flor.kills[0]", "another side bet"),
+    ("  flor:\n    chains:\n      - {calls: [flor], accepted: flores, at_once: compare}\n"
+     "      - {calls: [contra-flor], accepted: 6}\n", "side_bets.flor.chains[1].refused",
+     "expected refused"),
+    ("  flor:\n    chains:\n      - {calls: [flor], accepted: flores}\n"
+     "      - {calls: [contra-flor], accepted: 6, refused: 3}\n", "side_bets.flor.chains",
+     "settled at_once: compare"),
+    ("  envido:\n    timing: round_end\n", "side_bets.envido.timing", "only on a flor"),
+])
+def test_flor_keys_that_make_no_sense_are_refused_with_their_path(
+        tmp_path: Any, body: str, path: str, says: str) -> None:
+    from click.testing import CliRunner
+
+    from engine.cli import main
+    from engine.errors import VariantError
+    from engine.variant import load_variant
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(f"extends: {G}\nside_bets:\n{body}", encoding="utf-8")
+    with pytest.raises(VariantError) as info:
+        load_variant(bad)
+    assert any(e.path == path and says in str(e) for e in info.value.errors), \
+        [str(e) for e in info.value.errors]
+    result = CliRunner().invoke(main, ["variants", "check", str(bad)])
+    assert result.exit_code == 1 and path in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_flor_left_out_changes_no_other_variants_fingerprint() -> None:
+    """The new keys are optional: a variant without flor reads them with their defaults."""
+    sem = resolve_rules(SEM_FLOR)
+    assert [b.kind for b in sem.side_bets] == ["envido"]
+    assert sem.side_bets[0].timing == "first_turn" and sem.side_bets[0].kills == ()

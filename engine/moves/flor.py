@@ -70,6 +70,8 @@ def record(m: Match) -> BetState:
 
 def is_flor(bet: SideBet, cards: tuple[int, ...] | list[int]) -> bool:
     """G34: whether the cards hold a flor (three of one suit)."""
+    if len(cards) == 3:  # the usual hand: no need to count the suits
+        return cards[0] // 13 == cards[1] // 13 == cards[2] // 13
     return flor_points(cards, bet.values, bet.same_suit_bonus) is not None
 
 

@@ -681,7 +681,8 @@ def _check_bets(m: Match, p: Position) -> None:
 def _check_flor(m: Match, b: BetState, state: str, at: str) -> None:
     """The flor's record (G35, G36): the seats that sang are the holders, in playing order
     from the mão; state ``sing`` exactly while a holder is still to sing after the first, or
-    before the first song where a flor is due; the flores shown are the scoring team's."""
+    before the first song where a flor is due; the flores shown are the ones compared, else the
+    scoring team's (G41)."""
     from engine.moves.flor import holders, order
 
     hs = order(m, b)  # from the mão; GH14: from a holder who sang of his own will
@@ -700,8 +701,10 @@ def _check_flor(m: Match, b: BetState, state: str, at: str) -> None:
                                         "sung and no raise waits (G38-G40)"), f"{at}.settled")
     team_of = m.rules.team_of
     for s, cards in b.flores:
-        if s not in hs or team_of[s] != b.winner or set(cards) - set(m.hand.dealt[s]):
-            raise _refuse(Why("bet_shown", "the flores shown are the scoring team's (G41)"),
+        if (s not in hs or (team_of[s] != b.winner and not b.accepted)
+                or set(cards) - set(m.hand.dealt[s])):
+            raise _refuse(Why("bet_shown", "the flores shown are the ones compared, else the "
+                                           "scoring team's (G41)"),
                           f"{at}.flores")
 
 

@@ -217,12 +217,15 @@ def test_G40_contested_stakes(moves: list[str], winner: int, points: int) -> Non
 
 
 def test_G40_me_achico_the_concedes_flor_scores_nothing() -> None:
-    """Seat 1 concedes for B; B's other flor (seat 3) scores nothing either."""
+    """Seat 1 concedes for B; B's other flor (seat 3) scores nothing either, and neither is
+    shown (G50); A's two flores are."""
     m = match(G, deal(3, FOUR), dealer=3)
     events = act(m, "flor 0 flor", "flor 1 com flor me achico", "flor 2 flor", "flor 3 flor")
     (bet,) = flor_bets(events)
     assert (bet["winner"], bet["points"], m.score) == (0, 6, [6, 0])
     assert not of(events, "side_declare")
+    events = act(m, "concede 0")
+    assert [e["seat"] for e in of(events, "side_show")] == [0, 2]
 
 
 # -- G41: credited when settled; the flores that scored are shown -------------------------
@@ -233,8 +236,9 @@ def test_G41_credited_at_once_and_the_flores_that_scored_shown_at_the_end() -> N
     assert said(events) == [(0, 36), (1, 27)]
     events = act(m, "play 0 7c", "play 1 Kh", "play 2 3d", "play 3 Ks",
                  "play 2 2s", "play 3 Qd", "play 0 5c", "play 1 5h")
-    shows = of(events, "side_show")
-    assert shows == [{"event": "side_show", "seat": 0, "cards": ["4c"]}]  # still in hand
+    shows = of(events, "side_show")  # both compared flores, their cards still in hand
+    assert shows == [{"event": "side_show", "seat": 0, "cards": ["4c"]},
+                     {"event": "side_show", "seat": 1, "cards": ["2h"]}]
     assert of(events, "hand")[0]["score"][0] == 4
 
 
@@ -274,11 +278,11 @@ def test_bet_sequence_3_contra_flor_quero_A_scores_6() -> None:
     assert (bet["winner"], bet["points"], m.score) == (0, 6, [9, 3])
     assert [e["bet"] for e in of(events, "side_bet")] == ["flor"]  # the envido is void
     assert m.state == "play"
-    # the hand is then played for its truco value; at its end the flores that scored are
-    # shown (G41, pinned: A's, the one that won; B's lost and stays hidden, G50)
+    # the hand is then played for its truco value; both flores are shown at its end (G41)
     events = act(m, "play 0 3d", "play 1 Kc", "play 2 7h", "play 3 Ks", "play 0 2s",
                  "play 1 5c", "play 2 6h", "play 3 Qd")
-    assert of(events, "side_show") == [{"event": "side_show", "seat": 2, "cards": ["Ah"]}]
+    assert of(events, "side_show") == [{"event": "side_show", "seat": 1, "cards": ["2c"]},
+                                       {"event": "side_show", "seat": 2, "cards": ["Ah"]}]
     assert m.score == [10, 3]
 
 

@@ -143,7 +143,8 @@ def settle_flor(m: Match, r: Ruling, b: BetState, how: str,
     team scores ``per_flor`` per flor), ``compare`` (the best flor's team scores the chain's
     accepted stake; the flores compared are declared, G49), ``concede`` (me achico: the first
     singer's team scores the accepted stake) or ``refused`` (the last caller's team scores the
-    refused stake). The flores of the scoring team are shown at the end of the hand (G41)."""
+    refused stake). The flores that scored are shown at the end of the hand (G41): every
+    flor compared (bet sequence 3: "both flores are shown"), else the scoring team's."""
     rules = m.rules
     bet = b.bet
     team_of = rules.team_of
@@ -177,8 +178,8 @@ def settle_flor(m: Match, r: Ruling, b: BetState, how: str,
         points = falta_value(bet.falta, rules.target, m.score, team)
         if stake == FALTA_PLUS_FLORES:
             points += bet.per_flor * len(hs)
-    shown = tuple((s, flores[s][1]) for s in hs if team_of[s] == team) \
-        if bet.reveal == "scored" else ()
+    shown = tuple((s, flores[s][1]) for s in hs if how == "compare" or team_of[s] == team) \
+        if bet.reveal == "scored" else ()  # G41: compared, both teams' (bet sequence 3)
     if index is None:
         index = (m.hand.side or []).index(b)
     r.side = Settlement(index, how == "compare", team, points, said, None,

@@ -1,8 +1,9 @@
 """What the side-bet moves share (G22-G32): finding the bet a call or an answer is about,
 settling a dispute (the declarations, the winner, the stake, the crediting) and what the end of
 the hand owes and shows. Not a move kind: a plain module, so that importing it registers
-nothing (the kinds are :mod:`engine.moves.envido`, :mod:`engine.moves.quero` and
-:mod:`engine.moves.nao_quero`).
+nothing (the kinds are :mod:`engine.moves.envido`, :mod:`engine.moves.quero`,
+:mod:`engine.moves.nao_quero` and :mod:`engine.moves.flor`; a flor's settlement is
+:func:`settle_flor`).
 
 **Declarations are checkpoints, not moves.** G30 pins that the declared values are computed by
 the engine (nobody may declare a false value) and fixes who speaks; so there is nothing for a

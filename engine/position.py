@@ -637,7 +637,8 @@ def _check_bets(m: Match, p: Position) -> None:
         if b.pending and b.settled:
             raise _refuse(Why("bet_settled", "a settled side bet waits for nothing"),
                           f"{at}.settled")
-        if b.pending and (m.round.number != bet.round or hand.last_raise_team is not None):
+        if b.pending and bet.kind != "flor" and (  # a flor's raise: after its songs (GH14)
+                m.round.number != bet.round or hand.last_raise_team is not None):
             raise _refuse(Why("bet_window", f"{bet.name} is called only in round "
                                             f"{bet.round + 1}, before a truco is accepted "
                                             "(G24, G25)"), f"{at}.pending")
@@ -684,11 +685,13 @@ def _check_bets(m: Match, p: Position) -> None:
 def _check_flor(m: Match, b: BetState, state: str, at: str) -> None:
     """The flor's record (G35, G36): the seats that sang are the holders, in playing order
     from the mão; state ``sing`` exactly while a holder is still to sing after the first, or
-    before the first song where a flor is due; the flores shown are the scoring team's."""
-    from engine.moves.flor import holders
+    before the first song where a flor is due; the flores shown are the ones compared, else the
+    scoring team's (G41)."""
+    from engine.moves.flor import holders, order
 
-    hs = holders(m, b)
-    if b.sung != hs[:len(b.sung)]:
+    hs = order(m, b)  # from the mão; GH14: from a holder who sang of his own will
+    if b.sung != hs[:len(b.sung)] or (b.sung and b.bet.timing == "first_turn"
+                                       and b.sung[0] != holders(m, b)[0]):
         raise _refuse(Why("flor_sung", f"the holders sing in playing order from the mão: "
                                        f"{list(hs)} (G35, G36)"), f"{at}.sung")
     if state == "sing" and len(b.sung) == len(hs):
@@ -702,8 +705,10 @@ def _check_flor(m: Match, b: BetState, state: str, at: str) -> None:
                                         "sung and no raise waits (G38-G40)"), f"{at}.settled")
     team_of = m.rules.team_of
     for s, cards in b.flores:
-        if s not in hs or team_of[s] != b.winner or set(cards) - set(m.hand.dealt[s]):
-            raise _refuse(Why("bet_shown", "the flores shown are the scoring team's (G41)"),
+        if (s not in hs or (team_of[s] != b.winner and not b.accepted)
+                or set(cards) - set(m.hand.dealt[s])):
+            raise _refuse(Why("bet_shown", "the flores shown are the ones compared, else the "
+                                           "scoring team's (G41)"),
                           f"{at}.flores")
 
 

@@ -121,12 +121,14 @@ class SideBet:
     kills: tuple[str, ...] = ()
     #: Flor (G39, G40): the stakes of every chain of choices and raises.
     flor_chains: dict[tuple[str, ...], FlorChain] | None = None
+    #: Flor: when singing is due (G35 ``first_turn``; GH14 ``round_end``).
+    timing: Literal["first_turn", "round_end"] = "first_turn"
 
     def __hash__(self) -> int:
         return hash((self.name, self.kind, self.calls, tuple(self.chains.values()), self.falta,
                      self.round, self.callers, self.closed_by_truco, self.truco_precedence,
                      self.values, self.same_suit_bonus, self.declare, self.credit, self.reveal,
-                     self.open_fold_penalty, self.per_flor, self.kills,
+                     self.open_fold_penalty, self.per_flor, self.kills, self.timing,
                      tuple((self.flor_chains or {}).values())))
 
     def next_calls(self, chain: tuple[str, ...]) -> list[str]:
@@ -261,7 +263,8 @@ def bet_from_data(name: str, d: dict[str, Any]) -> SideBet:
         declare=d.get("declare", "sao_boas"), credit=d.get("credit", "at_once"),
         reveal=d.get("reveal", "winner" if kind == "envido" else "scored"),
         open_fold_penalty=d.get("open_fold_penalty", 0), per_flor=d.get("per_flor", 3),
-        kills=tuple(d.get("kills", ())), flor_chains=flor)
+        kills=tuple(d.get("kills", ())), flor_chains=flor,
+        timing=d.get("timing", "first_turn"))
 
 
 #: G22 (Notation): A = 1, 2..7 their face value, the figures 0 (and 8, 9, T their face

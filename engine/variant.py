@@ -855,7 +855,7 @@ def _side_bet_errors(d: dict[str, Any], err: Callable[..., VariantError]
 
 
 #: The keys and stakes only a flor bet has (G37-G40).
-_FLOR_ONLY = ("per_flor", "kills")
+_FLOR_ONLY = ("per_flor", "kills", "timing")
 _FLOR_STAKES = ("flores", "falta_plus_flores")
 
 

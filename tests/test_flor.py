@@ -217,12 +217,15 @@ def test_G40_contested_stakes(moves: list[str], winner: int, points: int) -> Non
 
 
 def test_G40_me_achico_the_concedes_flor_scores_nothing() -> None:
-    """Seat 1 concedes for B; B's other flor (seat 3) scores nothing either."""
+    """Seat 1 concedes for B; B's other flor (seat 3) scores nothing either, and neither is
+    shown (G50); A's two flores are."""
     m = match(G, deal(3, FOUR), dealer=3)
     events = act(m, "flor 0 flor", "flor 1 com flor me achico", "flor 2 flor", "flor 3 flor")
     (bet,) = flor_bets(events)
     assert (bet["winner"], bet["points"], m.score) == (0, 6, [6, 0])
     assert not of(events, "side_declare")
+    events = act(m, "concede 0")
+    assert [e["seat"] for e in of(events, "side_show")] == [0, 2]
 
 
 # -- G41: credited when settled; the flores that scored are shown -------------------------
@@ -233,8 +236,9 @@ def test_G41_credited_at_once_and_the_flores_that_scored_shown_at_the_end() -> N
     assert said(events) == [(0, 36), (1, 27)]
     events = act(m, "play 0 7c", "play 1 Kh", "play 2 3d", "play 3 Ks",
                  "play 2 2s", "play 3 Qd", "play 0 5c", "play 1 5h")
-    shows = of(events, "side_show")
-    assert shows == [{"event": "side_show", "seat": 0, "cards": ["4c"]}]  # still in hand
+    shows = of(events, "side_show")  # both compared flores, their cards still in hand
+    assert shows == [{"event": "side_show", "seat": 0, "cards": ["4c"]},
+                     {"event": "side_show", "seat": 1, "cards": ["2h"]}]
     assert of(events, "hand")[0]["score"][0] == 4
 
 
@@ -274,11 +278,11 @@ def test_bet_sequence_3_contra_flor_quero_A_scores_6() -> None:
     assert (bet["winner"], bet["points"], m.score) == (0, 6, [9, 3])
     assert [e["bet"] for e in of(events, "side_bet")] == ["flor"]  # the envido is void
     assert m.state == "play"
-    # the hand is then played for its truco value; at its end the flores that scored are
-    # shown (G41, pinned: A's, the one that won; B's lost and stays hidden, G50)
+    # the hand is then played for its truco value; both flores are shown at its end (G41)
     events = act(m, "play 0 3d", "play 1 Kc", "play 2 7h", "play 3 Ks", "play 0 2s",
                  "play 1 5c", "play 2 6h", "play 3 Qd")
-    assert of(events, "side_show") == [{"event": "side_show", "seat": 2, "cards": ["Ah"]}]
+    assert of(events, "side_show") == [{"event": "side_show", "seat": 1, "cards": ["2c"]},
+                                       {"event": "side_show", "seat": 2, "cards": ["Ah"]}]
     assert m.score == [10, 3]
 
 
@@ -502,3 +506,73 @@ def test_truco_replay_tells_the_songs() -> None:
 
     text = transcript(record_random(G, 1, dealer=0).encode(), "flor.jsonl")
     assert "sings: flor" in text and "flor (flor, sung)" in text
+
+
+# -- GH14: flor sung until the end of round 1 ----------------------------------------------
+ROUND_1 = "gauderio-flor-round-1"
+
+
+def test_GH14_a_holder_may_sing_on_his_turn_or_play_first() -> None:
+    m = match(ROUND_1, deal(3, "7c 5c 4c | 3d 2s Kd | 3h 6c Qh | Ks Qd Jh"), dealer=3)
+    assert m.state == "play" and "flor 0 flor" in legal(m) and "play 0 7c" in legal(m)
+    act(m, "flor 0 flor")
+    assert m.state == "play" and m.score == [3, 0] and "flor 0 flor" not in legal(m)
+    m = match(ROUND_1, deal(3, "3d 2s Kd | 7c 5c 4c | 3h 6c Qh | Ks Qd Jh"), dealer=3)
+    refused(m, "flor 0 flor", "no_flor")
+    refused(m, "flor 1 flor", "not_your_turn")
+
+
+def test_GH14_the_flor_is_due_by_the_end_of_round_1() -> None:
+    m = match(ROUND_1, deal(3, "3d 2s Kd | 7c 5c 4c | 3h 6c Qh | Ks Qd Jh"), dealer=3)
+    act(m, "play 0 3d", "play 1 7c", "play 2 3h")
+    assert m.state == "play"
+    act(m, "play 3 Ks")  # the last card of round 1: seat 1 must sing now
+    assert m.state == "sing" and legal(m) == ["flor 1 flor"]
+    act(m, "flor 1 flor")
+    assert m.state == "play" and m.score == [0, 3] and m.round.number == 1
+
+
+def test_GH14_an_envido_settled_before_the_flor_stands() -> None:
+    m = match(ROUND_1, deal(3, "3d 2s Kd | 7c 5c 4c | 3h 6c Qh | Ks Qd Jh"), dealer=3)
+    events = act(m, "envido 0 envido", "quero 1")  # seat 1's flor is not due: 32 wins
+    assert [e["bet"] for e in of(events, "side_bet")] == ["envido"] and m.score == [0, 2]
+    act(m, "play 0 3d", "flor 1 flor")
+    assert m.score == [0, 5] and not m.hand.side[0].killed  # type: ignore[index]
+
+
+# -- the loader's cross-checks -------------------------------------------------------------
+@pytest.mark.parametrize(("body", "path", "says"), [
+    ("  envido:\n    per_flor: 3\n", "side_bets.envido.per_flor", "only on a flor"),
+    ("  flor:\n    kills: [truco]\n", "side_bets.flor.kills[0]", "another side bet"),
+    ("  flor:\n    chains:\n      - {calls: [flor], accepted: flores, at_once: compare}\n"
+     "      - {calls: [contra-flor], accepted: 6}\n", "side_bets.flor.chains[1].refused",
+     "expected refused"),
+    ("  flor:\n    chains:\n      - {calls: [flor], accepted: flores}\n"
+     "      - {calls: [contra-flor], accepted: 6, refused: 3}\n", "side_bets.flor.chains",
+     "settled at_once: compare"),
+    ("  envido:\n    timing: round_end\n", "side_bets.envido.timing", "only on a flor"),
+])
+def test_flor_keys_that_make_no_sense_are_refused_with_their_path(
+        tmp_path: Any, body: str, path: str, says: str) -> None:
+    from click.testing import CliRunner
+
+    from engine.cli import main
+    from engine.errors import VariantError
+    from engine.variant import load_variant
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(f"extends: {G}\nside_bets:\n{body}", encoding="utf-8")
+    with pytest.raises(VariantError) as info:
+        load_variant(bad)
+    assert any(e.path == path and says in str(e) for e in info.value.errors), \
+        [str(e) for e in info.value.errors]
+    result = CliRunner().invoke(main, ["variants", "check", str(bad)])
+    assert result.exit_code == 1 and path in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_flor_left_out_changes_no_other_variants_fingerprint() -> None:
+    """The new keys are optional: a variant without flor reads them with their defaults."""
+    sem = resolve_rules(SEM_FLOR)
+    assert [b.kind for b in sem.side_bets] == ["envido"]
+    assert sem.side_bets[0].timing == "first_turn" and sem.side_bets[0].kills == ()

@@ -39,7 +39,8 @@ VARIANTS = ("paulista", "mineiro", "mineiro-12", "one-on-one", "paulista-mao-de-
             "tie-leader-lowest-seat", "tie-leader-mao", "all-tied-first-round", "five-cards",
             "leader-face-up", "no-cover-after-tie", "highest-after-tied-first",
             "raiser-must-beat", "gauderio", "gauderio-envido-at-end",
-            "gauderio-truco-closes-envido", "gauderio-envido-pes", "gauderio-real-envido-twice")
+            "gauderio-truco-closes-envido", "gauderio-envido-pes", "gauderio-real-envido-twice",
+            "gauderio-flor-argentina", "gauderio-flor-round-1")
 
 
 def _states(variant: Any) -> set[str]:

@@ -640,6 +640,6 @@ def test_position_refuses_a_holder_left_to_sing_outside_sing() -> None:
 
 
 def test_position_refuses_flores_shown_of_the_losing_team() -> None:
-    p = flor_position("envido 0 envido", "flor 1 flor", "flor 2 flor")
-    p["side_bets"][1]["flores"] = [{"seat": 1, "cards": ["Kc"]}]
+    p = flor_position("envido 0 envido", "flor 1 flor", "flor 2 com flor me achico")
+    p["side_bets"][1]["flores"] = [{"seat": 2, "cards": ["7h"]}]
     refused(ENVIDO, p, "bet_shown", "side_bets[1].flores")

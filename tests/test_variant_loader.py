@@ -171,6 +171,7 @@ HOUSE_RULES: dict[str, dict[str, Any]] = {
     "gauderio-sem-flor": {"flor.kind": None},  # GH12
     "gauderio-flor-argentina": {"flor.chain:flor": 4, "flor.chain:com flor me achico": 4,
                                 "flor.chain:contra-flor,contra-flor ao resto": "falta"},  # GH13
+    "gauderio-flor-round-1": {"flor.timing": "round_end"},  # GH14
 }
 
 

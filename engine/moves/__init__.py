@@ -15,6 +15,8 @@ A move kind is everything the engine knows about one kind of move, in one module
   listed seat by seat and a lister is called only for the seats that may answer now
   (:func:`engine.moves.answers.answering_seats`);
 - ``not_now``: why it is not a move in a state that has no trigger for it;
+- ``adjust`` (rarely): a rewrite of the other kinds' transitions, for a kind that changes
+  where their moves lead (flor, G35: a move after which a flor is due goes to ``sing``);
 - ``keys``: the variant keys (schema paths) that parameterise it, checked against
   ``schemas/variant.schema.json`` by the tests;
 - ``tell`` and ``menu``: how ``truco play`` tells a move of the kind and offers it in its menu,

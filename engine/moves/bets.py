@@ -1,8 +1,9 @@
 """What the side-bet moves share (G22-G32): finding the bet a call or an answer is about,
 settling a dispute (the declarations, the winner, the stake, the crediting) and what the end of
 the hand owes and shows. Not a move kind: a plain module, so that importing it registers
-nothing (the kinds are :mod:`engine.moves.envido`, :mod:`engine.moves.quero` and
-:mod:`engine.moves.nao_quero`).
+nothing (the kinds are :mod:`engine.moves.envido`, :mod:`engine.moves.quero`,
+:mod:`engine.moves.nao_quero` and :mod:`engine.moves.flor`; a flor's settlement is
+:func:`settle_flor`).
 
 **Declarations are checkpoints, not moves.** G30 pins that the declared values are computed by
 the engine (nobody may declare a false value) and fixes who speaks; so there is nothing for a
@@ -143,7 +144,8 @@ def settle_flor(m: Match, r: Ruling, b: BetState, how: str,
     team scores ``per_flor`` per flor), ``compare`` (the best flor's team scores the chain's
     accepted stake; the flores compared are declared, G49), ``concede`` (me achico: the first
     singer's team scores the accepted stake) or ``refused`` (the last caller's team scores the
-    refused stake). The flores of the scoring team are shown at the end of the hand (G41)."""
+    refused stake). The flores that scored are shown at the end of the hand (G41): every
+    flor compared (bet sequence 3: "both flores are shown"), else the scoring team's."""
     rules = m.rules
     bet = b.bet
     team_of = rules.team_of
@@ -177,8 +179,8 @@ def settle_flor(m: Match, r: Ruling, b: BetState, how: str,
         points = falta_value(bet.falta, rules.target, m.score, team)
         if stake == FALTA_PLUS_FLORES:
             points += bet.per_flor * len(hs)
-    shown = tuple((s, flores[s][1]) for s in hs if team_of[s] == team) \
-        if bet.reveal == "scored" else ()
+    shown = tuple((s, flores[s][1]) for s in hs if how == "compare" or team_of[s] == team) \
+        if bet.reveal == "scored" else ()  # G41: compared, both teams' (bet sequence 3)
     if index is None:
         index = (m.hand.side or []).index(b)
     r.side = Settlement(index, how == "compare", team, points, said, None,

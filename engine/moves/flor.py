@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from engine.actions import Action, Deal
 from engine.errors import Why
 from engine.machine import Ruling, condition
-from engine.moves import MoveKind, Words, has_ladder, register
+from engine.moves import MoveKind, Words, has_ladder, move_transitions, register
 from engine.moves.bets import apply_settlement, pending_bet, settle_flor
 from engine.sidebets import BetState, flor_points, seats_from_mao
 
@@ -70,6 +70,8 @@ def record(m: Match) -> BetState:
 
 def is_flor(bet: SideBet, cards: tuple[int, ...] | list[int]) -> bool:
     """G34: whether the cards hold a flor (three of one suit)."""
+    if len(cards) == 3:  # the usual hand: no need to count the suits
+        return cards[0] // 13 == cards[1] // 13 == cards[2] // 13
     return flor_points(cards, bet.values, bet.same_suit_bonus) is not None
 
 
@@ -83,10 +85,22 @@ def holders(m: Match, b: BetState) -> tuple[int, ...]:
     return got
 
 
-def chooser(m: Match, b: BetState) -> int | None:
+def order(m: Match, b: BetState, first: int | None = None) -> tuple[int, ...]:
+    """The singing order (G36): the holders in playing order from the mão; from the first
+    singer on where he sang of his own will, before it was due (``timing: round_end``,
+    GH14). ``first``: the seat about to sing first."""
+    hs = holders(m, b)
+    start = b.sung[0] if b.sung else first
+    if start is None or start not in hs or hs[0] == start:
+        return hs
+    k = hs.index(start)
+    return hs[k:] + hs[:k]
+
+
+def chooser(m: Match, b: BetState, first: int | None = None) -> int | None:
     """G39: the first holder (in singing order) of another team than the first singer's, who
     chooses; ``None``: uncontested."""
-    hs = holders(m, b)
+    hs = order(m, b, first)
     if not hs:
         return None
     team_of = m.rules.team_of
@@ -97,7 +111,7 @@ def chooser(m: Match, b: BetState) -> int | None:
 def next_singer(m: Match, b: BetState) -> int | None:
     """The holder who sings next (``None``: all have sung)."""
     sung = b.sung
-    return next((s for s in holders(m, b) if s not in sung), None)
+    return next((s for s in order(m, b) if s not in sung), None)
 
 
 def _judge(m: Match, a: Action, r: Ruling) -> str | None:
@@ -122,12 +136,18 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
             return Why("chain_not_allowed", f"{' - '.join(chain)} is not a legal chain of "
                                             f"{bet.name} (G39)")
         return None
-    # state sing (G35, G36)
-    singer = next_singer(m, b)
-    assert singer is not None, "sing with nobody left to sing"
-    if a.seat != singer:
-        return Why("not_your_song", f"seat {singer} sings his {bet.name} now (G36)")
-    choosing = a.seat == chooser(m, b) and not b.chain
+    first = None
+    if m.state == "play":  # GH14: a holder sings on his turn of the flor's round, unasked
+        why = _own_will_problem(m, b, a.seat)
+        if why is not None:
+            return why
+        first = a.seat
+    else:  # state sing (G35, G36)
+        singer = next_singer(m, b)
+        assert singer is not None, "sing with nobody left to sing"
+        if a.seat != singer:
+            return Why("not_your_song", f"seat {singer} sings his {bet.name} now (G36)")
+    choosing = a.seat == chooser(m, b, first) and not b.chain
     if choosing:
         if (a.call,) not in chains:
             return Why("chain_not_allowed", f"{a.call} does not start {bet.name} (G39)")
@@ -149,6 +169,23 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
     return None
 
 
+def _own_will_problem(m: Match, b: BetState, seat: int) -> str | None:
+    """GH14 (``timing: round_end``): why ``seat`` may not sing now of his own will, in state
+    ``play``: only the seat whose card is awaited, in the flor's round, holding a flor, before
+    any flor was sung."""
+    bet = b.bet
+    if m.round.number != bet.round:
+        return Why("bet_window_closed", f"{bet.name} is sung only in round {bet.round + 1} "
+                                        "(GH14)")
+    if seat != m.round.turn:
+        return Why("not_your_turn", f"{bet.name} is sung on one's own turn (GH14); it is seat "
+                                    f"{m.round.turn}'s")
+    if seat not in holders(m, b) or b.sung:
+        return Why("no_flor", f"seat {seat} has no {bet.name} to sing (G35)" if not b.sung
+                   else f"the {bet.name} was sung already (G36)")
+    return None
+
+
 def _effect(ev: Any) -> None:
     m: Match = ev.model
     a, r = ev.args
@@ -157,14 +194,15 @@ def _effect(ev: Any) -> None:
         b.chain = (*b.chain, a.call)
         b.caller = a.seat
         return
-    if not b.sung:  # G37: the first flor sung annuls the bets it kills
+    if not b.sung:  # G37: the first flor sung annuls the bets it kills (GH14: not settled)
         kills = b.bet.kills
         for other in m.hand.side or ():
-            if other.bet.name in kills:
+            if other.bet.name in kills and not other.settled:
                 other.killed = True
                 other.pending = False
+    chosen = a.seat == chooser(m, b, a.seat) and not b.chain
     b.sung = (*b.sung, a.seat)
-    if a.seat == chooser(m, b) and not b.chain:
+    if chosen:
         b.chain = (a.call,)
         b.caller = a.seat
     if r.flor == "raised":
@@ -191,6 +229,11 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
             if team_of[s] != team:
                 out.extend(table[s, c] for c in nxt)
         return
+    if m.state == "play":  # GH14: the seat whose card is awaited may sing of his own will
+        t = m.round.turn
+        if (seat is None or seat == t) and _own_will_problem(m, b, t) is None:
+            out.append(table[t, bet.calls[0]])
+        return
     singer = next_singer(m, b)
     if singer is None or (seat is not None and seat != singer):
         return
@@ -213,6 +256,11 @@ def _flor_due(ev: Any) -> bool:
         return False
     trigger = ev.event.name
     move = ev.args[0]
+    if b.bet.timing == "round_end":  # GH14: due at the end of the round, or a call to answer
+        if trigger == "play":
+            return ev.args[1].round is not None and bool(holders(m, b))
+        if trigger != "raise":
+            return False
     if trigger == "deal":
         hands = move.hands if isinstance(move, Deal) else move[0]
         return is_flor(b.bet, hands[m.round.leader])
@@ -278,6 +326,10 @@ def _transitions(rules: Rules) -> list[dict[str, Any]]:
              "conditions": [*legal, "ends_hand"], "before": ["flor"]},
             {"trigger": "flor", "source": "bet_answer", "dest": None, "conditions": legal,
              "before": ["flor"]}]
+    if any(b.timing == "round_end" for b in rules.side_bets):  # GH14: sung of one's will
+        out += [{"trigger": "flor", "source": "play", "dest": "sing",
+                 "conditions": [*legal, "flor_more"], "before": ["flor"]},
+                *move_transitions("flor", "play", None)]
     return out
 
 

@@ -472,13 +472,14 @@ def match_values(tally: Tally) -> dict[str, int]:
             v[f"{special}.{i}"] = count
     v["concedes"] = tally.get("concedes", 0)
     for bet, slots in tally.get("side_bets", {}).items():  # G22-G32: per bet (simulate)
-        for name, count in zip(_SIDE_SLOTS, slots, strict=True):
+        for name, count in zip(_SIDE_SLOTS, slots, strict=False):  # a flor has two more
             v[f"side.{bet}.{name}"] = count
     return v
 
 
 #: A side bet's per-match counters in a tally (engine.simulate), in order.
-_SIDE_SLOTS = ("called", "accepted", "won_by_mao_team", "accepted_points", "points")
+_SIDE_SLOTS = ("called", "accepted", "won_by_mao_team", "accepted_points", "points",
+               "contested", "mao_any")
 
 
 class Moments:
@@ -561,6 +562,12 @@ _SIDE_SPECS: dict[str, tuple[Spec, bool]] = {
     "average_points": (("ratio", "side.{b}.points", "side.{b}.called"), False),
     "average_accepted_points": (("ratio", "side.{b}.accepted_points", "side.{b}.accepted"),
                                 False),
+    # a flor (G38-G40): sung (its calls), contested, won by the mão's team contested or not
+    "sung": (("mean", "side.{b}.called"), True),
+    "contested": (("mean", "side.{b}.contested"), True),
+    "contest_rate": (("ratio", "side.{b}.contested", "side.{b}.called"), False),
+    "won_by_mao_team_any": (("mean", "side.{b}.mao_any"), True),
+    "mao_team_rate_any": (("ratio", "side.{b}.mao_any", "side.{b}.called"), False),
 }
 _STEP_SPECS: dict[str, tuple[Spec, bool]] = {
     "reached": (("mean", "steps.{v}.reached"), True),
@@ -673,6 +680,9 @@ _STEP = (("reached", "reached"), ("reached_per_hand", "reached per hand"),
 _ONE = (("hands", "hands"), ("rate", "rate"), ("won_by_team_at_score", "won by team at score"),
         ("won_by_other_team", "won by other team"), ("nobody", "won by nobody"),
         ("decided_play", "decided to play"), ("decided_fold", "decided to fold"))
+_FLOR = (("sung", "sung"), ("contested", "contested"), ("contest_rate", "contest rate"),
+         ("won_by_mao_team_any", "won by the mão's team, contested or not"),
+         ("mao_team_rate_any", "mão's team rate, contested or not"))
 _SIDE = (("called", "called"), ("called_per_hand", "called per hand"),
          ("accepted", "accepted"), ("accept_rate", "accept rate"),
          ("won_by_mao_team", "won by the mão's team"), ("mao_team_rate", "mão's team rate"),
@@ -714,8 +724,10 @@ def _metric_keys(a: dict[str, Any], b: dict[str, Any]) -> list[tuple[str, str]]:
     if "concedes" in a or "concedes" in b:
         keys += [("concedes.hands", "hands conceded"), ("concedes.rate", "concede rate")]
     bets = list(dict.fromkeys(s["bet"] for stats in (a, b) for s in stats.get("side_bets", [])))
+    flores = {s["bet"] for stats in (a, b) for s in stats.get("side_bets", []) if "sung" in s}
     for bet in bets:
-        keys += [(f"side_bets.{bet}.{k}", f"{bet} {label}") for k, label in _SIDE]
+        rows = _SIDE + (_FLOR if bet in flores else ())
+        keys += [(f"side_bets.{bet}.{k}", f"{bet} {label}") for k, label in rows]
     for special, fields in (("one_team", _ONE), ("both_teams", (
             ("hands", "hands"), ("rate", "rate"), ("won.0", "won by team 0"),
             ("won.1", "won by team 1"), ("nobody", "won by nobody")))):

@@ -172,7 +172,7 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
 
     metadata = {"render_modes": ["human", "ansi"], "name": "truco_v0", "is_parallelizable": False}
 
-    def __init__(self, variant: Rules | str = "paulista", *, seed: int | None = None,
+    def __init__(self, variant: Rules | str, *, seed: int | None = None,
                  hand_rewards: bool = False, render_mode: str | None = None,
                  log: TextIO | None = None) -> None:
         super().__init__()
@@ -424,12 +424,12 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
         return v
 
 
-def raw_env(variant: Rules | str = "paulista", **kwargs: Any) -> TrucoEnv:
+def raw_env(variant: Rules | str, **kwargs: Any) -> TrucoEnv:
     """The environment without PettingZoo's wrappers."""
     return TrucoEnv(variant, **kwargs)
 
 
-def env(variant: Rules | str = "paulista", **kwargs: Any) -> Any:
+def env(variant: Rules | str, **kwargs: Any) -> Any:
     """The environment of ``variant`` (a shipped name, a file or a ``Rules``), wrapped with
     PettingZoo's order and bounds checks; ``seed``, ``hand_rewards``, ``render_mode``, ``log``
     (a text stream that receives each match's log) as :class:`TrucoEnv` takes them."""

@@ -207,3 +207,15 @@ def score_to(m: Match, target: Sequence[int]) -> None:
 def observe_all(m: Match) -> list[dict[str, Any]]:
     """Every seat's observation."""
     return [m.observation(s) for s in range(m.players)]
+
+
+def match_at(variant: Any, score: list[int], dealer: int = 3) -> Match:
+    """A match of ``variant`` whose score is ``score`` (reached by playing hands, as
+    :func:`score_to`) and whose next hand is dealt by ``dealer``."""
+    probe = match(variant)
+    score_to(probe, score)
+    m = match(variant, dealer=(dealer - probe.hand_number) % probe.rules.players)
+    score_to(m, score)
+    assert m.dealer == dealer and m.score == score
+    return m
+

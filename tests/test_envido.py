@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from helpers import act, assert_illegal, deal, legal, match, of, score_to
+from helpers import act, assert_illegal, deal, legal, match, match_at, of
 
 from engine import Match
 from engine.cards import parse_card
@@ -19,14 +19,8 @@ VARIANT: Any = "gauderio-sem-flor"  # the deals hold flores: the envido is GH12'
 
 
 def at(score: list[int], dealer: int = 3, variant: Any = VARIANT) -> Match:
-    """A match whose score is ``score`` (reached by playing hands) and whose next hand is
-    dealt by ``dealer``."""
-    probe = match(variant)
-    score_to(probe, score)
-    m = match(variant, dealer=(dealer - probe.hand_number) % 4)
-    score_to(m, score)
-    assert m.dealer == dealer and m.score == score
-    return m
+    """A match whose score is ``score`` and whose next hand is dealt by ``dealer``."""
+    return match_at(variant, score, dealer)
 
 
 def refused(m: Match, move: str, code: str, *why: str) -> None:

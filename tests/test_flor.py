@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 import pytest
-from helpers import act, assert_illegal, deal, legal, match, of, score_to
+from helpers import act, assert_illegal, deal, legal, match, match_at, of
 
 from engine import Action, Match
 from engine.cards import parse_card
@@ -38,14 +38,8 @@ def said(events: list[dict[str, Any]]) -> list[tuple[int, int | None]]:
 
 
 def at(score: list[int], variant: Any = G, dealer: int = 3) -> Match:
-    """A match at ``score`` (reached by playing hands) whose next hand is dealt by
-    ``dealer``."""
-    probe = match(variant)
-    score_to(probe, score)
-    m = match(variant, dealer=(dealer - probe.hand_number) % 4)
-    score_to(m, score)
-    assert m.dealer == dealer and m.score == score
-    return m
+    """A match at ``score`` whose next hand is dealt by ``dealer``."""
+    return match_at(variant, score, dealer)
 
 
 def value(cards: str, variant: Any = G) -> int | None:

@@ -41,11 +41,23 @@ class SplitMix64:
 
     def bounded(self, n: int) -> int:
         """A uniform draw in ``[0, n)`` by rejection: ``limit = 2^64 - (2^64 mod n)``."""
+        # next(), written out: a bot's or a benchmark's every choice draws once
+        state = (self.state + _GAMMA) & MASK64
+        z = ((state ^ (state >> 30)) * _M1) & MASK64
+        z = ((z ^ (z >> 27)) * _M2) & MASK64
+        z ^= z >> 31
+        if 0 < n < _NLIMITS and z < _SAFE:  # accepted whatever n up to 64 (nearly always)
+            self.state = state
+            return z % n
+        return self._rejecting(n)
+
+    def _rejecting(self, n: int) -> int:
+        """:meth:`bounded` the long way: any ``n``, with a draw that may be rejected."""
         if n < 1:
             raise ValueError(f"cannot draw from an empty range [0, {n})")
         limit = _LIMITS[n] if n < _NLIMITS else (1 << 64) - ((1 << 64) % n)
         state = self.state
-        while True:  # next(), written out: a bot's or a benchmark's every choice draws once
+        while True:
             state = (state + _GAMMA) & MASK64
             z = ((state ^ (state >> 30)) * _M1) & MASK64
             z = ((z ^ (z >> 27)) * _M2) & MASK64
@@ -79,7 +91,7 @@ def draws(state: int, count: int) -> tuple[int, ...]:
         z = (((z ^ (z >> 30)) & mask) * _M1) & mask
         z = (((z ^ (z >> 27)) & mask) * _M2) & mask
         z = (z ^ (z >> 31)) & mask
-        out += unpack(z.to_bytes(16 * c, "little"))[::2]
+        out += unpack(z.to_bytes(16 * c, "little"))  # each lane's value, its zeros skipped
         state = (state + c * _GAMMA) & MASK64
         count -= c
     return out
@@ -92,7 +104,8 @@ _LANE_CONSTANTS: dict[int, tuple[int, int, int, Callable[[bytes], tuple[int, ...
 def _lane_constants(c: int) -> tuple[int, int, int, Callable[[bytes], tuple[int, ...]]]:
     ones = sum(1 << (128 * k) for k in range(c))
     steps = sum(((k + 1) * _GAMMA) << (128 * k) for k in range(c))
-    got = (ones, steps, MASK64 * ones, struct.Struct(f"<{2 * c}Q").unpack)
+    # "<Q8x" per lane: its value (the low 64 bits), its high half (zeros) skipped
+    got = (ones, steps, MASK64 * ones, struct.Struct("<" + "Q8x" * c).unpack)
     _LANE_CONSTANTS[c] = got
     return got
 
@@ -147,9 +160,30 @@ def deal(
 
     Returns the hands indexed by seat, and the vira or ``None``.
     """
-    cards = shuffle(deck, rng)
-    hands: list[list[Card]] = [[] for _ in range(players)]
-    for i in range(players):
-        seat = (dealer + 1 + i) % players
-        hands[seat] = cards[i * cards_each : (i + 1) * cards_each]
-    return hands, (cards[players * cards_each] if vira else None)
+    dealt = players * cards_each
+    cards = _top(deck, rng, dealt + 1 if vira else dealt)
+    slices = [cards[i:i + cards_each] for i in range(0, dealt, cards_each)]
+    k = (dealer + 1) % players  # seat (dealer + 1 + i) % players takes slice i
+    return (slices[-k:] + slices[:-k] if k else slices), (cards[dealt] if vira else None)
+
+
+def _top(deck: Sequence[Card], rng: SplitMix64, needed: int) -> list[Card]:
+    """The first ``needed`` cards of :func:`shuffle`'s result, the generator left where the
+    whole shuffle leaves it. A step ``i`` of Fisher-Yates fixes the card at ``i`` for good,
+    so for ``i >= needed`` only the card it moves down matters (one store instead of a swap)."""
+    size = len(deck)
+    if needed >= size:
+        return shuffle(deck, rng)
+    state = rng.state
+    drawn = draws(state, size - 1)
+    if size > _NLIMITS or max(drawn, default=0) >= _SAFE:  # a draw may be rejected
+        return shuffle(deck, rng)[:needed]
+    cards = list(deck)
+    for i, z in zip(range(size - 1, needed - 1, -1), drawn, strict=False):
+        cards[z % (i + 1)] = cards[i]
+    for i, z in zip(range(needed - 1, 0, -1), drawn[size - needed:], strict=True):
+        j = z % (i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    rng.state = (state + (size - 1) * _GAMMA) & MASK64
+    del cards[needed:]
+    return cards

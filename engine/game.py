@@ -159,8 +159,11 @@ class Match:
 
     __slots__ = ("rules", "machine", "state", "seed", "rng", "_deals", "dealer", "score",
                  "games", "winner", "hand_number", "hand", "round", "last_hand", "moves",
-                 "_events")
+                 "_events", "is_over")
 
+    #: Whether the match is decided: set when the machine enters ``match_over`` (read after
+    #: every move by whoever plays a match out, so an attribute rather than a property).
+    is_over: bool
     #: The hand in play (a new one for every hand).
     hand: HandState
     #: The round in play.
@@ -175,6 +178,7 @@ class Match:
         self.machine = moves.machine
         self._events = moves.machine.events
         self.state = "deal"
+        self.is_over = False
         self.seed = seed
         self.rng = SplitMix64(seed) if seed is not None else None
         queued = list(deals) if deals is not None else None
@@ -240,11 +244,6 @@ class Match:
         return other
 
     # -- reading the state ------------------------------------------------------------------
-    @property
-    def is_over(self) -> bool:
-        """Whether the match is decided."""
-        return self.state == "match_over"
-
     @property
     def awaiting_deal(self) -> bool:
         """Whether the next hand waits for an explicit :meth:`deal`."""
@@ -408,6 +407,7 @@ class Match:
         if event is None:  # no such trigger in this variant's machine
             self._not_now(action)
         ruling = Ruling()
+        ruling.model = self
         try:
             taken = event.trigger(self, action, ruling)
         except MachineError:
@@ -444,6 +444,7 @@ class Match:
         if "deal" not in self.moves.triggers[self.state]:
             self._not_now(deal)
         ruling = Ruling()
+        ruling.model = self
         if not self._events["deal"].trigger(self, deal, ruling):
             self._illegal(deal, ruling.why or "not a deal now")
 
@@ -464,7 +465,9 @@ class Match:
             move = ([list(h) for h in nxt.hands], nxt.vira)  # checked when queued
         else:
             return
-        self._events["deal"].trigger(self, move, Ruling())
+        ruling = Ruling()
+        ruling.model = self
+        self._events["deal"].trigger(self, move, ruling)
 
     def deal_problem(self, deal: Deal, dealer: int) -> str | None:
         """Why a recorded deal is not this variant's next deal for ``dealer``, or ``None``."""

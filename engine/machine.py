@@ -50,7 +50,7 @@ its public API only, without its logging calls; events are triggered by the libr
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any
 
@@ -65,7 +65,9 @@ class MachineBuildError(RuntimeError):
     bad input)."""
 
 
-Callback = Callable[[EventData], Any]
+#: A condition or callback of this engine's machines: called with the trigger's arguments,
+#: the move and its :class:`Ruling` (``send_event=False``).
+Callback = Callable[..., Any]
 
 #: The conditions a transition may use, by name (registered by :mod:`engine.moves`).
 CONDITIONS: dict[str, Callback] = {}
@@ -98,6 +100,9 @@ class Ruling:
     ``games`` when a game is won (``hand`` is ``None`` for a game lost by a forbidden raise,
     P5/P6), ``match`` when the match is."""
 
+    #: The match the move is made in (set by whoever makes the ruling: the callbacks are
+    #: called with the move and its ruling alone, ``send_event=False``).
+    model: Any = None
     # Class-level defaults: a ruling is made for every move, and most moves set none of them.
     why: str | None = None
     judged = False
@@ -133,7 +138,7 @@ def machine_spec(rules: Rules) -> tuple[list[dict[str, Any]], list[dict[str, Any
     used = {t["source"] for t in transitions} | {t["dest"] for t in transitions}
     states: list[dict[str, Any]] = [{"name": "deal", "on_enter": ["deal_next"]}]
     states += [{"name": name} for name in PHASES if name in used]
-    states.append({"name": "match_over", "final": True})
+    states.append({"name": "match_over", "final": True, "on_enter": ["match_decided"]})
     return states, transitions
 
 
@@ -275,32 +280,110 @@ class LeanState(State):
 
 class LeanEvent(Event):
     """The library's ``Event.trigger`` for a machine that processes events at once (not
-    queued) and has no ``prepare_event``, ``finalize_event`` or ``on_exception`` callbacks, as
-    this engine's machines: the model's state is looked up by its name, and the transitions of
-    the trigger from it are executed in order until one passes (``Event._process``'s loop, over
-    the public ``Event.transitions``), without the partial, the queue check and the logging
-    calls of the library's path. Everything else (a trigger the state has no transition for,
-    which the library refuses with ``MachineError``; any machine configured otherwise) is left
-    to the library's own ``Event.trigger``. Plugged in through ``Machine.event_cls``."""
+    queued), sends the event data, and has no machine-wide callbacks, as this engine's
+    machines: the transitions of the trigger from the model's state are tried in order until
+    one passes (``Event._process``'s loop and ``Transition.execute``: the conditions, the
+    ``before`` callbacks, the source's exit, the model's state attribute set as
+    ``Machine.set_state`` sets it, the destination's enter), without the library's partial,
+    queue check and logging calls.
+
+    The loop runs a **plan** per source state: the transitions' conditions (function and
+    target), ``before`` callbacks and the states' exit and enter callbacks, read once through
+    their public attributes (``Event.transitions``, ``Transition.conditions`` / ``before``,
+    ``State.on_enter`` / ``on_exit``) the first time the trigger fires from that state. A plan
+    is dropped when the event gets a transition (``add_transition``) or the machine a
+    machine-wide callback (:class:`LeanMachine`'s setters); callbacks added to a built
+    machine's transitions or states afterwards are not seen (this engine's machines are
+    complete when built, :func:`build_machine`). Everything a plan does not cover (a trigger
+    the state has no transition for, which the library refuses with ``MachineError``; a
+    ``prepare`` or ``after`` callback, a condition or callback given by name, a state class
+    other than :class:`LeanState`, any machine configured otherwise) is left to the library's
+    own ``Event.trigger``. Plugged in through ``Machine.event_cls``."""
+
+    def __init__(self, name: str, machine: Machine) -> None:
+        super().__init__(name, machine)
+        #: The plan of each source state (``None``: the library's path), made when first fired.
+        self.plans: dict[str, Plan | None] = {}
+
+    def add_transition(self, transition: Transition) -> None:
+        self.plans.clear()
+        super().add_transition(transition)
 
     def trigger(self, model: Any, *args: Any, **kwargs: Any) -> bool:
         machine = self.machine
-        name = getattr(model, machine.model_attribute)
-        transitions = self.transitions.get(name)
+        attr = machine.model_attribute
+        name = getattr(model, attr)
         try:
-            hooks: Hooks = machine.hooks
-        except AttributeError:  # not a LeanMachine
-            hooks = Hooks(machine)
-        if (transitions is None or hooks.queued or hooks.prepare_event
-                or hooks.finalize_event or hooks.on_exception):
+            plan = self.plans[name]
+        except KeyError:
+            plan = self.plans[name] = _plan(self, name)
+        if plan is None or kwargs or len(args) != 2:
             return bool(super().trigger(model, *args, **kwargs))
-        event_data = EventData(machine.states[name], self, machine, model, args, kwargs)
-        for transition in transitions:
-            event_data.transition = transition
-            if transition.execute(event_data):
-                event_data.result = True
+        # the callbacks are called with the trigger's arguments, the move and its ruling
+        # (send_event=False), so the library's EventData would be read by nobody: none is made
+        move, ruling = args
+        for conds, before, exits, dest, enters in plan:
+            for func, target in conds:
+                if func(move, ruling) != target:
+                    break
+            else:
+                for func in before:
+                    func(move, ruling)
+                if dest is not None:  # None: an internal transition, no state change
+                    for func in exits:
+                        func(move, ruling)
+                    setattr(model, attr, dest)
+                    for func in enters:
+                        func(move, ruling)
                 return True
         return False
+
+
+#: One transition of a plan: its conditions as (function, target), its ``before`` callbacks,
+#: the source's exit callbacks, the destination's name (``None``: an internal transition) and
+#: its enter callbacks.
+Step = tuple[tuple[tuple[Callback, bool], ...], tuple[Callback, ...], tuple[Callback, ...],
+             "str | None", tuple[Callback, ...]]
+#: The steps of a trigger's transitions from one state, in order.
+Plan = tuple[Step, ...]
+
+
+def _callables(refs: Iterable[Any]) -> tuple[Callback, ...] | None:
+    """The callbacks as a tuple, or ``None`` if one is not a callable (a name)."""
+    out = tuple(refs)
+    return out if all(callable(f) for f in out) else None
+
+
+def _plan(event: Event, name: str) -> Plan | None:
+    """The plan of ``event`` from state ``name`` (see :class:`LeanEvent`), or ``None`` where
+    the library's own ``Event.trigger`` must run."""
+    machine = event.machine
+    transitions = event.transitions.get(name)
+    if transitions is None or machine.send_event or machine.has_queue:
+        return None
+    if (machine.prepare_event or machine.finalize_event or machine.on_exception
+            or machine.before_state_change or machine.after_state_change or machine.on_final):
+        return None
+    states = machine.states
+    source = states[name]
+    if source.__class__ is not LeanState:
+        return None
+    steps: list[Step] = []
+    for t in transitions:
+        if t.prepare or t.after:
+            return None
+        dest = states[t.dest] if t.dest else None
+        if dest is not None and dest.__class__ is not LeanState:
+            return None
+        conds = _callables(c.func for c in t.conditions)
+        before = _callables(t.before)
+        exits = _callables(source.on_exit if dest is not None else ())
+        enters = _callables(dest.on_enter if dest is not None else ())
+        if conds is None or before is None or exits is None or enters is None:
+            return None  # a callback given by name: the library resolves it
+        steps.append((tuple(zip(conds, (c.target for c in t.conditions), strict=True)),
+                      before, exits, t.dest or None, enters))
+    return tuple(steps)
 
 
 class Hooks:
@@ -331,6 +414,10 @@ def _setter(name: str) -> Any:
         prop.fset(self, value)
         if "hooks" in self.__dict__:  # set in __init__, once every list exists
             self.hooks = Hooks(self)
+            for event in self.events.values():  # a plan holds no machine-wide callback
+                plans = getattr(event, "plans", None)
+                if plans is not None:
+                    plans.clear()
 
     return prop.setter(fset)
 
@@ -363,7 +450,7 @@ def build_machine(rules: Rules) -> Machine:
     """The one machine of this variant (cached: rules are hashable and immutable)."""
     states, transitions = _resolve(*machine_spec(rules))
     return LeanMachine(model=None, states=states, transitions=transitions,
-                       initial="deal", auto_transitions=False, send_event=True)
+                       initial="deal", auto_transitions=False, send_event=False)
 
 
 @cache

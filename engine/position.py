@@ -318,6 +318,7 @@ def build(rules: Rules, position: object, *, trusted: bool = False) -> Match:
     _build_bets(m, p, cards)
     check(m, p)
     setattr(m, m.machine.model_attribute, state)  # as Machine.set_state sets it
+    m.is_over = state == "match_over"
     return m
 
 

@@ -219,6 +219,9 @@ class Rules:
     game_value: int | None = field(init=False, compare=False, hash=False, repr=False)
     #: Whether that step is worth the match.
     match_step: bool = field(init=False, compare=False, hash=False, repr=False)
+    #: P1: whether a card is turned after dealing (it names the manilhas: the next rank, or,
+    #: in mode ``vira_suit``, its suit).
+    has_vira: bool = field(init=False, compare=False, hash=False, repr=False)
     _tables: tuple[tuple[int, ...] | None, ...] = field(
         init=False, compare=False, hash=False, repr=False
     )
@@ -246,6 +249,7 @@ class Rules:
         object.__setattr__(self, "game_value", next(
             (s.value for s in self.ladder if s.game), None))
         object.__setattr__(self, "match_step", any(s.match for s in self.ladder))
+        object.__setattr__(self, "has_vira", self.manilha_mode in ("vira", "vira_suit"))
         object.__setattr__(self, "_levels", self._strength_levels())
         if self.has_vira:
             tables: list[tuple[int, ...] | None] = [None] * CARD_CODES
@@ -256,11 +260,6 @@ class Rules:
             object.__setattr__(self, "_tables", (self._strengths(self.manilhas_for(None)),))
 
     # -- derived rules ----------------------------------------------------------------------
-    @property
-    def has_vira(self) -> bool:
-        """P1: whether a card is turned after dealing (it names the manilhas: the next rank,
-        or, in mode ``vira_suit``, its suit)."""
-        return self.manilha_mode == "vira" or self.manilha_mode == "vira_suit"
 
     @property
     def levels(self) -> dict[str, int]:

@@ -202,7 +202,7 @@ def _stock_machine(rules: Any) -> Any:
 
     states, transitions = machine_module._resolve(*machine_spec(rules))
     return Machine(model=None, states=states, transitions=transitions, initial="deal",
-                   auto_transitions=False, send_event=True)
+                   auto_transitions=False, send_event=False)
 
 
 @pytest.mark.parametrize("variant", ["paulista", "mineiro", "one-on-one"])

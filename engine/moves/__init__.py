@@ -45,8 +45,8 @@ Judge = Callable[["Match", Any, Ruling], "str | None"]
 #: ``lister(match, seat or None, out)``: append the legal moves of the kind (in the ``answer``
 #: state: of ``seat``, one of the seats that may answer).
 Lister = Callable[["Match", "int | None", "list[Action]"], None]
-#: A machine callback: called with the library's event data.
-Callback = Callable[[Any], Any]
+#: A machine callback: called with the move and its :class:`~engine.machine.Ruling`.
+Callback = Callable[[Any, Ruling], Any]
 
 
 @dataclass(frozen=True)
@@ -99,11 +99,10 @@ def register(kind: MoveKind) -> MoveKind:
     trigger, however many transitions ask) and its effect as the ``<name>`` effect."""
     judge = kind.judge
 
-    def check(ev: Any) -> bool:
-        move, ruling = ev.args
+    def check(move: Any, ruling: Ruling) -> bool:
         if not ruling.judged:
             ruling.judged = True
-            ruling.why = judge(ev.model, move, ruling)
+            ruling.why = judge(ruling.model, move, ruling)
         return ruling.why is None
 
     check.__name__ = check.__qualname__ = f"legal_{kind.name}"
@@ -114,15 +113,21 @@ def register(kind: MoveKind) -> MoveKind:
 
 
 @condition("ends_hand")
-def _ends_hand(ev: Any) -> bool:
+def _ends_hand(move: Any, ruling: Ruling) -> bool:
     """The ruled move ends the hand (or the game, P5/P6)."""
-    return bool(ev.args[1].ends)
+    return ruling.ends
+
+
+@effect("match_decided")
+def _match_decided(move: Any, ruling: Ruling) -> None:
+    """On entering ``match_over``: the match says it is over (:attr:`Match.is_over`)."""
+    ruling.model.is_over = True
 
 
 @condition("ends_match")
-def _ends_match(ev: Any) -> bool:
+def _ends_match(move: Any, ruling: Ruling) -> bool:
     """The ruled move wins the match."""
-    return ev.args[1].match is not None
+    return ruling.match is not None
 
 
 def move_transitions(kind: str, source: str, goes_on: str | None, *, ends: bool = True,

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.moves import MoveKind, Words, has_ladder, move_transitions, register
 from engine.moves.answers import judge_answer
@@ -12,10 +12,11 @@ from engine.moves.outcome import accept_pending
 if TYPE_CHECKING:
     from engine.actions import Action
     from engine.game import Match
+    from engine.machine import Ruling
 
 
-def _effect(ev: Any) -> None:
-    m = ev.model
+def _effect(move: Action, r: Ruling) -> None:
+    m = r.model
     hand = m.hand
     accept_pending(hand, m.rules.team_of)
     if hand.refused:

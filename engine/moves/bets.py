@@ -267,9 +267,9 @@ def side_bets_at_end(m: Match, r: Ruling, events: list[dict[str, Any]]) -> None:
 
 
 @condition("truco_pending")
-def _truco_pending(ev: Any) -> bool:
+def _truco_pending(move: Any, r: Ruling) -> bool:
     """A truco raise still waits for its answer (G26: the side bet was called instead)."""
-    return ev.model.hand.pending is not None
+    return r.model.hand.pending is not None
 
 
 def answer_transitions(kind: str, has_answer: bool) -> list[dict[str, Any]]:

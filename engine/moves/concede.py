@@ -98,9 +98,8 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
     return None
 
 
-def _effect(ev: Any) -> None:
-    m: Match = ev.model
-    r = ev.args[1]
+def _effect(move: Action, r: Ruling) -> None:
+    m: Match = r.model
     if r.side is not None:  # a side bet refused first (G20): its crediting, then the hand
         apply_settlement(m, r)
         return

@@ -67,9 +67,8 @@ def _judge(m: Match, deal: Deal | tuple[list[list[Card]], Card | None],
     return m.deal_problem(deal, m.dealer)
 
 
-def _effect(ev: Any) -> None:
-    m: Match = ev.model
-    deal = ev.args[0]
+def _effect(deal: Deal | tuple[list[list[Card]], Card | None], ruling: Ruling) -> None:
+    m: Match = ruling.model
     if isinstance(deal, Deal):
         hands, vira = [list(h) for h in deal.hands], deal.vira
     else:
@@ -94,17 +93,17 @@ def _effect(ev: Any) -> None:
 
 
 @condition("needs_decision")
-def _needs_decision(ev: Any) -> bool:
+def _needs_decision(move: Any, ruling: Ruling) -> bool:
     """M5: the hand about to be dealt is a special hand with a decision."""
-    m = ev.model
+    m = ruling.model
     special = _special_now(m)[0]
     return special != NORMAL and m.rules.special_hands[special - 1].decision
 
 
 @effect("deal_next")
-def _deal_next(ev: Any) -> None:
+def _deal_next(move: Any, ruling: Ruling) -> None:
     """On entering ``deal``: the chance step comes at once where the match has the cards."""
-    ev.model.deal_next()
+    ruling.model.deal_next()
 
 
 def _transitions(rules: Rules) -> list[dict[str, Any]]:

@@ -38,10 +38,9 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
     return None
 
 
-def _effect(ev: Any) -> None:
-    r = ev.args[1]
+def _effect(move: Action, r: Ruling) -> None:
     if r.ends:
-        end_hand(ev.model, r)
+        end_hand(r.model, r)
 
 
 def _lister(m: Match, seat: int | None, out: list[Action]) -> None:

@@ -125,9 +125,8 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
     return None
 
 
-def _effect(ev: Any) -> None:
-    m: Match = ev.model
-    a = ev.args[0]
+def _effect(a: Any, r: Ruling) -> None:
+    m: Match = r.model
     found = bet_of_call(m, a.call, "envido")
     assert found is not None
     b = found[1]

@@ -186,9 +186,8 @@ def _own_will_problem(m: Match, b: BetState, seat: int) -> str | None:
     return None
 
 
-def _effect(ev: Any) -> None:
-    m: Match = ev.model
-    a, r = ev.args
+def _effect(a: Any, r: Ruling) -> None:
+    m: Match = r.model
     b = record(m)
     if m.state == "bet_answer":
         b.chain = (*b.chain, a.call)
@@ -245,20 +244,19 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
 
 
 @condition("flor_due")
-def _flor_due(ev: Any) -> bool:
+def _flor_due(move: Any, ruling: Ruling) -> bool:
     """G35: after this move a flor must be sung: (a) the next turn's seat holds one (on the
     deal, the mão; after a card of the flor's round that does not end it, the next seat);
     (b) an envido is called; (c) a raise is made and the team that must answer holds one.
     Never once a flor was sung this hand (every holder sang then, G36)."""
-    m: Match = ev.model
+    m: Match = ruling.model
     b = record(m)
     if b.sung or m.round.number != b.bet.round:
         return False
-    trigger = ev.event.name
-    move = ev.args[0]
+    trigger = move.kind if isinstance(move, Action) else "deal"
     if b.bet.timing == "round_end":  # GH14: due at the end of the round, or a call to answer
         if trigger == "play":
-            return ev.args[1].round is not None and bool(holders(m, b))
+            return ruling.round is not None and bool(holders(m, b))
         if trigger != "raise":
             return False
     if trigger == "deal":
@@ -268,7 +266,7 @@ def _flor_due(ev: Any) -> bool:
     if not hs:
         return False
     if trigger == "play":
-        return ev.args[1].round is None and (move.seat + 1) % m.rules.players in hs
+        return ruling.round is None and (move.seat + 1) % m.rules.players in hs
     if trigger == "raise":
         team_of = m.rules.team_of
         team = team_of[move.seat]
@@ -277,15 +275,15 @@ def _flor_due(ev: Any) -> bool:
 
 
 @condition("flor_more")
-def _flor_more(ev: Any) -> bool:
+def _flor_more(move: Any, ruling: Ruling) -> bool:
     """More holders sing after this song (G36)."""
-    return bool(ev.args[1].flor == "more")
+    return ruling.flor == "more"
 
 
 @condition("flor_raised")
-def _flor_raised(ev: Any) -> bool:
+def _flor_raised(move: Any, ruling: Ruling) -> bool:
     """Every holder has sung, and the choice was a raise that waits for its answer (G39)."""
-    return bool(ev.args[1].flor == "raised")
+    return ruling.flor == "raised"
 
 
 #: The triggers whose moves may bring a flor's moment (G35), and the states they leave.

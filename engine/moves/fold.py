@@ -40,9 +40,8 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
     return why
 
 
-def _effect(ev: Any) -> None:
-    m: Match = ev.model
-    move, r = ev.args
+def _effect(move: Action, r: Ruling) -> None:
+    m: Match = r.model
     if r.ends:
         refuse(m, r)
     else:  # betting.refusal: whole_team, a partner has yet to answer

@@ -6,7 +6,7 @@ call, at least 1), credited at once (G31; the game may end, G46) or at the end o
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.actions import Action
 from engine.machine import Ruling
@@ -33,8 +33,8 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
     return None
 
 
-def _effect(ev: Any) -> None:
-    apply_settlement(ev.model, ev.args[1])
+def _effect(move: Action, r: Ruling) -> None:
+    apply_settlement(r.model, r)
 
 
 def _lister(m: Match, seat: int | None, out: list[Action]) -> None:

@@ -98,9 +98,8 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
     return None
 
 
-def _effect(ev: Any) -> None:
-    m: Match = ev.model
-    a, r = ev.args
+def _effect(a: Any, r: Ruling) -> None:
+    m: Match = r.model
     seat = a.seat
     card = a.card
     hand = m.hand
@@ -138,10 +137,9 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
             _constrained_plays(m, t, row, out)
         else:
             cards = hand.hands[t]
-            out.extend([row[c] for c in cards])
+            out.extend(map(row.__getitem__, cards))
             if rnd.number >= moves.covered_from:
-                row = moves.covered[t]
-                out.extend([row[c] for c in cards])
+                out.extend(map(moves.covered[t].__getitem__, cards))
 
 
 def _constraints(m: Match, seat: int, card: int, covered: bool, bound: int | None) -> str | None:

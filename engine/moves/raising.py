@@ -94,9 +94,8 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
     return None
 
 
-def _effect(ev: Any) -> None:
-    m: Match = ev.model
-    a, r = ev.args
+def _effect(a: Any, r: Ruling) -> None:
+    m: Match = r.model
     if r.ends:  # penalised in a special hand
         end_hand(m, r)
         return

@@ -317,11 +317,14 @@ class LeanEvent(Event):
             plan = self.plans[name]
         except KeyError:
             plan = self.plans[name] = _plan(self, name)
-        if plan is None or kwargs or len(args) != 2:
+        if plan is None or kwargs:
             return bool(super().trigger(model, *args, **kwargs))
         # the callbacks are called with the trigger's arguments, the move and its ruling
         # (send_event=False), so the library's EventData would be read by nobody: none is made
-        move, ruling = args
+        try:
+            move, ruling = args
+        except ValueError:  # not this engine's two arguments
+            return bool(super().trigger(model, *args, **kwargs))
         for conds, before, exits, dest, enters in plan:
             for func, target in conds:
                 if func(move, ruling) != target:

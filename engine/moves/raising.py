@@ -117,11 +117,11 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
                                    or m.state == "decide"):
         return
     moves = m.moves
-    winning = moves.winning  # None, or the target that no raise may be made from
     if m.state == "answer":
         pending = hand.pending
         assert pending is not None and seat is not None
         value = moves.next_value.get(pending[1])
+        winning = moves.winning  # None, or the target that no raise may be made from
         if value is not None and (  # seat: one that may answer (answers.py)
                 winning is None or m.score[m.rules.team_of[seat]] + pending[1] < winning):
             _raises(m, seat, value, out)
@@ -129,12 +129,13 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
     value = moves.next_value.get(hand.value)
     if value is None:
         return
-    team_of = m.rules.team_of
     if moves.plain_raises:  # on one's own turn, no card named, no house limit (P4, C10)
         t = m.round.turn
-        if (seat is None or seat == t) and team_of[t] != hand.last_raise_team:
+        if (seat is None or seat == t) and m.rules.team_of[t] != hand.last_raise_team:
             out.append(moves.raises[t, value, None])
         return
+    winning = moves.winning
+    team_of = m.rules.team_of
     if winning is not None:
         score = m.score
         base = hand.value

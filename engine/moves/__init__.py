@@ -100,10 +100,11 @@ def register(kind: MoveKind) -> MoveKind:
     judge = kind.judge
 
     def check(move: Any, ruling: Ruling) -> bool:
-        if not ruling.judged:
-            ruling.judged = True
-            ruling.why = judge(ruling.model, move, ruling)
-        return ruling.why is None
+        if ruling.judged:
+            return ruling.why is None
+        ruling.judged = True
+        ruling.why = why = judge(ruling.model, move, ruling)
+        return why is None
 
     check.__name__ = check.__qualname__ = f"legal_{kind.name}"
     condition(f"legal_{kind.name}")(check)

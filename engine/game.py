@@ -409,7 +409,7 @@ class Match:
         ruling = Ruling()
         ruling.model = self
         try:
-            taken = event.trigger(self, action, ruling)
+            taken = event.trigger_move(self, action, ruling)
         except MachineError:
             if ruling.judged:  # raised after a condition ran: not the machine's refusal
                 raise
@@ -445,7 +445,7 @@ class Match:
             self._not_now(deal)
         ruling = Ruling()
         ruling.model = self
-        if not self._events["deal"].trigger(self, deal, ruling):
+        if not self._events["deal"].trigger_move(self, deal, ruling):
             self._illegal(deal, ruling.why or "not a deal now")
 
     def deal_next(self) -> None:
@@ -467,7 +467,7 @@ class Match:
             return
         ruling = Ruling()
         ruling.model = self
-        self._events["deal"].trigger(self, move, ruling)
+        self._events["deal"].trigger_move(self, move, ruling)
 
     def deal_problem(self, deal: Deal, dealer: int) -> str | None:
         """Why a recorded deal is not this variant's next deal for ``dealer``, or ``None``."""

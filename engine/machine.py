@@ -310,21 +310,24 @@ class LeanEvent(Event):
         super().add_transition(transition)
 
     def trigger(self, model: Any, *args: Any, **kwargs: Any) -> bool:
-        machine = self.machine
-        attr = machine.model_attribute
+        if len(args) == 2 and not kwargs:  # this engine's move and ruling
+            return self.trigger_move(model, *args)
+        return bool(super().trigger(model, *args, **kwargs))
+
+    def trigger_move(self, model: Any, move: Any, ruling: Any) -> bool:
+        """:meth:`trigger` with this engine's two arguments, the move and its ruling, given
+        as such (``Match.apply`` calls it: a call with ``*args`` and ``**kwargs`` packs a
+        tuple and a dict per move). The callbacks are called with the move and the ruling
+        (``send_event=False``), so the library's ``EventData`` would be read by nobody: none
+        is made."""
+        attr = self.machine.model_attribute
         name = getattr(model, attr)
         try:
             plan = self.plans[name]
         except KeyError:
             plan = self.plans[name] = _plan(self, name)
-        if plan is None or kwargs:
-            return bool(super().trigger(model, *args, **kwargs))
-        # the callbacks are called with the trigger's arguments, the move and its ruling
-        # (send_event=False), so the library's EventData would be read by nobody: none is made
-        try:
-            move, ruling = args
-        except ValueError:  # not this engine's two arguments
-            return bool(super().trigger(model, *args, **kwargs))
+        if plan is None:
+            return bool(super().trigger(model, move, ruling))
         for conds, before, exits, dest, enters in plan:
             for func, target in conds:
                 if func(move, ruling) != target:

@@ -120,22 +120,22 @@ def bench_memory(variant: str, count: int) -> dict[str, float]:
 
 def bench_trigger_share(variant: str, matches: int) -> dict[str, float]:
     """Time spent inside the ``transitions`` machine's triggers versus the whole move loop.
-    Every move is a trigger (``Event.trigger``) of the variant's machine, whose conditions and
-    callbacks are the rules and their effects, so this is the move's whole work but listing
-    the legal moves and choosing one (outermost triggers only: a hand's last move deals the next
-    hand as a nested ``deal`` trigger)."""
-    from engine.machine import LeanMachine
+    Every move is a trigger of the variant's machine (``LeanEvent.trigger_move``, which
+    ``Event.trigger`` delegates to), whose conditions and callbacks are the rules and their
+    effects, so this is the move's whole work but listing the legal moves and choosing one
+    (outermost triggers only: a hand's last move deals the next hand as a nested ``deal``
+    trigger)."""
+    from engine.machine import LeanEvent
 
-    Event = LeanMachine.event_cls  # the class of the machine's events (a transitions Event)
     spent = {"trigger": 0.0, "count": 0, "depth": 0}
-    original = Event.trigger
+    original = LeanEvent.trigger_move
 
-    def trigger(self: Any, model: Any, *args: Any, **kwargs: Any) -> bool:
+    def trigger(self: Any, model: Any, move: Any, ruling: Any) -> bool:
         outer = spent["depth"] == 0
         spent["depth"] += 1
         t0 = time.perf_counter()
         try:
-            return bool(original(self, model, *args, **kwargs))
+            return original(self, model, move, ruling)
         finally:
             spent["depth"] -= 1
             if outer:
@@ -143,14 +143,14 @@ def bench_trigger_share(variant: str, matches: int) -> dict[str, float]:
                 spent["count"] += 1
 
     moves = 0
-    Event.trigger = trigger  # type: ignore[method-assign]
+    LeanEvent.trigger_move = trigger  # type: ignore[method-assign]
     try:
         t0 = time.perf_counter()
         for i in range(matches):
             moves += play_random(Match.new(variant, seed=i), SplitMix64(7 + i))
         total = time.perf_counter() - t0
     finally:
-        Event.trigger = original  # type: ignore[method-assign]
+        LeanEvent.trigger_move = original  # type: ignore[method-assign]
     return {"moves": moves, "triggers": spent["count"], "us_per_move_total": total / moves * 1e6,
             "us_per_move_in_triggers": spent["trigger"] / moves * 1e6,
             "us_per_trigger": spent["trigger"] / max(1, spent["count"]) * 1e6,

@@ -46,14 +46,14 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 from transitions import MachineError
 
 from engine.actions import Action, Deal
 from engine.cards import CARD_CODES, Card, card_name
 from engine.errors import IllegalMoveError, Why
-from engine.machine import Ruling, build_machine, triggers_from
+from engine.machine import LeanEvent, Ruling, build_machine, triggers_from
 from engine.moves import KINDS, Lister, load_kinds
 from engine.moves.answers import answering_seats
 from engine.moves.outcome import new_hand
@@ -176,7 +176,8 @@ class Match:
         self.rules = rules
         self.moves = moves = move_table(rules)  # one cache lookup: it holds the machine too
         self.machine = moves.machine
-        self._events = moves.machine.events
+        # a LeanMachine's events (engine.machine.build_machine): LeanEvent.trigger_move
+        self._events = cast("dict[str, LeanEvent]", moves.machine.events)
         self.state = "deal"
         self.is_over = False
         self.seed = seed

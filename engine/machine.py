@@ -15,7 +15,9 @@ Triggers are the moves, named as the log names them: ``play``, ``raise``, ``acce
 ``decide``, and ``deal`` for the chance step. A move is one trigger, fired with the move
 (an :class:`~engine.actions.Action`, or a :class:`~engine.actions.Deal`) and a fresh
 :class:`Ruling` as its arguments (``Machine(model=None)``: the events are triggered with the
-match as the model, ``machine.events[kind].trigger(match, move, ruling)``):
+match as the model, ``machine.events[kind].trigger(match, move, ruling)``). The machine is
+built with ``send_event=False``: its conditions and callbacks are called with those two
+arguments, ``(move, ruling)``, and the ruling names the match (:attr:`Ruling.model`):
 
 1. A trigger that has no transition from the current state is not a move now: the library
    raises ``MachineError`` before anything runs, and the match says why in the game's words.
@@ -41,10 +43,12 @@ names (even dotted import paths) only when an event fires. :func:`machine_spec` 
 machine as data, and :func:`diagram` draws it (``truco variants diagram``).
 
 One machine serves every match of its variant. It is a :class:`LeanMachine`:
-``transitions.Machine`` with transition and state classes, plugged in through the library's
-``transition_cls`` / ``state_cls`` extension points, that do the library's work (conditions,
-``prepare``, ``before``, the state change with exit and enter, ``after``, ``on_final``) through
-its public API only, without its logging calls; events are triggered by the library's own
+``transitions.Machine`` with event, transition and state classes, plugged in through the
+library's ``event_cls`` / ``transition_cls`` / ``state_cls`` extension points, that do the
+library's work (conditions, ``prepare``, ``before``, the state change with exit and enter,
+``after``, ``on_final``) through its public API only, without its logging calls. Its events
+run each source state's transitions as a plan read once from the transitions and states
+(:class:`LeanEvent`); anything a plan does not cover goes to the library's own
 ``Event.trigger``.
 """
 

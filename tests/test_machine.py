@@ -355,3 +355,53 @@ def test_a_seat_that_is_not_at_the_table_has_no_moves_in_any_state() -> None:
             moves = m.legal_actions()
             m.apply(moves[choose.bounded(len(moves))])
         assert {"play", "answer"} <= states
+
+
+def test_lean_event_plans_call_as_the_library_does_and_see_later_changes() -> None:
+    """With send_event=False (this engine's machines) a LeanEvent runs each source state's
+    plan: the same callbacks, with the trigger's two arguments, in the library's order; a
+    plan is dropped when the event gets a transition or the machine a machine-wide callback
+    (set through its property), so both are seen, as by the library."""
+    from transitions import Machine
+
+    class Model:
+        state = "a"
+
+    def run(cls: type[Machine]) -> list[str]:
+        calls: list[str] = []
+
+        def note(what: str) -> Any:
+            return lambda move, ruling: calls.append(f"{what}:{move}")
+
+        def cond(ok: bool) -> Any:
+            def check(move: str, ruling: Any) -> bool:
+                calls.append(f"cond:{move}")
+                return ok
+            return check
+
+        machine = cls(model=None, auto_transitions=False, send_event=False, initial="a",
+                      states=[{"name": "a", "on_exit": [note("exit-a")]},
+                              {"name": "b", "on_enter": [note("enter-b")]}],
+                      transitions=[
+                          {"trigger": "go", "source": "a", "dest": "b",
+                           "conditions": [cond(False)], "before": [note("never")]},
+                          {"trigger": "go", "source": "a", "dest": "b",
+                           "conditions": [cond(True)], "unless": [cond(False)],
+                           "before": [note("before")]},
+                          {"trigger": "stay", "source": "b", "dest": None,
+                           "before": [note("stay")]}])
+        model = Model()
+        assert machine.events["go"].trigger(model, "m1", None)
+        assert machine.events["stay"].trigger(model, "m2", None)
+        machine.add_transition("stay", "b", "a", before=[note("back")], prepare=[])
+        machine.before_state_change = [note("machine-before")]
+        assert machine.events["stay"].trigger(model, "m3", None)  # still the first: internal
+        assert model.state == "b"
+        machine.before_state_change = []  # a LeanEvent's plans again
+        assert machine.events["stay"].trigger(model, "m4", None)
+        calls.append(model.state)
+        return calls
+
+    lean, stock = run(LeanMachine), run(Machine)
+    assert lean == stock
+    assert lean[:6] == ["cond:m1", "cond:m1", "cond:m1", "before:m1", "exit-a:m1", "enter-b:m1"]

@@ -325,8 +325,8 @@ def run_simulation(variant: str, *, games: int, seed: int, bots: Sequence[str], 
                 jobs, len(range(0, games, _chunk_size(games, jobs)))))
         else:
             workers = executor.workers
-        work = [(ref, header, seed, a, b, names, logs_dir)
-                for a, b in chunks(games, _chunk_size(games, workers))]
+        size = _chunk_size(games, workers, executor.chunk_scale)
+        work = [(ref, header, seed, a, b, names, logs_dir) for a, b in chunks(games, size)]
         for chunk in ordered(_run_chunk, work, executor, finished):  # in match order
             tallies.extend(chunk)
             if on_tally is not None:
@@ -335,9 +335,10 @@ def run_simulation(variant: str, *, games: int, seed: int, bots: Sequence[str], 
     return statistics(rules, tallies, seed=seed, bots=names)
 
 
-def _chunk_size(games: int, workers: int) -> int:
-    """Matches per chunk: some eight chunks per worker, at most 50."""
-    return max(1, min(50, math.ceil(games / (workers * 8))))
+def _chunk_size(games: int, workers: int, scale: int = 1) -> int:
+    """Matches per chunk: some eight chunks per worker, at most 50 (``scale`` times more
+    where a task costs more, :attr:`engine.cluster.Executor.chunk_scale`)."""
+    return max(1, min(50 * scale, math.ceil(games / (workers * 8))))
 
 
 def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:

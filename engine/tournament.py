@@ -64,8 +64,8 @@ def _run(job: tuple[Rules, int, list[tuple[str, str]], list[Job]]) -> list[int]:
     return [play_one(variant, seed, pairs[p], k, sw) for p, k, sw in jobs]
 
 
-def _chunks(items: list[Job], jobs: int) -> Iterator[list[Job]]:
-    size = max(1, min(20, math.ceil(len(items) / (jobs * 8))))
+def _chunks(items: list[Job], jobs: int, scale: int = 1) -> Iterator[list[Job]]:
+    size = max(1, min(20 * scale, math.ceil(len(items) / (jobs * 8))))
     for start in range(0, len(items), size):
         yield items[start:start + size]
 
@@ -94,7 +94,8 @@ def run_tournament(variant: Rules | str, bots: Sequence[str], *, games: int, see
     pairs = pairings(names)
     work = [(p, k, sw) for p in range(len(pairs)) for k in range(games) for sw in (False, True)]
     workers = jobs if executor is None else executor.workers
-    chunks = [(rules, seed, pairs, chunk) for chunk in _chunks(work, workers)]
+    scale = 1 if executor is None else executor.chunk_scale
+    chunks = [(rules, seed, pairs, chunk) for chunk in _chunks(work, workers, scale)]
     winners: list[int] = []
     total = len(work)
 

@@ -127,6 +127,7 @@ class _HeadLast:
 
     workers = 1
     window = 2
+    chunk_scale = 1
 
     def __init__(self) -> None:
         self.pending: dict[int, Any] = {}

@@ -260,6 +260,7 @@ def _outcomes(files: list[str], jobs: int, dask: str | None,
         return
     local = chunk_size(len(files), jobs, CHUNK)
     with executor_for(jobs, dask, -(-len(files) // local)) as executor:
-        work = _chunks(files, chunk_size(len(files), executor.workers, CHUNK))
+        work = _chunks(files, chunk_size(len(files), executor.workers,
+                                         CHUNK * executor.chunk_scale))
         for outcomes in ordered(verify_chunk, work, executor, finished):
             yield from outcomes

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import importlib.util
 import multiprocessing
 import pickle
 import queue
@@ -259,9 +260,14 @@ def _fork_workers(stack: contextlib.ExitStack) -> None:
     server lives as long as this process, like multiprocessing's resource tracker."""
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return
+    multiprocessing.set_forkserver_preload(WORKER_PRELOAD)  # read when the server starts
+    # Started now, the server imports Dask and the engine while this process imports Dask
+    # (the two overlap on two cores: the command's start-up is shorter by about that import)
+    from multiprocessing import forkserver
+
+    forkserver.ensure_running()
     import dask
 
-    multiprocessing.set_forkserver_preload(WORKER_PRELOAD)  # read when the server starts
     stack.enter_context(dask.config.set({"distributed.worker.multiprocessing-method":
                                          "forkserver"}))
 
@@ -275,13 +281,14 @@ def dask_executor(where: str, workers: int | None = None,
     waited for at most ``timeout`` seconds (:data:`CONNECT_TIMEOUT`), and for its first worker
     as long. Every worker must run the same truco-engine version as this process. Raises
     :class:`ClusterError`."""
-    distributed = _distributed()
     timeout = CONNECT_TIMEOUT if timeout is None else timeout
     with contextlib.ExitStack() as stack:
+        if where == "local" and importlib.util.find_spec("distributed") is not None:
+            _fork_workers(stack)  # first: its server starts while Dask is imported here
+        distributed = _distributed()
         if where == "local":
             import logging
 
-            _fork_workers(stack)
             cluster = stack.enter_context(distributed.LocalCluster(
                 n_workers=workers, processes=True, threads_per_worker=1,
                 dashboard_address=None, silence_logs=logging.ERROR,

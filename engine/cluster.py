@@ -294,7 +294,10 @@ def dask_executor(where: str, workers: int | None = None,
                 dashboard_address=None, silence_logs=logging.ERROR,
                 # no dashboard; the scheduler's own HTTP endpoints on any free port
                 scheduler_kwargs={"dashboard_address": ":0"}))
-            client = stack.enter_context(distributed.Client(cluster))
+            # direct_to_workers: results come from the workers, not through the scheduler
+            # (the client reaches them on this machine); verifying 20,000 logs took 7.0 s
+            # against 7.6 s, means of 3 alternating runs
+            client = stack.enter_context(distributed.Client(cluster, direct_to_workers=True))
         else:
             try:
                 client = stack.enter_context(distributed.Client(where, timeout=timeout))

@@ -284,8 +284,9 @@ class LeanState(State):
 
 class LeanEvent(Event):
     """The library's ``Event.trigger`` for a machine that processes events at once (not
-    queued), sends the event data, and has no machine-wide callbacks, as this engine's
-    machines: the transitions of the trigger from the model's state are tried in order until
+    queued), calls its callbacks with the trigger's arguments (``send_event=False``), and has
+    no machine-wide callbacks, as this engine's machines: the transitions of the trigger from
+    the model's state are tried in order until
     one passes (``Event._process``'s loop and ``Transition.execute``: the conditions, the
     ``before`` callbacks, the source's exit, the model's state attribute set as
     ``Machine.set_state`` sets it, the destination's enter), without the library's partial,

@@ -644,3 +644,29 @@ def test_loader_answers_any_input_with_rules_or_a_located_error(
             assert problem.file and problem.line and problem.column, str(problem)
     else:
         assert isinstance(rules, Rules)
+
+
+def test_a_variant_file_is_loaded_once_while_it_and_its_parent_are_unchanged(
+        write: WriteFile, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Match.new with a path (and every command that takes one) parses and checks the file
+    once, then again only when it or a file it extends changes."""
+    import engine.variant
+    from engine import Match
+
+    parent = write("parent.yaml", "extends: paulista\nname: parent\ngame: {target: 15}\n")
+    child = write("child.yaml", f"extends: {parent}\nname: child\n")
+    loads: list[str] = []
+    real = engine.variant.load_variant
+
+    def counting(ref: Any, **kwargs: Any) -> Rules:
+        loads.append(str(ref))
+        return real(ref, **kwargs)
+
+    monkeypatch.setattr(engine.variant, "load_variant", counting)
+    first = [Match.new(child, seed=s).rules for s in range(5)]
+    assert len(loads) == 1 and {r.target for r in first} == {15}
+    parent.write_text("extends: paulista\nname: parent\ngame: {target: 18}\n", encoding="utf-8")
+    assert Match.new(str(child), seed=1).rules.target == 18  # the parent changed: loaded again
+    assert len(loads) == 2
+    Match.new(child, seed=2)
+    assert len(loads) == 2

@@ -118,16 +118,28 @@ def shuffle(deck: Sequence[Card], rng: SplitMix64) -> list[Card]:
     at once (:func:`draws`), and more if a draw is rejected (rarely: at most 63 in 2^64 for a
     range of up to 64). This is most of the cost of a seeded deal (39 draws a hand).
     """
+    return _shuffled(deck, rng, len(deck))
+
+
+def _shuffled(deck: Sequence[Card], rng: SplitMix64, needed: int) -> list[Card]:
+    """The first ``needed`` cards of :func:`shuffle`'s result, the generator left where the
+    whole shuffle leaves it. A step ``i`` of Fisher-Yates fixes the card at ``i`` for good,
+    so for ``i >= needed`` only the card it moves down matters (one store instead of a swap:
+    a deal needs the first 13 of 40)."""
     cards = list(deck)
     size = len(cards)
+    needed = min(needed, size)
     state = rng.state
     drawn = draws(state, size - 1)
     if size <= _NLIMITS and max(drawn, default=0) < _SAFE:
-        # No draw can be rejected (every limit up to 64 is at least _SAFE): one draw a swap.
-        for i, z in zip(range(size - 1, 0, -1), drawn, strict=True):
+        # No draw can be rejected (every limit up to 64 is at least _SAFE): one draw a step.
+        for i, z in zip(range(size - 1, needed - 1, -1), drawn, strict=False):
+            cards[z % (i + 1)] = cards[i]
+        for i, z in zip(range(needed - 1, 0, -1), drawn[size - needed:], strict=True):
             j = z % (i + 1)
             cards[i], cards[j] = cards[j], cards[i]
-        rng.state = (state + (size - 1) * _GAMMA) & MASK64
+        rng.state = (state + len(drawn) * _GAMMA) & MASK64
+        del cards[needed:]
         return cards
     k = 0
     for i in range(size - 1, 0, -1):
@@ -143,6 +155,7 @@ def shuffle(deck: Sequence[Card], rng: SplitMix64) -> list[Card]:
         j = z % n
         cards[i], cards[j] = cards[j], cards[i]
     rng.state = (state + k * _GAMMA) & MASK64
+    del cards[needed:]
     return cards
 
 
@@ -161,29 +174,7 @@ def deal(
     Returns the hands indexed by seat, and the vira or ``None``.
     """
     dealt = players * cards_each
-    cards = _top(deck, rng, dealt + 1 if vira else dealt)
+    cards = _shuffled(deck, rng, dealt + 1 if vira else dealt)
     slices = [cards[i:i + cards_each] for i in range(0, dealt, cards_each)]
     k = (dealer + 1) % players  # seat (dealer + 1 + i) % players takes slice i
     return (slices[-k:] + slices[:-k] if k else slices), (cards[dealt] if vira else None)
-
-
-def _top(deck: Sequence[Card], rng: SplitMix64, needed: int) -> list[Card]:
-    """The first ``needed`` cards of :func:`shuffle`'s result, the generator left where the
-    whole shuffle leaves it. A step ``i`` of Fisher-Yates fixes the card at ``i`` for good,
-    so for ``i >= needed`` only the card it moves down matters (one store instead of a swap)."""
-    size = len(deck)
-    if needed >= size:
-        return shuffle(deck, rng)
-    state = rng.state
-    drawn = draws(state, size - 1)
-    if size > _NLIMITS or max(drawn, default=0) >= _SAFE:  # a draw may be rejected
-        return shuffle(deck, rng)[:needed]
-    cards = list(deck)
-    for i, z in zip(range(size - 1, needed - 1, -1), drawn, strict=False):
-        cards[z % (i + 1)] = cards[i]
-    for i, z in zip(range(needed - 1, 0, -1), drawn[size - needed:], strict=True):
-        j = z % (i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
-    rng.state = (state + (size - 1) * _GAMMA) & MASK64
-    del cards[needed:]
-    return cards

@@ -190,3 +190,27 @@ def test_shuffle_redraws_a_rejected_draw_like_bounded(monkeypatch: pytest.Monkey
         a, b = SplitMix64(seed), SplitMix64(seed)
         assert shuffle(list(range(40)), a) == _reference_shuffle(list(range(40)), b)
         assert a.state == b.state
+
+
+@pytest.mark.parametrize("forced", [False, True])
+def test_a_deal_is_the_first_cards_of_the_whole_shuffle(forced: bool,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deal shuffles only as far as the cards it deals (engine.shuffle._shuffled): its hands
+    and vira are the first cards of the one-draw-at-a-time shuffle, dealt from the mão, and
+    the generator goes on from the same point; also when draws are rejected (``forced``:
+    limits lowered to 2^62, as in the test above)."""
+    import engine.shuffle as module
+
+    if forced:
+        monkeypatch.setattr(module, "_LIMITS", [0] + [1 << 62] * (len(module._LIMITS) - 1))
+        monkeypatch.setattr(module, "_SAFE", 1 << 62)
+    for seed in range(60):
+        players, each = (4, 3) if seed % 3 else (2, 3)
+        dealer = seed % players
+        a, b = SplitMix64(seed * 31), SplitMix64(seed * 31)
+        hands, vira = deal(list(range(40)), a, players, each, dealer, seed % 2 == 0)
+        cards = _reference_shuffle(list(range(40)), b)
+        for i in range(players):
+            assert hands[(dealer + 1 + i) % players] == cards[i * each:(i + 1) * each]
+        assert vira == (cards[players * each] if seed % 2 == 0 else None)
+        assert a.state == b.state

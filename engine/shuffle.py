@@ -23,31 +23,59 @@ _M2 = 0x94D049BB133111EB
 
 
 class SplitMix64:
-    """SplitMix64 over an unsigned 64-bit state; the state starts as the seed."""
+    """SplitMix64 over an unsigned 64-bit state; the state starts as the seed.
 
-    __slots__ = ("state",)
+    Its outputs are computed :data:`BATCH` at a time (:func:`draws`, a few big-integer
+    operations instead of a loop of 64-bit arithmetic per draw) and handed out one by one:
+    :attr:`state` is always the state after the draws handed out so far, as if each were made
+    alone, and setting it starts from there."""
+
+    __slots__ = ("_origin", "_buf", "_pos")
 
     def __init__(self, seed: int) -> None:
         if not 0 <= seed <= MASK64:
             raise ValueError(f"seed {seed} is outside 0..2^64-1")
-        self.state = seed
+        self._origin = seed  # the state before the draws in _buf
+        self._buf: tuple[int, ...] = ()  # the next outputs from _origin
+        self._pos = 0  # how many of them were handed out
+
+    @property
+    def state(self) -> int:
+        """The generator's state: the seed advanced by gamma once per draw handed out."""
+        return (self._origin + self._pos * _GAMMA) & MASK64
+
+    @state.setter
+    def state(self, value: int) -> None:
+        self._origin = value
+        self._buf = ()
+        self._pos = 0
 
     def next(self) -> int:
         """The next 64-bit draw."""
-        self.state = z = (self.state + _GAMMA) & MASK64
-        z = ((z ^ (z >> 30)) * _M1) & MASK64
-        z = ((z ^ (z >> 27)) * _M2) & MASK64
-        return z ^ (z >> 31)
+        pos = self._pos
+        try:
+            z = self._buf[pos]
+        except IndexError:
+            self._refill()
+            pos = 0
+            z = self._buf[0]
+        self._pos = pos + 1
+        return z
+
+    def _refill(self) -> None:
+        self._origin = origin = (self._origin + self._pos * _GAMMA) & MASK64
+        self._buf = draws(origin, BATCH)
+        self._pos = 0
 
     def bounded(self, n: int) -> int:
         """A uniform draw in ``[0, n)`` by rejection: ``limit = 2^64 - (2^64 mod n)``."""
-        # next(), written out: a bot's or a benchmark's every choice draws once
-        state = (self.state + _GAMMA) & MASK64
-        z = ((state ^ (state >> 30)) * _M1) & MASK64
-        z = ((z ^ (z >> 27)) * _M2) & MASK64
-        z ^= z >> 31
+        pos = self._pos
+        try:
+            z = self._buf[pos]
+        except IndexError:
+            return self._rejecting(n)  # the batch is used up: the long way refills it
         if 0 < n < _NLIMITS and z < _SAFE:  # accepted whatever n up to 64 (nearly always)
-            self.state = state
+            self._pos = pos + 1
             return z % n
         return self._rejecting(n)
 
@@ -56,21 +84,23 @@ class SplitMix64:
         if n < 1:
             raise ValueError(f"cannot draw from an empty range [0, {n})")
         limit = _LIMITS[n] if n < _NLIMITS else (1 << 64) - ((1 << 64) % n)
-        state = self.state
         while True:
-            state = (state + _GAMMA) & MASK64
-            z = ((state ^ (state >> 30)) * _M1) & MASK64
-            z = ((z ^ (z >> 27)) * _M2) & MASK64
-            z ^= z >> 31
+            z = self.next()
             if z < limit:
-                self.state = state
                 return z % n
 
     def copy(self) -> SplitMix64:
         """An independent generator at the same point of the stream."""
         clone = SplitMix64.__new__(SplitMix64)
-        clone.state = self.state
+        clone._origin = self._origin
+        clone._buf = self._buf  # a tuple: shared, never changed
+        clone._pos = self._pos
         return clone
+
+
+#: Outputs a :class:`SplitMix64` computes at once (a whole number of :func:`draws`' lanes:
+#: 64 cost 7.3 us on the project's machine, 114 ns a draw; one at a time, about 400 ns).
+BATCH = 64
 
 
 def draws(state: int, count: int) -> tuple[int, ...]:

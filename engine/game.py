@@ -58,12 +58,11 @@ from engine.moves import KINDS, Lister, load_kinds
 from engine.moves.answers import answering_seats
 from engine.moves.outcome import new_hand
 from engine.observation import LastHand, Observation, PendingRaise, PlayedCard, SpecialHand
-from engine.resources import shipped_variants
 from engine.rules import Rules
 from engine.shuffle import SplitMix64
 from engine.shuffle import deal as seeded_deal
 from engine.state import NORMAL, HandState, Played, RoundState
-from engine.variant import find_variant, looks_like_path
+from engine.variant import find_variant, is_shipped_name
 
 __all__ = ["NORMAL", "Checkpoint", "Match", "MoveTable",
            "move_table", "resolve_rules"]
@@ -85,7 +84,7 @@ def resolve_rules(variant: Rules | str | os.PathLike[str]) -> Rules:
     reads the files, but parses and checks them once."""
     if isinstance(variant, Rules):
         return variant
-    if isinstance(variant, str) and not looks_like_path(variant) and variant in shipped_variants():
+    if is_shipped_name(variant):
         return find_variant(variant)  # the usual case, first: a shipped variant by name
     from engine.replay import resolve_variant  # engine.replay imports this module
 

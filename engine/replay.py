@@ -55,11 +55,11 @@ from engine.logread import (
     read_log,
 )
 from engine.logversion import LATEST, header_problem
-from engine.resources import shipped_variants
 from engine.rules import Rules
 from engine.variant import (
     MAX_EXTENDS,
     find_variant,
+    is_shipped_name,
     load_ref,
     looks_like_path,
     read_yaml,
@@ -197,7 +197,7 @@ def header_rules(ref: str, base: Path | None) -> tuple[Rules, str]:
     variant file are a copy of the ones loaded (its ``data`` too): what a caller does to them
     never reaches another. Raises :class:`~engine.errors.VariantError`, as
     :func:`engine.variant.load_ref` does."""
-    if not looks_like_path(ref) and ref in shipped_variants():
+    if is_shipped_name(ref):
         rules = find_variant(ref)
         known = _SHIPPED.get(ref)
         if known is None or known[0] is not rules:
@@ -424,7 +424,7 @@ for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
                 rules, fingerprint = self.override, ""
             else:
                 if self.base is None and self._base_of is not None and (
-                        looks_like_path(ref) or ref not in shipped_variants()):
+                        not is_shipped_name(ref)):
                     self.base = self._base_of()  # only a variant file needs the log's folder
                 rules, fingerprint = header_rules(ref, self.base)
         except VariantError as exc:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import jsonschema
 import yaml
@@ -953,9 +953,19 @@ def load_ref(ref: str | os.PathLike[str], *, base: Path | None = None) -> Rules:
     >>> load_ref("mineiro") is load_ref("mineiro")
     True
     """
-    if isinstance(ref, str) and not looks_like_path(ref) and ref in shipped_variants():
+    if is_shipped_name(ref):
         return find_variant(ref)
     return load_variant(ref, base=base)
+
+
+def is_shipped_name(ref: object) -> TypeGuard[str]:
+    """Whether ``ref`` names a shipped variant (a string that is no path and a shipped
+    variant's name), as :func:`load_ref` and a log header read it.
+
+    >>> is_shipped_name("mineiro"), is_shipped_name("./mineiro.yaml"), is_shipped_name("nope")
+    (True, False, False)
+    """
+    return isinstance(ref, str) and not looks_like_path(ref) and ref in shipped_variants()
 
 
 _CACHE: dict[str, Rules] = {}

@@ -196,13 +196,14 @@ class DaskExecutor:
         return self._index.pop(future.key), result
 
 
-def chunk_size(units: int, workers: int, most: int) -> int:
-    """Units per chunk: about four chunks per worker for balance, at most ``most``.
+def chunk_size(units: int, workers: int, most: int, per_worker: int = 4) -> int:
+    """Units per chunk: about ``per_worker`` chunks per worker for balance (rounded up), at
+    most ``most``.
 
-    >>> chunk_size(1000, 2, 64), chunk_size(3, 2, 64)
-    (64, 1)
+    >>> chunk_size(1000, 2, 64), chunk_size(3, 2, 64), chunk_size(30, 2, 50, per_worker=8)
+    (64, 1, 2)
     """
-    return max(1, min(most, units // (workers * 4)))
+    return max(1, min(most, -(-units // (workers * per_worker))))
 
 
 def chunks(units: int, size: int) -> Iterator[tuple[int, int]]:

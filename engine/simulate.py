@@ -28,6 +28,7 @@ from engine.cluster import (
     Executor,
     VariantRef,
     cached_rules,
+    chunk_size,
     chunks,
     local_executor,
     ordered,
@@ -272,6 +273,9 @@ def looks_like_name(variant: str) -> bool:
     return not looks_like_path(variant)
 
 
+#: Matches per chunk of a local pool at most (a Dask chunk: Executor.chunk_scale times more).
+CHUNK = 50
+
 #: One chunk of a run: the variant, the header's name for it, the run seed, the match indices
 #: (start, stop), the bots by seat and the folder of the logs (absolute) or None.
 Job = tuple[VariantRef, str, int, int, int, tuple[str, ...], str | None]
@@ -322,10 +326,10 @@ def run_simulation(variant: str, *, games: int, seed: int, bots: Sequence[str], 
         if executor is None:
             workers = jobs
             executor = stack.enter_context(local_executor(
-                jobs, len(range(0, games, _chunk_size(games, jobs)))))
+                jobs, len(range(0, games, chunk_size(games, jobs, CHUNK, per_worker=8)))))
         else:
             workers = executor.workers
-        size = _chunk_size(games, workers, executor.chunk_scale)
+        size = chunk_size(games, workers, CHUNK * executor.chunk_scale, per_worker=8)
         work = [(ref, header, seed, a, b, names, logs_dir) for a, b in chunks(games, size)]
         for chunk in ordered(_run_chunk, work, executor, finished):  # in match order
             tallies.extend(chunk)
@@ -333,12 +337,6 @@ def run_simulation(variant: str, *, games: int, seed: int, bots: Sequence[str], 
                 for tally in chunk:
                     on_tally(tally)
     return statistics(rules, tallies, seed=seed, bots=names)
-
-
-def _chunk_size(games: int, workers: int, scale: int = 1) -> int:
-    """Matches per chunk: some eight chunks per worker, at most 50 (``scale`` times more
-    where a task costs more, :attr:`engine.cluster.Executor.chunk_scale`)."""
-    return max(1, min(50 * scale, math.ceil(games / (workers * 8))))
 
 
 def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:

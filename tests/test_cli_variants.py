@@ -186,3 +186,41 @@ def test_the_readme_shows_paulistas_diagram_as_the_command_draws_it() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     block = readme.split("```mermaid\n", 1)[1].split("```", 1)[0]
     assert block == run("variants", "diagram", "paulista").output
+
+
+def test_truco_help_lists_every_command_with_its_whole_first_paragraph() -> None:
+    from engine.cli import COMMANDS
+
+    listed = run("--help").output.split("Commands:", 1)[1]
+    names = [line.split()[0] for line in listed.splitlines() if line.startswith("  ")
+             and not line.startswith("   ")]
+    assert names == sorted(COMMANDS)
+    assert "and points won per team, the ladder steps" in " ".join(listed.split())  # not cut
+
+
+_ONE_COMMAND = """
+import sys
+from engine.cli import main
+try:
+    main(["verify", sys.argv[1]])
+except SystemExit:
+    pass
+print(" ".join(sorted(m for m in sys.modules if m.startswith(("engine.cli.", "numpy")))))
+"""
+
+
+def test_a_command_imports_its_own_module_not_every_command() -> None:
+    """The ``truco`` group loads a command's module when it is run: ``truco verify`` never
+    imports the terminal game, the tournaments or NumPy."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    log = Path(__file__).resolve().parent.parent / "replays" / "paulista-seed1.jsonl"
+    done = subprocess.run([sys.executable, "-c", _ONE_COMMAND, str(log)], capture_output=True,
+                          text=True, check=True)
+    loaded = done.stdout.split("\n")[-2].split()
+    assert "engine.cli.verify_cmd" in loaded
+    for other in ("engine.cli.play_cmd", "engine.cli.tournament_cmd", "engine.cli.compare_cmd",
+                  "numpy"):
+        assert other not in loaded, loaded

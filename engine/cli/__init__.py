@@ -5,6 +5,7 @@ Exit codes everywhere: 0 ok, 1 the input (a log or a variant) is invalid, 2 usag
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import sys
 
@@ -30,39 +31,53 @@ class _Group(click.Group):
             sys.exit(1)
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+#: Each command, by name: the module that defines it and the command's name there. A command's
+#: module is imported when the command is run or listed, not before: ``truco verify`` does not
+#: import the terminal game, the tournaments or NumPy, and a ``--dask local`` cluster's workers
+#: start sooner (their fork server imports this package first, see engine.cluster).
+COMMANDS = {
+    "variants": ("engine.cli.variants_cmd", "variants"),
+    "verify": ("engine.cli.verify_cmd", "verify"),
+    "replay": ("engine.cli.replay_cmd", "replay_"),
+    "record": ("engine.cli.record_cmd", "record"),
+    "simulate": ("engine.cli.simulate_cmd", "simulate"),
+    "play": ("engine.cli.play_cmd", "play"),
+    "compare": ("engine.cli.compare_cmd", "compare"),
+    "position": ("engine.cli.position_cmd", "position"),
+    "tournament": ("engine.cli.tournament_cmd", "tournament"),
+}
+
+
+class _Commands(_Group):
+    """The ``truco`` group: its commands imported on demand (click's lazily loaded subcommands
+    pattern, through ``list_commands`` and ``get_command``)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        module, name = COMMANDS[cmd_name]
+        command = getattr(importlib.import_module(module), name)
+        if not isinstance(command, click.Command):
+            raise TypeError(f"{module}.{name} is not a click command")
+        _whole_summaries(command)
+        return command
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="truco-engine")
 def main() -> None:
     """truco: a rules-as-data engine for Brazilian Truco."""
 
 
-def _register() -> None:
-    from engine.cli import play_cmd, record_cmd, replay_cmd, simulate_cmd, variants_cmd, verify_cmd
-    from engine.cli.compare_cmd import compare
-    from engine.cli.position_cmd import position
-    from engine.cli.tournament_cmd import tournament
-
-    main.add_command(variants_cmd.variants)
-    main.add_command(verify_cmd.verify)
-    main.add_command(replay_cmd.replay_)
-    main.add_command(record_cmd.record)
-    main.add_command(simulate_cmd.simulate)
-    main.add_command(play_cmd.play)
-    main.add_command(compare)
-    main.add_command(position)
-    main.add_command(tournament)
-    _whole_summaries(main)
-
-
-def _whole_summaries(group: click.Group) -> None:
+def _whole_summaries(command: click.Command) -> None:
     """``truco --help`` (and ``truco variants --help``) list each command with the whole first
     paragraph of its help, never cut short with '...'."""
-    for command in group.commands.values():
-        if command.short_help is None and command.help:
-            first = inspect.cleandoc(command.help).split("\n\n")[0]
-            command.short_help = " ".join(first.split())
-        if isinstance(command, click.Group):
-            _whole_summaries(command)
-
-
-_register()
+    if command.short_help is None and command.help:
+        first = inspect.cleandoc(command.help).split("\n\n")[0]
+        command.short_help = " ".join(first.split())
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            _whole_summaries(sub)

@@ -302,3 +302,46 @@ def test_the_cluster_module_examples_run() -> None:
                             globs=vars(engine.logread)):
         runner.run(test)
     assert runner.failures == 0 and runner.tries >= 1
+
+
+_TWICE = """
+import dask
+from engine.cluster import dask_executor
+
+def profiling():
+    return dask.config.get("distributed.worker.profile.enabled")
+
+if __name__ == "__main__":
+    for _ in range(2):  # the first one imports Dask: its settings must outlive the cluster
+        with dask_executor("local", 1) as executor:
+            assert set(executor.client.run(profiling).values()) == {False}
+            executor.submit(0, abs, -3)
+            assert executor.next_done() == (0, 3)
+    assert profiling() is True, "--dask local's settings outlived its cluster"
+    assert dask.config.get("distributed.comm.timeouts.connect")
+    print("ok")
+"""
+
+
+@needs_dask
+def test_dask_local_sets_its_settings_for_its_own_cluster_only(tmp_path: Path) -> None:
+    """In a fresh process (Dask not yet imported), two local clusters one after the other: the
+    workers run with engine.cluster.LOCAL_CONFIG (their profiler off), and Dask's own settings
+    are whole again after each (a second cluster once failed: the first had removed them)."""
+    import subprocess
+
+    script = tmp_path / "twice.py"
+    script.write_text(_TWICE)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0 and done.stdout == "ok\n", done.stderr[-2000:]
+
+
+@needs_dask
+def test_every_local_setting_is_one_dask_knows() -> None:
+    """A key Dask does not know would be set and read by nothing: each one names a default."""
+    import dask
+    import distributed  # noqa: F401 - its defaults
+
+    for key in engine.cluster.LOCAL_CONFIG:
+        assert dask.config.get(key, default=None) is not None, key

@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import click
 
-from engine.cluster import ClusterError, Executor, dask_executor, local_executor
+from engine.cluster import (
+    ClusterError,
+    Executor,
+    dask_executor,
+    local_executor,
+    start_fork_server,
+)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -20,6 +27,14 @@ def dask_option(what: str) -> Callable[[F], F]:
         help=f"Run the {what} on a Dask cluster: 'local' starts one on this machine (--jobs "
              "workers, by default one per core), else the address of a running scheduler "
              "(tcp://host:8786). The output is the same. Needs truco-engine[cluster].")
+
+
+def warm_up(dask: str | None) -> None:
+    """Where ``--dask local`` will start a cluster (and Dask is installed), start its workers'
+    fork server now: it imports Dask and the engine (about a second) while the command lists
+    its logs or loads its variant, and imports Dask itself."""
+    if dask == "local" and importlib.util.find_spec("distributed") is not None:
+        start_fork_server()
 
 
 @contextlib.contextmanager

@@ -25,7 +25,7 @@ from typing import Any
 
 import click
 
-from engine.cli.scale import dask_option, executor_for
+from engine.cli.scale import dask_option, executor_for, warm_up
 from engine.cli.simulate_cmd import _progress_bar
 from engine.cluster import chunk_size, ordered
 from engine.logread import MAX_FILE_BYTES, decompressed
@@ -206,6 +206,7 @@ def verify(paths: tuple[str, ...], as_json: bool, as_jsonl: bool, first: bool, j
     """
     if as_json and as_jsonl:
         raise click.UsageError("--json and --jsonl: give one of them")
+    warm_up(dask)  # a LocalCluster's workers get ready while the logs are listed
     files = log_paths(paths)
     done = verified_in(report) if report is not None else {}
     skipped = [done[f] for f in files if f in done]

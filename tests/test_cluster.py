@@ -345,3 +345,48 @@ def test_every_local_setting_is_one_dask_knows() -> None:
 
     for key in engine.cluster.LOCAL_CONFIG:
         assert dask.config.get(key, default=None) is not None, key
+
+
+def test_the_settings_docs_advise_for_a_cluster_are_those_of_dask_local() -> None:
+    import textwrap
+
+    import yaml
+
+    text = (REPLAYS.parent / "docs" / "cluster.md").read_text("utf-8")
+    block = text.split("```yaml\n", 1)[1].split("```", 1)[0]
+    flat: dict[str, Any] = {}
+
+    def walk(node: Any, path: str) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                walk(value, f"{path}.{key}" if path else key)
+        else:
+            flat[path] = node
+
+    walk(yaml.safe_load(textwrap.dedent(block)), "")
+    assert flat == engine.cluster.LOCAL_CONFIG
+
+
+@needs_dask
+def test_verify_starts_the_workers_fork_server_before_it_lists_the_logs(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fork server's imports (about a second) run while the command lists its logs."""
+    import engine.cli.scale
+
+    order: list[str] = []
+    listing = engine.cli.verify_cmd.log_paths
+
+    def none_verified(*_args: Any) -> Iterator[Any]:
+        order.append("verify")
+        yield from ()
+
+    monkeypatch.setattr(engine.cli.scale, "start_fork_server",
+                        lambda: order.append("fork server") or False)
+    monkeypatch.setattr(engine.cli.verify_cmd, "log_paths",
+                        lambda paths: order.append("list") or listing(paths))
+    monkeypatch.setattr(engine.cli.verify_cmd, "_outcomes", none_verified)
+    assert run("verify", str(REPLAYS), "--dask", "local")[0] == 0
+    assert order == ["fork server", "list", "verify"]
+    order.clear()
+    run("verify", str(REPLAYS), "--dask", "tcp://127.0.0.1:1")
+    assert order == ["list", "verify"]  # no local cluster, no fork server

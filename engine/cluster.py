@@ -206,14 +206,28 @@ def chunk_size(units: int, workers: int, most: int, per_worker: int = 4) -> int:
     return max(1, min(most, -(-units // (workers * per_worker))))
 
 
-def chunks(units: int, size: int) -> Iterator[tuple[int, int]]:
-    """``(start, stop)`` ranges of ``size`` covering ``range(units)``.
+def spans(units: int, workers: int, most: int, per_worker: int = 4,
+          scale: int = 1) -> Iterator[tuple[int, int]]:
+    """``(start, stop)`` ranges covering ``range(units)``, for ``workers`` workers: chunks of
+    :func:`chunk_size` units, ``most`` at most for this machine's processes and ``scale`` times
+    more on a cluster (:attr:`Executor.chunk_scale`). Where they are larger (``scale`` > 1),
+    the last ones shrink, each about 1/(``per_worker`` x ``workers``) of what is left, down to
+    this machine's size: the workers finish together, where a large chunk handed out last
+    kept one worker busy while the others waited (a third of a second at the end of a Dask
+    run of 512-log chunks, measured).
 
-    >>> list(chunks(5, 2))
-    [(0, 2), (2, 4), (4, 5)]
+    >>> [b - a for a, b in spans(10, 2, 2)]
+    [2, 2, 2, 2, 2]
+    >>> [b - a for a, b in spans(100, 2, 4, scale=4)]
+    [13, 11, 10, 9, 8, 7, 6, 5, 4, 4, 4, 4, 4, 4, 4, 3]
     """
-    for start in range(0, units, size):
+    first = chunk_size(units, workers, most * scale, per_worker)
+    least = min(first, chunk_size(units, workers, most, per_worker))
+    start = 0
+    while start < units:
+        size = max(least, min(first, -(-(units - start) // (workers * per_worker))))
         yield start, min(start + size, units)
+        start += size
 
 
 @contextlib.contextmanager

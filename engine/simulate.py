@@ -29,9 +29,9 @@ from engine.cluster import (
     VariantRef,
     cached_rules,
     chunk_size,
-    chunks,
     local_executor,
     ordered,
+    spans,
 )
 from engine.fileio import atomic_write_text
 from engine.game import NORMAL, Checkpoint, Match, resolve_rules
@@ -329,8 +329,9 @@ def run_simulation(variant: str, *, games: int, seed: int, bots: Sequence[str], 
                 jobs, len(range(0, games, chunk_size(games, jobs, CHUNK, per_worker=8)))))
         else:
             workers = executor.workers
-        size = chunk_size(games, workers, CHUNK * executor.chunk_scale, per_worker=8)
-        work = [(ref, header, seed, a, b, names, logs_dir) for a, b in chunks(games, size)]
+        work = [(ref, header, seed, a, b, names, logs_dir)
+                for a, b in spans(games, workers, CHUNK, per_worker=8,
+                                  scale=executor.chunk_scale)]
         for chunk in ordered(_run_chunk, work, executor, finished):  # in match order
             tallies.extend(chunk)
             if on_tally is not None:

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from engine.bots import make_bot
-from engine.cluster import Executor, chunk_size, local_executor, ordered
+from engine.cluster import Executor, local_executor, ordered, spans
 from engine.game import Match, resolve_rules
 from engine.rules import Rules
 from engine.simulate import bot_seed, match_seed, play_match, wilson
@@ -66,10 +66,9 @@ def _run(job: tuple[Rules, int, list[tuple[str, str]], list[Job]]) -> list[int]:
 
 def _chunks(items: list[Job], jobs: int, scale: int = 1) -> Iterator[list[Job]]:
     """The games in chunks: some eight per worker, at most 20 (``scale`` times more where a
-    task costs more, :attr:`engine.cluster.Executor.chunk_scale`)."""
-    size = chunk_size(len(items), jobs, 20 * scale, per_worker=8)
-    for start in range(0, len(items), size):
-        yield items[start:start + size]
+    task costs more, :attr:`engine.cluster.Executor.chunk_scale`, the last ones smaller)."""
+    for start, stop in spans(len(items), jobs, 20, per_worker=8, scale=scale):
+        yield items[start:stop]
 
 
 def run_tournament(variant: Rules | str, bots: Sequence[str], *, games: int, seed: int,

@@ -23,6 +23,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 import engine.cli.verify_cmd
 import engine.cluster
@@ -390,3 +392,25 @@ def test_verify_starts_the_workers_fork_server_before_it_lists_the_logs(
     order.clear()
     run("verify", str(REPLAYS), "--dask", "tcp://127.0.0.1:1")
     assert order == ["list", "verify"]  # no local cluster, no fork server
+
+
+@given(units=st.integers(0, 5000), workers=st.integers(1, 64), most=st.integers(1, 600),
+       per_worker=st.integers(1, 8), scale=st.integers(1, 16))
+def test_spans_cover_the_work_once_in_order_and_shrink_only_at_the_end(
+        units: int, workers: int, most: int, per_worker: int, scale: int) -> None:
+    ranges = list(engine.cluster.spans(units, workers, most, per_worker, scale))
+    assert [a for a, _ in ranges] == ([0] + [b for _, b in ranges][:-1] if units else [])
+    assert (ranges[-1][1] if ranges else 0) == units
+    sizes = [b - a for a, b in ranges]
+    first = engine.cluster.chunk_size(units, workers, most * scale, per_worker)
+    assert all(0 < s <= first for s in sizes)
+    assert sizes[:-1] == sorted(sizes[:-1], reverse=True)  # never larger again
+    if scale == 1:  # this machine's processes: as before, chunks of one size
+        assert set(sizes[:-1]) <= {first}
+    least = min(first, engine.cluster.chunk_size(units, workers, most, per_worker))
+    assert all(s >= least for s in sizes[:-1])
+
+
+def test_a_cluster_run_ends_on_chunks_of_this_machines_size() -> None:
+    sizes = [b - a for a, b in engine.cluster.spans(20_000, 2, 64, scale=8)]
+    assert sizes[0] == 512 and max(sizes[-8:]) == 64 and sum(sizes) == 20_000

@@ -19,7 +19,7 @@ import contextlib
 import json
 import os
 import sys
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +27,7 @@ import click
 
 from engine.cli.scale import dask_option, executor_for, warm_up
 from engine.cli.simulate_cmd import _progress_bar
-from engine.cluster import chunk_size, ordered
+from engine.cluster import chunk_size, ordered, spans
 from engine.logread import MAX_FILE_BYTES, decompressed
 from engine.replay import ReplayResult, verify_bytes, verify_file
 
@@ -111,14 +111,14 @@ def verify_chunk(chunk: list[Item]) -> list[Outcome]:
     return [_verify_one(item) for item in chunk]
 
 
-def _chunks(files: list[str], size: int) -> Iterator[list[Item]]:
-    """The logs to verify, ``size`` a chunk, made as they are sent (a million names need not
-    be a million items at once): files by their absolute paths (a worker's working folder may
-    be another), standard input read when its turn comes (bounded: the reader reports a log
-    over the limit)."""
-    for start in range(0, len(files), size):
+def _chunks(files: list[str], ranges: Iterable[tuple[int, int]]) -> Iterator[list[Item]]:
+    """The logs to verify, a chunk for each ``(start, stop)`` range of ``files``, made as they
+    are sent (a million names need not be a million items at once): files by their absolute
+    paths (a worker's working folder may be another), standard input read when its turn comes
+    (bounded: the reader reports a log over the limit)."""
+    for start, stop in ranges:
         chunk: list[Item] = []
-        for name in files[start:start + size]:
+        for name in files[start:stop]:
             if name == "-":
                 data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
                 chunk.append(("<stdin>", None, data, os.getcwd()))
@@ -261,7 +261,7 @@ def _outcomes(files: list[str], jobs: int, dask: str | None,
         return
     local = chunk_size(len(files), jobs, CHUNK)
     with executor_for(jobs, dask, -(-len(files) // local)) as executor:
-        work = _chunks(files, chunk_size(len(files), executor.workers,
-                                         CHUNK * executor.chunk_scale))
+        work = _chunks(files, spans(len(files), executor.workers, CHUNK,
+                                    scale=executor.chunk_scale))
         for outcomes in ordered(verify_chunk, work, executor, finished):
             yield from outcomes

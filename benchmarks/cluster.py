@@ -9,9 +9,10 @@ of 2 worker processes, one thread each, started by this script with ``dask sched
 ``dask worker``, as docs/cluster.md starts one on several hosts), in fresh processes, timed from
 start to exit. Each mode also verifies one log, which is its start-up alone. Every mode runs
 ``--rounds`` times (3 by default), the modes in alternation, and the medians are reported (the
-best run in brackets); the overhead of each Dask mode against ``--jobs 2`` is given with the
-start-up included, and without it (each mode's time less its one-log time). The outputs of all
-modes are checked byte-identical.
+best run in brackets). The overhead of each Dask mode against ``--jobs 2`` is the median, over
+the rounds, of its run against the ``--jobs 2`` run of the same round (the best runs' ratio in
+brackets), with the start-up included, and without it (each run less its one-log run). The
+outputs of all modes are checked byte-identical.
 
 **CPU, in this process.** ``truco verify``'s chunks of the same N logs run on a pool of 2
 processes, on a LocalCluster with Dask's default settings and on one with ``--dask local``'s
@@ -143,13 +144,18 @@ def measure(kind: str, base: list[str], one: list[str], units: int, rounds: int,
                       "startup_runs": startup[name], "startup": start,
                       "per_s": round(units / median, 1),
                       "per_s_after_startup": round(units / (median - start), 1)}
-    two = rows["--jobs 2"]
+    # Overheads are taken round by round (a Dask mode against the --jobs 2 run just before
+    # it, a minute apart at most) and their median reported: the machine's slow stretches
+    # then fall on both sides of a ratio, not on one mode's median.
+    two, two_start = seconds["--jobs 2"], startup["--jobs 2"]
     for name in (LOCAL, RUNNING):
-        row = rows[name]
-        row["overhead_vs_jobs_2"] = round(row["seconds"] / two["seconds"] - 1, 3)
-        row["overhead_vs_jobs_2_best"] = round(row["best"] / two["best"] - 1, 3)
-        row["overhead_vs_jobs_2_after_startup"] = round(
-            (row["seconds"] - row["startup"]) / (two["seconds"] - two["startup"]) - 1, 3)
+        row, got, start = rows[name], seconds[name], startup[name]
+        row["overhead_vs_jobs_2"] = round(statistics.median(
+            d / j - 1 for d, j in zip(got, two, strict=True)), 3)
+        row["overhead_vs_jobs_2_best"] = round(min(got) / min(two) - 1, 3)
+        row["overhead_vs_jobs_2_after_startup"] = round(statistics.median(
+            (d - ds) / (j - js) - 1
+            for d, ds, j, js in zip(got, start, two, two_start, strict=True)), 3)
     return {"units": units, "modes": rows}
 
 
@@ -187,12 +193,12 @@ class TimedExecutor:
 def _verify_all(executor: Any, files: list[str]) -> float:
     """Verify ``files`` in chunks on ``executor`` as ``truco verify`` does: the seconds taken."""
     from engine.cli import verify_cmd
-    from engine.cluster import chunk_size, ordered
+    from engine.cluster import ordered, spans
 
-    size = chunk_size(len(files), executor.workers, verify_cmd.CHUNK * executor.chunk_scale)
+    ranges = spans(len(files), executor.workers, verify_cmd.CHUNK, scale=executor.chunk_scale)
     t0 = time.perf_counter()
     done = sum(len(r) for r in ordered(verify_cmd.verify_chunk,
-                                       verify_cmd._chunks(files, size), executor))
+                                       verify_cmd._chunks(files, ranges), executor))
     if done != len(files):
         raise RuntimeError(f"verified {done} logs of {len(files)}")
     return time.perf_counter() - t0

@@ -272,9 +272,9 @@ WORKER_PRELOAD = ["distributed", "engine.cli.verify_cmd", "engine.simulate"]
 #: to a command that starts its cluster, runs a few chunks a second and closes it; each costs a
 #: pure-Python task CPU, taken from the workers on a machine whose cores they fill. Measured
 #: with ``python -m benchmarks.cluster --cpu-only`` (verifying 20,000 logs; CPU beyond the
-#: chunks' own, as a share of it, medians of 3): the workers' from 6.4% down to 2.9%, the
-#: command's own process from 7.5% down to 5.4%, in all 8.1% more than a pool of ``--jobs 2``
-#: (1.0% and 4.3%) down to 2.8% more.
+#: chunks' own, as a share of it, medians of 3, four runs): the workers' from 6.4-8.1% down to
+#: 2.9-3.8%, the command's own process from 7.5-8.8% down to 5.4-6.9%: in all 8.1-10.7% more
+#: than a pool of ``--jobs 2`` (1.0-1.1% and 3.9-4.5%), down to 2.8-5.6% more.
 LOCAL_CONFIG: dict[str, Any] = {
     # the workers' statistical profiler: it samples the running task's stack 100 times a
     # second for the dashboard's profile page, and there is no dashboard
@@ -293,10 +293,13 @@ LOCAL_CONFIG: dict[str, Any] = {
 def start_fork_server() -> bool:
     """Start the fork server that a LocalCluster's workers come from, with
     :data:`WORKER_PRELOAD` imported, if it is not running yet; False where the platform has
-    none. Its imports take about a second, and they run while this process goes on: a command
-    that will start a LocalCluster calls this first, before it lists its logs and imports Dask
-    itself (on two cores the two overlap, and the workers start sooner by as much)."""
-    if "forkserver" not in multiprocessing.get_all_start_methods():
+    none or Dask is not installed. The server lives as long as this process, like
+    multiprocessing's resource tracker. Its imports take about a second, and they run while
+    this process goes on: a command that will start a LocalCluster calls this first, before it
+    lists its logs and imports Dask itself (on two cores the two overlap, and the workers start
+    sooner by as much)."""
+    if ("forkserver" not in multiprocessing.get_all_start_methods()
+            or importlib.util.find_spec("distributed") is None):
         return False
     multiprocessing.set_forkserver_preload(WORKER_PRELOAD)  # read when the server starts
     from multiprocessing import forkserver
@@ -307,19 +310,19 @@ def start_fork_server() -> bool:
 
 def _local_config(stack: contextlib.ExitStack) -> None:
     """Set :data:`LOCAL_CONFIG` for as long as ``stack`` lasts, and have the LocalCluster's
-    nannies start their workers from a fork server (where the platform has one) that has
-    imported :data:`WORKER_PRELOAD`: a fork of a clean, single-threaded process, not a fresh
-    interpreter per worker. Starting and closing two workers took 1.3 + 0.1 s instead of 2.3 +
-    0.7 s (spawn) on the project's machine. The fork server lives as long as this process, like
-    multiprocessing's resource tracker. The workers take the settings with them (a nanny hands
-    its worker the configuration of this process)."""
+    nannies start their workers from the fork server (:func:`start_fork_server`, where the
+    platform has one): a fork of a clean, single-threaded process that has imported Dask and
+    the engine, not a fresh interpreter per worker. Starting and closing two workers took
+    1.3 + 0.1 s instead of 2.3 + 0.7 s (spawn) on the project's machine. The workers take the
+    settings with them (a nanny hands its worker the configuration of this process). Raises
+    :class:`ClusterError` where Dask is not installed."""
     config = dict(LOCAL_CONFIG)
     if start_fork_server():
         config["distributed.worker.multiprocessing-method"] = "forkserver"
-    import dask
-
     _distributed()  # first: its defaults are part of the configuration only once it is
     # imported, and dask.config.set() removes on exit a whole section it had to create
+    import dask
+
     stack.enter_context(dask.config.set(config))
 
 
@@ -334,7 +337,7 @@ def dask_executor(where: str, workers: int | None = None,
     :class:`ClusterError`."""
     timeout = CONNECT_TIMEOUT if timeout is None else timeout
     with contextlib.ExitStack() as stack:
-        if where == "local" and importlib.util.find_spec("distributed") is not None:
+        if where == "local":
             _local_config(stack)  # first: its fork server starts while Dask is imported here
         distributed = _distributed()
         if where == "local":

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
@@ -30,10 +29,10 @@ def dask_option(what: str) -> Callable[[F], F]:
 
 
 def warm_up(dask: str | None) -> None:
-    """Where ``--dask local`` will start a cluster (and Dask is installed), start its workers'
-    fork server now: it imports Dask and the engine (about a second) while the command lists
-    its logs or loads its variant, and imports Dask itself."""
-    if dask == "local" and importlib.util.find_spec("distributed") is not None:
+    """Where ``--dask local`` will start a cluster, start its workers' fork server now: it
+    imports Dask and the engine (about a second) while the command lists its logs and imports
+    Dask itself."""
+    if dask == "local":
         start_fork_server()
 
 

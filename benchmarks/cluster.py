@@ -1,5 +1,5 @@
 """Scale-out figures (issue 15): ``python -m benchmarks.cluster [--logs N] [--matches N]
-[--rounds R] [--cpu-only]``.
+[--rounds R] [--cpu-only | --no-cpu]``.
 
 **Wall clock, through the command line.** Verifies N logs (``truco simulate --logs`` writes
 them first: Paulista, heuristic against random) and simulates N matches, each with
@@ -192,13 +192,10 @@ class TimedExecutor:
 
 def _verify_all(executor: Any, files: list[str]) -> float:
     """Verify ``files`` in chunks on ``executor`` as ``truco verify`` does: the seconds taken."""
-    from engine.cli import verify_cmd
-    from engine.cluster import ordered, spans
+    from engine.cli.verify_cmd import verify_on
 
-    ranges = spans(len(files), executor.workers, verify_cmd.CHUNK, scale=executor.chunk_scale)
     t0 = time.perf_counter()
-    done = sum(len(r) for r in ordered(verify_cmd.verify_chunk,
-                                       verify_cmd._chunks(files, ranges), executor))
+    done = sum(1 for _ in verify_on(executor, files))
     if done != len(files):
         raise RuntimeError(f"verified {done} logs of {len(files)}")
     return time.perf_counter() - t0

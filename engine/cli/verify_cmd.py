@@ -27,7 +27,7 @@ import click
 
 from engine.cli.scale import dask_option, executor_for, warm_up
 from engine.cli.simulate_cmd import _progress_bar
-from engine.cluster import chunk_size, ordered, spans
+from engine.cluster import Executor, chunk_size, ordered, spans
 from engine.logread import MAX_FILE_BYTES, decompressed
 from engine.replay import ReplayResult, verify_bytes, verify_file
 
@@ -261,7 +261,15 @@ def _outcomes(files: list[str], jobs: int, dask: str | None,
         return
     local = chunk_size(len(files), jobs, CHUNK)
     with executor_for(jobs, dask, -(-len(files) // local)) as executor:
-        work = _chunks(files, spans(len(files), executor.workers, CHUNK,
-                                    scale=executor.chunk_scale))
-        for outcomes in ordered(verify_chunk, work, executor, finished):
-            yield from outcomes
+        yield from verify_on(executor, files, finished)
+
+
+def verify_on(executor: Executor, files: list[str],
+              finished: Callable[[list[Item], list[Outcome]], None] | None = None
+              ) -> Iterator[Outcome]:
+    """The outcome of every log of ``files``, in order, verified in chunks on ``executor``
+    (chunks sized for its workers, :func:`engine.cluster.spans`)."""
+    work = _chunks(files, spans(len(files), executor.workers, CHUNK,
+                                scale=executor.chunk_scale))
+    for outcomes in ordered(verify_chunk, work, executor, finished):
+        yield from outcomes

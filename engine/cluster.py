@@ -175,7 +175,7 @@ class DaskExecutor:
     worker dies is run again by another one (the scheduler's doing); a chunk that raises is
     run again up to :data:`RETRIES` times."""
 
-    chunk_scale = 8  # DASK_CHUNK_SCALE
+    chunk_scale = DASK_CHUNK_SCALE
 
     def __init__(self, client: Any) -> None:
         self.client = client

@@ -51,6 +51,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from engine.fileio import atomic_write_text
+
 LOCAL = "--dask local (2 workers)"
 RUNNING = "--dask ADDRESS (running cluster, 2 workers)"
 MODES = {"--jobs 1": ["--jobs", "1"], "--jobs 2": ["--jobs", "2"],
@@ -327,9 +329,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         shutil.rmtree(work, ignore_errors=True)
     args.json.parent.mkdir(parents=True, exist_ok=True)
-    tmp = args.json.with_suffix(".tmp")
-    tmp.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    tmp.replace(args.json)
+    atomic_write_text(args.json, json.dumps(result, indent=2) + "\n")
     if "verify" in result:
         print(tables(result) + "\n")
     if "cpu" in result:

@@ -338,7 +338,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def tables(result: dict[str, Any]) -> str:
-    """The README's tables: medians, best runs in brackets."""
+    """The tables of docs/performance.md: medians, best runs in brackets."""
     lines: list[str] = []
     runs = [(f"verify {result['verify']['units']:,} logs", "logs/s", result["verify"])]
     if "simulate" in result:

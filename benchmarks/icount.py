@@ -10,7 +10,7 @@ branch predictor per hand: instruction-cache misses (``I1mr``), data-cache misse
 ``D1mw``), mispredicted conditional and indirect branches (``Bcm``, ``Bim``).
 
 Instructions are not time: a revision with fewer instructions a hand can still be slower when
-its code misses the caches more (README, Performance). Read this beside ``benchmarks.ab``.
+its code misses the caches more (docs/performance.md). Read this beside ``benchmarks.ab``.
 Needs valgrind (``apt-get install valgrind``); takes a minute or two per revision.
 """
 

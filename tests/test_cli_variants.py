@@ -180,10 +180,10 @@ def test_diagram_svg_says_what_it_needs_when_graphviz_is_missing(
     assert "Traceback" not in result.output
 
 
-def test_the_readme_shows_paulistas_diagram_as_the_command_draws_it() -> None:
+def test_the_machine_page_shows_paulistas_diagram_as_the_command_draws_it() -> None:
     from conftest import REPO
 
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    readme = (REPO / "docs" / "machine.md").read_text(encoding="utf-8")
     block = readme.split("```mermaid\n", 1)[1].split("```", 1)[0]
     assert block == run("variants", "diagram", "paulista").output
 

@@ -284,10 +284,10 @@ def test_both_modes_in_one_run() -> None:
     assert changed_log.exit_code == 1  # the log changed, whatever the statistics say
 
 
-def test_the_readme_shows_the_real_output_of_the_logs_comparison(
+def test_the_compare_page_shows_the_real_output_of_the_logs_comparison(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(REPO)
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    readme = (REPO / "docs" / "compare.md").read_text(encoding="utf-8")
     for args in (["mineiro", "mineiro-12"], ["mineiro-12", "mineiro"]):
         command = f"$ truco compare {' '.join(args)} --logs replays/\n"
         shown = readme.split(command, 1)[1].split("```", 1)[0].split("$ ", 1)[0]

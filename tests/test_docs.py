@@ -21,3 +21,42 @@ def test_readme_python_example_runs() -> None:
 def test_module_docstring_examples_run(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted >= 1 and result.failed == 0
+
+
+def _anchors(markdown: str) -> set[str]:
+    """The heading anchors GitHub makes for a page (lower case, punctuation dropped)."""
+    import re
+
+    anchors = set()
+    fence = False
+    for line in markdown.splitlines():
+        if line.startswith("```"):
+            fence = not fence
+        elif not fence and line.startswith("#"):
+            title = line.lstrip("#").strip().lower()
+            anchors.add(re.sub(r"[^\w\- ]", "", title).replace(" ", "-"))
+    return anchors
+
+
+@pytest.mark.parametrize("page", ["README.md", *sorted(
+    str(p.relative_to(REPO)) for p in (REPO / "docs").glob("*.md"))])
+def test_every_relative_link_of_the_docs_resolves(page: str) -> None:
+    import re
+
+    path = REPO / page
+    text = path.read_text(encoding="utf-8")
+    broken = []
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        if re.match(r"[a-z]+:", target):
+            continue  # a web address
+        file, _, anchor = target.partition("#")
+        linked = (path.parent / file).resolve() if file else path
+        missing = not linked.exists()
+        if missing or (anchor and linked.suffix == ".md"
+                       and anchor not in _anchors(linked.read_text(encoding="utf-8"))):
+            broken.append(target)
+    assert broken == []
+
+
+def test_the_readme_is_a_tour_not_a_manual() -> None:
+    assert len((REPO / "README.md").read_text(encoding="utf-8").splitlines()) < 450

@@ -1,7 +1,7 @@
 """Playthrough snapshots: a whole seeded match of every shipped variant, state by state, in
 tests/snapshots/<variant>/<variant>-seed<N>.txt. A rule change in a variant file shows up as a
-diff of these files; ``pytest --snapshot-update`` regenerates them (see README, "Snapshot
-workflow")."""
+diff of these files; ``pytest --snapshot-update`` regenerates them (see
+docs/snapshots.md)."""
 
 from __future__ import annotations
 

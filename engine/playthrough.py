@@ -19,11 +19,13 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.actions import Action
 from engine.cards import card_pretty, parse_card
+from engine.errors import IllegalMoveError, PositionError
 from engine.game import Checkpoint, Match, resolve_rules
 from engine.rules import NOT_RULES, Rules
 from engine.shuffle import SplitMix64
@@ -76,6 +78,52 @@ def choose(legal: Sequence[Action], rng: SplitMix64) -> Action:
     return options[rng.bounded(len(options))]
 
 
+@dataclass
+class _Step:
+    """One state of a playthrough: its text, and (once played) the move and its checkpoints."""
+
+    match: Match
+    banner: list[str] | None  # the hand's opening lines, where a new hand starts here
+    lines: list[str]
+    action: Action | None = None
+    events: list[Checkpoint] = field(default_factory=list)
+    before: Any = None  # what the probe found before the move
+
+
+def _steps(rules: Rules, seed: int, dealer: int,
+           chooser: Callable[[Sequence[Action], SplitMix64], Action],
+           probe: Callable[[Match], Any] | None = None) -> Iterator[_Step]:
+    """The states of a seeded match, each yielded once its move is played (its match is then
+    in the state the move left), with what ``probe`` found in the match before the move."""
+    match = Match.new(rules, seed=seed, dealer=dealer)
+    rng = SplitMix64(seed ^ MOVES_SALT)
+    banner: dict[str, tuple[str, ...]] = {}
+    moves = 0
+    while not match.is_over:
+        if moves >= MAX_MOVES:
+            raise RuntimeError(f"{rules.name} seed {seed}: no end after {MAX_MOVES} moves")
+        views = [render_observation(match.observation(s)) for s in range(rules.players)]
+        fixed = {k: tuple(v.get(k, "-") for v in views) for k in _HAND_KEYS
+                 if any(k in v for v in views)}
+        opened = None
+        if fixed != banner:
+            banner = fixed
+            opened = render_hand_banner(match, banner)
+        moves += 1
+        step = _Step(match, opened, render_state(match, moves, views),
+                     before=probe(match) if probe is not None else None)
+        step.action = chooser(match.legal_actions(), rng)
+        step.events = match.apply(step.action)
+        step.lines.append(f"  > {step.action}")
+        step.lines.extend(f"  = {render_checkpoint(ev)}" for ev in step.events)
+        yield step
+
+
+def _ending(match: Match, moves: int) -> str:
+    return (f"end after {moves} moves and {match.hand_number} hands: match won by team "
+            f"{match.winner}, games {_pair(match.games)}")
+
+
 def playthrough(variant: Rules | str | os.PathLike[str], seed: int, *, dealer: int = 0,
                 chooser: Callable[[Sequence[Action], SplitMix64], Action] = choose) -> str:
     """The text of a whole seeded match of ``variant`` (a :class:`Rules`, a shipped name or a
@@ -85,32 +133,114 @@ def playthrough(variant: Rules | str | os.PathLike[str], seed: int, *, dealer: i
     1
     """
     rules = resolve_rules(variant)
-    match = Match.new(rules, seed=seed, dealer=dealer)
-    rng = SplitMix64(seed ^ MOVES_SALT)
     out = [f"playthrough {rules.name} ({rules.title}) · seed {seed} · first dealer {dealer}",
            *LEGEND, "rules:"]
     out.extend(f"  {line}" for line in render_rules(rules))
-    banner: dict[str, tuple[str, ...]] = {}
+    step = None
     moves = 0
-    while not match.is_over:
-        if moves >= MAX_MOVES:
-            raise RuntimeError(f"{rules.name} seed {seed}: no end after {MAX_MOVES} moves")
-        views = [render_observation(match.observation(s)) for s in range(rules.players)]
-        fixed = {k: tuple(v.get(k, "-") for v in views) for k in _HAND_KEYS
-                 if any(k in v for v in views)}
-        if fixed != banner:
-            banner = fixed
-            out.append("")
-            out.extend(render_hand_banner(match, banner))
+    for step in _steps(rules, seed, dealer, chooser):
         moves += 1
-        out.extend(render_state(match, moves, views))
-        action = chooser(match.legal_actions(), rng)
-        events = match.apply(action)
-        out.append(f"  > {action}")
-        out.extend(f"  = {render_checkpoint(ev)}" for ev in events)
+        if step.banner is not None:
+            out.append("")
+            out.extend(step.banner)
+        out.extend(step.lines)
+    assert step is not None, "a match has at least one move"
     out.append("")
-    out.append(f"end after {moves} moves and {match.hand_number} hands: match won by team "
-               f"{match.winner}, games {_pair(match.games)}")
+    out.append(_ending(step.match, moves))
+    return "\n".join(out) + "\n"
+
+
+#: A focused playthrough looks for the hands where a rule acts in the matches of these seeds.
+FOCUS_SEEDS = range(1, 101)
+FOCUS_LEGEND = (
+    "legend: the hands, among seeded matches, where this variant's rules make a difference",
+    "  from its parent's: at some state the parent would refuse the position, list other",
+    "  moves, show a seat something else, or reach another position by the same move ('≠'",
+    "  says which, under the state). States are written as in a full playthrough (its",
+    "  legend: tests/snapshots/paulista/paulista-seed1.txt).",
+)
+
+
+def difference(match: Match, parent: Rules) -> tuple[Match | None, str | None]:
+    """How ``parent``'s rules would differ at ``match``'s state: a twin of the match under the
+    parent (``None`` where the parent refuses the position) and the first difference in words
+    (``None`` where there is none before the move)."""
+    try:
+        twin = Match.from_position(parent, match.position())
+    except PositionError as err:
+        return None, f"{parent.name} refuses this position: {err.code}: {err.why}"
+    ours = [str(a) for a in match.legal_actions()]
+    theirs = [str(a) for a in twin.legal_actions()]
+    if ours != theirs:
+        only_ours = [a for a in ours if a not in theirs]
+        only_theirs = [a for a in theirs if a not in ours]
+        return twin, (f"legal here, not under {parent.name}: {', '.join(only_ours) or '-'}; "
+                      f"under {parent.name} only: {', '.join(only_theirs) or '-'}")
+    for seat in range(match.rules.players):
+        if match.observation(seat) != twin.observation(seat):
+            return twin, f"seat {seat} observes otherwise than under {parent.name}"
+    return twin, None
+
+
+def _after(step: _Step, twin: Match, parent: Rules) -> str | None:
+    """The difference the step's move makes under the parent's rules, if any."""
+    assert step.action is not None
+    try:
+        events = twin.apply(step.action)
+    except IllegalMoveError as err:
+        return f"{parent.name} refuses {step.action}: {err.code}"
+    if events != step.events:
+        return f"under {parent.name}: {' · '.join(render_checkpoint(e) for e in events) or '-'}"
+    if twin.position() != step.match.position():
+        return f"{step.action} leads to another position under {parent.name}"
+    return None
+
+
+def focus(variant: Rules | str | os.PathLike[str], parent: Rules | str | os.PathLike[str], *,
+          hands: int = 2, seeds: Iterable[int] = FOCUS_SEEDS) -> str:
+    """The text of the first ``hands`` hands, in the seeded matches of ``seeds`` (in order), where
+    ``variant``'s rules make a difference from ``parent``'s (:func:`difference`): each hand
+    written in full, as :func:`playthrough` writes it, with the differences marked. The
+    snapshot of a house variant: it shows what its rule does, and nothing its parent's
+    snapshots already show.
+
+    >>> text = focus("no-raise-back", "paulista", hands=1)
+    >>> "≠ legal here, not under paulista: -; under paulista only: raise" in text
+    True
+    """
+    rules, base = resolve_rules(variant), resolve_rules(parent)
+    ours, theirs = render_rules(rules), render_rules(base)
+    out = [f"focus {rules.name} ({rules.title}) against {base.name}", *FOCUS_LEGEND,
+           f"rules that differ from {base.name}:"]
+    out.extend(f"  - {line}" for line in theirs if line not in ours)
+    out.extend(f"  + {line}" for line in ours if line not in theirs)
+    found = 0
+    for seed in seeds:
+        block: list[str] = []
+        acts = False
+        for step in _steps(rules, seed, 0, choose, probe=lambda m: difference(m, base)):
+            if step.banner is not None:
+                if acts:
+                    out.extend(block)
+                    found += 1
+                    if found == hands:
+                        break
+                block, acts = ["", f"--- seed {seed}", *step.banner], False
+            twin, why = step.before
+            if why is None and twin is not None:
+                why = _after(step, twin, base)
+            block.extend(step.lines)
+            if why is not None:
+                block.append(f"    ≠ {why}")
+                acts = True
+        else:
+            if acts:
+                out.extend(block)
+                found += 1
+        if found == hands:
+            break
+    if found < hands:
+        out.extend(["", f"found in {found} of the {hands} hands looked for"])
     return "\n".join(out) + "\n"
 
 

@@ -42,6 +42,21 @@ class Bot(Protocol):
         ...
 
 
+class MatchShim:
+    """What the engine's pure rulings read of a match, for a bot that has only the rules and
+    its observation: ``rules``, the mão and the cards' strengths (``hand.strength``). Enough
+    for :func:`engine.moves.play.round_outcome` and, for results with a round won, for
+    :func:`engine.moves.outcome.hand_result` (its all-tied rule reads the real hand)."""
+
+    __slots__ = ("hand", "rules", "mao", "strength")
+
+    def __init__(self, rules: Rules, mao: int, strength: tuple[int, ...] = ()) -> None:
+        self.rules = rules
+        self.mao = mao
+        self.hand = self
+        self.strength = strength
+
+
 BotFactory = Callable[[Rules, int], Bot]
 #: A bot with a budget (``search:400``): rules, seed, budget.
 BudgetFactory = Callable[[Rules, int, int], Bot]

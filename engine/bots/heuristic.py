@@ -15,13 +15,14 @@
 - In a blind hand (P6) it cannot see its cards and plays them by position, face up.
 - Offered a raise out of turn (M3: the variant lets anyone raise while a card is awaited), it
   raises when its hand is strong by the same measure as on its turn, never as a bluff.
-- Side bets (envido, G22-G30): it starts the bet on its turn (or instead of answering a
-  truco, G26) by its own points (envido from 27, real envido from 30, the falta from 31 when
-  behind), counting a point more as the mão (who wins ties); it raises a call on very good
-  points and accepts by its points against a threshold that grows with the chain (and with a
-  falta), else refuses.
+- Side bets (envido, G22-G30; each bet read by its name, in whatever order the variant lists
+  them): it starts the bet on its turn (or instead of answering a truco, G26) by its own
+  points (envido from 27, real envido from 30, the falta from 31 when behind), counting a
+  point more as the mão (who wins ties); it raises a call on very good points and accepts by
+  its points against a threshold that grows with the chain (and with a falta), else refuses.
 - Where the variant lets a player concede (*correr*), it concedes only when the hand is lost
-  whatever it plays (:meth:`HeuristicBot._hopeless`): then conceding costs nothing more. It
+  whatever it plays (:meth:`HeuristicBot._hopeless`, by the engine's own hand result, so for
+  any number of cards): then conceding costs nothing more. It
   never concedes as an answer to a raise (it folds), nor in a blind hand (P6).
 
 >>> from engine import Match
@@ -38,10 +39,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.actions import Action
-from engine.bots.base import Observation
+from engine.bots.base import MatchShim, Observation
 from engine.cards import card_name
+from engine.moves.outcome import hand_result
+from engine.observation import SideBetView
 from engine.rules import Rules
 from engine.shuffle import MASK64, SplitMix64
+from engine.sidebets import SideBet
 
 _MANILHA = 100
 _NO_CARD = -2  # below a covered card (-1): nothing on the table yet
@@ -62,6 +66,14 @@ class HeuristicBot:
         self._bluff_limit = int(bluff * MASK64)
         self._rank = rules.levels  # by rank, and extra cards (X1...) by name (C2)
         self._top = max(max(v for v in self._rank.values() if v < _MANILHA), 1)
+        self._bets = {b.name: b for b in rules.side_bets}
+        #: An envido call's bet (the first envido-kind bet with that call, as the engine reads
+        #: a call, :func:`engine.moves.bets.bet_of_call`).
+        self._envido_of: dict[str, SideBet] = {}
+        for bet in rules.side_bets:
+            if bet.kind == "envido":
+                for call in bet.calls:
+                    self._envido_of.setdefault(call, bet)
 
     # -- valuing cards ----------------------------------------------------------------------
     def strength(self, card: str | None, manilhas: Sequence[str]) -> int:
@@ -103,11 +115,16 @@ class HeuristicBot:
         return self._play_or_raise(observation, legal_actions)
 
     # -- side bets (envido, G22-G30) --------------------------------------------------------
-    def _bet_points(self, obs: Observation) -> tuple[int, int]:
-        """The seat's own points in the hand's side bet, and how many points the bet's
+    def _bet_view(self, obs: Observation, bet: SideBet) -> SideBetView:
+        """The observation's view of the side bet ``bet`` (by name: the variant's order of
+        side bets is its own)."""
+        view: SideBetView = next(v for v in obs["side_bets"] if v["bet"] == bet.name)
+        return view
+
+    def _bet_points(self, obs: Observation, view: SideBetView) -> tuple[int, int]:
+        """The seat's own points in the side bet of ``view``, and how many points the bet's
         dispute is worth to the opponents' score: the margin they have to the target (the
         falta's danger)."""
-        view = obs["side_bets"][0]
         mine, theirs = _scores(obs)
         pts = view["my_points"] or 0
         if obs["mao"] == obs["seat"]:
@@ -117,13 +134,15 @@ class HeuristicBot:
     def _bet_call(self, obs: Observation, legal: Sequence[Action]) -> Action | None:
         """Start the side bet on good points: real envido from 30, envido from 27, the falta
         from 31 when behind (or when the opponents are near the target anyway)."""
-        calls = {a.call or "": a for a in legal if a.kind == "envido"}
-        if not calls:
+        offered = [a for a in legal if a.kind == "envido" and a.call in self._envido_of]
+        if not offered:
             return None
-        pts, margin = self._bet_points(obs)
+        bet = self._envido_of[offered[0].call or ""]  # several bets open: the first offered
+        calls = {a.call or "": a for a in offered if self._envido_of[a.call or ""] is bet}
+        pts, margin = self._bet_points(obs, self._bet_view(obs, bet))
         mine, theirs = _scores(obs)
         names = list(calls)
-        chains = self.rules.side_bets[0].chains
+        chains = bet.chains
         falta = next((c for c in names if chains[(c,)].accepted is None), None)  # G29
         if falta is not None and pts >= 31 and (mine < theirs or margin <= 4):
             return calls[falta]
@@ -137,10 +156,10 @@ class HeuristicBot:
         """Answer a side bet's call by the seat's points and what the chain costs: raise on
         very good points, accept on good ones (higher as the chain grows, or when losing it
         would lose the game), refuse otherwise."""
-        view = obs["side_bets"][0]
-        pts, margin = self._bet_points(obs)
+        view = next(v for v in obs["side_bets"] if v["pending"])
+        pts, margin = self._bet_points(obs, view)
         depth = len(view["calls"])
-        falta = self.rules.side_bets[0].chains[tuple(view["calls"])].accepted is None
+        falta = self._bets[view["bet"]].chains[tuple(view["calls"])].accepted is None
         raises = [a for a in legal if a.kind == "envido"]
         if raises and pts >= 30 + depth:
             return raises[-1] if pts >= 32 else raises[0]
@@ -348,8 +367,10 @@ class HeuristicBot:
     def _hopeless(self, obs: Observation) -> bool:
         """Whether the hand is lost whatever this seat plays: no partner plays after it in
         this round, nothing it holds beats or ties the opponents' best card on the table (so
-        the round is lost), and losing this round loses the hand (C7: a round lost before,
-        or a tied round before it with the first decided round the opponents')."""
+        the round is lost), and losing this round loses the hand whatever the rounds after
+        it (C7, as the engine rules it: :func:`engine.moves.outcome.hand_result` on the
+        rounds so far and this one lost, to any other team or, with more than two teams,
+        tied between two of them)."""
         opp_best, our_best = self._table(obs)
         if opp_best == _NO_CARD or our_best >= opp_best:
             return False
@@ -363,10 +384,19 @@ class HeuristicBot:
         if any(team_of[(seat + k) % n] == obs["team"] for k in range(1, n - on_table)):
             return False  # a partner still plays in this round
         team = obs["team"]
-        rounds = [*obs["rounds"], -1]  # -1: this round, lost
-        lost = sum(1 for r in rounds if r is not None and r != team)
-        first = next(r for r in rounds if r is not None)
-        return lost >= 2 or (None in rounds and first != team)
+        teams = self.rules.teams
+        shim = MatchShim(self.rules, obs["mao"])
+        outcomes: list[int | None] = [t for t in range(teams) if t != team]
+        if teams > 2:
+            outcomes.append(None)  # two other teams tie this round
+        for outcome in outcomes:
+            results = [*obs["rounds"], outcome]
+            if all(r is None for r in results):
+                return False  # no round won: the variant's all-tied rule, not judged here
+            done, winner = hand_result(shim, results)  # type: ignore[arg-type]
+            if not done or winner == team:
+                return False
+        return True
 
     # -- valuing the hand -------------------------------------------------------------------
     def _estimate(self, obs: Observation, cards: list[str]) -> float:

@@ -55,7 +55,7 @@ from itertools import combinations
 from typing import Any
 
 from engine.actions import Action
-from engine.bots.base import Observation, choose_for, derive_seed, next_actor
+from engine.bots.base import MatchShim, Observation, choose_for, derive_seed, next_actor
 from engine.bots.heuristic import HeuristicBot
 from engine.cards import Card, card_name, parse_card
 from engine.errors import IllegalMoveError, PositionError
@@ -150,18 +150,6 @@ class WinChance:
 def win_chance(rules: Rules) -> WinChance:
     """The :class:`WinChance` of a variant (made once)."""
     return WinChance(rules)
-
-
-class _Shim:
-    """What :func:`engine.moves.play.round_outcome` reads of a match: strengths, rules, mão."""
-
-    __slots__ = ("hand", "rules", "mao", "strength")
-
-    def __init__(self, rules: Rules, strength: tuple[int, ...], mao: int) -> None:
-        self.rules = rules
-        self.mao = mao
-        self.hand = self
-        self.strength = strength
 
 
 class SearchBot:
@@ -486,7 +474,7 @@ class SearchBot:
         the completed rounds decide (C5, C6; a covered card is nothing whatever its face)."""
         vira = obs["vira"]
         strength = self.rules.strengths(parse_card(vira) if vira is not None else None)
-        shim = _Shim(self.rules, strength, obs["mao"])
+        shim = MatchShim(self.rules, obs["mao"], strength)
         leader: int = obs["mao"]
         for r in rounds:
             cards = [(p["seat"], parse_card(p["card"]), p["covered"]) for p in r["cards"]]

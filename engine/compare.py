@@ -623,7 +623,7 @@ def run_test(spec: Spec, a: Moments, b: Moments, alpha: float) -> Significance |
     (a value missing in one run, fewer than 2 matches, a denominator of 0, nothing varies)."""
     kind, *keys = spec
     if kind == "proportion":
-        if keys[0] not in a.sums or keys[0] not in b.sums:
+        if a.n < 2 or b.n < 2 or keys[0] not in a.sums or keys[0] not in b.sums:
             return None
         return two_proportions(a.sums[keys[0]], a.n, b.sums[keys[0]], b.n, alpha)
     sa, sb = (a.mean(keys[0]), b.mean(keys[0])) if kind == "mean" else \

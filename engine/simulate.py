@@ -83,13 +83,15 @@ def play_match(match: Match, bots: Sequence[Bot], *, recorder: Recorder | None =
                on_move: Callable[[Action, list[Checkpoint]], None] | None = None) -> None:
     """Play ``match`` to its end, each seat's moves chosen by ``bots[seat]`` from what the seat
     may see (:func:`engine.bots.choose_for`); through ``recorder`` if given (which logs it).
+    Where several partners may answer or decide, the one whose bot judges its own hand
+    stronger does (:func:`engine.bots.next_actor` given the bots).
     Where the variant lets anyone raise while a card is awaited (M3), the other seats are
     offered a raise out of turn before each card (:func:`engine.bots.out_of_turn_raise`)."""
     any_time = match.moves.any_time
     while not match.is_over:
         action = out_of_turn_raise(match, bots) if any_time else None
         if action is None:
-            seat = next_actor(match)
+            seat = next_actor(match, bots=bots)  # partners: the stronger hand answers
             action = choose_for(bots[seat], match, seat)
         if on_move is not None:
             on_move(action, [])  # before the move: the tally reads the state it changes

@@ -2,10 +2,11 @@
 
 ``random`` picks a legal move uniformly; ``heuristic`` plays sensibly; ``search`` searches
 sampled deals (``search:N``: a budget of N iterations, :mod:`engine.bots.search`). Get one
-by name with :func:`make_bot`; :func:`next_actor` says which seat a driver asks to move,
-:func:`choose_for` asks a bot with only what its seat may see (:func:`seat_view`), and
-:func:`out_of_turn_raise` offers the other seats a raise out of turn where the variant allows
-it (M3).
+by name with :func:`make_bot`; :func:`next_actor` says which seat a driver asks to move
+(given the bots, the partner that judges its own hand stronger answers or decides for the
+team, :func:`stronger_seat`), :func:`choose_for` asks a bot with only what its seat may see
+(:func:`seat_view`), and :func:`out_of_turn_raise` offers the other seats a raise out of turn
+where the variant allows it (M3).
 
 >>> from engine import Match
 >>> m = Match.new("mineiro", seed=3)
@@ -17,15 +18,19 @@ True
 
 from engine.bots.base import (
     Bot,
+    Judge,
+    MatchShim,
     bot_names,
     bot_problem,
     choose_for,
     derive_seed,
     make_bot,
+    movers,
     next_actor,
     out_of_turn_raise,
     register,
     seat_view,
+    stronger_seat,
 )
 from engine.bots.heuristic import HeuristicBot
 from engine.bots.random import RandomBot
@@ -36,6 +41,6 @@ register("heuristic", HeuristicBot)
 register("search", SearchBot,
          budgeted=lambda rules, seed, budget: SearchBot(rules, seed, budget=budget))
 
-__all__ = ["Bot", "HeuristicBot", "RandomBot", "SearchBot", "bot_names", "bot_problem",
-           "choose_for", "derive_seed", "make_bot", "next_actor", "out_of_turn_raise", "register",
-           "seat_view"]
+__all__ = ["Bot", "HeuristicBot", "Judge", "MatchShim", "RandomBot", "SearchBot", "bot_names",
+           "bot_problem", "choose_for", "derive_seed", "make_bot", "movers", "next_actor",
+           "out_of_turn_raise", "register", "seat_view", "stronger_seat"]

@@ -57,6 +57,17 @@ class MatchShim:
         self.strength = strength
 
 
+class Judge(Protocol):
+    """A bot that can say how strong its seat's hand is for answering a raise or a side
+    bet's call, or deciding a special hand, for its team (:func:`stronger_seat`)."""
+
+    def judge(self, observation: Observation) -> float:
+        """The seat's strength for the move ``observation["phase"]`` waits for, from that
+        observation only (higher: stronger; only compared with a partner's in the same
+        phase). Pure: no random draw, so asking it changes none of the bot's later moves."""
+        ...
+
+
 BotFactory = Callable[[Rules, int], Bot]
 #: A bot with a budget (``search:400``): rules, seed, budget.
 BudgetFactory = Callable[[Rules, int, int], Bot]
@@ -128,56 +139,97 @@ def derive_seed(seed: int, index: int) -> int:
     return rng.next()
 
 
-def next_actor(match: Match, prefer: int | None = None) -> int:
+def next_actor(match: Match, prefer: int | None = None,
+               bots: Mapping[int, Bot] | Sequence[Bot] | None = None) -> int:
     """The seat a driver asks to move now.
 
     A card is awaited: the seat whose turn it is (the others may raise out of turn, M3:
-    :func:`out_of_turn_raise` offers it to them before each card). A raise
-    waits for its answer: ``prefer`` if it is in the challenged team, else the challenged
-    seat that follows the raiser in playing order (C9: the first answer counts), of those
-    that may answer (the variant may name one seat, ``betting.answered_by``, and a seat that
-    has folded answers no more, ``betting.refusal``). A side bet's call waits for its answer
-    (G27): ``prefer`` if it is in the other team, else that team's first seat after the caller.
-    A special hand's decision (M5): the one
-    seat that decides where only one does, else ``prefer`` if it is in the deciding team, else
-    that team's first seat from the mão."""
+    :func:`out_of_turn_raise` offers it to them before each card). A raise waits for its
+    answer: the challenged seats that may answer (the variant may name one seat,
+    ``betting.answered_by``, and a seat that has folded answers no more,
+    ``betting.refusal``). A side bet's call waits for its answer (G27): the other team's
+    seats. A special hand's decision (M5): the one seat that decides where only one does,
+    else the deciding team's seats. Of those: ``prefer`` if it is one of them (a person
+    at the table); else, given the drivers' ``bots``, the one of the team's seats that
+    judges its own hand strongest (:func:`stronger_seat`); else the first: for an answer the
+    first after the raiser (or caller) in playing order (C9: the first answer counts), for a
+    decision the team's first seat from the mão."""
+    seats = movers(match)
+    if prefer in seats:
+        return prefer
+    if bots is not None and len(seats) > 1:
+        return stronger_seat(match, seats, bots)
+    return seats[0]
+
+
+def movers(match: Match) -> list[int]:
+    """The seats that may make the move the match waits for, the default first (see
+    :func:`next_actor`): one seat for a card, a flor's song or a single decider; else the
+    seats that may answer or decide, in playing order from the raiser's (or caller's) next
+    seat, or from the mão for a decision."""
     n = match.players
     st = match.state
+    team_of = match.rules.team_of
     if st == "play":
-        return match.turn
+        return [match.turn]
     if st == "answer":
         assert match.pending is not None
         start = match.pending[0] + 1
-        seats = [s for s in ((start + i) % n for i in range(n)) if may_answer(match, s)]
-        return prefer if prefer in seats else seats[0]
+        return [s for s in ((start + i) % n for i in range(n)) if may_answer(match, s)]
     if st == "bet_answer":  # a side bet's call (G27): the other team, from its caller on
         from engine.moves.bets import pending_bet
 
         found = pending_bet(match)
         assert found is not None and found[1].caller is not None
-        team_of = match.rules.team_of
         caller = found[1].caller
-        seats = [s for s in ((caller + i) % n for i in range(1, n))
-                 if team_of[s] != team_of[caller]]
-        return prefer if prefer in seats else seats[0]
+        return [s for s in ((caller + i) % n for i in range(1, n))
+                if team_of[s] != team_of[caller]]
     if st == "sing":  # G35, G36: the next holder sings
         from engine.moves.flor import next_singer, record
 
         singer = next_singer(match, record(match))
         assert singer is not None
-        return singer
+        return [singer]
     if st == "decide":
         assert match.special_team is not None
         if match.hand.decider is not None:  # only one seat decides (decider: first_from_mao)
-            return match.hand.decider
+            return [match.hand.decider]
         team = match.special_team
-        start = match.mao
-    else:
-        raise ValueError(f"nobody moves while the match is in {st!r}")
+        return [s for s in ((match.mao + i) % n for i in range(n)) if team_of[s] == team]
+    raise ValueError(f"nobody moves while the match is in {st!r}")
+
+
+def stronger_seat(match: Match, seats: Sequence[int],
+                  bots: Mapping[int, Bot] | Sequence[Bot]) -> int:
+    """Of ``seats`` (the default first), the seat of the first one's team whose bot judges its
+    own hand strongest: each bot with a ``judge`` method (see :class:`Judge`) is given its
+    own seat's observation only, and the highest value wins; a tie, a seat without a bot or
+    without a judge (``random``), or a seat with no legal move leaves the first. So partners
+    answer a raise, a side bet's call or decide a special hand as a table does: the one with
+    the better hand speaks; and nothing the rule reads depends on cards a seat cannot see.
+
+    >>> from engine import Match
+    >>> from engine.bots import make_bot
+    >>> m = Match.new("paulista", seed=7)
+    >>> m.apply(Action.raise_to(m.turn, 3))
+    []
+    >>> bots = [make_bot("heuristic", m.rules, s) for s in range(4)]
+    >>> stronger_seat(m, movers(m), bots) in movers(m)
+    True
+    """
     team_of = match.rules.team_of
-    if prefer is not None and team_of[prefer] == team:
-        return prefer
-    return next(s for s in ((start + i) % n for i in range(n)) if team_of[s] == team)
+    best, top = seats[0], None
+    for s in seats:
+        if team_of[s] != team_of[seats[0]]:
+            continue  # another team's seat (three teams): not a partner
+        bot = bots.get(s) if isinstance(bots, Mapping) else bots[s]
+        judge = getattr(bot, "judge", None)
+        if judge is None or not match.legal_actions(s):
+            continue
+        value = float(judge(match.observation(s)))
+        if top is None or value > top:
+            best, top = s, value
+    return best
 
 
 def seat_view(match: Match, seat: int, *,

@@ -114,6 +114,26 @@ class HeuristicBot:
             return self._answer(observation, legal_actions)
         return self._play_or_raise(observation, legal_actions)
 
+    def judge(self, observation: Observation) -> float:
+        """How strong this seat's own hand is for the move its team is asked now, so that the
+        driver lets the stronger partner make it (:func:`engine.bots.base.stronger_seat`):
+        answering a raise, :meth:`_estimate` of its cards (what it accepts and raises by);
+        a side bet's call, its points in that bet (its flor's where a flor waits, 0 without
+        one; a point more as the mão, as it answers by); a special hand's decision (M5), its
+        own cards weighed as :meth:`_decide` weighs the team's. From ``observation`` only,
+        with no random draw."""
+        obs = observation
+        phase = obs["phase"]
+        cards = list(obs["hand"] or [])
+        if phase == "answer":
+            return self._estimate(obs, cards)
+        if phase == "bet_answer":
+            view = next((v for v in obs["side_bets"] if v["pending"]), None)
+            return 0.0 if view is None else float(self._bet_points(obs, view)[0])
+        if phase == "decide":
+            return self._weigh(cards, obs["manilhas"])
+        return 0.0
+
     # -- side bets (envido, G22-G30) --------------------------------------------------------
     def _bet_view(self, obs: Observation, bet: SideBet) -> SideBetView:
         """The observation's view of the side bet ``bet`` (by name: the variant's order of
@@ -207,8 +227,7 @@ class HeuristicBot:
             team_cards.extend(cards)
         if not team_cards and obs["hand"]:
             team_cards = list(obs["hand"])
-        powers = sorted((self.power(c, man) for c in team_cards), reverse=True)
-        s = sum(w * p for w, p in zip((1.0, 0.6, 0.3), powers, strict=False))
+        s = self._weigh(team_cards, man)
         mine, theirs = _scores(obs)
         # the special hand in play (its entry of the variant's list, by name)
         one = next(h for h in self.rules.special_hands
@@ -221,6 +240,11 @@ class HeuristicBot:
             threshold = 0.95
         want = s >= threshold
         return next((a for a in legal if a.kind == "decide" and a.play_on is want), legal[0])
+
+    def _weigh(self, cards: Sequence[str], manilhas: Sequence[str]) -> float:
+        """The cards' worth for a decision (M5): the best three powers, weighed 1, 0.6, 0.3."""
+        powers = sorted((self.power(c, manilhas) for c in cards), reverse=True)
+        return sum(w * p for w, p in zip((1.0, 0.6, 0.3), powers, strict=False))
 
     def _answer(self, obs: Observation, legal: Sequence[Action]) -> Action:
         """C9: accept, fold or raise back a pending raise."""

@@ -218,6 +218,11 @@ class SearchBot:
                                             legal_actions[i].kind != "raise", -i))
         return legal_actions[best]
 
+    def judge(self, observation: Observation) -> float:
+        """The heuristic's measure of this seat's hand for answering or deciding
+        (:meth:`HeuristicBot.judge`): partners compare it to choose who speaks for the team."""
+        return self._policy[observation["seat"]].judge(observation)
+
     # -- the guess --------------------------------------------------------------------------
     def _guessed_match(self, obs: Observation) -> Match | None:
         """A match built from a guess of the hidden cards; a guess the engine refuses (the

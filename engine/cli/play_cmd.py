@@ -398,7 +398,7 @@ class _Game:
                 click.echo("")
                 click.echo(render_banner(m.observation(self.seat), rules=m.rules,
                                          names=self.names, target=m.rules.target))
-            actor = next_actor(m, prefer=self.seat)
+            actor = next_actor(m, prefer=self.seat, bots=self.bots)
             # M3: before a card, the seats that may raise out of turn are offered it as in
             # truco simulate (play_match): in playing order from the seat after the one to
             # play, each bot its raises or a pass, the person (on the terminal) in its place.
@@ -689,7 +689,7 @@ def play(variant: str | None, seat: int, bots: str, level: str | None, seed: int
     # trace in the log but advance the bots' random state): up to the seat that raised.
     for action in moves:
         out_of_turn_raise(match, players, until=action.seat)
-        if action.seat != seat and next_actor(match, prefer=seat) == action.seat:
+        if action.seat != seat and next_actor(match, prefer=seat, bots=players) == action.seat:
             choose_for(players[action.seat], match, action.seat)
         match.apply(action)
     out: IO[str] | None = None

@@ -22,9 +22,16 @@ def test_each_benchmark_measures_something(tmp_path: Path) -> None:
     assert all(value > 0 for value in verify.values())
 
 
-def test_the_listing_benchmark_lists_the_same_logs_both_ways(capsys: Any) -> None:
+def test_the_listing_benchmark_lists_the_same_logs_both_ways(capsys: Any,
+                                                             tmp_path: Path) -> None:
     from benchmarks import listing
 
     assert listing.main(["--logs", "30", "--per-folder", "7", "--rounds", "1"]) == 0
     out = capsys.readouterr().out
-    assert "Listing 30 logs in folders of 7" in out and out.count("| 0.") == 2
+    assert "Listing 30 logs in folders of 7" in out
+    for way in ("two Path.rglob (before)", "one os.scandir walk (truco verify)"):
+        assert out.count(f"| {way} | ") == 1  # a row for each listing
+    listing.archive(tmp_path, 30, 7)
+    walked = listing.by_walk(str(tmp_path))
+    assert walked == listing.by_rglob(str(tmp_path))  # the same names in the same order
+    assert len(walked) == 30 and sum(p.endswith(".jsonl.gz") for p in walked) == 3

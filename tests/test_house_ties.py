@@ -5,7 +5,6 @@ hand_result against C7's table, and the checks of keys that make no sense togeth
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -460,8 +459,44 @@ def test_five_cards_covered_cards_from_round_5(write: WriteFile) -> None:
     assert rules.covered_from_round == 5
 
 
-def test_new_keys_left_out_change_no_fingerprint(tmp_path: Path) -> None:
-    """A variant that writes the new keys at their defaults means the same as its parent."""
-    path = tmp_path / "same.yaml"
-    path.write_text("extends: paulista\n", encoding="utf-8")
-    assert load_variant(path).fingerprint == find_variant("paulista").fingerprint
+#: The keys of ties and play constraints (C3, C6, C7, C8, P7, P8), written at their defaults.
+NEW_KEYS_AT_DEFAULTS = """\
+extends: paulista
+cards_per_player: 3
+rounds:
+  tied_round_leader: same_leader
+  all_tied: nobody
+play:
+  leader_face_up: false
+  no_cover_after_tie: false
+  highest_after_tied_first: false
+  raiser_must_beat: false
+"""
+
+
+def test_new_keys_left_out_change_no_fingerprint(write: WriteFile) -> None:
+    """Left out, the new keys are filled in nowhere (docs/log-format.md, variant_sha256:
+    nothing but what a file states is hashed): a bare child has its parent's fingerprint."""
+    rules = load_variant(write("same.yaml", "extends: paulista\n"))
+    assert "play" not in rules.data
+    assert rules.fingerprint == find_variant("paulista").fingerprint
+
+
+def test_new_keys_at_their_defaults_mean_what_leaving_them_out_means(write: WriteFile) -> None:
+    """A variant that writes the new keys at their defaults plays as its parent: the same
+    rules read, and seeded matches move for move and checkpoint for checkpoint. (Its
+    fingerprint is its own: it states keys the parent does not, and those are hashed.)"""
+    from engine.logformat import record_random
+
+    path = write("defaults.yaml", NEW_KEYS_AT_DEFAULTS)
+    rules, parent = load_variant(path), find_variant("paulista")
+    assert rules.data["play"] == {"leader_face_up": False, "no_cover_after_tie": False,
+                                  "highest_after_tied_first": False, "raiser_must_beat": False}
+    for key in ("cards_per_player", "tied_round_leader", "all_tied", "leader_face_up",
+                "no_cover_after_tie", "highest_after_tied_first", "raiser_must_beat"):
+        assert getattr(rules, key) == getattr(parent, key), key
+    for seed in (1, 2, 3):
+        ours = record_random(path, seed, log_dir=path.parent).splitlines()
+        theirs = record_random("paulista", seed).splitlines()
+        assert len(ours) > 20 and ours[1:] == theirs[1:], seed  # all but the header
+    assert rules.fingerprint != parent.fingerprint

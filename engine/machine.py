@@ -43,13 +43,12 @@ names (even dotted import paths) only when an event fires. :func:`machine_spec` 
 machine as data, and :func:`diagram` draws it (``truco variants diagram``).
 
 One machine serves every match of its variant. It is a :class:`LeanMachine`:
-``transitions.Machine`` with event, transition and state classes, plugged in through the
-library's ``event_cls`` / ``transition_cls`` / ``state_cls`` extension points, that do the
-library's work (conditions, ``prepare``, ``before``, the state change with exit and enter,
-``after``, ``on_final``) through its public API only, without its logging calls. Its events
-run each source state's transitions as a plan read once from the transitions and states
-(:class:`LeanEvent`); anything a plan does not cover goes to the library's own
-``Event.trigger``.
+``transitions.Machine`` with the library's own states and transitions, and events of one
+small class, :class:`LeanEvent`, plugged in through the ``event_cls`` extension point. A
+``LeanEvent`` runs each source state's transitions as a plan read once from their public
+attributes, without the library's partial, queue check and logging calls; anything a plan
+does not cover goes to the library's own ``Event.trigger``, and so does every event under a
+release of ``transitions`` the plans have not been checked against (:data:`PLANNED_VERSIONS`).
 """
 
 from __future__ import annotations
@@ -58,8 +57,9 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any
 
+import transitions
 from transitions import Machine, State, Transition
-from transitions.core import Event, EventData
+from transitions.core import Event
 
 from engine.rules import Rules
 
@@ -192,94 +192,13 @@ def _resolve(states: list[dict[str, Any]],
     return out_states, out
 
 
-class LeanTransition(Transition):
-    """The library's ``Transition.execute``, step by step through its public API (``prepare``,
-    the conditions, ``before``, the state change with the source's ``exit``, the model's state
-    attribute set as ``Machine.set_state`` sets it, the destination's ``enter`` and
-    ``on_final``, then ``after``), without its six logging calls per transition. A condition
-    or callback given as a callable (every one of this engine's) is called directly; a name is
-    resolved by the library (``Condition.check``, ``Machine.callback``), as is everything
-    of a machine that does not send the event data. Plugged in through
-    ``Machine.transition_cls``, the library's extension point. In a :class:`LeanMachine` the
-    machine-wide callback lists are read from :attr:`LeanMachine.hooks`; in another machine,
-    through its properties."""
-
-    def execute(self, event_data: EventData) -> bool:
-        machine = event_data.machine
-        try:
-            hooks: Hooks = machine.hooks
-        except AttributeError:  # not a LeanMachine
-            hooks = Hooks(machine)
-        direct = machine.send_event
-        if self.prepare:
-            for func in self.prepare:
-                _call(machine, func, event_data)
-        for cond in self.conditions:
-            func = cond.func
-            if direct and callable(func):
-                if func(event_data) != cond.target:
-                    return False
-            elif not cond.check(event_data):
-                return False
-        if hooks.before_state_change:
-            for func in hooks.before_state_change:
-                _call(machine, func, event_data)
-        for func in self.before:
-            if direct and callable(func):
-                func(event_data)
-            else:
-                machine.callback(func, event_data)
-        if self.dest:  # None: an internal transition, no state change
-            states = machine.states
-            source = states[self.source]
-            # a LeanState's exit and enter, inline (a move changes state every other time)
-            if source.__class__ is LeanState:
-                for func in source.on_exit:
-                    if direct and callable(func):
-                        func(event_data)
-                    else:
-                        machine.callback(func, event_data)
-            else:
-                source.exit(event_data)
-            dest = states[self.dest]
-            setattr(event_data.model, machine.model_attribute, dest.value)
-            event_data.state = dest  # as EventData.update(self.dest) sets it
-            if dest.__class__ is LeanState:
-                for func in dest.on_enter:
-                    if direct and callable(func):
-                        func(event_data)
-                    else:
-                        machine.callback(func, event_data)
-            else:
-                dest.enter(event_data)
-            if dest.final:
-                for func in hooks.on_final:
-                    _call(machine, func, event_data)
-        if self.after or hooks.after_state_change:
-            for func in [*self.after, *hooks.after_state_change]:
-                _call(machine, func, event_data)
-        return True
-
-
-def _call(machine: Machine, func: Any, event_data: EventData) -> None:
-    """``Machine.callback``, with a callable called directly where the machine sends the
-    event data (``send_event=True``, as this engine's does)."""
-    if machine.send_event and callable(func):
-        func(event_data)
-    else:
-        machine.callback(func, event_data)
-
-
-class LeanState(State):
-    """A ``State`` whose enter and exit run their callbacks without the library's logging."""
-
-    def enter(self, event_data: EventData) -> None:
-        for func in self.on_enter:
-            _call(event_data.machine, func, event_data)
-
-    def exit(self, event_data: EventData) -> None:
-        for func in self.on_exit:
-            _call(event_data.machine, func, event_data)
+#: The releases of ``transitions`` whose ``Event.trigger`` and ``Transition.execute`` the plans
+#: of :class:`LeanEvent` follow step by step (the conditions, ``before``, the source's exit,
+#: the state attribute set, the destination's enter; an internal transition is one whose
+#: ``dest`` is ``None``). tests/test_machine.py checks them against the installed library's
+#: own classes. With any other release every event takes the library's own ``Event.trigger``.
+PLANNED_VERSIONS = ("0.9.",)
+PLANS_CHECKED = transitions.__version__.startswith(PLANNED_VERSIONS)
 
 
 class LeanEvent(Event):
@@ -302,8 +221,8 @@ class LeanEvent(Event):
     complete when built, :func:`build_machine`). Everything a plan does not cover (a trigger
     the state has no transition for, which the library refuses with ``MachineError``; a
     ``prepare`` or ``after`` callback, a condition or callback given by name, a state class
-    other than :class:`LeanState`, any machine configured otherwise) is left to the library's
-    own ``Event.trigger``. Plugged in through ``Machine.event_cls``."""
+    other than the library's own ``State``, any machine configured otherwise) is left to the
+    library's own ``Event.trigger``. Plugged in through ``Machine.event_cls``."""
 
     def __init__(self, name: str, machine: Machine) -> None:
         super().__init__(name, machine)
@@ -330,7 +249,7 @@ class LeanEvent(Event):
         try:
             plan = self.plans[name]
         except KeyError:
-            plan = self.plans[name] = _plan(self, name)
+            plan = self.plans[name] = _plan(self, name) if PLANS_CHECKED else None
         if plan is None:
             return bool(super().trigger(model, move, ruling))
         for conds, before, exits, dest, enters in plan:
@@ -377,14 +296,14 @@ def _plan(event: Event, name: str) -> Plan | None:
         return None
     states = machine.states
     source = states[name]
-    if source.__class__ is not LeanState:
+    if type(source) is not State:
         return None
     steps: list[Step] = []
     for t in transitions:
         if t.prepare or t.after:
             return None
-        dest = states[t.dest] if t.dest else None
-        if dest is not None and dest.__class__ is not LeanState:
+        dest = states[t.dest] if t.dest is not None else None
+        if dest is not None and type(dest) is not State:
             return None
         conds = _callables(c.func for c in t.conditions)
         before = _callables(t.before)
@@ -393,55 +312,30 @@ def _plan(event: Event, name: str) -> Plan | None:
         if conds is None or before is None or exits is None or enters is None:
             return None  # a callback given by name: the library resolves it
         steps.append((tuple(zip(conds, (c.target for c in t.conditions), strict=True)),
-                      before, exits, t.dest or None, enters))
+                      before, exits, t.dest, enters))
     return tuple(steps)
 
 
-class Hooks:
-    """A machine's machine-wide callback lists, read once per move instead of through a
-    property each: the very list objects the library keeps (its properties return them, so a
-    callback appended to one is seen here), taken again whenever a property is set to a new
-    list (:class:`LeanMachine`'s setters)."""
-
-    __slots__ = ("queued", "prepare_event", "finalize_event", "on_exception",
-                 "before_state_change", "after_state_change", "on_final")
-
-    def __init__(self, machine: Machine) -> None:
-        self.queued = machine.has_queue
-        self.prepare_event = machine.prepare_event
-        self.finalize_event = machine.finalize_event
-        self.on_exception = machine.on_exception
-        self.before_state_change = machine.before_state_change
-        self.after_state_change = machine.after_state_change
-        self.on_final = machine.on_final
-
-
 def _setter(name: str) -> Any:
-    """The library's property ``name`` with a setter that also takes the new list into
-    :attr:`LeanMachine.hooks`."""
+    """The library's callback property ``name``, with a setter that also drops every event's
+    plans (a plan holds no machine-wide callback: :func:`_plan` leaves such a machine to the
+    library)."""
     prop = getattr(Machine, name)
 
     def fset(self: LeanMachine, value: Any) -> None:
         prop.fset(self, value)
-        if "hooks" in self.__dict__:  # set in __init__, once every list exists
-            self.hooks = Hooks(self)
-            for event in self.events.values():  # a plan holds no machine-wide callback
-                plans = getattr(event, "plans", None)
-                if plans is not None:
-                    plans.clear()
+        for event in getattr(self, "events", {}).values():
+            plans = getattr(event, "plans", None)
+            if plans is not None:
+                plans.clear()
 
     return prop.setter(fset)
 
 
 class LeanMachine(Machine):
-    """``transitions.Machine`` with :class:`LeanTransition`, :class:`LeanState` and
-    :class:`LeanEvent`: the same states, transitions, conditions and callbacks, through the
-    library's public API and extension points (``transition_cls``, ``state_cls``,
-    ``event_cls``, the callback properties), without its logging and per-move property
-    reads."""
+    """``transitions.Machine`` whose events are :class:`LeanEvent`, plugged in through the
+    library's ``event_cls`` extension point; states and transitions are the library's own."""
 
-    transition_cls = LeanTransition
-    state_cls = LeanState
     event_cls = LeanEvent
     prepare_event = _setter("prepare_event")
     finalize_event = _setter("finalize_event")
@@ -449,11 +343,6 @@ class LeanMachine(Machine):
     before_state_change = _setter("before_state_change")
     after_state_change = _setter("after_state_change")
     on_final = _setter("on_final")
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        #: The machine-wide callback lists (see :class:`Hooks`).
-        self.hooks = Hooks(self)
 
 
 @cache

@@ -20,7 +20,6 @@ from engine.machine import (
     EFFECTS,
     LeanEvent,
     LeanMachine,
-    LeanTransition,
     MachineBuildError,
     build_machine,
     machine_spec,
@@ -222,9 +221,7 @@ def test_lean_classes_decide_as_the_library_does(variant: str) -> None:
     as one driven by the lean ones."""
     rules = find_variant(variant)
     stock = _stock_machine(rules)
-    lean = build_machine(rules)
-    assert all(isinstance(t, LeanTransition) for ev in lean.events.values()
-               for ts in ev.transitions.values() for t in ts)
+    assert all(isinstance(ev, LeanEvent) for ev in build_machine(rules).events.values())
     for seed in range(4):
         a = Match.new(rules, seed=seed)
         b = Match.new(rules, seed=None)  # the same match, the stock machine's events
@@ -240,40 +237,40 @@ def test_lean_classes_decide_as_the_library_does(variant: str) -> None:
         assert b.is_over and a.score == b.score and a.games == b.games
 
 
-def test_lean_transition_runs_every_callback_as_the_library_does() -> None:
-    """prepare, conditions, before, exit, enter, on_final and after, in the library's order."""
-    from transitions import Machine
+def test_the_plans_are_checked_against_the_installed_release_of_transitions() -> None:
+    """The version guard: the installed transitions is one the plans follow (the pin in
+    pyproject.toml admits only such releases), so the tests above compare the plans with
+    the library's own Event.trigger; another release would leave every event to it."""
+    import transitions
 
-    def spec(calls: list[str]) -> dict[str, Any]:
-        def note(what: str) -> Any:
-            return lambda ev: calls.append(f"{what}:{ev.model.state}")
+    assert transitions.__version__.startswith(machine_module.PLANNED_VERSIONS)
+    assert machine_module.PLANS_CHECKED
 
-        def cond(ev: Any) -> bool:
-            calls.append(f"cond:{ev.model.state}")
-            return True
 
-        return dict(
-            model=None, auto_transitions=False, send_event=True, initial="a",
-            states=["a", {"name": "b", "on_enter": [note("enter")], "final": True,
-                          "on_exit": [note("never")]}],
-            before_state_change=[note("machine-before")],
-            after_state_change=[note("machine-after")], on_final=[note("final")],
-            transitions=[{"trigger": "go", "source": "a", "dest": "b",
-                          "prepare": [note("prepare")], "conditions": [cond],
-                          "before": [note("before")], "after": [note("after")]}])
+def test_without_the_plans_every_event_is_the_library_s_own(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the guard off (an unchecked release), a match plays exactly as with the plans:
+    every event goes through the library's Event.trigger, and no plan is made."""
+    def play(seed: int) -> list[Any]:
+        m = Match.new("gauderio", seed=seed)
+        choose, out = SplitMix64(seed), []
+        while not m.is_over:
+            moves = m.legal_actions()
+            out.append(m.apply(moves[choose.bounded(len(moves))]))
+        return [*out, m.score, m.games]
 
-    class Model:
-        state = "a"
-
-    seen = []
-    for cls in (Machine, LeanMachine):
-        calls: list[str] = []
-        model = Model()
-        assert cls(**spec(calls)).events["go"].trigger(model)
-        seen.append((model.state, calls))
-    assert seen[0] == seen[1]
-    assert seen[1][1] == ["prepare:a", "cond:a", "machine-before:a", "before:a", "enter:b",
-                          "final:b", "after:b", "machine-after:b"]
+    planned = [play(seed) for seed in range(3)]
+    monkeypatch.setattr(machine_module, "PLANS_CHECKED", False)
+    build_machine.cache_clear()
+    move_table.cache_clear()  # it holds the variant's machine
+    try:
+        assert [play(seed) for seed in range(3)] == planned
+        machine = move_table(find_variant("gauderio")).machine
+        assert machine.events["play"].plans and all(
+            plan is None for ev in machine.events.values() for plan in ev.plans.values())
+    finally:
+        build_machine.cache_clear()
+        move_table.cache_clear()
 
 
 def test_lean_event_leaves_what_it_does_not_do_to_the_library() -> None:
@@ -307,7 +304,7 @@ def test_lean_event_leaves_what_it_does_not_do_to_the_library() -> None:
 
 
 def test_lean_machine_sees_callbacks_added_after_it_was_built() -> None:
-    """LeanMachine reads its machine-wide callback lists once per move (Hooks): a callback
+    """LeanMachine leaves a machine with machine-wide callbacks to the library: a callback
     appended to one of the library's lists, or a list set through its property, is still
     called, as by the library."""
     from transitions import Machine

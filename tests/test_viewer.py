@@ -298,3 +298,33 @@ def test_player_names_come_from_the_header_or_its_meta_else_seat_numbers() -> No
     builder, _ = build_steps((json.dumps({**header, "meta": {}}) + "\n").encode(), "x.jsonl")
     assert builder.info["names"] == ["Seat 0", "Seat 1", "Seat 2", "Seat 3"]
     assert [s["k"] for s in builder.steps] == ["deal"]  # a header alone: the match as it starts
+
+
+def test_the_manilhas_are_listed_strongest_first_in_the_middle_and_the_move_list() -> None:
+    from engine.cards import parse_card
+    from engine.game import resolve_rules
+
+    for log in ("paulista-seed1.jsonl", "mineiro-seed1.jsonl", "gauderio-seed1.jsonl"):
+        page, _ = replay_page((REPO / "replays" / log).read_bytes(), log)
+        steps = undelta(_payload(page)["steps"])
+        rules = resolve_rules(log.split("-")[0])
+        for step in steps:
+            vira = parse_card(step["vi"]) if step["vi"] else None
+            strength = rules.strengths(vira)
+            ranks = [strength[parse_card(c)] for c in step["ma"]]
+            assert ranks == sorted(ranks, reverse=True) and len(set(ranks)) == len(ranks), log
+        deals = [s for s in steps if s["k"] == "deal"]
+        assert all(any(c.endswith("(strongest first)") for c in s["cp"]) for s in deals)
+        assert not any("weakest first" in c for s in steps for c in s.get("cp", []))
+
+
+def test_an_error_names_the_players_as_the_log_s_header_does() -> None:
+    page, _ = replay_page((REPO / "replays" / "invalid" / "illegal-move.jsonl").read_bytes(),
+                          "bad.jsonl")
+    error = undelta(_payload(page)["steps"])[-1]
+    assert "illegal move [not_your_turn]" in error["tx"] and "it is Caio's turn" in error["tx"]
+    assert "seat 2's" not in error["tx"]
+    from engine.viewer.steps import named
+
+    assert named("seat 1 and seat 5; seat 0's", ["Ana", "Bia", "Seat 2"]) == \
+        "Bia (seat 1) and seat 5; Ana's"

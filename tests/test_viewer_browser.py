@@ -327,3 +327,97 @@ def test_the_statistics_page_draws_its_charts(browser: Any, tmp_path: Path) -> N
     assert box is not None and box["width"] > 0
     assert page.errors == [] and page.requests == []
     page.close()
+
+
+#: The layout's rules, checked in the page at every step from the first (it clicks "next"):
+#: the element boxes (getBoundingClientRect), not pixels. Returns what breaks them, in words.
+_LAYOUT = """() => {
+  const problems = [];
+  const W = document.documentElement.clientWidth;
+  const box = e => e.getBoundingClientRect();
+  const real = r => r.width > 0.5 && r.height > 0.5;
+  const overlap = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5
+    && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
+  const inside = (a, b) => a.left >= b.left - 0.5 && a.right <= b.right + 0.5
+    && a.top >= b.top - 0.5 && a.bottom <= b.bottom + 0.5;
+  const say = e => (e.className || e.tagName) + (e.dataset.card ? " " + e.dataset.card : "")
+    + (e.dataset.seat ? " seat " + e.dataset.seat : "") + " '"
+    + e.textContent.trim().slice(0, 24) + "'";
+  const all = sel => [...document.querySelectorAll(sel)];
+  const apart = (els, why) => {
+    for (let i = 0; i < els.length; i++) {
+      for (let j = i + 1; j < els.length; j++) {
+        const a = box(els[i]), b = box(els[j]);
+        if (real(a) && real(b) && overlap(a, b)) {
+          problems.push(why + ": " + say(els[i]) + " overlaps " + say(els[j]));
+        }
+      }
+    }
+  };
+  const steps = Number(document.getElementById("counter").textContent.split(" of ")[1]);
+  for (let step = 0; step <= steps; step++) {
+    const at = "step " + step + ": ";
+    const before = problems.length;
+    if (document.documentElement.scrollWidth > W) {
+      problems.push("the page is wider than the window");
+    }
+    for (const e of all(".seat, .front, .middle, .card, .manilhas .mini, .team-score > *,"
+                        + " #moves, .panel, .controls, #now, header > *")) {
+      const r = box(e);
+      if (real(r) && (r.left < -0.5 || r.right > W + 0.5)) {
+        problems.push("outside the window: " + say(e));
+      }
+    }
+    for (const card of all(".card")) {
+      const parts = [...card.querySelectorAll(".rank, .suit, .called, .mark")]
+        .filter(p => p.textContent.trim() && real(box(p)));
+      apart(parts, "inside a card");
+      for (const p of parts) {
+        if (!inside(box(p), box(card))) { problems.push("out of its card: " + say(p)); }
+      }
+    }
+    for (const hand of all(".hand")) { apart([...hand.querySelectorAll(".card")], "a hand"); }
+    apart(all(".seat, .front, .middle"), "the table");
+    const table = box(document.getElementById("table"));
+    for (const e of all(".seat, .front, .middle")) {
+      if (real(box(e)) && !inside(box(e), table)) { problems.push("off the table: " + say(e)); }
+    }
+    for (const e of all(".manilhas .mini, .team-score .points, .team-score .games,"
+                        + " .badge, .card .called")) {
+      if (e.getClientRects().length > 1) { problems.push("wraps: " + say(e)); }
+    }
+    for (const e of all(".panel, #moves, #now, .team-score .label, #moves li")) {
+      if (e.scrollWidth > e.clientWidth + 1) { problems.push("cut off: " + say(e)); }
+    }
+    const moves = box(document.getElementById("moves"));
+    if (moves.width < 200 || moves.height < 150) {
+      problems.push("the move list is too small: " + moves.width + "x" + moves.height);
+    }
+    for (let k = before; k < problems.length; k++) { problems[k] = at + problems[k]; }
+    if (problems.length > 20) { break; }
+    document.getElementById("next").click();
+  }
+  return problems;
+}"""
+
+FAMILIES = {"paulista": "paulista-special.jsonl", "mineiro": "mineiro-special.jsonl",
+            "gauderio": "gauderio-seed1.jsonl"}
+
+
+@pytest.mark.parametrize("width", [360, 800, 1280])
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_the_layout_has_no_overlap_and_no_overflow(browser: Any, tmp_path: Path, family: str,
+                                                   width: int) -> None:
+    """At a phone's width, a small window's and a desktop's, at every step of a log of each
+    shipped family: no card's labels on each other or out of the card, no card on another,
+    the seats, the cards in front of them and the middle apart and on the table, the manilha
+    legend's entries and the score's numbers each on one line, nothing wider than the window
+    and nothing cut off by its box (the move list whole)."""
+    log = FAMILIES[family]
+    path, _ = _page(tmp_path, (REPO / "replays" / log).read_bytes(), log)
+    page = Page(browser, path, "#m=0")
+    page.page.set_viewport_size({"width": width, "height": 800})
+    problems = page.page.evaluate(_LAYOUT)
+    assert problems == [], "\n".join(problems[:20])
+    assert page.errors == []
+    page.close()

@@ -11,10 +11,10 @@ A step is a plain dict (JSON-ready, short keys: the page is small):
 checkpoints in words; and the table: ``n`` hand number, ``d`` dealer, ``mao``, ``ph`` phase,
 ``t`` whose card is awaited, ``sc`` score, ``g`` games, ``v`` the hand's value, ``pr`` the
 pending raise ``[seat, value, name, card]``, ``hs`` each seat's cards, ``vi`` vira, ``ma``
-manilhas, ``pl`` the cards played ``[round, seat, card, covered]``, ``rr`` round winners,
-``sh`` cards shown ``[seat, card]``, ``sp`` the special hand ``[name, team]``, ``bl`` blind,
-``ov`` per seat ``[own cards seen, partners' seats seen, played cards not seen (indexes),
-pending raise's card seen, the move's card seen]``, ``end`` the hand is over.
+manilhas (strongest first), ``pl`` the cards played ``[round, seat, card, covered]``, ``rr``
+round winners, ``sh`` cards shown ``[seat, card]``, ``sp`` the special hand ``[name, team]``,
+``bl`` blind, ``ov`` per seat ``[own cards seen, partners' seats seen, played cards not seen
+(indexes), pending raise's card seen, the move's card seen]``, ``end`` the hand is over.
 
 :func:`delta` keeps of each step only what differs from the step before (the page adds the
 rest back): a whole match stays small.
@@ -23,12 +23,13 @@ rest back): a whole match stays small.
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any
 
 from engine.actions import Action
-from engine.cards import COBERTA, Card, card_name
+from engine.cards import COBERTA, Card, card_name, card_pretty
 from engine.game import Checkpoint, Match
 from engine.logread import LogItem, LogProblem
 from engine.observation import Observation, PlayedCard
@@ -45,6 +46,11 @@ OWN_KEYS = ("k", "ln", "tx", "tm", "cp")
 
 def _cards(cards: list[Card] | tuple[Card, ...]) -> list[str]:
     return [card_name(c) for c in cards]
+
+
+def _strongest_first(manilhas: tuple[Card, ...]) -> list[str]:
+    """The manilhas as the page lists them: strongest first (the engine's are weakest first)."""
+    return _cards(manilhas[::-1])
 
 
 class StepBuilder(Transcript):
@@ -93,7 +99,8 @@ class StepBuilder(Transcript):
         # new[at + 1] lists every seat's cards (not for every eye); then the vira and manilhas
         # and the special hand in force, which are public
         cps = [line for line in new[:at] if line.startswith("Game ")]
-        cps += [line.strip() for line in new[at + 2:] if line.strip()]
+        cps += [_table_line(match) if line.strip().startswith(("vira ", "manilhas "))
+                else line.strip() for line in new[at + 2:] if line.strip()]
         self.steps.append(self._table(match, kind="deal",
                                       line=deal.line if deal is not None else None,
                                       text=text, cps=cps))
@@ -143,7 +150,7 @@ class StepBuilder(Transcript):
             "sc": m.score[:], "g": m.games[:], "v": h.value,
             "pr": _pending(m, h), "hs": [_cards(cards) for cards in h.hands],
             "vi": card_name(h.vira) if h.vira is not None else None,
-            "ma": _cards(m.manilhas),
+            "ma": _strongest_first(m.manilhas),
             "pl": [[r + 1, s, card_name(c), int(cov)] for r, s, c, cov in h.played],
             "rr": list(h.results), "sh": [[s, card_name(c)] for s, c in h.shown],
             "sp": [rule.name, h.special_team] if rule is not None else None,
@@ -176,7 +183,7 @@ class StepBuilder(Transcript):
             "ph": "hand_over", "t": None, "sc": m.score[:], "g": m.games[:], "v": old.value,
             "pr": None, "hs": [_cards(cards) for cards in old.hands],
             "vi": card_name(old.vira) if old.vira is not None else None,
-            "ma": _cards(r.manilhas_for(old.vira)),
+            "ma": _strongest_first(r.manilhas_for(old.vira)),
             "pl": [[rn + 1, s, card_name(c), int(cov)] for rn, s, c, cov in old.played],
             "rr": list(old.results), "sh": [[s, card_name(c)] for s, c in old.shown],
             "sp": [old.rule.name, old.special_team] if old.rule is not None else None,
@@ -186,6 +193,18 @@ class StepBuilder(Transcript):
         self._hand_obj = m.hand
         self._dealer = m.dealer
         return step
+
+
+def _table_line(m: Match) -> str:
+    """The hand's vira and manilhas in words, the manilhas strongest first as the page draws
+    them (the transcript lists them weakest first)."""
+    called = card_names(m.rules)
+    parts = [f"vira {card_pretty(m.vira)}"] if m.vira is not None else []
+    if m.manilhas:
+        parts.append("manilhas " + " ".join(
+            card_pretty(c) + (f" ({called[card_name(c)]})" if card_name(c) in called else "")
+            for c in m.manilhas[::-1]) + " (strongest first)")
+    return " · ".join(parts)
 
 
 def _final_score(step: Step, checkpoints: list[Checkpoint]) -> None:
@@ -262,6 +281,26 @@ def undelta(steps: list[Step]) -> list[Step]:
     return out
 
 
+def named(text: str, names: list[str]) -> str:
+    """An engine's message with its seats named as the log's header names the players
+    (``it is seat 2's turn``: ``it is Caio's turn``; ``seat 2``: ``Caio (seat 2)``); a seat
+    the header left unnamed keeps its number."""
+    def name(seat: str) -> str | None:
+        n = int(seat)
+        return names[n] if n < len(names) and names[n] != f"Seat {n}" else None
+
+    def possessive(found: re.Match[str]) -> str:
+        who = name(found[1])
+        return found[0] if who is None else f"{who}'s"
+
+    def plain(found: re.Match[str]) -> str:
+        who = name(found[1])
+        return found[0] if who is None else f"{who} ({found[0]})"
+
+    text = re.sub(r"\bseat (\d+)'s\b", possessive, text)
+    return re.sub(r"\bseat (\d+)\b(?! \()", plain, text)
+
+
 def build_steps(data: IO[bytes] | bytes, file: str, *,
                 base: Path | None = None) -> tuple[StepBuilder, LogProblem | None]:
     """Replay a log and collect its steps; an invalid log's steps stop at its first problem,
@@ -272,8 +311,9 @@ def build_steps(data: IO[bytes] | bytes, file: str, *,
         replay(io.BytesIO(data) if isinstance(data, bytes) else data, file, builder, base)
     except LogProblem as exc:
         problem = exc
-        builder.steps.append({"k": "error", "ln": exc.line, "tx": str(exc), "cp": []})
+        builder.steps.append({"k": "error", "ln": exc.line, "tx": named(str(exc), builder.names),
+                              "cp": []})
     return builder, problem
 
 
-__all__ = ["OWN_KEYS", "Step", "StepBuilder", "build_steps", "delta", "undelta"]
+__all__ = ["OWN_KEYS", "Step", "StepBuilder", "build_steps", "delta", "named", "undelta"]

@@ -47,7 +47,8 @@
     d.dataset.card = code;
     var rank, suit = "";
     if (code.charAt(0) === "X") {
-      rank = "\u2605" + code.slice(1);
+      rank = "\u2605"; // a joker: the star, its number below it
+      suit = code.slice(1);
       d.classList.add("joker");
     } else {
       rank = code.charAt(0) === "T" ? "10" : code.charAt(0);
@@ -131,7 +132,7 @@
       var front = el("div", "front");
       front.dataset.seat = seat;
       front.style.left = (50 + (pos.x - 50) * 0.58) + "%";
-      front.style.top = (50 + (pos.y - 50) * 0.62) + "%";
+      front.style.top = (50 + (pos.y - 50) * 0.56) + "%";
       (state.pl || []).forEach(function (p, i) {
         if (p[0] !== round || p[1] !== seat) { return; }
         var covered = p[3] === 1;
@@ -157,7 +158,7 @@
     mid.appendChild(vira);
     if (state.ma && state.ma.length) {
       var ma = el("div", "manilhas");
-      ma.appendChild(el("span", "label", "manilhas "));
+      ma.appendChild(el("span", "label", "manilhas, strongest first"));
       state.ma.forEach(function (c) {
         var called = INFO.card_names[c];
         ma.appendChild(el("span", "mini" + (/[hd]$/.test(c) ? " red" : ""),

@@ -7,12 +7,15 @@ tests/test_viewer_browser.py."""
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine import Match
 from engine.cli import main
@@ -328,3 +331,17 @@ def test_an_error_names_the_players_as_the_log_s_header_does() -> None:
 
     assert named("seat 1 and seat 5; seat 0's", ["Ana", "Bia", "Seat 2"]) == \
         "Bia (seat 1) and seat 5; Ana's"
+
+
+@given(st.floats(min_value=1e-6, max_value=1e7, allow_nan=False))
+def test_chart_ticks_are_round_numbers_from_0_that_cover_the_values(high: float) -> None:
+    from engine.viewer.charts import ticks
+
+    scale = ticks(high)
+    step = scale[1]
+    assert scale[0] == 0 and scale[-1] >= high * (1 - 1e-9) and 2 <= len(scale) <= 7
+    assert all(abs(b - a - step) <= 1e-9 * max(1.0, step)
+               for a, b in zip(scale, scale[1:], strict=False))
+    mantissa = step / 10 ** math.floor(math.log10(step))
+    assert any(abs(mantissa - m) < 1e-6 for m in (1, 2, 2.5, 5)), step
+    assert scale[-2] < high  # no empty interval at the end

@@ -421,3 +421,39 @@ def test_the_layout_has_no_overlap_and_no_overflow(browser: Any, tmp_path: Path,
     assert problems == [], "\n".join(problems[:20])
     assert page.errors == []
     page.close()
+
+
+_FITS = """() => {
+  const W = document.documentElement.clientWidth;
+  const out = [];
+  if (document.documentElement.scrollWidth > W) { out.push("the page is wider than the window"); }
+  for (const svg of document.querySelectorAll("svg")) {
+    const r = svg.getBoundingClientRect(), s = svg.closest("section").getBoundingClientRect();
+    if (r.right > s.right + 0.5 || r.left < s.left - 0.5 || r.right > W) {
+      out.push("a chart out of its section: " + svg.getAttribute("aria-label"));
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_the_statistics_pages_fit_the_window(browser: Any, tmp_path: Path, width: int) -> None:
+    from engine.compare import compare_simulations
+    from engine.viewer import compare_page
+
+    pages = {"paulista": simulate_page(run_simulation("paulista", games=4, seed=3,
+                                                      bots=["heuristic", "random"])),
+             "gauderio": simulate_page(run_simulation("gauderio", games=4, seed=3,
+                                                      bots=["heuristic", "random"])),
+             "compare": compare_page(compare_simulations("paulista", "concede", games=4, seed=1,
+                                                         bots=["random"]),
+                                     "paulista", "concede")}
+    for name, html in pages.items():
+        path = tmp_path / f"{name}.html"
+        path.write_text(html, encoding="utf-8")
+        page = Page(browser, path)
+        page.page.set_viewport_size({"width": width, "height": 900})
+        assert page.page.evaluate(_FITS) == [], (name, width)
+        assert page.errors == []
+        page.close()

@@ -11,6 +11,7 @@ difference with its interval.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from html import escape
 from typing import Any
@@ -23,8 +24,9 @@ body { margin: 0; font: 14px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, s
 header { padding: 10px 18px; background: #20352b; color: #f4f1e6; }
 header h1 { margin: 0; font-size: 19px; } header p { margin: 2px 0 0; opacity: .85; }
 main { padding: 12px 18px; display: grid; grid-template-columns: repeat(auto-fit,
-  minmax(460px, 1fr)); gap: 14px; }
-section { background: #fff; border-radius: 8px; padding: 10px 14px; box-shadow: 0 1px 2px #0003; }
+  minmax(min(460px, 100%), 1fr)); gap: 14px; }
+section { min-width: 0; overflow-x: auto; background: #fff; border-radius: 8px;
+  padding: 10px 14px; box-shadow: 0 1px 2px #0003; }
 section.wide { grid-column: 1 / -1; }
 h2 { font-size: 15px; margin: 0 0 6px; }
 p.note { color: #555; font-size: 12px; margin: 4px 0; }
@@ -32,6 +34,7 @@ table { border-collapse: collapse; font-size: 13px; width: 100%; }
 th, td { padding: 2px 8px; border-bottom: 1px solid #eee; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
 tr.significant td { background: #fff3cd; font-weight: 600; }
+svg { display: block; max-width: 100%; height: auto; }
 svg text { font: 12px system-ui, sans-serif; fill: #1d2327; }
 svg .axis { stroke: #999; } svg .grid { stroke: #e4e4e4; } svg .half { stroke: #777;
   stroke-dasharray: 4 3; } svg .ci { stroke: #111; stroke-width: 1.5; }
@@ -48,6 +51,25 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
+def ticks(high: float, most: int = 6) -> list[float]:
+    """Round-numbered ticks from 0 that cover ``high``: a step of 1, 2, 2.5 or 5 times a power
+    of ten, at most ``most`` intervals (the last tick is the chart's end).
+
+    >>> ticks(37)
+    [0, 10, 20, 30, 40]
+    >>> ticks(1.0)
+    [0, 0.2, 0.4, 0.6, 0.8, 1.0]
+    >>> ticks(0)
+    [0, 1]
+    """
+    if high <= 0:
+        return [0, 1]
+    power = 10 ** math.floor(math.log10(high / most))
+    step = next(power * k for k in (1, 2, 2.5, 5, 10) if high / (power * k) <= most)
+    count = math.ceil(high / step - 1e-9)
+    return [0] + [round(step * k, 10) for k in range(1, count + 1)]
+
+
 def bar_chart(rows: Sequence[tuple[str, Sequence[float | None]]], *, series: Sequence[str],
               maximum: float | None = None, intervals: Sequence[Sequence[Sequence[float] | None]]
               | None = None, percent: bool = False, mark: float | None = None,
@@ -60,7 +82,8 @@ def bar_chart(rows: Sequence[tuple[str, Sequence[float | None]]], *, series: Seq
     top = 4
     values = [v for _, vs in rows for v in vs if v is not None]
     his = [iv[1] for ivs in (intervals or []) for iv in ivs if iv is not None]
-    high = maximum if maximum is not None else max([*values, *his, 0.0]) or 1.0
+    scale = ticks(maximum if maximum is not None else max([*values, *his, 0.0]))
+    high = scale[-1]
     group = bar_h * len(series) + gap
     height = top + group * len(rows) + 22
 
@@ -71,12 +94,11 @@ def bar_chart(rows: Sequence[tuple[str, Sequence[float | None]]], *, series: Seq
              f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(title)}">']
     if title:
         parts.append(f"<title>{escape(title)}</title>")
-    for k in range(5):  # grid and scale
-        tick = high * k / 4
+    for tick in scale:  # grid and scale, at round numbers
         gx = x(tick)
         parts.append(f'<line class="grid" x1="{gx:.1f}" y1="{top}" x2="{gx:.1f}" '
                      f'y2="{height - 18}"/>')
-        text = _pct(tick) if percent else _num(tick)
+        text = f"{100 * tick:g}%" if percent else f"{tick:g}"
         parts.append(f'<text x="{gx:.1f}" y="{height - 5}" text-anchor="middle">{text}</text>')
     for i, (label, vs) in enumerate(rows):
         y0 = top + i * group
@@ -118,7 +140,7 @@ def interval_chart(rows: Sequence[tuple[str, float, Sequence[float], bool]], *,
     label_w, width, row_h = 260, 640, 18
     plot = width - label_w - 20
     height = row_h * len(rows) + 26
-    span = max([abs(v) for _, d, iv, _ in rows for v in (d, *iv)] + [1e-9])
+    span = ticks(max([abs(v) for _, d, iv, _ in rows for v in (d, *iv)] + [0.0]), 4)[-1]
 
     def x(v: float) -> float:
         return label_w + plot * (v + span) / (2 * span)
@@ -132,7 +154,7 @@ def interval_chart(rows: Sequence[tuple[str, float, Sequence[float], bool]], *,
                  f'y2="{height - 20}"/>')
     for v in (-span, span):
         parts.append(f'<text x="{x(v):.1f}" y="{height - 5}" text-anchor="middle">'
-                     f'{v:+.3g}</text>')
+                     f'{v:+g}</text>')
     parts.append(f'<text x="{zero:.1f}" y="{height - 5}" text-anchor="middle">0</text>')
     for i, (label, d, iv, sig) in enumerate(rows):
         cy = i * row_h + row_h / 2

@@ -457,3 +457,22 @@ def test_the_statistics_pages_fit_the_window(browser: Any, tmp_path: Path, width
         assert page.page.evaluate(_FITS) == [], (name, width)
         assert page.errors == []
         page.close()
+
+
+def test_an_extra_card_shows_the_variant_s_name_for_it(browser: Any, tmp_path: Path) -> None:
+    """capixaba-jokers names its jokers X1 and X2 "coringa" (card_names): every joker on the
+    table says so, though it is no manilha; and the cards' labels stay apart at 360 px."""
+    log = next(lg for seed in range(1, 30)
+               if '"X' in (lg := record_random("capixaba-jokers", seed)))
+    path, steps = _page(tmp_path, log.encode(), "capixaba")
+    at = next(i for i, s in enumerate(steps) if any(c.startswith("X") for h in s["hs"]
+                                                    for c in h))
+    page = Page(browser, path, f"#m={at}")
+    jokers = page.page.eval_on_selector_all(
+        '.seat .card[data-card^="X"]', "cs => cs.map(c => [c.dataset.card, c.innerText])")
+    assert jokers and all("coringa" in text for _, text in jokers), jokers
+    page.page.set_viewport_size({"width": 360, "height": 800})
+    problems = page.page.evaluate(_LAYOUT)
+    assert not [p for p in problems if "card" in p], problems[:5]
+    assert page.errors == []
+    page.close()

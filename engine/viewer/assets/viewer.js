@@ -63,8 +63,11 @@
       d.appendChild(el("span", "mark", "M"));
       title += " (manilha)";
     }
+    // a card's name (the variant's card_names): a manilha's in a hand where it is one (a
+    // vira names them), an extra card's (a joker: X1 coringa) always
     var called = INFO.card_names[code];
-    if (called && state && state.ma && state.ma.indexOf(code) >= 0) {
+    var manilha = state && state.ma && state.ma.indexOf(code) >= 0;
+    if (called && (manilha || code.charAt(0) === "X")) {
       d.appendChild(el("span", "called", called));
       title += " " + called;
     }

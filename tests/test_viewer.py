@@ -47,13 +47,14 @@ def _external(page: str) -> list[str]:
 def visible(step: dict[str, Any], seat: int) -> set[str]:
     """The cards a seat's view shows face up at a step: the page's rule (viewer.js) in
     Python, read from the step's ``ov``."""
-    own, partners, hidden, pending_card, _ = step["ov"][seat]
+    own, partners, hidden, pending_card = step["ov"][seat][:4]
     cards = set()
     for s, hand in enumerate(step["hs"]):
         if (s == seat and own) or s in partners:
             cards |= set(hand)
     cards |= {p[2] for i, p in enumerate(step["pl"]) if i not in hidden}
     cards |= {c for _, c in step["sh"]}
+    cards |= {c for _, shown, _ in step.get("ss", []) for c in shown}  # a side bet's (G32)
     if step["pr"] is not None and step["pr"][3] is not None and pending_card:
         cards.add(step["pr"][3])
     return cards
@@ -345,3 +346,77 @@ def test_chart_ticks_are_round_numbers_from_0_that_cover_the_values(high: float)
     mantissa = step / 10 ** math.floor(math.log10(step))
     assert any(abs(mantissa - m) < 1e-6 for m in (1, 2, 2.5, 5)), step
     assert scale[-2] < high  # no empty interval at the end
+
+
+def _gauderio_logs() -> list[tuple[str, bytes]]:
+    logs = [("gauderio-seed1", (REPO / "replays" / "gauderio-seed1.jsonl").read_bytes())]
+    logs += [(f"{v}-{seed}", record_random(v, seed).encode())
+             for v in ("gauderio", "gauderio-flor-argentina", "gauderio-envido-at-end")
+             for seed in (1, 2, 3)]
+    return logs
+
+
+def test_the_side_bets_on_the_table_are_the_engine_s() -> None:
+    """G22-G41: each step's side bets (``sb``) are what every seat's observation says of them
+    (the calls, the caller, waiting for an answer, settled, the winner, the points, who
+    declared what), each seat's own points its observation's; the cards the winners show
+    are the log's ``side_show`` checkpoints (``ss``), apart from the cards shown with a raise
+    (``sh``)."""
+    from engine.replay import replay
+
+    words = set()
+    for name, log in _gauderio_logs():
+        builder = _Watched()
+        replay(log, name, builder)
+        shows = 0
+        for step, observed in zip(builder.steps, builder.observed, strict=True):
+            words |= {b[3] for b in step["sb"]}
+            shows += len(step["ss"])
+            for cards in step["ss"]:
+                assert cards[2] in ("envido", "flor") and step["end"], (name, step)
+            if step.get("end"):
+                continue
+            for seat, obs in enumerate(observed):
+                assert step["ov"][seat][6] == [b["my_points"] for b in obs["side_bets"]]
+                for b, seen in zip(step["sb"], obs["side_bets"], strict=True):
+                    bet, calls, caller, word, winner, points, said, sung = b
+                    assert (bet, calls, caller) == (seen["bet"], seen["calls"], seen["caller"])
+                    assert (word == "waits") == seen["pending"], (name, step["tx"])
+                    assert (word in ("accepted", "refused", "sung", "conceded")) == \
+                        (seen["settled"] and word != "killed")
+                    if seen["settled"]:
+                        assert (winner, points) == (seen["winner"], seen["points"])
+                    assert said == [[d["seat"], d["points"]] for d in seen["declared"]]
+                    assert sung == seen.get("sung", [])
+        if name == "gauderio-seed1":
+            assert shows >= 2
+    assert {"", "waits", "accepted", "refused", "sung", "killed"} <= words, words
+
+
+def test_who_must_act_is_the_engine_s_and_a_singer_is_known_to_himself_only() -> None:
+    """During a pending raise, a side bet's call, a special hand's decision or a song, ``ac``
+    is the seats the engine lets move; a seat's view (``ov[5]``) names them too, but for a
+    flor to sing (who holds one nobody else knows before he sings, G35): only the singer
+    sees that he must."""
+    from engine.replay import replay
+
+    phases = set()
+    for name, log in [*_gauderio_logs(), ("mineiro-special", (
+            REPO / "replays" / "mineiro-special.jsonl").read_bytes()), (
+            "paulista-special", (REPO / "replays" / "paulista-special.jsonl").read_bytes())]:
+        builder = _Watched()
+        replay(log, name, builder)
+        for step, observed in zip(builder.steps, builder.observed, strict=True):
+            if step.get("end") or step["ph"] == "play":
+                assert step["ac"] is None or step["ph"] != "play"
+                continue
+            legal = [s for s, o in enumerate(observed) if o["legal"]]
+            assert step["ac"] == (legal or None), (name, step["tx"])
+            phases.add(step["ph"])
+            for seat in range(len(observed)):
+                seen = step["ov"][seat][5]
+                if step["ph"] == "sing":
+                    assert seen == [s for s in legal if s == seat]
+                else:
+                    assert seen == step["ac"]
+    assert {"answer", "bet_answer", "decide", "sing"} <= phases, phases

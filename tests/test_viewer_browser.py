@@ -476,3 +476,86 @@ def test_an_extra_card_shows_the_variant_s_name_for_it(browser: Any, tmp_path: P
     assert not [p for p in problems if "card" in p], problems[:5]
     assert page.errors == []
     page.close()
+
+
+_ACTS = """() => [...document.querySelectorAll(".seat.acts")].map(e => [Number(e.dataset.seat),
+  e.querySelector(".badge.acts").innerText])"""
+
+
+@pytest.mark.parametrize("log", ["gauderio-seed1.jsonl", "mineiro-special.jsonl",
+                                 "paulista-special.jsonl"])
+def test_who_must_act_is_marked(browser: Any, tmp_path: Path, log: str) -> None:
+    """A pending raise's answerers, a special hand's deciders, a side bet's answerers and a
+    flor's singer are outlined with what they must do; in a seat's view a singer only to
+    himself (steps.py, PRIVATE_ACTORS)."""
+    path, steps = _page(tmp_path, (REPO / "replays" / log).read_bytes(), log)
+    page = Page(browser, path)
+    words = {"answer": "to answer", "bet_answer": "to answer", "decide": "to decide",
+             "sing": "to sing"}
+    marked = set()
+    for i, step in enumerate(steps):
+        acting = step.get("ac") or []
+        if not acting:
+            continue
+        page.go(f"#m={i}")
+        assert page.page.evaluate(_ACTS) == [[s, words[step["ph"]]] for s in acting], i
+        marked.add(step["ph"])
+        if step["ph"] == "sing":
+            for seat in range(4):
+                page.go(f"#m={i}&seat={seat}")
+                seen = [s for s, _ in page.page.evaluate(_ACTS)]
+                assert seen == ([seat] if seat in acting else []), (i, seat)
+    assert marked >= {"gauderio-seed1.jsonl": {"answer", "bet_answer", "sing"},
+                      "mineiro-special.jsonl": {"answer", "decide"},
+                      "paulista-special.jsonl": {"answer"}}[log], marked
+    assert page.errors == []
+    page.close()
+
+
+def test_the_side_bets_panel_tells_the_calls_answers_points_and_shows(
+        browser: Any, tmp_path: Path) -> None:
+    """Gaudério: the panel says which side bet waits for an answer (and from whom), each bet's
+    calls, answer, the points declared ("são boas" too), who won what, an annulled envido, a
+    flor sung, and the cards the winners show at the end of the hand; a Paulista page has no
+    side bets panel."""
+    log = "gauderio-seed1.jsonl"
+    path, steps = _page(tmp_path, (REPO / "replays" / log).read_bytes(), log)
+    page = Page(browser, path)
+    names = ["Ana", "Bia", "Caio", "Duda"]
+
+    def bet(i: int, name: str) -> str:
+        page.go(f"#m={i}")
+        return _words(page.page.inner_text(f'#bets [data-bet="{name}"]'))
+
+    waiting = next(i for i, s in enumerate(steps) if s["ph"] == "bet_answer")
+    w = steps[waiting]
+    caller = names[w["sb"][0][2]]
+    assert bet(waiting, "envido") == f"envido {caller}: envido · waits for an answer"
+    assert page.page.inner_text("#side-pending") == (
+        f"{caller}'s envido waits for {' or '.join(names[s] for s in w['ac'])}")
+    assert page.page.inner_text("#pending") == "none"  # no truco waits
+    accepted = next(i for i, s in enumerate(steps) if s["sb"][0][3] == "accepted")
+    text = bet(accepted, "envido")
+    assert "accepted (Duda 21, Ana 29, Bia “são boas”)" in text
+    assert text.endswith("team 0 (Ana, Caio) wins 2 points")
+    assert page.page.inner_text("#side-pending") == "none"
+    killed = next(i for i, s in enumerate(steps) if s["sb"][0][3] == "killed")
+    assert bet(killed, "envido").endswith("annulled")
+    assert bet(killed, "flor") == "flor sung by Ana: team 0 (Ana, Caio) wins 3 points"
+    ended = next(i for i, s in enumerate(steps) if s.get("ss"))
+    page.go(f"#m={ended}")
+    shows = page.page.eval_on_selector_all("#bets .show", "rs => rs.map(r => [r.innerText, "
+                                           "[...r.querySelectorAll('.card')].map(c => "
+                                           "c.dataset.card)])")
+    assert [cards for _, cards in shows] == [x[1] for x in steps[ended]["ss"]]
+    assert all(_words(t).startswith(f"{names[x[0]]} shows") for (t, _), x in
+               zip(shows, steps[ended]["ss"], strict=True))
+    assert "with a raise" not in page.page.inner_text("#shown")
+    page.go(f"#m={accepted}&seat=2")
+    assert "your points: envido 25 · flor none" in page.page.inner_text("#bets")
+    assert page.errors == []
+    page.close()
+    path, _ = _page(tmp_path, (REPO / "replays" / "paulista-seed1.jsonl").read_bytes(), "p")
+    page = Page(browser, path)
+    assert not page.page.is_visible("#bets-panel") and not page.page.is_visible("#side-pending")
+    page.close()

@@ -13,8 +13,12 @@ checkpoints in words; and the table: ``n`` hand number, ``d`` dealer, ``mao``, `
 pending raise ``[seat, value, name, card]``, ``hs`` each seat's cards, ``vi`` vira, ``ma``
 manilhas (strongest first), ``pl`` the cards played ``[round, seat, card, covered]``, ``rr``
 round winners, ``sh`` cards shown ``[seat, card]``, ``sp`` the special hand ``[name, team]``,
-``bl`` blind, ``ov`` per seat ``[own cards seen, partners' seats seen, played cards not seen
-(indexes), pending raise's card seen, the move's card seen]``, ``end`` the hand is over.
+``bl`` blind, ``ac`` the seats that must act outside the play of a card (a raise's or side
+bet's answerers, a special hand's deciders, a flor's singer), ``ov`` per seat ``[own cards
+seen, partners' seats seen, played cards not seen (indexes), pending raise's card seen, the
+move's card seen, the acting seats it may know]`` (and, with side bets, its own points per
+bet), ``end`` the hand is over. With side bets (G22-G41): ``sb`` the bets as every seat sees
+them (:func:`_side_bets`), ``ss`` the cards their winners show ``[seat, cards, bet]``.
 
 :func:`delta` keeps of each step only what differs from the step before (the page adds the
 rest back): a whole match stays small.
@@ -34,6 +38,8 @@ from engine.game import Checkpoint, Match
 from engine.logread import LogItem, LogProblem
 from engine.observation import Observation, PlayedCard
 from engine.replay import Replayer, replay
+from engine.rules import Rules
+from engine.sidebets import BetState, best_points, declarations, flor_points
 from engine.state import HandState
 from engine.transcript import Transcript
 from engine.tui import card_names
@@ -124,6 +130,9 @@ class StepBuilder(Transcript):
                 step["end"] = 1
                 _final_score(step, checkpoints)
         step.update(k="move", ln=item.line, tx=text, cp=cps)
+        if "sb" in step:
+            _side_shows(step, checkpoints, old if step.get("end") and old is not None
+                        else match.hand)
         if masked is not None and masked != text:
             step["tm"] = masked
         self.steps.append(step)
@@ -143,12 +152,13 @@ class StepBuilder(Transcript):
         self._dealer = m.dealer
         rule = h.rule
         obs = [m.observation(s) for s in range(m.players)]
+        acting = _acting(m)
         step: Step = {
             "k": kind, "ln": line, "tx": text, "cp": cps,
             "n": m.hand_number, "d": m.dealer, "mao": m.mao, "ph": m.state,
             "t": m.turn if m.state == "play" else None,
             "sc": m.score[:], "g": m.games[:], "v": h.value,
-            "pr": _pending(m, h), "hs": [_cards(cards) for cards in h.hands],
+            "pr": _pending(m, h), "ac": acting, "hs": [_cards(cards) for cards in h.hands],
             "vi": card_name(h.vira) if h.vira is not None else None,
             "ma": _strongest_first(m.manilhas),
             "pl": [[r + 1, s, card_name(c), int(cov)] for r, s, c, cov in h.played],
@@ -158,6 +168,13 @@ class StepBuilder(Transcript):
             "ov": [_view(o, o["played"], action, o["pending_raise"] is not None
                          and "card" in o["pending_raise"]) for o in obs],
         }
+        for seat in range(m.players):
+            step["ov"][seat].append(_acting_seen(m.state, acting, seat))
+        if h.side is not None:
+            step["sb"] = _side_bets(m.rules, h, m.mao)
+            step["ss"] = []
+            for seat, o in enumerate(obs):
+                step["ov"][seat].append([b["my_points"] for b in o.get("side_bets", [])])
         return step
 
     def _ended(self, m: Match, old: HandState, checkpoints: list[Checkpoint],
@@ -176,12 +193,15 @@ class StepBuilder(Transcript):
             view = _view(o, played, action, False)
             view[0] = own  # the seat's own cards: as it saw them before the hand ended
             view[1] = []
+            view.append(None)  # nobody acts in an ended hand
+            if old.side is not None and previous is not None and len(previous[s]) > 6:
+                view.append(previous[s][6])  # the seat's own points: as it knew them
             views.append(view)
         step: Step = {
             "n": m.last_hand[0] if m.last_hand is not None else m.hand_number,
             "d": self._dealer, "mao": (self._dealer + 1) % r.players,
             "ph": "hand_over", "t": None, "sc": m.score[:], "g": m.games[:], "v": old.value,
-            "pr": None, "hs": [_cards(cards) for cards in old.hands],
+            "pr": None, "ac": None, "hs": [_cards(cards) for cards in old.hands],
             "vi": card_name(old.vira) if old.vira is not None else None,
             "ma": _strongest_first(r.manilhas_for(old.vira)),
             "pl": [[rn + 1, s, card_name(c), int(cov)] for rn, s, c, cov in old.played],
@@ -189,6 +209,9 @@ class StepBuilder(Transcript):
             "sp": [old.rule.name, old.special_team] if old.rule is not None else None,
             "bl": int(old.blind), "end": 1, "ov": views,
         }
+        if old.side is not None:
+            step["sb"] = _side_bets(r, old, (self._dealer + 1) % r.players)
+            step["ss"] = []
         _final_score(step, checkpoints)
         self._hand_obj = m.hand
         self._dealer = m.dealer
@@ -205,6 +228,90 @@ def _table_line(m: Match) -> str:
             card_pretty(c) + (f" ({called[card_name(c)]})" if card_name(c) in called else "")
             for c in m.manilhas[::-1]) + " (strongest first)")
     return " · ".join(parts)
+
+
+#: The phases whose actors a seat may not know: who sings a flor is who holds one (G35), which
+#: nobody else knows before he sings.
+PRIVATE_ACTORS = ("sing",)
+
+
+def _acting(m: Match) -> list[int] | None:
+    """The seats that must act now outside the play of a card: the answerers of a pending
+    raise or side bet, the deciders of a special hand, the singer of a flor (``None`` in
+    play, where ``t`` is whose card is awaited, and where nobody may move)."""
+    if m.state == "play":
+        return None
+    return m.to_act() or None
+
+
+def _acting_seen(phase: str, acting: list[int] | None, seat: int) -> list[int] | None:
+    """The acting seats as ``seat`` may know them: all, but in a phase whose actors are
+    private (:data:`PRIVATE_ACTORS`) only itself."""
+    if acting is None or phase not in PRIVATE_ACTORS:
+        return acting
+    return [seat] if seat in acting else []
+
+
+def _bet_word(b: BetState) -> str:
+    """Where a side bet stands, in a word: ``""`` (not called), ``called`` (a flor being
+    sung), ``waits`` (a call waits for its answer), ``killed`` (annulled by a flor, G37),
+    ``accepted`` (compared), ``refused``; a flor settled without an answer ``sung`` (G38) or
+    ``conceded`` (com flor me achico, G39)."""
+    if b.killed:
+        return "killed"
+    if b.pending:
+        return "waits"
+    if not b.settled:
+        return "called" if b.chain else ""
+    if b.accepted:
+        return "accepted"
+    flor = b.bet.flor_chains
+    if flor is not None and b.chain in flor and flor[b.chain].at_once is not None:
+        return "conceded" if flor[b.chain].at_once == "concede" else "sung"
+    return "refused"
+
+
+def _side_bets(rules: Rules, hand: HandState, mao: int) -> list[list[Any]]:
+    """The hand's side bets as every seat sees them (G22-G41, as the engine's observation
+    tells them, :func:`engine.moves.bets.side_view`): per bet ``[name, calls, caller, word,
+    winning team, points, declared [[seat, points or None for "são boas"]], seats that sang a
+    flor]``."""
+    out: list[list[Any]] = []
+    for b in hand.side or ():
+        bet = b.bet
+        said: list[list[Any]] = []
+        if b.accepted and bet.kind == "flor":  # G49: the flores compared
+            said = [[s, got[0]] for s in b.sung
+                    if (got := flor_points(hand.dealt[s], bet.values, bet.same_suit_bonus))]
+        elif b.accepted:  # G30: who said what, from the mão
+            pts = [best_points(cards, bet.values, bet.same_suit_bonus)[0]
+                   for cards in hand.dealt]
+            said = [[s, p] for s, p in declarations(rules, bet, mao, pts)[0]]
+        out.append([bet.name, list(b.chain), b.caller, _bet_word(b), b.winner,
+                    b.points if b.settled else 0, said, list(b.sung)])
+    return out
+
+
+def _side_shows(step: Step, checkpoints: list[Checkpoint], hand: HandState) -> None:
+    """The cards the side bets' winners show at the end of the hand (G32, G41: ``side_show``
+    checkpoints) as ``ss`` ``[seat, cards, bet]``; ``sh`` keeps the cards shown with a raise
+    (M4) only, which the hand's shown cards list first."""
+    shows = [cp for cp in checkpoints if cp["event"] == "side_show"]
+    if not shows:
+        return
+    step["ss"] = [[cp["seat"], list(cp["cards"]), _shown_for(hand, cp["seat"], cp["cards"])]
+                  for cp in shows]
+    count = sum(len(cp["cards"]) for cp in shows)
+    step["sh"] = step["sh"][:len(step["sh"]) - count]
+
+
+def _shown_for(hand: HandState, seat: int, cards: list[str]) -> str:
+    """The side bet whose winning cards ``seat`` shows."""
+    for b in hand.side or ():
+        for s, made in (b.flores if b.shown is None else (b.shown,)):
+            if s == seat and set(cards) <= {card_name(c) for c in made}:
+                return b.bet.name
+    return ""
 
 
 def _final_score(step: Step, checkpoints: list[Checkpoint]) -> None:

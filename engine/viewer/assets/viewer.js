@@ -81,7 +81,7 @@
   }
 
   // What the eye sees: every card ("all"), or one seat's view from the engine's observation.
-  function view(state, seat) { return state.ov ? state.ov[seat] : [1, [], [], 0, 1]; }
+  function view(state, seat) { return state.ov ? state.ov[seat] : [1, [], [], 0, 1, null]; }
   function seesHand(state, owner) {
     if (eye === "all") { return true; }
     var v = view(state, eye);
@@ -90,6 +90,16 @@
   function seesPlayed(state, index) {
     return eye === "all" || view(state, eye)[2].indexOf(index) < 0;
   }
+
+  // Who must act outside the play of a card (a raise's answer, a decision, a song), as the
+  // eye may know it (steps.py: who must sing a flor only the singer knows before he sings).
+  var ACTS = { answer: "to answer", bet_answer: "to answer", decide: "to decide",
+               sing: "to sing" };
+  function acting(state) {
+    var seats = eye === "all" ? state.ac : view(state, eye)[5];
+    return seats || [];
+  }
+  function names(seats) { return seats.map(name).join(" or "); }
 
   // -- the table ------------------------------------------------------------------------------
   function seatPosition(seat) {
@@ -116,6 +126,8 @@
       box.style.left = pos.x + "%";
       box.style.top = pos.y + "%";
       if (state.t === seat) { box.classList.add("turn"); }
+      var acts = acting(state).indexOf(seat) >= 0;
+      if (acts) { box.classList.add("acts"); }
       if (eye !== "all" && eye === seat) { box.classList.add("me"); }
       var head = el("div", "who");
       head.appendChild(el("span", "name", name(seat)));
@@ -123,6 +135,7 @@
       if (state.d === seat) { head.appendChild(el("span", "badge dealer", "dealer")); }
       if (state.mao === seat) { head.appendChild(el("span", "badge mao", "m\u00e3o")); }
       if (state.t === seat) { head.appendChild(el("span", "badge turn", "to play")); }
+      if (acts) { head.appendChild(el("span", "badge acts", ACTS[state.ph] || "to act")); }
       box.appendChild(head);
       var hand = el("div", "hand");
       var cards = (state.hs && state.hs[seat]) || [];
@@ -231,8 +244,70 @@
     var shown = byId("shown");
     shown.textContent = "";
     (state.sh || []).forEach(function (x) {
-      shown.appendChild(el("span", "shown-card", name(x[0]) + " showed " + pretty(x[1])));
+      shown.appendChild(el("span", "shown-card", name(x[0]) + " showed " + pretty(x[1])
+        + " with a raise"));
     });
+    drawBets(state);
+  }
+
+  // -- side bets (envido, flor: G22-G41) ------------------------------------------------------
+  function calls(bet) { return bet[1].join(" - "); }
+  function wins(bet) {
+    return bet[4] === null || bet[4] === undefined ? "" : ": " + teamLabel(bet[4]).replace(
+      "Team", "team") + " wins " + bet[5] + " point" + (bet[5] === 1 ? "" : "s");
+  }
+  function betLine(bet) {
+    var word = bet[3];
+    if (word === "") { return "not called"; }
+    var who = bet[2] === null || bet[2] === undefined ? "" : name(bet[2]) + ": ";
+    if (word === "killed") { return who + calls(bet) + " \u00b7 annulled"; }
+    if (word === "waits") { return who + calls(bet) + " \u00b7 waits for an answer"; }
+    var sung = bet[7].length ? " \u00b7 sung by " + bet[7].map(name).join(", ") : "";
+    if (word === "called") { return calls(bet) + sung; }
+    if (word === "sung") { return "sung by " + bet[7].map(name).join(", ") + wins(bet); }
+    var said = bet[6].map(function (d) {
+      return name(d[0]) + " " + (d[1] === null ? "\u201cs\u00e3o boas\u201d" : d[1]);
+    }).join(", ");
+    return who + calls(bet) + " \u00b7 " + word + (said ? " (" + said + ")" : "") + wins(bet);
+  }
+  function drawBets(state) {
+    var on = !!state.sb;
+    document.querySelectorAll(".side").forEach(function (e) { e.hidden = !on; });
+    if (!on) { return; }
+    var pending = byId("side-pending");
+    var waiting = state.sb.filter(function (b) { return b[3] === "waits"; });
+    pending.textContent = waiting.length ? waiting.map(function (b) {
+      var who = acting(state);
+      return name(b[2]) + "'s " + b[1][b[1].length - 1] + " waits for "
+        + (who.length ? names(who) : "an answer");
+    }).join("; ") : (state.ph === "sing" ? "a flor is sung" : "none");
+    pending.classList.toggle("on", waiting.length > 0 || state.ph === "sing");
+    var bets = byId("bets");
+    bets.textContent = "";
+    state.sb.forEach(function (b) {
+      var row = el("div", "bet " + (b[3] || "none"));
+      row.dataset.bet = b[0];
+      row.appendChild(el("span", "bet-name", b[0]));
+      row.appendChild(el("span", "bet-state", betLine(b)));
+      bets.appendChild(row);
+    });
+    (state.ss || []).forEach(function (x) {
+      var row = el("div", "bet show");
+      row.appendChild(el("span", "bet-name", name(x[0]) + " shows"));
+      var cards = el("span", "bet-state");
+      x[1].forEach(function (c) { cards.appendChild(cardFace(c, state, "small")); });
+      if (x[2]) { cards.appendChild(el("span", "for", " (" + x[2] + ")")); }
+      row.appendChild(cards);
+      bets.appendChild(row);
+    });
+    if (eye !== "all") {
+      var mine = view(state, eye)[6];
+      if (mine) {
+        bets.appendChild(el("div", "bet mine", "your points: " + state.sb.map(function (b, i) {
+          return b[0] + " " + (mine[i] === null ? "none" : mine[i]);
+        }).join(" \u00b7 ")));
+      }
+    }
   }
 
   function moveText(state) {

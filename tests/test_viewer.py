@@ -420,3 +420,20 @@ def test_who_must_act_is_the_engine_s_and_a_singer_is_known_to_himself_only() ->
                 else:
                     assert seen == step["ac"]
     assert {"answer", "bet_answer", "decide", "sing"} <= phases, phases
+
+
+def test_the_gauderio_statistics_page_charts_the_side_bets(tmp_path: Path) -> None:
+    page = tmp_path / "g.html"
+    r = CliRunner().invoke(main, ["simulate", "-v", "gauderio", "-n", "6", "--html", str(page)])
+    assert r.exit_code == 0, r.output
+    text = page.read_text(encoding="utf-8")
+    for title in ("Side bets: how often", "Side bets: rates", "Side bets: points",
+                  "Side bets: every figure"):
+        assert f"<h2>{title}</h2>" in text
+    charts = re.findall(r'<svg [^>]*aria-label="side bets[^"]*"', text)
+    assert len(charts) == 3 and _external(text) == []
+    stats = run_simulation("gauderio", games=6, seed=1, bots=["heuristic"])
+    for bet in stats["side_bets"]:  # each bet's count of calls is drawn
+        assert f"<title>called: {bet['called']}</title>" in simulate_page(stats)
+    plain = simulate_page(run_simulation("paulista", games=2, seed=1, bots=["random"]))
+    assert "Side bets" not in plain

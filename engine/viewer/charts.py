@@ -223,6 +223,40 @@ def _special_rows(stats: dict[str, Any]) -> list[tuple[str, list[float | None]]]
     return rows
 
 
+def _side_bet_sections(bets: list[dict[str, Any]]) -> list[str]:
+    """The side bets' charts (G22-G41; none in a variant without side bets): how often each
+    was called, accepted and refused; its rates; the points it paid."""
+    if not bets:
+        return []
+    names = [b["bet"] for b in bets]
+    counts = bar_chart([(b["bet"], [b["called"], b["accepted"], b["refused"]]) for b in bets],
+                       series=["called", "accepted", "refused"],
+                       title="side bets called, accepted and refused")
+    rates = bar_chart([(b["bet"], [b["called_per_hand"], b["accept_rate"], b["mao_team_rate"]])
+                       for b in bets],
+                      series=["called per hand", "accept rate", "won by the mão's team"],
+                      maximum=1.0, percent=True, title="side bets: rates")
+    points = bar_chart([(b["bet"], [b["average_points"], b["average_accepted_points"]])
+                        for b in bets], series=["per call", "per accepted call"],
+                       title="side bets: points paid per call")
+    head = ["", *names]
+    keys = [k for k in bets[0] if k != "bet"] + [k for b in bets[1:] for k in b
+                                                  if k != "bet" and k not in bets[0]]
+    table = _table(head, [[k.replace("_", " ").replace("mao", "mão's"),
+                           *(b.get(k, "") for b in bets)] for k in keys])
+    return [
+        _section("Side bets: how often", _legend(["called", "accepted", "refused"]) + counts,
+                 note="A flor sung by one team only is not accepted: nobody answers it (G38)."),
+        _section("Side bets: rates", _legend(["called per hand", "accept rate",
+                                              "won by the mão's team"]) + rates,
+                 note="Won by the mão's team: of the accepted calls."),
+        _section("Side bets: points", _legend(["per call", "per accepted call"]) + points,
+                 note="The points the bet paid, averaged over its calls and over its accepted "
+                      "calls."),
+        _section("Side bets: every figure", table),
+    ]
+
+
 def simulate_page(stats: dict[str, Any]) -> str:
     """The statistics of :func:`engine.simulate.run_simulation` as a page with charts."""
     teams = stats["teams"]
@@ -265,6 +299,7 @@ def simulate_page(stats: dict[str, Any]) -> str:
         _section("Special hands", bar_chart(special, series=["hands"],
                                             title="special hands and who won them")
                  if special else "<p>This variant has no special hands.</p>"),
+        *_side_bet_sections(stats.get("side_bets") or []),
         _section("The run", _table(["", ""], facts)),
     ]
     sub = (f"{stats['matches']} matches, seed {stats['seed']}, bots by seat: "

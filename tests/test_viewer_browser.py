@@ -559,3 +559,32 @@ def test_the_side_bets_panel_tells_the_calls_answers_points_and_shows(
     page = Page(browser, path)
     assert not page.page.is_visible("#bets-panel") and not page.page.is_visible("#side-pending")
     page.close()
+
+
+def test_a_hostile_player_name_stays_text_everywhere_the_page_shows_it(
+        browser: Any, tmp_path: Path) -> None:
+    """Player names reach the seats, the score, the side bets panel, who must act and an
+    error step: always as text (the page builds its elements with textContent)."""
+    import json
+
+    evil = ['<img src=x onerror="window.pwned=1">', "<b>Bia</b>", "&lt;Caio&gt;",
+            "</script><script>window.pwned=2</script>"]
+    lines = (REPO / "replays" / "gauderio-seed1.jsonl").read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["players"] = evil
+    # a last line that fails, so that the error step names a player too
+    log = "\n".join([json.dumps(header), *lines[1:15], '{"event": "play", "seat": 1, '
+                     '"card": "Qc"}']) + "\n"
+    path, steps = _page(tmp_path, log.encode(), "evil")
+    page = Page(browser, path, "#m=0")
+    for _ in range(len(steps)):
+        assert page.page.evaluate("document.querySelectorAll('img, b, script:not([id])')"
+                                  ".length") <= 1  # the page's own script only
+        page.page.click("#next")
+    assert page.step() == len(steps) - 1 and steps[-1]["k"] == "error"
+    assert f"it is {evil[3]}'s turn" in page.page.inner_text("#now .what")
+    names = page.page.eval_on_selector_all(".seat .name", "ns => ns.map(n => n.textContent)")
+    assert names == evil
+    assert page.page.evaluate("window.pwned") is None
+    assert page.errors == [] and page.requests == []
+    page.close()

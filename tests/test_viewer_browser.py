@@ -303,8 +303,11 @@ def test_an_invalid_log_shows_the_error_at_its_line(browser: Any, tmp_path: Path
 
 
 @pytest.mark.parametrize("variant", ["three-players", "one-on-one", "capixaba-jokers",
-                                     "paulista-mao-de-11-decision", "mineiro-mao-de-dez-wins-game"])
+                                     "paulista-mao-de-11-decision", "mineiro-mao-de-dez-wins-game",
+                                     "five-cards", "gauderio-trios"])
 def test_other_tables_open_without_an_error(browser: Any, tmp_path: Path, variant: str) -> None:
+    """Other tables (three seats, two, six; five cards a hand; jokers) open, step through
+    to the end, and keep the layout's rules on a phone (_LAYOUT)."""
     path, steps = _page(tmp_path, record_random(variant, 2).encode(), variant)
     page = Page(browser, path, f"#m={len(steps) // 2}")
     seats = len(page.page.query_selector_all(".seat"))
@@ -312,6 +315,10 @@ def test_other_tables_open_without_an_error(browser: Any, tmp_path: Path, varian
     for _ in range(len(steps)):
         page.page.keyboard.press("ArrowRight")
     assert page.step() == len(steps) - 1
+    page.page.keyboard.press("Home")
+    page.page.set_viewport_size({"width": 360, "height": 800})
+    problems = page.page.evaluate(_LAYOUT)
+    assert problems == [], "\n".join(problems[:10])
     assert page.errors == [], page.errors
     page.close()
 

@@ -106,7 +106,7 @@
     var bottom = eye === "all" ? 0 : eye;
     var k = ((seat - bottom) % N + N) % N;
     var angle = 2 * Math.PI * k / N; // counter-clockwise from the bottom: the next seat is right
-    return { x: 50 + 40 * Math.sin(angle), y: 50 + 38 * Math.cos(angle), k: k };
+    return { x: 50 + 38 * Math.sin(angle), y: 50 + 38 * Math.cos(angle), k: k };
   }
 
   function currentRound(state) {
@@ -140,6 +140,7 @@
       var hand = el("div", "hand");
       var cards = (state.hs && state.hs[seat]) || [];
       var open = seesHand(state, seat);
+      if (cards.length > 3) { hand.classList.add("many"); }
       cards.forEach(function (c) { hand.appendChild(open ? cardFace(c, state) : cardBack()); });
       if (!cards.length) { hand.appendChild(el("span", "empty", "no cards")); }
       box.appendChild(hand);

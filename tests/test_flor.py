@@ -534,6 +534,30 @@ def test_GH14_an_envido_settled_before_the_flor_stands() -> None:
     assert m.score == [0, 5] and not m.hand.side[0].killed  # type: ignore[index]
 
 
+#: Dealer 0 (the mão is seat 1): seat 0 (A) and seat 3 (B) hold a flor; seat 3 comes first
+#: from the mão, but seat 0 sings first, of his own will, on his turn (GH14).
+LATER_FIRST = "5s 6s As | 6c 7d 7h | 7c 2s 4s | 2h Jh 3h"
+
+
+def test_GH14_G40_me_achico_pays_the_first_singer_not_the_first_from_the_mao() -> None:
+    """G40: "com flor me achico" pays the first-singing team 3 per flor of its own; the
+    conceder's flor scores nothing, even when the conceder is nearer the mão."""
+    m = match(ROUND_1, deal(0, LATER_FIRST), dealer=0)
+    act(m, "play 1 7d", "play 2 4s", "play 3 2h", "flor 0 flor")
+    events = act(m, "flor 3 com flor me achico")
+    bet = flor_bets(events)[0]
+    assert (bet["winner"], bet["points"], bet["score"]) == (0, 3, [3, 0]) and m.score == [3, 0]
+
+
+def test_GH14_G50_me_achico_shows_the_flor_that_scored_not_the_conceded_one() -> None:
+    """G50: at the end of the hand the flor that scored (seat 0's, its cards still held) is
+    shown, and nothing else: the conceder's flor stays hidden."""
+    m = match(ROUND_1, deal(0, LATER_FIRST), dealer=0)
+    act(m, "play 1 7d", "play 2 4s", "play 3 2h", "flor 0 flor", "flor 3 com flor me achico")
+    events = act(m, "play 0 As", "concede 0")
+    assert [(e["seat"], e["cards"]) for e in of(events, "side_show")] == [(0, ["6s", "5s"])]
+
+
 # -- the loader's cross-checks -------------------------------------------------------------
 @pytest.mark.parametrize(("body", "path", "says"), [
     ("  envido:\n    per_flor: 3\n", "side_bets.envido.per_flor", "only on a flor"),

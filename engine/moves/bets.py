@@ -142,10 +142,11 @@ def settle_flor(m: Match, r: Ruling, b: BetState, how: str,
                 chain: tuple[str, ...] | None = None, index: int | None = None) -> None:
     """Rule a flor dispute (G38, G40), nothing changed yet: ``uncontested`` (the singers'
     team scores ``per_flor`` per flor), ``compare`` (the best flor's team scores the chain's
-    accepted stake; the flores compared are declared, G49), ``concede`` (me achico: the first
-    singer's team scores the accepted stake) or ``refused`` (the last caller's team scores the
-    refused stake). The flores that scored are shown at the end of the hand (G41): every
-    flor compared (bet sequence 3: "both flores are shown"), else the scoring team's."""
+    accepted stake; the flores compared are declared, G49), ``concede`` (me achico: the team
+    of the first singer, in singing order, scores the accepted stake) or ``refused`` (the
+    last caller's team scores the refused stake). The flores that scored are shown at the
+    end of the hand (G41): every flor compared (bet sequence 3: "both flores are shown"),
+    else the scoring team's."""
     rules = m.rules
     bet = b.bet
     team_of = rules.team_of
@@ -164,8 +165,9 @@ def settle_flor(m: Match, r: Ruling, b: BetState, how: str,
         team = team_of[best]
         stake = bet.flor_chains[chain].accepted  # type: ignore[index]
         said = [(s, flores[s][0]) for s in hs]
-    elif how == "concede":
-        team, stake = team_of[hs[0]], bet.flor_chains[chain].accepted  # type: ignore[index]
+    elif how == "concede":  # G40: to the first singer, who may not be first from the mão (GH14)
+        first = b.sung[0] if b.sung else hs[0]
+        team, stake = team_of[first], bet.flor_chains[chain].accepted  # type: ignore[index]
     else:
         team = team_of[b.caller]  # type: ignore[index]
         stake = bet.flor_chains[chain].refused  # type: ignore[index]

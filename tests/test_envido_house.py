@@ -65,6 +65,38 @@ def test_GH6_a_refusal_is_credited_at_the_end_of_the_hand_too(write: WriteFile) 
     assert bets(events)[0]["score"] == [1, 0] and m.score == [1, 1]
 
 
+FLOR_0 = "7c 5c 4c | 3d 2s Kd | 3h 6c Qh | Ks Qd Jh"  # seat 0's flor, nobody else's
+
+
+def test_GH6_a_flor_is_credited_at_the_end_of_the_hand_too(write: WriteFile) -> None:
+    """GH6 reads "envido/flor points credited only at the end of the hand": at 22-0 the
+    uncontested flor's 3 would end the game at the song (G41, G46); under GH6 the hand goes
+    on and the flor is credited when it ends, before the hand's points."""
+    m = at([22, 0], variant=BASE)
+    m.deal(deal(3, FLOR_0))
+    assert of(act(m, "flor 0 flor"), "game") and m.score == [25, 0]  # G41: at once
+    m = at([22, 0], variant=house(write, "GH6"))
+    m.deal(deal(3, FLOR_0))
+    assert act(m, "flor 0 flor") == [] and m.score == [22, 0] and m.state == "play"
+    events = act(m, "play 0 7c", "concede 1")
+    assert [e["event"] for e in events] == ["side_bet", "side_show", "hand", "game",
+                                             "match"]
+    assert bets(events)[0]["bet"] == "flor" and bets(events)[0]["score"] == [25, 0]
+    assert of(events, "hand")[0]["score"] == [26, 0]
+
+
+def test_GH6_the_flor_first_when_both_teams_reach_the_target(write: WriteFile) -> None:
+    """GH6's pinned tie-break, for the flor as for the envido: the side bet is credited
+    first, and the team it brings to the target wins even if the hand brings the other
+    there too."""
+    m = at([22, 23], variant=house(write, "GH6"))
+    m.deal(deal(3, FLOR_0))
+    act(m, "flor 0 flor")
+    events = act(m, "concede 0")
+    assert of(events, "hand")[0]["score"] == [25, 24]
+    assert of(events, "game")[0]["winner"] == 0
+
+
 @pytest.mark.parametrize(("how", "score", "winner", "value"), [
     ("target_minus_leader", [5, 9], 0, 15),  # G29
     ("target_minus_trailer", [5, 9], 0, 19),  # GH7b

@@ -160,7 +160,8 @@ HOUSE_RULES: dict[str, dict[str, Any]] = {
     "gauderio-best-of-3": {"games_to_win": 2, "target": 24},
     "gauderio-truco-any-time": {"raise_timing": "any_time", "concede": True},
     "gauderio-covered": {"covered_allowed": True, "covered_from_round": 2},
-    "gauderio-envido-at-end": {"envido.credit": "end_of_hand"},
+    "gauderio-envido-at-end": {"envido.credit": "end_of_hand",
+                               "flor.credit": "end_of_hand"},  # GH6
     "gauderio-falta-trailer": {"envido.falta": "target_minus_trailer"},
     "gauderio-truco-closes-envido": {"envido.closed_by_truco": "called",
                                      "envido.truco_precedence": False},

@@ -26,7 +26,8 @@ with stakes that may be per flor (``flores``) or the falta plus the flores
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -192,6 +193,41 @@ def best_points(cards: Sequence[Card], values: Sequence[int],
         top1 = max(cards, key=lambda c: (values[c], -c))
         best, made = values[top1], (top1,)
     return best, made
+
+
+def shown_set(cards: Sequence[Card], made: Sequence[Card], held: Collection[Card],
+              values: Sequence[int]) -> tuple[Card, ...]:
+    """G32, G41 (pinned): which cards of ``cards`` make the points ``made`` makes (one card,
+    or two or three of one suit) at the end of the hand, when the ones still ``held`` are
+    shown. Where other cards of ``cards`` make the same points the same way (``4s 6d 6c``
+    declares 6 with either six), the set with the most cards still held, then the first in
+    the card order (suits c, d, h, s; in a suit A, 2, ..., K: :data:`engine.cards.SUITS`,
+    :data:`engine.cards.RANKS`), compared card by card in that order. Listed as ``made`` lists
+    its cards: the highest value first, then in the card order.
+
+    >>> from engine.cards import card_name, parse_card
+    >>> hand = [parse_card(c) for c in ("4s", "6d", "6c")]
+    >>> bet = bet_from_data("envido", {"calls": ["envido"],
+    ...                                "chains": [{"calls": ["envido"], "accepted": 2}]})
+    >>> made = best_points(hand, bet.values, 20)[1]
+    >>> [card_name(c) for c in shown_set(hand, made, hand, bet.values)]
+    ['6c']
+    >>> [card_name(c) for c in shown_set(hand, made, hand[:2], bet.values)]
+    ['6d']
+    """
+    size = len(made)
+    points = sum(values[c] for c in made)
+    suited = size > 1
+    best: tuple[int, tuple[Card, ...]] | None = None
+    for group in itertools.combinations(sorted(cards), size):
+        if (sum(values[c] for c in group) != points
+                or (suited and any(c // 13 != group[0] // 13 for c in group))):
+            continue
+        key = (-sum(1 for c in group if c in held), group)
+        if best is None or key < best:
+            best = key
+    assert best is not None, "the cards made these points"
+    return tuple(sorted(best[1], key=lambda c: (-values[c], c)))
 
 
 def falta_value(how: Falta, target: int, score: Sequence[int], winner: int) -> int:

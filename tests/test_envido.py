@@ -221,6 +221,40 @@ def test_G32_the_winning_points_are_shown_at_the_end_of_the_hand() -> None:
     assert {"seat": 0, "card": "6d"} in m2.observation(1)["last_hand"]["shown"]
 
 
+SIXES = "4s 6d 6c | 5h 4c Jd | 3h 2d Ks | Kh Qc Js"  # seat 0 declares 6 (6d or 6c); the rest less
+
+
+def shows(events: list[dict[str, Any]]) -> list[tuple[int, list[str]]]:
+    return [(e["seat"], e["cards"]) for e in of(events, "side_show")]
+
+
+def test_G32_equal_cards_the_one_still_in_hand_is_shown() -> None:
+    """G32 ("those still in hand"), pinned: where two cards make the same points, the one
+    still in hand at the end of the hand is shown, not the played one."""
+    m = match(VARIANT, deal(3, SIXES), dealer=3)
+    act(m, "envido 0 envido", "quero 1", "play 0 6c")
+    assert shows(act(m, "concede 1")) == [(0, ["6d"])]
+    m = match(VARIANT, deal(3, SIXES), dealer=3)
+    act(m, "envido 0 envido", "quero 1", "play 0 6d")
+    assert shows(act(m, "concede 1")) == [(0, ["6c"])]
+
+
+def test_G32_equal_cards_all_held_the_first_in_card_order() -> None:
+    """Pinned: both still held, the first in the card order (suits c, d, h, s) is shown."""
+    m = match(VARIANT, deal(3, SIXES), dealer=3)
+    act(m, "envido 0 envido", "quero 1")
+    assert shows(act(m, "concede 0")) == [(0, ["6c"])]
+
+
+def test_G32_equal_pairs_the_one_with_more_cards_held_is_shown() -> None:
+    """Sem flor (GH12) 5h Kh Qh is 25 with either figure: the Qh played, 5h Kh are shown."""
+    m = match(VARIANT, deal(3, "5h Kh Qh | 4c 3d 2s | As 3c Jd | Jc Qd Ks"), dealer=3)
+    act(m, "envido 0 envido", "quero 1")
+    assert shows(act(m.clone(), "concede 0")) == [(0, ["5h", "Qh"])]  # both held: Q before K
+    act(m, "play 0 Qh")
+    assert shows(act(m, "concede 1")) == [(0, ["5h", "Kh"])]
+
+
 # -- G44, G46 --------------------------------------------------------------------------------
 def test_G44_envido_and_truco_points_in_one_hand_in_order() -> None:
     m = match(VARIANT, deal(3, "7d 6d 3s | 4c 5h Jh | Kc 2d 3h | 4d Qs 6c"), dealer=3)

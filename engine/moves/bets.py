@@ -32,6 +32,7 @@ from engine.sidebets import (
     falta_value,
     flor_points,
     seats_from_mao,
+    shown_set,
 )
 
 if TYPE_CHECKING:
@@ -251,7 +252,9 @@ def credit_owed(m: Match, r: Ruling, score: list[int]) -> int | None:
 def side_bets_at_end(m: Match, r: Ruling, events: list[dict[str, Any]]) -> None:
     """The end of the hand (:func:`engine.moves.outcome.end_hand`): the points owed (GH6) as
     ``side_bet`` checkpoints, then the cards of each winning declaration still in hand
-    become public (G32, G50): a ``side_show`` checkpoint, and the hand's shown cards."""
+    become public (G32, G50): a ``side_show`` checkpoint, and the hand's shown cards. Where
+    other cards make the same points, the set with more cards still held is shown
+    (:func:`engine.sidebets.shown_set`), and the bet's record keeps that set."""
     hand = m.hand
     side = hand.side
     assert side is not None
@@ -260,6 +263,13 @@ def side_bets_at_end(m: Match, r: Ruling, events: list[dict[str, Any]]) -> None:
         b.owed = False
         events.append(_bet_event(b, points, score))
     for b in side:
+        values = b.bet.values
+        if b.shown is not None:  # G32 pinned: of equal cards, the ones still in hand
+            seat, cards = b.shown
+            b.shown = (seat, shown_set(hand.dealt[seat], cards, hand.hands[seat], values))
+        elif b.flores:
+            b.flores = tuple((seat, shown_set(hand.dealt[seat], cards, hand.hands[seat], values))
+                             for seat, cards in b.flores)
         for seat, cards in (b.flores if b.shown is None else (b.shown,)):
             held = [c for c in cards if c in hand.hands[seat]]
             if held:

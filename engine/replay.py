@@ -621,6 +621,9 @@ for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
             if item is not None:
                 self.visitor.checkpoint(item, None)
             return
+        if kind in _UNORDERED:
+            found = self._unordered(found, given)
+            cps = self._cps
         self._cp_next = found + 1
         engine = cps[found]
         if not _same(given, engine):
@@ -630,9 +633,40 @@ for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
             self.visitor.checkpoint(item, engine)
 
 
+    def _unordered(self, found: int, given: dict[str, Any]) -> int:
+        """Of the run of checkpoints of ``given``'s kind from ``found`` on (the lines of one
+        move whose order docs/log-format.md leaves free: ``side_show``), the first of
+        ``given``'s seat, moved to ``found`` (in a copy: the visitor has the engine's list);
+        ``found`` itself where none is that seat's (the mismatch is told against it)."""
+        cps = self._cps
+        kind = cps[found]["event"]
+        k = found
+        while k < len(cps) and cps[k]["event"] == kind:
+            if cps[k].get("seat") == given.get("seat"):
+                if k != found:
+                    cps = self._cps = cps[:]
+                    cps[found], cps[k] = cps[k], cps[found]
+                return found
+            k += 1
+        return found
+
+
+#: Checkpoints a move may cause several of, in an order the log format leaves free (the
+#: verifier matches them by seat), and whose ``cards`` are a set (docs/log-format.md).
+_UNORDERED = frozenset({"side_show"})
+
+
 def _same(given: dict[str, Any], engine: Checkpoint) -> bool:
-    """Equal as JSON values (``True`` is not ``1`` there; the schema has ruled bools out)."""
-    return given == engine
+    """Equal as JSON values (``True`` is not ``1`` there; the schema has ruled bools out); the
+    ``cards`` of a checkpoint in :data:`_UNORDERED` in any order (each card once)."""
+    if given == engine:
+        return True
+    if engine["event"] not in _UNORDERED or given.keys() != engine.keys():
+        return False
+    cards = given.get("cards")
+    return (isinstance(cards, list) and all(isinstance(c, str) for c in cards)
+            and sorted(cards) == sorted(engine["cards"])
+            and all(given[k] == engine[k] for k in given if k != "cards"))
 
 
 # -- entry points --------------------------------------------------------------------------------
@@ -717,11 +751,11 @@ class Annotator(Visitor):
         self.lines: list[str] = []
         self.replaced: list[LogProblem] = []
         self._engine: list[Checkpoint] = []
-        self._kept: dict[str, str] = {}
+        self._kept: dict[int, str] = {}  # by the engine checkpoint's id: its line as written
 
     def _flush(self) -> None:
         for cp in self._engine:
-            self.lines.append(self._kept.get(cp["event"]) or dumps_event(cp))
+            self.lines.append(self._kept.get(id(cp)) or dumps_event(cp))
         self._engine = []
         self._kept = {}
 
@@ -749,7 +783,7 @@ class Annotator(Visitor):
     def checkpoint(self, item: LogItem, engine: Checkpoint | None) -> None:
         given = {k: v for k, v in item.data.items() if k not in IGNORED_KEYS}
         if engine is not None and _same(given, engine):
-            self._kept[item.event] = dumps_event(item.data)
+            self._kept[id(engine)] = dumps_event(item.data)  # one move may cause several
 
     def problem(self, problem: LogProblem) -> None:
         if problem.kind == "checkpoint":

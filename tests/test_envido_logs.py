@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import pytest
 from helpers import deal, match, parse_action
 
 from engine.logformat import Recorder, record_random
 from engine.logversion import event_needs, log_needs, rules_need
-from engine.replay import verify_bytes
+from engine.replay import annotate, verify_bytes
 from engine.transcript import transcript
 
 VARIANT = "gauderio-sem-flor"  # the deals hold flores: the envido is GH12's here
@@ -123,3 +126,65 @@ def test_simulate_prints_the_side_bets_table() -> None:
     text = format_statistics(run_simulation(VARIANT, games=3, seed=1,
                                             bots=["heuristic", "heuristic"]))
     assert "side bet" in text and "won by mão's team" in text and "\nenvido " in text
+
+
+def _two_shows() -> list[bytes]:
+    """A Gaudério log whose hand ends with two ``side_show`` lines of three cards each (two
+    flores compared, both shown: G41), as lines."""
+    m = match("gauderio", dealer=3)
+    out = io.StringIO()
+    rec = Recorder(m, out, variant="gauderio")
+    rec.deal(deal(3, "4d 5d 6s | Kc 5c 2c | Kh 4h 3h | 3d 6c 7d"))
+    for text in ("play 0 4d", "flor 1 flor", "flor 2 flor", "concede 1"):
+        rec.apply(parse_action(text))
+    lines = out.getvalue().encode().splitlines()
+    assert [json.loads(line).get("event") for line in lines].count("side_show") == 2
+    return lines
+
+
+def _shows_edited(edit: Callable[[list[dict[str, Any]]], list[dict[str, Any]]]) -> bytes:
+    """The log of :func:`_two_shows` with its ``side_show`` lines replaced by ``edit``'s."""
+    lines = _two_shows()
+    at = [k for k, line in enumerate(lines) if b'"side_show"' in line]
+    shows = edit([json.loads(lines[k]) for k in at])
+    out = lines[:at[0]] + [json.dumps(s).encode() for s in shows] + lines[at[-1] + 1:]
+    return b"\n".join(out) + b"\n"
+
+
+def test_side_show_cards_and_lines_verify_in_any_order() -> None:
+    """docs/log-format.md: a show's cards are a set, and the side_show lines of one move may
+    come in any order; the engine writes its own order (and annotate keeps it)."""
+    def reorder(shows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [{**s, "cards": s["cards"][::-1]} for s in shows[::-1]]
+
+    data = _shows_edited(reorder)
+    result = verify_bytes(data, "a.jsonl", base=DATA)
+    assert result.valid, result.problems
+    text, replaced = annotate(data, "a.jsonl", base=DATA)
+    assert replaced == []
+    written = [json.loads(line) for line in text.splitlines() if '"side_show"' in line]
+    assert [s["seat"] for s in written] == [1, 2]  # the engine's order of the lines
+
+
+@pytest.mark.parametrize("edit", [
+    lambda s: [{**s[0], "cards": ["5c", "2c", "Qc"]}, s[1]],  # a card not shown
+    lambda s: [{**s[0], "cards": ["5c", "5c", "2c"]}, s[1]],  # a card twice, one left out
+    lambda s: [{**s[0], "cards": ["5c", "2c"]}, s[1]],  # a card left out
+    lambda s: [s[0], {**s[1], "seat": 1}],  # one seat twice
+    lambda s: [s[0], {**s[1], "seat": 3}],  # a seat that shows nothing
+], ids=["wrong card", "card twice", "card missing", "seat twice", "wrong seat"])
+def test_a_wrong_side_show_is_caught_in_any_order(
+        edit: Callable[[list[dict[str, Any]]], list[dict[str, Any]]]) -> None:
+    result = verify_bytes(_shows_edited(edit), "a.jsonl", base=DATA)
+    assert not result.valid and result.problems[0].kind == "checkpoint"
+
+
+def test_annotate_keeps_each_of_several_checkpoints_of_one_kind() -> None:
+    """A move that causes several checkpoints of one kind (side_declare, side_show): a log
+    annotated again is the same log (each line kept, not the last of its kind for all)."""
+    data = b"\n".join(_two_shows()) + b"\n"
+    text, replaced = annotate(data, "a.jsonl", base=DATA)
+    assert replaced == [] and text.encode() == data
+    data = _log(1)
+    assert data.count(b'"side_declare"') > 1
+    assert annotate(data, "a.jsonl", base=DATA)[0].encode() == data

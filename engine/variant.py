@@ -330,19 +330,29 @@ def _resolve(path: Path, chain: list[Path], display: str | None = None) -> _Doc:
     return _overlay(parent, doc)
 
 
+#: Mappings that an empty mapping in a child drops whole, instead of changing nothing: the
+#: schema's "absent or empty: none" (``side_bets: {}``, no side bet).
+_EMPTY_DROPS = (("side_bets",),)
+
+
 def _overlay(parent: _Doc, child: _Doc) -> _Doc:
-    """The parent with the child's keys laid over it: mappings merge, lists and scalars replace.
-    A variant's name, title and description are its own, never inherited."""
+    """The parent with the child's keys laid over it: mappings merge, lists and scalars replace
+    (and an empty mapping of :data:`_EMPTY_DROPS` drops the parent's). A variant's name, title
+    and description are its own, never inherited."""
     data = _merge(parent.data, child.data)
     for own in ("name", "title", "description", "$schema"):
         if own in child.data:
             data[own] = child.data[own]
         else:
             data.pop(own, None)
+    dropped = [p for p in _EMPTY_DROPS if _get(child.data, p) == {}]
+    for path in dropped:  # as if absent (one level: the top-level key)
+        data.pop(path[0], None)
     marks = dict(parent.marks)
     key_marks = dict(parent.key_marks)
     # A list or scalar of the child replaces the parent's whole subtree there: drop its marks.
     replaced = [p for p in child.marks if p and not isinstance(_get(child.data, p), dict)]
+    replaced += dropped
     for table in (marks, key_marks):
         for stale in [q for q in table if any(len(q) > len(p) and q[: len(p)] == p
                                               for p in replaced)]:
@@ -805,7 +815,7 @@ def _side_bet_errors(d: dict[str, Any], err: Callable[..., VariantError]
                      ) -> Iterator[VariantError]:
     """Side bets (G22-G32): chains of calls the bet has, a chain whose prefix is not a chain,
     a refusal that would pay a falta, a window in a round that does not exist, precedence
-    over a truco that closes the bet, a bet of a variant that is not two teams."""
+    over a truco that closes the bet."""
     for name, bet in d.get("side_bets", {}).items():
         at: KeyPath = ("side_bets", name)
         missing = [k for k in ("calls", "chains") if k not in bet]
@@ -848,9 +858,6 @@ def _side_bet_errors(d: dict[str, Any], err: Callable[..., VariantError]
             yield err((*at, "open_fold_penalty"), "expected concede.allowed: true with "
                       "open_fold_penalty (nobody goes to the baralho), found concede.allowed "
                       "false", (("concede", "allowed"),))
-        if isinstance(d.get("teams"), list) and len(d["teams"]) != 2:
-            yield err(at, f"a side bet is a dispute of two teams: expected two teams, found "
-                      f"{len(d['teams'])}", (("teams",),))
         yield from _flor_errors(d, name, bet, err)
 
 

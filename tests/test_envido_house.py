@@ -265,14 +265,11 @@ def test_side_bets_that_make_no_sense_are_refused(write: WriteFile, text: str, p
     assert says in str(info.value) and info.value.path == path, str(info.value)
 
 
-def test_a_side_bet_needs_its_calls_and_chains_and_two_teams(write: WriteFile) -> None:
+def test_a_side_bet_needs_its_calls_and_chains(write: WriteFile) -> None:
     bad = write("bad.yaml", f"extends: {BASE}\nside_bets:\n  other:\n    falta: "
                             "target_minus_leader\n")
     with pytest.raises(VariantError, match="calls and chains"):
         load_variant(bad)
-    three = write("three.yaml", f"extends: {BASE}\nplayers: 3\nteams: [[0], [1], [2]]\n")
-    with pytest.raises(VariantError, match="two teams"):
-        load_variant(three)
 
 
 def test_truco_variants_check_names_the_key_and_exits_1(write: WriteFile) -> None:

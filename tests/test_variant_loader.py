@@ -173,6 +173,8 @@ HOUSE_RULES: dict[str, dict[str, Any]] = {
     "gauderio-flor-argentina": {"flor.chain:flor": 4, "flor.chain:com flor me achico": 4,
                                 "flor.chain:contra-flor,contra-flor ao resto": "falta"},  # GH13
     "gauderio-flor-round-1": {"flor.timing": "round_end"},  # GH14
+    "gauderio-carancho": {"players": 3, "teams": 3, "team_of": (0, 1, 2),  # #27
+                          "answered_by": "next_seat", "target": 24},
 }
 
 

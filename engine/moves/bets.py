@@ -83,15 +83,38 @@ def bet_of_call(m: Match, call: str | None,
 
 
 def judge_bet_answer(m: Match, seat: int) -> tuple[int, BetState] | str:
-    """Who may answer the pending call (G27): a player of the other team than its caller,
-    either one, the first answer counting (as C9). The pending bet, or why not."""
+    """Who may answer the pending call (G27): a player of another team than its caller's,
+    any one, the first answer counting (as C9); a flor's raise, only a player of a team that
+    holds a flor (G39: with two teams, the other team; with more, not a team outside the
+    dispute). The pending bet, or why not."""
     found = pending_bet(m)
     assert found is not None, "bet_answer without a pending call"
     b = found[1]
     team_of = m.rules.team_of
     if team_of[seat] == team_of[b.caller]:  # type: ignore[index]
-        return Why("not_challenged_bet", f"only the other team answers the {b.chain[-1]} (G27)")
+        return Why("not_challenged_bet", f"only another team answers the {b.chain[-1]} (G27)")
+    if b.bet.kind == "flor" and team_of[seat] not in _flor_teams(m, b):
+        return Why("not_challenged_bet", f"only a team holding a {b.bet.name} answers the "
+                                         f"{b.chain[-1]} (G39)")
     return found
+
+
+def bet_answerers(m: Match, b: BetState) -> list[int]:
+    """The seats that may answer ``b``'s pending call (:func:`judge_bet_answer`), in seat
+    order."""
+    team_of = m.rules.team_of
+    team = team_of[b.caller]  # type: ignore[index]
+    teams = _flor_teams(m, b) if b.bet.kind == "flor" else None
+    return [s for s in range(m.rules.players)
+            if team_of[s] != team and (teams is None or team_of[s] in teams)]
+
+
+def _flor_teams(m: Match, b: BetState) -> set[int]:
+    """The teams holding a flor this hand."""
+    from engine.moves.flor import holders
+
+    team_of = m.rules.team_of
+    return {team_of[s] for s in holders(m, b)}
 
 
 def settle(m: Match, r: Ruling, index: int, b: BetState, accepted: bool) -> None:

@@ -36,12 +36,13 @@ from engine.moves import MoveKind, Words, has_ladder, move_transitions, register
 from engine.moves.answers import judge_answer, refuse
 from engine.moves.bets import (
     apply_settlement,
+    bet_answerers,
     judge_bet_answer,
     open_penalty,
     pending_bet,
     settle,
 )
-from engine.moves.outcome import conclude, end_hand, other_team
+from engine.moves.outcome import conclude, end_hand
 from engine.state import NORMAL
 
 if TYPE_CHECKING:
@@ -76,8 +77,11 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
         if isinstance(found, str):
             return found
         settle(m, r, found[0], found[1], accepted=False)
-        if not r.ends:  # the refusal did not win the game: the hand, at its accepted value
-            conclude(m, r, other_team(m.rules, team_of[a.seat]), hand.value, takes_game=False)
+        if not r.ends:  # the refusal did not win the game: the hand, at its accepted value,
+            # to the caller's team (with two teams, the other team; with more, the one that
+            # challenged the conceder)
+            conclude(m, r, team_of[found[1].caller], hand.value,  # type: ignore[index]
+                     takes_game=False)
         return None
     bonus = 0 if hand.side is None else open_penalty(m)  # GH11: a side bet still open
     if m.state == "answer":  # concede.instead_of_answer: the value before the raise
@@ -116,11 +120,7 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
     if m.state == "bet_answer":  # G20: the team that must answer a side bet's call
         found = pending_bet(m)
         assert found is not None
-        team_of = m.rules.team_of
-        caller = found[1].caller
-        for s in range(m.moves.players) if seat is None else (seat,):
-            if team_of[s] != team_of[caller]:  # type: ignore[index]
-                out.append(table[s])
+        out.extend(table[s] for s in bet_answerers(m, found[1]) if seat is None or s == seat)
         return
     if m.state == "answer":  # listed seat by seat
         if seat is not None:  # a seat that may answer (answers.py)

@@ -23,7 +23,7 @@ from engine.errors import Why
 from engine.machine import Ruling
 from engine.moves import MoveKind, Words, has_ladder, register
 from engine.moves.answers import who_answers
-from engine.moves.bets import bet_of_call, judge_bet_answer, pending_bet
+from engine.moves.bets import bet_answerers, bet_of_call, judge_bet_answer, pending_bet
 from engine.sidebets import BetState
 
 if TYPE_CHECKING:
@@ -145,11 +145,9 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
         b = found[1]
         if b.bet.kind != "envido":  # a flor's raise waits (G39): the flor kind answers it
             return
-        team_of = m.rules.team_of
-        team = team_of[b.caller]  # type: ignore[index]
         nxt = b.bet.next_calls(b.chain)
-        for s in range(m.rules.players) if seat is None else (seat,):
-            if team_of[s] != team:
+        for s in bet_answerers(m, b):
+            if seat is None or s == seat:
                 out.extend(table[s, c] for c in nxt)
         return
     if m.state == "play":

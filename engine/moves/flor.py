@@ -29,7 +29,13 @@ from engine.actions import Action, Deal
 from engine.errors import Why
 from engine.machine import Ruling, condition
 from engine.moves import MoveKind, Words, has_ladder, move_transitions, register
-from engine.moves.bets import apply_settlement, pending_bet, settle_flor
+from engine.moves.bets import (
+    apply_settlement,
+    bet_answerers,
+    judge_bet_answer,
+    pending_bet,
+    settle_flor,
+)
 from engine.sidebets import BetState, flor_points, seats_from_mao
 
 if TYPE_CHECKING:
@@ -127,10 +133,9 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
         assert found is not None
         if found[1] is not b:
             return Why("other_bet_pending", f"the {found[1].chain[-1]} waits for its answer")
-        team_of = m.rules.team_of
-        if team_of[a.seat] == team_of[b.caller]:  # type: ignore[index]
-            return Why("not_challenged_bet", f"only the other team answers the {b.chain[-1]} "
-                                             "(G39)")
+        answering = judge_bet_answer(m, a.seat)  # G39: a team holding a flor
+        if isinstance(answering, str):
+            return answering
         chain = (*b.chain, a.call)
         if chain not in chains:
             return Why("chain_not_allowed", f"{' - '.join(chain)} is not a legal chain of "
@@ -221,11 +226,9 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
         found = pending_bet(m)
         if found is None or found[1] is not b:
             return
-        team_of = m.rules.team_of
-        team = team_of[b.caller]  # type: ignore[index]
         nxt = [c for c in bet.calls if (*b.chain, c) in bet.flor_chains]  # type: ignore[operator]
-        for s in range(m.rules.players) if seat is None else (seat,):
-            if team_of[s] != team:
+        for s in bet_answerers(m, b):
+            if seat is None or s == seat:
                 out.extend(table[s, c] for c in nxt)
         return
     if m.state == "play":  # GH14: the seat whose card is awaited may sing of his own will

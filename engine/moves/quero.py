@@ -42,16 +42,14 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
 
 
 def lister(m: Match, seat: int | None, out: list[Action], table: tuple[Action, ...]) -> None:
-    """The answers of the other team than the pending call's caller (``table``: by seat)."""
-    from engine.moves.bets import pending_bet
+    """The answers of the seats that may answer the pending call (another team than its
+    caller's, :func:`engine.moves.bets.bet_answerers`; ``table``: by seat)."""
+    from engine.moves.bets import bet_answerers, pending_bet
 
     found = pending_bet(m)
     assert found is not None
-    team_of = m.rules.team_of
-    team = team_of[found[1].caller]  # type: ignore[index]
-    for s in range(m.rules.players) if seat is None else (seat,):
-        if team_of[s] != team:
-            out.append(table[s])
+    seats = bet_answerers(m, found[1])
+    out.extend(table[s] for s in seats if seat is None or s == seat)
 
 
 def _tell(a: Action, w: Words) -> str:

@@ -112,6 +112,19 @@ def test_carancho_G39_a_contra_flor_is_answered_only_by_a_team_holding_a_flor() 
     assert (bet(events)["winner"], m.score) == (2, [0, 0, 6])
 
 
+def test_carancho_G35_a_raise_calls_for_the_flor_of_the_seat_that_answers_it_only() -> None:
+    """G35(c), "the first call he must answer": seat 0's truco is answered by seat 1 (the
+    next seat); seat 2's flor is not due then, but on his first turn (G35(a))."""
+    m = match(V, deal(2, "5h Kh 2c | Jc 4c 2h | 7h 6h Ah"), dealer=2)
+    act(m, "raise 0 2")
+    assert m.state == "answer" and "accept 1" in legal(m)
+    act(m, "accept 1", "play 0 5h", "play 1 Jc")
+    assert m.state == "sing" and legal(m) == ["flor 2 flor"]
+    m = match(V, deal(2, "5h Kh 2c | 7h 6h Ah | Jc 4c 2h"), dealer=2)
+    act(m, "raise 0 2")  # seat 1, who answers, holds the flor: he sings first
+    assert m.state == "sing" and legal(m) == ["flor 1 flor"]
+
+
 def test_carancho_me_achico_pays_the_first_singer_the_other_flores_score_nothing() -> None:
     m = match(V, deal(2, "Kc 5c 2c | 4d 5d Qd | 7h 6h Ah"), dealer=2)
     events = act(m, "flor 0 flor", "flor 1 com flor me achico", "flor 2 flor")

@@ -271,10 +271,23 @@ def _flor_due(move: Any, ruling: Ruling) -> bool:
     if trigger == "play":
         return ruling.round is None and (move.seat + 1) % m.rules.players in hs
     if trigger == "raise":
-        team_of = m.rules.team_of
-        team = team_of[move.seat]
-        return any(team_of[s] != team for s in hs)
+        return any(s in hs for s in _raise_answerers(m, move.seat))
     return True  # envido
+
+
+def _raise_answerers(m: Match, raiser: int) -> list[int]:
+    """G35(c): the seats of the teams a raise by ``raiser`` is put to: every other team's
+    (C9), or, where the next seat answers (``betting.answered_by: next_seat``), his team's
+    (with two teams, the other team either way)."""
+    rules = m.rules
+    team_of = rules.team_of
+    team = team_of[raiser]
+    others = [s for s in range(rules.players) if team_of[s] != team]
+    if rules.answered_by == "next_seat":
+        n = rules.players
+        nxt = next(s for s in ((raiser + k) % n for k in range(1, n)) if team_of[s] != team)
+        return [s for s in others if team_of[s] == team_of[nxt]]
+    return others
 
 
 @condition("flor_more")

@@ -47,7 +47,9 @@ class Step:
     """One step of the bet ladder (C8). A step written ``value: game`` is worth the game:
     its ``value`` is the game's target and ``game`` is true (accepted, the hand decides the
     game); ``value: match``, worth the match: ``game`` and ``match`` are true (accepted, the
-    hand's winner wins the game and the match)."""
+    hand's winner wins the game and the match). A numeric value with ``worth: game`` or
+    ``worth: match`` (house rule) is the same at that value, so a step of the target may come
+    before it (doze, e em seguida queda)."""
 
     value: int
     name: str
@@ -430,9 +432,7 @@ def rules_from_data(data: dict[str, Any], source: str = "") -> Rules:
         highest_after_tied_first=data.get("play", {}).get("highest_after_tied_first", False),
         raiser_must_beat=data.get("play", {}).get("raiser_must_beat", False),
         initial_value=bet["initial_value"],
-        ladder=tuple(Step(target, s["name"], True, s["value"] == "match")
-                     if s["value"] in ("game", "match") else Step(s["value"], s["name"])
-                     for s in bet["ladder"]),
+        ladder=tuple(_step(s, target) for s in bet["ladder"]),
         raise_timing=bet["raise_timing"],
         name_card=bet["name_card"],
         refused_card_shown_in_rounds=tuple(bet["refused_card_shown_in_rounds"]),
@@ -454,6 +454,16 @@ def rules_from_data(data: dict[str, Any], source: str = "") -> Rules:
         data=_freeze(data),
         source=source,
     )
+
+
+def _step(step: dict[str, Any], target: int) -> Step:
+    """One ladder step (C8): ``value: game`` or ``value: match`` stands for the target; a
+    numeric value with ``worth`` (house rule) is worth the game or the match at its own value."""
+    value = step["value"]
+    if value in ("game", "match"):
+        return Step(target, step["name"], True, value == "match")
+    worth = step.get("worth")
+    return Step(value, step["name"], worth is not None, worth == "match")
 
 
 def special_hands_from_data(special: Any) -> tuple[SpecialHand, ...]:

@@ -507,14 +507,32 @@ def _semantic_errors(doc: _Doc) -> Iterator[VariantError]:
     last = len(bet["ladder"]) - 1
     for i, step in enumerate(bet["ladder"]):
         value = step["value"]
-        if value in ("game", "match"):  # worth the game (or the match): its value is the target
+        worth = step.get("worth")
+        named = value in ("game", "match")
+        if named and worth is not None:
+            yield err(("betting", "ladder", i, "worth"), f"expected worth only on a step with a "
+                      f"numeric value (value: {value} is worth the {value} already), found "
+                      f"worth: {worth}", (("betting", "ladder", i, "value"),))
+        elif worth is not None and value < target:
+            yield err(("betting", "ladder", i, "value"), f"a step worth the {worth} scores at "
+                      f"least the game: expected a value of at least game.target ({target}), "
+                      f"found {value}", (("betting", "ladder", i, "worth"), ("game", "target")))
+        if named or worth is not None:  # worth the game (or the match)
+            what = value if named else worth
             if i != last:
-                yield err(("betting", "ladder", i, "value"), f"expected the step worth the "
-                          f"{value} last in the ladder, found it at step {i + 1} of {last + 1}")
-            value = target
+                yield err(("betting", "ladder", i, "value" if named else "worth"),
+                          f"expected the step worth the {what} last in the ladder, found it at "
+                          f"step {i + 1} of {last + 1}")
+        if named:
+            value = target  # its value is the target
         if value <= previous:
-            what = (f"a step worth the {step['value']} (game.target, {target})"
-                    if step["value"] in ("game", "match") else f"{value}")
+            hint = ""
+            if named:
+                hint = (f"; to follow a step of {previous}, give it a value of its own with "
+                        f"worth: {{value: {previous + 1}, name: {step['name']}, worth: "
+                        f"{step['value']}}}")
+            what = (f"a step worth the {step['value']} (game.target, {target}){hint}"
+                    if named else f"{value}")
             yield err(("betting", "ladder", i, "value"), f"the ladder must increase: expected "
                       f"more than {previous}, found {what}",
                       (("betting", "initial_value"), ("game", "target")))

@@ -50,7 +50,9 @@ def test_every_house_variant_is_tested_here() -> None:
         "gauderio-envido-public",
         # Gaudério's flor house options (GH12-GH14): tests/test_flor.py
         "gauderio-sem-flor", "gauderio-flor-argentina", "gauderio-flor-round-1",
-        "gauderio-carancho"}  # side bets among three teams: tests/test_carancho.py
+        "gauderio-carancho",  # side bets among three teams: tests/test_carancho.py
+        # the catalogue's last house rules (issue 24): tests/test_house_catalogue.py
+        "doze-e-queda"}
 
 
 def test_classic_mineiro_starts_at_2_and_climbs_4_6_8_10_12() -> None:

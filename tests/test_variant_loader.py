@@ -134,6 +134,8 @@ HOUSE_RULES: dict[str, dict[str, Any]] = {
     "single-decider": {"one_team.decision": True, "one_team.decider": "first_from_mao"},
     "no-raise-when-winning": {"no_raise_when_winning": True},
     "game-step": {"ladder_values": [3, 6, 9, 12], "game_value": 12},
+    "doze-e-queda": {"ladder_values": [3, 6, 9, 12, 24], "game_value": 24, "match_step": True,
+                     "games_to_win": 2},
     "concede": {"concede": True, "concede_instead_of_answer": False,
                 "concede_in_special_hands": False},
     "next-seat-answers": {"answered_by": "next_seat", "refusal": "one_player"},

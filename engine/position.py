@@ -100,6 +100,7 @@ def export(m: Match) -> Position:
         "last_hand": last,
         "rng": m.rng.state if m.rng is not None else None,
         **({"side_bets": _export_bets(hand.side)} if hand.side is not None else {}),
+        **({"must_kill": list(hand.must_kill)} if m.rules.raiser_must_kill else {}),
     }
 
 
@@ -316,10 +317,47 @@ def build(rules: Rules, position: object, *, trusted: bool = False) -> Match:
                         for k, w in enumerate(lh["rounds"])],
                        lh["blind"])
     _build_bets(m, p, cards)
+    _build_must_kill(m, p)
     check(m, p)
     setattr(m, m.machine.model_attribute, state)  # as Machine.set_state sets it
     m.is_over = state == "match_over"
     return m
+
+
+def _build_must_kill(m: Match, p: Position) -> None:
+    """The raisers who must beat the table with their card of the round (C8 house,
+    ``play.raiser_must_kill``): present exactly in a variant with the rule; each a seat that
+    raised against a card of another team face up in the round in play and has not played
+    since, in state play or answer."""
+    from engine.moves.play import kill_target
+
+    rules = m.rules
+    given = p.get("must_kill")
+    if (given is not None) != rules.raiser_must_kill:
+        said = ("this variant has play.raiser_must_kill: expected must_kill, the raisers who "
+                "must beat the table" if given is None
+                else "this variant has no play.raiser_must_kill")
+        raise _refuse(Why("bad_must_kill", said), "must_kill")
+    if not given:
+        return
+    if p["state"] not in ("play", "answer"):
+        raise _refuse(Why("bad_must_kill", f"a raiser must beat the table only while the "
+                                           f"round is played, not in state {p['state']}"),
+                      "must_kill")
+    seats: list[int] = []
+    for k, s in enumerate(given):
+        at = f"must_kill[{k}]"
+        seat = _seat(s, rules.players, at)
+        if seat in seats:
+            raise _refuse(Why("bad_must_kill", f"seat {seat} is listed twice"), at)
+        if any(c[0] == seat for c in m.round.cards):
+            raise _refuse(Why("bad_must_kill", f"seat {seat} has played his card of the round: "
+                                               "he has nothing more to beat it with"), at)
+        if kill_target(m, seat) is None:
+            raise _refuse(Why("bad_must_kill", f"no card of another team than seat {seat}'s is "
+                                               "face up on the table: nothing to beat"), at)
+        seats.append(seat)
+    m.hand.must_kill = tuple(seats)
 
 
 def _build_bets(m: Match, p: Position, cards: _Reader) -> None:

@@ -167,6 +167,9 @@ class Rules:
     highest_after_tied_first: bool = field(default=False, kw_only=True)
     #: C8 (house): a raise only by a player whose best card beats the round's best so far.
     raiser_must_beat: bool = field(default=False, kw_only=True)
+    #: C8 (house, "quem truca tem que matar"): once a raise against a card of another team on
+    #: the table is accepted, its raiser plays a card that beats the table, if he holds one.
+    raiser_must_kill: bool = field(default=False, kw_only=True)
     initial_value: int  # C8
     ladder: tuple[Step, ...]  # C8, M9
     raise_timing: Literal["own_turn", "any_time"]  # P4, M3
@@ -431,6 +434,7 @@ def rules_from_data(data: dict[str, Any], source: str = "") -> Rules:
         no_cover_after_tie=data.get("play", {}).get("no_cover_after_tie", False),
         highest_after_tied_first=data.get("play", {}).get("highest_after_tied_first", False),
         raiser_must_beat=data.get("play", {}).get("raiser_must_beat", False),
+        raiser_must_kill=data.get("play", {}).get("raiser_must_kill", False),
         initial_value=bet["initial_value"],
         ladder=tuple(_step(s, target) for s in bet["ladder"]),
         raise_timing=bet["raise_timing"],

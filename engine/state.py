@@ -29,7 +29,7 @@ class HandState:
 
     __slots__ = ("hands", "dealt", "vira", "strength", "value", "pending", "last_raise_team",
                  "bound", "shown", "played", "results", "special", "special_team", "blind",
-                 "rule", "decider", "refused", "side")
+                 "rule", "decider", "refused", "side", "must_kill")
 
     def __init__(self, players: int, value: int) -> None:
         #: The cards each seat holds now, by seat.
@@ -69,6 +69,10 @@ class HandState:
         #: The side bets of the hand, one record per ``Rules.side_bets`` entry, in its order
         #: (G22-G32); ``None`` in a variant without side bets.
         self.side: list[BetState] | None = None
+        #: The seats that raised against a card of another team on the table and have not
+        #: played their card of the round since (``play.raiser_must_kill``); a raise that is no
+        #: longer pending while the hand goes on was accepted.
+        self.must_kill: tuple[int, ...] = ()
 
     def copy(self) -> HandState:
         other = HandState.__new__(HandState)

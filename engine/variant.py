@@ -48,6 +48,7 @@ _OPTIONAL = {("$schema",), ("name",), ("title",), ("description",), ("extends",)
              # play constraints (house rules): off when left out
              ("play",), ("play", "leader_face_up"), ("play", "no_cover_after_tie"),
              ("play", "highest_after_tied_first"), ("play", "raiser_must_beat"),
+             ("play", "raiser_must_kill"),
              ("manilhas", "ranks"), ("deck", "minus"), ("deck", "plus"), ("deck", "extra")}
 
 KeyPath = tuple[str | int, ...]
@@ -564,9 +565,10 @@ def _semantic_errors(doc: _Doc) -> Iterator[VariantError]:
         yield err(("play", "highest_after_tied_first"), "after a tied first round each player "
                   "has one card left: expected cards_per_player of at least 3, found "
                   f"{d['cards_per_player']}", (("cards_per_player",),))
-    if play.get("raiser_must_beat") and not bet["ladder"]:
-        yield err(("play", "raiser_must_beat"), "play.raiser_must_beat constrains raises: "
-                  "expected a betting.ladder with a step, found none", (("betting", "ladder"),))
+    for key in ("raiser_must_beat", "raiser_must_kill"):
+        if play.get(key) and not bet["ladder"]:
+            yield err(("play", key), f"play.{key} constrains raises: expected a "
+                      "betting.ladder with a step, found none", (("betting", "ladder"),))
     players = d["players"]
     if "teams" in d:
         seen: dict[int, int] = {}

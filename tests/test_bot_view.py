@@ -123,7 +123,8 @@ def test_P6_observation_hides_a_card_played_face_down_unseen(ferro: Match) -> No
 
 
 @pytest.mark.parametrize("variant", ["paulista", "capixaba-jokers", "three-players", "concede",
-                                     "raiser-must-beat", "highest-after-tied-first",
+                                     "raiser-must-beat", "raiser-must-kill",
+                                     "highest-after-tied-first",
                                      "next-seat-answers", "five-cards"])
 def test_normal_hand_view_does_not_depend_on_the_other_seats_cards(variant: str) -> None:
     """Issue 11's house rules included: jokers, three teams, conceding, constraints that read

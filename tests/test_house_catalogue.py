@@ -1,14 +1,16 @@
 """The last house rules of the catalogue (issue 24 section 3), each a key read by general code
 and a house variant, tested rule by rule on explicit deals (dealer 0: seat 1 is the mão):
-#29 doze e em seguida queda (``doze-e-queda``)."""
+#29 doze e em seguida queda (``doze-e-queda``), #31 quem truca tem que matar
+(``raiser-must-kill``)."""
 
 from __future__ import annotations
 
 import pytest
 from conftest import WriteFile
-from helpers import act, deal, legal, of
+from helpers import act, assert_illegal, deal, legal, of
 
 from engine import Match, VariantError, find_variant, load_variant
+from engine.errors import PositionError
 
 # -- #29 doze, e em seguida queda: a step worth the match after a 12 ------------------------------
 #: Mineiro: seat 0 holds the three top manilhas, so team 0 wins the first two rounds.
@@ -99,3 +101,83 @@ def test_catalogue_29_worth_only_on_the_last_step(write: WriteFile) -> None:
         load_variant(path)
     assert "betting.ladder[0].worth: expected the step worth the match last in the ladder" \
         in str(info.value)
+
+
+# -- #31 quem truca tem que matar: an accepted raiser beats the table if he can -------------------
+#: Paulista, vira 7c (the queens are the manilhas). Seat 1 leads 4d; seat 2 holds two cards that
+#: beat it (3s, Kh) and one that only ties it (4h); seat 1 holds 3d and Jd, both above a 5.
+KILL = deal(0, "2c 6c 5s | 4d 3d Jd | 4h 3s Kh | 5c 6d Jc", "7c")
+
+
+def plays(m: Match, seat: int) -> list[str]:
+    """The seat's legal plays (its raises left out)."""
+    return [a for a in legal(m, seat) if a.startswith("play")]
+
+
+def test_catalogue_31_the_raiser_may_play_only_a_card_that_beats_the_table() -> None:
+    for variant, kills in (("paulista", False), ("raiser-must-kill", True)):
+        m = Match.from_deals(variant, [KILL])
+        act(m, "play 1 4d", "raise 2 3", "accept 3")
+        if kills:
+            assert legal(m, 2) == ["play 2 3s", "play 2 Kh"]  # not 4h: a tie is no kill
+            err = assert_illegal(m, "play 2 4h", "seat 2 raised against the table",
+                                 "play.raiser_must_kill")
+            assert err.code == "must_kill"
+        else:
+            assert legal(m, 2) == ["play 2 4h", "play 2 3s", "play 2 Kh"]
+        act(m, "play 2 Kh")
+        assert plays(m, 3) == ["play 3 5c", "play 3 6d", "play 3 Jc"]  # his duty only
+
+
+def test_catalogue_31_face_up_where_a_card_could_be_covered() -> None:
+    m = Match.from_deals("raiser-must-kill", [KILL])
+    act(m, "play 1 4d", "play 2 Kh", "play 3 Jc", "play 0 2c")  # team 0 wins round 1
+    act(m, "play 0 5s", "raise 1 3", "accept 2")  # round 2 (P7: a card may be covered)
+    assert legal(m, 1) == ["play 1 3d", "play 1 Jd"]
+    err = assert_illegal(m, "play 1 Jd covered", "face up")
+    assert err.code == "must_kill"
+
+
+def test_catalogue_31_holding_no_card_that_beats_it_anything_legal() -> None:
+    m = Match.from_deals("raiser-must-kill", [deal(0, "2c 6c 5s | 3d 4d Jd | 4h 5h Kh | "
+                                                      "5c 6d Jc", "7c")])
+    act(m, "play 1 3d", "raise 2 3", "accept 3")  # nothing of seat 2 beats a 3
+    assert legal(m, 2) == ["play 2 4h", "play 2 5h", "play 2 Kh"]
+
+
+def test_catalogue_31_only_a_raise_against_an_opponents_card_binds() -> None:
+    m = Match.from_deals("raiser-must-kill", [KILL])
+    act(m, "raise 1 3", "accept 2")  # the leader raises before any card: nothing to kill
+    assert legal(m, 1) == ["play 1 4d", "play 1 3d", "play 1 Jd"]
+    m = Match.from_deals("raiser-must-kill", [KILL])
+    # seat 3 raises back against his partner's 4d only: no duty; seat 2's raise, accepted by
+    # the raise back, binds him
+    act(m, "play 1 4d", "raise 2 3", "raise 3 6", "accept 2")
+    assert legal(m, 2) == ["play 2 3s", "play 2 Kh", "raise 2 9"]
+    act(m, "play 2 3s")
+    assert plays(m, 3) == ["play 3 5c", "play 3 6d", "play 3 Jc"]
+
+
+def test_catalogue_31_the_duty_is_in_the_position() -> None:
+    m = Match.from_deals("raiser-must-kill", [KILL])
+    act(m, "play 1 4d", "raise 2 3", "accept 3")
+    p = m.position()
+    assert p["must_kill"] == [2]
+    again = Match.from_position("raiser-must-kill", p)
+    assert again.position() == p and legal(again) == legal(m)
+    assert "must_kill" not in Match.from_deals("paulista", [KILL]).position()
+    for variant, changed in (("raiser-must-kill", {"must_kill": [1]}),  # seat 1 has played
+                             ("paulista", {"must_kill": []})):  # not a key of Paulista's
+        with pytest.raises(PositionError) as info:
+            Match.from_position(variant, {**{k: v for k, v in p.items() if k != "must_kill"},
+                                          **changed})
+        assert info.value.code == "bad_must_kill"
+
+
+def test_catalogue_31_without_a_ladder_is_a_clear_error(write: WriteFile) -> None:
+    path = write("v.yaml", "extends: raiser-must-kill\nbetting:\n  ladder: []\n")
+    with pytest.raises(VariantError) as info:
+        load_variant(path)
+    # reported at the key this file wrote, the empty ladder
+    assert f"{path}:3:11: betting.ladder: play.raiser_must_kill constrains raises: expected a " \
+        "betting.ladder with a step, found none" in str(info.value)

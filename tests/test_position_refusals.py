@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from engine import Match
+from engine import Deal, Match
 from engine.cards import card_name
 from engine.errors import PositionError, TrucoError
 from engine.game import resolve_rules
@@ -643,3 +643,21 @@ def test_position_refuses_flores_shown_of_the_losing_team() -> None:
     p = flor_position("envido 0 envido", "flor 1 flor", "flor 2 com flor me achico")
     p["side_bets"][1]["flores"] = [{"seat": 2, "cards": ["7h"]}]
     refused(ENVIDO, p, "bet_shown", "side_bets[1].flores")
+
+
+def test_position_refuses_a_raiser_bound_to_kill_who_cannot_be() -> None:
+    """``must_kill`` (``play.raiser_must_kill``, catalogue #31): exactly in a variant with the
+    rule, each seat one that has not played his card of the round, facing an opponent's card."""
+    m = Match.from_deals("raiser-must-kill", [Deal.of(0, [["2c", "6c", "5s"], ["4d", "3d", "Jd"],
+                                                          ["4h", "3s", "Kh"], ["5c", "6d", "Jc"]],
+                                                      "7c")])
+    for text in ("play 1 4d", "raise 2 3", "accept 3"):
+        m.apply(next(a for a in m.legal_actions() if str(a) == text))
+    p = m.position()
+    assert p["must_kill"] == [2]
+    refused("raiser-must-kill", {**p, "must_kill": [1]}, "bad_must_kill", "must_kill[0]")
+    refused("raiser-must-kill", {**p, "must_kill": [2, 2]}, "position_schema", "must_kill")
+    refused("raiser-must-kill", {k: v for k, v in p.items() if k != "must_kill"},
+            "bad_must_kill", "must_kill")
+    # seat 3's partner's 4d is the only card on the table: nothing of another team to beat
+    refused("raiser-must-kill", {**p, "must_kill": [3]}, "bad_must_kill", "must_kill[0]")

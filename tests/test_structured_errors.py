@@ -68,6 +68,7 @@ def test_why_is_the_reason_in_words_with_a_code() -> None:
 
 @pytest.mark.parametrize("variant", ["paulista", "mineiro", "concede", "both-refuse",
                                      "special-hands-list", "leader-face-up", "raiser-must-beat",
+                                     "raiser-must-kill",
                                      "three-players"])
 def test_every_refusal_of_a_rule_has_its_own_code(variant: str) -> None:
     """Every move of the variant's move table that is refused, in every state of seeded

@@ -149,6 +149,7 @@ HOUSE_RULES: dict[str, dict[str, Any]] = {
     "no-cover-after-tie": {"no_cover_after_tie": True, "covered_allowed": True},
     "highest-after-tied-first": {"highest_after_tied_first": True},
     "raiser-must-beat": {"raiser_must_beat": True},
+    "raiser-must-kill": {"raiser_must_kill": True, "raiser_must_beat": False},
     "paulista-38-cards": {"deck_minus": (13, 26), "manilha_mode": "vira"},
     "capixaba-jokers": {"deck_extra": ((52, "3"), (53, "3")), "manilha_mode": "vira"},
     "manilhas-vira-suit": {"manilha_mode": "vira_suit", "manilha_ranks": ("7", "A", "4")},

@@ -108,6 +108,8 @@ def _effect(a: Any, r: Ruling) -> None:
     if hand.bound[seat] is not None:
         hand.bound[seat] = None
     hand.played.append((rnd.number, seat, card, a.covered))
+    if hand.must_kill:  # his card of the round is played (play.raiser_must_kill)
+        hand.must_kill = tuple(s for s in hand.must_kill if s != seat)
     rnd.cards.append((seat, card, a.covered))
     if r.round is None:
         rnd.turn = (seat + 1) % m.moves.players
@@ -164,6 +166,12 @@ def _constraints(m: Match, seat: int, card: int, covered: bool, bound: int | Non
         if covered:
             return Why("highest_face_up",
                        "after a tied first round the highest card is played face up")
+    if hand.must_kill and bound is None:
+        killers = _killers(m, seat)
+        if killers and (covered or card not in killers):
+            return Why("must_kill",
+                       f"seat {seat} raised against the table and holds a card that beats it: "
+                       "he plays one, face up (play.raiser_must_kill)")
     return None
 
 
@@ -178,6 +186,11 @@ def _constrained_plays(m: Match, t: int, row: list[Action], out: list[Action]) -
         top = max(strength[c] for c in cards)
         out.extend([row[c] for c in cards if strength[c] == top])
         return
+    if hand.must_kill:
+        killers = _killers(m, t)
+        if killers:  # C8 (house): a raiser who can beat the table plays a card that does
+            out.extend([row[c] for c in cards if c in killers])
+            return
     out.extend([row[c] for c in cards])
     moves = m.moves
     if rnd.number >= moves.covered_from and _no_cover(m) is None:
@@ -219,6 +232,35 @@ def beats_table(m: Match, seat: int) -> bool:
     return max(strength[c] for c in held) > table
 
 
+def kill_target(m: Match, seat: int) -> int | None:
+    """C8 (house, ``play.raiser_must_kill``): the strength of the strongest card of another
+    team than ``seat``'s face up on the table in the round so far, or ``None``: no such card
+    (a covered card is nothing to kill)."""
+    team_of = m.rules.team_of
+    team = team_of[seat]
+    strength = m.hand.strength
+    best = None
+    for s, c, cov in m.round.cards:
+        if not cov and team_of[s] != team and (best is None or strength[c] > best):
+            best = strength[c]
+    return best
+
+
+def _killers(m: Match, seat: int) -> list[Card]:
+    """C8 (house, ``play.raiser_must_kill``): the cards ``seat`` must choose from now, his
+    raise against the table accepted: those that beat the strongest card of another team on
+    the table. Empty: no such duty, or no card that beats it (he plays as usual). Not in a
+    blind hand (P6), where nobody sees his cards."""
+    hand = m.hand
+    if seat not in hand.must_kill or hand.blind:
+        return []
+    best = kill_target(m, seat)
+    if best is None:
+        return []
+    strength = hand.strength
+    return [c for c in hand.hands[seat] if strength[c] > best]
+
+
 def _transitions(rules: Rules) -> list[dict[str, Any]]:
     return move_transitions("play", "play", None)  # the last card of a round may end the hand
 
@@ -245,4 +287,4 @@ KIND = register(MoveKind(
              "decide": "the special hand's decision comes first",
              None: "no card is awaited"},
     keys=("ranking", "manilhas", "rounds", "covered_cards", "play.leader_face_up",
-          "play.no_cover_after_tie", "play.highest_after_tied_first")))
+          "play.no_cover_after_tie", "play.highest_after_tied_first", "play.raiser_must_kill")))

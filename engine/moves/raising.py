@@ -14,7 +14,7 @@ from engine.moves import MoveKind, Words, has_ladder, move_transitions, register
 from engine.moves.answers import who_answers
 from engine.moves.deal import has_decision
 from engine.moves.outcome import accept_pending, conclude, end_hand, other_team, win_game
-from engine.moves.play import beats_table
+from engine.moves.play import beats_table, kill_target
 from engine.state import NORMAL
 
 if TYPE_CHECKING:
@@ -106,6 +106,13 @@ def _effect(a: Any, r: Ruling) -> None:
         if hand.refused:
             hand.refused = ()  # and overrules a partner's fold (betting.refusal: whole_team)
     hand.pending = (a.seat, a.value, a.card)
+    seat = a.seat
+    if (m.rules.raiser_must_kill and seat not in hand.must_kill
+            and all(s != seat for s, _, _ in m.round.cards)
+            and kill_target(m, seat) is not None):
+        # C8 (house): a raise against a card on the table, before his card of the round; once
+        # no longer pending with the hand going on, it was accepted (a refusal ends the hand)
+        hand.must_kill = (*hand.must_kill, seat)
 
 
 def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
@@ -205,4 +212,4 @@ KIND = register(MoveKind(
               "betting.no_raise_when_winning", "special_hands.one_team.raises",
               "special_hands.one_team.raise_penalty",
           "special_hands.both_teams.raises", "special_hands.both_teams.raise_penalty",
-          "play.raiser_must_beat")))
+          "play.raiser_must_beat", "play.raiser_must_kill")))

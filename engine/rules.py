@@ -152,7 +152,7 @@ class Rules:
     ranking: tuple[str, ...]  # P3, M2: weakest first
     manilha_mode: Literal["none", "fixed", "vira", "vira_suit"]  # P1, M1, house
     manilha_suit_order: tuple[str, ...]  # P2: weakest first
-    fixed_manilhas: tuple[Card, ...]  # M1: weakest first
+    fixed_manilhas: tuple[Card, ...]  # M1: weakest first; vira_suit (house): below the suit's
     tied_round_leader: Literal["same_leader", "first_tied_card", "last_tied_card",
                                "lowest_seat", "mao"]  # C6
     all_tied: Literal["nobody", "mao_team", "dealer_team", "first_round_first_card"]  # P8, M7
@@ -194,6 +194,9 @@ class Rules:
     #: another extra card, or ``"manilhas"``.
     deck_extra: tuple[tuple[Card, str], ...] = ()
     manilha_ranks: tuple[str, ...] = ()  # house (vira_suit): the vira suit's manilhas' ranks
+    #: P1 (house, vira_suit): the rank whose card of the vira's suit stands in for a vira of
+    #: ``manilha_ranks`` (truco de amostra: K), or ``None``.
+    manilha_stand_in: str | None = None
     #: C1 (house): the teams' seats, as the variant lists them; empty: alternate seats.
     team_seats: tuple[tuple[int, ...], ...] = ()
     # Who acts for a team, and conceding the hand (house rules; the defaults are C9 as pinned).
@@ -326,16 +329,23 @@ class Rules:
 
     def manilhas_for(self, vira: Card | None) -> tuple[Card, ...]:
         """The manilhas, weakest first, for this vira (P1, P2), the fixed list (M1), or the
-        vira suit's cards of ``manilha_ranks`` (mode ``vira_suit``, the vira itself left out).
-        Only cards of the deck; an extra card turned as the vira names no rank and no suit: no
-        manilhas that hand."""
+        vira suit's cards of ``manilha_ranks`` (mode ``vira_suit``, the vira itself left out,
+        or replaced by the card of ``manilha_stand_in`` of its suit; above the fixed list, if
+        any: truco de amostra). Only cards of the deck; an extra card turned as the vira names
+        no rank and no suit: no manilhas that hand (but the fixed list)."""
         if self.manilha_mode == "fixed":
             return self.fixed_manilhas
+        if self.manilha_mode == "vira_suit" and (vira is None or is_extra(vira)):
+            return tuple(c for c in self.fixed_manilhas if c != vira)
         if self.manilha_mode == "none" or vira is None or is_extra(vira):
             return ()
         if self.manilha_mode == "vira_suit":
-            suit = card_suit(vira)
-            cards = [SUITS.index(suit) * 13 + RANKS.index(r) for r in self.manilha_ranks]
+            suit = SUITS.index(card_suit(vira)) * 13
+            pieces = [suit + RANKS.index(r) for r in self.manilha_ranks]
+            stand_in = self.manilha_stand_in
+            if stand_in is not None and vira in pieces:
+                pieces[pieces.index(vira)] = suit + RANKS.index(stand_in)
+            cards = [*self.fixed_manilhas, *pieces]
         else:
             order = self.ranking
             rank = order[(order.index(card_rank(vira)) + 1) % len(order)]
@@ -419,9 +429,10 @@ def rules_from_data(data: dict[str, Any], source: str = "") -> Rules:
         manilha_mode=man["mode"],
         manilha_suit_order=tuple(man.get("suit_order", ())),
         fixed_manilhas=tuple(parse_card(c) for c in man.get("cards", ()))
-        if man["mode"] == "fixed"
+        if man["mode"] in ("fixed", "vira_suit")
         else (),
         manilha_ranks=tuple(man.get("ranks", ())) if man["mode"] == "vira_suit" else (),
+        manilha_stand_in=man.get("stand_in") if man["mode"] == "vira_suit" else None,
         deck_minus=tuple(parse_card(c) for c in deck.get("minus", ())),
         deck_plus=tuple(parse_card(c) for c in deck.get("plus", ())),
         deck_extra=tuple(sorted((parse_card(name), entry["above"])

@@ -49,7 +49,8 @@ _OPTIONAL = {("$schema",), ("name",), ("title",), ("description",), ("extends",)
              ("play",), ("play", "leader_face_up"), ("play", "no_cover_after_tie"),
              ("play", "highest_after_tied_first"), ("play", "raiser_must_beat"),
              ("play", "raiser_must_kill"),
-             ("manilhas", "ranks"), ("deck", "minus"), ("deck", "plus"), ("deck", "extra")}
+             ("manilhas", "ranks"), ("manilhas", "stand_in"), ("deck", "minus"),
+             ("deck", "plus"), ("deck", "extra")}
 
 KeyPath = tuple[str | int, ...]
 
@@ -756,16 +757,12 @@ def _deck_errors(d: dict[str, Any], err: _Err) -> Iterator[VariantError]:
                 yield err(("manilhas", "cards", i), f"manilha {card} is not in the deck "
                           f"{where}", also)
     if mode == "vira_suit":
-        if "ranks" not in man:
-            yield err(("manilhas",), "mode vira_suit needs ranks, the ranks whose cards of "
-                      "the vira's suit are the manilhas, weakest first")
-        for i, rank in enumerate(man.get("ranks", [])):
-            if rank not in deck_ranks:
-                yield err(("manilhas", "ranks", i), f"manilhas.ranks: expected a rank of the "
-                          f"deck, found {rank} {where}", also)
-    elif "ranks" in man:
-        yield err(("manilhas", "ranks"), f"manilhas.ranks has no effect with mode {mode}: "
-                  "expected mode vira_suit, or no ranks", (("manilhas", "mode"),))
+        yield from _vira_suit_errors(man, deck_ranks, names, where, also, err)
+    else:
+        for key in ("ranks", "stand_in"):
+            if key in man:
+                yield err(("manilhas", key), f"manilhas.{key} has no effect with mode {mode}: "
+                          f"expected mode vira_suit, or no {key}", (("manilhas", "mode"),))
     for card in d.get("card_names", {}):
         if card not in names:
             yield err(("card_names", card), f"{card} is not in the deck {where}", also)
@@ -776,6 +773,39 @@ def _deck_errors(d: dict[str, Any], err: _Err) -> Iterator[VariantError]:
                   f"{d['players']} players" + (" and the vira" if has_vira else "")
                   + f", found {len(cards)} {where}",
                   (("deck", "minus"), ("players",), ("cards_per_player",)))
+
+
+def _vira_suit_errors(man: dict[str, Any], deck_ranks: set[str], names: set[str], where: str,
+                      also: tuple[KeyPath, ...], err: _Err) -> Iterator[VariantError]:
+    """Mode vira_suit (house): its ranks, the stand-in for a vira that is one of them, and the
+    fixed manilhas below them (truco de amostra), against the deck and each other."""
+    ranks = man.get("ranks", [])
+    if "ranks" not in man:
+        yield err(("manilhas",), "mode vira_suit needs ranks, the ranks whose cards of "
+                  "the vira's suit are the manilhas, weakest first")
+    for i, rank in enumerate(ranks):
+        if rank not in deck_ranks:
+            yield err(("manilhas", "ranks", i), f"manilhas.ranks: expected a rank of the "
+                      f"deck, found {rank} {where}", also)
+    stand_in = man.get("stand_in")
+    if stand_in is not None:
+        if stand_in in ranks:
+            yield err(("manilhas", "stand_in"), f"manilhas.stand_in stands in for a vira of "
+                      f"manilhas.ranks: expected a rank not among them, found {stand_in}",
+                      (("manilhas", "ranks"),))
+        elif stand_in not in deck_ranks:
+            yield err(("manilhas", "stand_in"), f"manilhas.stand_in: expected a rank of the "
+                      f"deck, found {stand_in} {where}", also)
+    for i, card in enumerate(man.get("cards", [])):
+        if card not in names:
+            yield err(("manilhas", "cards", i), f"manilha {card} is not in the deck {where}",
+                      also)
+        elif card[0] in ranks or card[0] == stand_in:
+            key = "ranks" if card[0] in ranks else "stand_in"
+            yield err(("manilhas", "cards", i), f"manilhas.cards: {card} is of the rank "
+                      f"{card[0]} of manilhas.{key}: with a vira of its suit it would be a "
+                      "manilha twice; expected a card of another rank",
+                      (("manilhas", key), ("manilhas", "mode")))
 
 
 def _answer_errors(d: dict[str, Any], err: Callable[..., VariantError]

@@ -1,15 +1,16 @@
 """The last house rules of the catalogue (issue 24 section 3), each a key read by general code
 and a house variant, tested rule by rule on explicit deals (dealer 0: seat 1 is the mão):
 #29 doze e em seguida queda (``doze-e-queda``), #31 quem truca tem que matar
-(``raiser-must-kill``)."""
+(``raiser-must-kill``), #25 truco de amostra (``truco-de-amostra``)."""
 
 from __future__ import annotations
 
 import pytest
 from conftest import WriteFile
-from helpers import act, assert_illegal, deal, legal, of
+from helpers import act, assert_illegal, deal, legal, of, rounds
 
 from engine import Match, VariantError, find_variant, load_variant
+from engine.cards import card_name, parse_card
 from engine.errors import PositionError
 
 # -- #29 doze, e em seguida queda: a step worth the match after a 12 ------------------------------
@@ -181,3 +182,68 @@ def test_catalogue_31_without_a_ladder_is_a_clear_error(write: WriteFile) -> Non
     # reported at the key this file wrote, the empty ladder
     assert f"{path}:3:11: betting.ladder: play.raiser_must_kill constrains raises: expected a " \
         "betting.ladder with a step, found none" in str(info.value)
+
+
+# -- #25 truco de amostra: the amostra's pieces, then the fixed matas -----------------------------
+def test_catalogue_25_pieces_above_the_matas_above_every_other_card() -> None:
+    rules = find_variant("truco-de-amostra")
+    # amostra 3h: the hearts' sota, cavalo, 5, 4 and 2 (weakest first) above Gaudério's matas
+    assert [card_name(c) for c in rules.manilhas_for(parse_card("3h"))] == [
+        "7d", "7s", "Ac", "As", "Jh", "Qh", "5h", "4h", "2h"]
+    hands = "As 6c Kc | 5c 4h Jd | 3d 6d Kh | 3s 6s Qc"
+    m = Match.from_deals("truco-de-amostra", [deal(0, hands, "3h")])
+    assert m.observation(0)["manilhas"] == ["7d", "7s", "Ac", "As", "Jh", "Qh", "5h", "4h", "2h"]
+    events = act(m, "play 1 5c", "play 2 3d", "play 3 3s", "play 0 As",  # a mata beats a 3
+                 "play 0 6c", "play 1 4h", "play 2 6d", "play 3 6s")  # a piece beats them all
+    assert rounds(events) == [0, 1]
+    strength = m.hand.strength
+    assert strength[parse_card("4h")] > strength[parse_card("As")] > strength[parse_card("3d")]
+    assert strength[parse_card("4d")] < strength[parse_card("5c")]  # a 4 of another suit
+    assert strength[parse_card("Kh")] == strength[parse_card("Kc")]  # no stand-in: a K
+
+
+def test_catalogue_25_the_king_stands_in_for_an_amostra_that_is_a_piece(
+        write: WriteFile) -> None:
+    rules = find_variant("truco-de-amostra")
+    assert [card_name(c) for c in rules.manilhas_for(parse_card("4h"))] == [
+        "7d", "7s", "Ac", "As", "Jh", "Qh", "5h", "Kh", "2h"]  # the rei at the 4's place
+    without = load_variant(write("v.yaml", "extends: gauderio\nmanilhas:\n  mode: vira_suit\n"
+                                            "  ranks: [J, Q, \"5\", \"4\", \"2\"]\n"))
+    hands = "Kc 6c 7h | 5h 6d Jc | Kh 6s Jd | As 5c 7c"
+    for variant, winner in (("truco-de-amostra", 0), (without, 1)):
+        m = Match.from_deals(variant, [deal(0, hands, "4h")])
+        # the 5h piece, the Kh (stand-in or a plain king), the espadão, a plain king
+        events = act(m, "play 1 5h", "play 2 Kh", "play 3 As", "play 0 Kc")
+        assert rounds(events) == [winner]
+
+
+def test_catalogue_25_shipped_variants_keep_their_manilhas() -> None:
+    gauderio = find_variant("gauderio")
+    assert [card_name(c) for c in gauderio.manilhas_for(None)] == ["7d", "7s", "Ac", "As"]
+    suit = find_variant("manilhas-vira-suit")  # Paulista's vira_suit: no fixed cards below
+    assert [card_name(c) for c in suit.manilhas_for(parse_card("Kh"))] == ["7h", "Ah", "4h"]
+
+
+@pytest.mark.parametrize(("text", "key_path", "words"), [
+    ("manilhas:\n  stand_in: Q\n", "manilhas.stand_in", "expected a rank not among them"),
+    ("manilhas:\n  cards: [7d, 2s]\n", "manilhas.cards[1]",
+     "2s is of the rank 2 of manilhas.ranks: with a vira of its suit it would be a manilha "
+     "twice"),
+    ("manilhas:\n  cards: [Kc]\n", "manilhas.cards[0]", "Kc is of the rank K of "
+     "manilhas.stand_in"),
+])
+def test_catalogue_25_wrong_uses_are_clear_errors(write: WriteFile, text: str, key_path: str,
+                                                  words: str) -> None:
+    path = write("v.yaml", "extends: truco-de-amostra\n" + text)
+    with pytest.raises(VariantError) as info:
+        load_variant(path)
+    lines = [line for line in str(info.value).splitlines() if f": {key_path}: " in line]
+    assert lines and words in lines[0] and str(path) in lines[0], str(info.value)
+
+
+def test_catalogue_25_stand_in_only_with_vira_suit(write: WriteFile) -> None:
+    path = write("v.yaml", "extends: gauderio\nmanilhas:\n  stand_in: K\n")
+    with pytest.raises(VariantError) as info:
+        load_variant(path)
+    assert "manilhas.stand_in: manilhas.stand_in has no effect with mode fixed: expected mode " \
+        "vira_suit, or no stand_in" in str(info.value)

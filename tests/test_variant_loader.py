@@ -153,6 +153,8 @@ HOUSE_RULES: dict[str, dict[str, Any]] = {
     "paulista-38-cards": {"deck_minus": (13, 26), "manilha_mode": "vira"},
     "capixaba-jokers": {"deck_extra": ((52, "3"), (53, "3")), "manilha_mode": "vira"},
     "manilhas-vira-suit": {"manilha_mode": "vira_suit", "manilha_ranks": ("7", "A", "4")},
+    "truco-de-amostra": {"manilha_mode": "vira_suit", "manilha_ranks": ("J", "Q", "5", "4", "2"),
+                         "manilha_stand_in": "K", "fixed_manilhas": ["7d", "7s", "Ac", "As"]},
     "three-players": {"players": 3, "teams": 3, "team_of": (0, 1, 2),
                       "answered_by": "next_seat", "one_team.enabled": False},
     # Gaudério's house options (GH1, GH2, GH2b, GH15, GH16, GH17)

@@ -577,6 +577,8 @@ class Match:
         if self.hand.side is not None:  # G22-G32: the side bets, as the seat may know them
             from engine.moves.bets import side_view
             obs["side_bets"] = side_view(self, seat)
+        if r.raiser_must_kill:  # C8 (house): who must beat the table (public)
+            obs["must_kill"] = list(self.hand.must_kill)
         return obs
 
     def play_by_position(self, seat: int, position: int, covered: bool = False) -> Action:

@@ -118,3 +118,6 @@ class Observation(TypedDict):
     last_hand: LastHand | None
     #: The hand's side bets (only in a variant with side bets, G22-G32).
     side_bets: NotRequired[list[SideBetView]]
+    #: The seats whose raise against the table binds them to beat it (only in a variant with
+    #: ``play.raiser_must_kill``; public: everyone saw the raise and the table).
+    must_kill: NotRequired[list[int]]

@@ -10,6 +10,7 @@ from conftest import WriteFile
 from helpers import act, assert_illegal, deal, legal, of, rounds
 
 from engine import Match, VariantError, find_variant, load_variant
+from engine.bots.search import SearchBot
 from engine.cards import card_name, parse_card
 from engine.errors import PositionError
 
@@ -173,6 +174,19 @@ def test_catalogue_31_the_duty_is_in_the_position() -> None:
             Match.from_position(variant, {**{k: v for k, v in p.items() if k != "must_kill"},
                                           **changed})
         assert info.value.code == "bad_must_kill"
+
+
+def test_catalogue_31_every_seat_sees_the_duty_and_the_search_bot_guesses_with_it() -> None:
+    m = Match.from_deals("raiser-must-kill", [KILL])
+    act(m, "play 1 4d", "raise 2 3", "accept 3")
+    assert [m.observation(s)["must_kill"] for s in range(4)] == [[2]] * 4  # public
+    assert "must_kill" not in Match.from_deals("paulista", [KILL]).observation(0)
+    for seat in range(4):  # a guess of the hidden cards is a position the engine accepts
+        guess = SearchBot(m.rules, seat, budget=1).guess(m.observation(seat))
+        again = Match.from_position("raiser-must-kill", guess)
+        assert again.position()["must_kill"] == [2]
+        if seat == 2:  # his own cards, his own duty
+            assert legal(again, 2) == legal(m, 2)
 
 
 def test_catalogue_31_without_a_ladder_is_a_clear_error(write: WriteFile) -> None:

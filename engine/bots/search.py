@@ -411,6 +411,8 @@ class SearchBot:
             "last_hand": None,
             "rng": None,  # the hand is played out, no later one
             **self._side_bets(obs, dealt, shows),
+            # C8 (house, play.raiser_must_kill): who must beat the table, as everyone saw
+            **({"must_kill": list(obs["must_kill"])} if "must_kill" in obs else {}),
         }
 
     def _side_bets(self, obs: Observation, dealt: list[list[str]],

@@ -87,7 +87,8 @@ def export(m: Match) -> Position:
         "value": hand.value,
         "special": special,
         "pending": pending,
-        "refused": list(hand.refused),
+        # the folds of the pending raise (whole_team): a raise refused, they are over with it
+        "refused": list(hand.refused) if hand.pending is not None else [],
         "last_raise_team": hand.last_raise_team,
         "vira": _card(hand.vira),
         "hands": [[card_name(c) for c in h] for h in hand.hands],

@@ -104,3 +104,22 @@ def test_truco_position_of_an_invalid_log_says_where_exit_1() -> None:
     code, out, err = run("position", str(path))
     assert (code, out) == (1, "")
     assert "illegal move [" in err and ":" in err
+
+
+def test_the_position_after_a_whole_team_refusal_ended_the_match_reads_back(
+        tmp_path: Path) -> None:
+    """Issue 26: both-refuse, seed 4 ends at the team's second fold; the refusals belonged to
+    the raise, which is over: the position printed keeps none and is read back."""
+    log = tmp_path / "r.jsonl"
+    assert run("record", "--variant", "both-refuse", "--seed", "4", "--out", str(log))[0] == 0
+    code, out, _ = run("position", str(log))
+    assert code == 0
+    p = json.loads(out)
+    assert p["state"] == "match_over" and p["pending"] is None and p["refused"] == []
+    assert Match.from_position("both-refuse", p).position() == p
+    pos = tmp_path / "p.json"
+    pos.write_text(out, encoding="utf-8")
+    header = tmp_path / "h.jsonl"
+    header.write_text(json.dumps({"truco_log": 2, "variant": "both-refuse", "position": p})
+                      + "\n", encoding="utf-8")
+    assert run("verify", str(header))[0] == 0

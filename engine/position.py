@@ -540,12 +540,17 @@ def check(m: Match, p: Position) -> None:
                                            f"answer (the state is {state})"), "pending")
     if pending is not None:
         ps, pv, pc = pending
+        if rule is not None and rule.raises != "allowed":
+            # P5, P6, M5, M6: a raise there is refused, or penalised at once: it never waits
+            raise _refuse(Why("raise_in_special",
+                              f"no raise is allowed in the {rule.name}: none waits for an "
+                              "answer"), "pending")
         if team_of[ps] == hand.last_raise_team:
             raise _refuse(Why("raised_twice",
                               f"team {team_of[ps]} raised last: it cannot raise again (C10)"),
                           "pending.seat")
         step = rules.next_step(hand.value)
-        if step is None or step.value != pv or (rule is not None and rule.raises != "allowed"):
+        if step is None or step.value != pv:
             raise _refuse(Why("pending_not_next_step",
                               f"a raise from {hand.value} is to "
                               f"{'nothing' if step is None else step.value}"), "pending.value")

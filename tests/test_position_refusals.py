@@ -304,6 +304,18 @@ def test_position_refuses_a_pending_raise_not_to_the_next_step() -> None:
     refused("paulista", p, "pending_not_next_step", "pending.value")
 
 
+def test_position_refuses_a_pending_raise_in_a_special_hand_with_no_raise() -> None:
+    """Issue 24: one-on-one at 11-8, a raise to 6 (the next step) waiting: refused because the
+    mão de onze allows no raise (P5), not as a raise to the wrong step."""
+    m = find("one-on-one", lambda m: m.special != 0 and m.state == "play"
+             and m.position()["value"] == 3)
+    p = m.position()
+    p["state"] = "answer"
+    p["pending"] = {"seat": p["round"]["turn"], "value": 6, "card": None}
+    err = refused("one-on-one", p, "raise_in_special", "pending")
+    assert "no raise is allowed in the" in err.why
+
+
 def test_position_refuses_a_pending_raise_naming_a_card_where_none_is_named() -> None:
     p = example()
     p["state"] = "answer"

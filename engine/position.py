@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from engine.rules import Rules
     from engine.sidebets import BetState
 
-__all__ = ["POSITION_FORMAT", "build", "check", "export", "position_schema"]
+__all__ = ["POSITION_FORMAT", "build", "check", "export", "hand_has_moves", "position_schema"]
 
 #: The version of the position format (the ``position`` key).
 POSITION_FORMAT = 1
@@ -124,6 +124,19 @@ def _export_bets(side: Sequence[BetState]) -> list[dict[str, Any]]:
                 entry["flores"] = [{"seat": s, "cards": [card_name(c) for c in cards]}
                                    for s, cards in b.flores]
     return out
+
+
+def hand_has_moves(m: Match) -> bool:
+    """Whether a move was made in the hand in play since its deal (a card, a raise, a side
+    bet called or a flor sung, a special hand decided): a log starting at such a position has
+    no ``deal`` line for this hand."""
+    hand = m.hand
+    if hand.played or hand.pending is not None or hand.last_raise_team is not None:
+        return True
+    if any(b.chain or b.sung or b.killed for b in hand.side or ()):
+        return True
+    rule = hand.rule
+    return m.state == "play" and rule is not None and rule.decision  # M5: decided
 
 
 # -- import ---------------------------------------------------------------------------------

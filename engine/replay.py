@@ -55,6 +55,7 @@ from engine.logread import (
     read_log,
 )
 from engine.logversion import LATEST, header_problem
+from engine.position import hand_has_moves
 from engine.rules import Rules
 from engine.variant import (
     MAX_EXTENDS,
@@ -484,8 +485,7 @@ for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
             return
         self.rules = rules
         self.match = m
-        hand = m.hand
-        if hand.played or hand.pending is not None or hand.last_raise_team is not None:
+        if hand_has_moves(m):
             self._hand = m.hand_number  # the hand has moves: no deal line for it now
             self._hand_events = 1
         self.visitor.header(item, m)

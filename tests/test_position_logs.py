@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from engine import Deal, Match
+from engine.cards import card_name
 from engine.cli import main
 from engine.cli.position_cmd import CHECKPOINTS, position_at
 from engine.logformat import Recorder
@@ -289,3 +290,19 @@ def test_the_transcript_of_a_log_from_a_position_says_what_was_before_it() -> No
         in before and "rounds won: team 0" in before
     rounds = [line.strip() for line in lines if line.strip().startswith("round ")]
     assert rounds and rounds[0].startswith("round 2: ")
+
+
+def test_a_deal_line_after_a_settled_envido_in_a_position_log_is_refused() -> None:
+    """Issue 26: a position whose hand has had an envido called and accepted (no card played)
+    is in the middle of its hand: a deal line for it is refused, as in a seeded log."""
+    m = Match.new("gauderio", seed=3)
+    for text in ("envido 1 envido", "quero 2"):
+        m.apply(next(a for a in m.legal_actions() if str(a) == text))
+    assert m.state == "play" and not m.hand.played
+    hands = [[card_name(c) for c in h] for h in m.hand.dealt]
+    header = {"truco_log": 2, "variant": "gauderio", "position": m.position()}
+    deal_line = {"event": "deal", "dealer": m.dealer, "hands": hands}
+    text = json.dumps(header) + "\n" + json.dumps(deal_line) + "\n"
+    result = verify_bytes(text.encode(), "pos.jsonl")
+    assert [(p.kind, p.line) for p in result.problems] == [("deal", 2)], result.problems
+    assert "this hand has events already" in result.problems[0].message

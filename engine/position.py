@@ -700,7 +700,8 @@ def _check_bets(m: Match, p: Position) -> None:
             raise _refuse(Why("bet_window", f"{bet.name} is called only in round "
                                             f"{bet.round + 1}, before a truco is accepted "
                                             "(G24, G25)"), f"{at}.pending")
-        if b.chain and not b.pending and not b.settled and not b.killed:
+        if (b.chain and not b.pending and not b.settled and not b.killed
+                and bet.kind != "flor"):  # a flor's choice may wait for the last songs
             raise _refuse(Why("bet_settled", "a called side bet is pending or settled"),
                           f"{at}.settled")
         if b.settled and bet.kind == "flor":
@@ -761,6 +762,7 @@ def _check_flor(m: Match, b: BetState, state: str, at: str) -> None:
     if b.settled != (bool(hs) and len(b.sung) == len(hs) and not b.pending):
         raise _refuse(Why("flor_state", "a flor is settled exactly when every holder has "
                                         "sung and no raise waits (G38-G40)"), f"{at}.settled")
+    _check_flor_chain(m, b, hs, at)
     team_of = m.rules.team_of
     for s, cards in b.flores:
         if (s not in hs or (team_of[s] != b.winner and not b.accepted)
@@ -768,6 +770,44 @@ def _check_flor(m: Match, b: BetState, state: str, at: str) -> None:
             raise _refuse(Why("bet_shown", "the flores shown are the ones compared, else the "
                                            "scoring team's (G41)"),
                           f"{at}.flores")
+
+
+def _check_flor_chain(m: Match, b: BetState, hs: Sequence[int], at: str) -> None:
+    """The flor's chain follows its songs (G38, G39): uncontested, none until it is settled,
+    then the first singer's flor; contested, none before the chooser (the first holder of the
+    other team) sang, then his choice, which may wait for the holders after him; raises over
+    it only once every holder sang, each by the other team than the last caller's."""
+    from engine.moves.flor import chooser
+
+    bet = b.bet
+    chains = bet.flor_chains or {}
+    first = chooser(m, b)
+    if first is None:  # G38
+        want = ((bet.calls[0],), b.sung[0]) if b.settled else ((), None)
+        if (b.chain, b.caller) != want:
+            raise _refuse(Why("bet_chain", "an uncontested flor has no call but its first "
+                                           "singer's flor, once every holder sang (G38)"),
+                          f"{at}.calls")
+        return
+    if first not in b.sung:
+        if b.chain:
+            raise _refuse(Why("bet_chain", f"seat {first} chooses the contested flor when he "
+                                           "sings (G39): no call before"), f"{at}.calls")
+        return
+    if b.chain[:1] not in chains:
+        raise _refuse(Why("bet_chain", f"seat {first} chose when he sang (G39): the chain "
+                                       "starts with one of the flor's first calls"),
+                      f"{at}.calls")
+    team_of = m.rules.team_of
+    if len(b.chain) == 1 and b.caller != first or b.caller is None or (
+            (team_of[b.caller] == team_of[first]) != (len(b.chain) % 2 == 1)):
+        raise _refuse(Why("bet_caller", f"seat {first} chose (G39), and each raise over his "
+                                        "choice is the other team's"), f"{at}.caller")
+    last = chains.get(b.chain)
+    if (len(b.chain) > 1 or b.pending) and (
+            len(b.sung) < len(hs) or last is None or last.at_once is not None):
+        raise _refuse(Why("bet_chain", "a contested flor's raise waits for its answer once "
+                                       "every holder sang (G39)"), f"{at}.calls")
 
 
 def _order(cards: Sequence[tuple[int, Card, bool]], leader: int, n: int, path: str,

@@ -9,13 +9,18 @@ import jsonschema
 import pytest
 from conftest import REPO
 from helpers import deal, match
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from engine import Match
+from engine import Deal, Match
+from engine.game import resolve_rules
 from engine.position import position_schema
 from engine.resources import shipped_variants
-from engine.shuffle import SplitMix64
+from engine.shuffle import SplitMix64, shuffle
 
 VARIANTS = sorted(shipped_variants())
+#: The variants with side bets (Gaudério and its house variants), flor or not.
+SIDE_BETS = [v for v in VARIANTS if resolve_rules(v).side_bets]
 
 
 def _step(a: Match, b: Match, move: Any) -> None:
@@ -144,3 +149,64 @@ def test_the_position_modules_examples_run() -> None:
 
     result = doctest.testmod(engine.position)
     assert result.attempted >= 1 and result.failed == 0
+
+
+def _flor_deal(m: Match, rng: SplitMix64) -> Deal:
+    """A shuffled deal where each seat, one time in two, gets cards of one suit only (a flor,
+    G34, where the deck allows): flores, and contested ones, come often."""
+    rules = m.rules
+    k = rules.cards_per_player
+    deck = shuffle(rules.deck, rng)
+    hands: list[list[int]] = []
+    for _ in range(rules.players):
+        suits = sorted({c // 13 for c in deck if sum(1 for d in deck if d // 13 == c // 13) >= k})
+        if suits and rng.bounded(2):
+            suit = suits[rng.bounded(len(suits))]
+            hand = [c for c in deck if c // 13 == suit][:k]
+        else:
+            hand = deck[:k]
+        hands.append(hand)
+        deck = [c for c in deck if c not in hand]
+    vira = deck[0] if rules.has_vira else None
+    return Deal(m.dealer, tuple(tuple(h) for h in hands), vira)
+
+
+@pytest.mark.parametrize("variant", SIDE_BETS)
+@settings(max_examples=6, deadline=None, database=None)
+@given(seed=st.integers(min_value=0, max_value=2**64 - 1))
+def test_every_position_random_play_with_flores_reaches_round_trips(variant: str,
+                                                                    seed: int) -> None:
+    """Issue 24: every position a legal play reaches is read back as it is (the flor's
+    choice waiting for the last holder's song among them), on deals that give flores often,
+    in every variant with side bets; four hands at most."""
+    rng = SplitMix64(seed)
+    m = Match.new(variant, seed=None, dealer=rng.bounded(4) % resolve_rules(variant).players)
+    while not m.is_over and m.hand_number <= 4:
+        if m.awaiting_deal:
+            if m.hand_number == 4:
+                break
+            m.deal(_flor_deal(m, rng))
+        p = m.position()
+        other = Match.from_position(variant, p)
+        assert other.position() == p, (seed, p["state"])
+        assert other.legal_actions() == m.legal_actions()
+        legal = m.legal_actions()
+        m.apply(legal[rng.bounded(len(legal))])
+    p = m.position()
+    assert Match.from_position(variant, p).position() == p
+
+
+def test_G39_a_contested_flor_choice_waiting_for_the_last_song_round_trips() -> None:
+    """Issue 24: dealer 0; seats 2 and 3 sing, seat 3 chooses contra-flor, seat 0 is still to
+    sing: a real state (sing), read back as it is and going on alike."""
+    m = match("gauderio", deal(0, "7s 6s Ks | 5h Kd 4c | 4d 3d Jd | 6c Qc 2c"))
+    for text in ("play 1 5h", "flor 2 flor", "flor 3 contra-flor"):
+        m.apply(next(a for a in m.legal_actions() if str(a) == text))
+    assert m.state == "sing"
+    other = Match.from_position("gauderio", m.position())
+    choose = SplitMix64(1)
+    while not m.awaiting_deal:  # the hand played on alike
+        _same(m, other)
+        legal = m.legal_actions()
+        _step(m, other, legal[choose.bounded(len(legal))])
+    _same(m, other)

@@ -673,3 +673,23 @@ def test_position_refuses_a_raiser_bound_to_kill_who_cannot_be() -> None:
             "bad_must_kill", "must_kill")
     # seat 3's partner's 4d is the only card on the table: nothing of another team to beat
     refused("raiser-must-kill", {**p, "must_kill": [3]}, "bad_must_kill", "must_kill[0]")
+
+
+def test_position_refuses_a_flor_chain_its_songs_did_not_make() -> None:
+    """G38, G39: a choice before the chooser sang, a choice by another seat, a raise before
+    every holder sang."""
+    from helpers import act, deal, match
+
+    m = match(ENVIDO, deal(0, "7s 6s Ks | 5h Kd 4c | 4d 3d Jd | 6c Qc 2c"))
+    act(m, "play 1 5h", "flor 2 flor")
+    p = m.position()
+    p["side_bets"][1].update(calls=["contra-flor"], caller=3)
+    refused(ENVIDO, p, "bet_chain", "side_bets[1].calls")
+    act(m, "flor 3 contra-flor")
+    p = m.position()
+    p["side_bets"][1]["caller"] = 1
+    refused(ENVIDO, p, "bet_caller", "side_bets[1].caller")
+    p = m.position()
+    p["side_bets"][1]["calls"] = ["contra-flor", "contra-flor ao resto"]
+    p["side_bets"][1]["caller"] = 2
+    refused(ENVIDO, p, "bet_chain", "side_bets[1].calls")

@@ -20,6 +20,8 @@ import json
 from collections import Counter
 from collections.abc import Sequence
 from functools import cache
+from itertools import permutations, product
+from math import prod
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import Card, card_name, parse_card
@@ -33,6 +35,7 @@ from engine.state import NORMAL, Played
 
 if TYPE_CHECKING:
     from engine.game import Match
+    from engine.moves.bets import Settlement
     from engine.rules import Rules
     from engine.sidebets import BetState
 
@@ -512,7 +515,8 @@ def check(m: Match, p: Position) -> None:
             raise _refuse(Why("dealt_mismatch",
                               f"seat {s} holds his cards in the order dealt"), f"hands[{s}]")
     # the special hand
-    special, team = special_for(rules, m.score) if live else (hand.special, hand.special_team)
+    start = _hand_start_score(m) if live else m.score  # G31: side bets credited this hand
+    special, team = special_for(rules, start) if live else (hand.special, hand.special_team)
     if special != hand.special:
         name = "a normal hand" if special == NORMAL else (
             f"the {rules.special_hands[special - 1].name}")
@@ -643,6 +647,8 @@ def check(m: Match, p: Position) -> None:
         if rnd.turn != ended[-1][0]:
             raise _refuse(Why("wrong_turn", f"the last card was seat {ended[-1][0]}'s"),
                           "round.turn")
+        if hand.side is not None:
+            _check_side(m, p, start)
         return
     if number != len(results):
         raise _refuse(Why("round_number", f"after {len(results)} rounds the round in play is "
@@ -661,14 +667,167 @@ def check(m: Match, p: Position) -> None:
     if rnd.turn != turn:
         raise _refuse(Why("wrong_turn", f"the next card is seat {turn}'s"), "round.turn")
     if hand.side is not None:
-        _check_bets(m, p)
+        _check_side(m, p, start)
+
+
+def _check_side(m: Match, p: Position, start: Sequence[int]) -> None:
+    """The side bets (G22-G41): their records, their results as the engine settles them,
+    and the score that holds what they were credited (``start``: the score the hand began
+    with, :func:`_hand_start_score`)."""
+    _check_bets(m, p)
+    _check_bet_results(m, p["state"] != "match_over", start)
+    if p["state"] != "match_over":
+        for t, s in enumerate(start):
+            if s < 0:
+                raise _refuse(Why("bet_credit", f"team {t} has {m.score[t]} points, less than "
+                                                f"the {m.score[t] - s} its side bets were "
+                                                "credited this hand (G31)"), f"score[{t}]")
+
+
+def _hand_start_score(m: Match) -> list[int]:
+    """The score the hand in play began with: the score less the side bets' points credited
+    at once this hand (G31; nothing else is credited before the hand ends)."""
+    score = m.score[:]
+    for b in m.hand.side or ():
+        if b.settled and not b.owed and b.winner is not None and 0 <= b.winner < len(score):
+            score[b.winner] -= b.points
+    return score
+
+
+def _settlement(m: Match, k: int, score: Sequence[int]) -> Settlement:
+    """What the engine's own settlement of side bet ``k`` (engine.moves.bets) rules from the
+    dealt cards, its chain and the score it was settled at (``score``)."""
+    from engine.machine import Ruling
+    from engine.moves.bets import settle, settle_flor
+    from engine.moves.flor import chooser
+
+    side = m.hand.side
+    assert side is not None
+    b = side[k]
+    how = None
+    if b.bet.kind == "flor":  # G38-G40: uncontested, a choice settled at once, or a raise
+        chain = (b.bet.flor_chains or {}).get(b.chain)
+        if chooser(m, b) is None:
+            how = "uncontested"
+        elif len(b.chain) == 1 and chain is not None and chain.at_once is not None:
+            how = chain.at_once
+    r = Ruling()
+    r.model = m
+    kept = m.score
+    m.score = list(score)
+    try:
+        if how is None:
+            settle(m, r, k, b, b.accepted)
+        else:
+            settle_flor(m, r, b, how, chain=b.chain, index=k)
+    finally:
+        m.score = kept
+    result: Settlement = r.side
+    return result
+
+
+def _result_problem(b: BetState, s: Settlement, at: str,
+                    points: bool = True) -> PositionError | None:
+    """How bet ``b``'s record differs from the settlement ``s`` the engine rules for it, or
+    ``None``; ``points``: compare the points too."""
+    flor = b.bet.kind == "flor"
+    rule = "G38-G40" if flor else "G28-G30"
+    chain = " - ".join(b.chain)
+    if s.team != b.winner:
+        return _refuse(Why("bet_result", f"{chain} goes to team {s.team} by the cards dealt "
+                                         f"({rule})"), f"{at}.winner")
+    if s.accepted != b.accepted:
+        return _refuse(Why("bet_result", f"{chain} is settled {'by' if s.accepted else 'without'}"
+                                         f" comparing the points ({rule})"), f"{at}.accepted")
+    if points and s.points != b.points:
+        return _refuse(Why("bet_result", f"{chain} pays {s.points} here ({rule})"),
+                       f"{at}.points")
+    if s.shown != b.shown:
+        return _refuse(Why("bet_shown", "the cards shown are the winning points' of an "
+                                        "accepted bet (G32)"), f"{at}.shown")
+    if s.flores != b.flores:
+        return _refuse(Why("bet_shown", "the flores shown are the ones compared, else the "
+                                        "scoring team's (G41)"), f"{at}.flores")
+    return None
+
+
+def _check_bet_results(m: Match, live: bool, start: Sequence[int]) -> None:
+    """Each settled bet's winner, points and cards shown are what the engine's settlement
+    gives (G28-G32, G38-G41). In a live hand the bets are settled again from the score the
+    hand began with, in an order they could have been settled in (a bet a flor kills, G37,
+    before the flor), each crediting its points in turn; at ``match_over``, where the score
+    has the hand's points too, a bet's points are those of some score up to the final one."""
+    side = m.hand.side
+    assert side is not None
+    settled = [k for k, b in enumerate(side) if b.settled]
+    if not settled:
+        return
+    if not live:
+        for k in settled:
+            _check_final_result(m, k)
+        return
+    first: PositionError | None = None
+    for order in permutations(settled):
+        if not _may_settle_in(side, order):
+            continue
+        problem = _replay_results(m, order, start)
+        if problem is None:
+            return
+        first = first or problem
+    assert first is not None
+    raise first
+
+
+def _may_settle_in(side: Sequence[BetState], order: Sequence[int]) -> bool:
+    """Whether the bets could have been settled in ``order``: a flor sung kills the bets it
+    names that are not settled (G37), so those settled came before it."""
+    for i, k in enumerate(order):
+        kills = side[k].bet.kills
+        if any(side[j].bet.name in kills for j in order[i + 1:]):
+            return False
+    return True
+
+
+def _replay_results(m: Match, order: Sequence[int], start: Sequence[int]) -> PositionError | None:
+    score = list(start)
+    for k in order:
+        s = _settlement(m, k, score)
+        problem = _result_problem(m.hand.side[k], s, f"side_bets[{k}]")  # type: ignore[index]
+        if problem is not None:
+            return problem
+        if s.score is not None:  # credited at once (G31)
+            score = s.score
+    return None
+
+
+#: The most scores :func:`_check_final_result` tries for a bet's points at ``match_over``.
+_FINAL_SCORES = 4096
+
+
+def _check_final_result(m: Match, k: int) -> None:
+    """At ``match_over``: bet ``k``'s record as the engine settles it, its points those of some
+    score from 0 to the final one (scores only rise within a game)."""
+    b = m.hand.side[k]  # type: ignore[index]
+    at = f"side_bets[{k}]"
+    s = _settlement(m, k, m.score)
+    problem = _result_problem(b, s, at, points=False)
+    if problem is not None:
+        raise problem
+    if s.points == b.points:
+        return
+    boxes = [range(t + 1) for t in m.score]
+    if prod(len(r) for r in boxes) <= _FINAL_SCORES and not any(
+            _settlement(m, k, score).points == b.points for score in product(*boxes)):
+        raise _refuse(Why("bet_result", f"{' - '.join(b.chain)} pays {b.points} at no score "
+                                        "this game had (G28, G29)"), f"{at}.points")
 
 
 def _check_bets(m: Match, p: Position) -> None:
     """The side bets' records (G24-G32): a chain the bet has, a caller exactly when called,
     a pending call exactly in state ``bet_answer`` in the bet's round with no truco accepted,
     a settlement with its winner and points, points owed only where credited at the end of
-    the hand (GH6), cards shown only of the winning points."""
+    the hand (GH6), cards shown only by a settled bet, a bet killed exactly where a flor
+    killed it (G37); the results themselves: :func:`_check_bet_results`."""
     rules = m.rules
     hand = m.hand
     side = hand.side
@@ -684,6 +843,7 @@ def _check_bets(m: Match, p: Position) -> None:
     for k, b in enumerate(side):
         at = f"side_bets[{k}]"
         bet = b.bet
+        _check_killed(m, b, at)
         if bet.kind == "flor":
             _check_flor(m, b, state, at)
         if b.chain and b.chain not in bet.chains:
@@ -727,18 +887,22 @@ def _check_bets(m: Match, p: Position) -> None:
         if b.settled and bet.credit == "end_of_hand" and not b.owed and state != "match_over":
             raise _refuse(Why("bet_owed", "a settled bet credited at the end of the hand "
                                           "owes its points until then (GH6)"), f"{at}.owed")
-        if b.shown is not None:
-            seat, cards = b.shown
-            if (not b.accepted or bet.reveal != "winner" or team_of[seat] != b.winner
-                    or any(c not in hand.dealt[seat] for c in cards)
-                    or bet.points(hand.dealt[seat]) != sum(
-                        bet.values[c] for c in cards) + (bet.same_suit_bonus
-                                                         if len(cards) > 1 else 0)):
-                raise _refuse(Why("bet_shown", "the cards shown are the winning points' of an "
-                                               "accepted bet (G32)"), f"{at}.shown")
-        elif b.accepted and bet.reveal == "winner":
-            raise _refuse(Why("bet_shown", "an accepted bet shows its winning points' cards "
-                                           "at the end of the hand (G32)"), f"{at}.shown")
+        if not b.settled and (b.shown is not None or b.flores):
+            raise _refuse(Why("bet_shown", "only a settled bet shows cards (G32, G41)"),
+                          f"{at}.flores" if b.flores else f"{at}.shown")
+
+
+def _check_killed(m: Match, b: BetState, at: str) -> None:
+    """G37: a bet is killed exactly when a flor that names it was sung before it was settled;
+    killed, it waits for nothing."""
+    side = m.hand.side
+    assert side is not None
+    by = any(f.sung and b.bet.name in f.bet.kills for f in side)
+    if b.killed != (by and not b.settled) or (b.killed and b.pending):
+        raise _refuse(Why("bet_killed", "a bet is annulled exactly when a flor that kills it "
+                                        "was sung before it was settled (G37)"
+                          if not b.killed or by else
+                          f"no flor that kills {b.bet.name} was sung (G37)"), f"{at}.killed")
 
 
 def _check_flor(m: Match, b: BetState, state: str, at: str) -> None:
@@ -763,13 +927,6 @@ def _check_flor(m: Match, b: BetState, state: str, at: str) -> None:
         raise _refuse(Why("flor_state", "a flor is settled exactly when every holder has "
                                         "sung and no raise waits (G38-G40)"), f"{at}.settled")
     _check_flor_chain(m, b, hs, at)
-    team_of = m.rules.team_of
-    for s, cards in b.flores:
-        if (s not in hs or (team_of[s] != b.winner and not b.accepted)
-                or set(cards) - set(m.hand.dealt[s])):
-            raise _refuse(Why("bet_shown", "the flores shown are the ones compared, else the "
-                                           "scoring team's (G41)"),
-                          f"{at}.flores")
 
 
 def _check_flor_chain(m: Match, b: BetState, hs: Sequence[int], at: str) -> None:

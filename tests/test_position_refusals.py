@@ -693,3 +693,91 @@ def test_position_refuses_a_flor_chain_its_songs_did_not_make() -> None:
     p["side_bets"][1]["calls"] = ["contra-flor", "contra-flor ao resto"]
     p["side_bets"][1]["caller"] = 2
     refused(ENVIDO, p, "bet_chain", "side_bets[1].calls")
+
+
+# -- side bets' results follow from the cards, the chain and the score (issue 26) ---------------
+def accepted_envido(variant: str = ENVIDO, call: str = "envido") -> Position:
+    """Seed 3, hand 1 (dealer 0): seat 1 calls, seat 2 accepts; seat 1's 25 (4s As) beat
+    seat 3's 20 (Jh Js): team 1 scores at once (G31)."""
+    m = Match.new(variant, seed=3)
+    for text in (f"envido 1 {call}", "quero 2"):
+        m.apply(next(a for a in m.legal_actions() if str(a) == text))
+    p = m.position()
+    Match.from_position(variant, p)  # valid as it is
+    return p
+
+
+def test_position_refuses_an_owed_falta_worth_more_than_the_falta() -> None:
+    p = accepted_envido("gauderio-envido-at-end", "falta envido")
+    assert p["side_bets"][0]["owed"] and p["side_bets"][0]["points"] == 24
+    p["side_bets"][0]["points"] = 1000
+    err = refused("gauderio-envido-at-end", p, "bet_result", "side_bets[0].points")
+    assert "pays 24" in err.why
+
+
+def test_position_refuses_an_accepted_envido_won_by_the_team_with_fewer_points() -> None:
+    p = accepted_envido()
+    assert p["side_bets"][0]["winner"] == 1 and p["score"] == [0, 2]
+    p["side_bets"][0]["winner"] = 0
+    p["side_bets"][0]["shown"] = {"seat": 0, "cards": ["Kd"]}
+    p["score"] = [2, 0]
+    refused(ENVIDO, p, "bet_result", "side_bets[0].winner")
+
+
+def test_position_refuses_an_envido_chain_paying_other_points() -> None:
+    p = accepted_envido()
+    p["side_bets"][0]["points"] = 23
+    p["score"] = [0, 23]
+    refused(ENVIDO, p, "bet_result", "side_bets[0].points")
+    p["side_bets"][0]["points"] = 99  # credited at once, the score not even raised
+    p["score"] = [0, 2]
+    refused(ENVIDO, p, "bet_result", "side_bets[0].points")
+
+
+def figures_envido() -> Position:
+    """Dealer 0; seat 1's 26 (6h Kh) win the envido he calls and seat 2 accepts."""
+    from helpers import act, deal, match
+
+    m = match(ENVIDO, deal(0, "4c 5d Jc | 6h Kh 3c | 7c 2d Ah | Qd 5s Js"))
+    act(m, "envido 1 envido", "quero 2")
+    p = m.position()
+    assert p["side_bets"][0]["shown"] == {"seat": 1, "cards": ["6h", "Kh"]}
+    return p
+
+
+def test_position_refuses_shown_cards_that_are_not_the_winning_points() -> None:
+    p = figures_envido()
+    p["side_bets"][0]["shown"]["cards"] = ["6h", "Kh", "Kh"]  # a figure adds 0 (G22)
+    refused(ENVIDO, p, "bet_shown", "side_bets[0].shown")
+    p["side_bets"][0]["shown"]["cards"] = ["Kh", "6h"]
+    refused(ENVIDO, p, "bet_shown", "side_bets[0].shown")
+
+
+def test_position_refuses_a_bet_killed_with_no_flor_sung() -> None:
+    p = envido_position()
+    p["side_bets"][0]["killed"] = True
+    err = refused(ENVIDO, p, "bet_killed", "side_bets[0].killed")
+    assert "no flor that kills envido was sung" in err.why
+    p = flor_position("envido 0 envido", "flor 1 flor")  # G37: the flor sung killed it
+    p["side_bets"][0]["killed"] = False
+    refused(ENVIDO, p, "bet_killed", "side_bets[0].killed")
+
+
+def test_position_refuses_a_score_below_the_side_bets_credited_this_hand() -> None:
+    p = accepted_envido()
+    p["score"] = [0, 1]
+    err = refused(ENVIDO, p, "bet_credit", "score[1]")
+    assert "less than the 2 its side bets were credited" in err.why
+
+
+def test_a_log_on_an_impossible_side_bet_record_does_not_verify() -> None:
+    """Issue 26: the shown cards with Kh twice once verified, and the engine wrote them."""
+    import json
+
+    from engine.replay import verify_bytes
+
+    p = figures_envido()
+    p["side_bets"][0]["shown"]["cards"] = ["6h", "Kh", "Kh"]
+    header = {"truco_log": 2, "variant": ENVIDO, "position": p}
+    result = verify_bytes((json.dumps(header) + "\n").encode(), "pos.jsonl")
+    assert [(x.line, x.code) for x in result.problems] == [(1, "bet_shown")]

@@ -469,6 +469,7 @@ def check(m: Match, p: Position) -> None:
             raise _refuse(Why("last_hand_number",
                               f"the hand before this one is hand {expect}"),
                           "last_hand.hand_number")
+        _check_last_hand(m)
     if state == "deal":  # between hands: nothing dealt yet
         if m.rng is not None:
             raise _refuse(Why("deal_awaited_with_seed",
@@ -668,6 +669,57 @@ def check(m: Match, p: Position) -> None:
         raise _refuse(Why("wrong_turn", f"the next card is seat {turn}'s"), "round.turn")
     if hand.side is not None:
         _check_side(m, p, start)
+
+
+def _check_last_hand(m: Match) -> None:
+    """The last hand's record is one a hand leaves: each card played once, the rounds in
+    order, each round's cards from a leader on, one a seat, covered only where allowed; every
+    round before the last complete, a winner for each complete round; a card shown and played
+    by the same seat. Its round winners and ``blind`` are not checked: its vira and score
+    are not in the position."""
+    assert m.last_hand is not None
+    _, played, shown, results, _ = m.last_hand
+    rules = m.rules
+    n = rules.players
+    covered_from = rules.covered_from_round if rules.covered_allowed else None
+    by_card: dict[Card, tuple[int, int]] = {}
+    rounds: list[list[int]] = []
+    for k, (r, s, c, cov) in enumerate(played):
+        at = f"last_hand.played[{k}]"
+        if c in by_card:
+            raise _refuse(Why("card_twice", f"{card_name(c)} is also at "
+                                            f"last_hand.played[{by_card[c][1]}]"), f"{at}.card")
+        by_card[c] = (s, k)
+        if r < len(rounds) - 1 or r >= rules.cards_per_player or r > len(rounds):
+            raise _refuse(Why("last_hand_record", "the last hand's cards are played round "
+                                                  f"after round, 1 to {rules.cards_per_player}"),
+                          f"{at}.round")
+        if r == len(rounds):
+            if rounds and len(rounds[-1]) != n:
+                raise _refuse(Why("last_hand_record", f"round {r} of the last hand has "
+                                                      f"{len(rounds[-1])} cards, not {n}: no "
+                                                      "round followed it"), f"{at}.round")
+            rounds.append([])
+        seats = rounds[-1]
+        if seats and s != (seats[0] + len(seats)) % n:
+            raise _refuse(Why("wrong_play_order", f"card {len(seats) + 1} of the last hand's "
+                                                  f"round {r + 1} is seat "
+                                                  f"{(seats[0] + len(seats)) % n}'s"),
+                          f"{at}.seat")
+        if cov and (covered_from is None or r + 1 < covered_from):
+            raise _refuse(Why("covered_forbidden", "no covered card there (P7)"),
+                          f"{at}.covered")
+        seats.append(s)
+    complete = sum(1 for seats in rounds if len(seats) == n)
+    if len(results) != complete:
+        raise _refuse(Why("last_hand_record", f"the last hand has {complete} complete rounds: "
+                                              "a winner (or a tie) for each"),
+                      "last_hand.rounds")
+    for k, (s, c) in enumerate(shown):
+        if c in by_card and by_card[c][0] != s:
+            raise _refuse(Why("last_hand_record", f"{card_name(c)} was played by seat "
+                                                  f"{by_card[c][0]}, not shown by seat {s}"),
+                          f"last_hand.shown[{k}].seat")
 
 
 def _check_side(m: Match, p: Position, start: Sequence[int]) -> None:

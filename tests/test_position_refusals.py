@@ -781,3 +781,38 @@ def test_a_log_on_an_impossible_side_bet_record_does_not_verify() -> None:
     header = {"truco_log": 2, "variant": ENVIDO, "position": p}
     result = verify_bytes((json.dumps(header) + "\n").encode(), "pos.jsonl")
     assert [(x.line, x.code) for x in result.problems] == [(1, "bet_shown")]
+
+
+# -- the last hand's record (issue 24) ------------------------------------------------------
+def last_hand_position() -> Position:
+    """Paulista, hand 2 in play; hand 1 ended after two complete rounds (team 1 won both)."""
+    m = find("paulista", lambda m: m.hand_number == 2 and m.state == "play"
+             and m.last_hand is not None and len(m.last_hand[1]) >= 6)
+    p = m.position()
+    assert [e["round"] for e in p["last_hand"]["played"]] == [1, 1, 1, 1, 2, 2, 2, 2]
+    return p
+
+
+def test_position_refuses_a_last_hand_playing_a_card_twice() -> None:
+    p = last_hand_position()
+    played = p["last_hand"]["played"]
+    played[5]["card"] = played[0]["card"]
+    err = refused("paulista", p, "card_twice", "last_hand.played[5].card")
+    assert "also at last_hand.played[0]" in err.why
+
+
+def test_position_refuses_a_last_hand_record_no_hand_leaves() -> None:
+    p = last_hand_position()
+    p["last_hand"]["played"][2]["round"] = 2  # round 1 left with two cards
+    refused("paulista", p, "last_hand_record", "last_hand.played[2].round")
+    p = last_hand_position()
+    p["last_hand"]["rounds"] = [1]  # round 2 complete, without its result
+    refused("paulista", p, "last_hand_record", "last_hand.rounds")
+    p = last_hand_position()
+    card = p["last_hand"]["played"][0]["card"]  # seat 1's card shown by seat 2
+    p["last_hand"]["shown"] = [{"seat": 2, "card": card}]
+    refused("paulista", p, "last_hand_record", "last_hand.shown[0].seat")
+    p = last_hand_position()
+    played = p["last_hand"]["played"]
+    played[5]["seat"], played[6]["seat"] = played[6]["seat"], played[5]["seat"]
+    refused("paulista", p, "wrong_play_order", "last_hand.played[5].seat")

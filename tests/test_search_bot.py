@@ -231,3 +231,19 @@ def test_search_win_chance_is_a_probability_that_grows_with_the_score() -> None:
 def test_docstring_examples_run() -> None:
     result = doctest.testmod(engine.bots.search)
     assert result.attempted >= 1 and result.failed == 0
+
+
+def test_search_guesses_after_a_flor_show_its_cards_as_the_engine_settles_them() -> None:
+    """G41: the flor that scored is shown as the engine settles it (its three cards, best
+    first); positions check that against the settlement, so the search bot's guesses must
+    say the same or be refused (and drawn again) one time in two."""
+    from engine.position import build
+
+    m = match("gauderio", deal(3, "3d 2s Kd | Kc 5c 2c | 7h 6s Ah | 7s Qd Js"), dealer=3)
+    act(m, "envido 0 envido", "flor 1 flor")  # G38: uncontested, seat 1's flor scores
+    assert m.position()["side_bets"][1]["flores"] == [{"seat": 1, "cards": ["5c", "2c", "Kc"]}]
+    for seat in (0, 2, 3):
+        bot = SearchBot(m.rules, seat)
+        obs = m.observation(seat)
+        for _ in range(10):
+            build(m.rules, bot.guess(obs), trusted=True)  # no PositionError

@@ -66,7 +66,7 @@ from engine.moves.play import round_outcome
 from engine.position import POSITION_FORMAT, build
 from engine.rules import Rules
 from engine.shuffle import SplitMix64
-from engine.sidebets import SideBet, best_points
+from engine.sidebets import SideBet, best_points, flor_points
 
 #: The default budget: hands played out per decision (``search`` alone).
 DEFAULT_BUDGET = 96
@@ -449,11 +449,26 @@ class SearchBot:
                 if bet.kind == "flor":
                     sung = list(view.get("sung") or [])
                     entries[-1]["sung"] = sung
-                    won = view["winner"] if view["settled"] else None
-                    entries[-1]["flores"] = [
-                        {"seat": s, "cards": list(dealt[s])} for s in sung
-                        if won is not None and rules.team_of[s] == won]
+                    entries[-1]["flores"] = self._flores(obs, view, bet, dealt)
         return {"side_bets": entries}
+
+    def _flores(self, obs: Observation, view: Any, bet: SideBet,
+                dealt: list[list[str]]) -> list[dict[str, Any]]:
+        """G41, as the engine settles a flor (engine.moves.bets.settle_flor): the flores that
+        scored, from the mão on, each its three cards (G34) of the guess: every flor compared,
+        else the scoring team's."""
+        won = view["winner"] if view["settled"] else None
+        if won is None or bet.reveal != "scored":
+            return []
+        n = self.rules.players
+        mao = (obs["dealer"] + 1) % n
+        out = []
+        for s in sorted(view.get("sung") or (), key=lambda s: (s - mao) % n):
+            made = flor_points([parse_card(c) for c in dealt[s]], bet.values,
+                               bet.same_suit_bonus)
+            if made is not None and (view["accepted"] or self.rules.team_of[s] == won):
+                out.append({"seat": s, "cards": [card_name(c) for c in made[1]]})
+        return out
 
     def _making(self, bet: SideBet, points: int | None, public: list[str], want: int,
                 pool: tuple[str, ...]) -> list[tuple[str, ...]]:

@@ -539,10 +539,11 @@ def check(m: Match, p: Position) -> None:
     base = rule.value if rule is not None else rules.initial_value
     if hand.value not in values and hand.value != base:
         raise _refuse(Why("value_not_on_ladder",
-                          f"{hand.value} is not a value of the ladder {values}"), "value")
+                          f"{hand.value} is not a value of the ladder {values} (C8)"), "value")
     if rule is not None and rule.raises != "allowed" and hand.value != rule.value:
         raise _refuse(Why("special_value",
-                          f"the {rule.name} is worth {rule.value}, and no raise is allowed"),
+                          f"the {rule.name} is worth {rule.value}, and no raise is allowed "
+                          "(P5, P6, M5, M6)"),
                       "value")
     if (hand.last_raise_team is None) != (hand.value == base):
         said = (f"with no raise accepted the hand is worth {base}"
@@ -550,19 +551,20 @@ def check(m: Match, p: Position) -> None:
                 else f"a raise was accepted: the hand is worth more than {base}")
         raise _refuse(Why("value_without_raise", said), "value")
     if hand.value < base:
-        raise _refuse(Why("value_not_on_ladder", f"the hand is worth at least {base}"), "value")
+        raise _refuse(Why("value_not_on_ladder", f"the hand is worth at least {base} (C8)"),
+                      "value")
     pending = hand.pending
     if (state == "answer") != (pending is not None) and not (
             state in ("bet_answer", "sing") and hand.side is not None):  # G26, G36: waits
         raise _refuse(Why("pending_state", "a raise waits for its answer exactly in state "
-                                           f"answer (the state is {state})"), "pending")
+                                           f"answer (the state is {state}, C9)"), "pending")
     if pending is not None:
         ps, pv, pc = pending
         if rule is not None and rule.raises != "allowed":
             # P5, P6, M5, M6: a raise there is refused, or penalised at once: it never waits
             raise _refuse(Why("raise_in_special",
                               f"no raise is allowed in the {rule.name}: none waits for an "
-                              "answer"), "pending")
+                              "answer (P5, P6, M5, M6)"), "pending")
         if team_of[ps] == hand.last_raise_team:
             raise _refuse(Why("raised_twice",
                               f"team {team_of[ps]} raised last: it cannot raise again (C10)"),
@@ -571,7 +573,8 @@ def check(m: Match, p: Position) -> None:
         if step is None or step.value != pv:
             raise _refuse(Why("pending_not_next_step",
                               f"a raise from {hand.value} is to "
-                              f"{'nothing' if step is None else step.value}"), "pending.value")
+                              f"{'nothing' if step is None else step.value} (C8)"),
+                          "pending.value")
         if rules.name_card != (pc is not None):
             raise _refuse(Why("pending_card", "a raise names a card exactly where the variant "
                                               "says (M4)"), "pending.card")

@@ -164,9 +164,11 @@ FOCUS_LEGEND = (
 def difference(match: Match, parent: Rules) -> tuple[Match | None, str | None]:
     """How ``parent``'s rules would differ at ``match``'s state: a twin of the match under the
     parent (``None`` where the parent refuses the position) and the first difference in words
-    (``None`` where there is none before the move)."""
+    (``None`` where there is none before the move). The record of the hand before is left out
+    of the comparison (the twin's ``last_hand`` is ``None``): what the rule did in an earlier
+    hand is that hand's difference, not this one's."""
     try:
-        twin = Match.from_position(parent, match.position())
+        twin = Match.from_position(parent, _without_history(match.position()))
     except PositionError as err:
         return None, f"{parent.name} refuses this position: {err.code}: {err.why}"
     ours = [str(a) for a in match.legal_actions()]
@@ -177,9 +179,17 @@ def difference(match: Match, parent: Rules) -> tuple[Match | None, str | None]:
         return twin, (f"legal here, not under {parent.name}: {', '.join(only_ours) or '-'}; "
                       f"under {parent.name} only: {', '.join(only_theirs) or '-'}")
     for seat in range(match.rules.players):
-        if match.observation(seat) != twin.observation(seat):
+        if _present(match.observation(seat)) != _present(twin.observation(seat)):
             return twin, f"seat {seat} observes otherwise than under {parent.name}"
     return twin, None
+
+
+def _without_history(position: dict[str, Any]) -> dict[str, Any]:
+    return {**position, "last_hand": None}
+
+
+def _present(observation: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in observation.items() if k != "last_hand"}
 
 
 def _after(step: _Step, twin: Match, parent: Rules) -> str | None:
@@ -191,7 +201,7 @@ def _after(step: _Step, twin: Match, parent: Rules) -> str | None:
         return f"{parent.name} refuses {step.action}: {err.code}"
     if events != step.events:
         return f"under {parent.name}: {' · '.join(render_checkpoint(e) for e in events) or '-'}"
-    if twin.position() != step.match.position():
+    if _without_history(twin.position()) != _without_history(step.match.position()):
         return f"{step.action} leads to another position under {parent.name}"
     return None
 

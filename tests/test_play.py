@@ -163,11 +163,14 @@ def test_usage_errors(tmp_path: Path) -> None:
 
 def test_resume_needs_a_valid_seeded_log(tmp_path: Path) -> None:
     unseeded = tmp_path / "a.jsonl"
-    unseeded.write_text('{"truco_log": 1, "variant": "paulista"}\n', encoding="utf-8")
+    meta = ('"meta": {"tool": "truco play", "human": 0, '
+            '"bots": ["human", "heuristic", "heuristic", "heuristic"]}')
+    unseeded.write_text('{"truco_log": 1, "variant": "paulista", ' + meta + '}\n',
+                        encoding="utf-8")
     result = _play("--resume", str(unseeded), input="")
     assert result.exit_code == 1 and "only a seeded log" in result.output
     bad = tmp_path / "b.jsonl"
-    bad.write_text('{"truco_log": 1, "variant": "paulista", "seed": 7}\n'
+    bad.write_text('{"truco_log": 1, "variant": "paulista", "seed": 7, ' + meta + '}\n'
                    '{"event": "fold", "seat": 1}\n', encoding="utf-8")
     result = _play("--resume", str(bad), input="")
     assert result.exit_code == 1 and f"{bad}:2: illegal move" in result.output

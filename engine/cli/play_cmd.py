@@ -12,9 +12,11 @@ lets the bot play, ``no`` stops asking until the next hand. The bots are offered
 every card, as in ``truco simulate``; ``--resume`` replays those offers, so a resumed game goes
 on exactly as if it had not stopped.
 A bad answer gets a hint and the question again.
-With ``--log`` every move is written and flushed at once; ``--resume LOG`` replays a log's moves
-and goes on writing to it. ``--position FILE`` starts the game at a position (docs/positions.md),
-and its log (``--log``) starts from it. End of input stops the game cleanly (exit 0), the log kept.
+With ``--log`` every move is written and flushed at once; ``--resume LOG`` replays the moves of
+a log that truco play wrote (its header's ``meta``: ``"tool": "truco play"``) and goes on
+writing to it; the options its log decides are refused beside it. ``--position FILE`` starts
+the game at a position (docs/positions.md), and its log (``--log``) starts from it. End of
+input stops the game cleanly (exit 0), the log kept.
 
 Exit codes: 0 ok (also when stopped), 1 an invalid variant or log, 2 usage errors.
 """
@@ -507,6 +509,24 @@ class _Game:
             click.echo(f"'{line.strip()}': {got}")
 
 
+#: What ``--resume`` takes from its log: a different value would change the game mid-match.
+_FROM_THE_LOG = (("variant", "--variant"), ("seat", "--seat"), ("bots", "--bots"),
+                 ("seed", "--seed"))
+
+
+def _refuse_with_resume(level: str | None) -> None:
+    """A usage error naming the first option given with ``--resume`` that the log decides
+    (the variant, the seed, your seat, the bots): the game goes on exactly as it was."""
+    ctx = click.get_current_context()
+    given = [flag for param, flag in _FROM_THE_LOG
+             if ctx.get_parameter_source(param) not in (None, click.core.ParameterSource.DEFAULT)]
+    if level is not None:
+        given.append("--level")
+    if given:
+        raise click.UsageError(f"--resume goes on with its log's variant, seed, seat and bots: "
+                               f"leave out {given[0]}")
+
+
 def _bots_by_seat(text: str, seat: int, players: int) -> list[str]:
     """Every seat's player: ``--bots`` read as everywhere (:func:`parse_bots`), with the
     human at ``seat``."""
@@ -542,6 +562,7 @@ def _resume(path: str) -> tuple[dict[str, Any], Match, list[Action], bytes, int]
         raise first
     header = first.data
     assert replayer.rules is not None
+    _played_here(header, replayer.rules.players, path)
     moves = [Action.from_event(item.data) for item in visitor.moves]
     if "position" in header:
         bots_seed = (header.get("meta") or {}).get("bots_seed")
@@ -556,6 +577,30 @@ def _resume(path: str) -> tuple[dict[str, Any], Match, list[Action], bytes, int]
                        file=path, line=1)
     match = Match(replayer.rules, seed=header["seed"], dealer=header.get("dealer", 0))
     return header, match, moves, data, header["seed"]
+
+
+def _played_here(header: dict[str, Any], players: int, path: str) -> None:
+    """Refuse (:class:`~engine.errors.LogError`, line 1) a log that ``truco play`` did not
+    write: its header's ``meta`` must say ``"tool": "truco play"`` and give the seat of the
+    person (``human``) and every seat's player (``bots``), and its ``players`` must be the
+    names play gives those seats. Another program's log, or a recorded game, is never taken
+    over and written into."""
+    meta = header.get("meta")
+    meta = meta if isinstance(meta, dict) else {}
+    human, kinds = meta.get("human"), meta.get("bots")
+    why = None
+    if meta.get("tool") != "truco play":
+        why = 'its header\'s meta has no "tool": "truco play"'
+    elif (type(human) is not int or not isinstance(kinds, list) or len(kinds) != players
+          or not 0 <= human < players
+          or not all(isinstance(k, str) and (k == HUMAN) == (s == human)
+                     and (k == HUMAN or bot_problem(k) is None) for s, k in enumerate(kinds))):
+        why = "its header's meta does not name the seat of the person and the bots"
+    elif header.get("players", seat_names(kinds)) != seat_names(kinds):
+        why = "its header's players are not the names truco play gives its seats"
+    if why is not None:
+        raise LogError(f"only a log that truco play wrote can be resumed ({why}); "
+                       "truco replay shows it", file=path, line=1)
 
 
 #: A position file larger than this is refused (a position is a few KiB).
@@ -618,8 +663,9 @@ def position_match(rules: Rules, path: str, seed: int) -> Match:
 @force_option("the --log file")
 @click.option("--resume", metavar="LOG", type=click.Path(dir_okay=False, exists=True),
               help="Go on with the game of LOG (a seeded log written by truco play, or one "
-                   "it started from a position), writing to it: its variant, seed, seat and "
-                   "bots are used.")
+                   "it started from a position; any other log is refused), writing to it: its "
+                   "variant, seed, seat and bots are used, and giving any of them is a usage "
+                   "error.")
 @click.option("--position", "position_file", metavar="FILE", type=click.Path(dir_okay=False),
               help="Start the game at the position in FILE (a JSON position, as truco "
                    "position prints it; docs/positions.md), of --variant. The deals go on "
@@ -649,17 +695,12 @@ def play(variant: str | None, seat: int, bots: str, level: str | None, seed: int
             raise click.UsageError("--resume goes on writing to its own log; leave out --log")
         if position_file is not None:
             raise click.UsageError("--resume goes on from its log; leave out --position")
+        _refuse_with_resume(level)
         header, match, moves, data, seed = _resume(resume)
-        meta = header.get("meta") or {}
+        meta = header["meta"]  # checked by _resume: written by truco play
         rules = match.rules
-        ctx = click.get_current_context()
-        if ctx.get_parameter_source("seat") is click.core.ParameterSource.DEFAULT:
-            seat = int(meta.get("human", 0))
-        bots_given = (bots_source is not click.core.ParameterSource.DEFAULT
-                      or level is not None)
-        names = None if bots_given else list(meta.get("bots", []))
-        if names is not None and not all(n == HUMAN or bot_problem(n) is None for n in names):
-            names = None  # not written by truco play: the --bots default
+        seat = meta["human"]
+        names = list(meta["bots"])
         label = header["variant"]
     else:
         if variant is None:

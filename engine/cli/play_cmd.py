@@ -46,6 +46,7 @@ from engine.replay import Visitor, replay
 from engine.rules import Rules
 from engine.shuffle import SplitMix64
 from engine.simulate import bot_seed
+from engine.state import HandState
 from engine.tui import (
     card_label,
     card_names,
@@ -141,9 +142,11 @@ def menu_order(legal: Sequence[Action], rules: Rules, vira: str | None,
     return sorted(range(len(legal)), key=key)
 
 
-def describe_checkpoint(cp: Checkpoint, me: int, team_of: Sequence[int] | None = None) -> str:
+def describe_checkpoint(cp: Checkpoint, me: int, team_of: Sequence[int] | None = None,
+                        names: Sequence[str] | None = None, proves: str | None = None) -> str:
     """A checkpoint in words, as seen from seat ``me``'s team (``team_of``: each seat's team,
-    by default partners in alternate seats)."""
+    by default partners in alternate seats); ``names`` are the seats' names; ``proves`` is
+    the side bet whose declaration a ``side_show`` proves (G32)."""
     team = team_of[me] if team_of is not None else me % 2
     teams = len(set(team_of)) if team_of is not None else 2
 
@@ -156,14 +159,15 @@ def describe_checkpoint(cp: Checkpoint, me: int, team_of: Sequence[int] | None =
             else "  → round tied"
     if ev == "side_declare":  # G30: the declared points, or "são boas"
         said = str(cp["points"]) if cp["points"] is not None else "são boas"
-        return f"  {seat_label(cp['seat'], me)}: \"{said}\""
+        return f"  {seat_label(cp['seat'], me, names)}: \"{said}\""
     if ev == "side_bet":
         how = "accepted" if cp["accepted"] else "refused"
         return (f"  → {cp['bet']} ({' - '.join(cp['calls'])}, {how}) won by "
                 f"{side(cp['winner'])} for {cp['points']} · score "
                 f"{scores_text(cp['score'], team)}")
     if ev == "side_show":  # G32: the winning points' cards
-        return (f"  shown: {seat_label(cp['seat'], me)} "
+        why = f" for the {proves}" if proves is not None else ""
+        return (f"  shown{why}: {seat_label(cp['seat'], me, names)} "
                 + " ".join(card_pretty(parse_card(c)) for c in cp["cards"]))
     if ev == "hand":
         s = cp["score"]
@@ -415,21 +419,26 @@ class _Game:
             position = None  # P6: the person played a card of his blind hand by its place
             if m.blind and action.kind == "play" and action.seat == self.seat:
                 position = m.hands[self.seat].index(action.card) + 1  # type: ignore[arg-type]
-            hand, shown_before = m.hand_number, len(m.shown)
+            hand, shown_before, state = m.hand_number, len(m.shown), m.hand
             cps = self.recorder.apply(action) if self.recorder is not None else m.apply(action)
             click.echo(describe(action, m.rules, self.seat, position, self.names))
-            self.tell_shown(hand, shown_before)
+            proofs = [c for c in cps if c["event"] == "side_show"]  # G32, not raises
+            self.tell_shown(hand, shown_before, sum(len(c["cards"]) for c in proofs))
+            bets = iter(_side_shows(state))
             for cp in cps:
-                click.echo(describe_checkpoint(cp, self.seat, self.match.rules.team_of))
+                proves = next(bets, None) if cp["event"] == "side_show" else None
+                click.echo(describe_checkpoint(cp, self.seat, m.rules.team_of, self.names,
+                                               proves))
 
-    def tell_shown(self, hand: int, before: int) -> None:
+    def tell_shown(self, hand: int, before: int, proofs: int = 0) -> None:
         """Cards newly shown with a raise (M4): accepted, or refused where the variant shows a
-        refused raise's card (round 1 in Mineiro), which ends the hand."""
+        refused raise's card (round 1 in Mineiro), which ends the hand. The last ``proofs``
+        cards shown are a side bet's proof (G32), told by their checkpoint instead."""
         m = self.match
         obs = m.observation(self.seat)
         last = obs["last_hand"]
         shown = obs["shown"] if m.hand_number == hand else (last["shown"] if last else [])
-        for s in shown[before:]:
+        for s in shown[before:len(shown) - proofs]:
             click.echo(f"  shown: {seat_label(s['seat'], self.seat, self.names)} raised with "
                        f"{card_label(s['card'], obs['manilhas'], self.card_names)}")
 
@@ -525,6 +534,17 @@ def _refuse_with_resume(level: str | None) -> None:
     if given:
         raise click.UsageError(f"--resume goes on with its log's variant, seed, seat and bots: "
                                f"leave out {given[0]}")
+
+
+def _side_shows(hand: HandState) -> list[str]:
+    """The side bet that each ``side_show`` checkpoint of the hand's end proves, in their
+    order (as :func:`engine.moves.bets.side_bets_at_end` shows them)."""
+    bets = []
+    for b in hand.side or ():
+        for seat, cards in (b.flores if b.shown is None else (b.shown,)):
+            if any(c in hand.hands[seat] for c in cards):
+                bets.append(b.bet.name)
+    return bets
 
 
 def _bots_by_seat(text: str, seat: int, players: int) -> list[str]:

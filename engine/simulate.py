@@ -61,21 +61,27 @@ def bot_seed(seed: int, seat: int) -> int:
     return derive_seed(seed ^ _BOT_SALT, seat)
 
 
-def seat_bots(names: Sequence[str], players: int) -> list[str]:
-    """Bot names by seat from one name (every seat), two (teams 0 and 1) or one per seat.
+def seat_bots(names: Sequence[str], players: int,
+              team_of: Sequence[int] | None = None) -> list[str]:
+    """Bot names by seat from one name (every seat), one per team (by team number; ``team_of``
+    gives each seat's team, by default partners in alternate seats) or one per seat.
 
     >>> seat_bots(["heuristic", "random"], 4)
     ['heuristic', 'random', 'heuristic', 'random']
+    >>> seat_bots(["a", "b", "c"], 3, team_of=[0, 1, 2])
+    ['a', 'b', 'c']
     """
     names = list(names)
+    team_of = list(team_of) if team_of is not None else [s % 2 for s in range(players)]
+    teams = len(set(team_of))
     if len(names) == 1:
         return names * players
-    if len(names) == 2:
-        return [names[s % 2] for s in range(players)]
     if len(names) == players:
         return names
-    counts = "1 bot or 2 (one per seat)" if players == 2 else \
-        f"1 bot, 2 (one per team) or {players} (one per seat)"
+    if len(names) == teams:
+        return [names[team_of[s]] for s in range(players)]
+    counts = (f"1 bot or {players} (one per seat)" if teams == players else
+              f"1 bot, {teams} (one per team) or {players} (one per seat)")
     raise ValueError(f"give {counts}, not {len(names)}")
 
 
@@ -305,7 +311,7 @@ def run_simulation(variant: str, *, games: int, seed: int, bots: Sequence[str], 
     ``executor``: where the chunks of matches run (:mod:`engine.cluster`, a Dask cluster for
     one), instead of ``jobs`` processes on this machine; the result is the same."""
     rules = resolve_rules(variant)
-    names = tuple(seat_bots(bots, rules.players))
+    names = tuple(seat_bots(bots, rules.players, rules.team_of))
     for name in set(names):
         make_bot(name, rules)  # fail early on an unknown name
     logs_dir = None

@@ -69,14 +69,17 @@ def manilhas_text(manilhas: Sequence[str], names: Mapping[str, str]) -> str:
     return "manilhas " + " > ".join(shown)
 
 
-def seat_label(seat: int, me: int, names: Sequence[str] | None = None) -> str:
+def seat_label(seat: int, me: int, names: Sequence[str] | None = None,
+               team_of: Sequence[int] | None = None) -> str:
     """``'you'`` for seat ``me``; the seat's name from ``names`` (a log header's ``players``);
-    else ``'partner (seat 2)'`` or ``'seat 1'``."""
+    else ``'partner (seat 2)'`` or ``'seat 1'`` (``team_of``: each seat's team, the rules'
+    ``team_of``; by default partners sit in alternate seats)."""
     if seat == me:
         return "you"
     if names is not None and seat < len(names):
         return names[seat]
-    if seat % 2 == me % 2:
+    partners = team_of[seat] == team_of[me] if team_of is not None else seat % 2 == me % 2
+    if partners:
         return f"partner (seat {seat})"
     return f"seat {seat}"
 
@@ -139,9 +142,9 @@ def render_banner(obs: Mapping[str, Any], *, rules: Rules, names: Sequence[str] 
     """
     me, team, score = obs["seat"], obs["team"], obs["score"]
     games = f" · games {scores_text(obs['games'], team)}" if any(obs["games"]) else ""
-    lines = [f"══ Hand {obs['hand_number']} · dealer {seat_label(obs['dealer'], me, names)} · "
-             f"mão {seat_label(obs['mao'], me, names)} · score {scores_text(score, team)} "
-             f"(to {target}){games}"]
+    dealer, mao = (seat_label(obs[k], me, names, rules.team_of) for k in ("dealer", "mao"))
+    lines = [f"══ Hand {obs['hand_number']} · dealer {dealer} · mão {mao} · score "
+             f"{scores_text(score, team)} (to {target}){games}"]
     special = obs["special"]
     if special is not None:
         whose = "" if special["team"] is None else (
@@ -175,7 +178,7 @@ def render_table(obs: Mapping[str, Any], *, title: str, target: int, rules: Rule
     score = obs["score"]
 
     def who(seat: int) -> str:
-        return seat_label(seat, me, names)
+        return seat_label(seat, me, names, rules.team_of if rules is not None else None)
 
     lines = [
         f"── {title} · hand {obs['hand_number']} · dealer {who(obs['dealer'])}, "

@@ -30,7 +30,8 @@ def _check_bots(text: str, variants: tuple[str, str]) -> list[str]:
     """Every bot known, and as many as each variant can seat; else a usage error. The names as
     given (each variant seats them by its own number of players)."""
     for variant in variants:
-        parse_bots(text, resolve_rules(variant).players, param_hint=f"--bots ({variant})")
+        rules = resolve_rules(variant)
+        parse_bots(text, rules.players, team_of=rules.team_of, param_hint=f"--bots ({variant})")
     return [name.strip() for name in text.split(",")]
 
 

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -33,9 +33,11 @@ def bots_option(default: str, *, note: str = "") -> Callable[[F], F]:
                         metavar="NAME[,NAME...]", help=BOTS_HELP + (f" {note}" if note else ""))
 
 
-def parse_bots(text: str, players: int, *, param_hint: str = "--bots") -> list[str]:
-    """Bot names by seat from ``--bots`` (see :func:`engine.simulate.seat_bots`); a usage error
-    names an unknown bot or a wrong count.
+def parse_bots(text: str, players: int, *, team_of: Sequence[int] | None = None,
+               param_hint: str = "--bots") -> list[str]:
+    """Bot names by seat from ``--bots`` (see :func:`engine.simulate.seat_bots`; ``team_of``:
+    each seat's team, the rules' ``team_of``); a usage error names an unknown bot or a wrong
+    count.
 
     >>> parse_bots("heuristic, random", 4)
     ['heuristic', 'random', 'heuristic', 'random']
@@ -45,7 +47,7 @@ def parse_bots(text: str, players: int, *, param_hint: str = "--bots") -> list[s
     if problems:
         raise click.BadParameter(problems[0], param_hint=param_hint)
     try:
-        return seat_bots(names, players)
+        return seat_bots(names, players, team_of)
     except ValueError as exc:
         raise click.BadParameter(f"{players} seats: {exc}", param_hint=param_hint) from None
 

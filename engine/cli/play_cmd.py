@@ -159,7 +159,7 @@ def describe_checkpoint(cp: Checkpoint, me: int, team_of: Sequence[int] | None =
             else "  → round tied"
     if ev == "side_declare":  # G30: the declared points, or "são boas"
         said = str(cp["points"]) if cp["points"] is not None else "são boas"
-        return f"  {seat_label(cp['seat'], me, names)}: \"{said}\""
+        return f"  {seat_label(cp['seat'], me, names, team_of)}: \"{said}\""
     if ev == "side_bet":
         how = "accepted" if cp["accepted"] else "refused"
         return (f"  → {cp['bet']} ({' - '.join(cp['calls'])}, {how}) won by "
@@ -167,7 +167,7 @@ def describe_checkpoint(cp: Checkpoint, me: int, team_of: Sequence[int] | None =
                 f"{scores_text(cp['score'], team)}")
     if ev == "side_show":  # G32: the winning points' cards
         why = f" for the {proves}" if proves is not None else ""
-        return (f"  shown{why}: {seat_label(cp['seat'], me, names)} "
+        return (f"  shown{why}: {seat_label(cp['seat'], me, names, team_of)} "
                 + " ".join(card_pretty(parse_card(c)) for c in cp["cards"]))
     if ev == "hand":
         s = cp["score"]
@@ -547,10 +547,11 @@ def _side_shows(hand: HandState) -> list[str]:
     return bets
 
 
-def _bots_by_seat(text: str, seat: int, players: int) -> list[str]:
+def _bots_by_seat(text: str, seat: int, rules: Rules) -> list[str]:
     """Every seat's player: ``--bots`` read as everywhere (:func:`parse_bots`), with the
     human at ``seat``."""
-    names = parse_bots(text, players)
+    players = rules.players
+    names = parse_bots(text, players, team_of=rules.team_of)
     return [HUMAN if s == seat else name for s, name in enumerate(names)]
 
 
@@ -742,7 +743,7 @@ def play(variant: str | None, seat: int, bots: str, level: str | None, seed: int
         raise click.BadParameter(f"seat {seat} is not a seat of {rules.name} "
                                  f"(0..{rules.players - 1})", param_hint="--seat")
     if names is None or len(names) != rules.players or names[seat] != HUMAN:
-        names = _bots_by_seat(bots, seat, rules.players)
+        names = _bots_by_seat(bots, seat, rules)
     players = {s: make_bot(n, rules, bot_seed(seed, s)) for s, n in enumerate(names)
                if s != seat}
     # Replaying a log: each bot sees the positions it moved in, as when they were played,
@@ -779,8 +780,10 @@ def play(variant: str | None, seat: int, bots: str, level: str | None, seed: int
                        "won")
             return
         shown = seat_names(names)
-        partners = [shown[s] for s in range(seat % 2, rules.players, 2) if s != seat]
-        others = [shown[s] for s in range(1 - seat % 2, rules.players, 2)]
+        team_of = rules.team_of  # the variant's teams (C1), never the seats' parity
+        partners = [shown[s] for s in range(rules.players)
+                    if s != seat and team_of[s] == team_of[seat]]
+        others = [shown[s] for s in range(rules.players) if team_of[s] != team_of[seat]]
         click.echo(f"{title}: you are seat {seat}"
                    + (f", with {' and '.join(partners)}" if partners else "")
                    + f", against {' and '.join(others)}. Type a move's letter or name; 'quit' "

@@ -195,7 +195,7 @@ def simulate(variant: str, n_matches: int, games_alias: int | None, seed: int, b
 
     games = matches(n_matches, games_alias) or 0
     rules = resolve_rules(variant)
-    names = parse_bots(bots, rules.players)
+    names = parse_bots(bots, rules.players, team_of=rules.team_of)
     if html is not None:
         refuse_existing(html, force, "--html")
     folder = None

@@ -265,8 +265,12 @@ def test_play_position_resume_continues_exactly_where_the_game_stopped(tmp_path:
 
 def test_resume_of_a_position_log_without_the_bots_seed_is_refused(tmp_path: Path) -> None:
     text = _log_from(Match.from_position("paulista", _mid_hand().position()), moves=2)
+    head, rest = text.split("\n", 1)
+    header = json.loads(head)  # as truco play writes it, but without the bots' seed
+    header["meta"] = {"tool": "truco play", "human": 0,
+                      "bots": ["human", "heuristic", "heuristic", "heuristic"]}
     log = tmp_path / "a.jsonl"
-    log.write_text(text, encoding="utf-8")
+    log.write_text(json.dumps(header) + "\n" + rest, encoding="utf-8")
     result = _play("--resume", str(log), input="")
     assert result.exit_code == 1 and "bots_seed" in result.output
     assert "Traceback" not in result.output

@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import IO
 
 from engine.actions import Action
-from engine.cards import COBERTA, Card, card_name, card_pretty, parse_card
+from engine.cards import COBERTA, Card, card_name, card_pretty
 from engine.game import Checkpoint, Match
 from engine.logread import LogItem
 from engine.replay import Replayer, Visitor, replay
 from engine.rules import COVERED
-from engine.tui import card_names
+from engine.tui import card_names, named
 
 
 class Transcript(Visitor):
@@ -46,6 +46,12 @@ class Transcript(Visitor):
         self._last_kind = ""
         #: The log starts from a position (docs/positions.md) whose hand is not yet shown.
         self._from_position = False
+        #: What players call particular cards (the variant's ``card_names``).
+        self._called: dict[str, str] = {}
+
+    def _card(self, card: Card) -> str:
+        """A card for people, named where the variant names it: ``4♣ (zap)``, ``X1 (coringa)``."""
+        return named(card_name(card), self._called)
 
     def _name(self, seat: int) -> str:
         return self.names[seat] if seat < len(self.names) else f"seat {seat}"
@@ -67,6 +73,7 @@ class Transcript(Visitor):
         given = item.data.get("players") or []
         self.names = [str(given[s]) if s < len(given) else f"seat {s}" for s in range(n)]
         self._team_of = r.team_of
+        self._called = card_names(r)
         seed = item.data.get("seed")
         if "position" in item.data:  # a log that starts from a position: what was before it
             self._from_position = True
@@ -96,7 +103,7 @@ class Transcript(Visitor):
         self.lines.append(f"Hand {match.hand_number} · dealer {self._name(match.dealer)} · "
                           f"mão {self._name(match.mao)} · score {_dashed(match.score)}")
         self.lines.append("  " + " | ".join(
-            f"{self._name(s)}: {' '.join(card_pretty(c) for c in cards)}"
+            f"{self._name(s)}: {' '.join(self._card(c) for c in cards)}"
             for s, cards in enumerate(match.dealt)))
         table = []
         if match.vira is not None:
@@ -131,7 +138,7 @@ class Transcript(Visitor):
         if not hand.played and hand.pending is None and hand.last_raise_team is None:
             return  # the log starts with the hand
         done = [f"round {n + 1}: " + ", ".join(
-                    f"{self._name(s)} {card_pretty(c)}{f' {COBERTA}' if cov else ''}"
+                    f"{self._name(s)} {self._card(c)}{f' {COBERTA}' if cov else ''}"
                     for k, s, c, cov in hand.played if k == n)
                 for n in range(rnd.number + 1) if any(k == n for k, *_ in hand.played)]
         said = [f"played: {'; '.join(done)}"] if done else []
@@ -160,14 +167,14 @@ class Transcript(Visitor):
         if kind == "play":
             assert action.card is not None
             covered = f" {COBERTA}" if action.covered else ""
-            self.lines.append(f"  {says(who, 'plays')} {card_pretty(action.card)}{covered}")
+            self.lines.append(f"  {says(who, 'plays')} {self._card(action.card)}{covered}")
             self._round.append((action.seat, action.card, action.covered))
         elif kind == "raise":
             assert action.value is not None
-            named = f" with {card_pretty(action.card)}" if action.card is not None else ""
+            card = f" with {self._card(action.card)}" if action.card is not None else ""
             penalty = "  (a raise where none is allowed)" if checkpoints else ""
             self.lines.append(f"  {says(who, 'raises')}: {r.step_name(action.value)} "
-                              f"({action.value}){named}{penalty}")
+                              f"({action.value}){card}{penalty}")
         elif kind == "accept":
             self.lines.append(f"  {says(who, 'accepts')}: the hand is worth {match.value}"
                               if not checkpoints else f"  {says(who, 'accepts')}")
@@ -222,7 +229,7 @@ class Transcript(Visitor):
                               f"point{'s' * (points != 1)} · score {_dashed(cp['score'])}")
         elif ev == "side_show":  # G32: the winning points' cards still in hand
             self.lines.append(f"  {self._says(self._name(cp['seat']), 'shows')} "
-                              + " ".join(card_pretty(parse_card(c)) for c in cp["cards"]))
+                              + " ".join(named(c, self._called) for c in cp["cards"]))
         else:
             self.lines.append(f"Match: {self._team(cp['winner'])} wins · games "
                               f"{_dashed(cp['games'])}")
@@ -235,7 +242,7 @@ class Transcript(Visitor):
         _, seat, card = max((((COVERED if cov else strength[c]), s, c)
                              for s, c, cov in self._round if self._team_of[s] == winner),
                             key=lambda e: e[0])
-        return f"team {winner} wins ({self._name(seat)}, {card_pretty(card)})"
+        return f"team {winner} wins ({self._name(seat)}, {self._card(card)})"
 
     def end(self, replayer: Replayer) -> None:
         if replayer.incomplete is not None:

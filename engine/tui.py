@@ -42,12 +42,19 @@ def card_names(rules: Rules) -> dict[str, str]:
     return {str(c): str(n) for c, n in names.items()} if isinstance(names, Mapping) else {}
 
 
+def named(card: str | None, names: Mapping[str, str]) -> str:
+    """A card for people with its name where the variant gives one (``card_names``): ``'3♦'``,
+    ``'4♣ (zap)'``, ``'X1 (coringa)'``; ``None`` (face down) as ``'??'``."""
+    text = pretty(card)
+    return f"{text} ({names[card]})" if card is not None and card in names else text
+
+
 def card_label(card: str, manilhas: Sequence[str], names: Mapping[str, str]) -> str:
     """A card for people, a manilha marked as one, with its name where the variant gives one:
-    ``'3♦'``, ``'J♣ (manilha)'``, ``'4♣ (zap, manilha)'``."""
+    ``'3♦'``, ``'J♣ (manilha)'``, ``'4♣ (zap, manilha)'``, ``'X1 (coringa)'``."""
     text = pretty(card)
     if card not in manilhas:
-        return text
+        return named(card, names)
     return f"{text} ({names[card]}, manilha)" if card in names else f"{text} (manilha)"
 
 
@@ -106,11 +113,12 @@ def side_text(winner: int | None, team: int, teams: int) -> str:
     return "them" if teams == 2 else f"team {winner}"
 
 
-def _played(p: Mapping[str, Any]) -> str:
-    """A card on the table: face down cards of others are ``coberta``, one's own is shown."""
+def _played(p: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """A card on the table (named where the variant names it): face down cards of others are
+    ``coberta``, one's own is shown."""
     if p["card"] is None:
         return COBERTA
-    return pretty(p["card"]) + (f" {COBERTA}" if p["covered"] else "")
+    return named(p["card"], names) + (f" {COBERTA}" if p["covered"] else "")
 
 
 def your_cards(obs: Mapping[str, Any], rules: Rules | None = None) -> str:
@@ -176,6 +184,7 @@ def render_table(obs: Mapping[str, Any], *, title: str, target: int, rules: Rule
     me = obs["seat"]
     team = obs["team"]
     score = obs["score"]
+    called = card_names(rules) if rules is not None else {}
 
     def who(seat: int) -> str:
         return seat_label(seat, me, names, rules.team_of if rules is not None else None)
@@ -200,12 +209,12 @@ def render_table(obs: Mapping[str, Any], *, title: str, target: int, rules: Rule
         cards = [p for p in obs["played"] if p["round"] == rnd]
         if not cards:
             continue
-        shown = ", ".join(f"{who(p['seat'])} {_played(p)}" for p in cards)
+        shown = ", ".join(f"{who(p['seat'])} {_played(p, called)}" for p in cards)
         done = (f" → {side_text(obs['rounds'][rnd - 1], team, teams)}"
                 if rnd <= len(obs["rounds"]) else "")
         lines.append(f"Round {rnd}: {shown}{done}")
     for s in obs["shown"]:
-        lines.append(f"Shown with a raise: {who(s['seat'])} {pretty(s['card'])}")
+        lines.append(f"Shown with a raise: {who(s['seat'])} {named(s['card'], called)}")
     pending = obs["pending_raise"]
     if pending is not None:
         lines.append(f"Pending: {who(pending['seat'])} calls {pending['name'].upper()} "
@@ -232,6 +241,6 @@ def render_table(obs: Mapping[str, Any], *, title: str, target: int, rules: Rule
         for s, cards in sorted(obs["partner_hands"].items()):
             if s != me:
                 lines.append(f"Partner's cards ({who(s)}): "
-                             + " ".join(pretty(c) for c in cards))
+                             + " ".join(named(c, called) for c in cards))
     lines.append(your_cards(obs, rules))
     return "\n".join(lines)

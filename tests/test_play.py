@@ -187,9 +187,9 @@ def test_a_raise_does_not_tell_the_others_its_card() -> None:
 
     rules = Match.new("mineiro", seed=1).rules
     assert describe(Action.raise_to(1, 3, "7h"), rules, 0) == "seat 1 calls TRUCO (3)"
-    assert describe(Action.raise_to(0, 3, "7h"), rules, 0) == "you call TRUCO (3) with 7♥"
+    assert describe(Action.raise_to(0, 3, "7h"), rules, 0) == "you call TRUCO (3) with 7♥ (copas)"
     assert describe(Action.play(1, "7h", True), rules, 0) == "seat 1 plays a card coberta"
-    assert describe(Action.play(0, "7h", True), rules, 0) == "you play 7♥ coberta"
+    assert describe(Action.play(0, "7h", True), rules, 0) == "you play 7♥ (copas) coberta"
 
 
 def test_a_joker_is_typed_by_its_name_up_to_x16() -> None:

@@ -257,3 +257,21 @@ def test_record_unseeded_needs_no_seed() -> None:
     assert '"seed"' not in first.output.splitlines()[0]
     missing = runner.invoke(main, ["record", "--variant", "mineiro"])
     assert missing.exit_code == 2 and "--seed" in missing.output
+
+
+def test_C2_extra_cards_are_shown_by_their_names_in_play_and_replay(tmp_path: Path) -> None:
+    """capixaba-jokers names X1 and X2 "coringa" (card_names): the table, the moves and the
+    transcript say so, not a bare X1."""
+    from engine.cards import parse_card
+    from engine.cli.play_cmd import describe
+    from engine.tui import your_cards
+
+    m = match("capixaba-jokers", deal(0, "X1 4c 5d | X2 3d Kd | 5c 6d 5h | 6c 7d 6h", vira="Qs"))
+    rules = m.rules
+    assert "X1 (coringa)" in your_cards(m.observation(0), rules)
+    assert describe(Action.play(1, parse_card("X2")), rules, 0).endswith("plays X2 (coringa)")
+    log = tmp_path / "j.jsonl"
+    assert _play("--variant", "capixaba-jokers", "--seed", "3", "--log", str(log)).exit_code == 0
+    text = transcript(log.read_bytes(), str(log))
+    assert "X1 (coringa)" in text or "X2 (coringa)" in text
+    assert not re.search(r"X[12](?! \(coringa\))", text)

@@ -50,6 +50,7 @@ from engine.state import HandState
 from engine.tui import (
     card_label,
     card_names,
+    named,
     render_banner,
     render_table,
     scores_text,
@@ -93,9 +94,14 @@ def describe(action: Action, rules: Rules, me: int, position: int | None = None,
     """A move in words, as seen from seat ``me``, told by its kind (``MoveKind.tell``):
     ``position`` is the card's 1-based place in the hand for a play of a blind hand (P6);
     ``names`` are the seats' names."""
-    who = seat_label(action.seat, me, names)
+    who = seat_label(action.seat, me, names, rules.team_of)
+    called = card_names(rules)
+
+    def card(c: int) -> str:
+        return named(card_name(c), called)
+
     words = Words(who=who, s="s" * (who != "you"), me=me, rules=rules, position=position,
-                  card=card_pretty, label=card_pretty)
+                  card=card, label=card)
     tell = KINDS[action.kind].tell
     assert tell is not None, f"{action.kind} has no words"
     return tell(action, words)
@@ -111,7 +117,7 @@ def menu_entry(action: Action, rules: Rules, position: int | None,
         return card_label(card_name(c), manilhas, names or {})
 
     words = Words(who="you", s="", me=action.seat, rules=rules, position=position,
-                  card=card_pretty, label=label)
+                  card=label, label=label)
     menu = KINDS[action.kind].menu
     assert menu is not None, f"{action.kind} has no words"
     return menu(action, words)
@@ -143,10 +149,12 @@ def menu_order(legal: Sequence[Action], rules: Rules, vira: str | None,
 
 
 def describe_checkpoint(cp: Checkpoint, me: int, team_of: Sequence[int] | None = None,
-                        names: Sequence[str] | None = None, proves: str | None = None) -> str:
+                        names: Sequence[str] | None = None, proves: str | None = None,
+                        called: dict[str, str] | None = None) -> str:
     """A checkpoint in words, as seen from seat ``me``'s team (``team_of``: each seat's team,
     by default partners in alternate seats); ``names`` are the seats' names; ``proves`` is
-    the side bet whose declaration a ``side_show`` proves (G32)."""
+    the side bet whose declaration a ``side_show`` proves (G32); ``called``: the variant's
+    card names."""
     team = team_of[me] if team_of is not None else me % 2
     teams = len(set(team_of)) if team_of is not None else 2
 
@@ -168,7 +176,7 @@ def describe_checkpoint(cp: Checkpoint, me: int, team_of: Sequence[int] | None =
     if ev == "side_show":  # G32: the winning points' cards
         why = f" for the {proves}" if proves is not None else ""
         return (f"  shown{why}: {seat_label(cp['seat'], me, names, team_of)} "
-                + " ".join(card_pretty(parse_card(c)) for c in cp["cards"]))
+                + " ".join(named(c, called or {}) for c in cp["cards"]))
     if ev == "hand":
         s = cp["score"]
         won = (f"hand won by {side(cp['winner'])} for {cp['points']}" if cp["winner"] is not None
@@ -428,7 +436,7 @@ class _Game:
             for cp in cps:
                 proves = next(bets, None) if cp["event"] == "side_show" else None
                 click.echo(describe_checkpoint(cp, self.seat, m.rules.team_of, self.names,
-                                               proves))
+                                               proves, self.card_names))
 
     def tell_shown(self, hand: int, before: int, proofs: int = 0) -> None:
         """Cards newly shown with a raise (M4): accepted, or refused where the variant shows a

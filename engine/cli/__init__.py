@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
 import sys
 
 import click
@@ -17,11 +18,16 @@ from engine.errors import TrucoError
 class _Group(click.Group):
     """Any :class:`TrucoError` that escapes a command is reported as ``truco: message``, exit 1,
     never as a traceback; so is a file that cannot be read or written (a full disk, a folder
-    without permission: the target of an atomic write is then left as it was)."""
+    without permission: the target of an atomic write is then left as it was). Output to a
+    pipe that its reader closed (``truco variants list | head -1``) ends the command quietly,
+    exit 0."""
 
     def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)
+        except BrokenPipeError:  # the reader went away (| head): stop quietly, all is well
+            _silence_stdout()
+            sys.exit(0)
         except TrucoError as exc:
             click.echo(f"truco: {exc}", err=True)
             sys.exit(1)
@@ -29,6 +35,18 @@ class _Group(click.Group):
             where = f"{exc.filename}: " if exc.filename else ""
             click.echo(f"truco: {where}{exc.strerror or exc}", err=True)
             sys.exit(1)
+
+
+def _silence_stdout() -> None:
+    """Point standard output at the null device, so that Python's last flush of what is
+    buffered does not fail again on the closed pipe."""
+    try:
+        fd = sys.stdout.fileno()
+        devnull = os.open(os.devnull, os.O_WRONLY)
+    except (OSError, ValueError):  # no file descriptor (a test runner's stream)
+        return
+    os.dup2(devnull, fd)
+    os.close(devnull)
 
 
 #: Each command, by name: the module that defines it and the command's name there. A command's

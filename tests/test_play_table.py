@@ -20,7 +20,7 @@ from helpers import deal, match, score_to
 from engine import Action
 from engine.bots.base import Observation
 from engine.cli import main
-from engine.cli.play_cmd import _Game, menu_order, parse_move, seat_names
+from engine.cli.play_cmd import _Game, _Stop, menu_order, parse_move, seat_names
 from engine.replay import verify_file
 from engine.transcript import transcript
 from engine.tui import render_banner
@@ -275,3 +275,73 @@ def test_C2_extra_cards_are_shown_by_their_names_in_play_and_replay(tmp_path: Pa
     text = transcript(log.read_bytes(), str(log))
     assert "X1 (coringa)" in text or "X2 (coringa)" in text
     assert not re.search(r"X[12](?! \(coringa\))", text)
+
+
+def test_a_capital_rank_letter_is_a_card_never_a_menu_entry() -> None:
+    m = match("mineiro", deal(0, "4s 5s 6s | 3d As 7h | 5c 6c 7c | 5d 6d Kc"))
+    legal, texts = _menu(m, 1)
+    assert legal[0] != Action.play(1, "As")  # the menu's a) is another card (7♥, copas)
+    assert parse_move("A", legal, texts, m.rules) == Action.play(1, "As")
+    assert parse_move("a", legal, texts, m.rules) == legal[0]
+
+
+def _why(m: object) -> object:
+    from engine import IllegalMoveError, Match
+
+    assert isinstance(m, Match)
+
+    def why(action: Action) -> str | None:
+        try:
+            m.clone().apply(action)
+        except IllegalMoveError as exc:
+            return str(exc.why)
+        return None
+
+    return why
+
+
+def test_M4_a_refused_input_says_the_rule_that_refuses_it() -> None:
+    m = match("mineiro", deal(0, "4s 5s 6s | 3d Qs 2c | 5c 6c 7c | 5d 6d Kc"))
+    m.apply(Action.raise_to(1, 3, "3d"))
+    m.apply(Action.accept(2))
+    legal, texts = _menu(m, 1)
+    said = parse_move("2c", legal, texts, m.rules, _why(m))  # type: ignore[arg-type]
+    assert said == "seat 1 raised with 3d and must play it (M4)"
+    assert parse_move("2c", legal, texts, m.rules) == "you cannot play 2♣ now"  # no engine
+
+
+def test_a_refused_card_or_answer_says_why_in_the_engines_words() -> None:
+    m = match("paulista", deal(0, "4c 7h As | 3d 2d Kd | 5c 5d 5h | 6c 6d 6h", vira="Qs"))
+    m.apply(Action.play(1, "3d"))
+    legal, texts = _menu(m, 2)
+    why = _why(m)
+    assert parse_move("3d", legal, texts, m.rules, why) == "seat 2 does not hold 3d"  # type: ignore[arg-type]
+    assert parse_move("aceito", legal, texts, m.rules, why) == (  # type: ignore[arg-type]
+        "no raise is waiting for an answer")
+    m.apply(Action.play(2, "5c"))
+    m.apply(Action.play(3, "6c"))
+    m.apply(Action.play(0, "4c"))
+    legal, texts = _menu(m, 1)  # round 2: covered cards allowed (P7)
+    assert parse_move("3c coberta", legal, texts, m.rules, why) == (  # type: ignore[arg-type]
+        "seat 1 does not hold 3c")
+
+
+class _First:
+    """A bot that always makes the first legal move (a card: it never raises)."""
+
+    name = "first"
+
+    def choose(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
+        return next(a for a in legal_actions if a.kind in ("play", "pass"))
+
+
+def test_the_terminal_says_why_a_move_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    m = match("mineiro", deal(0, "4s 5s 6s | 3d Qs 2c | 5c 6c 7c | 5d 6d Kc"))
+    names = seat_names(["human", "first", "first", "first"])
+    game = _Game(m, 0, {s: _First() for s in (1, 2, 3)}, "Mineiro", None,
+                 io.StringIO("\n\n\naceito\nAs\n"), names)
+    with pytest.raises(_Stop):  # the end of the input
+        game.run()
+    out = capsys.readouterr().out
+    assert "'aceito': no raise is waiting for an answer" in out
+    assert "'As': seat 0 does not hold As" in out

@@ -6,12 +6,13 @@ its name (``b``, ``4c``, ``4♣``, ``4c coberta``, a bare rank such as ``3`` whe
 of your hand has it, ``truco``, ``aceito``/``accept``, ``corro``/``fold``, ``jogo``/``play``,
 ``#1`` in a blind hand; ``corro``/``concede`` gives up the hand where the variant allows it;
 Gaudério's words too: ``quero``, ``não quero``, ``retruco``, ``vale quatro``, ``baralho``).
-A letter is always a menu entry, so an ace is typed with its suit (``As``). Where any player
+A lower-case letter is a menu entry; a capital rank letter (``A``, ``K``) is a card. Where any player
 may raise at any moment (M3), you are asked before each bot card at which you may raise: Enter
 lets the bot play, ``no`` stops asking until the next hand. The bots are offered it too, before
 every card, as in ``truco simulate``; ``--resume`` replays those offers, so a resumed game goes
 on exactly as if it had not stopped.
-A bad answer gets a hint and the question again.
+A bad answer gets a hint (for a move the rules refuse, the engine's reason) and the question
+again.
 With ``--log`` every move is written and flushed at once; ``--resume LOG`` replays the moves of
 a log that truco play wrote (its header's ``meta``: ``"tool": "truco play"``) and goes on
 writing to it; the options its log decides are refused beside it. ``--position FILE`` starts
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -36,7 +37,7 @@ from engine.bots import Bot, bot_problem, choose_for, make_bot, next_actor, out_
 from engine.bots.search import DEFAULT_BUDGET
 from engine.cards import COBERTA, RANKS, CardError, card_name, card_pretty, card_rank, parse_card
 from engine.cli.options import U64, bots_option, force_option, parse_bots
-from engine.errors import LogError, PositionError, TrucoError
+from engine.errors import IllegalMoveError, LogError, PositionError, TrucoError
 from engine.game import Checkpoint, Match, resolve_rules
 from engine.logformat import Recorder, header_variant
 from engine.logread import MAX_FILE_BYTES, LogItem, loads_strict, read_log
@@ -224,12 +225,14 @@ def _rank_text(rank: str) -> str:
 
 
 def parse_move(text: str, legal: Sequence[Action], legal_text: Sequence[str],
-               rules: Rules) -> Action | str:
+               rules: Rules, why: Callable[[Action], str | None] | None = None) -> Action | str:
     """The legal move that ``text`` names, or a hint saying what to type instead.
 
-    ``legal`` is in menu order: letter ``a`` is ``legal[0]``. A letter is always a menu entry;
-    a card is named with its suit (``3d``, ``3♦``), or by a bare rank (``3``) when exactly one
-    card that may be played has it.
+    ``legal`` is in menu order: letter ``a`` is ``legal[0]``. A lower-case letter is always a
+    menu entry; a capital rank letter (``A``, ``K``) is a rank, never a letter; a card is named
+    with its suit (``3d``, ``3♦``), or by a bare rank (``3``) when exactly one card that may
+    be played has it. ``why`` gives the engine's reason (an IllegalMoveError's ``why``) for
+    a move named but not legal now: the hint is then the rule that refuses it.
 
     >>> from engine import Match
     >>> m = Match.new("paulista", seed=7)
@@ -239,12 +242,21 @@ def parse_move(text: str, legal: Sequence[Action], legal_text: Sequence[str],
     >>> parse_move("truco", legal, [str(a) for a in legal], m.rules)
     Action.raise_to(1, 3)
     """
-    words = text.strip().lower().split()
+    typed = text.strip()
+    words = typed.lower().split()
     if not words:
         return _hint(legal, rules)
     letters = MENU_LETTERS[:len(legal)]
-    if len(words) == 1 and len(words[0]) == 1 and words[0] in letters:
+    capital_rank = typed in RANKS and typed.isupper()  # "A" is an ace, "a" the first entry
+    if len(words) == 1 and len(words[0]) == 1 and words[0] in letters and not capital_rank:
         return legal[letters.index(words[0])]
+
+    def refused(action: Action, hint: str) -> str:
+        """The engine's reason for refusing ``action`` where it gives one, else ``hint``."""
+        said = why(action) if why is not None and legal else None
+        return said if said else hint
+
+    seat = legal[0].seat if legal else 0
     named_move = _by_move_name(" ".join(words), legal, rules)
     if named_move is not None:
         return named_move
@@ -279,9 +291,11 @@ def parse_move(text: str, legal: Sequence[Action], legal_text: Sequence[str],
         if not raises:
             return "no raise is possible now"
         if card is not None:
+            value = raises[0].value or 0
             raises = [a for a in raises if a.card == parse_card(card)]
             if not raises:
-                return f"you cannot raise with {_pretty(card)} now"
+                return refused(Action.raise_to(seat, value, card),
+                               f"you cannot raise with {_pretty(card)} now")
         elif rank is not None and rules.name_card:
             raises = [a for a in raises if a.card is not None and card_rank(a.card) == rank]
             if not raises:
@@ -302,8 +316,11 @@ def parse_move(text: str, legal: Sequence[Action], legal_text: Sequence[str],
         if said == "quero" and "quero" in kinds:
             return next(a for a in legal if a.kind == "quero")
     refuse = any(w in FOLD_WORDS for w in words)  # "não quero" refuses
-    if any(w in ACCEPT_WORDS for w in words) and not refuse and "accept" in kinds:
-        return next(a for a in legal if a.kind == "accept")
+    if any(w in ACCEPT_WORDS for w in words) and not refuse:
+        if "accept" in kinds:
+            return next(a for a in legal if a.kind == "accept")
+        if card is None and rank is None:
+            return refused(Action.accept(seat), "nothing to accept now: " + _hint(legal, rules))
     if refuse:
         if "fold" in kinds:
             return next(a for a in legal if a.kind == "fold")
@@ -318,8 +335,9 @@ def parse_move(text: str, legal: Sequence[Action], legal_text: Sequence[str],
             if a.kind == "play" and a.card == parse_card(card) and a.covered == covered:
                 return a
         if any(a.kind == "play" and a.card == parse_card(card) for a in legal):
-            return f"{_pretty(card)} cannot be played {COBERTA} now"
-        return f"you cannot play {_pretty(card)} now"
+            return refused(Action.play(seat, card, covered),
+                           f"{_pretty(card)} cannot be played {COBERTA} now")
+        return refused(Action.play(seat, card, covered), f"you cannot play {_pretty(card)} now")
     if rank is not None:
         plays = [a for a in legal if a.kind == "play" and card_rank(a.card) == rank]  # type: ignore[arg-type]
         fitting = [a for a in plays if a.covered == covered]
@@ -488,10 +506,19 @@ class _Game:
                                         rules=m.rules, names=self.names))
                 click.echo(choices)
                 continue
-            got = parse_move(word, legal, texts, m.rules)
+            got = parse_move(word, legal, texts, m.rules, self.why)
             if isinstance(got, Action):
                 return got
             click.echo(f"'{line.strip()}': {got}")
+
+    def why(self, action: Action) -> str | None:
+        """The engine's reason for refusing ``action`` now (the IllegalMoveError's ``why``),
+        tried on a copy of the match; ``None`` when it would be legal."""
+        try:
+            self.match.clone().apply(action)
+        except IllegalMoveError as exc:
+            return str(exc.why)
+        return None
 
     def entry(self, action: Action, obs: Observation) -> str:
         position = None  # P6: a card of the person's blind hand is offered by its place
@@ -520,7 +547,7 @@ class _Game:
             if line.strip() in ("?", "help", "ajuda"):
                 click.echo(_hint(legal, rules))
                 continue
-            got = parse_move(line, legal, texts, rules)
+            got = parse_move(line, legal, texts, rules, self.why)
             if isinstance(got, Action):
                 return got
             click.echo(f"'{line.strip()}': {got}")

@@ -27,7 +27,7 @@ from engine.game import Checkpoint, Match
 from engine.logread import LogItem
 from engine.replay import Replayer, Visitor, replay
 from engine.rules import COVERED
-from engine.tui import card_names, named
+from engine.tui import card_names, named, table_word
 
 
 class Transcript(Visitor):
@@ -164,7 +164,13 @@ class Transcript(Visitor):
         says = self._says
         kind = action.kind
         self._last_kind = kind
-        if kind == "play":
+        word = table_word(action, r)
+        if word is not None:  # the table's own word (move_names): "Ana says: vou ao baralho"
+            worth = f" (the hand is worth {match.value})" if kind == "accept" and \
+                not checkpoints else ""
+            alone = " (a partner must answer)" if kind == "fold" and not checkpoints else ""
+            self.lines.append(f"  {says(who, 'says')}: {word}{worth}{alone}")
+        elif kind == "play":
             assert action.card is not None
             covered = f" {COBERTA}" if action.covered else ""
             self.lines.append(f"  {says(who, 'plays')} {self._card(action.card)}{covered}")

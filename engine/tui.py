@@ -14,8 +14,22 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.actions import Action
 from engine.cards import COBERTA, card_pretty, parse_card
 from engine.rules import Rules
+
+#: The variant's ``move_names`` keys: the move each names, and the decision it takes.
+MOVE_NAMES = (("accept", "accept", None), ("fold", "fold", None), ("concede", "concede", None),
+              ("play_hand", "decide", True), ("fold_hand", "decide", False))
+
+
+def table_word(action: Action, rules: Rules) -> str | None:
+    """What the table says for ``action`` where the variant names the move (``move_names``:
+    Gaudério's ``quero``, ``não quero``, ``vou ao baralho``), else ``None``."""
+    for key, kind, play_on in MOVE_NAMES:
+        if action.kind == kind and (play_on is None or action.play_on == play_on):
+            return rules.move_name(key, "") or None
+    return None
 
 
 def columns(rows: Sequence[Sequence[object]], gap: int = 2) -> str:
@@ -169,6 +183,24 @@ def render_banner(obs: Mapping[str, Any], *, rules: Rules, names: Sequence[str] 
     return "\n".join(lines)
 
 
+def _sung(bet: Mapping[str, Any], rules: Rules | None) -> bool:
+    """A flor settled without an answer (G38 uncontested, me achico): its chain settles at
+    once (``at_once``); a refused contra-flor is not."""
+    spec = next((b for b in rules.side_bets if b.name == bet["bet"]), None) if rules else None
+    chains = spec.flor_chains if spec is not None else None
+    chain = chains.get(tuple(bet["calls"])) if chains is not None else None
+    return chain is not None and chain.at_once is not None
+
+
+def _killed_by(name: str, views: Sequence[Mapping[str, Any]], rules: Rules | None) -> str | None:
+    """The flor whose song annulled the side bet ``name`` for the hand (G37: ``kills``), or
+    ``None``."""
+    for spec in rules.side_bets if rules is not None else ():
+        if name in spec.kills and any(v["bet"] == spec.name and v.get("sung") for v in views):
+            return spec.name
+    return None
+
+
 def render_table(obs: Mapping[str, Any], *, title: str, target: int, rules: Rules | None = None,
                  names: Sequence[str] | None = None) -> str:
     """The table as seat ``obs['seat']`` sees it: score, hand value, vira and manilhas, the
@@ -224,11 +256,13 @@ def render_table(obs: Mapping[str, Any], *, title: str, target: int, rules: Rule
             state = (f"{who(bet['caller'])} calls {' - '.join(bet['calls']).upper()}, "
                      "waiting for quero / não quero")
         elif bet["settled"]:
-            how = "accepted" if bet["accepted"] else "refused"
+            how = "accepted" if bet["accepted"] else "sung" if _sung(bet, rules) else "refused"
             state = (f"{' - '.join(bet['calls'])} {how}: {side_text(bet['winner'], team, teams)}"
                      f" scored {bet['points']}")
         elif bet.get("sung"):  # G36: the flores sung so far
             state = "sung by " + ", ".join(who(s) for s in bet.get("sung", ()))
+        elif (killer := _killed_by(bet["bet"], obs["side_bets"], rules)) is not None:
+            state = f"annulled by the {killer} sung (G37)"
         else:
             state = "not sung" if "sung" in bet else "not called"
         mine = f" · your points {bet['my_points']}" if bet["my_points"] is not None else ""

@@ -101,8 +101,8 @@ def test_truco_play_offers_envido_in_portuguese_and_tells_the_declarations() -> 
     result = CliRunner().invoke(main, ["play", "--variant", "gauderio", "--seat", "1",
                                        "--seed", "3"], input="envido\n" + "a\n" * 40)
     out = result.output
-    assert "envido (side bet)" in out and "real envido (side bet)" in out
-    assert "falta envido (side bet)" in out and "you call ENVIDO" in out
+    assert "envido (2; não quero gives 1)" in out and "real envido (3; não quero gives 1)" in out
+    assert "falta envido (the falta; não quero gives 1)" in out and "you call ENVIDO" in out
     assert "Envido: not called · your points" in out
     assert "QUERO" in out or "NÃO QUERO" in out
 

@@ -6,11 +6,11 @@ its name (``b``, ``4c``, ``4♣``, ``4c coberta``, a bare rank such as ``3`` whe
 of your hand has it, ``truco``, ``aceito``/``accept``, ``corro``/``fold``, ``jogo``/``play``,
 ``#1`` in a blind hand; ``corro``/``concede`` gives up the hand where the variant allows it;
 Gaudério's words too: ``quero``, ``não quero``, ``retruco``, ``vale quatro``, ``baralho``).
-A lower-case letter is a menu entry; a capital rank letter (``A``, ``K``) is a card. Where any player
-may raise at any moment (M3), you are asked before each bot card at which you may raise: Enter
-lets the bot play, ``no`` stops asking until the next hand. The bots are offered it too, before
-every card, as in ``truco simulate``; ``--resume`` replays those offers, so a resumed game goes
-on exactly as if it had not stopped.
+A lower-case letter is a menu entry; a capital rank letter (``A``, ``K``) is a card. Where any
+player may raise at any moment (M3), you are asked before each bot card at which you may raise:
+Enter lets the bot play, ``no`` stops asking until the next hand. The bots are offered it too,
+before every card, as in ``truco simulate``; ``--resume`` replays those offers, so a resumed
+game goes on exactly as if it had not stopped.
 A bad answer gets a hint (for a move the rules refuse, the engine's reason) and the question
 again.
 With ``--log`` every move is written and flushed at once; ``--resume LOG`` replays the moves of
@@ -42,13 +42,15 @@ from engine.game import Checkpoint, Match, resolve_rules
 from engine.logformat import Recorder, header_variant
 from engine.logread import MAX_FILE_BYTES, LogItem, loads_strict, read_log
 from engine.moves import KINDS, Words
-from engine.observation import Observation
+from engine.observation import Observation, SideBetView
 from engine.replay import Visitor, replay
 from engine.rules import Rules
 from engine.shuffle import SplitMix64
+from engine.sidebets import SideBet
 from engine.simulate import bot_seed
 from engine.state import HandState
 from engine.tui import (
+    MOVE_NAMES,
     card_label,
     card_names,
     named,
@@ -57,6 +59,7 @@ from engine.tui import (
     scores_text,
     seat_label,
     side_text,
+    table_word,
 )
 
 HUMAN = "human"
@@ -101,6 +104,9 @@ def describe(action: Action, rules: Rules, me: int, position: int | None = None,
     def card(c: int) -> str:
         return named(card_name(c), called)
 
+    said = table_word(action, rules)
+    if said is not None:  # the table's own word (move_names): "Bot 1 says VOU AO BARALHO"
+        return f"{who} say{'s' * (who != 'you')} {said.upper()}"
     words = Words(who=who, s="s" * (who != "you"), me=me, rules=rules, position=position,
                   card=card, label=card)
     tell = KINDS[action.kind].tell
@@ -109,19 +115,82 @@ def describe(action: Action, rules: Rules, me: int, position: int | None = None,
 
 
 def menu_entry(action: Action, rules: Rules, position: int | None,
-               manilhas: Sequence[str] = (), names: dict[str, str] | None = None) -> str:
+               manilhas: Sequence[str] = (), names: dict[str, str] | None = None,
+               side: Sequence[SideBetView] = ()) -> str:
     """One line of the move menu, offered by its kind (``MoveKind.menu``): what the move is,
     in words to type for it; a card is marked as a manilha (``manilhas``, card names), named
-    where ``names`` name it; ``position`` as for :func:`describe`."""
+    where ``names`` name it; ``position`` as for :func:`describe`. A side bet's call or
+    answer says its stakes (``side``: the observation's side bets, G28, G40):
+    ``envido (2; não quero gives 1)``."""
 
     def label(c: int) -> str:
         return card_label(card_name(c), manilhas, names or {})
 
+    stakes = _stakes(action, rules, side)
+    if stakes is not None:
+        return stakes
     words = Words(who="you", s="", me=action.seat, rules=rules, position=position,
                   card=label, label=label)
     menu = KINDS[action.kind].menu
     assert menu is not None, f"{action.kind} has no words"
     return menu(action, words)
+
+
+def _stake_text(stake: int | str | None, bet: SideBet) -> str:
+    """A side bet's stake in words: ``2``, ``the falta``, ``3 a flor``."""
+    if stake is None or stake == "falta":
+        return "the falta"
+    if stake == "flores":
+        return f"{bet.per_flor} a flor"
+    if stake == "falta_plus_flores":
+        return f"the falta + {bet.per_flor} a flor"
+    return str(stake)
+
+
+def _stakes(action: Action, rules: Rules, side: Sequence[SideBetView]) -> str | None:
+    """The menu line of a side bet's call (``envido``, ``flor``) or answer (``quero``, ``não
+    quero``) with what it plays for and what a refusal gives (G28, G39, G40); ``None`` for
+    any other move, or a call the variant's chains do not price."""
+    pending = next((v for v in side if v["pending"]), None)
+    chain = tuple(pending["calls"]) if pending is not None else ()
+    refuse = "não quero"
+    if action.kind in ("quero", "nao_quero") and pending is not None:
+        bet = next(b for b in rules.side_bets if b.name == pending["bet"])
+        accepted, refused = _chain_stakes(bet, chain)
+        if action.kind == "quero":
+            return f"quero (accept the {bet.name}: {_stake_text(accepted, bet)})"
+        return f"{refuse} (refuse the {bet.name}: gives {_stake_text(refused, bet)})"
+    if action.kind not in ("envido", "flor") or action.call is None:
+        return None
+    called = next((b for b in rules.side_bets if action.call in b.calls), None)
+    if called is None:
+        return None
+    bet = called
+    key = (*chain, action.call) if pending is not None and pending["bet"] == bet.name \
+        else (action.call,)
+    if key not in (bet.flor_chains or bet.chains):
+        return None
+    accepted, refused = _chain_stakes(bet, key)
+    if bet.kind == "flor":
+        at_once = (bet.flor_chains or {})[key].at_once
+        if at_once == "concede":
+            return f"{action.call} / é boa (concede the flor: {_stake_text(accepted, bet)})"
+        if at_once == "compare" or refused is None:
+            return f"{action.call} ({_stake_text(accepted, bet)})"
+    return f"{action.call} ({_stake_text(accepted, bet)}; {refuse} gives " \
+           f"{_stake_text(refused, bet)})"
+
+
+Stakes = tuple[int | str | None, int | str | None]
+
+
+def _chain_stakes(bet: SideBet, chain: tuple[str, ...]) -> Stakes:
+    """What ``chain`` plays for when accepted, and what its refusal gives the caller's team."""
+    if bet.flor_chains is not None:
+        f = bet.flor_chains.get(chain)
+        return (f.accepted, f.refused) if f is not None else (None, None)
+    c = bet.chains.get(chain)
+    return (c.accepted, c.refused) if c is not None else (None, None)
 
 
 def menu_order(legal: Sequence[Action], rules: Rules, vira: str | None,
@@ -151,11 +220,12 @@ def menu_order(legal: Sequence[Action], rules: Rules, vira: str | None,
 
 def describe_checkpoint(cp: Checkpoint, me: int, team_of: Sequence[int] | None = None,
                         names: Sequence[str] | None = None, proves: str | None = None,
-                        called: dict[str, str] | None = None) -> str:
+                        called: dict[str, str] | None = None, after: str = "") -> str:
     """A checkpoint in words, as seen from seat ``me``'s team (``team_of``: each seat's team,
     by default partners in alternate seats); ``names`` are the seats' names; ``proves`` is
     the side bet whose declaration a ``side_show`` proves (G32); ``called``: the variant's
-    card names."""
+    card names; ``after``: the kind of the move that caused it (a flor settled by a song is
+    "sung", G38, as ``truco replay`` says)."""
     team = team_of[me] if team_of is not None else me % 2
     teams = len(set(team_of)) if team_of is not None else 2
 
@@ -170,7 +240,7 @@ def describe_checkpoint(cp: Checkpoint, me: int, team_of: Sequence[int] | None =
         said = str(cp["points"]) if cp["points"] is not None else "são boas"
         return f"  {seat_label(cp['seat'], me, names, team_of)}: \"{said}\""
     if ev == "side_bet":
-        how = "accepted" if cp["accepted"] else "refused"
+        how = ("accepted" if cp["accepted"] else "sung" if after == "flor" else "refused")
         return (f"  → {cp['bet']} ({' - '.join(cp['calls'])}, {how}) won by "
                 f"{side(cp['winner'])} for {cp['points']} · score "
                 f"{scores_text(cp['score'], team)}")
@@ -356,15 +426,10 @@ def parse_move(text: str, legal: Sequence[Action], legal_text: Sequence[str],
     return _hint(legal, rules)
 
 
-#: The variant's ``move_names`` keys: the move each names, and the decision it takes.
-_MOVE_NAMES = (("accept", "accept", None), ("fold", "fold", None), ("concede", "concede", None),
-               ("play_hand", "decide", True), ("fold_hand", "decide", False))
-
-
 def _by_move_name(typed: str, legal: Sequence[Action], rules: Rules) -> Action | None:
     """The legal move whose name (the variant's ``move_names``: "vou ao baralho") is what was
     typed, or ``None``."""
-    for key, kind, play_on in _MOVE_NAMES:
+    for key, kind, play_on in MOVE_NAMES:
         name = rules.move_name(key, "")
         if name and typed == name.lower():
             for a in legal:
@@ -454,7 +519,7 @@ class _Game:
             for cp in cps:
                 proves = next(bets, None) if cp["event"] == "side_show" else None
                 click.echo(describe_checkpoint(cp, self.seat, m.rules.team_of, self.names,
-                                               proves, self.card_names))
+                                               proves, self.card_names, action.kind))
 
     def tell_shown(self, hand: int, before: int, proofs: int = 0) -> None:
         """Cards newly shown with a raise (M4): accepted, or refused where the variant shows a
@@ -524,7 +589,8 @@ class _Game:
         position = None  # P6: a card of the person's blind hand is offered by its place
         if obs["blind"] and action.kind == "play":
             position = self.match.hands[self.seat].index(action.card) + 1  # type: ignore[arg-type]
-        return menu_entry(action, self.match.rules, position, obs["manilhas"], self.card_names)
+        return menu_entry(action, self.match.rules, position, obs["manilhas"], self.card_names,
+                          obs.get("side_bets", ()))
 
     def ask(self, obs: Observation, legal: list[Action]) -> Action:
         rules = self.match.rules

@@ -179,6 +179,7 @@ def render_banner(obs: Mapping[str, Any], *, rules: Rules, names: Sequence[str] 
         table.append(manilhas_text(obs["manilhas"], card_names(rules)))
     if table:
         lines.append("   " + " · ".join(table))
+    lines.extend("   " + line for line in round_lines(obs, rules, names))  # after a resume
     lines.append("   " + your_cards(obs, rules))
     return "\n".join(lines)
 
@@ -199,6 +200,37 @@ def _killed_by(name: str, views: Sequence[Mapping[str, Any]], rules: Rules | Non
         if name in spec.kills and any(v["bet"] == spec.name and v.get("sung") for v in views):
             return spec.name
     return None
+
+
+def round_lines(obs: Mapping[str, Any], rules: Rules | None,
+                names: Sequence[str] | None) -> list[str]:
+    """The hand's rounds so far as seat ``obs['seat']`` sees them, one line each: the cards
+    played and, for a round over, who won it with which card (with ``rules``): ``Round 1:
+    Bot 1 4♣, you 3♠ → us (you 3♠)``."""
+    me, team, teams = obs["seat"], obs["team"], len(obs["score"])
+    team_of = rules.team_of if rules is not None else None
+    called = card_names(rules) if rules is not None else {}
+    vira = obs["vira"]
+    strength = rules.strengths(parse_card(vira) if vira is not None else None) if rules else None
+    lines = []
+    for rnd in range(1, obs["round"] + 1):
+        cards = [p for p in obs["played"] if p["round"] == rnd]
+        if not cards:
+            continue
+        shown = ", ".join(f"{seat_label(p['seat'], me, names, team_of)} {_played(p, called)}"
+                          for p in cards)
+        done = ""
+        if rnd <= len(obs["rounds"]):
+            winner = obs["rounds"][rnd - 1]
+            done = f" → {side_text(winner, team, teams)}"
+            face_up = [p for p in cards if p["card"] is not None and not p["covered"]
+                       and team_of is not None and team_of[p["seat"]] == winner]
+            if face_up and strength is not None:  # the first of the strongest (C5)
+                best = max(face_up, key=lambda p: strength[parse_card(p["card"])])
+                done += (f" ({seat_label(best['seat'], me, names, team_of)} "
+                         f"{named(best['card'], called)})")
+        lines.append(f"Round {rnd}: {shown}{done}")
+    return lines
 
 
 def render_table(obs: Mapping[str, Any], *, title: str, target: int, rules: Rules | None = None,
@@ -237,16 +269,11 @@ def render_table(obs: Mapping[str, Any], *, title: str, target: int, rules: Rule
                                        card_names(rules) if rules is not None else {})
     lines.append(worth)
     teams = len(score)
-    for rnd in range(1, obs["round"] + 1):
-        cards = [p for p in obs["played"] if p["round"] == rnd]
-        if not cards:
-            continue
-        shown = ", ".join(f"{who(p['seat'])} {_played(p, called)}" for p in cards)
-        done = (f" → {side_text(obs['rounds'][rnd - 1], team, teams)}"
-                if rnd <= len(obs["rounds"]) else "")
-        lines.append(f"Round {rnd}: {shown}{done}")
-    for s in obs["shown"]:
-        lines.append(f"Shown with a raise: {who(s['seat'])} {named(s['card'], called)}")
+    lines.extend(round_lines(obs, rules, names))
+    face_up = {(p["seat"], p["card"]) for p in obs["played"] if not p["covered"]}
+    for s in obs["shown"]:  # M4: until the card is played, where everyone sees it anyway
+        if (s["seat"], s["card"]) not in face_up:
+            lines.append(f"Shown with a raise: {who(s['seat'])} {named(s['card'], called)}")
     pending = obs["pending_raise"]
     if pending is not None:
         lines.append(f"Pending: {who(pending['seat'])} calls {pending['name'].upper()} "

@@ -486,6 +486,22 @@ class _Game:
         self.card_names = card_names(match.rules)
         self.banner_hand = 0  # the hand whose banner was printed last
         self.quiet_hand = 0  # the hand in which the person asked not to be offered raises
+        #: The partners' cards shown for a decision (M5, P5), by hand: kept on the table for
+        #: the rest of that hand, less the cards played since.
+        self.partners_seen: tuple[int, dict[int, list[str]]] | None = None
+
+    def table(self, obs: Observation) -> str:
+        """The table as the person sees it, with what he was shown earlier in the hand."""
+        seen = self.partners_seen
+        if obs.get("partner_hands"):
+            self.partners_seen = (obs["hand_number"], dict(obs["partner_hands"] or {}))
+        elif seen is not None and seen[0] == obs["hand_number"]:
+            played = {(p["seat"], p["card"]) for p in obs["played"]}
+            kept = {s: [c for c in cards if (s, c) not in played] for s, cards in seen[1].items()}
+            obs = {**obs, "partner_hands": kept}
+        rules = self.match.rules
+        return render_table(obs, title=self.title, target=rules.target, rules=rules,
+                            names=self.names)
 
     def run(self) -> None:
         m = self.match
@@ -567,8 +583,7 @@ class _Game:
                 self.quiet_hand = m.hand_number
                 return None
             if word in ("?", "help", "h", "ajuda"):
-                click.echo(render_table(obs, title=self.title, target=m.rules.target,
-                                        rules=m.rules, names=self.names))
+                click.echo(self.table(obs))
                 click.echo(choices)
                 continue
             got = parse_move(word, legal, texts, m.rules, self.why)
@@ -595,8 +610,7 @@ class _Game:
     def ask(self, obs: Observation, legal: list[Action]) -> Action:
         rules = self.match.rules
         click.echo("")
-        click.echo(render_table(obs, title=self.title, target=rules.target, rules=rules,
-                                names=self.names))
+        click.echo(self.table(obs))
         blind = obs["blind"]
         order = menu_order(legal, rules, obs["vira"], blind)
         legal = [legal[i] for i in order]

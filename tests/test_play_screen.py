@@ -1,0 +1,70 @@
+"""What a player of ``truco play`` has seen stays on screen while it matters (issue 25): the
+partners' cards of a decision, the cards played before a resume, a raise's card until it is
+played; each round's winner with his card."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+
+import pytest
+from helpers import deal, match, score_to
+
+from engine import Action
+from engine.bots.base import Observation
+from engine.cli.play_cmd import _Game, seat_names
+from engine.tui import render_banner, render_table
+
+NAMES = seat_names(["human", "first", "first", "first"])
+
+
+class _First:
+    """A bot that plays its first card and never raises out of turn."""
+
+    name = "first"
+
+    def choose(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
+        return next((a for a in legal_actions if a.kind in ("play", "pass")), legal_actions[0])
+
+
+def test_M5_the_partners_cards_of_a_mao_de_dez_stay_on_the_table_for_the_hand(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    m = match("mineiro")
+    score_to(m, [10, 0])  # our team (seats 0 and 2) decides, seeing the partner's cards
+    m.deal(deal(m.dealer, "4s 5s 6s | 3d Qs Qh | 5c 6c 7c | 5d 6d Kc"))
+    _Game(m, 0, {s: _First() for s in (1, 2, 3)}, "Mineiro", None,
+          io.StringIO("jogo\na\na\n"), NAMES).run()
+    tables = capsys.readouterr().out.split("\n── ")[1:]
+    assert len(tables) == 3  # the decision, then a table before each of our two cards
+    assert "Partner's cards (Bot 2 (first)): 5♣ 6♣ 7♣" in tables[0]
+    assert "Partner's cards (Bot 2 (first)): 5♣ 6♣ 7♣" in tables[1]
+    assert "Partner's cards (Bot 2 (first)): 7♣" in tables[2]  # less the cards he played
+
+
+def test_the_banner_of_a_hand_begun_shows_the_cards_played() -> None:
+    """After --resume (or from a position) the first banner comes mid-hand."""
+    m = match("paulista", deal(0, "4c 7h As | 3d 2d Kd | 5c 5d 5h | 6c 6d 6h", vira="Qs"))
+    for card, seat in (("3d", 1), ("5c", 2)):
+        m.apply(Action.play(seat, card))
+    banner = render_banner(m.observation(0), rules=m.rules, names=NAMES, target=12)
+    assert "   Round 1: Bot 1 (first) 3♦, Bot 2 (first) 5♣\n" in banner
+
+
+def test_M4_a_raise_card_leaves_the_shown_line_once_played() -> None:
+    m = match("mineiro", deal(0, "4s 5s 6s | 3d Qs Qh | 5c 6c 7c | 5d 6d Kc"))
+    m.apply(Action.raise_to(1, 3, "3d"))
+    m.apply(Action.accept(2))
+    table = render_table(m.observation(0), title="M", target=12, rules=m.rules, names=NAMES)
+    assert "Shown with a raise: Bot 1 (first) 3♦" in table
+    m.apply(Action.play(1, "3d"))
+    table = render_table(m.observation(0), title="M", target=12, rules=m.rules, names=NAMES)
+    assert "Shown with a raise" not in table and "Round 1: Bot 1 (first) 3♦" in table
+
+
+def test_C5_a_round_won_is_told_with_the_winners_card() -> None:
+    m = match("paulista", deal(0, "4c 7h As | 3d 2d Kd | 5c 5d 5h | 6c 6d 6h", vira="Qs"))
+    for card, seat in (("3d", 1), ("5c", 2), ("6c", 3), ("As", 0)):
+        m.apply(Action.play(seat, card))
+    table = render_table(m.observation(0), title="P", target=12, rules=m.rules, names=NAMES)
+    assert "Round 1: Bot 1 (first) 3♦, Bot 2 (first) 5♣, Bot 3 (first) 6♣, you A♠ → them " \
+           "(Bot 1 (first) 3♦)" in table

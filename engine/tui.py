@@ -135,12 +135,14 @@ def _played(p: Mapping[str, Any], names: Mapping[str, str]) -> str:
     return named(p["card"], names) + (f" {COBERTA}" if p["covered"] else "")
 
 
-def your_cards(obs: Mapping[str, Any], rules: Rules | None = None) -> str:
+def your_cards(obs: Mapping[str, Any], rules: Rules | None = None,
+               places: Sequence[int] | None = None) -> str:
     """The seat's own cards, strongest first with manilhas marked (with ``rules``), or their
-    positions in a blind hand (P6)."""
+    positions in a blind hand (P6): ``places``, the places they were dealt in (by default
+    1 to the number of cards held)."""
     if obs["blind"]:
-        return "Your cards (blind hand, hidden): " + " ".join(
-            f"[#{i + 1}]" for i in range(obs["hand_size"]))
+        shown = places if places is not None else range(1, obs["hand_size"] + 1)
+        return "Your cards (blind hand, hidden): " + " ".join(f"[#{i}]" for i in shown)
     cards = list(obs["hand"])
     if rules is None:
         return "Your cards: " + (" ".join(pretty(c) for c in cards) or "none")
@@ -151,7 +153,7 @@ def your_cards(obs: Mapping[str, Any], rules: Rules | None = None) -> str:
 
 
 def render_banner(obs: Mapping[str, Any], *, rules: Rules, names: Sequence[str] | None,
-                  target: int) -> str:
+                  target: int, places: Sequence[int] | None = None) -> str:
     """The start of a hand as seat ``obs['seat']`` sees it: number, dealer, mão, score, a
     special hand, the vira and manilhas, and the seat's cards.
 
@@ -180,7 +182,7 @@ def render_banner(obs: Mapping[str, Any], *, rules: Rules, names: Sequence[str] 
     if table:
         lines.append("   " + " · ".join(table))
     lines.extend("   " + line for line in round_lines(obs, rules, names))  # after a resume
-    lines.append("   " + your_cards(obs, rules))
+    lines.append("   " + your_cards(obs, rules, places))
     return "\n".join(lines)
 
 
@@ -234,11 +236,11 @@ def round_lines(obs: Mapping[str, Any], rules: Rules | None,
 
 
 def render_table(obs: Mapping[str, Any], *, title: str, target: int, rules: Rules | None = None,
-                 names: Sequence[str] | None = None) -> str:
+                 names: Sequence[str] | None = None, places: Sequence[int] | None = None) -> str:
     """The table as seat ``obs['seat']`` sees it: score, hand value, vira and manilhas, the
     cards played in this hand, the pending raise, and the seat's own cards (hidden when blind;
-    strongest first, manilhas marked, when ``rules`` are given). ``names`` are the seats'
-    names (a log header's ``players``).
+    strongest first, manilhas marked, when ``rules`` are given; in a blind hand, ``places``
+    are their places as dealt). ``names`` are the seats' names (a log header's ``players``).
 
     >>> from engine import Match
     >>> print(render_table(Match.new("paulista", seed=7).observation(1), title="Paulista",
@@ -303,5 +305,5 @@ def render_table(obs: Mapping[str, Any], *, title: str, target: int, rules: Rule
             if s != me:
                 lines.append(f"Partner's cards ({who(s)}): "
                              + " ".join(named(c, called) for c in cards))
-    lines.append(your_cards(obs, rules))
+    lines.append(your_cards(obs, rules, places))
     return "\n".join(lines)

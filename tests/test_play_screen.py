@@ -68,3 +68,19 @@ def test_C5_a_round_won_is_told_with_the_winners_card() -> None:
     table = render_table(m.observation(0), title="P", target=12, rules=m.rules, names=NAMES)
     assert "Round 1: Bot 1 (first) 3♦, Bot 2 (first) 5♣, Bot 3 (first) 6♣, you A♠ → them " \
            "(Bot 1 (first) 3♦)" in table
+
+
+def test_P6_blind_cards_keep_the_numbers_they_were_dealt_with(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    m = match("paulista")
+    score_to(m, [11, 11])  # mão de ferro: every hand blind
+    hands = ["4c 7h As", "3d 2d Kd", "5c 5d 5h", "6c 6d 6h"]
+    m.deal(deal(m.dealer, " | ".join(hands), vira="Qs"))
+    _Game(m, 0, {s: _First() for s in (1, 2, 3)}, "Paulista", None,
+          io.StringIO("#2\n#3\n"), NAMES).run()
+    out = capsys.readouterr().out
+    tables = out.split("\n── ")[1:]
+    assert "Your cards (blind hand, hidden): [#1] [#2] [#3]" in tables[0]
+    assert "Your cards (blind hand, hidden): [#1] [#3]" in tables[1]
+    assert "  b) play card #3\n" in tables[1]  # the menu keeps the numbers too
+    assert "you play card #2: 7♥" in out and "you play card #3: A♠" in out  # #3 as dealt

@@ -501,7 +501,7 @@ class _Game:
             obs = {**obs, "partner_hands": kept}
         rules = self.match.rules
         return render_table(obs, title=self.title, target=rules.target, rules=rules,
-                            names=self.names)
+                            names=self.names, places=self.places())
 
     def run(self) -> None:
         m = self.match
@@ -510,7 +510,8 @@ class _Game:
                 self.banner_hand = m.hand_number
                 click.echo("")
                 click.echo(render_banner(m.observation(self.seat), rules=m.rules,
-                                         names=self.names, target=m.rules.target))
+                                         names=self.names, target=m.rules.target,
+                                         places=self.places()))
             actor = next_actor(m, prefer=self.seat, bots=self.bots)
             # M3: before a card, the seats that may raise out of turn are offered it as in
             # truco simulate (play_match): in playing order from the seat after the one to
@@ -525,7 +526,7 @@ class _Game:
                     action = choose_for(self.bots[actor], m, actor)
             position = None  # P6: the person played a card of his blind hand by its place
             if m.blind and action.kind == "play" and action.seat == self.seat:
-                position = m.hands[self.seat].index(action.card) + 1  # type: ignore[arg-type]
+                position = self.place(action.card)  # type: ignore[arg-type]
             hand, shown_before, state = m.hand_number, len(m.shown), m.hand
             cps = self.recorder.apply(action) if self.recorder is not None else m.apply(action)
             click.echo(describe(action, m.rules, self.seat, position, self.names))
@@ -591,6 +592,18 @@ class _Game:
                 return got
             click.echo(f"'{line.strip()}': {got}")
 
+    def place(self, card: int) -> int:
+        """The 1-based place in which ``card`` was dealt to the person: in a blind hand (P6)
+        his cards keep their numbers as he plays them."""
+        dealt = self.match.dealt[self.seat] if self.match.dealt else ()
+        return (dealt.index(card) if card in dealt
+                else self.match.hands[self.seat].index(card)) + 1
+
+    def places(self) -> list[int] | None:
+        """In a blind hand (P6), the places as dealt of the cards the person holds."""
+        m = self.match
+        return [self.place(c) for c in m.hands[self.seat]] if m.blind else None
+
     def why(self, action: Action) -> str | None:
         """The engine's reason for refusing ``action`` now (the IllegalMoveError's ``why``),
         tried on a copy of the match; ``None`` when it would be legal."""
@@ -603,7 +616,7 @@ class _Game:
     def entry(self, action: Action, obs: Observation) -> str:
         position = None  # P6: a card of the person's blind hand is offered by its place
         if obs["blind"] and action.kind == "play":
-            position = self.match.hands[self.seat].index(action.card) + 1  # type: ignore[arg-type]
+            position = self.place(action.card)  # type: ignore[arg-type]
         return menu_entry(action, self.match.rules, position, obs["manilhas"], self.card_names,
                           obs.get("side_bets", ()))
 
@@ -615,6 +628,10 @@ class _Game:
         order = menu_order(legal, rules, obs["vira"], blind)
         legal = [legal[i] for i in order]
         texts = [obs["legal"][i] for i in order]
+        if blind:  # P6: a card keeps the place it was dealt in, #3 stays #3
+            texts = [" ".join([*t.split()[:2], f"#{self.place(a.card)}", *t.split()[3:]])
+                     if a.kind == "play" and a.card is not None else t
+                     for a, t in zip(legal, texts, strict=True)]
         for i, a in enumerate(legal):
             click.echo(f"  {MENU_LETTERS[i]}) {self.entry(a, obs)}")
         while True:

@@ -152,10 +152,23 @@ def your_cards(obs: Mapping[str, Any], rules: Rules | None = None,
         ", ".join(card_label(c, obs["manilhas"], names) for c in cards) or "none")
 
 
+def hand_text(obs: Mapping[str, Any], first: int | None, games: bool) -> str:
+    """The hand's number in its game, ``hand 3`` (``game 2 · hand 3`` where the match has more
+    than one game, ``games``); ``first`` is the match's number of the game's first hand
+    (``None``: unknown, the match's own number is given)."""
+    if first is None:
+        return f"hand {obs['hand_number']}"
+    number = f"hand {obs['hand_number'] - first + 1}"
+    return f"game {sum(obs['games']) + 1} · {number}" if games else number
+
+
 def render_banner(obs: Mapping[str, Any], *, rules: Rules, names: Sequence[str] | None,
-                  target: int, places: Sequence[int] | None = None) -> str:
+                  target: int, places: Sequence[int] | None = None,
+                  first: int | None = None) -> str:
     """The start of a hand as seat ``obs['seat']`` sees it: number, dealer, mão, score, a
-    special hand, the vira and manilhas, and the seat's cards.
+    special hand, the vira and manilhas, the rounds played (a banner mid-hand, after a
+    resume), and the seat's cards (``places``: as for :func:`your_cards`); ``first``: as for
+    :func:`hand_text`, hands numbered per game.
 
     >>> from engine import Match
     >>> m = Match.new("mineiro", seed=3)
@@ -167,7 +180,8 @@ def render_banner(obs: Mapping[str, Any], *, rules: Rules, names: Sequence[str] 
     me, team, score = obs["seat"], obs["team"], obs["score"]
     games = f" · games {scores_text(obs['games'], team)}" if any(obs["games"]) else ""
     dealer, mao = (seat_label(obs[k], me, names, rules.team_of) for k in ("dealer", "mao"))
-    lines = [f"══ Hand {obs['hand_number']} · dealer {dealer} · mão {mao} · score "
+    hand = hand_text(obs, first, rules.games_to_win > 1)
+    lines = [f"══ {hand[0].upper()}{hand[1:]} · dealer {dealer} · mão {mao} · score "
              f"{scores_text(score, team)} (to {target}){games}"]
     special = obs["special"]
     if special is not None:
@@ -236,7 +250,8 @@ def round_lines(obs: Mapping[str, Any], rules: Rules | None,
 
 
 def render_table(obs: Mapping[str, Any], *, title: str, target: int, rules: Rules | None = None,
-                 names: Sequence[str] | None = None, places: Sequence[int] | None = None) -> str:
+                 names: Sequence[str] | None = None, places: Sequence[int] | None = None,
+                 first: int | None = None) -> str:
     """The table as seat ``obs['seat']`` sees it: score, hand value, vira and manilhas, the
     cards played in this hand, the pending raise, and the seat's own cards (hidden when blind;
     strongest first, manilhas marked, when ``rules`` are given; in a blind hand, ``places``
@@ -256,10 +271,11 @@ def render_table(obs: Mapping[str, Any], *, title: str, target: int, rules: Rule
         return seat_label(seat, me, names, rules.team_of if rules is not None else None)
 
     lines = [
-        f"── {title} · hand {obs['hand_number']} · dealer {who(obs['dealer'])}, "
+        f"── {title} · {hand_text(obs, first, rules is not None and rules.games_to_win > 1)}"
+        f" · dealer {who(obs['dealer'])}, "
         f"mão {who(obs['mao'])}",
         f"Score: {scores_text(score, team, ' · ')} (to {target})"
-        + (f" · games {scores_text(obs['games'], team, ' ')}" if any(obs["games"]) else ""),
+        + (f" · games {scores_text(obs['games'], team)}" if any(obs["games"]) else ""),
     ]
     worth = f"Hand worth {obs['value']}"
     if obs["special"] is not None:

@@ -70,7 +70,7 @@ def test_M3_the_bots_are_offered_before_your_card_too(tmp_path: Path) -> None:
     # seed 3, hand 2: Bot 2 is mão; Bot 3 (after it in playing order, before you) raises
     # before Bot 2's card, so you are not asked to raise before Bot 2 plays
     out = _play("--variant", "mineiro", "--seed", "3", input="\nb\n").output
-    hand_2 = out.split("══ Hand 2")[1]
+    hand_2 = out.split("══ Game 1 · hand 2")[1]
     assert hand_2.splitlines()[3] == "Bot 3 (heuristic) calls TRUCO (3)"
     assert "Raise before" not in hand_2
 

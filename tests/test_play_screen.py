@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from helpers import deal, match, score_to
 
 from engine import Action
 from engine.bots.base import Observation
+from engine.cli import main
 from engine.cli.play_cmd import _Game, seat_names
 from engine.tui import render_banner, render_table
 
@@ -84,3 +87,28 @@ def test_P6_blind_cards_keep_the_numbers_they_were_dealt_with(
     assert "Your cards (blind hand, hidden): [#1] [#3]" in tables[1]
     assert "  b) play card #3\n" in tables[1]  # the menu keeps the numbers too
     assert "you play card #2: 7♥" in out and "you play card #3: A♠" in out  # #3 as dealt
+
+
+def test_hands_are_numbered_per_game_also_after_a_resume(tmp_path: Path) -> None:
+    args = ["play", "--variant", "mineiro-best-of-5", "--seed", "3", "--bots", "random"]
+    whole = CliRunner().invoke(main, args, input="a\n" * 3000).output
+    banners = [line for line in whole.splitlines() if line.startswith("══ ")]
+    assert banners[0].startswith("══ Game 1 · hand 1 · ")
+    assert any(b.startswith("══ Game 2 · hand 1 · ") for b in banners)
+    log = tmp_path / "p.jsonl"
+    CliRunner().invoke(main, [*args, "--log", str(log)], input="a\n" * 20)
+    resumed = CliRunner().invoke(main, ["play", "--resume", str(log)], input="").output
+    first = next(line for line in resumed.splitlines() if line.startswith("══ "))
+    assert first.startswith("══ Game 2 · hand ") and first in banners
+
+
+def test_the_games_are_written_one_way_everywhere() -> None:
+    from engine.cli.play_cmd import describe_checkpoint
+
+    game = {"event": "game", "winner": 1, "score": [9, 12], "games": [1, 1]}
+    assert describe_checkpoint(game, 0, [0, 1, 0, 1]) == (  # type: ignore[arg-type]
+        "  ★ game won by them, us 9, them 12 · games us 1, them 1")
+    m = match("paulista", deal(0, "4c 7h As | 3d 2d Kd | 5c 5d 5h | 6c 6d 6h", vira="Qs"))
+    obs = {**m.observation(0), "games": [1, 0]}
+    assert "games us 1, them 0" in render_table(obs, title="P", target=12, rules=m.rules)
+    assert "games us 1, them 0" in render_banner(obs, rules=m.rules, names=None, target=12)

@@ -168,10 +168,14 @@ def test_every_hand_opens_with_its_banner_before_its_moves(tmp_path: Path, varia
                 "--log", str(log)).output
     events = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()[1:]]
     hands = sum(e["event"] == "hand" for e in events)
-    chunks = re.split(r"\n══ Hand (\d+) ", out)
-    assert [int(n) for n in chunks[1::2]] == list(range(1, hands + 1))
+    banner = r"\n══ (?:Game (\d+) · h|H)and (\d+) "
+    numbers = [(int(g or 1), int(h)) for g, h in re.findall(banner, out)]
+    assert len(numbers) == hands  # hands are numbered per game, from 1
+    assert all(h == (1 if i == 0 or g != numbers[i - 1][0] else numbers[i - 1][1] + 1)
+               for i, (g, h) in enumerate(numbers))
+    chunks = re.split(r"\n══ (?:Game \d+ · h|H)and \d+ ", out)
     assert "plays" not in chunks[0] and "calls" not in chunks[0]
-    for body in chunks[2::2]:  # each hand's moves and its end come after its own banner
+    for body in chunks[1:]:  # each hand's moves and its end come after its own banner
         assert len(re.findall(r"→ hand (won|tied)", body)) == 1, body
 
 
@@ -194,7 +198,7 @@ def test_M5_a_mao_de_dez_folded_by_a_bot_still_gets_its_banner(
     _Game(m, 0, {s: _Folds() for s in (1, 2, 3)}, "Mineiro", None, io.StringIO(""),
           names).run()
     out = capsys.readouterr().out
-    banner = out.index("══ Hand ")
+    banner = out.index("══ Game 1 · hand ")
     assert "mão de dez for them: worth 3" in out
     assert "Your cards, strongest first: 6♠, 5♠, 4♠" in out
     assert banner < out.index("decides to fold the hand")

@@ -15,8 +15,8 @@ from engine.tui import render_table, seat_label
 def test_C1_three_players_each_for_himself_have_no_partner() -> None:
     out = CliRunner().invoke(main, ["play", "--variant", "three-players", "--seed", "2"],
                              input="").output
-    assert "you are seat 0, against Bot 1 (heuristic) and Bot 2 (heuristic)." in out
-    assert "with Bot 2" not in out
+    assert ("you are seat 0; us: you; team 1: Bot 1 (heuristic); team 2: Bot 2 (heuristic)."
+            in out)
 
 
 def test_C1_seat_labels_follow_the_variants_teams() -> None:

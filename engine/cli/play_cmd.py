@@ -254,10 +254,8 @@ def describe_checkpoint(cp: Checkpoint, me: int, team_of: Sequence[int] | None =
                else "hand tied: nobody scores")
         return f"  → {won} · score {scores_text(s, team)}"
     if ev == "game":
-        s, g = cp["score"], cp["games"]
-        final = f"{s[team]}-{s[1 - team]}" if len(s) == 2 else scores_text(s, team)
-        return (f"  ★ game won by {side(cp['winner'])}, {final} · games "
-                f"{scores_text(g, team)}")
+        return (f"  ★ game won by {side(cp['winner'])}, {scores_text(cp['score'], team)} · "
+                f"games {scores_text(cp['games'], team)}")
     return f"  ★★ match won by {side(cp['winner'])}: " + (
         "you win!" if cp["winner"] == team else "you lose.")
 
@@ -475,7 +473,8 @@ class _Game:
     are the seats' names (the log header's ``players``)."""
 
     def __init__(self, match: Match, seat: int, bots: dict[int, Bot], title: str,
-                 recorder: Recorder | None, stdin: IO[str], names: Sequence[str]) -> None:
+                 recorder: Recorder | None, stdin: IO[str], names: Sequence[str],
+                 first: int | None = 1) -> None:
         self.match = match
         self.seat = seat
         self.bots = bots
@@ -486,6 +485,9 @@ class _Game:
         self.card_names = card_names(match.rules)
         self.banner_hand = 0  # the hand whose banner was printed last
         self.quiet_hand = 0  # the hand in which the person asked not to be offered raises
+        #: The match's number of the current game's first hand: hands are numbered per game
+        #: (``None``: not known, from a position in a later game).
+        self.first = first
         #: The partners' cards shown for a decision (M5, P5), by hand: kept on the table for
         #: the rest of that hand, less the cards played since.
         self.partners_seen: tuple[int, dict[int, list[str]]] | None = None
@@ -501,7 +503,7 @@ class _Game:
             obs = {**obs, "partner_hands": kept}
         rules = self.match.rules
         return render_table(obs, title=self.title, target=rules.target, rules=rules,
-                            names=self.names, places=self.places())
+                            names=self.names, places=self.places(), first=self.first)
 
     def run(self) -> None:
         m = self.match
@@ -511,7 +513,7 @@ class _Game:
                 click.echo("")
                 click.echo(render_banner(m.observation(self.seat), rules=m.rules,
                                          names=self.names, target=m.rules.target,
-                                         places=self.places()))
+                                         places=self.places(), first=self.first))
             actor = next_actor(m, prefer=self.seat, bots=self.bots)
             # M3: before a card, the seats that may raise out of turn are offered it as in
             # truco simulate (play_match): in playing order from the seat after the one to
@@ -529,6 +531,8 @@ class _Game:
                 position = self.place(action.card)  # type: ignore[arg-type]
             hand, shown_before, state = m.hand_number, len(m.shown), m.hand
             cps = self.recorder.apply(action) if self.recorder is not None else m.apply(action)
+            if any(cp["event"] == "game" for cp in cps):
+                self.first = m.hand_number  # the next game's first hand (dealt at once)
             click.echo(describe(action, m.rules, self.seat, position, self.names))
             proofs = [c for c in cps if c["event"] == "side_show"]  # G32, not raises
             self.tell_shown(hand, shown_before, sum(len(c["cards"]) for c in proofs))
@@ -571,7 +575,8 @@ class _Game:
             for i, a in enumerate(legal))
         click.echo(f"Raise before {seat_label(actor, self.seat, self.names)} plays? {choices}")
         while True:
-            click.echo("[Enter: let them play · no: not again this hand] ", nl=False)
+            click.echo(f"[Enter: let {seat_label(actor, self.seat, self.names)} play · no: not "
+                       "again this hand] ", nl=False)
             line = self.stdin.readline()
             if not line:
                 raise _Stop
@@ -666,6 +671,23 @@ def _refuse_with_resume(level: str | None) -> None:
     if given:
         raise click.UsageError(f"--resume goes on with its log's variant, seed, seat and bots: "
                                f"leave out {given[0]}")
+
+
+def sides_text(names: Sequence[str], team_of: Sequence[int], seat: int) -> str:
+    """Who "us" and "them" are on the screen (the variant's teams, C1), from ``seat``'s side:
+    ``us: you and Bot 2; them: Bot 1 and Bot 3`` (``team N`` for each team with more).
+
+    >>> sides_text(["you", "Bot 1", "Bot 2", "Bot 3"], [0, 1, 0, 1], 0)
+    'us: you and Bot 2; them: Bot 1 and Bot 3'
+    >>> sides_text(["you", "Bot 1", "Bot 2"], [0, 1, 2], 0)
+    'us: you; team 1: Bot 1; team 2: Bot 2'
+    """
+    teams = sorted(set(team_of), key=lambda t: (t != team_of[seat], t))
+    parts = []
+    for t in teams:
+        label = side_text(t, team_of[seat], len(teams))
+        parts.append(f"{label}: " + " and ".join(n for s, n in enumerate(names) if team_of[s] == t))
+    return "; ".join(parts)
 
 
 def _side_shows(hand: HandState) -> list[str]:
@@ -881,11 +903,13 @@ def play(variant: str | None, seat: int, bots: str, level: str | None, seed: int
     # Replaying a log: each bot sees the positions it moved in, as when they were played,
     # and the out-of-turn offers made before each move (M3), passes included (they leave no
     # trace in the log but advance the bots' random state): up to the seat that raised.
+    first: int | None = 1 if not any(match.games) else None  # from a position: not known
     for action in moves:
         out_of_turn_raise(match, players, until=action.seat)
         if action.seat != seat and next_actor(match, prefer=seat, bots=players) == action.seat:
             choose_for(players[action.seat], match, action.seat)
-        match.apply(action)
+        if any(cp["event"] == "game" for cp in match.apply(action)):
+            first = match.hand_number
     out: IO[str] | None = None
     recorder = None
     target = resume or log_path
@@ -912,15 +936,9 @@ def play(variant: str | None, seat: int, bots: str, level: str | None, seed: int
                        "won")
             return
         shown = seat_names(names)
-        team_of = rules.team_of  # the variant's teams (C1), never the seats' parity
-        partners = [shown[s] for s in range(rules.players)
-                    if s != seat and team_of[s] == team_of[seat]]
-        others = [shown[s] for s in range(rules.players) if team_of[s] != team_of[seat]]
-        click.echo(f"{title}: you are seat {seat}"
-                   + (f", with {' and '.join(partners)}" if partners else "")
-                   + f", against {' and '.join(others)}. Type a move's letter or name; 'quit' "
-                   "or end of input stops.")
-        _Game(match, seat, players, title, recorder, stdin, shown).run()
+        click.echo(f"{title}: you are seat {seat}; {sides_text(shown, rules.team_of, seat)}. "
+                   "Type a move's letter or name; 'quit' or end of input stops.")
+        _Game(match, seat, players, title, recorder, stdin, shown, first).run()
     except _Stop:
         kept = f"; the log is kept: continue with --resume {target}" if target else ""
         click.echo(f"\ngame stopped{kept}")

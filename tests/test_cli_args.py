@@ -6,9 +6,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from conftest import REPO
+
+from engine.cli import main
 
 
 @pytest.mark.parametrize("args", [["variants", "list"], ["replay", "replays/mineiro-seed1.jsonl"]])
@@ -22,3 +26,25 @@ def test_a_closed_pipe_ends_a_command_quietly_with_exit_0(args: list[str]) -> No
         os.close(write)
     assert done.stderr == b""
     assert done.returncode == 0
+
+
+def test_a_bad_position_file_names_its_line_and_column(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{\n  "position": 1,\n  "state" "play"\n}\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["play", "--variant", "paulista", "--position", str(bad),
+                                       "--seed", "1"], input="")
+    assert result.exit_code == 1
+    assert f"truco: {bad}:3:11: bad position: invalid JSON: Expecting ':' delimiter\n" \
+        in result.output
+
+
+def test_missing_position_and_resume_files_are_the_same_usage_error(tmp_path: Path) -> None:
+    for option in ("--position", "--resume"):
+        missing = tmp_path / "missing.json"
+        args = ["play", option, str(missing)]
+        if option == "--position":
+            args += ["--variant", "paulista"]
+        result = CliRunner().invoke(main, args, input="")
+        assert result.exit_code == 2, (option, result.output)
+        assert f"Invalid value for {option}: cannot read {missing}: No such file" in result.output
+        assert "seed" not in result.output  # refused before a seed is drawn

@@ -233,10 +233,10 @@ def test_play_position_a_bad_file_is_a_clear_error_naming_it(tmp_path: Path) -> 
     junk = tmp_path / "junk.json"
     junk.write_text("{not json", encoding="utf-8")
     result = _play("--variant", "paulista", "--position", str(junk), "--seed", "3", input="")
-    assert result.exit_code == 1 and f"{junk}: bad position: invalid JSON" in result.output
+    assert result.exit_code == 1 and f"{junk}:1:2: bad position: invalid JSON" in result.output
     result = _play("--variant", "paulista", "--position", str(tmp_path / "none.json"),
                    input="")
-    assert result.exit_code == 1 and "none.json: cannot read the position" in result.output
+    assert result.exit_code == 2 and "none.json: No such file" in result.output  # as --resume
     assert "Traceback" not in result.output
 
 

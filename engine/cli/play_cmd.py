@@ -778,6 +778,31 @@ def _played_here(header: dict[str, Any], players: int, path: str) -> None:
                        "truco replay shows it", file=path, line=1)
 
 
+def _json_where(text: str) -> tuple[int, int] | tuple[None, None]:
+    """The 1-based line and column where ``text`` stops being JSON (Python's own reader
+    knows them), or ``(None, None)`` where the problem has no place (a duplicate key...)."""
+    import json
+
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        return exc.lineno, exc.colno
+    except (ValueError, RecursionError):
+        pass
+    return None, None
+
+
+def _readable(path: str | None, hint: str) -> None:
+    """A usage error (exit 2) naming the option for a file given that cannot be read."""
+    if path is None:
+        return
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as exc:
+        raise click.BadParameter(f"cannot read {path}: {exc.strerror}", param_hint=hint) from None
+
+
 #: A position file larger than this is refused (a position is a few KiB).
 MAX_POSITION_BYTES = 1 << 20
 
@@ -797,14 +822,19 @@ def position_match(rules: Rules, path: str, seed: int) -> Match:
         raise TrucoError(f"bad position: larger than {MAX_POSITION_BYTES // 1024} KiB",
                          file=path)
     why: str | None = None
+    place: tuple[int, int] | tuple[None, None] = (None, None)
     try:
-        position = loads_strict(data.decode("utf-8"))
+        text = data.decode("utf-8")
+        position = loads_strict(text)
     except UnicodeDecodeError as exc:
         why = f"invalid UTF-8 at byte {exc.start + 1}"
     except ValueError as exc:
         why = f"invalid JSON: {exc}"
+        place = _json_where(text)
+        if place[0] is not None:
+            why = why.rsplit(" at column ", 1)[0]  # the column is in the place, file:line:col
     if why is not None:
-        raise TrucoError(f"bad position: {why}", file=path)
+        raise TrucoError(f"bad position: {why}", file=path, line=place[0], column=place[1])
     try:
         match = Match.from_position(rules, position)
     except PositionError as exc:
@@ -836,7 +866,7 @@ def position_match(rules: Rules, path: str, seed: int) -> Match:
               help="Write the game's log to FILE as it is played (an existing FILE is "
                    "refused unless --force is given).")
 @force_option("the --log file")
-@click.option("--resume", metavar="LOG", type=click.Path(dir_okay=False, exists=True),
+@click.option("--resume", metavar="LOG", type=click.Path(dir_okay=False),
               help="Go on with the game of LOG (a seeded log written by truco play, or one "
                    "it started from a position; any other log is refused), writing to it: its "
                    "variant, seed, seat and bots are used, and giving any of them is a usage "
@@ -860,6 +890,8 @@ def play(variant: str | None, seat: int, bots: str, level: str | None, seed: int
     """
     stdin: IO[str] = sys.stdin  # CliRunner and scripted runs swap sys.stdin
     moves: list[Action] = []
+    _readable(resume, "--resume")  # a missing file is a usage error, as in verify and replay
+    _readable(position_file, "--position")
     bots_source = click.get_current_context().get_parameter_source("bots")
     if level is not None:
         if bots_source is not click.core.ParameterSource.DEFAULT:

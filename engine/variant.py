@@ -13,10 +13,11 @@ tags), refuses duplicate keys (PyYAML would keep the last one silently) and YAML
 
 from __future__ import annotations
 
+import difflib
 import itertools
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -294,7 +295,7 @@ def resolve_source(ref: str, base: Path | None = None) -> Path:
                                ".yaml or .yml")
         return candidate
     raise VariantError(f"unknown variant {ref!r}: expected a shipped name "
-                       f"({', '.join(sorted(shipped))}) or a path to a .yaml file")
+                       f"({_closest(ref, shipped)}) or a path to a .yaml file")
 
 
 def _resolve(path: Path, chain: list[Path], display: str | None = None) -> _Doc:
@@ -1025,6 +1026,18 @@ def is_shipped_name(ref: object) -> TypeGuard[str]:
     return isinstance(ref, str) and not looks_like_path(ref) and ref in shipped_variants()
 
 
+def _closest(name: str, shipped: Iterable[str]) -> str:
+    """The shipped names nearest to a mistyped ``name`` (difflib), for its error message:
+    ``did you mean paulista?``; else where to find them all.
+
+    >>> _closest("paulistaa", ["paulista", "mineiro", "gauderio"])
+    'did you mean paulista? truco variants list names them all'
+    """
+    near = difflib.get_close_matches(name, list(shipped), n=3, cutoff=0.6)
+    said = f"did you mean {' or '.join(near)}? " if near else ""
+    return said + "truco variants list names them all"
+
+
 _CACHE: dict[str, Rules] = {}
 
 
@@ -1033,7 +1046,7 @@ def find_variant(name: str) -> Rules:
     rules = _CACHE.get(name)
     if rules is None:
         if name not in shipped_variants():
-            raise VariantError(f"unknown variant {name!r}: expected one of "
-                               f"{', '.join(sorted(shipped_variants()))}")
+            raise VariantError(f"unknown variant {name!r}: expected a shipped name "
+                               f"({_closest(name, shipped_variants())})")
         rules = _CACHE[name] = load_variant(name)
     return rules

@@ -48,3 +48,20 @@ def test_missing_position_and_resume_files_are_the_same_usage_error(tmp_path: Pa
         assert result.exit_code == 2, (option, result.output)
         assert f"Invalid value for {option}: cannot read {missing}: No such file" in result.output
         assert "seed" not in result.output  # refused before a seed is drawn
+
+
+def test_verify_says_a_variant_file_is_not_a_log() -> None:
+    result = CliRunner().invoke(main, ["verify", "variants/paulista.yaml"])
+    assert result.exit_code == 2
+    assert ("variants/paulista.yaml is a variant file, not a log: truco variants validate "
+            "variants/paulista.yaml checks it") in result.output
+    assert "invalid JSON" not in result.output
+
+
+def test_an_unknown_variant_name_suggests_the_closest_ones() -> None:
+    result = CliRunner().invoke(main, ["play", "--variant", "paulistaa"], input="")
+    assert result.exit_code == 1
+    assert "did you mean paulista or paulista-38-cards?" in result.output
+    assert "gauderio" not in result.output  # not all 50 names
+    far = CliRunner().invoke(main, ["simulate", "--variant", "xyz", "-n", "1"])
+    assert "truco variants list names them all" in far.output and "mineiro" not in far.output

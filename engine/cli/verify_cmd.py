@@ -55,6 +55,9 @@ def log_paths(paths: tuple[str, ...]) -> list[str]:
                 raise click.BadParameter(f"no .jsonl logs in folder {given} (nor .jsonl.gz)",
                                          param_hint="PATH")
             found.extend(logs)
+        elif p.suffix in (".yaml", ".yml") and p.is_file():  # a variant, given by mistake
+            raise click.BadParameter(f"{given} is a variant file, not a log: truco variants "
+                                     f"validate {given} checks it", param_hint="PATH")
         elif p.exists():
             found.append(given)
         else:

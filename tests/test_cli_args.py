@@ -65,3 +65,23 @@ def test_an_unknown_variant_name_suggests_the_closest_ones() -> None:
     assert "gauderio" not in result.output  # not all 50 names
     far = CliRunner().invoke(main, ["simulate", "--variant", "xyz", "-n", "1"])
     assert "truco variants list names them all" in far.output and "mineiro" not in far.output
+
+
+def test_commands_that_write_a_file_say_where_on_stderr(tmp_path: Path) -> None:
+    log, text, page, folder = (tmp_path / n for n in ("r.jsonl", "t.txt", "p.html", "logs"))
+    runs = [
+        (["record", "-v", "paulista", "-s", "1", "--out", str(log)], f"the log to {log}"),
+        (["replay", str(log), "--out", str(text)], f"the transcript to {text}"),
+        (["replay", str(log), "--html", str(page)], f"the page to {page}"),
+        (["simulate", "-v", "paulista", "-n", "2", "-s", "1", "--logs", str(folder)],
+         f"2 logs to {folder}"),
+    ]
+    for args, said in runs:
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 0, result.output
+        assert result.stderr == f"truco: wrote {said}\n", args
+        assert "truco: wrote" not in result.stdout
+    played = CliRunner().invoke(main, ["play", "-v", "paulista", "-s", "1", "--log",
+                                       str(tmp_path / "g.jsonl")], input="")
+    assert f"truco: the game's log is written to {tmp_path / 'g.jsonl'} as it goes" \
+        in played.stderr

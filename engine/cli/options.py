@@ -85,6 +85,12 @@ def force_option(what: str = "the output file") -> Callable[[F], F]:
                              "refused and left as it is).")
 
 
+def wrote(path: str | Path, what: str) -> None:
+    """Say on standard error where a command wrote ``what`` (its standard output stays the
+    command's own): ``truco: wrote the log to game.jsonl``."""
+    click.echo(f"truco: wrote {what} to {path}", err=True)
+
+
 def refuse_existing(path: str | Path, force: bool, param_hint: str) -> None:
     """A usage error when ``path`` exists and ``--force`` was not given: nothing is overwritten
     by accident, by any command."""

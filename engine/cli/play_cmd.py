@@ -959,6 +959,7 @@ def play(variant: str | None, seat: int, bots: str, level: str | None, seed: int
             log_meta["bots_seed"] = seed
         recorder = Recorder(match, out, variant=label, players=seat_names(names), meta=log_meta,
                             write_header=resume is None)
+        click.echo(f"truco: the game's log is written to {target} as it goes", err=True)
     title = rules.title or rules.name
     if moves:
         click.echo(f"resumed {resume} after {len(moves)} moves")

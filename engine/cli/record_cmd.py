@@ -14,7 +14,7 @@ import os
 
 import click
 
-from engine.cli.options import U64, force_option, refuse_existing
+from engine.cli.options import U64, force_option, refuse_existing, wrote
 from engine.fileio import atomic_write_text
 from engine.logformat import record_random
 
@@ -64,3 +64,4 @@ def record(variant: str, seed: int | None, dealer: int, deals: bool, unseeded: b
         click.echo(text, nl=False)
     else:
         atomic_write_text(out, text)
+        wrote(out, "the log")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from engine.cli.options import force_option, refuse_existing
+from engine.cli.options import force_option, refuse_existing, wrote
 from engine.fileio import atomic_write_text
 from engine.logread import MAX_FILE_BYTES, LogProblem
 from engine.replay import annotate, replay
@@ -92,6 +92,7 @@ def replay_(log: str, checkpoints: bool, out: str | None, html: str | None,
         click.echo(text, nl=False)
     else:
         atomic_write_text(out, text)
+        wrote(out, "the transcript")
 
 
 def _html(log: str, target: str) -> None:
@@ -106,6 +107,7 @@ def _html(log: str, target: str) -> None:
     except OSError as exc:
         click.echo(f"truco: cannot write {target}: {exc.strerror}", err=True)
         sys.exit(1)
+    wrote(target, "the page")
     if problem is not None:
         click.echo(f"truco: {problem} (the page shows the log up to this line)", err=True)
         sys.exit(1)

@@ -23,6 +23,7 @@ from engine.cli.options import (
     matches_option,
     parse_bots,
     refuse_existing,
+    wrote,
 )
 from engine.cli.scale import dask_option, executor_for
 from engine.fileio import atomic_folder, atomic_write_text, is_empty_folder
@@ -125,6 +126,7 @@ def write_html(path: str, page: str) -> None:
     except OSError as exc:
         click.echo(f"truco: cannot write {path}: {exc.strerror}", err=True)
         sys.exit(1)
+    wrote(path, "the page")
 
 
 def _progress_bar(total: int, label: str = "simulating"
@@ -213,6 +215,8 @@ def simulate(variant: str, n_matches: int, games_alias: int | None, seed: int, b
                                        logs=tmp, progress=update, executor=executor)
     finally:
         stop()
+    if logs is not None:
+        wrote(logs, f"{games} logs")
     if html is not None:
         from engine.viewer import simulate_page
 

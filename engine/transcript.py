@@ -27,7 +27,7 @@ from engine.game import Checkpoint, Match
 from engine.logread import LogItem
 from engine.replay import Replayer, Visitor, replay
 from engine.rules import COVERED
-from engine.tui import card_names, named, table_word
+from engine.tui import card_names, manilhas_text, named, table_word
 
 
 class Transcript(Visitor):
@@ -108,11 +108,8 @@ class Transcript(Visitor):
         table = []
         if match.vira is not None:
             table.append(f"vira {card_pretty(match.vira)}")
-        if match.manilhas:
-            called = card_names(r)
-            table.append("manilhas " + " ".join(
-                card_pretty(c) + (f" ({called[card_name(c)]})" if card_name(c) in called else "")
-                for c in match.manilhas) + " (weakest first)")
+        if match.manilhas:  # strongest first, as truco play and the viewer show them
+            table.append(manilhas_text([card_name(c) for c in match.manilhas], self._called))
         if table:
             self.lines.append("  " + " · ".join(table))
         h = match.hand.rule

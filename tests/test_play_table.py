@@ -138,7 +138,7 @@ def test_M1_manilhas_carry_the_names_the_variant_gives(tmp_path: Path) -> None:
     result = _play("--variant", str(variant), "--seed", "3", "--log", str(log))
     assert result.exit_code == 0 and "4♣ zap > 7♥ copas" in result.output
     text = transcript(log.read_bytes(), str(log), base=tmp_path)
-    assert "manilhas 7♦ (pica-fumo) A♠ (espadilha) 7♥ (copas) 4♣ (zap) (weakest first)" in text
+    assert "manilhas 4♣ zap > 7♥ copas > A♠ espadilha > 7♦ pica-fumo" in text  # as in play
     shipped = match("mineiro", deal(0, "4c 5s 6s | 3d 4d As | 5c 6c 7c | 5d 6d Kc"))
     named = render_banner(shipped.observation(1), rules=shipped.rules, names=None, target=12)
     assert "A♠ (espadilha, manilha)" in named  # Mineiro names its manilhas

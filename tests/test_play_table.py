@@ -77,7 +77,7 @@ def test_the_menu_is_lettered_strongest_card_first() -> None:
 def test_the_terminal_shows_letters_and_the_hand_by_strength() -> None:
     out = _play("--variant", "paulista", "--seed", "7", input="").output  # vira Q♣: jacks
     assert "Your cards, strongest first: J♠ (manilha), 3♣, 6♥" in out
-    assert "  a) aceito (accept)" in out and "  c) seis (raise to 6)" in out
+    assert "  a) aceito (accept: worth 3)" in out and "  c) seis (raise to 6; corro gives 3)" in out
 
 
 def test_an_ace_is_named_with_its_suit_a_is_the_first_entry() -> None:
@@ -349,3 +349,18 @@ def test_the_terminal_says_why_a_move_is_refused(capsys: pytest.CaptureFixture[s
     out = capsys.readouterr().out
     assert "'aceito': no raise is waiting for an answer" in out
     assert "'As': seat 0 does not hold As" in out
+
+
+def test_C8_C9_the_menu_says_what_a_raise_and_its_answers_are_worth() -> None:
+    from engine.cli.play_cmd import menu_entry
+
+    m = match("paulista", deal(0, "4c 7h As | 3d 2d Kd | 5c 5d 5h | 6c 6d 6h", vira="Qs"))
+    rules = m.rules
+    assert menu_entry(Action.raise_to(1, 3), rules, None, worth=(1, None)) == (
+        "truco (raise to 3; corro gives 1)")
+    m.apply(Action.raise_to(1, 3))
+    assert menu_entry(Action.accept(2), rules, None, worth=(1, 3)) == "aceito (accept: worth 3)"
+    assert menu_entry(Action.fold(2), rules, None, worth=(1, 3)) == "corro (fold: gives 1)"
+    assert menu_entry(Action.raise_to(2, 6), rules, None, worth=(1, 3)) == (
+        "seis (raise to 6; corro gives 3)")  # a raise back accepts the truco (C9)
+    assert menu_entry(Action.accept(2), rules, None) == "aceito (accept)"  # without worth

@@ -116,12 +116,16 @@ def describe(action: Action, rules: Rules, me: int, position: int | None = None,
 
 def menu_entry(action: Action, rules: Rules, position: int | None,
                manilhas: Sequence[str] = (), names: dict[str, str] | None = None,
-               side: Sequence[SideBetView] = ()) -> str:
+               side: Sequence[SideBetView] = (),
+               worth: tuple[int, int | None] | None = None) -> str:
     """One line of the move menu, offered by its kind (``MoveKind.menu``): what the move is,
     in words to type for it; a card is marked as a manilha (``manilhas``, card names), named
     where ``names`` name it; ``position`` as for :func:`describe`. A side bet's call or
     answer says its stakes (``side``: the observation's side bets, G28, G40):
-    ``envido (2; não quero gives 1)``."""
+    ``envido (2; não quero gives 1)``; with ``worth`` (the hand's value and the pending
+    raise's, if any) a raise, an accept and a fold say theirs (C8, C9):
+    ``seis (raise to 6; corro gives 3)``, ``aceito (accept: worth 3)``, ``corro (fold: gives
+    1)``."""
 
     def label(c: int) -> str:
         return card_label(card_name(c), manilhas, names or {})
@@ -129,6 +133,18 @@ def menu_entry(action: Action, rules: Rules, position: int | None,
     stakes = _stakes(action, rules, side)
     if stakes is not None:
         return stakes
+    if worth is not None and action.kind in ("raise", "accept", "fold"):
+        value, pending = worth
+        fold, accept = rules.move_name("fold", "corro"), rules.move_name("accept", "aceito")
+        if action.kind == "accept" and pending is not None:
+            return f"{accept} (accept: worth {pending})"
+        if action.kind == "fold":
+            return f"{fold} (fold: gives {value})"
+        if action.kind == "raise" and action.value is not None:
+            refused = pending if pending is not None else value  # a raise back accepts (C9)
+            card = f" with {label(action.card)}" if action.card is not None else ""
+            return (f"{rules.step_name(action.value)} (raise to {action.value}; {fold} gives "
+                    f"{refused}){card}")
     words = Words(who="you", s="", me=action.seat, rules=rules, position=position,
                   card=label, label=label)
     menu = KINDS[action.kind].menu
@@ -622,8 +638,10 @@ class _Game:
         position = None  # P6: a card of the person's blind hand is offered by its place
         if obs["blind"] and action.kind == "play":
             position = self.place(action.card)  # type: ignore[arg-type]
+        pending = obs["pending_raise"]
+        worth = (obs["value"], pending["value"] if pending is not None else None)
         return menu_entry(action, self.match.rules, position, obs["manilhas"], self.card_names,
-                          obs.get("side_bets", ()))
+                          obs.get("side_bets", ()), worth)
 
     def ask(self, obs: Observation, legal: list[Action]) -> Action:
         rules = self.match.rules

@@ -23,7 +23,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 U64 = click.IntRange(0, 2**64 - 1)
 
-BOTS_HELP = ("One bot for every seat, two (teams 0 and 1) or one per seat, by seat: "
+BOTS_HELP = ("One bot for every seat, one per team (two: teams 0 and 1) or one per seat, by "
+             "seat: "
              + ", ".join(bot_names()) + " (search:N: search with a budget of N iterations).")
 
 

@@ -872,8 +872,8 @@ def position_match(rules: Rules, path: str, seed: int) -> Match:
               help="A shipped variant name or a path to a variant YAML file.  "
                    "[required unless --resume]")
 @click.option("--seat", type=click.IntRange(0), default=0, show_default=True,
-              help="Your seat, from 0 (seat 0 deals the first hand; partners sit in "
-                   "alternate seats); with --resume, the log's unless given.")
+              help="Your seat, from 0 (seat 0 deals the first hand; your partners are "
+                   "the variant's teams, alternate seats unless it says otherwise).")
 @bots_option("heuristic", note="Your own seat is yours, whatever the list gives it.")
 @click.option("--level", type=click.Choice(list(LEVELS)), default=None,
               help="How strong the bots play, instead of --bots: easy (random moves), medium "

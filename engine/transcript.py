@@ -46,6 +46,9 @@ class Transcript(Visitor):
         self._last_kind = ""
         #: The log starts from a position (docs/positions.md) whose hand is not yet shown.
         self._from_position = False
+        #: The match's number of the game's first hand: hands are numbered per game, as in
+        #: truco play (``None``: a log from a position, whose game began before it).
+        self._first: int | None = 1
         #: What players call particular cards (the variant's ``card_names``).
         self._called: dict[str, str] = {}
 
@@ -94,13 +97,15 @@ class Transcript(Visitor):
         r = match.rules
         if not self._game_started:
             self._game_started = True
+            self._first = None if self._from_position else match.hand_number
             self.lines.append("")
             self.lines.append(f"Game {self._game}")
         self._strength = r.strengths(match.vira)
         self._round = []
         self._round_no = 1
         self.lines.append("")
-        self.lines.append(f"Hand {match.hand_number} · dealer {self._name(match.dealer)} · "
+        number = match.hand_number - (self._first or 1) + 1
+        self.lines.append(f"Hand {number} · dealer {self._name(match.dealer)} · "
                           f"mão {self._name(match.mao)} · score {_dashed(match.score)}")
         self.lines.append("  " + " | ".join(
             f"{self._name(s)}: {' '.join(self._card(c) for c in cards)}"

@@ -112,3 +112,21 @@ def test_the_games_are_written_one_way_everywhere() -> None:
     obs = {**m.observation(0), "games": [1, 0]}
     assert "games us 1, them 0" in render_table(obs, title="P", target=12, rules=m.rules)
     assert "games us 1, them 0" in render_banner(obs, rules=m.rules, names=None, target=12)
+
+
+def test_replay_numbers_hands_per_game_as_play_does() -> None:
+    import re
+
+    from conftest import REPO
+
+    from engine.transcript import transcript
+
+    log = REPO / "replays" / "mineiro-seed1.jsonl"
+    games, expected = 0, 1
+    for line in transcript(log.read_bytes(), str(log)).splitlines():
+        if re.fullmatch(r"Game \d+", line):  # a game begins: its hands from 1
+            games, expected = games + 1, 1
+        elif line.startswith("Hand "):
+            assert int(line.split()[1]) == expected, line
+            expected += 1
+    assert games >= 2

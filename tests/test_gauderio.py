@@ -563,7 +563,7 @@ def test_play_a_whole_gauderio_match_through_scripted_input(tmp_path: Path) -> N
     out = result.output
     assert "match won by" in out and "(to 24)" in out
     assert "manilhas A♠ espadão > A♣ bastião > 7♠ sete de espadas > 7♦ sete belo" in out
-    assert "truco (raise to 2)" in out and "retruco (raise to 3)" in out
+    assert "truco (raise to 2; não quero gives 1)" in out and "retruco (raise to 3;" in out
     checked = verify_file(log)
     assert checked.valid and checked.incomplete is None
 

@@ -108,7 +108,7 @@ def test_M3_enter_lets_the_bot_play_and_no_stops_asking_for_the_hand(tmp_path: P
     passed = _play("--variant", "mineiro", "--seed", "3", input="\n").output
     assert passed.count("Raise before") == 1 and "Bot 1 (heuristic) calls TRUCO" in passed
     quiet = _play("--variant", "mineiro", "--seed", "3", input="no\na\n").output
-    hand_1 = quiet.split("══ Hand 2")[0]
+    hand_1 = quiet.split("══ Game 1 · hand 2")[0]
     assert hand_1.count("Raise before") == 1  # 'no': not asked again in hand 1
     assert "Your move:" in hand_1
 

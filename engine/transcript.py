@@ -27,7 +27,7 @@ from engine.game import Checkpoint, Match
 from engine.logread import LogItem
 from engine.replay import Replayer, Visitor, replay
 from engine.rules import COVERED
-from engine.tui import card_names, manilhas_text, named, table_word
+from engine.words import card_names, manilhas_text, named, table_word
 
 
 class Transcript(Visitor):

@@ -14,22 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.actions import Action
-from engine.cards import COBERTA, card_pretty, parse_card
+from engine.cards import COBERTA, parse_card
 from engine.rules import Rules
-
-#: The variant's ``move_names`` keys: the move each names, and the decision it takes.
-MOVE_NAMES = (("accept", "accept", None), ("fold", "fold", None), ("concede", "concede", None),
-              ("play_hand", "decide", True), ("fold_hand", "decide", False))
-
-
-def table_word(action: Action, rules: Rules) -> str | None:
-    """What the table says for ``action`` where the variant names the move (``move_names``:
-    Gaudério's ``quero``, ``não quero``, ``vou ao baralho``), else ``None``."""
-    for key, kind, play_on in MOVE_NAMES:
-        if action.kind == kind and (play_on is None or action.play_on == play_on):
-            return rules.move_name(key, "") or None
-    return None
+from engine.words import card_names, manilhas_text, named, pretty
 
 
 def columns(rows: Sequence[Sequence[object]], gap: int = 2) -> str:
@@ -41,26 +28,6 @@ def columns(rows: Sequence[Sequence[object]], gap: int = 2) -> str:
         cells = [c.ljust(widths[0]) if i == 0 else c.rjust(widths[i]) for i, c in enumerate(row)]
         lines.append((" " * gap).join(cells).rstrip())
     return "\n".join(lines)
-
-
-def pretty(card: str | None) -> str:
-    """A card name (``'7h'``) for people (``'7♥'``); ``None`` (face down) as ``'??'``."""
-    return "??" if card is None else card_pretty(parse_card(card))
-
-
-def card_names(rules: Rules) -> dict[str, str]:
-    """What players call particular cards (M1: the zap...), from the variant's optional
-    ``card_names``: card name to name, e.g. ``{'4c': 'zap'}``; empty when the variant names
-    none."""
-    names = rules.data.get("card_names") if isinstance(rules.data, Mapping) else None
-    return {str(c): str(n) for c, n in names.items()} if isinstance(names, Mapping) else {}
-
-
-def named(card: str | None, names: Mapping[str, str]) -> str:
-    """A card for people with its name where the variant gives one (``card_names``): ``'3♦'``,
-    ``'4♣ (zap)'``, ``'X1 (coringa)'``; ``None`` (face down) as ``'??'``."""
-    text = pretty(card)
-    return f"{text} ({names[card]})" if card is not None and card in names else text
 
 
 def card_label(card: str, manilhas: Sequence[str], names: Mapping[str, str]) -> str:
@@ -81,13 +48,6 @@ def by_strength(cards: Sequence[str], rules: Rules, vira: str | None) -> list[st
     """
     strength = rules.strengths(parse_card(vira) if vira is not None else None)
     return sorted(cards, key=lambda c: -strength[parse_card(c)])
-
-
-def manilhas_text(manilhas: Sequence[str], names: Mapping[str, str]) -> str:
-    """The hand's manilhas, strongest first, with their names where the variant gives them:
-    ``'manilhas 4♣ zap > 7♥ copas > ...'``."""
-    shown = [pretty(c) + (f" {names[c]}" if c in names else "") for c in reversed(manilhas)]
-    return "manilhas " + " > ".join(shown)
 
 
 def seat_label(seat: int, me: int, names: Sequence[str] | None = None,

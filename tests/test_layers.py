@@ -44,7 +44,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("engine.machine",),
     ("engine.game", "engine"),
     ("engine.position", "engine.logformat", "engine.logread", "engine.logversion",
-     "engine.replay", "engine.transcript", "engine.playthrough", "engine.perft"),
+     "engine.replay", "engine.transcript", "engine.playthrough", "engine.perft", "engine.words"),
     ("engine.bots", "engine.simulate", "engine.tournament", "engine.compare", "engine.viewer",
      "engine.env", "engine.tui", "engine.cluster"),
     ("engine.cli", "engine.__main__"),
@@ -54,7 +54,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 #: both ways, so the lists only shrink).
 UPWARD: set[tuple[str, str]] = {
     ("engine.game", "engine.position"), ("engine.game", "engine.replay"),
-    ("engine.transcript", "engine.tui"),
     ("engine.moves", "engine.machine"),
     *(("engine.moves." + kind, "engine.machine") for kind in (
         "bets", "concede", "deal", "decide", "envido", "flor", "fold", "nao_quero", "outcome",

@@ -50,17 +50,14 @@ from engine.sidebets import SideBet
 from engine.simulate import bot_seed
 from engine.state import HandState
 from engine.tui import (
-    MOVE_NAMES,
     card_label,
-    card_names,
-    named,
     render_banner,
     render_table,
     scores_text,
     seat_label,
     side_text,
-    table_word,
 )
+from engine.words import MOVE_NAMES, card_names, named, table_word
 
 HUMAN = "human"
 #: ``--level``: the bots a player understands, weakest first.

@@ -42,7 +42,7 @@ from engine.rules import Rules
 from engine.sidebets import BetState, best_points, declarations, flor_points
 from engine.state import HandState
 from engine.transcript import Transcript
-from engine.tui import card_names
+from engine.words import card_names
 
 Step = dict[str, Any]
 

@@ -18,6 +18,7 @@ import contextlib
 import io
 import math
 import os
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -273,6 +274,19 @@ def simulate_match(variant: str, rules: Rules, run_seed: int, index: int,
 def log_name(index: int) -> str:
     """The file name of match ``index``'s log: ``match-000001.jsonl`` for index 0."""
     return f"match-{index + 1:06d}.jsonl"
+
+
+def is_log_name(name: str) -> bool:
+    """Whether ``name`` is one that :func:`log_name` gives (what ``--logs --force`` may
+    replace).
+
+    >>> is_log_name("match-000001.jsonl"), is_log_name("base.yaml")
+    (True, False)
+    """
+    return _LOG_NAME.fullmatch(name) is not None
+
+
+_LOG_NAME = re.compile(r"match-[0-9]{6,}\.jsonl")
 
 
 def looks_like_name(variant: str) -> bool:

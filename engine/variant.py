@@ -1038,6 +1038,32 @@ def _closest(name: str, shipped: Iterable[str]) -> str:
     return said + "truco variants list names them all"
 
 
+def variant_files(ref: str, base: Path | None = None) -> list[Path]:
+    """The files a variant is read from: the file ``ref`` names (relative to ``base``) and
+    every file it extends, in order, as absolute paths with links resolved (a shipped
+    variant's own file too). It stops quietly where the chain breaks: the loader says why.
+    What a command writes is never one of them.
+
+    >>> [p.name for p in variant_files("mineiro-12")]
+    ['mineiro-12.yaml', 'mineiro.yaml']
+    """
+    out: list[Path] = []
+    try:
+        path = resolve_source(ref, base)
+        while len(out) <= MAX_EXTENDS and not path.is_dir():
+            real = path.resolve()
+            if real in out:
+                break
+            out.append(real)
+            parent = read_yaml(path).data.get("extends")
+            if not isinstance(parent, str) or not parent:
+                break
+            path = resolve_source(parent, path.parent)
+    except VariantError:
+        pass
+    return out
+
+
 _CACHE: dict[str, Rules] = {}
 
 

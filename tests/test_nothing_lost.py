@@ -12,6 +12,7 @@ import os
 import re
 import select
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -176,13 +177,15 @@ def test_play_log_with_force_replaces_the_file(tmp_path: Path) -> None:
 
 
 # -- simulate --logs: a folder of new logs, never old and new mixed ------------------------------
-def _folder(tmp_path: Path) -> tuple[Path, dict[str, bytes]]:
-    """``out/`` with older logs, more of them than the new run writes, and a note."""
+def _folder(tmp_path: Path, note: bool = False) -> tuple[Path, dict[str, bytes]]:
+    """``out/`` with older logs, more of them than the new run writes (and with ``note``, a
+    file of the user's)."""
     out = tmp_path / "out"
     out.mkdir()
     for i in range(1, 6):
         (out / f"match-{i:06d}.jsonl").write_text(OLD, encoding="utf-8")
-    (out / "notes.txt").write_text("mine\n", encoding="utf-8")
+    if note:
+        (out / "notes.txt").write_text("mine\n", encoding="utf-8")
     return out, {p.name: p.read_bytes() for p in out.iterdir()}
 
 
@@ -238,12 +241,153 @@ def test_simulate_logs_that_fails_midway_leaves_the_old_folder_as_it_was(
 
 
 def test_simulate_logs_refuses_to_replace_a_folder_holding_its_variant(tmp_path: Path) -> None:
-    out, before = _folder(tmp_path)
+    out, before = _folder(tmp_path, note=True)
     (out / "house.yaml").write_text("extends: paulista\n", encoding="utf-8")
     code, output = run("simulate", "-v", str(out / "house.yaml"), "-n", "2", "--logs", str(out),
                        "--force")
     assert code == 2 and "inside" in output
     assert (out / "house.yaml").exists() and (out / "notes.txt").exists()
+
+
+def test_simulate_logs_force_never_deletes_a_parent_the_variant_extends(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 26: ``simulate -v house/mine.yaml --logs shared --force`` deleted
+    ``shared/base.yaml``, which ``mine.yaml`` extends (and wrote logs that no longer verify)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "house").mkdir()
+    (tmp_path / "shared" / "base.yaml").write_text("extends: paulista\n", encoding="utf-8")
+    (tmp_path / "house" / "mine.yaml").write_text("extends: ../shared/base.yaml\n",
+                                                  encoding="utf-8")
+    code, output = run("simulate", "-v", "house/mine.yaml", "-n", "3", "--logs", "shared",
+                       "--force")
+    assert code == 2, output
+    assert "base.yaml (which mine.yaml extends) is inside shared" in output
+    assert sorted(p.name for p in (tmp_path / "shared").iterdir()) == ["base.yaml"]
+    assert leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("extra", ["notes.txt", "sub/", "link.jsonl ->"])
+def test_simulate_logs_force_replaces_only_a_folder_of_its_own_logs(
+    tmp_path: Path, extra: str
+) -> None:
+    """``--logs DIR --force`` deleted whatever DIR held; now it replaces a folder of the logs
+    a run writes (match-NNNNNN.jsonl) and refuses any other file, folder or link, with or
+    without --force (exit 2, nothing touched)."""
+    out, _ = _folder(tmp_path)
+    name = extra.rstrip("/ ->")
+    if extra.endswith("/"):
+        (out / name).mkdir()
+    elif extra.endswith("->"):
+        (tmp_path / "elsewhere.jsonl").write_text(OLD, encoding="utf-8")
+        (out / name).symlink_to(tmp_path / "elsewhere.jsonl")
+    else:
+        (out / name).write_text("mine\n", encoding="utf-8")
+    before = sorted(p.name for p in out.iterdir())
+    for force in ([], ["--force"]):
+        code, output = run("simulate", "-v", "paulista", "-n", "2", "--logs", str(out), *force)
+        assert code == 2, output
+        assert f"{out} holds {name}, which no run of truco simulate writes" in output
+        assert sorted(p.name for p in out.iterdir()) == before
+    assert (tmp_path / "elsewhere.jsonl").exists() or not extra.endswith("->")
+    assert leftovers(tmp_path) == []
+
+
+def test_simulate_logs_force_keeps_a_file_that_came_during_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file put into DIR while the matches are played stops the swap (exit 1): it is not
+    deleted with the old logs."""
+    import engine.simulate
+
+    out, before = _folder(tmp_path)
+
+    def write_and_add_a_note(path: Any, text: str) -> None:
+        atomic_write_text(path, text)
+        (out / "notes.txt").write_text("mine\n", encoding="utf-8")
+
+    monkeypatch.setattr(engine.simulate, "atomic_write_text", write_and_add_a_note)
+    code, output = run("simulate", "-v", "paulista", "-n", "2", "--logs", str(out), "--force")
+    assert code == 1 and "notes.txt" in output and "left as it is" in output
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == {**before, "notes.txt": b"mine\n"}
+    assert leftovers(tmp_path) == []
+
+
+# -- --force replaces a regular file and nothing else ---------------------------------------------
+def _paulista_log() -> str:
+    return str(REPO / "replays" / "paulista-seed1.jsonl")
+
+
+WRITERS: dict[str, Callable[[Path], list[str]]] = {
+    "record --out": lambda t: ["record", "-v", "paulista", "-s", "7", "--out", str(t)],
+    "replay --out": lambda t: ["replay", _paulista_log(), "--checkpoints", "--out", str(t)],
+    "replay --html": lambda t: ["replay", _paulista_log(), "--html", str(t)],
+    "simulate --html": lambda t: ["simulate", "-v", "paulista", "-n", "2", "--html", str(t)],
+    "compare --html": lambda t: ["compare", "paulista", "mineiro", "-n", "2", "--html", str(t)],
+}
+
+
+@pytest.mark.parametrize("kind", ["fifo", "symlink"])
+@pytest.mark.parametrize("command", sorted(WRITERS))
+def test_force_never_replaces_a_pipe_or_a_link(tmp_path: Path, command: str,
+                                                       kind: str) -> None:
+    """Issue 26: ``--out /dev/null --force`` as root turned the device into a regular file,
+    and ``--html`` a FIFO. Only a regular file is replaced; anything else is a usage error
+    (exit 2) and is left as it is (a link, and the file it names). (A folder is refused by
+    the options themselves.)"""
+    target = tmp_path / "target"
+    named = tmp_path / "named.txt"
+    named.write_text(OLD, encoding="utf-8")
+    if kind == "fifo":
+        os.mkfifo(target)
+    else:
+        target.symlink_to(named)
+    code, output = run(*WRITERS[command](target), "--force")
+    assert code == 2, output
+    words = {"fifo": "a named pipe (FIFO)", "symlink": "a symbolic link"}
+    assert f"{target}: it is {words[kind]}, not a regular file" in output
+    assert "--force replaces only a regular file" in output
+    mode = os.lstat(target).st_mode
+    assert (stat.S_ISFIFO if kind == "fifo" else stat.S_ISLNK)(mode)
+    assert named.read_text(encoding="utf-8") == OLD
+    assert leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("kind", ["fifo", "symlink"])
+def test_atomic_write_never_replaces_what_is_not_a_regular_file(tmp_path: Path,
+                                                                kind: str) -> None:
+    target = tmp_path / "target"
+    if kind == "fifo":
+        os.mkfifo(target)
+    else:
+        target.symlink_to(tmp_path / "named.txt")
+    with pytest.raises(OSError, match="not a regular file") as caught:
+        atomic_write_text(target, "new\n")
+    assert caught.value.filename == str(target)
+    assert not stat.S_ISREG(os.lstat(target).st_mode)
+    assert not (tmp_path / "named.txt").exists()
+    assert leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("command", ["record --out", "simulate --html", "compare --html"])
+def test_force_never_replaces_a_file_the_variant_is_read_from(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """A run never overwrites its variant file, nor a parent it extends."""
+    monkeypatch.chdir(tmp_path)
+    base = tmp_path / "base.yaml"
+    base.write_text("extends: paulista\n", encoding="utf-8")
+    (tmp_path / "mine.yaml").write_text("extends: base.yaml\n", encoding="utf-8")
+    args = {"record --out": ["record", "-v", "mine.yaml", "-s", "7", "--out", "base.yaml"],
+            "simulate --html": ["simulate", "-v", "mine.yaml", "-n", "2", "--html",
+                                "base.yaml"],
+            "compare --html": ["compare", "paulista", "mine.yaml", "-n", "2", "--html",
+                               "base.yaml"]}[command]
+    code, output = run(*args, "--force")
+    assert code == 2, output
+    assert f"base.yaml is the variant file {base} that this command reads" in output
+    assert base.read_text(encoding="utf-8") == "extends: paulista\n"
 
 
 # -- file modes: the usual ones, not the temporary file's 0600 ------------------------------------

@@ -24,6 +24,7 @@ from engine.compare import (
     labels,
 )
 from engine.game import resolve_rules
+from engine.variant import variant_files
 
 
 def _check_bots(text: str, variants: tuple[str, str]) -> list[str]:
@@ -82,7 +83,8 @@ def compare(a: str, b: str, logs: str | None, n_matches: int | None, games_alias
     if html is not None:
         if games is None:
             raise click.UsageError("--html draws the statistics of --matches: give --matches N")
-        refuse_existing(html, force, "--html")
+        refuse_existing(html, force, "--html",
+                        reads=[*variant_files(a), *variant_files(b)])
     for variant in (a, b):
         resolve_rules(variant)  # an invalid variant: exit 1 before any work
     out: dict[str, Any] = {}

@@ -5,18 +5,22 @@
   own seat is yours, whatever the list gives it).
 - ``--matches N`` (``-n``): how many matches; ``--games`` is still read, with a note, as its old
   name (it always counted matches).
-- ``--force``: every command that writes a file refuses an existing target unless it is given.
+- ``--force``: every command that writes a file refuses an existing target unless it is given;
+  even with it, only a regular file is replaced (never a link, a pipe, a device or a folder),
+  and never a file the command reads its variant from (:func:`refuse_existing`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import os
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
 from engine.bots import bot_names, bot_problem
+from engine.fileio import not_replaceable
 from engine.simulate import seat_bots
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -92,9 +96,26 @@ def wrote(path: str | Path, what: str) -> None:
     click.echo(f"truco: wrote {what} to {path}", err=True)
 
 
-def refuse_existing(path: str | Path, force: bool, param_hint: str) -> None:
-    """A usage error when ``path`` exists and ``--force`` was not given: nothing is overwritten
-    by accident, by any command."""
-    if not force and Path(path).exists():
+def refuse_existing(path: str | Path, force: bool, param_hint: str, *,
+                    reads: Iterable[Path] = ()) -> None:
+    """A usage error (exit 2, nothing touched) when ``path`` may not be written: it exists and
+    ``--force`` was not given (nothing is overwritten by accident, by any command); it is not
+    a regular file (a link, a named pipe, a device, a folder: ``--force`` does not replace
+    those); or it is one of the files the command ``reads`` (its variant and the files that
+    extends: see :func:`engine.variant.variant_files`)."""
+    problem = not_replaceable(path)
+    if problem is not None:
+        raise click.BadParameter(f"{path}: {problem}; --force replaces only a regular file, "
+                                 "so it is left as it is: choose another file",
+                                 param_hint=param_hint)
+    if not os.path.lexists(path):
+        return
+    real = Path(path).resolve()
+    for source in reads:
+        if real == Path(source).resolve():
+            raise click.BadParameter(f"{path} is the variant file {source} that this command "
+                                     "reads: it is never replaced; choose another file",
+                                     param_hint=param_hint)
+    if not force:
         raise click.BadParameter(f"{path} exists; give --force to replace it",
                                  param_hint=param_hint)

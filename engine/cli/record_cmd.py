@@ -3,7 +3,8 @@ there is always a way to make logs (bots come later).
 
 A variant file is named in the header by its path relative to the log's folder (``--out``), or
 to the current folder when the log goes to standard output, so the log verifies from anywhere.
-``--out`` refuses an existing file unless ``--force`` is given.
+``--out`` refuses an existing file unless ``--force`` is given (and even then anything but a
+regular file, or a file the variant is read from).
 
 Exit codes: 0 ok, 1 the variant is invalid, 2 usage errors.
 """
@@ -17,6 +18,7 @@ import click
 from engine.cli.options import U64, force_option, refuse_existing, wrote
 from engine.fileio import atomic_write_text
 from engine.logformat import record_random
+from engine.variant import variant_files
 
 
 @click.command()
@@ -56,7 +58,7 @@ def record(variant: str, seed: int | None, dealer: int, deals: bool, unseeded: b
         raise click.BadParameter(f"{dealer} is not a seat (0..{rules.players - 1})",
                                  param_hint="--dealer")
     if out is not None:
-        refuse_existing(out, force, "--out")
+        refuse_existing(out, force, "--out", reads=variant_files(variant))
     log_dir = "." if out is None else os.path.dirname(out) or "."
     text = record_random(variant, seed or 0, dealer=dealer, deals=deals, unseeded=unseeded,
                          log_dir=log_dir)

@@ -26,10 +26,16 @@ from engine.cli.options import (
     wrote,
 )
 from engine.cli.scale import dask_option, executor_for
-from engine.fileio import atomic_folder, atomic_write_text, is_empty_folder
-from engine.simulate import run_simulation
+from engine.fileio import (
+    atomic_folder,
+    atomic_write_text,
+    file_kind,
+    foreign_entries,
+    is_empty_folder,
+)
+from engine.simulate import is_log_name, run_simulation
 from engine.tui import columns
-from engine.variant import looks_like_path
+from engine.variant import variant_files
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -147,16 +153,34 @@ def _progress_bar(total: int, label: str = "simulating"
     return update, bar.stop
 
 
-def _check_logs_folder(logs: str, force: bool, variant: str) -> None:
-    """Usage errors before anything is played: a folder with files in it without --force; a
-    variant file inside the folder that --force would replace."""
+def _check_logs_folder(logs: str, force: bool, reads: list[Path]) -> None:
+    """Usage errors before anything is played: DIR is not a folder; DIR holds a file the
+    variant is read from (``reads``), or anything else a run does not write (a file not named
+    like its logs, a subfolder, a link), which --force would delete with the rest; a folder
+    with logs in it without --force."""
     folder = Path(logs)
-    if folder.is_dir() and not is_empty_folder(folder):
-        refuse_existing(logs, force, "--logs")
-        inside = Path(os.path.realpath(variant)).is_relative_to(os.path.realpath(folder))
-        if looks_like_path(variant) and inside:
-            raise click.BadParameter(f"the variant file {variant} is inside {logs}, which "
-                                     "--force would replace", param_hint="--logs")
+    if os.path.lexists(folder) and not folder.is_dir():
+        kind = file_kind(os.lstat(folder).st_mode)
+        raise click.BadParameter(f"{logs} is {kind}, not a folder", param_hint="--logs")
+    if not folder.is_dir() or is_empty_folder(folder):
+        return
+    real = Path(os.path.realpath(folder))
+    for i, source in enumerate(reads):
+        if source.is_relative_to(real):
+            which = f" (which {reads[i - 1].name} extends)" if i else ""
+            raise click.BadParameter(f"the variant file {source}{which} is inside {logs}, "
+                                     "which --force would replace: a run never replaces a "
+                                     "file its variant is read from", param_hint="--logs")
+    foreign = foreign_entries(folder, is_log_name)
+    if foreign:
+        more = f" (and {len(foreign) - 1} more)" if len(foreign) > 1 else ""
+        raise click.BadParameter(f"{logs} holds {foreign[0]}{more}, which no run of truco "
+                                 "simulate writes: --force replaces only a folder of its logs "
+                                 "(match-NNNNNN.jsonl), so it is left as it is; choose another "
+                                 "folder", param_hint="--logs")
+    if not force:
+        raise click.BadParameter(f"{logs} exists; give --force to replace it",
+                                 param_hint="--logs")
 
 
 @click.command()
@@ -170,7 +194,8 @@ def _check_logs_folder(logs: str, force: bool, variant: str) -> None:
               help="Processes to use; the results are the same for any value.")
 @click.option("--logs", metavar="DIR", type=click.Path(file_okay=False),
               help="Write one log per match into DIR (match-000001.jsonl, ...), a new or empty "
-                   "folder (--force replaces a folder's whole content). The logs are made in a "
+                   "folder (--force replaces a folder of older logs, and nothing else: a folder "
+                   "holding any other file is refused). The logs are made in a "
                    "folder beside DIR and swapped in at the end: never mixed with older ones, "
                    "and DIR is left as it was if the run fails. They name a variant file by "
                    "its path from DIR.")
@@ -198,12 +223,14 @@ def simulate(variant: str, n_matches: int, games_alias: int | None, seed: int, b
     games = matches(n_matches, games_alias) or 0
     rules = resolve_rules(variant)
     names = parse_bots(bots, rules.players, team_of=rules.team_of)
+    reads = variant_files(variant)
     if html is not None:
-        refuse_existing(html, force, "--html")
+        refuse_existing(html, force, "--html", reads=reads)
     folder = None
     if logs is not None:
-        _check_logs_folder(logs, force, variant)
-        folder = atomic_folder(logs, replace=force)  # filled beside DIR, swapped in whole
+        _check_logs_folder(logs, force, reads)
+        # filled beside DIR, swapped in whole (over a folder of logs only)
+        folder = atomic_folder(logs, replace=force, only=is_log_name)
     update, stop = _progress_bar(games)
     try:
         with contextlib.ExitStack() as stack:

@@ -13,7 +13,8 @@ order, so what a command prints does not depend on where its chunks ran.
 
 Dask is optional (``pip install 'truco-engine[cluster]'``): this module imports it only in
 :func:`dask_executor`, which raises :class:`ClusterError` where it is missing or the scheduler
-cannot be reached.
+cannot be reached. A run that has had no worker for as long (every worker killed, none come
+back) ends with :class:`ClusterLost` instead of waiting for ever.
 
 Variants travel to the workers as a :class:`VariantRef`: the rules' fingerprint and the rules
 pickled once by the caller. A worker unpickles them the first time it meets the fingerprint and
@@ -29,10 +30,13 @@ import importlib.util
 import multiprocessing
 import pickle
 import queue
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from engine.errors import TrucoError
 from engine.rules import Rules
 
 if TYPE_CHECKING:
@@ -43,8 +47,11 @@ R = TypeVar("R")
 
 #: What to install where ``dask.distributed`` is missing.
 INSTALL_HINT = "pip install 'truco-engine[cluster]' (it brings dask[distributed])"
-#: Seconds to wait for a scheduler named by its address before giving up.
+#: Seconds to wait for a scheduler named by its address before giving up (its connection and
+#: Dask's handshake, then its first worker); also how long a run goes on with no worker left.
 CONNECT_TIMEOUT = 10.0
+#: Seconds between two counts of a cluster's workers while a run waits for its chunks.
+WORKER_CHECK_INTERVAL = 1.0
 #: Times Dask runs a chunk again after an error in it (a lost worker is handled by the
 #: scheduler itself: the chunks it held run again elsewhere).
 RETRIES = 2
@@ -52,6 +59,11 @@ RETRIES = 2
 
 class ClusterError(Exception):
     """Dask is not installed, or the scheduler cannot be reached: a usage error (exit 2)."""
+
+
+class ClusterLost(TrucoError):
+    """The cluster lost every worker mid-run (or its scheduler stopped answering) and none came
+    back within the timeout: the run stops there (exit 1; what was reported so far stands)."""
 
 
 class Executor(Protocol):
@@ -173,11 +185,15 @@ DASK_CHUNK_SCALE = 8
 class DaskExecutor:
     """Chunks run as futures of a ``dask.distributed`` client (``--dask``). A chunk whose
     worker dies is run again by another one (the scheduler's doing); a chunk that raises is
-    run again up to :data:`RETRIES` times."""
+    run again up to :data:`RETRIES` times. A thread counts the cluster's workers every
+    :data:`WORKER_CHECK_INTERVAL` seconds: when there has been none for ``timeout`` seconds,
+    the chunks in flight are cancelled and :meth:`next_done` raises :class:`ClusterLost`
+    (Dask itself would wait for a worker for ever). :meth:`close` stops that thread."""
 
     chunk_scale = DASK_CHUNK_SCALE
 
-    def __init__(self, client: Any) -> None:
+    def __init__(self, client: Any, where: str = "the cluster",
+                 timeout: float = CONNECT_TIMEOUT) -> None:
         self.client = client
         self.workers = max(1, sum(client.nthreads().values()))
         self.window = 4 * self.workers
@@ -185,18 +201,77 @@ class DaskExecutor:
         # client's own loop (a result() per future would be a round trip each)
         self._futures: Any = _distributed().as_completed(with_results=True)
         self._index: dict[str, int] = {}
+        self._pending: dict[str, Any] = {}  # the futures in flight, by key (to cancel them)
+        self._lock = threading.Lock()
+        self._where = where
+        self._timeout = timeout
+        self._lost: ClusterLost | None = None
+        self._stop = threading.Event()
+        self._watch = threading.Thread(target=self._watch_workers, daemon=True,
+                                       name="truco-dask-workers")
+        self._watch.start()
 
     def submit(self, index: int, fn: Callable[[Any], Any], job: Any) -> None:
         """Submit ``fn(job)`` to the cluster (the job and its result travel as
         :class:`Whole`)."""
+        if self._lost is not None:
+            raise self._lost
         future = self.client.submit(run_whole, fn, Whole(job), pure=False, retries=RETRIES)
         self._index[future.key] = index
+        with self._lock:
+            self._pending[future.key] = future
         self._futures.add(future)
 
     def next_done(self) -> tuple[int, Any]:
-        """Wait for a future to finish; its result (the future is let go)."""
-        future, result = next(self._futures)  # a chunk that failed raises here
+        """Wait for a future to finish; its result (the future is let go). Raises
+        :class:`ClusterLost` when the cluster has had no worker for the timeout, or a chunk
+        killed every worker that ran it."""
+        if self._lost is not None:
+            raise self._lost
+        try:
+            future, result = next(self._futures)  # a chunk that failed raises here
+        except _distributed().KilledWorker as exc:
+            raise ClusterLost(f"the Dask workers at {self._where} died running a chunk "
+                              f"({exc}): the run stops here") from None
+        if self._lost is not None:  # the futures were cancelled: no result
+            raise self._lost
+        with self._lock:
+            self._pending.pop(future.key, None)
         return self._index.pop(future.key), result.value
+
+    def close(self) -> None:
+        """Stop counting the workers."""
+        self._stop.set()
+        self._watch.join()
+
+    def _count_workers(self) -> int:
+        """The scheduler's workers now (0 where it does not answer in time)."""
+        try:
+            return len(self.client.nthreads(callback_timeout=self._timeout))
+        except Exception:  # noqa: BLE001 - a scheduler gone or hung: no worker to count on
+            return 0
+
+    def _watch_workers(self) -> None:
+        """Every :data:`WORKER_CHECK_INTERVAL`, count the workers; after ``timeout`` seconds
+        with none, cancel the chunks in flight, which wakes :meth:`next_done`."""
+        since: float | None = None
+        while not self._stop.wait(WORKER_CHECK_INTERVAL):
+            if self._count_workers():
+                since = None
+                continue
+            now = time.monotonic()
+            since = now if since is None else since
+            if now - since < self._timeout:
+                continue
+            self._lost = ClusterLost(
+                f"the Dask cluster at {self._where} has had no worker for {self._timeout:g} s "
+                "(all of them died or left): the run stops here")
+            with self._lock:
+                pending = list(self._pending.values())
+            if pending:
+                with contextlib.suppress(Exception):
+                    self.client.cancel(pending, reason="no worker left")
+            return
 
 
 @dataclass(frozen=True)
@@ -354,15 +429,34 @@ def _local_config(stack: contextlib.ExitStack) -> None:
     stack.enter_context(dask.config.set(config))
 
 
+def _handshake(distributed: Any, where: str, timeout: float) -> None:
+    """Connect to the scheduler at ``where`` and go through Dask's handshake, within
+    ``timeout`` seconds in all. ``Client(where, timeout=...)`` bounds the connection but then
+    waits for the handshake for ever (dask/distributed#8071): a port that accepts connections
+    and never speaks Dask held ``truco verify --dask`` past 330 s. Raises :class:`OSError`
+    (``TimeoutError`` included) or :class:`ValueError` for an address that is not one."""
+    import asyncio
+
+    async def shake() -> None:
+        comm = await distributed.comm.connect(where, timeout=timeout)
+        comm.abort()
+
+    async def bounded() -> None:
+        await asyncio.wait_for(shake(), timeout)
+
+    asyncio.run(bounded())
+
+
 @contextlib.contextmanager
 def dask_executor(where: str, workers: int | None = None,
                   timeout: float | None = None) -> Iterator[DaskExecutor]:
     """A :class:`DaskExecutor` on ``where``: ``"local"`` starts a ``LocalCluster`` of
     ``workers`` processes (one thread each; by default one per core) on this machine, closed
     at the end; anything else is the address of a running scheduler (``tcp://host:8786``),
-    waited for at most ``timeout`` seconds (:data:`CONNECT_TIMEOUT`), and for its first worker
-    as long. Every worker must run the same truco-engine version as this process. Raises
-    :class:`ClusterError`."""
+    waited for at most ``timeout`` seconds (:data:`CONNECT_TIMEOUT`: its connection and
+    handshake), and for its first worker as long; a run with no worker left for as long ends
+    with :class:`ClusterLost`. Every worker must run the same truco-engine version as this
+    process. Raises :class:`ClusterError`."""
     timeout = CONNECT_TIMEOUT if timeout is None else timeout
     with contextlib.ExitStack() as stack:
         if where == "local":
@@ -382,13 +476,16 @@ def dask_executor(where: str, workers: int | None = None,
             client = stack.enter_context(distributed.Client(cluster, direct_to_workers=True))
         else:
             try:
+                _handshake(distributed, where, timeout)
                 client = stack.enter_context(distributed.Client(where, timeout=timeout))
             except (ValueError, TypeError) as exc:
                 raise ClusterError(f"--dask {where}: not a scheduler address ({exc}); give "
                                    "'local' or one like tcp://host:8786") from None
             except OSError as exc:  # TimeoutError included
+                why = str(exc) or ("it took the connection but gave no Dask handshake: is "
+                                   "this a Dask scheduler's port?")
                 raise ClusterError(f"cannot reach the Dask scheduler at {where} within "
-                                   f"{timeout:g} s: {exc}") from None
+                                   f"{timeout:g} s: {why}") from None
         try:  # a scheduler that scales from zero gets the time of a connection to start one
             client.wait_for_workers(1, timeout=timeout)
         except (OSError, TimeoutError) as exc:
@@ -407,7 +504,9 @@ def dask_executor(where: str, workers: int | None = None,
             named = ", ".join(f"{w} has {v}" for w, v in sorted(other.items()))
             raise ClusterError(f"the Dask workers must run truco-engine {mine}, as this "
                                f"machine does: {named}")
-        yield DaskExecutor(client)
+        executor = DaskExecutor(client, where, timeout)
+        stack.callback(executor.close)
+        yield executor
 
 
 # -- variants on the workers ---------------------------------------------------------------------

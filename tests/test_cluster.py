@@ -460,3 +460,141 @@ def test_spans_cover_the_work_once_in_order_and_shrink_only_at_the_end(
 def test_a_cluster_run_ends_on_chunks_of_this_machines_size() -> None:
     sizes = [b - a for a, b in engine.cluster.spans(20_000, 2, 64, scale=8)]
     assert sizes[0] == 512 and max(sizes[-8:]) == 64 and sum(sizes) == 20_000
+
+
+# -- a cluster that never answers, or loses every worker (issue 26) -------------------------------
+def _truco(*args: str, timeout: float = 180) -> Any:
+    """``truco ARGS`` in a new process (a hang fails the test at ``timeout``: a guard, not a
+    timing assertion)."""
+    import subprocess
+
+    return subprocess.run([sys.executable, "-m", "engine.cli", *args], capture_output=True,
+                          text=True, timeout=timeout, check=False, cwd=REPLAYS.parent)
+
+
+@pytest.fixture
+def silent_port() -> Iterator[int]:
+    """A loopback port that accepts connections and never says a word."""
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(16)
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        server.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(server.accept()[0])
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    try:
+        yield server.getsockname()[1]
+    finally:
+        stop.set()
+        thread.join()
+        for conn in held:
+            conn.close()
+        server.close()
+
+
+@needs_dask
+@pytest.mark.parametrize("command", ["verify", "simulate", "tournament"])
+def test_a_port_that_never_speaks_dask_is_a_usage_error_within_the_timeout(
+        silent_port: int, command: str) -> None:
+    """Issue 26: against a port that accepts connections and never speaks Dask, verify --dask
+    waited past 330 s (Dask's Client bounds the connection, not its handshake). Every
+    command now gives up after --dask-timeout, exit 2."""
+    address = f"tcp://127.0.0.1:{silent_port}"
+    args = {"verify": ["verify", str(REPLAYS / "paulista-seed1.jsonl")],
+            "simulate": ["simulate", "-v", "paulista", "-n", "3"],
+            "tournament": ["tournament", "-v", "paulista", "-b", "random,heuristic", "-n", "1"]}
+    done = _truco(*args[command], "--dask", address, "--dask-timeout", "1")
+    assert done.returncode == 2, done.stderr
+    assert (f"cannot reach the Dask scheduler at {address} within 1 s: it took the connection "
+            "but gave no Dask handshake") in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+_BLOCKING = """
+import os, sys, time
+
+import engine.cli.verify_cmd as verify_cmd
+from engine.cli import main
+
+real, first, marker = verify_cmd.verify_chunk, sys.argv[1], sys.argv[2]
+
+
+def verify_or_block(chunk):
+    # The chunk of the first log is verified; any other waits until its worker is killed.
+    if chunk[0][0] == first:
+        return real(chunk)
+    open(marker, "a").close()
+    time.sleep(3600)
+
+
+verify_cmd.verify_chunk = verify_or_block
+main(sys.argv[3:], prog_name="truco")
+"""
+
+
+@needs_dask
+def test_a_cluster_that_loses_every_worker_ends_the_run_and_keeps_the_report(
+        logs: Path, tmp_path: Path) -> None:
+    """Issue 26: when every worker of a cluster died mid-run (kill -9), verify --dask waited
+    for ever, silently. After --dask-timeout seconds with no worker it stops: exit 1, a
+    message, and the --jsonl report holds the logs verified so far, which --skip-verified
+    reads."""
+    import logging
+    import subprocess
+
+    from dask.distributed import Client, LocalCluster
+
+    script = tmp_path / "blocking.py"
+    script.write_text(_BLOCKING)
+    marker = tmp_path / "blocked"
+    files = engine.cli.verify_cmd.log_paths((str(logs),))
+    report = tmp_path / "report.jsonl"
+    before = {p.pid for p in _children()}
+    with LocalCluster(n_workers=0, processes=True, dashboard_address=None,
+                      silence_logs=logging.ERROR,
+                      scheduler_kwargs={"dashboard_address": ":0"}) as cluster:
+        address = cluster.scheduler_address
+        workers = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker",
+                                     address, "--no-nanny", "--nthreads", "1",
+                                     "--no-dashboard"],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                   for _ in range(2)]
+        try:
+            with Client(address) as client:
+                client.wait_for_workers(2, timeout=120)
+            with report.open("w") as out:
+                command = subprocess.Popen(
+                    [sys.executable, str(script), files[0], str(marker), "verify", str(logs),
+                     "--jsonl", "--dask", address, "--dask-timeout", "2"],
+                    stdout=out, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+                deadline = time.monotonic() + 120  # a guard against a hang
+                while not (marker.exists() and report.read_text()) and command.poll() is None:
+                    assert time.monotonic() < deadline, "the first chunk never came back"
+                    time.sleep(0.1)
+                for worker in workers:
+                    worker.kill()  # SIGKILL: no goodbye to the scheduler
+                _, err = command.communicate(timeout=120)
+        finally:
+            for worker in workers:
+                worker.kill()
+                worker.wait()
+    assert command.returncode == 1, err
+    assert (f"truco: the Dask cluster at {address} has had no worker for 2 s (all of them "
+            "died or left): the run stops here") in err
+    assert "--skip-verified" in err and "Traceback" not in err
+    kept = engine.cli.verify_cmd.verified_in(str(report))
+    assert 1 <= len(kept) < len(files)
+    assert list(kept) == files[:len(kept)]  # the first logs, in order, each whole
+    assert not _no_children_left(before)

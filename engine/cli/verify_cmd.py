@@ -27,7 +27,7 @@ import click
 
 from engine.cli.scale import dask_option, executor_for, warm_up
 from engine.cli.simulate_cmd import _progress_bar
-from engine.cluster import Executor, chunk_size, ordered, spans
+from engine.cluster import ClusterLost, Executor, chunk_size, ordered, spans
 from engine.logread import MAX_FILE_BYTES, decompressed
 from engine.replay import ReplayResult, verify_bytes, verify_file
 
@@ -261,9 +261,11 @@ def verify(paths: tuple[str, ...], as_json: bool, as_jsonl: bool, first: bool, j
         if update is not None:
             update(verified, len(todo))
 
+    reported = 0
     try:
         with contextlib.closing(_outcomes(todo, jobs, dask, finished)) as outcomes:
             for data, lines in outcomes:
+                reported += 1
                 if first:
                     data["problems"] = data["problems"][:1]
                     if not data["valid"]:
@@ -277,6 +279,12 @@ def verify(paths: tuple[str, ...], as_json: bool, as_jsonl: bool, first: bool, j
                 else:
                     for line in lines:
                         click.echo(line)
+    except ClusterLost as exc:  # what was reported stands: --jsonl can go on from it
+        went_on = (" (go on from that --jsonl report with --skip-verified REPORT)"
+                   if as_jsonl else "")
+        click.echo(f"truco: {exc}; {reported} of {len(todo)} logs were verified and "
+                   f"reported before it stopped{went_on}", err=True)
+        sys.exit(1)
     finally:
         stop()
     if skipped:

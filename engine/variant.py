@@ -36,6 +36,13 @@ from engine.rules import Rules, rules_from_data, special_hands_from_data
 MAX_FILE_BYTES = 1 << 20  # 1 MiB: a variant is a few hundred bytes
 MAX_DEPTH = 32
 MAX_EXTENDS = 16
+#: Values (scalars, lists and mappings, keys included) in a variant and the files it extends,
+#: counted while the YAML is read: the largest shipped variant has 348. Reading YAML costs
+#: about 50 us a value (88,000 card_names keys in a 1 MiB file took 9 s), so a file is read no
+#: further than this.
+MAX_NODES = 10_000
+#: Problems of one variant listed, at most (sorted by position); a last line counts the others.
+MAX_PROBLEMS = 20
 #: Keys a variant that extends nothing may leave out.
 _OPTIONAL = {("$schema",), ("name",), ("title",), ("description",), ("extends",),
              ("manilhas", "suit_order"), ("manilhas", "cards"), ("card_names",), ("move_names",),
@@ -76,23 +83,37 @@ def render_path(path: KeyPath) -> str:
 # ---------------------------------------------------------------------------------------------
 # YAML with positions
 # ---------------------------------------------------------------------------------------------
-class _AliasError(yaml.composer.ComposerError):
-    """An alias (``*name``) where a value should be; ``key_path`` says which value."""
+class _PathError(yaml.composer.ComposerError):
+    """A problem found while composing, at the value ``key_path`` names."""
 
-    def __init__(self, key_path: KeyPath, mark: yaml.Mark) -> None:
-        super().__init__(None, None, "YAML aliases (*name) are not allowed in variant files; "
-                         "write the value out", mark)
+    def __init__(self, problem: str, key_path: KeyPath, mark: yaml.Mark) -> None:
+        super().__init__(None, None, problem, mark)
         self.key_path = key_path
 
 
-class _Loader(yaml.SafeLoader):
-    """A SafeLoader that refuses aliases (and so alias bombs) while composing, and knows the
-    key path of the node it is composing."""
+class _AliasError(_PathError):
+    """An alias (``*name``) where a value should be; ``key_path`` says which value."""
 
-    def __init__(self, stream: str) -> None:
+    def __init__(self, key_path: KeyPath, mark: yaml.Mark) -> None:
+        super().__init__("YAML aliases (*name) are not allowed in variant files; write the "
+                         "value out", key_path, mark)
+
+
+class _TooManyValues(_PathError):
+    """More values than :data:`MAX_NODES` (the file is valid YAML, but no variant)."""
+
+
+class _Loader(yaml.SafeLoader):
+    """A SafeLoader that refuses aliases (and so alias bombs) while composing, counts the
+    values it composes against a budget (:data:`MAX_NODES`), and knows the key path of the
+    node it is composing."""
+
+    def __init__(self, stream: str, budget: int = MAX_NODES) -> None:
         super().__init__(stream)
         self.key_path: list[str | int] = []
         self.depth = 0
+        self.nodes = 0
+        self.budget = budget
 
     def compose_node(self, parent: Node | None, index: int) -> Node | None:
         # PyYAML passes the key node as ``index`` for a mapping's value, None for the key
@@ -104,6 +125,7 @@ class _Loader(yaml.SafeLoader):
         if pushed:
             self.key_path.append(part)  # type: ignore[arg-type]
         self.depth += 1
+        self.nodes += 1
         try:
             if self.check_event(AliasEvent):
                 event = self.peek_event()  # type: ignore[no-untyped-call]
@@ -112,6 +134,12 @@ class _Loader(yaml.SafeLoader):
                 event = self.peek_event()  # type: ignore[no-untyped-call]
                 raise yaml.composer.ComposerError(
                     None, None, f"nesting deeper than {MAX_DEPTH} levels", event.start_mark)
+            if self.nodes > self.budget:
+                event = self.peek_event()  # type: ignore[no-untyped-call]
+                raise _TooManyValues(
+                    f"more than {MAX_NODES} values in the variant and the files it extends "
+                    "(keys, items, scalars: a variant has a few hundred); read no further",
+                    tuple(self.key_path), event.start_mark)
             return super().compose_node(parent, index)
         finally:
             self.depth -= 1
@@ -125,6 +153,7 @@ class _Doc:
     marks: dict[KeyPath, Mark]  # where each value starts
     key_marks: dict[KeyPath, Mark]  # where each mapping key starts
     file: str
+    nodes: int = 0  # the values read (this file's, with those of the files it extends)
 
 
 def _mark(file: str, m: yaml.Mark | None) -> Mark:
@@ -136,8 +165,9 @@ def _start(file: str) -> dict[str, Any]:
     return {"file": file, "line": 1, "column": 1}
 
 
-def read_yaml(path: Path, display: str | None = None) -> _Doc:
-    """Read one variant file into plain data with the position of every key and value."""
+def read_yaml(path: Path, display: str | None = None, *, budget: int = MAX_NODES) -> _Doc:
+    """Read one variant file into plain data with the position of every key and value; more
+    than ``budget`` values is an error (:data:`MAX_NODES`)."""
     file = display or str(path)
     try:
         if path.is_dir():
@@ -164,7 +194,7 @@ def read_yaml(path: Path, display: str | None = None) -> _Doc:
         raise VariantError(f"not UTF-8: byte 0x{raw[exc.start]:02x} cannot be decoded",
                            file=file, line=line, column=column) from None
     try:
-        loader = _Loader(text)
+        loader = _Loader(text, budget)
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow, like NUL
         line = text.count("\n", 0, exc.position) + 1
         column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
@@ -179,19 +209,21 @@ def read_yaml(path: Path, display: str | None = None) -> _Doc:
             problem = "expected a single YAML document, found several (---)"
         elif "'\\t'" in problem:
             problem += " (YAML indents with spaces, not tabs)"
-        key_path = render_path(exc.key_path) if isinstance(exc, _AliasError) else None
-        raise VariantError(f"invalid YAML: {problem}", file=file, line=mark.line,
-                           column=mark.column, path=key_path) from None
+        key_path = render_path(exc.key_path) if isinstance(exc, _PathError) else None
+        what = problem if isinstance(exc, _TooManyValues) else f"invalid YAML: {problem}"
+        raise VariantError(what, file=file, line=mark.line, column=mark.column,
+                           path=key_path) from None
     except yaml.YAMLError as exc:
         raise VariantError(f"invalid YAML: {exc}", **_start(file)) from None
     except RecursionError:
         raise VariantError("invalid YAML: nesting too deep", **_start(file)) from None
     finally:
+        nodes = loader.nodes
         loader.dispose()
     if node is None:
         raise VariantError("empty file: expected a mapping of variant keys", file=file, line=1,
                            column=1)
-    doc = _Doc({}, {}, {}, file)
+    doc = _Doc({}, {}, {}, file, nodes)
     if not isinstance(node, MappingNode):
         m = _mark(file, node.start_mark)
         raise VariantError(f"expected a mapping of variant keys at the top level, found a "
@@ -298,8 +330,9 @@ def resolve_source(ref: str, base: Path | None = None) -> Path:
                        f"({_closest(ref, shipped)}) or a path to a .yaml file")
 
 
-def _resolve(path: Path, chain: list[Path], display: str | None = None) -> _Doc:
-    doc = read_yaml(path, display)
+def _resolve(path: Path, chain: list[Path], display: str | None = None,
+             budget: int = MAX_NODES) -> _Doc:
+    doc = read_yaml(path, display, budget=budget)
     parent_ref = doc.data.get("extends")
     if parent_ref is None:
         return doc
@@ -322,7 +355,7 @@ def _resolve(path: Path, chain: list[Path], display: str | None = None) -> _Doc:
         raise error(f"extends cycle: {cycle}")
     if len(chain) >= MAX_EXTENDS:
         raise error(f"more than {MAX_EXTENDS} levels of extends")
-    parent = _resolve(parent_path, chain + [resolved])
+    parent = _resolve(parent_path, chain + [resolved], budget=budget - doc.nodes)
     if isinstance(parent.data.get("special_hands"), list) and isinstance(
             doc.data.get("special_hands"), dict):
         sm = doc.key_marks[("special_hands",)]
@@ -362,7 +395,7 @@ def _overlay(parent: _Doc, child: _Doc) -> _Doc:
             del table[stale]
     marks.update(child.marks)
     key_marks.update(child.key_marks)
-    return _Doc(data, marks, key_marks, child.file)
+    return _Doc(data, marks, key_marks, child.file, parent.nodes + child.nodes)
 
 
 def _merge(base: Any, over: Any) -> Any:
@@ -432,6 +465,7 @@ def _expected(validator: str, value: Any) -> str | None:
     words = {"minimum": f"at least {value}", "maximum": f"at most {value}",
              "pattern": f"a string matching {value}", "minItems": f"at least {value} item(s)",
              "maxItems": f"at most {value} item(s)", "uniqueItems": "no repeated items",
+             "maxProperties": f"at most {value} key(s)",
              "minLength": "a non-empty string"}
     return words.get(validator)
 
@@ -441,6 +475,46 @@ def _found(value: Any) -> str:
         return "a mapping"
     text = json.dumps(value, ensure_ascii=False, default=repr)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _size_errors(doc: _Doc) -> list[VariantError]:
+    """Every list longer than its schema's ``maxItems`` and mapping with more keys than its
+    ``maxProperties``, found by a walk of the data beside the schema before the schema is
+    validated: the validator would report each item of a list that is too long (16,000
+    ``special_hands: [{}, ...]`` made 64,000 errors and 290 MB). Inside a list or mapping
+    that is too large nothing is looked at."""
+    schema = variant_schema()
+    out: list[VariantError] = []
+
+    def walk(data: Any, sub: dict[str, Any], path: KeyPath) -> None:
+        ref = sub.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            sub = schema["$defs"][ref.removeprefix("#/$defs/")]
+        if isinstance(data, list):
+            most = sub.get("maxItems")
+            if most is not None and len(data) > most:
+                out.append(VariantError(f"expected at most {most} item(s), found {len(data)}",
+                                        **_where(doc, path)))
+                return
+            items = sub.get("items")
+            if isinstance(items, dict):
+                for i, item in enumerate(data):
+                    walk(item, items, path + (i,))
+        elif isinstance(data, dict):
+            most = sub.get("maxProperties")
+            if most is not None and len(data) > most:
+                out.append(VariantError(f"expected at most {most} key(s), found {len(data)}",
+                                        **_where(doc, path)))
+                return
+            properties = sub.get("properties", {})
+            others = sub.get("additionalProperties")
+            for key, value in data.items():
+                inner = properties.get(key, others)
+                if isinstance(inner, dict):
+                    walk(value, inner, path + (key,))
+
+    walk(doc.data, schema, ())
+    return out
 
 
 def _schema_errors(doc: _Doc) -> Iterator[VariantError]:
@@ -991,7 +1065,9 @@ def load_variant(ref: str | os.PathLike[str], *, base: Path | None = None) -> Ru
     shipped = {p.resolve(): n for n, p in shipped_variants().items()}
     doc = _resolve(path, [path.resolve()], display=None)
     doc.data.setdefault("name", shipped.get(path.resolve(), path.stem))
-    errors = list(_schema_errors(doc))
+    errors = _size_errors(doc)  # first: the schema's validator is slow on a large list
+    if not errors:
+        errors = list(_schema_errors(doc))
     if not errors:
         errors = list(_missing_errors(doc, variant_schema()))
     if not errors:
@@ -999,6 +1075,11 @@ def load_variant(ref: str | os.PathLike[str], *, base: Path | None = None) -> Ru
     if errors:
         errors = list({str(e): e for e in errors}.values())
         errors.sort(key=lambda e: (e.file or "", e.line or 0, e.column or 0))
+        if len(errors) > MAX_PROBLEMS:
+            more = len(errors) - MAX_PROBLEMS
+            errors = errors[:MAX_PROBLEMS] + [VariantError(
+                f"{more} more problem{'s' * (more != 1)} not listed (the first "
+                f"{MAX_PROBLEMS} are)", file=doc.file)]
         raise VariantError(errors[0].message, errors=errors, file=errors[0].file,
                            line=errors[0].line, column=errors[0].column, path=errors[0].path)
     return rules_from_data(doc.data, source=str(path))

@@ -21,7 +21,7 @@ from click.testing import CliRunner
 
 from engine.cli import main
 from engine.errors import VariantError
-from engine.variant import MAX_DEPTH, MAX_FILE_BYTES, load_variant
+from engine.variant import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, MAX_PROBLEMS, load_variant
 from tests.conftest import REPO
 
 DOC = REPO / "docs" / "hostile-input.md"
@@ -58,6 +58,14 @@ def _bomb(levels: int = 10) -> str:
 
 
 _EXT = "extends: paulista\n"
+
+
+def _many(start: str, item: str, count: int, end: str) -> bytes:
+    """A variant that extends Paulista with one line: ``start``, ``count`` items (``item``
+    with ``{i}`` numbered) and ``end``."""
+    items = ", ".join(item.replace("{i}", str(i)) for i in range(count))
+    return (_EXT + start + items + end + "\n").encode("utf-8")
+
 CASES = [
     Case("too-big", "a file over 1 MiB", {"v.yaml": _EXT + "#" * MAX_FILE_BYTES + "\n"},
          where="v.yaml:1:1", says=f"a variant file may have at most {MAX_FILE_BYTES}"),
@@ -122,6 +130,21 @@ CASES = [
          where="v.yaml:2:3", says="keys must be strings, found a list"),
     Case("unknown-key", "an unknown key", {"v.yaml": _EXT + "playerz: 4\n"}, where="v.yaml:2:1",
          says="unknown key 'playerz'"),
+    Case("special-hands-262k", "262,000 `special_hands: [{}, …]` items (just under 1 MiB)",
+         {"v.yaml": lambda: _many("special_hands: [", "{}", 262_000, "]")},
+         where="v.yaml:2:39997", says=f"more than {MAX_NODES} values"),
+    Case("special-hands-5k", "4,990 `special_hands` items (fewer values than the limit)",
+         {"v.yaml": lambda: _many("special_hands: [", "{}", 4_990, "]")},
+         where="v.yaml:2:16", says="special_hands: expected at most 32 item(s), found 4990"),
+    Case("card-names-88k", "88,000 `card_names` keys (under 1 MiB)",
+         {"v.yaml": lambda: _many("card_names: {", "k{i}: x", 88_000, "}")},
+         where="v.yaml:2:48881", says=f"more than {MAX_NODES} values"),
+    Case("card-names-4k", "4,000 `card_names` keys (fewer values than the limit)",
+         {"v.yaml": lambda: _many("card_names: {", "k{i}: x", 4_000, "}")},
+         where="v.yaml:2:13", says="card_names: expected at most 68 key(s), found 4000"),
+    Case("unknown-keys-4k", "4,000 unknown keys (the first 20 problems listed, then a count)",
+         {"v.yaml": lambda: _many("betting: {", "k{i}: 1", 4_000, "}")},
+         where="v.yaml:2:11", says="betting.k0: unknown key 'k0'"),
     Case("extends-passwd", "`extends: /etc/passwd`", {"v.yaml": "extends: /etc/passwd\n"},
          where="v.yaml:1:10", says="/etc/passwd is not a variant file"),
     Case("extends-dotdot", "`extends: ../../../../../../etc/passwd`",
@@ -256,6 +279,67 @@ def test_refused_in_bounded_memory(tmp_path: Path, content: str, says: str, limi
     err, peak = peak_memory(lambda: load_variant(path))
     assert isinstance(err, VariantError) and says in str(err)
     assert peak < limit * 2**20, peak
+
+
+#: The address space ``truco variants check`` is given for a large variant (it needs about 35 MiB
+#: for a shipped one): 16,000 ``special_hands: [{}, ...]`` items took 296 MB before the limits.
+MEMORY_CEILING = 256 * 2**20
+_UNDER_A_CEILING = """
+import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[1]), int(sys.argv[1])))
+from engine.cli import main
+main(["variants", "check", sys.argv[2]], prog_name="truco")
+"""
+LARGE = ["special-hands-262k", "special-hands-5k", "card-names-88k", "card-names-4k",
+         "unknown-keys-4k"]
+
+
+@pytest.mark.parametrize("case_id", LARGE)
+def test_a_large_variant_is_refused_under_a_memory_ceiling_with_few_lines(
+        case_id: str, tmp_path: Path) -> None:
+    """Issue 26: 262,000 ``special_hands: [{}, …]`` items (under 1 MiB) died with a
+    MemoryError after 54 s; 88,000 card_names keys took 430 MB and printed 88,000 lines. Now
+    each is refused under :data:`MEMORY_CEILING` of address space (``RLIMIT_AS``, in a new
+    process), with at most MAX_PROBLEMS lines and a count of the others."""
+    import subprocess
+    import sys
+
+    case = next(c for c in CASES if c.id == case_id)
+    setup_case(case, tmp_path)
+    done = subprocess.run([sys.executable, "-c", _UNDER_A_CEILING, str(MEMORY_CEILING),
+                           case.target], capture_output=True, text=True, timeout=300,
+                          check=False, cwd=tmp_path)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 1, done.stderr[-2000:]
+    assert "Error" not in done.stderr and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert lines and case.says in lines[0]
+    assert len(lines) <= MAX_PROBLEMS + 1
+
+
+def test_the_problems_listed_are_the_first_and_a_count_of_the_others(tmp_path: Path) -> None:
+    path = tmp_path / "v.yaml"
+    path.write_bytes(_many("betting: {", "k{i}: 1", 4_000, "}"))
+    with pytest.raises(VariantError) as info:
+        load_variant(path)
+    lines = info.value.lines()
+    assert len(lines) == MAX_PROBLEMS + 1
+    assert [line.split(": ")[1] for line in lines[:3]] == ["betting.k0", "betting.k1",
+                                                          "betting.k2"]
+    assert lines[-1] == f"{path}: {4_000 - MAX_PROBLEMS} more problems not listed (the first " \
+                        f"{MAX_PROBLEMS} are)"
+
+
+def test_the_values_of_a_variant_and_its_parents_count_together(tmp_path: Path) -> None:
+    """:data:`MAX_NODES` bounds the whole chain of extends, not each file: 16 files of
+    almost as many values each are read no further than one."""
+    half = MAX_NODES // 2
+    (tmp_path / "base.yaml").write_bytes(_many("title: x\ncard_names: {", "k{i}: x", half,
+                                               "}"))
+    (tmp_path / "v.yaml").write_text("extends: base.yaml\ntitle: [" +
+                                     ", ".join(["1"] * half) + "]\n", encoding="utf-8")
+    with pytest.raises(VariantError, match=f"more than {MAX_NODES} values") as info:
+        load_variant(tmp_path / "v.yaml")
+    assert info.value.file is not None and info.value.file.endswith("base.yaml")
 
 
 def test_a_file_growing_past_the_limit_is_read_no_further(

@@ -65,6 +65,7 @@ from engine.variant import (
     looks_like_path,
     read_yaml,
     resolve_source,
+    trusted_folders,
 )
 from engine.variant import MAX_FILE_BYTES as MAX_VARIANT_BYTES
 
@@ -185,10 +186,11 @@ class _Loaded:
     files: tuple[tuple[str, bytes], ...]  # every file read to load it, with its bytes then
 
 
-# Variant files named by headers, by (name in the header, folder, working folder): used while
-# every file the loader read holds the same bytes (each is read again: a changed file, or a
-# changed parent, is loaded again). Bounded. Shipped variants' fingerprints, by name.
-_FILES: dict[tuple[str, str, str], _Loaded] = {}
+# Variant files named by headers, by (name in the header, folder, working folder, trusted
+# folders): used while every file the loader read holds the same bytes (each is read again: a
+# changed file, or a changed parent, is loaded again). Bounded. Shipped variants'
+# fingerprints, by name.
+_FILES: dict[tuple[str, str, str, str], _Loaded] = {}
 _FILES_MAX = 64
 _SHIPPED: dict[str, tuple[Rules, str]] = {}
 
@@ -204,7 +206,7 @@ def header_rules(ref: str, base: Path | None) -> tuple[Rules, str]:
         if known is None or known[0] is not rules:
             known = _SHIPPED[ref] = (rules, rules.fingerprint)
         return known
-    key = (ref, str(base), os.getcwd())
+    key = (ref, str(base), os.getcwd(), str(trusted_folders()))  # trust: checked again
     loaded = _FILES.get(key)
     if loaded is None or any(_file_bytes(f) != b for f, b in loaded.files):
         loaded = None

@@ -13,11 +13,13 @@ tags), refuses duplicate keys (PyYAML would keep the last one silently) and YAML
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import itertools
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -175,6 +177,11 @@ def read_yaml(path: Path, display: str | None = None, *, budget: int = MAX_NODES
         if path.exists() and not path.is_file():
             raise VariantError("not a regular file (a device or a pipe?): expected a variant "
                                "file", **_start(file))
+        real = Path(os.path.realpath(path))
+        if path.exists() and real.suffix not in VARIANT_SUFFIXES:
+            # passwd.yaml -> /etc/passwd: the name the link gives is not what it names
+            raise VariantError(f"a link to {real}, which is not a variant file: expected a "
+                               "name ending in .yaml or .yml (it is not read)", **_start(file))
         size = path.stat().st_size
         with path.open("rb") as f:  # bounded: the file may grow while it is read
             raw = f.read(MAX_FILE_BYTES + 1)
@@ -228,8 +235,21 @@ def read_yaml(path: Path, display: str | None = None, *, budget: int = MAX_NODES
         m = _mark(file, node.start_mark)
         raise VariantError(f"expected a mapping of variant keys at the top level, found a "
                            f"{_node_kind(node)}", file=file, line=m.line, column=m.column)
+    _refuse_if_no_variant_key(node, file)
     doc.data = _build(node, (), doc, _Loader(""))
     return doc
+
+
+def _refuse_if_no_variant_key(node: MappingNode, file: str) -> None:
+    """A mapping none of whose top-level keys is a variant's is some other file (a
+    configuration, ``/etc/shadow`` named ``x.yaml``): it is refused as not a variant, and
+    nothing of it is quoted (its keys and values are nobody's business)."""
+    known = variant_schema()["properties"]
+    keys = [k for k, _ in node.value]
+    if keys and not any(isinstance(k, ScalarNode) and k.value in known for k in keys):
+        raise VariantError(f"not a variant file: none of its {len(keys)} top-level key(s) is "
+                           "a variant key (like extends or players); nothing of it is quoted",
+                           **_start(file))
 
 
 def _node_kind(node: Node) -> str:
@@ -304,27 +324,81 @@ def _scalar(node: Node, path: KeyPath, doc: _Doc, constructor: _Loader) -> Any:
 # ---------------------------------------------------------------------------------------------
 # extends
 # ---------------------------------------------------------------------------------------------
+#: What the name of a variant file ends with.
+VARIANT_SUFFIXES = (".yaml", ".yml")
+
+
 def looks_like_path(ref: str) -> bool:
     """Whether a variant reference names a file (``.yaml``/``.yml``, or with a folder in it)
     rather than a shipped variant."""
-    return ref.endswith((".yaml", ".yml")) or "/" in ref or os.sep in ref
+    return ref.endswith(VARIANT_SUFFIXES) or "/" in ref or os.sep in ref
+
+
+#: The folders variant files may be read from (:func:`trusted_variants_only`); None: any.
+_TRUSTED: ContextVar[tuple[Path, ...] | None] = ContextVar("trusted_variant_folders",
+                                                           default=None)
+
+
+@contextlib.contextmanager
+def trusted_variants_only(folders: Iterable[str | os.PathLike[str]] = ()) -> Iterator[None]:
+    """Within the block, a variant named by a path (in a log's header, in ``extends``, at
+    any depth) is read only when the file it names, links resolved, is inside one of
+    ``folders``; a shipped variant's name is always read. Anything else is refused unread
+    (:class:`VariantError`, it is not even looked for): the policy for logs received from
+    others (``truco verify --trusted-variants-only``).
+
+    >>> with trusted_variants_only():
+    ...     resolve_source("../../etc/passwd.yaml")
+    Traceback (most recent call last):
+    engine.errors.VariantError: ../../etc/passwd.yaml is not a trusted variant: only shipped \
+variants are read
+    """
+    token = _TRUSTED.set(tuple(Path(os.path.realpath(f)) for f in folders))
+    try:
+        yield
+    finally:
+        _TRUSTED.reset(token)
+
+
+def trusted_folders() -> tuple[Path, ...] | None:
+    """The folders of :func:`trusted_variants_only` in force here, or None (any file)."""
+    return _TRUSTED.get()
+
+
+def _check_trusted(candidate: Path) -> None:
+    folders = _TRUSTED.get()
+    if folders is None:
+        return
+    real = Path(os.path.realpath(candidate))
+    if not any(real.is_relative_to(f) for f in folders):
+        under = (" and files under " + ", ".join(map(str, folders))) if folders else ""
+        raise VariantError(f"{candidate} is not a trusted variant: only shipped variants"
+                           f"{under} are read")
 
 
 def resolve_source(ref: str, base: Path | None = None) -> Path:
     """A variant reference as a file: a shipped name (``paulista``) or a path (relative to
-    ``base``, the folder of the file that names it). Raises :class:`VariantError`."""
+    ``base``, the folder of the file that names it; only inside the trusted folders under
+    :func:`trusted_variants_only`). Raises :class:`VariantError`."""
     shipped = shipped_variants()
     path_like = looks_like_path(ref)
     if not path_like and ref in shipped:
         return shipped[ref]
     candidate = Path(ref) if base is None else base / ref
-    if path_like or candidate.exists():
+    if path_like:
+        _check_trusted(candidate)
+    # a name that is no shipped one: under trust, no file is even looked for
+    if path_like or (_TRUSTED.get() is None and candidate.exists()):
         if not candidate.exists():
             raise VariantError(f"no variant file at {candidate}")
-        if not candidate.is_dir() and candidate.suffix not in (".yaml", ".yml"):
+        if not candidate.is_dir() and candidate.suffix not in VARIANT_SUFFIXES:
             # Never read (and quote in errors) a file that is not a variant: /etc/passwd...
             raise VariantError(f"{candidate} is not a variant file: expected a name ending in "
                                ".yaml or .yml")
+        real = Path(os.path.realpath(candidate))
+        if real.is_file() and real.suffix not in VARIANT_SUFFIXES:  # devices: read_yaml
+            raise VariantError(f"{candidate} is a link to {real}, which is not a variant "
+                               "file: expected a name ending in .yaml or .yml (it is not read)")
         return candidate
     raise VariantError(f"unknown variant {ref!r}: expected a shipped name "
                        f"({_closest(ref, shipped)}) or a path to a .yaml file")

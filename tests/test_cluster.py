@@ -598,3 +598,23 @@ def test_a_cluster_that_loses_every_worker_ends_the_run_and_keeps_the_report(
     assert 1 <= len(kept) < len(files)
     assert list(kept) == files[:len(kept)]  # the first logs, in order, each whole
     assert not _no_children_left(before)
+
+
+@needs_dask
+def test_trusted_variants_only_travels_with_the_chunks_to_the_workers(
+        scheduler: str, tmp_path: Path) -> None:
+    """--trusted-variants-only is set where a chunk is verified: on a Dask worker as in this
+    process (the worker keeps the variants it loaded, and checks them again under it)."""
+    trusted, outside, logs = tmp_path / "trusted", tmp_path / "outside", tmp_path / "logs"
+    for folder in (trusted, outside, logs):
+        folder.mkdir()
+    for folder in (trusted, outside):
+        (folder / "house.yaml").write_text("extends: paulista\n", encoding="utf-8")
+        for seed in (1, 2):
+            assert run("record", "-v", str(folder / "house.yaml"), "-s", str(seed), "--out",
+                       str(logs / f"{folder.name}-{seed}.jsonl"))[0] == 0
+    args = ["verify", str(logs), "--jsonl", "--trusted-variants-only", "--trust", str(trusted)]
+    here = run(*args)
+    assert here[0] == 1 and here[1].count("is not a trusted variant") == 2, here
+    assert run("verify", str(logs), "--jsonl", "--dask", scheduler)[0] == 0  # loaded there
+    assert run(*args, "--dask", scheduler) == here

@@ -16,6 +16,7 @@ it holds.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import sys
@@ -30,6 +31,7 @@ from engine.cli.simulate_cmd import _progress_bar
 from engine.cluster import ClusterLost, Executor, chunk_size, ordered, spans
 from engine.logread import MAX_FILE_BYTES, decompressed
 from engine.replay import ReplayResult, verify_bytes, verify_file
+from engine.variant import trusted_variants_only
 
 #: One log's result as plain data (it crosses processes) and its report lines.
 Outcome = tuple[dict[str, Any], list[str]]
@@ -221,8 +223,18 @@ def verified_in(report: str) -> dict[str, dict[str, Any]]:
 @click.option("--skip-verified", "report", metavar="REPORT", type=click.Path(dir_okay=False),
               help="Go on after an interruption: the logs in REPORT (an earlier --jsonl or "
                    "--json output) are not verified again; the summary counts them.")
+@click.option("--trusted-variants-only", "trusted_only", is_flag=True,
+              help="For logs from others: read only the variants they name by a shipped "
+                   "name, or files (and the files they extend) inside a --trust folder, links "
+                   "resolved; a log naming any other file is invalid, and the file is not "
+                   "read.")
+@click.option("--trust", "trust", metavar="DIR", multiple=True,
+              type=click.Path(exists=True, file_okay=False),
+              help="With --trusted-variants-only: a folder whose variant files may be read "
+                   "(repeatable).")
 def verify(paths: tuple[str, ...], as_json: bool, as_jsonl: bool, first: bool, jobs: int,
-           dask: str | None, report: str | None) -> None:
+           dask: str | None, report: str | None, trusted_only: bool,
+           trust: tuple[str, ...]) -> None:
     """Verify game logs: replay each through the engine and check every line.
 
     Prints one line per problem (file:line: message), a note for each incomplete log (it ends
@@ -245,6 +257,9 @@ def verify(paths: tuple[str, ...], as_json: bool, as_jsonl: bool, first: bool, j
     """
     if as_json and as_jsonl:
         raise click.UsageError("--json and --jsonl: give one of them")
+    if trust and not trusted_only:
+        raise click.UsageError("--trust DIR goes with --trusted-variants-only")
+    folders = tuple(os.path.realpath(t) for t in trust) if trusted_only else None
     warm_up(dask)  # a LocalCluster's workers get ready while the logs are listed
     files = log_paths(paths)
     done = verified_in(report) if report is not None else {}
@@ -263,7 +278,7 @@ def verify(paths: tuple[str, ...], as_json: bool, as_jsonl: bool, first: bool, j
 
     reported = 0
     try:
-        with contextlib.closing(_outcomes(todo, jobs, dask, finished)) as outcomes:
+        with contextlib.closing(_outcomes(todo, jobs, dask, finished, folders)) as outcomes:
             for data, lines in outcomes:
                 reported += 1
                 if first:
@@ -300,23 +315,35 @@ def verify(paths: tuple[str, ...], as_json: bool, as_jsonl: bool, first: bool, j
 
 
 def _outcomes(files: list[str], jobs: int, dask: str | None,
-              finished: Callable[[list[Item], list[Outcome]], None]
-              ) -> Generator[Outcome, None, None]:
+              finished: Callable[[list[Item], list[Outcome]], None],
+              trusted: tuple[str, ...] | None = None) -> Generator[Outcome, None, None]:
     """The outcome of every log, in order, verified in chunks where ``--jobs``/``--dask``
     say."""
     if not files:
         return
     local = chunk_size(len(files), jobs, CHUNK)
     with executor_for(jobs, dask, -(-len(files) // local)) as executor:
-        yield from verify_on(executor, files, finished)
+        yield from verify_on(executor, files, finished, trusted)
+
+
+def verify_trusted_chunk(trusted: tuple[str, ...], chunk: list[Item]) -> list[Outcome]:
+    """:func:`verify_chunk` reading only shipped variants and files under the folders
+    ``trusted`` (absolute paths: a worker's working folder may be another), see
+    :func:`engine.variant.trusted_variants_only`."""
+    with trusted_variants_only(trusted):
+        return verify_chunk(chunk)
 
 
 def verify_on(executor: Executor, files: list[str],
-              finished: Callable[[list[Item], list[Outcome]], None] | None = None
-              ) -> Iterator[Outcome]:
+              finished: Callable[[list[Item], list[Outcome]], None] | None = None,
+              trusted: tuple[str, ...] | None = None) -> Iterator[Outcome]:
     """The outcome of every log of ``files``, in order, verified in chunks on ``executor``
-    (chunks sized for its workers, :func:`engine.cluster.spans`)."""
+    (chunks sized for its workers, :func:`engine.cluster.spans`); with ``trusted``, their
+    variants only from there (:func:`verify_trusted_chunk`: the policy travels with each
+    chunk to the worker that verifies it)."""
     work = _chunks(files, spans(len(files), executor.workers, CHUNK,
                                 scale=executor.chunk_scale))
-    for outcomes in ordered(verify_chunk, work, executor, finished):
+    fn: Callable[[list[Item]], list[Outcome]] = (
+        verify_chunk if trusted is None else functools.partial(verify_trusted_chunk, trusted))
+    for outcomes in ordered(fn, work, executor, finished):
         yield from outcomes

@@ -489,7 +489,8 @@ def test_extending_itself_is_a_cycle(write: WriteFile) -> None:
 
 def test_unknown_parent_names_the_shipped_ones(write: WriteFile) -> None:
     path = write("v.yaml", "title: x\nextends: paulistaa\n")
-    assert_error(path, 2, 10, "extends", "unknown variant 'paulistaa'", "paulista,",
+    assert_error(path, 2, 10, "extends", "unknown variant 'paulistaa'",
+                 "did you mean paulista or", "truco variants list names them all",
                  "or a path to a .yaml file")
 
 

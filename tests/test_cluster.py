@@ -250,13 +250,13 @@ def test_a_bad_scheduler_address_is_a_usage_error(monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr(engine.cluster, "CONNECT_TIMEOUT", 1.0)
     timeouts: list[Any] = []  # what each connection was given to wait
-    real_client = distributed.Client
+    real_connect = distributed.comm.connect
 
-    def client(*args: Any, **kwargs: Any) -> Any:
+    async def connect(*args: Any, **kwargs: Any) -> Any:
         timeouts.append(kwargs.get("timeout"))
-        return real_client(*args, **kwargs)
+        return await real_connect(*args, **kwargs)
 
-    monkeypatch.setattr(distributed, "Client", client)
+    monkeypatch.setattr(distributed.comm, "connect", connect)
     code, out = run("verify", str(REPLAYS), "--dask", "tcp://127.0.0.1:1")
     assert code == 2, out
     assert timeouts == [1.0]  # one attempt, bounded by CONNECT_TIMEOUT: the timeout path

@@ -437,12 +437,21 @@ def _handshake(distributed: Any, where: str, timeout: float) -> None:
     (``TimeoutError`` included) or :class:`ValueError` for an address that is not one."""
     import asyncio
 
-    async def shake() -> None:
-        comm = await distributed.comm.connect(where, timeout=timeout)
-        comm.abort()
-
     async def bounded() -> None:
-        await asyncio.wait_for(shake(), timeout)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        if where.startswith("tcp://"):  # a port that refuses, or never answers, is told so
+            host, port = distributed.comm.addressing.parse_host_port(where[len("tcp://"):])
+            try:
+                _, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+            except TimeoutError:
+                raise TimeoutError(f"Timed out trying to connect to {where} after "
+                                   f"{timeout:g} s") from None
+            writer.close()
+        # the port took the connection: what is left is Dask's own connection and handshake
+        comm = await asyncio.wait_for(distributed.comm.connect(where, timeout=timeout),
+                                      max(deadline - loop.time(), 0.001))
+        comm.abort()
 
     asyncio.run(bounded())
 

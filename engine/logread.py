@@ -32,7 +32,7 @@ from functools import cache
 from typing import IO, Any, Literal, cast
 
 from engine.errors import LogError
-from engine.logversion import LATEST, VERSIONS, may_need_newer, version_problem
+from engine.logversion import EVENTS, LATEST, NEWER_EVENTS, VERSIONS, event_needs, version_problem
 from engine.resources import schema_path
 
 #: Longest line accepted, in bytes (its line end not counted).
@@ -40,18 +40,15 @@ MAX_LINE_BYTES = 64 * 1024
 #: Largest log accepted, in bytes.
 MAX_FILE_BYTES = 64 * 1024 * 1024
 
-MOVES = ("deal", "play", "raise", "accept", "fold", "decide",
-         "concede",  # concede: version 2 (docs/log-format.md)
-         "envido", "quero", "nao_quero",  # side bets (G27): version 2
-         "flor")  # flor (G35-G39): version 2
-CHECKPOINTS = ("round", "hand", "game", "match",
-               "side_declare", "side_bet", "side_show")  # side bets (G28-G32): version 2
+#: The event types, from :data:`engine.logversion.EVENTS` (the one list): moves (and the
+#: ``deal``), then checkpoints.
+MOVES = tuple(e for e, (kind, _) in EVENTS.items() if kind != "checkpoint")
+CHECKPOINTS = tuple(e for e, (kind, _) in EVENTS.items() if kind == "checkpoint")
 EVENT_TYPES = MOVES + CHECKPOINTS
-#: Event types of version 2 only: accepted by the schema, refused in a version-1 log by the
-#: version gate (engine.logversion), not named among the types an unknown event's message
-#: lists (version 1's).
-VERSION_2_EVENTS = ("concede", "envido", "quero", "nao_quero", "side_declare", "side_bet",
-                    "side_show", "flor")
+#: Event types of a newer version than 1: accepted by the schema, refused in a version-1 log
+#: by the version gate (engine.logversion), not named among the types an unknown event's
+#: message lists (version 1's).
+VERSION_2_EVENTS = tuple(e for e in EVENT_TYPES if e in NEWER_EVENTS)
 
 # A line is read up to its limit plus a CRLF line end, plus one byte to see that it is longer.
 _CHUNK = MAX_LINE_BYTES + 3
@@ -590,9 +587,10 @@ def read_line(body: bytes, line: int, file: str = "<log>", version: int = LATEST
     :func:`log_lines`) at its 1-based ``line``, in a log whose header names format
     ``version``: a :class:`LogItem` if it is good, else its :class:`LogProblem`. A good event
     line is parsed and checked once per process (its :attr:`LogItem.raw` is then set): the
-    answer depends on the bytes and on whether the line is the first, nothing else. (A line
-    that may need a newer version than 1, :func:`engine.logversion.may_need_newer`, is checked
-    against ``version`` and never kept: the lines kept are good in a log of any version.)
+    answer depends on the bytes and on whether the line is the first, nothing else. (An event
+    that needs a newer version than 1, :func:`engine.logversion.event_needs` of the parsed
+    event, is checked against ``version`` and never kept: the lines kept are good in a log of
+    any version.)
 
     >>> read_line(b'{"event": "fold", "seat": 1}', 2)
     LogItem(line=2, kind='move', data={'event': 'fold', 'seat': 1})
@@ -619,12 +617,14 @@ def read_line(body: bytes, line: int, file: str = "<log>", version: int = LATEST
     if problem is not None:
         pkind: ProblemKind = "header" if problem.startswith("bad header") else "schema"
         return LogProblem(pkind, problem, file=file, line=line, item=kind)
-    newer = line > 1 and may_need_newer(body)
+    if line == 1:
+        return LogItem(line, kind, obj)
+    newer = event_needs(obj)[0] > 1  # the parsed event's: the same whatever its bytes
     if newer and version < LATEST:
         too_new = version_problem(version, obj)
         if too_new is not None:
             return LogProblem("schema", too_new, file=file, line=line, item=kind)
-    if kind != "deal" and line > 1 and not newer and len(body) <= KEEP_LINE_BYTES:
+    if kind != "deal" and not newer and len(body) <= KEEP_LINE_BYTES:
         if len(_SEEN) >= _SEEN_MAX:
             _SEEN.clear()
         _SEEN[body] = (kind, obj)

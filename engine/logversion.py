@@ -16,8 +16,10 @@ same. A log needs version 2 when one of its events has something version 1 has n
 A reader refuses an event that needs a newer version than its header names
 (:func:`version_problem`); a writer writes the lowest version its log needs
 (:func:`log_needs`), or, when it writes the header before the game is played, the version the
-variant's logs may need (:func:`rules_need`). A new feature of the format is one more test in
-:func:`event_needs` and, if a variant's rules can call for it, in :func:`rules_need`.
+variant's logs may need (:func:`rules_need`). A new event type is one more entry in
+:data:`EVENTS` (and the schema); another new feature of the format, one more test in
+:func:`event_needs`; and, if a variant's rules can call for it, in :func:`rules_need`. The
+version is always that of the parsed event, never guessed from a line's bytes.
 
 >>> event_needs({"event": "play", "seat": 1, "card": "4c"})
 (1, '')
@@ -61,23 +63,44 @@ def _extra_card(event: Mapping[str, Any]) -> str | None:
     return None
 
 
+#: Every event type of the format, with what it is (a move, a deal or a checkpoint) and the
+#: version that added it: the one list of them (:mod:`engine.logread` takes its lists from
+#: here; ``schemas/log.schema.json`` names the same, in this order: a test checks it).
+EVENTS: dict[str, tuple[str, int]] = {
+    "deal": ("deal", 1), "play": ("move", 1), "raise": ("move", 1), "accept": ("move", 1),
+    "fold": ("move", 1), "decide": ("move", 1),
+    "concede": ("move", 2),  # concede.allowed, a house rule
+    "round": ("checkpoint", 1), "hand": ("checkpoint", 1), "game": ("checkpoint", 1),
+    "match": ("checkpoint", 1),
+    "envido": ("move", 2), "flor": ("move", 2),  # side bets (G27), flor (G35-G39)
+    "quero": ("move", 2), "nao_quero": ("move", 2),
+    "side_declare": ("checkpoint", 2), "side_bet": ("checkpoint", 2),  # side bets (G28-G32)
+    "side_show": ("checkpoint", 2),
+}
+
+#: The event types version 1 has not (each needs version 2 or later).
+NEWER_EVENTS = frozenset(e for e, (_, v) in EVENTS.items() if v > 1)
+#: The events of side bets (G22-G41, ``side_bets``): moves and checkpoints of version 2.
+SIDE_BET_EVENTS = NEWER_EVENTS - {"concede"}
+
+
 def event_needs(event: Mapping[str, Any]) -> tuple[int, str]:
     """The lowest format version that has this event (the header aside), and what in it needs
-    that version (``""`` for version 1)."""
+    that version (``""`` for version 1). It looks at the parsed event, never at its bytes:
+    ``"flor"`` and ``"\\u0066lor"`` are the same event.
+
+    >>> event_needs({"event": "flor", "seat": 0, "call": "flor"})
+    (2, "a side bet's flor event")
+    """
     kind = event.get("event")
-    if kind == "concede":
-        return 2, "a concede move"
-    if kind in SIDE_BET_EVENTS:
-        return 2, f"a side bet's {kind} event"
+    added = EVENTS.get(kind, ("", 1))[1] if isinstance(kind, str) else 1
+    if added > 1:
+        what = "a concede move" if kind == "concede" else f"a side bet's {kind} event"
+        return added, what
     card = _extra_card(event)
     if card is not None:
         return 2, f"the extra card {card}"
     return 1, ""
-
-
-#: The events of side bets (G22-G32, ``side_bets``): moves and checkpoints of version 2.
-SIDE_BET_EVENTS = frozenset({"envido", "flor", "quero", "nao_quero", "side_declare",
-                             "side_bet", "side_show"})
 
 
 def log_needs(events: Iterable[Mapping[str, Any]]) -> int:
@@ -108,16 +131,6 @@ def header_problem(version: int, rules: Rules, *, position: bool = False) -> str
         return (f"this variant has {rules.teams} teams, whose scores need log format version 2, "
                 "but the header says version 1: write \"truco_log\": 2 in the header")
     return None
-
-
-def may_need_newer(line: bytes) -> bool:
-    """Whether a log line may need a version above 1, cheaply, from its bytes: every such line
-    holds an extra card's letter ``X``, the word ``concede``, a side bet's ``quero``,
-    ``envido`` or ``side_``, or a backslash (a JSON escape
-    could write either, ``\\u0058``). Readers call it before :func:`version_problem`, which
-    most lines never need; keep it in step with :func:`event_needs`."""
-    return (b"X" in line or b"\\" in line or b"concede" in line or b"quero" in line
-            or b"envido" in line or b"side_" in line)
 
 
 def version_problem(version: int, event: Mapping[str, Any]) -> str | None:

@@ -59,6 +59,16 @@ _BAD_ROUND = EXAMPLE.replace('{"event": "round", "winner": 1}', '{"event": "roun
                                         '"score": [13, 3]}\n{"event": "game"')
 
 
+# Gaudério, seed 1, written as version 1: three plays, then seat 0 sings his flor (G35), a move
+# of version 2 only, however its bytes spell it (issue 26).
+_V1_FLOR = ('{"truco_log": 1, "variant": "gauderio", "seed": 1}\n'
+            + "".join(_play(seat, f'"{card}"') for seat, card in
+                      (("1", "2d"), ("2", "7h"), ("3", "5h")))
+            + '{"event": "flor", "seat": 0, "call": "flor"}\n')
+_FLOR_NEEDS_2 = ("a side bet's flor event needs log format version 2, but the header says "
+                 "version 1")
+
+
 def _too_large() -> bytes:
     return (H + _FOLD + _FILL * (_SIZE_LINE - 2)).encode()
 
@@ -150,6 +160,10 @@ CASES = [
     log("variant: an invalid variant file", _header(variant='"house.yaml"'), 1,
         "variant 'house.yaml' is invalid: ", id="variant-invalid",
         files={"house.yaml": "extends: paulista\nplayers: 5\n"}),
+    log("a flor move in a version-1 log", _V1_FLOR, 5, _FLOR_NEEDS_2, id="v1-flor"),
+    log("the same flor written `\\u0066lor`", _V1_FLOR.replace('"flor", "seat"',
+                                                             '"\\u0066lor", "seat"'),
+        5, _FLOR_NEEDS_2, id="v1-flor-escaped"),
     log("an unknown event type", H + '{"event": "shuffle", "seat": 1}\n', 2,
         'unknown event type "shuffle"', id="event-unknown"),
     log("an unknown field", H + P.replace("}", ', "covered_by": 3}'), 2,

@@ -604,15 +604,17 @@ for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
         ignored keys); ``item`` is ``None`` where the visitor takes no checkpoint."""
         cps = self._cps
         j = self._cp_next
-        if j < len(cps) and cps[j]["event"] == kind:  # the usual case: the next one
+        if j < len(cps) and cps[j] == given:  # the usual case: the next one, equal
             found: int | None = j
-        else:
-            found = next((j for j in range(j, len(cps)) if cps[j]["event"] == kind), None)
+        else:  # optional one by one: an equal one further on, else the next of its kind
+            found = next((i for i in range(j, len(cps)) if cps[i] == given), None)
+            if found is None and given not in cps[:j]:
+                found = next((i for i in range(j, len(cps)) if cps[i]["event"] == kind), None)
         if found is None:
             if self._move_line is None:
                 self._problem("checkpoint", f"{kind} checkpoint not caused by a move: a "
                               "checkpoint stands right after the move that caused it", line)
-            elif any(cp["event"] == kind for cp in cps[: self._cp_next]):
+            elif any(cp["event"] == kind for cp in cps[:j]):
                 self._problem("checkpoint", f"{kind} checkpoint repeated or out of order: the "
                               f"move at line {self._move_line} caused "
                               f"{', '.join(cp['event'] for cp in cps)}, in that order", line)

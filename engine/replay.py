@@ -319,7 +319,8 @@ for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
         for body in log_lines(source, file):
             if isinstance(body, LogProblem):  # a limit: the reading ends
                 self._item(body)
-                break
+                self._finish()  # its problem is the log's: not also called empty
+                return
             line += 1
             plan = plans.get(body) if line > 1 else None
             if plan is None:  # a line not met before (or the header): the reader's way

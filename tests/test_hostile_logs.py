@@ -298,6 +298,28 @@ def test_standard_input_is_read_no_further_than_the_limits() -> None:
         "this reader"
 
 
+@pytest.mark.parametrize("where", ["file", "stdin"])
+def test_GH26_a_first_line_over_the_limit_is_one_problem(
+        where: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The long line is the log's problem: the log is not also called empty."""
+    from click.testing import CliRunner
+
+    from engine.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    data = b"\0" * (MAX_LINE_BYTES + 10)  # as /dev/zero gives
+    (tmp_path / "a.jsonl").write_bytes(data)
+    args = ["verify", "a.jsonl"] if where == "file" else ["verify", "-"]
+    result = CliRunner().invoke(main, args, input=data if where == "stdin" else None)
+    name = "a.jsonl" if where == "file" else "<stdin>"
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        f"{name}:1: line longer than 64 KiB, the limit of this reader",
+        "1 log: 0 valid, 1 invalid"]
+    problems = verify_bytes(data, name).problems
+    assert [(p.line, p.kind) for p in problems] == [(1, "limit")]
+
+
 def test_docs_table_shows_the_real_output_of_every_case() -> None:
     doc = DOC.read_text(encoding="utf-8")
     missing = [row for row in table_rows(CASES) if row not in doc]

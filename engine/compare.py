@@ -32,7 +32,8 @@ from engine.actions import Action
 from engine.errors import VariantError
 from engine.game import Checkpoint, Match, resolve_rules
 from engine.logformat import dumps_event
-from engine.logread import LogItem, LogProblem, read_log
+from engine.logread import MAX_FILE_BYTES, LogItem, LogProblem, read_log
+from engine.reading import read_regular
 from engine.replay import Visitor, replay, resolve_variant
 from engine.rules import Rules
 from engine.simulate import Progress, Tally, run_simulation, wilson
@@ -223,7 +224,7 @@ def compare_log(path: str, a_ref: str, a: Rules, b: Rules) -> LogComparison:
     """Replay the log at ``path`` under A (its header's variant) and under B, and compare."""
     p = Path(path)
     try:
-        data = p.read_bytes()
+        data = read_regular(p, MAX_FILE_BYTES)  # a regular file, bounded (engine.reading)
     except OSError as exc:
         return LogComparison(path, "skipped", reason=f"cannot read the log: {exc.strerror}")
     base = p.resolve().parent

@@ -30,7 +30,6 @@ from __future__ import annotations
 import copy
 import io
 import os
-import stat
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,6 +55,7 @@ from engine.logread import (
 )
 from engine.logversion import LATEST, header_problem
 from engine.position import hand_has_moves
+from engine.reading import read_regular
 from engine.rules import Rules
 from engine.variant import (
     MAX_EXTENDS,
@@ -228,10 +228,7 @@ def header_rules(ref: str, base: Path | None) -> tuple[Rules, str]:
 def _file_bytes(path: str) -> bytes | None:
     """A regular file's bytes (``None`` for anything else, or a file over the limit)."""
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            return None
-        with open(path, "rb") as f:
-            data = f.read(MAX_VARIANT_BYTES + 1)
+        data = read_regular(path, MAX_VARIANT_BYTES)
     except OSError:
         return None
     return data if len(data) <= MAX_VARIANT_BYTES else None
@@ -676,8 +673,7 @@ def _same(given: dict[str, Any], engine: Checkpoint) -> bool:
 
 # -- entry points --------------------------------------------------------------------------------
 def _source(path: str | os.PathLike[str]) -> tuple[bytes | IO[bytes], str]:
-    with open(path, "rb") as f:
-        data = f.read(MAX_FILE_BYTES + 1)  # bounded (/dev/zero); the reader reports the limit
+    data = read_regular(path, MAX_FILE_BYTES)  # bounded; the reader reports the limit
     return decompressed(data), str(path)  # a .jsonl.gz: its lines
 
 

@@ -88,8 +88,9 @@ CASES = [
     Case("size-limit", f"a log over {MAX_FILE_BYTES // 2**20} MiB", {"a.jsonl": _too_large},
          target="a.jsonl", where=f"a.jsonl:{_SIZE_LINE}", command=("verify",),
          says="the log is larger than 64 MiB, the limit of this reader"),
-    Case("device", "`/dev/zero` as the log", {}, target="/dev/zero", where="/dev/zero:1",
-         command=("verify",), says="line longer than 64 KiB"),
+    Case("device", "`/dev/zero` as the log (a device, not a regular file; `-` reads standard "
+         "input)", {}, target="/dev/zero", where="/dev/zero:1", command=("verify",),
+         says="cannot read the log: not a regular file: a character device"),
     log("invalid UTF-8", H.encode() + b'{"event": "play", "seat": 2, "card": "K\xff"}\n', 2,
         "invalid UTF-8 at byte 40 of the line (0xff)", id="utf-8"),
     log("a byte order mark", "\ufeff" + H + P, 1, "starts with a byte order mark", id="bom"),

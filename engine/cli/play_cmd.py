@@ -43,6 +43,7 @@ from engine.logformat import Recorder, header_variant
 from engine.logread import MAX_FILE_BYTES, LogItem, loads_strict, read_log
 from engine.moves import KINDS, Words
 from engine.observation import Observation, SideBetView
+from engine.reading import NotARegularFile, open_regular, read_regular
 from engine.replay import Visitor, replay
 from engine.rules import Rules
 from engine.shuffle import SplitMix64
@@ -741,8 +742,7 @@ def _resume(path: str) -> tuple[dict[str, Any], Match, list[Action], bytes, int]
     ``bots_seed`` truco play writes in its ``meta``)."""
     p = Path(path)
     try:
-        with p.open("rb") as f:  # bounded: the reader reports a log over the limit
-            data = f.read(MAX_FILE_BYTES + 1)
+        data = read_regular(p, MAX_FILE_BYTES)  # bounded, a regular file (engine.reading)
     except OSError as exc:
         raise LogError(f"cannot read the log: {exc.strerror}", file=path, line=1) from None
     visitor = _ResumeVisitor()
@@ -812,8 +812,10 @@ def _readable(path: str | None, hint: str) -> None:
     if path is None:
         return
     try:
-        with open(path, "rb"):
+        with open_regular(path):  # never waits on a FIFO
             pass
+    except NotARegularFile:
+        raise  # invalid input, exit 1 (engine.cli), as every reader says it
     except OSError as exc:
         raise click.BadParameter(f"cannot read {path}: {exc.strerror}", param_hint=hint) from None
 
@@ -829,8 +831,7 @@ def position_match(rules: Rules, path: str, seed: int) -> Match:
     naming the file for a file that cannot be read, is not JSON, or is not a possible
     position (with the position's code and field)."""
     try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_POSITION_BYTES + 1)
+        data = read_regular(path, MAX_POSITION_BYTES)  # a regular file (engine.reading)
     except OSError as exc:
         raise TrucoError(f"cannot read the position: {exc.strerror}", file=path) from None
     if len(data) > MAX_POSITION_BYTES:

@@ -17,6 +17,7 @@ import click
 from engine.cli.options import force_option, refuse_existing, wrote
 from engine.fileio import atomic_write_text
 from engine.logread import MAX_FILE_BYTES, LogProblem
+from engine.reading import NotARegularFile, read_regular
 from engine.replay import annotate, replay
 from engine.transcript import Transcript
 
@@ -25,9 +26,10 @@ def _read(log: str) -> tuple[bytes, str, Path]:
     if log == "-":
         return sys.stdin.buffer.read(MAX_FILE_BYTES + 1), "<stdin>", Path.cwd()
     path = Path(log)
-    try:
-        with path.open("rb") as f:  # bounded: the reader reports a log over the limit
-            return f.read(MAX_FILE_BYTES + 1), log, path.resolve().parent
+    try:  # a regular file only, bounded: the reader reports a log over the limit
+        return read_regular(path, MAX_FILE_BYTES), log, path.resolve().parent
+    except NotARegularFile:
+        raise  # invalid input, exit 1 (engine.cli): a FIFO or a device is never waited on
     except OSError as exc:
         raise click.BadParameter(f"cannot read {log}: {exc.strerror}", param_hint="LOG") from None
 

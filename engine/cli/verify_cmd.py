@@ -20,7 +20,7 @@ import functools
 import json
 import os
 import sys
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Collection, Generator, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,7 @@ from engine.cli.scale import dask_option, executor_for, warm_up
 from engine.cli.simulate_cmd import _progress_bar
 from engine.cluster import ClusterLost, Executor, chunk_size, ordered, spans
 from engine.logread import MAX_FILE_BYTES, decompressed
+from engine.reading import NotARegularFile, open_regular
 from engine.replay import ReplayResult, verify_bytes, verify_file
 from engine.variant import trusted_variants_only
 
@@ -168,45 +169,95 @@ def _chunks(files: list[str], ranges: Iterable[tuple[int, int]]) -> Iterator[lis
         yield chunk
 
 
-def verified_in(report: str) -> dict[str, dict[str, Any]]:
-    """The logs a report of ``truco verify`` holds, by file name (``--jsonl`` lines, the last
-    one possibly cut short by an interruption; or one ``--json`` object). Raises
-    :class:`click.BadParameter` for a file that is no such report."""
+#: The largest ``--skip-verified`` report read, in bytes (a ``--jsonl`` report is read a line
+#: at a time, keeping only the logs asked for; some 400 bytes a log).
+MAX_REPORT_BYTES = 1 << 30
+#: The longest line of a ``--jsonl`` report (a log's object: its problems are bounded,
+#: :data:`engine.replay.MAX_PROBLEMS`).
+MAX_REPORT_LINE_BYTES = 1 << 20
+#: The largest ``--json`` report (one object, parsed whole): larger runs report with --jsonl.
+MAX_JSON_REPORT_BYTES = MAX_FILE_BYTES
+
+
+def verified_in(report: str, wanted: Collection[str] | None = None
+                ) -> dict[str, dict[str, Any]]:
+    """The logs a report of ``truco verify`` holds, by file name, each as its ``file``,
+    ``valid`` and ``incomplete`` (``--jsonl`` lines, the last one possibly cut short by an
+    interruption; or one ``--json`` object); with ``wanted``, only those logs. Read in bounded
+    memory: a regular file only (:mod:`engine.reading`), within :data:`MAX_REPORT_BYTES`, lines
+    within :data:`MAX_REPORT_LINE_BYTES`, a ``--json`` report within
+    :data:`MAX_JSON_REPORT_BYTES`. Raises :class:`click.BadParameter` for a file that is no
+    such report."""
     def bad(why: str) -> click.BadParameter:
         return click.BadParameter(f"{report}: {why}", param_hint="--skip-verified")
 
-    try:
-        text = Path(report).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise bad(f"cannot read it: {getattr(exc, 'strerror', None) or exc}") from None
-    try:
-        whole = json.loads(text)
-    except ValueError:
-        whole = None
-    if isinstance(whole, dict) and isinstance(whole.get("logs"), list):
-        entries = whole["logs"]
-    else:
-        entries = []
-        lines = text.splitlines()
-        for number, line in enumerate(lines, 1):
-            try:
-                entries.append(json.loads(line))
-            except ValueError:
-                if number == len(lines) and not text.endswith("\n"):
-                    break  # the last line, cut short: its log is verified again
-                raise bad(f"line {number} is not JSON: not a report of truco verify "
-                          "--jsonl") from None
     done: dict[str, dict[str, Any]] = {}
-    for entry in entries:
+
+    def add(entry: Any) -> None:
         if isinstance(entry, dict) and "summary" in entry:
-            continue
+            return
         if not (isinstance(entry, dict) and isinstance(entry.get("file"), str)
                 and isinstance(entry.get("valid"), bool)
                 and isinstance(entry.get("incomplete"), bool)):
             raise bad("not a report of truco verify --jsonl or --json (each log an object "
                       "with file, valid, incomplete)")
-        done[entry["file"]] = entry
-    return done
+        if wanted is None or entry["file"] in wanted:
+            done[entry["file"]] = {k: entry[k] for k in ("file", "valid", "incomplete")}
+
+    try:
+        with open_regular(report) as f:
+            size = 0
+            number = 0
+            while True:
+                raw = f.readline(MAX_REPORT_LINE_BYTES + 1)
+                if not raw:
+                    return done
+                number += 1
+                size += len(raw)
+                if size > MAX_REPORT_BYTES:
+                    raise bad(f"larger than {MAX_REPORT_BYTES >> 30} GiB, the limit of "
+                              "--skip-verified")
+                if len(raw.rstrip(b"\r\n")) > MAX_REPORT_LINE_BYTES:
+                    raise bad(f"line {number} is longer than {MAX_REPORT_LINE_BYTES >> 20} "
+                              "MiB: not a report of truco verify --jsonl")
+                try:
+                    text = raw.decode("utf-8")
+                    entry = json.loads(text)
+                except ValueError:
+                    if number == 1 and raw.strip() == b"{":  # a --json report: one object
+                        rest = f.read(MAX_JSON_REPORT_BYTES + 1 - len(raw))
+                        if len(raw) + len(rest) > MAX_JSON_REPORT_BYTES:
+                            raise bad(f"a --json report larger than "
+                                      f"{MAX_JSON_REPORT_BYTES >> 20} MiB: give a --jsonl "
+                                      "one") from None
+                        _add_whole(raw + rest, add, bad)
+                        return done
+                    if not raw.endswith(b"\n"):
+                        return done  # the last line, cut short: its log is verified again
+                    raise bad(f"line {number} is not JSON: not a report of truco verify "
+                              "--jsonl") from None
+                if isinstance(entry, dict) and isinstance(entry.get("logs"), list):
+                    for each in entry["logs"]:  # a --json report written on one line
+                        add(each)
+                else:
+                    add(entry)
+    except NotARegularFile:
+        raise  # invalid input, exit 1 (engine.cli): a FIFO or a device is never waited on
+    except OSError as exc:
+        raise bad(f"cannot read it: {exc.strerror or exc}") from None
+
+
+def _add_whole(data: bytes, add: Callable[[Any], None],
+               bad: Callable[[str], click.BadParameter]) -> None:
+    """The logs of a ``--json`` report's bytes, each given to ``add``."""
+    try:
+        whole = json.loads(data.decode("utf-8"))
+    except ValueError:
+        raise bad("not JSON: not a report of truco verify --json") from None
+    if not (isinstance(whole, dict) and isinstance(whole.get("logs"), list)):
+        raise bad("not a report of truco verify --json (an object with logs)")
+    for entry in whole["logs"]:
+        add(entry)
 
 
 @click.command()
@@ -262,7 +313,7 @@ def verify(paths: tuple[str, ...], as_json: bool, as_jsonl: bool, first: bool, j
     folders = tuple(os.path.realpath(t) for t in trust) if trusted_only else None
     warm_up(dask)  # a LocalCluster's workers get ready while the logs are listed
     files = log_paths(paths)
-    done = verified_in(report) if report is not None else {}
+    done = verified_in(report, set(files)) if report is not None else {}
     skipped = [done[f] for f in files if f in done]
     todo = [f for f in files if f not in done]
     counts = summary(skipped)

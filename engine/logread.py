@@ -39,6 +39,9 @@ from engine.resources import schema_path
 MAX_LINE_BYTES = 64 * 1024
 #: Largest log accepted, in bytes.
 MAX_FILE_BYTES = 64 * 1024 * 1024
+#: Most lines a log may have (a long match has a few thousand): what a log of blank or tiny
+#: lines costs to read is bounded by it, not by the size limit alone.
+MAX_LINES = 1 << 20
 
 #: The event types, from :data:`engine.logversion.EVENTS` (the one list): moves (and the
 #: ``deal``), then checkpoints.
@@ -480,8 +483,9 @@ KEEP_LINE_BYTES = 1024
 def log_lines(source: IO[bytes] | bytes | Iterable[bytes], file: str = "<log>"
               ) -> Iterator[bytes | LogProblem]:
     """The lines of a log, each without its line end (``\\n`` or ``\\r\\n``), checked against
-    the size limits only: a line over :data:`MAX_LINE_BYTES` or a file over
-    :data:`MAX_FILE_BYTES` ends them with its problem (a :class:`LogProblem`, the last item).
+    the size limits only: a line over :data:`MAX_LINE_BYTES`, a file over
+    :data:`MAX_FILE_BYTES` or a line past :data:`MAX_LINES` ends them with its problem (a
+    :class:`LogProblem`, the last item).
     :func:`read_log` reads each with :func:`read_line`.
 
     >>> list(log_lines(b'a\\r\\nb', "x.jsonl"))
@@ -505,6 +509,9 @@ def _split(source: bytes, file: str) -> list[bytes | LogProblem]:
     if b"\r" in source:
         lines = [body[:-1] if body[-1:] == b"\r" else body for body in lines]
     out: list[bytes | LogProblem] = list(lines)
+    if len(lines) > MAX_LINES:
+        del out[MAX_LINES:]
+        out.append(_too_many(file, MAX_LINES + 1))
     if len(source) > MAX_LINE_BYTES:
         for i, body in enumerate(lines):
             if len(body) > MAX_LINE_BYTES:
@@ -529,6 +536,9 @@ def _log_lines(source: IO[bytes] | bytes | Iterable[bytes], file: str
                              line=line + 1)
             return
         line += 1
+        if line > MAX_LINES:
+            yield _too_many(file, line)
+            return
         size += len(raw)
         if size > MAX_FILE_BYTES:
             yield LogProblem("limit", f"the log is larger than {MAX_FILE_BYTES // 2**20} MiB, "
@@ -574,6 +584,11 @@ def decompressed(data: bytes) -> bytes | IO[bytes]:
     except (OSError, EOFError, zlib.error):
         stream = gzip.GzipFile(fileobj=io.BytesIO(data))  # read again, line by line
         return cast(IO[bytes], stream)
+
+
+def _too_many(file: str, line: int) -> LogProblem:
+    return LogProblem("limit", f"the log has more than {MAX_LINES:,} lines, the limit of this "
+                      "reader", file=file, line=line)
 
 
 def _too_long(file: str, line: int) -> LogProblem:

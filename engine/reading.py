@@ -62,4 +62,10 @@ def read_regular(path: str | os.PathLike[str], limit: int) -> bytes:
     """The bytes of the regular file ``path``, at most ``limit + 1`` of them (a caller that
     gets more than ``limit`` reports a file over its limit). Raises as :func:`open_regular`."""
     with open_regular(path) as f:
-        return f.read(limit + 1)
+        # Read what the file holds, not limit + 1 bytes at once (a buffer of that size would
+        # be made for a small file too); then on, in case it grew meanwhile.
+        size = os.fstat(f.fileno()).st_size
+        data = f.read(min(size, limit) + 1)
+        if len(data) <= limit and len(data) > size:
+            data += f.read(limit + 1 - len(data))
+        return data

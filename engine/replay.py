@@ -125,14 +125,27 @@ class Visitor:
         """The log is over (``replayer.incomplete`` says whether the match is)."""
 
 
-class Collector(Visitor):
-    """A lenient visitor: notes every problem and lets the replay go on."""
+#: Problems kept per log: the first ones; the others are counted (``ReplayResult.more``).
+MAX_PROBLEMS = 100
 
-    def __init__(self) -> None:
+
+class Collector(Visitor):
+    """A lenient visitor: notes every problem and lets the replay go on. It keeps the first
+    ``limit`` problems and counts the others in :attr:`more` (a log of a million bad lines
+    costs no more memory than one of a hundred), but keeps a reading limit's problem, the
+    last of a log, whatever came before it."""
+
+    def __init__(self, limit: int = MAX_PROBLEMS) -> None:
         self.problems: list[LogProblem] = []
+        self.limit = limit
+        #: Problems found after the first ``limit``, not kept.
+        self.more = 0
 
     def problem(self, problem: LogProblem) -> None:
-        self.problems.append(problem)
+        if len(self.problems) < self.limit or problem.kind == "limit":
+            self.problems.append(problem)
+        else:
+            self.more += 1
 
 
 @dataclass
@@ -140,6 +153,7 @@ class ReplayResult:
     """The outcome of verifying one log."""
 
     file: str
+    #: The first problems found (at most :data:`MAX_PROBLEMS`).
     problems: list[LogProblem] = field(default_factory=list)
     #: Set when the log ends before its match is over (the log is valid even so).
     incomplete: LogProblem | None = None
@@ -148,6 +162,8 @@ class ReplayResult:
     score: list[int] | None = None
     games: list[int] | None = None
     winner: int | None = None
+    #: How many problems were found after those kept.
+    more: int = 0
 
     @property
     def valid(self) -> bool:
@@ -162,6 +178,7 @@ class ReplayResult:
                 "hands": self.hands, "score": self.score, "games": self.games,
                 "winner": self.winner,
                 "problems": [p.as_dict() for p in self.problems],
+                "more_problems": self.more,
                 "note": None if self.incomplete is None else self.incomplete.as_dict()}
 
 
@@ -701,7 +718,8 @@ def _verify(data: IO[bytes] | bytes, file: str, base: Path | None,
     r = Replayer(file, base, visitor)
     r._base_of = base_of
     r.run_source(data)
-    result = ReplayResult(file, list(getattr(visitor, "problems", [])), r.incomplete, r.lines)
+    result = ReplayResult(file, list(getattr(visitor, "problems", [])), r.incomplete, r.lines,
+                          more=getattr(visitor, "more", 0))
     if r.match is not None:
         m = r.match
         result.hands = m.hand_number

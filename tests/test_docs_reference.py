@@ -290,7 +290,7 @@ def test_the_published_shuffle_deals_as_the_engine_hand_after_hand(variant: str)
 # -- docs/log-format.md: limits, errors, example -----------------------------------------------
 def test_the_limits_table_states_the_reader_constants() -> None:
     rows = table_rows(LOG_MD, "limit")
-    assert len(rows) == 7
+    assert len(rows) == 8
     for _, value, where in rows:
         number = int(re.match(r"\d+", value).group())  # type: ignore[union-attr]
         constant = re.fullmatch(r"`(engine\.\w+)\.(\w+)`", where)

@@ -40,18 +40,29 @@ def _is_checkpoint(line: bytes) -> bool:
     return isinstance(data, dict) and data.get("event") in CHECKPOINTS
 
 
+def _line_end(data: bytes, lines: int, start: int = 0) -> int:
+    """The offset just past the ``lines``-th line end from ``start`` (or the end of ``data``)."""
+    for _ in range(lines):
+        end = data.find(b"\n", start)
+        if end < 0:
+            return len(data)
+        start = end + 1
+    return start
+
+
 def position_at(data: bytes, file: str, base: Path | None, at: int | None) -> dict[str, object]:
     """The position of the log's match after line ``at`` (``None``: its last line). Raises
     :class:`LogProblem` for a log invalid up to there, :class:`click.UsageError` for a line
     outside the log or between a move and its checkpoints."""
-    lines = data.splitlines(keepends=True)
     if at is not None:
-        if not 1 <= at <= len(lines):
-            raise click.UsageError(f"--at {at}: the log has lines 1 to {len(lines)}")
-        if at < len(lines) and _is_checkpoint(lines[at]):
+        count = data.count(b"\n") + (not data.endswith(b"\n"))  # no list of the lines
+        if not 1 <= at <= count:
+            raise click.UsageError(f"--at {at}: the log has lines 1 to {count}")
+        end = _line_end(data, at)
+        if at < count and _is_checkpoint(data[end:_line_end(data, 1, end)]):
             raise click.UsageError(f"--at {at}: line {at + 1} is a checkpoint of the move "
                                    "before it: the position is after a move's checkpoints")
-        data = b"".join(lines[:at])
+        data = data[:end]
     visitor = _Keep()
     Replayer(file, base, visitor).run_source(data)
     if visitor.match is None:  # pragma: no cover - a strict replay raises first

@@ -31,7 +31,7 @@ from engine.cli.simulate_cmd import _progress_bar
 from engine.cluster import ClusterLost, Executor, chunk_size, ordered, spans
 from engine.logread import MAX_FILE_BYTES, decompressed
 from engine.reading import NotARegularFile, open_regular
-from engine.replay import ReplayResult, verify_bytes, verify_file
+from engine.replay import MAX_PROBLEMS, ReplayResult, verify_bytes, verify_file
 from engine.variant import trusted_variants_only
 
 #: One log's result as plain data (it crosses processes) and its report lines.
@@ -133,6 +133,9 @@ def summary_line(counts: dict[str, int]) -> str:
 def _outcome(result: ReplayResult) -> Outcome:
     """A result as plain data (it crosses processes), and its report lines."""
     lines = [str(p) for p in result.problems]
+    if result.more:
+        lines.append(f"{result.file}: {result.more:,} more problems, not listed (the first "
+                     f"{MAX_PROBLEMS} of a log are)")
     if result.valid and result.incomplete is not None:
         lines.append(str(result.incomplete))
     return result.as_dict(), lines
@@ -267,7 +270,8 @@ def _add_whole(data: bytes, add: Callable[[Any], None],
               help="Print one JSON object per log as each is verified (in input order), then "
                    "{\"summary\": ...}: a report to pipe, and to go on from.")
 @click.option("--first", is_flag=True,
-              help="Report only the first problem of each log (by default every problem).")
+              help="Report only the first problem of each log (by default every problem; "
+                   "past 100 in a log, a count of the others).")
 @click.option("--jobs", "-j", type=click.IntRange(1, 256), default=1, show_default=True,
               help="Worker processes; the output is the same for any value.")
 @dask_option("verification")
@@ -333,6 +337,7 @@ def verify(paths: tuple[str, ...], as_json: bool, as_jsonl: bool, first: bool, j
             for data, lines in outcomes:
                 reported += 1
                 if first:
+                    data["more_problems"] += len(data["problems"][1:])
                     data["problems"] = data["problems"][:1]
                     if not data["valid"]:
                         del lines[1:]

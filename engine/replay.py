@@ -621,6 +621,8 @@ for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
         j = self._cp_next
         if j < len(cps) and cps[j] == given:  # the usual case: the next one, equal
             found: int | None = j
+        elif kind in _UNORDERED:  # lines in any order: the seat's is found below
+            found = next((i for i in range(j, len(cps)) if cps[i]["event"] == kind), None)
         else:  # optional one by one: an equal one further on, else the next of its kind
             found = next((i for i in range(j, len(cps)) if cps[i] == given), None)
             if found is None and given not in cps[:j]:

@@ -96,3 +96,15 @@ def test_GH26_any_set_of_checkpoints_may_be_left_out(log: tuple[str, int],
     result = verify_bytes(shorter, "a.jsonl")
     assert result.valid, result.problems
     assert annotate(shorter, "a.jsonl")[0].encode() == whole
+
+
+def test_GH26_side_show_lines_swapped_as_written_verify() -> None:
+    """side_show lines of one move come in any order (docs/log-format.md), also when each is
+    exactly the engine's (the search for an equal checkpoint further on does not make the
+    second one 'out of order'); and either may be left out."""
+    from tests.test_envido_logs import DATA, _shows_edited
+
+    for edit in (lambda s: s[::-1], lambda s: s[:1], lambda s: s[1:]):
+        data = _shows_edited(edit)
+        result = verify_bytes(data, "a.jsonl", base=DATA)
+        assert result.valid, result.problems

@@ -433,15 +433,32 @@ def _fresh(m: Match) -> Position:
 
 def check(m: Match, p: Position) -> None:
     """Refuse (:class:`PositionError`) a position that no play of the rules could reach;
-    ``m`` is the match built from it (its state not yet set)."""
-    rules = m.rules
-    n = rules.players
-    hand = m.hand
-    rnd = m.round
+    ``m`` is the match built from it (its state not yet set). The checks go block by block,
+    in this order (the first refusal is the one raised): the score, the last hand's record,
+    the state between hands, the cards, the special hand, the bet, the cards shown and bound,
+    a decision, the rounds and the side bets."""
     state = p["state"]
     live = state != "match_over"
-    team_of = rules.team_of
-    # the match's score
+    _check_score(m, live)
+    if p["last_hand"] is not None:
+        _check_last_number(m, p, state)
+        _check_last_hand(m)
+    if state == "deal":  # between hands: nothing dealt yet
+        _check_between_hands(m, p)
+        return
+    _check_cards(m)
+    start = _check_special(m, live)
+    _check_bet(m, state)
+    _check_shown(m, state)
+    if state == "decide":
+        _check_decision(m)
+    _check_rounds(m, p, live, start)
+
+
+def _check_score(m: Match, live: bool) -> None:
+    """The match's score: a live match has no winner and no finished game; one over has the
+    winner of the match."""
+    rules = m.rules
     if live:
         if m.winner is not None:
             raise _refuse(Why("winner_of_live_match",
@@ -462,33 +479,40 @@ def check(m: Match, p: Position) -> None:
         raise _refuse(Why("match_winner",
                           f"team {m.winner} has won {m.games[m.winner]} games: not the match"),
                       "winner")
-    # the last hand
-    if p["last_hand"] is not None:
-        expect = m.hand_number if state == "deal" else m.hand_number - 1
-        if p["last_hand"]["hand_number"] != expect or expect < 1:
-            raise _refuse(Why("last_hand_number",
-                              f"the hand before this one is hand {expect}"),
-                          "last_hand.hand_number")
-        _check_last_hand(m)
-    if state == "deal":  # between hands: nothing dealt yet
-        if m.rng is not None:
-            raise _refuse(Why("deal_awaited_with_seed",
-                              "a seeded match deals the next hand at once: it never waits "
-                              "in state deal"), "rng")
-        fresh = _fresh(m)
-        for key in ("value", "special", "pending", "refused", "last_raise_team", "vira",
-                    "hands", "dealt", "rounds", "round", "shown", "bound"):
-            if p[key] != fresh[key]:
-                raise _refuse(Why("dealt_before_deal",
-                                  f"no hand is dealt in state deal: expected {fresh[key]!r}"),
-                              key)
-        if "side_bets" in fresh and p["side_bets"] != fresh["side_bets"]:  # G24: not called
-            raise _refuse(Why("dealt_before_deal", "no side bet is called in state deal"),
-                          "side_bets")
-        return
+
+
+def _check_last_number(m: Match, p: Position, state: str) -> None:
+    """The last hand's record is of the hand before this one."""
+    expect = m.hand_number if state == "deal" else m.hand_number - 1
+    if p["last_hand"]["hand_number"] != expect or expect < 1:
+        raise _refuse(Why("last_hand_number",
+                          f"the hand before this one is hand {expect}"),
+                      "last_hand.hand_number")
+
+
+def _check_between_hands(m: Match, p: Position) -> None:
+    """State ``deal``: nothing dealt, called or raised yet; a seeded match never waits there."""
+    if m.rng is not None:
+        raise _refuse(Why("deal_awaited_with_seed",
+                          "a seeded match deals the next hand at once: it never waits "
+                          "in state deal"), "rng")
+    fresh = _fresh(m)
+    for key in ("value", "special", "pending", "refused", "last_raise_team", "vira",
+                "hands", "dealt", "rounds", "round", "shown", "bound"):
+        if p[key] != fresh[key]:
+            raise _refuse(Why("dealt_before_deal",
+                              f"no hand is dealt in state deal: expected {fresh[key]!r}"),
+                          key)
+    if "side_bets" in fresh and p["side_bets"] != fresh["side_bets"]:  # G24: not called
+        raise _refuse(Why("dealt_before_deal", "no side bet is called in state deal"),
+                      "side_bets")
+
+
+def _check_cards(m: Match) -> None:
+    """The hand in play: its number, the vira, each seat's cards held and played as dealt."""
+    rules, hand, n = m.rules, m.hand, m.rules.players
     if m.hand_number < 1:
         raise _refuse(Why("hand_number", "a hand in play is hand 1 or later"), "hand_number")
-    # the cards: the vira, counts, as dealt
     if rules.has_vira and hand.vira is None:
         raise _refuse(Why("missing_vira", "this variant turns a vira (P1)"), "vira")
     if not rules.has_vira and hand.vira is not None:
@@ -515,7 +539,12 @@ def check(m: Match, p: Position) -> None:
         if order != hand.hands[s]:
             raise _refuse(Why("dealt_mismatch",
                               f"seat {s} holds his cards in the order dealt"), f"hands[{s}]")
-    # the special hand
+
+
+def _check_special(m: Match, live: bool) -> list[int]:
+    """The special hand the score makes, its team and decider; returns the score the hand
+    began with (G31: side bets credited this hand come off it)."""
+    rules, hand = m.rules, m.hand
     start = _hand_start_score(m) if live else m.score  # G31: side bets credited this hand
     special, team = special_for(rules, start) if live else (hand.special, hand.special_team)
     if special != hand.special:
@@ -534,7 +563,14 @@ def check(m: Match, p: Position) -> None:
         if decider != hand.decider:
             raise _refuse(Why("special_mismatch",
                               f"the {rule.name}'s decider is {decider}"), "special.decider")
-    # the bet
+    return list(start)
+
+
+def _check_bet(m: Match, state: str) -> None:
+    """The hand's value on the ladder, a pending raise (C8-C10, P4-P6, M5, M6) and the
+    refusals kept while it waits."""
+    rules, hand, rnd, team_of = m.rules, m.hand, m.round, m.rules.team_of
+    rule = hand.rule
     values = [rules.initial_value, *(step.value for step in rules.ladder)]
     base = rule.value if rule is not None else rules.initial_value
     if hand.value not in values and hand.value != base:
@@ -597,7 +633,11 @@ def check(m: Match, p: Position) -> None:
             if team_of[s] != challenged or hand.refused.count(s) > 1:
                 raise _refuse(Why("bad_refusal", f"seat {s} cannot have refused this raise"),
                               f"refused[{k}]")
-    # cards shown and bound (M4)
+
+
+def _check_shown(m: Match, state: str) -> None:
+    """Cards shown with a raise and the cards a raiser is bound to (M4)."""
+    rules, hand = m.rules, m.hand
     revealed = {(s, c) for b in hand.side or ()
                 for s, cards in (b.flores if b.shown is None else (b.shown,))
                 for c in cards}  # G32, G41: shown when the hand (and the match) ended
@@ -612,16 +652,25 @@ def check(m: Match, p: Position) -> None:
             raise _refuse(Why("bad_bound",
                               f"seat {s} is bound only to a card he holds and showed"),
                           f"bound[{s}]")
-    # the decision
-    if state == "decide":
-        if rule is None or not rule.decision:
-            raise _refuse(Why("decision_outside_special",
-                              "a decision is awaited only in a special hand with one (M5)"),
-                          "state")
-        if hand.played or hand.value != rule.value:
-            raise _refuse(Why("decision_after_play", "the decision comes before any card"),
-                          "rounds" if hand.results else "round.cards")
-    # the rounds
+
+
+def _check_decision(m: Match) -> None:
+    """State ``decide``: a special hand with a decision, before any card (M5)."""
+    hand = m.hand
+    rule = hand.rule
+    if rule is None or not rule.decision:
+        raise _refuse(Why("decision_outside_special",
+                          "a decision is awaited only in a special hand with one (M5)"),
+                      "state")
+    if hand.played or hand.value != rule.value:
+        raise _refuse(Why("decision_after_play", "the decision comes before any card"),
+                      "rounds" if hand.results else "round.cards")
+
+
+def _check_rounds(m: Match, p: Position, live: bool, start: Sequence[int]) -> None:
+    """The rounds played (their order, winners, a hand already decided), the round in play
+    (its number, leader, order and turn) and, last, the side bets."""
+    rules, hand, rnd, n = m.rules, m.hand, m.round, m.rules.players
     covered_from = rules.covered_from_round if rules.covered_allowed else None
     leader = m.mao
     results = hand.results

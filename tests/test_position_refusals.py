@@ -76,6 +76,17 @@ def test_position_refuses_a_schema_violation() -> None:
     refused("paulista", [], "position_schema", "")  # type: ignore[arg-type]
 
 
+def test_position_refuses_a_flor_shown_that_is_not_a_card() -> None:
+    """The flores that scored (G41) are cards, as the schema says of every other card."""
+    m = Match.from_deals("gauderio", [Deal.of(0, [h.split() for h in (
+        "Kc 5d 3s", "5h 7h 6h", "7s 6s 3d", "4c 6d Ad")])])
+    m.apply(next(a for a in m.legal_actions() if str(a) == "flor 1 flor"))
+    p = m.position()
+    assert p["side_bets"][1]["flores"][0]["cards"] == ["7h", "6h", "5h"]
+    p["side_bets"][1]["flores"][0]["cards"][0] = "match_over"
+    refused("gauderio", p, "position_schema", "side_bets[1].flores[0].cards[0]")
+
+
 def test_position_refuses_a_state_the_variant_never_has() -> None:
     p = example()
     p["state"] = "decide"

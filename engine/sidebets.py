@@ -28,10 +28,10 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from engine.cards import CARD_CODES, RANKS, SUITS, Card
+from engine.cards import CARD_CODES, RANKS, SUITS, Card, is_extra
 
 if TYPE_CHECKING:
     from engine.rules import Rules
@@ -124,79 +124,150 @@ class SideBet:
     flor_chains: dict[tuple[str, ...], FlorChain] | None = None
     #: Flor: when singing is due (G35 ``first_turn``; GH14 ``round_end``).
     timing: Literal["first_turn", "round_end"] = "first_turn"
+    #: House (truco de amostra): the points of each piece, by rank: the cards of the vira's
+    #: suit of these ranks (``points.pieces.values``); empty: no pieces.
+    pieces: tuple[tuple[str, int], ...] = ()
+    #: House: a piece is of every suit (``points.pieces.any_suit``).
+    pieces_any_suit: bool = False
+    #: P1 (house, ``manilhas.stand_in``): the rank whose card of the vira's suit counts the
+    #: points of a vira that is a piece.
+    stand_in: str | None = None
+    #: The card values of each vira, made once (:meth:`table`).
+    _tables: dict[Card | None, Table] = field(default_factory=dict, compare=False, repr=False)
 
     def __hash__(self) -> int:
         return hash((self.name, self.kind, self.calls, tuple(self.chains.values()), self.falta,
                      self.round, self.callers, self.closed_by_truco, self.truco_precedence,
                      self.values, self.same_suit_bonus, self.declare, self.credit, self.reveal,
                      self.open_fold_penalty, self.per_flor, self.kills, self.timing,
-                     tuple((self.flor_chains or {}).values())))
+                     tuple((self.flor_chains or {}).values()), self.pieces,
+                     self.pieces_any_suit, self.stand_in))
+
+    def table(self, vira: Card | None) -> Table:
+        """The card values of a hand whose vira is ``vira`` (``None``: no vira): every card at
+        its value (G22) but the pieces (house, truco de amostra): the cards of the vira's suit
+        of a rank of :attr:`pieces`, the card of :attr:`stand_in` of that suit taking the
+        vira's place where the vira is one (the vira itself is in no hand). A piece worth
+        ``p`` points adds ``p - same_suit_bonus`` to the cards it makes points with (``p``
+        counts the bonus), and counts ``p`` alone; with :attr:`pieces_any_suit` it is of
+        every suit."""
+        got = self._tables.get(vira)
+        if got is None:
+            got = self._tables[vira] = self._make_table(vira)
+        return got
+
+    def _make_table(self, vira: Card | None) -> Table:
+        if not self.pieces or vira is None or is_extra(vira):
+            return Table(self.values, frozenset(), frozenset())
+        suit = vira // 13 * 13
+        values = list(self.values)
+        pieces: set[Card] = set()
+        for rank, points in self.pieces:
+            card = suit + RANKS.index(rank)
+            if card == vira:
+                if self.stand_in is None:
+                    continue
+                card = suit + RANKS.index(self.stand_in)
+            values[card] = points - self.same_suit_bonus
+            pieces.add(card)
+        wild = frozenset(pieces) if self.pieces_any_suit else frozenset()
+        return Table(tuple(values), frozenset(pieces), wild)
 
     def next_calls(self, chain: tuple[str, ...]) -> list[str]:
         """The calls that may follow ``chain`` (the first calls for an empty chain), in the
         order of :attr:`calls`."""
         return [c for c in self.calls if (*chain, c) in self.chains]
 
-    def points(self, cards: Sequence[Card]) -> int:
-        """G22: the points of a player's dealt cards: ``same_suit_bonus`` + the values of the
-        two highest-valued cards of a suit where two cards share one (the best such suit),
-        else the highest single value.
+    def points(self, cards: Sequence[Card], vira: Card | None) -> int:
+        """G22: the points of a player's dealt cards in a hand whose vira is ``vira``:
+        ``same_suit_bonus`` + the values of the two highest-valued cards of a suit where two
+        cards share one (the best such suit), else the highest single value; the pieces (a
+        house rule) as :meth:`table` counts them.
 
         >>> from engine.cards import parse_card
         >>> bet = bet_from_data("envido", {"calls": ["envido"],
         ...                                "chains": [{"calls": ["envido"], "accepted": 2}]})
-        >>> bet.points([parse_card(c) for c in ("7d", "6d", "3s")])
+        >>> bet.points([parse_card(c) for c in ("7d", "6d", "3s")], None)
         33
         """
-        return best_points(cards, self.values, self.same_suit_bonus)[0]
+        return best_points(cards, self, vira)[0]
 
 
-def flor_points(cards: Sequence[Card], values: Sequence[int],
-                bonus: int) -> tuple[int, tuple[Card, ...]] | None:
-    """G34: the flor of ``cards`` (three of one suit; the best three where more share one):
-    ``bonus`` + the three values, and its cards; ``None`` without a flor.
+@dataclass(frozen=True)
+class Table:
+    """The card values of one vira (:meth:`SideBet.table`): what each card code adds to the
+    cards it makes points with, the pieces (house: each counts ``same_suit_bonus`` more
+    alone), and the pieces that are of every suit."""
+
+    values: tuple[int, ...]
+    pieces: frozenset[Card]
+    wild: frozenset[Card]
+
+    def single(self, card: Card, bonus: int) -> int:
+        """The points of ``card`` alone (G22: its value; a piece its points)."""
+        return self.values[card] + (bonus if card in self.pieces else 0)
+
+    def suits(self, cards: Sequence[Card]) -> list[list[Card]]:
+        """``cards`` by suit, suits in the order the cards first show them; a piece of every
+        suit (house) in each."""
+        by_suit: dict[int, list[Card]] = {}
+        wild = self.wild
+        for c in cards:
+            by_suit.setdefault(c // 13, [])
+            if c not in wild:
+                by_suit[c // 13].append(c)
+        if wild:
+            joker = [c for c in cards if c in wild]
+            return [suited + joker for suited in by_suit.values()]
+        return list(by_suit.values())
+
+
+def flor_points(cards: Sequence[Card], bet: SideBet,
+                vira: Card | None) -> tuple[int, tuple[Card, ...]] | None:
+    """G34: the flor of ``cards`` in a hand whose vira is ``vira`` (three of one suit; the
+    best three where more share one): ``bonus`` + the three values, and its cards; ``None``
+    without a flor. A piece of every suit (house) makes one with any two.
 
     >>> from engine.cards import parse_card
     >>> bet = bet_from_data("envido", {"calls": ["envido"],
     ...                                "chains": [{"calls": ["envido"], "accepted": 2}]})
-    >>> flor_points([parse_card(c) for c in ("7c", "5c", "4c")], bet.values, 20)[0]
+    >>> flor_points([parse_card(c) for c in ("7c", "5c", "4c")], bet, None)[0]
     36
     """
-    by_suit: dict[int, list[Card]] = {}
-    for c in cards:
-        by_suit.setdefault(c // 13, []).append(c)
+    table = bet.table(vira)
+    values = table.values
     best: tuple[int, tuple[Card, ...]] | None = None
-    for suited in by_suit.values():
+    for suited in table.suits(cards):
         if len(suited) >= 3:
             top = tuple(sorted(suited, key=lambda c: (-values[c], c))[:3])
-            pts = bonus + sum(values[c] for c in top)
+            pts = bet.same_suit_bonus + sum(values[c] for c in top)
             if best is None or pts > best[0]:
                 best = (pts, top)
     return best
 
 
-def best_points(cards: Sequence[Card], values: Sequence[int],
-                bonus: int) -> tuple[int, tuple[Card, ...]]:
-    """G22: the points of ``cards`` and the cards that make them (two of a suit, or one)."""
-    by_suit: dict[int, list[Card]] = {}
-    for c in cards:
-        by_suit.setdefault(c // 13, []).append(c)
+def best_points(cards: Sequence[Card], bet: SideBet,
+                vira: Card | None) -> tuple[int, tuple[Card, ...]]:
+    """G22: the points of ``cards`` in a hand whose vira is ``vira`` and the cards that make
+    them (two of a suit, or one): :meth:`SideBet.points`."""
+    table = bet.table(vira)
+    values, bonus = table.values, bet.same_suit_bonus
     best = -1
     made: tuple[Card, ...] = ()
-    for suited in by_suit.values():
+    for suited in table.suits(cards):
         if len(suited) >= 2:
             top = sorted(suited, key=lambda c: (-values[c], c))[:2]
             pts = bonus + values[top[0]] + values[top[1]]
             if pts > best:
                 best, made = pts, tuple(top)
     if best < 0:
-        top1 = max(cards, key=lambda c: (values[c], -c))
-        best, made = values[top1], (top1,)
+        top1 = max(cards, key=lambda c: (table.single(c, bonus), -c))
+        best, made = table.single(top1, bonus), (top1,)
     return best, made
 
 
 def shown_set(cards: Sequence[Card], made: Sequence[Card], held: Collection[Card],
-              values: Sequence[int]) -> tuple[Card, ...]:
+              bet: SideBet, vira: Card | None) -> tuple[Card, ...]:
     """G32, G41 (pinned): which cards of ``cards`` make the points ``made`` makes (one card,
     or two or three of one suit) at the end of the hand, when the ones still ``held`` are
     shown. Where other cards of ``cards`` make the same points the same way (``4s 6d 6c``
@@ -209,19 +280,28 @@ def shown_set(cards: Sequence[Card], made: Sequence[Card], held: Collection[Card
     >>> hand = [parse_card(c) for c in ("4s", "6d", "6c")]
     >>> bet = bet_from_data("envido", {"calls": ["envido"],
     ...                                "chains": [{"calls": ["envido"], "accepted": 2}]})
-    >>> made = best_points(hand, bet.values, 20)[1]
-    >>> [card_name(c) for c in shown_set(hand, made, hand, bet.values)]
+    >>> made = best_points(hand, bet, None)[1]
+    >>> [card_name(c) for c in shown_set(hand, made, hand, bet, None)]
     ['6c']
-    >>> [card_name(c) for c in shown_set(hand, made, hand[:2], bet.values)]
+    >>> [card_name(c) for c in shown_set(hand, made, hand[:2], bet, None)]
     ['6d']
     """
+    table = bet.table(vira)
+    values = table.values
     size = len(made)
-    points = sum(values[c] for c in made)
     suited = size > 1
+
+    def worth(group: Sequence[Card]) -> int:
+        if suited:
+            return sum(values[c] for c in group)
+        return table.single(group[0], bet.same_suit_bonus)
+
+    points = worth(made)
     best: tuple[int, tuple[Card, ...]] | None = None
     for group in itertools.combinations(sorted(cards), size):
-        if (sum(values[c] for c in group) != points
-                or (suited and any(c // 13 != group[0] // 13 for c in group))):
+        natural = [c for c in group if c not in table.wild]  # a piece of every suit (house)
+        if (worth(group) != points
+                or (suited and any(c // 13 != natural[0] // 13 for c in natural))):
             continue
         key = (-sum(1 for c in group if c in held), group)
         if best is None or key < best:
@@ -255,9 +335,10 @@ def falta_value(how: Falta, target: int, score: Sequence[int], winner: int) -> i
     return max(value, 1)
 
 
-def bet_from_data(name: str, d: dict[str, Any]) -> SideBet:
+def bet_from_data(name: str, d: dict[str, Any], stand_in: str | None = None) -> SideBet:
     """A :class:`SideBet` from a validated ``side_bets.<name>`` mapping; the keys left out
-    mean what G22-G32 pin."""
+    mean what G22-G32 pin. ``stand_in``: the variant's ``manilhas.stand_in`` (house), the rank
+    that counts the points of a vira that is a piece."""
     kind = d.get("kind", "envido")
     chains: dict[tuple[str, ...], Chain] = {}
     flor: dict[tuple[str, ...], FlorChain] | None = None
@@ -282,6 +363,7 @@ def bet_from_data(name: str, d: dict[str, Any]) -> SideBet:
             refused = max(prev.accepted or 0, 1) if prev is not None else 1
         chains[calls] = Chain(calls, accepted, int(refused))
     pts = d.get("points", {})
+    pieces = pts.get("pieces", {})
     table = dict(DEFAULT_VALUES, **pts.get("values", {}))
     values = [0] * CARD_CODES
     for s in range(len(SUITS)):
@@ -300,7 +382,9 @@ def bet_from_data(name: str, d: dict[str, Any]) -> SideBet:
         reveal=d.get("reveal", "winner" if kind == "envido" else "scored"),
         open_fold_penalty=d.get("open_fold_penalty", 0), per_flor=d.get("per_flor", 3),
         kills=tuple(d.get("kills", ())), flor_chains=flor,
-        timing=d.get("timing", "first_turn"))
+        timing=d.get("timing", "first_turn"),
+        pieces=tuple(pieces.get("values", {}).items()),
+        pieces_any_suit=pieces.get("any_suit", False), stand_in=stand_in)
 
 
 #: G22 (Notation): A = 1, 2..7 their face value, the figures 0 (and 8, 9, T their face
@@ -312,8 +396,9 @@ DEFAULT_VALUES = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8
 def side_bets_from_data(data: dict[str, Any]) -> tuple[SideBet, ...]:
     """The variant's side bets, in the order it lists them (none without ``side_bets``; a bet
     with ``played: false`` is not played, GH12)."""
-    return tuple(bet_from_data(name, d) for name, d in data.get("side_bets", {}).items()
-                 if d.get("played", True))
+    stand_in = data.get("manilhas", {}).get("stand_in")
+    return tuple(bet_from_data(name, d, stand_in)
+                 for name, d in data.get("side_bets", {}).items() if d.get("played", True))
 
 
 class BetState:

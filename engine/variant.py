@@ -1057,7 +1057,26 @@ def _side_bet_errors(d: dict[str, Any], err: Callable[..., VariantError]
             yield err((*at, "open_fold_penalty"), "expected concede.allowed: true with "
                       "open_fold_penalty (nobody goes to the baralho), found concede.allowed "
                       "false", (("concede", "allowed"),))
+        yield from _pieces_errors(d, at, bet, err)
         yield from _flor_errors(d, name, bet, err)
+
+
+def _pieces_errors(d: dict[str, Any], at: KeyPath, bet: dict[str, Any],
+                   err: Callable[..., VariantError]) -> Iterator[VariantError]:
+    """House (truco de amostra): pieces need a vira, and points that count the bonus."""
+    pts = bet.get("points", {})
+    pieces = pts.get("pieces", {}).get("values", {})
+    mode = d["manilhas"]["mode"]
+    if pieces and mode not in ("vira", "vira_suit"):
+        yield err((*at, "points", "pieces"), f"the pieces are cards of the vira's suit: "
+                  f"expected manilhas.mode vira or vira_suit, found {mode}",
+                  (("manilhas", "mode"),))
+    bonus = pts.get("same_suit_bonus", 20)
+    for rank, points in pieces.items():
+        if points < bonus:
+            yield err((*at, "points", "pieces", "values", rank), f"a piece's points count the "
+                      f"same_suit_bonus: expected at least {bonus}, found {points}",
+                      ((*at, "points", "same_suit_bonus"),))
 
 
 #: The keys and stakes only a flor bet has (G37-G40).

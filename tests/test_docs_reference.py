@@ -178,13 +178,15 @@ def test_the_values_rules_md_gives_are_the_shipped_variants(prefix: str, variant
 
 def _written_keys(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     """The leaf keys a variant file states itself (mappings walked, lists are leaves;
-    ``card_names`` and ``deck.extra``, mappings keyed by card, are one leaf each)."""
+    ``card_names`` and ``deck.extra``, mappings keyed by card, and a mapping keyed by rank
+    (``points.pieces.values``) are one leaf each)."""
     out: dict[str, Any] = {}
     for key, value in data.items():
         if not prefix and key in ("$schema", "name", "title", "description", "extends"):
             continue
         path = f"{prefix}.{key}" if prefix else key
-        if isinstance(value, dict) and path not in ("card_names", "deck.extra"):
+        if (isinstance(value, dict) and path not in ("card_names", "deck.extra")
+                and all(KEY_SPAN.fullmatch(k) for k in value)):
             out.update(_written_keys(value, path))
         else:
             out[path] = value

@@ -43,7 +43,7 @@ def said(events: list[dict[str, Any]]) -> list[tuple[int, int | None]]:
     ("6s As 2h", 27), ("7c Kc 5d", 27)])
 def test_G22_envido_points_worked_examples(cards: str, points: int) -> None:
     bet = resolve_rules(VARIANT).side_bets[0]
-    assert bet.points([parse_card(c) for c in cards.split()]) == points
+    assert bet.points([parse_card(c) for c in cards.split()], None) == points
 
 
 def test_G22_played_cards_count_and_G30_tie_goes_to_the_mao() -> None:

@@ -44,7 +44,7 @@ def at(score: list[int], variant: Any = G, dealer: int = 3) -> Match:
 
 def value(cards: str, variant: Any = G) -> int | None:
     bet = next(b for b in resolve_rules(variant).side_bets if b.kind == "flor")
-    got = flor_points([parse_card(c) for c in cards.split()], bet.values, bet.same_suit_bonus)
+    got = flor_points([parse_card(c) for c in cards.split()], bet, None)
     return None if got is None else got[0]
 
 
@@ -247,7 +247,7 @@ def test_G41_a_flor_that_reaches_the_target_ends_the_game_at_once() -> None:
 def test_worked_example_flor_36_and_32_under_GH12() -> None:
     assert value("7c 5c 4c") == 36
     envido = resolve_rules(SEM_FLOR).side_bets[0]
-    assert envido.points([parse_card(c) for c in ["7c", "5c", "4c"]]) == 32
+    assert envido.points([parse_card(c) for c in ["7c", "5c", "4c"]], None) == 32
 
 
 #: Bet sequence 3: seat 1 (B) Kc 5c 2c (flor 27), seat 2 (A) 7h 6h Ah (flor 34).

@@ -10,9 +10,12 @@ from conftest import WriteFile
 from helpers import act, assert_illegal, deal, legal, of, rounds
 
 from engine import Match, VariantError, find_variant, load_variant
+from engine.actions import Deal
 from engine.bots.search import SearchBot
 from engine.cards import card_name, parse_card
 from engine.errors import PositionError
+from engine.game import resolve_rules
+from engine.rules import Rules
 
 # -- #29 doze, e em seguida queda: a step worth the match after a 12 ------------------------------
 #: Mineiro: seat 0 holds the three top manilhas, so team 0 wins the first two rounds.
@@ -261,3 +264,105 @@ def test_catalogue_25_stand_in_only_with_vira_suit(write: WriteFile) -> None:
         load_variant(path)
     assert "manilhas.stand_in: manilhas.stand_in has no effect with mode fixed: expected mode " \
         "vira_suit, or no stand_in" in str(info.value)
+
+
+# -- #25 truco de amostra: the pieces' envido and flor points (the CBTG's table) ------------------
+#: Amostra 3h (its pieces Jh Qh 5h 4h 2h): nobody but seat 1 holds a piece or a flor; seat 2
+#: has 33 (7s 6s), seat 0 and seat 3 no two of a suit.
+OTHERS = ("Kc 5d 3s", "7s 6s 3d", "4c 6h Ad")
+
+
+def amostra_deal(mine: str, vira: str = "3h", others: tuple[str, ...] = OTHERS) -> Deal:
+    """Dealer 0: seat 1 (the mão) holds ``mine``, the others ``others`` (seats 0, 2, 3)."""
+    return deal(0, " | ".join((others[0], mine, *others[1:])), vira)
+
+
+def envido_points(variant: str | Rules, cards: str, vira: str | None) -> int:
+    bet = resolve_rules(variant).side_bets[0]
+    return bet.points([parse_card(c) for c in cards.split()],
+                      None if vira is None else parse_card(vira))
+
+
+@pytest.mark.parametrize(("cards", "points"), [
+    ("2h 7c 6d", 37), ("4h 7c 6d", 36), ("5h Kc Jd", 28), ("5h Kc 3d", 31),
+    ("Qh 7c 6d", 34), ("Jh 7c 6d", 34),
+    ("2h 4h 7c", 39),  # two pieces: 20 + 10 + 9
+    ("Jh Qh Ks", 34), ("7c 6c 2h", 37),  # the piece beats the pair of clubs (33)
+    ("Kh 7c 6d", 7),  # the rei of the amostra is a plain card while the amostra is no piece
+    ("As 7s Kd", 28)])  # the matas count their Gaudério values
+def test_catalogue_25_a_piece_counts_its_points_with_any_card(cards: str, points: int) -> None:
+    assert envido_points("truco-de-amostra", cards, "3h") == points
+
+
+def test_catalogue_25_a_piece_wins_the_envido() -> None:
+    m = Match.from_deals("truco-de-amostra", [amostra_deal("2h 7c 6d")])
+    assert m.state == "play"  # a piece and two of different suits: no flor
+    assert m.observation(1)["side_bets"][0]["my_points"] == 37
+    events = act(m, "envido 1 envido", "quero 2")
+    assert [(e["seat"], e["points"]) for e in of(events, "side_declare")][0] == (1, 37)
+    assert of(events, "side_bet")[0]["winner"] == 1  # 37 beats seat 2's 33
+    assert m.score == [0, 2]
+
+
+@pytest.mark.parametrize(("cards", "points"), [
+    ("5h 7c 6c", 41),  # a piece and two of a suit (the ligas): 20 + 8 + 7 + 6
+    ("2h 4h 7c", 46),  # two pieces and any card (the liga): 20 + 10 + 9 + 7
+    ("2h 4h 5h", 47)])  # three pieces: 20 + 10 + 9 + 8
+def test_catalogue_25_a_piece_makes_a_flor(cards: str, points: int) -> None:
+    m = Match.from_deals("truco-de-amostra", [amostra_deal(cards)])
+    assert m.state == "sing" and legal(m) == ["flor 1 flor"]  # G35: the mão must sing it
+    assert m.observation(1)["side_bets"][1]["my_points"] == points
+    events = act(m, "flor 1 flor")
+    assert of(events, "side_bet")[0]["winner"] == 1
+    assert m.score == [0, 3]
+    again = Match.from_position("truco-de-amostra", m.position())
+    assert again.position() == m.position()
+
+
+def test_catalogue_25_a_flor_with_a_piece_beats_a_flor_of_a_suit() -> None:
+    others = ("Kc 5d 3s", "7s 6s 5s", "4c 6h Ad")  # seat 2: a flor of spades, 38
+    m = Match.from_deals("truco-de-amostra", [amostra_deal("5h 7c 6c", others=others)])
+    events = act(m, "flor 1 flor", "flor 2 flor")
+    assert [(e["seat"], e["points"]) for e in of(events, "side_declare")] == [(1, 41), (2, 38)]
+    assert of(events, "side_bet")[0]["winner"] == 1
+
+
+def test_catalogue_25_the_rei_standing_in_counts_the_amostras_points() -> None:
+    # amostra 2h, a piece: the Kh takes its place, and its 30 points
+    assert envido_points("truco-de-amostra", "Kh 7c 6d", "2h") == 37
+    assert envido_points("truco-de-amostra", "Kh 4h 7c", "2h") == 39
+    m = Match.from_deals("truco-de-amostra", [amostra_deal("Kh 7c 6c", vira="2h")])
+    assert m.state == "sing"  # the rei standing in is a piece: a flor with the two clubs
+    assert m.observation(1)["side_bets"][1]["my_points"] == 43
+    m = Match.from_deals("truco-de-amostra", [amostra_deal("Kh 7c 6d", vira="2h")])
+    events = act(m, "envido 1 envido", "quero 2")
+    assert [(e["seat"], e["points"]) for e in of(events, "side_declare")][0] == (1, 37)
+
+
+def test_catalogue_25_without_pieces_every_card_keeps_its_value(write: WriteFile) -> None:
+    without = load_variant(write("v.yaml", "extends: gauderio\nmanilhas:\n  mode: vira_suit\n"
+                                            "  ranks: [J, Q, \"5\", \"4\", \"2\"]\n"))
+    for variant, vira in ((without, "3h"), ("gauderio", None)):
+        assert envido_points(variant, "2h 7c 6d", vira) == 7
+        assert envido_points(variant, "2h 4h 7c", vira) == 26
+    m = Match.from_deals(without, [amostra_deal("5h 7c 6c")])
+    assert m.state == "play"  # no flor: the 5h is of hearts only
+    assert m.observation(1)["side_bets"][0]["my_points"] == 33
+
+
+@pytest.mark.parametrize(("text", "key_path", "words"), [
+    ("extends: gauderio\nside_bets:\n  envido:\n    points:\n      pieces:\n"
+     "        values: {\"2\": 30}\n", "side_bets.envido.points.pieces",
+     "the pieces are cards of the vira's suit: expected manilhas.mode vira or vira_suit, "
+     "found fixed"),
+    ("extends: truco-de-amostra\nside_bets:\n  flor:\n    points:\n      pieces:\n"
+     "        values: {\"2\": 10}\n", "side_bets.flor.points.pieces.values.2",
+     "a piece's points count the same_suit_bonus: expected at least 20, found 10"),
+])
+def test_catalogue_25_wrong_pieces_are_clear_errors(write: WriteFile, text: str, key_path: str,
+                                                    words: str) -> None:
+    path = write("v.yaml", text)
+    with pytest.raises(VariantError) as info:
+        load_variant(path)
+    lines = [line for line in str(info.value).splitlines() if f": {key_path}: " in line]
+    assert lines and words in lines[0] and str(path) in lines[0], str(info.value)

@@ -271,6 +271,7 @@ class SearchBot:
             held[int(s)] = list(cards)
         for cards in held:
             known_cards.update(cards)
+        vira = parse_card(obs["vira"]) if obs["vira"] is not None else None
         if obs["vira"] is not None:
             known_cards.add(obs["vira"])
         played_by = [0] * n
@@ -305,7 +306,7 @@ class SearchBot:
             if held[seat] or want == 0:
                 continue  # known (his own, or shown to the partners) or all played
             public = [p["card"] for p in played if p["seat"] == seat and p["card"] is not None]
-            options = self._making(bet, points, public, want, tuple(sorted(pool)))
+            options = self._making(bet, points, public, want, tuple(sorted(pool)), vira)
             if options:
                 pick = options[rng.bounded(len(options))]
                 held[seat] = list(pick)
@@ -327,7 +328,7 @@ class SearchBot:
                 public = [p["card"] for p in played
                           if p["seat"] == seat and p["card"] is not None]
                 options = self._making(bet, compared.get(seat), public, want,
-                                       tuple(sorted(pool)))
+                                       tuple(sorted(pool)), vira)
                 if options:
                     pick = options[rng.bounded(len(options))]
                     held[seat] = list(pick)
@@ -353,7 +354,7 @@ class SearchBot:
                              for p in played]
             if not any(is_flor(bet, [parse_card(c) for c in held[s]]
                                + [parse_card(p["card"]) for p in hidden_played
-                                  if p["seat"] == s])
+                                  if p["seat"] == s], vira)
                        for bet, s in no_flor):
                 break
         # the rounds
@@ -428,13 +429,14 @@ class SearchBot:
         flor = {b.name: b for b in rules.side_bets if b.kind == "flor"}
         killed = {name for view in obs["side_bets"] if view["bet"] in flor and view.get("sung")
                   for name in flor[view["bet"]].kills}  # G37: a flor sung kills them
+        vira = parse_card(obs["vira"]) if obs["vira"] is not None else None
         for view, bet in zip(obs["side_bets"], rules.side_bets, strict=True):
             shown = None
             won = shows.get(view["bet"])
             if won is not None:
                 seat = won[0]
                 cards = [parse_card(c) for c in dealt[seat]]
-                made = best_points(cards, bet.values, bet.same_suit_bonus)[1]
+                made = best_points(cards, bet, vira)[1]
                 shown = {"seat": seat, "cards": [card_name(c) for c in made]}
             entries.append({
                 "bet": view["bet"], "calls": list(view["calls"]), "caller": view["caller"],
@@ -463,28 +465,28 @@ class SearchBot:
         n = self.rules.players
         mao = (obs["dealer"] + 1) % n
         out = []
+        vira = parse_card(obs["vira"]) if obs["vira"] is not None else None
         for s in sorted(view.get("sung") or (), key=lambda s: (s - mao) % n):
-            made = flor_points([parse_card(c) for c in dealt[s]], bet.values,
-                               bet.same_suit_bonus)
+            made = flor_points([parse_card(c) for c in dealt[s]], bet, vira)
             if made is not None and (view["accepted"] or self.rules.team_of[s] == won):
                 out.append({"seat": s, "cards": [card_name(c) for c in made[1]]})
         return out
 
     def _making(self, bet: SideBet, points: int | None, public: list[str], want: int,
-                pool: tuple[str, ...]) -> list[tuple[str, ...]]:
+                pool: tuple[str, ...], vira: Card | None) -> list[tuple[str, ...]]:
         """The ways to deal ``want`` cards from ``pool`` to a player whose cards played face
         up are ``public`` so that his dealt cards make ``points`` (G22; ``None``: any) and, for
-        a flor, are one (G34): worked out once per decision (the pool is the same for every
-        guess of one observation)."""
-        key = (bet.name, points, tuple(public), want, pool)
+        a flor, are one (G34), in a hand whose vira is ``vira``: worked out once per decision
+        (the pool is the same for every guess of one observation)."""
+        key = (bet.name, points, tuple(public), want, pool, vira)
         found = self._making_cache.get(key)
         if found is None:
             shown = [parse_card(c) for c in public]
             found = []
             for combo in combinations(pool, want):
                 cards = shown + [parse_card(c) for c in combo]
-                if (bet.kind != "flor" or is_flor(bet, cards)) and (
-                        points is None or bet.points(cards) == points):
+                if (bet.kind != "flor" or is_flor(bet, cards, vira)) and (
+                        points is None or bet.points(cards, vira) == points):
                     found.append(combo)
             if len(self._making_cache) > 8:
                 self._making_cache.clear()  # a few observations' worth

@@ -132,8 +132,8 @@ def settle(m: Match, r: Ruling, index: int, b: BetState, accepted: bool) -> None
     said: list[tuple[int, int | None]] = []
     shown = None
     if accepted:
-        values, bonus = bet.values, bet.same_suit_bonus
-        made = [best_points(cards, values, bonus) for cards in m.hand.dealt]
+        vira = m.hand.vira
+        made = [best_points(cards, bet, vira) for cards in m.hand.dealt]
         said, seat = declarations(rules, bet, m.mao, [p for p, _ in made])
         team = team_of[seat]
         points = (chain.accepted if chain.accepted is not None
@@ -177,7 +177,7 @@ def settle_flor(m: Match, r: Ruling, b: BetState, how: str,
     dealt = m.hand.dealt
     order = [s for s in seats_from_mao(rules, m.mao)]
     flores = {s: f for s in order
-              if (f := flor_points(dealt[s], bet.values, bet.same_suit_bonus)) is not None}
+              if (f := flor_points(dealt[s], bet, m.hand.vira)) is not None}
     hs = list(flores)
     chain = b.chain if chain is None else chain
     said: list[tuple[int, int | None]] = []
@@ -286,12 +286,13 @@ def side_bets_at_end(m: Match, r: Ruling, events: list[dict[str, Any]]) -> None:
         b.owed = False
         events.append(_bet_event(b, points, score))
     for b in side:
-        values = b.bet.values
+        bet, vira = b.bet, hand.vira
         if b.shown is not None:  # G32 pinned: of equal cards, the ones still in hand
             seat, cards = b.shown
-            b.shown = (seat, shown_set(hand.dealt[seat], cards, hand.hands[seat], values))
+            b.shown = (seat, shown_set(hand.dealt[seat], cards, hand.hands[seat], bet, vira))
         elif b.flores:
-            b.flores = tuple((seat, shown_set(hand.dealt[seat], cards, hand.hands[seat], values))
+            b.flores = tuple((seat, shown_set(hand.dealt[seat], cards, hand.hands[seat], bet,
+                                              vira))
                              for seat, cards in b.flores)
         for seat, cards in (b.flores if b.shown is None else (b.shown,)):
             held = [c for c in cards if c in hand.hands[seat]]
@@ -334,13 +335,14 @@ def side_view(m: Match, seat: int) -> list[SideBetView]:
     assert side is not None
     out: list[SideBetView] = []
     own = m.hand.dealt[seat] if m.hand.dealt and not m.hand.blind else ()
+    vira = m.hand.vira
     for b in side:
         bet = b.bet
         said: list[tuple[int, int | None]] = []
         if bet.kind == "flor":  # G49: the flores sung, the values compared; G34 its own flor
             if b.accepted:
-                said = [(s, _flor_value(bet, m.hand.dealt[s])) for s in b.sung]
-            mine = _flor_value(bet, own) if own else None
+                said = [(s, _flor_value(bet, m.hand.dealt[s], vira)) for s in b.sung]
+            mine = _flor_value(bet, own, vira) if own else None
             view: SideBetView = {
                 "bet": bet.name, "calls": list(b.chain), "caller": b.caller,
                 "pending": b.pending, "settled": b.settled, "accepted": b.accepted,
@@ -350,20 +352,20 @@ def side_view(m: Match, seat: int) -> list[SideBetView]:
             out.append(view)
             continue
         if b.accepted:
-            pts = [best_points(cards, bet.values, bet.same_suit_bonus)[0]
-                   for cards in m.hand.dealt]
+            pts = [best_points(cards, bet, vira)[0] for cards in m.hand.dealt]
             said = declarations(m.rules, bet, m.mao, pts)[0]
         out.append({"bet": bet.name, "calls": list(b.chain), "caller": b.caller,
                     "pending": b.pending, "settled": b.settled, "accepted": b.accepted,
                     "winner": b.winner, "points": b.points,
                     "declared": [{"seat": s, "points": p} for s, p in said],
-                    "my_points": bet.points(own) if own else None})
+                    "my_points": bet.points(own, vira) if own else None})
     return out
 
 
-def _flor_value(bet: SideBet, cards: Sequence[Card]) -> int | None:
-    """G34: the flor value of ``cards``, or ``None`` without a flor."""
-    got = flor_points(cards, bet.values, bet.same_suit_bonus)
+def _flor_value(bet: SideBet, cards: Sequence[Card], vira: Card | None) -> int | None:
+    """G34: the flor value of ``cards`` (the hand's vira ``vira``), or ``None`` without a
+    flor."""
+    got = flor_points(cards, bet, vira)
     return None if got is None else got[0]
 
 

@@ -74,11 +74,12 @@ def record(m: Match) -> BetState:
     return side[i]
 
 
-def is_flor(bet: SideBet, cards: tuple[int, ...] | list[int]) -> bool:
-    """G34: whether the cards hold a flor (three of one suit)."""
-    if len(cards) == 3:  # the usual hand: no need to count the suits
+def is_flor(bet: SideBet, cards: tuple[int, ...] | list[int], vira: int | None) -> bool:
+    """G34: whether the cards hold a flor (three of one suit; house: a piece of every suit
+    makes one with any two of a suit) in a hand whose vira is ``vira``."""
+    if len(cards) == 3 and not bet.pieces_any_suit:  # the usual hand: count no suits
         return cards[0] // 13 == cards[1] // 13 == cards[2] // 13
-    return flor_points(cards, bet.values, bet.same_suit_bonus) is not None
+    return flor_points(cards, bet, vira) is not None
 
 
 def holders(m: Match, b: BetState) -> tuple[int, ...]:
@@ -87,7 +88,7 @@ def holders(m: Match, b: BetState) -> tuple[int, ...]:
     if got is None:
         dealt = m.hand.dealt
         got = b.holders = tuple(s for s in seats_from_mao(m.rules, m.mao)
-                                if is_flor(b.bet, dealt[s]))
+                                if is_flor(b.bet, dealt[s], m.hand.vira))
     return got
 
 
@@ -263,8 +264,8 @@ def _flor_due(move: Any, ruling: Ruling) -> bool:
         if trigger != "raise":
             return False
     if trigger == "deal":
-        hands = move.hands if isinstance(move, Deal) else move[0]
-        return is_flor(b.bet, hands[m.round.leader])
+        hands, vira = (move.hands, move.vira) if isinstance(move, Deal) else move
+        return is_flor(b.bet, hands[m.round.leader], vira)
     hs = holders(m, b)
     if not hs:
         return False

@@ -282,10 +282,9 @@ def _side_bets(rules: Rules, hand: HandState, mao: int) -> list[list[Any]]:
         said: list[list[Any]] = []
         if b.accepted and bet.kind == "flor":  # G49: the flores compared
             said = [[s, got[0]] for s in b.sung
-                    if (got := flor_points(hand.dealt[s], bet.values, bet.same_suit_bonus))]
+                    if (got := flor_points(hand.dealt[s], bet, hand.vira))]
         elif b.accepted:  # G30: who said what, from the mão
-            pts = [best_points(cards, bet.values, bet.same_suit_bonus)[0]
-                   for cards in hand.dealt]
+            pts = [best_points(cards, bet, hand.vira)[0] for cards in hand.dealt]
             said = [[s, p] for s, p in declarations(rules, bet, mao, pts)[0]]
         out.append([bet.name, list(b.chain), b.caller, _bet_word(b), b.winner,
                     b.points if b.settled else 0, said, list(b.sung)])

@@ -7,10 +7,12 @@ Field names follow the variant schema; each carries the rule id it expresses.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from functools import cache
 from typing import Any, Literal
 
 from engine.cards import (
@@ -25,6 +27,7 @@ from engine.cards import (
     is_extra,
     parse_card,
 )
+from engine.resources import schema_path
 from engine.sidebets import SideBet, side_bets_from_data
 
 Penalty = Literal["lose_game", "lose_hand"]
@@ -411,41 +414,96 @@ NOT_RULES = frozenset({"$schema", "name", "title", "description", "extends", "ca
                        "move_names"})
 
 
+@cache
+def variant_schema() -> dict[str, Any]:
+    """The shipped JSON Schema of variant files, as data."""
+    with open(schema_path("variant"), encoding="utf-8") as f:
+        return json.load(f)  # type: ignore[no-any-return]
+
+
+def with_defaults(value: Any, path: tuple[str, ...] = ()) -> Any:
+    """A copy of a resolved variant (or of its key at ``path``, like ``("special_hands",)``)
+    with every key it leaves out that has a ``default`` in the variant schema filled in with
+    that default, at every level: the one statement of what a key left out means. The value
+    given is not changed. (The rules' ``data`` and ``variant_sha256`` keep only what the files
+    state.)
+
+    >>> with_defaults({"betting": {"initial_value": 1}})["betting"]["raise_back"]
+    True
+    """
+    schema = variant_schema()
+    sub: dict[str, Any] = schema
+    for key in path:
+        sub = _deref(sub["properties"][key])
+    return _fill(copy.deepcopy(value), sub)
+
+
+def _deref(sub: dict[str, Any]) -> dict[str, Any]:
+    """A schema node with its ``$ref`` (``#/$defs/...``) followed."""
+    ref = sub.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        return _deref(variant_schema()["$defs"][ref.rpartition("/")[2]])
+    return sub
+
+
+def _fill(value: Any, sub: dict[str, Any]) -> Any:
+    if isinstance(value, dict):
+        props: dict[str, Any] = sub.get("properties", {})
+        for key, prop in props.items():
+            if key not in value and "default" in prop:
+                value[key] = copy.deepcopy(prop["default"])
+        more = sub.get("additionalProperties")
+        for key, item in value.items():
+            inner = props.get(key, more)
+            if isinstance(inner, dict):
+                _fill(item, _deref(inner))
+    elif isinstance(value, list) and isinstance(sub.get("items"), dict):
+        for item in value:
+            _fill(item, _deref(sub["items"]))
+    return value
+
+
 def rules_from_data(data: dict[str, Any], source: str = "") -> Rules:
-    """Build :class:`Rules` from a resolved, validated variant mapping."""
-    man = data["manilhas"]
-    bet = data["betting"]
-    target = data["game"]["target"]
-    specials = special_hands_from_data(data["special_hands"])
-    one, both = _views(data["special_hands"], specials, target)
-    deck = data["deck"]
+    """Build :class:`Rules` from a resolved, validated variant mapping. A key it leaves out
+    takes the schema's ``default`` (:func:`with_defaults`); the rules' ``data`` is the mapping
+    as given."""
+    full = with_defaults(data)
+    man = full["manilhas"]
+    bet = full["betting"]
+    play = full["play"]
+    concede = full["concede"]
+    target = full["game"]["target"]
+    specials = special_hands_from_data(full["special_hands"])
+    one, both = _views(full["special_hands"], specials, target)
+    deck = full["deck"]
+    vira_suit = man["mode"] == "vira_suit"
     return Rules(
-        name=data.get("name", ""),
-        title=data.get("title", data.get("name", "")),
-        players=data["players"],
-        cards_per_player=data["cards_per_player"],
-        deck_ranks=tuple(data["deck"]["ranks"]),
-        ranking=tuple(data["ranking"]),
+        name=full.get("name", ""),
+        title=full.get("title", full.get("name", "")),
+        players=full["players"],
+        cards_per_player=full["cards_per_player"],
+        deck_ranks=tuple(deck["ranks"]),
+        ranking=tuple(full["ranking"]),
         manilha_mode=man["mode"],
-        manilha_suit_order=tuple(man.get("suit_order", ())),
-        fixed_manilhas=tuple(parse_card(c) for c in man.get("cards", ()))
+        manilha_suit_order=tuple(man["suit_order"]),
+        fixed_manilhas=tuple(parse_card(c) for c in man["cards"])
         if man["mode"] in ("fixed", "vira_suit")
         else (),
-        manilha_ranks=tuple(man.get("ranks", ())) if man["mode"] == "vira_suit" else (),
-        manilha_stand_in=man.get("stand_in") if man["mode"] == "vira_suit" else None,
-        deck_minus=tuple(parse_card(c) for c in deck.get("minus", ())),
-        deck_plus=tuple(parse_card(c) for c in deck.get("plus", ())),
+        manilha_ranks=tuple(man["ranks"]) if vira_suit else (),
+        manilha_stand_in=man["stand_in"] if vira_suit else None,
+        deck_minus=tuple(parse_card(c) for c in deck["minus"]),
+        deck_plus=tuple(parse_card(c) for c in deck["plus"]),
         deck_extra=tuple(sorted((parse_card(name), entry["above"])
-                                for name, entry in deck.get("extra", {}).items())),
-        tied_round_leader=data["rounds"]["tied_round_leader"],
-        all_tied=data["rounds"]["all_tied"],
-        covered_allowed=data["covered_cards"]["allowed"],
-        covered_from_round=data["covered_cards"]["from_round"],
-        leader_face_up=data.get("play", {}).get("leader_face_up", False),
-        no_cover_after_tie=data.get("play", {}).get("no_cover_after_tie", False),
-        highest_after_tied_first=data.get("play", {}).get("highest_after_tied_first", False),
-        raiser_must_beat=data.get("play", {}).get("raiser_must_beat", False),
-        raiser_must_kill=data.get("play", {}).get("raiser_must_kill", False),
+                                for name, entry in deck["extra"].items())),
+        tied_round_leader=full["rounds"]["tied_round_leader"],
+        all_tied=full["rounds"]["all_tied"],
+        covered_allowed=full["covered_cards"]["allowed"],
+        covered_from_round=full["covered_cards"]["from_round"],
+        leader_face_up=play["leader_face_up"],
+        no_cover_after_tie=play["no_cover_after_tie"],
+        highest_after_tied_first=play["highest_after_tied_first"],
+        raiser_must_beat=play["raiser_must_beat"],
+        raiser_must_kill=play["raiser_must_kill"],
         initial_value=bet["initial_value"],
         ladder=tuple(_step(s, target) for s in bet["ladder"]),
         raise_timing=bet["raise_timing"],
@@ -454,18 +512,18 @@ def rules_from_data(data: dict[str, Any], source: str = "") -> Rules:
         one_team=one,
         both_teams=both,
         target=target,
-        cap_score=data["game"]["cap_score"],
-        games_to_win=data["match"]["games_to_win"],
+        cap_score=full["game"]["cap_score"],
+        games_to_win=full["match"]["games_to_win"],
         special_hands=specials,
-        no_raise_when_winning=bet.get("no_raise_when_winning", False),
-        team_seats=tuple(tuple(seats) for seats in data.get("teams", ())),
-        answered_by=bet.get("answered_by", "challenged_team"),
-        refusal=bet.get("refusal", "one_player"),
-        raise_back=bet.get("raise_back", True),
-        concede=data.get("concede", {}).get("allowed", False),
-        concede_instead_of_answer=data.get("concede", {}).get("instead_of_answer", False),
-        concede_in_special_hands=data.get("concede", {}).get("in_special_hands", False),
-        side_bets=side_bets_from_data(data),
+        no_raise_when_winning=bet["no_raise_when_winning"],
+        team_seats=tuple(tuple(seats) for seats in full["teams"]),
+        answered_by=bet["answered_by"],
+        refusal=bet["refusal"],
+        raise_back=bet["raise_back"],
+        concede=concede["allowed"],
+        concede_instead_of_answer=concede["instead_of_answer"],
+        concede_in_special_hands=concede["in_special_hands"],
+        side_bets=side_bets_from_data(full),
         data=_freeze(data),
         source=source,
     )
@@ -477,7 +535,7 @@ def _step(step: dict[str, Any], target: int) -> Step:
     value = step["value"]
     if value in ("game", "match"):
         return Step(target, step["name"], True, value == "match")
-    worth = step.get("worth")
+    worth = step["worth"]
     return Step(value, step["name"], worth is not None, worth == "match")
 
 
@@ -485,7 +543,8 @@ def special_hands_from_data(special: Any) -> tuple[SpecialHand, ...]:
     """The list of special hands of a validated ``special_hands`` value: the list form as it
     is, or the mapping form (``one_team``, ``both_teams``) as the list it means: the
     both-teams hand first (it wins where both apply, P6/M6), then the one-team hand, each only
-    where enabled."""
+    where enabled. Keys left out take the schema's defaults."""
+    special = with_defaults(special, ("special_hands",))
     if isinstance(special, list):
         return tuple(_entry(e) for e in special)
     out = []
@@ -501,7 +560,7 @@ def special_hands_from_data(special: Any) -> tuple[SpecialHand, ...]:
         out.append(SpecialHand(
             name=one["name"], teams="exactly_one", from_score=one["from_score"], to_score=None,
             value=one["value"], decision=one["decision"],
-            decider=one.get("decider", "either"),
+            decider=one["decider"],
             show_partner_cards=one["show_partner_cards"], fold_points=one["fold_points"],
             blind=one["blind"], winner_takes_game=one["winner_takes_game"],
             raises=one["raises"], penalty_team_at_score=one["raise_penalty"]["team_at_score"],
@@ -510,19 +569,18 @@ def special_hands_from_data(special: Any) -> tuple[SpecialHand, ...]:
 
 
 def _entry(e: dict[str, Any]) -> SpecialHand:
-    """One entry of the list form; a key left out means: no decision, not blind, the winner
-    does not take the game (and a penalty only where ``raises: penalised`` gives one)."""
+    """One entry of the list form, its defaults filled (a key left out means: no decision,
+    not blind, the winner does not take the game, and a penalty only where ``raises:
+    penalised`` gives one)."""
     when = e["when"]
-    penalty = e.get("raise_penalty", {})
+    penalty = e["raise_penalty"]
     return SpecialHand(
         name=e["name"], teams=when["teams"], from_score=when["from_score"],
-        to_score=when.get("to_score"), value=e["value"], decision=e.get("decision", False),
-        decider=e.get("decider", "either"),
-        show_partner_cards=e.get("show_partner_cards", False),
-        fold_points=e.get("fold_points", 0), blind=e.get("blind", False),
-        winner_takes_game=e.get("winner_takes_game", False), raises=e["raises"],
-        penalty_team_at_score=penalty.get("team_at_score", "lose_game"),
-        penalty_other_team=penalty.get("other_team", "lose_game"))
+        to_score=when["to_score"], value=e["value"], decision=e["decision"],
+        decider=e["decider"], show_partner_cards=e["show_partner_cards"],
+        fold_points=e["fold_points"], blind=e["blind"],
+        winner_takes_game=e["winner_takes_game"], raises=e["raises"],
+        penalty_team_at_score=penalty["team_at_score"], penalty_other_team=penalty["other_team"])
 
 
 def _views(special: Any, specials: tuple[SpecialHand, ...],
@@ -539,7 +597,7 @@ def _views(special: Any, specials: tuple[SpecialHand, ...],
             blind=one["blind"], winner_takes_game=one["winner_takes_game"],
             raises=one["raises"], penalty_team_at_score=one["raise_penalty"]["team_at_score"],
             penalty_other_team=one["raise_penalty"]["other_team"],
-            decider=one.get("decider", "either")),
+            decider=one["decider"]),
             BothTeamsHand(
             enabled=both["enabled"], name=both["name"], from_score=both["from_score"],
             value=both["value"], blind=both["blind"],

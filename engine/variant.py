@@ -32,8 +32,15 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from engine.cards import RANKS, canonical_deck, card_name, parse_card
 from engine.errors import VariantError
-from engine.resources import schema_path, shipped_variants
-from engine.rules import Rules, rules_from_data, special_hands_from_data
+from engine.resources import shipped_variants
+from engine.rules import (
+    NOT_RULES,
+    Rules,
+    rules_from_data,
+    special_hands_from_data,
+    with_defaults,
+)
+from engine.rules import variant_schema as variant_schema  # re-exported: it lived here
 
 MAX_FILE_BYTES = 1 << 20  # 1 MiB: a variant is a few hundred bytes
 MAX_DEPTH = 32
@@ -45,22 +52,6 @@ MAX_EXTENDS = 16
 MAX_NODES = 10_000
 #: Problems of one variant listed, at most (sorted by position); a last line counts the others.
 MAX_PROBLEMS = 20
-#: Keys a variant that extends nothing may leave out.
-_OPTIONAL = {("$schema",), ("name",), ("title",), ("description",), ("extends",),
-             ("manilhas", "suit_order"), ("manilhas", "cards"), ("card_names",), ("move_names",),
-             ("teams",),
-             ("betting", "no_raise_when_winning"), ("special_hands", "one_team", "decider"),
-             # house rules whose absence means the pinned reading (C9) or no concede
-             ("betting", "answered_by"), ("betting", "refusal"), ("betting", "raise_back"),
-             ("concede",),
-             # side bets (G22-G32): none when left out
-             ("side_bets",),
-             # play constraints (house rules): off when left out
-             ("play",), ("play", "leader_face_up"), ("play", "no_cover_after_tie"),
-             ("play", "highest_after_tied_first"), ("play", "raiser_must_beat"),
-             ("play", "raiser_must_kill"),
-             ("manilhas", "ranks"), ("manilhas", "stand_in"), ("deck", "minus"),
-             ("deck", "plus"), ("deck", "extra")}
 
 KeyPath = tuple[str | int, ...]
 
@@ -493,13 +484,6 @@ def _get(data: Any, path: KeyPath) -> Any:
 # ---------------------------------------------------------------------------------------------
 # validation
 # ---------------------------------------------------------------------------------------------
-@cache
-def variant_schema() -> dict[str, Any]:
-    """The shipped JSON Schema of variant files, as data."""
-    with open(schema_path("variant"), encoding="utf-8") as f:
-        return json.load(f)  # type: ignore[no-any-return]
-
-
 def _is_int(_checker: Any, value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -621,13 +605,15 @@ def _schema_errors(doc: _Doc) -> Iterator[VariantError]:
 def _missing_errors(
     doc: _Doc, schema: dict[str, Any], path: KeyPath = ()
 ) -> Iterator[VariantError]:
-    """A variant that extends nothing states every rule: each schema property must be there."""
+    """A variant that extends nothing states every rule: each schema property must be there,
+    but the labels (:data:`~engine.rules.NOT_RULES`) and a key with a ``default``, which the
+    loader fills in (:func:`~engine.rules.with_defaults`)."""
     data = _get(doc.data, path)
     if not isinstance(data, dict):
         return
     for key, sub in schema.get("properties", {}).items():
         sub_path = path + (key,)
-        if sub_path in _OPTIONAL:
+        if "default" in sub or (not path and key in NOT_RULES):
             continue
         if key not in data:
             # Located at the mapping that should hold it; the path names the key itself.
@@ -639,9 +625,9 @@ def _missing_errors(
             yield from _missing_errors(doc, sub, sub_path)
 
 
-def _semantic_errors(doc: _Doc) -> Iterator[VariantError]:
-    """What the schema cannot say: cross-key consistency."""
-    d = doc.data
+def _semantic_errors(doc: _Doc, d: dict[str, Any]) -> Iterator[VariantError]:
+    """What the schema cannot say: cross-key consistency, of ``d``, the document's data with
+    the schema's defaults filled in (where a key's being written matters, ``doc`` says)."""
 
     def err(path: KeyPath, message: str, also: tuple[KeyPath, ...] = ()) -> VariantError:
         # A rule that ties several keys is reported at ``path``, unless only one of the
@@ -658,7 +644,7 @@ def _semantic_errors(doc: _Doc) -> Iterator[VariantError]:
     last = len(bet["ladder"]) - 1
     for i, step in enumerate(bet["ladder"]):
         value = step["value"]
-        worth = step.get("worth")
+        worth = step["worth"]
         named = value in ("game", "match")
         if named and worth is not None:
             yield err(("betting", "ladder", i, "worth"), f"expected worth only on a step with a "
@@ -705,22 +691,22 @@ def _semantic_errors(doc: _Doc) -> Iterator[VariantError]:
                   "tie is led by the mão anyway: expected cards_per_player of at least 4 for "
                   "tied_round_leader: mao, found " + str(d["cards_per_player"]),
                   (("cards_per_player",),))
-    play = d.get("play", {})
+    play = d["play"]
     for key in ("leader_face_up", "no_cover_after_tie"):
-        if play.get(key) and not d["covered_cards"]["allowed"]:
+        if play[key] and not d["covered_cards"]["allowed"]:
             yield err(("play", key), f"play.{key} constrains covered cards: expected "
                       "covered_cards.allowed: true, found false",
                       (("covered_cards", "allowed"),))
-    if play.get("highest_after_tied_first") and d["cards_per_player"] < 3:
+    if play["highest_after_tied_first"] and d["cards_per_player"] < 3:
         yield err(("play", "highest_after_tied_first"), "after a tied first round each player "
                   "has one card left: expected cards_per_player of at least 3, found "
                   f"{d['cards_per_player']}", (("cards_per_player",),))
     for key in ("raiser_must_beat", "raiser_must_kill"):
-        if play.get(key) and not bet["ladder"]:
+        if play[key] and not bet["ladder"]:
             yield err(("play", key), f"play.{key} constrains raises: expected a "
                       "betting.ladder with a step, found none", (("betting", "ladder"),))
     players = d["players"]
-    if "teams" in d:
+    if d["teams"]:
         seen: dict[int, int] = {}
         for t, seats in enumerate(d["teams"]):
             for i, seat in enumerate(seats):
@@ -739,16 +725,17 @@ def _semantic_errors(doc: _Doc) -> Iterator[VariantError]:
     elif players % 2:
         yield err(("players",), f"{players} players cannot sit as two teams in alternate seats: "
                   "expected teams (three players each for himself: [[0], [1], [2]])")
-    yield from _special_errors(d, err)
+    yield from _special_errors(d, err, lambda path: path in doc.marks)
     yield from _side_bet_errors(d, err)
 
 
-def _special_errors(d: dict[str, Any],
-                    err: Callable[..., VariantError]) -> Iterator[VariantError]:
+def _special_errors(d: dict[str, Any], err: Callable[..., VariantError],
+                    stated: Callable[[KeyPath], bool]) -> Iterator[VariantError]:
     """The special hands' cross-key checks: thresholds below the target, keys that have no
     effect in their entry (a decider, fold points or partners' cards shown without a decision,
     a raise penalty where raises are not penalised), and entries of the list that can never
-    apply because earlier ones always match first."""
+    apply because earlier ones always match first. ``stated(path)``: whether a file wrote the
+    key (``d`` has the defaults filled in)."""
     target = d["game"]["target"]
     special = d["special_hands"]
     if isinstance(special, dict):
@@ -759,7 +746,7 @@ def _special_errors(d: dict[str, Any],
                           f"{kind}.from_score below game.target, found {hand['from_score']} and "
                           f"{target}", (("game", "target"),))
         one = special["one_team"]
-        if "decider" in one and not one["decision"]:
+        if stated(("special_hands", "one_team", "decider")) and not one["decision"]:
             yield err(("special_hands", "one_team", "decider"), "special_hands.one_team.decider "
                       "has no effect without a decision: expected decision: true, found false",
                       (("special_hands", "one_team", "decision"),))
@@ -768,7 +755,7 @@ def _special_errors(d: dict[str, Any],
     for i, e in enumerate(special):
         at: KeyPath = ("special_hands", i)
         when = e["when"]
-        lo, hi = when["from_score"], when.get("to_score")
+        lo, hi = when["from_score"], when["to_score"]
         if lo >= target:
             yield err((*at, "when", "from_score"), f"expected special_hands[{i}].when.from_score "
                       f"below game.target, found {lo} and {target}", (("game", "target"),))
@@ -779,26 +766,26 @@ def _special_errors(d: dict[str, Any],
             yield err((*at, "name"), f"special hand name {e['name']!r} is used twice (first "
                       f"special_hands[{names[e['name']]}])")
         names.setdefault(e["name"], i)
-        if e.get("decision", False):
+        if e["decision"]:
             if when["teams"] != "exactly_one":
                 yield err((*at, "decision"), f"a decision needs one team at the score: expected "
                           f"when.teams exactly_one, found {when['teams']}")
-            if "fold_points" not in e:
+            if not stated((*at, "fold_points")):
                 yield err((*at,), f"special_hands[{i}] has a decision: expected fold_points "
                           "(what the other team scores on a fold), found none")
         else:
             for key in ("decider", "fold_points", "show_partner_cards"):
-                if key in e:
+                if stated((*at, key)):
                     yield err((*at, key), f"special_hands[{i}].{key} has no effect without a "
                               "decision: expected decision: true, found "
-                              f"{'false' if 'decision' in e else 'no decision'}")
-        if e["raises"] == "penalised" and "raise_penalty" not in e:
+                              f"{'false' if stated((*at, 'decision')) else 'no decision'}")
+        if e["raises"] == "penalised" and not stated((*at, "raise_penalty")):
             yield err((*at, "raises"), f"special_hands[{i}] penalises raises: expected "
                       "raise_penalty (team_at_score, other_team), found none")
-        if e["raises"] != "penalised" and "raise_penalty" in e:
+        if e["raises"] != "penalised" and stated((*at, "raise_penalty")):
             yield err((*at, "raise_penalty"), f"special_hands[{i}].raise_penalty has no effect "
                       f"with raises: {e['raises']}: expected raises: penalised")
-    yield from _shadowed(special, target, len(d.get("teams") or ()) or 2, err)
+    yield from _shadowed(special, target, len(d["teams"]) or 2, err)
 
 
 def _shadowed(special: list[dict[str, Any]], target: int, teams: int,
@@ -848,7 +835,7 @@ def _deck_errors(d: dict[str, Any], err: _Err) -> Iterator[VariantError]:
     deck_map = d["deck"]
     ranks = deck_map["ranks"]
     by_ranks = set(canonical_deck(ranks))
-    minus, plus = deck_map.get("minus", []), deck_map.get("plus", [])
+    minus, plus = deck_map["minus"], deck_map["plus"]
     for i, card in enumerate(minus):
         if parse_card(card) not in by_ranks:
             yield err(("deck", "minus", i), f"deck.minus: expected a card of the ranks "
@@ -859,7 +846,7 @@ def _deck_errors(d: dict[str, Any], err: _Err) -> Iterator[VariantError]:
             yield err(("deck", "plus", i), f"deck.plus: expected a card outside the ranks "
                       f"{' '.join(ranks)}, found {card}, which the ranks put in already",
                       (("deck", "ranks"),))
-    extra = deck_map.get("extra", {})
+    extra = deck_map["extra"]
     cards = set(canonical_deck(ranks, (parse_card(c) for c in minus),
                                (parse_card(c) for c in plus), (parse_card(x) for x in extra)))
     names = {card_name(c) for c in cards}
@@ -895,13 +882,14 @@ def _deck_errors(d: dict[str, Any], err: _Err) -> Iterator[VariantError]:
     also = (("deck", "ranks"), ("deck", "minus"), ("deck", "plus"), ("deck", "extra"))
     man = d["manilhas"]
     mode = man["mode"]
-    if mode == "vira" and "suit_order" not in man:
+    # A list or a card a file writes is never empty: empty is the default, left out.
+    if mode == "vira" and not man["suit_order"]:
         yield err(("manilhas",),
                   "mode vira needs suit_order (P2), the manilhas' suits weakest first")
     if mode == "fixed":
-        if "cards" not in man:
+        if not man["cards"]:
             yield err(("manilhas",), "mode fixed needs cards (M1), the manilhas weakest first")
-        for i, card in enumerate(man.get("cards", [])):
+        for i, card in enumerate(man["cards"]):
             if card not in names:
                 yield err(("manilhas", "cards", i), f"manilha {card} is not in the deck "
                           f"{where}", also)
@@ -909,10 +897,10 @@ def _deck_errors(d: dict[str, Any], err: _Err) -> Iterator[VariantError]:
         yield from _vira_suit_errors(man, deck_ranks, names, where, also, err)
     else:
         for key in ("ranks", "stand_in"):
-            if key in man:
+            if man[key] not in ([], None):
                 yield err(("manilhas", key), f"manilhas.{key} has no effect with mode {mode}: "
                           f"expected mode vira_suit, or no {key}", (("manilhas", "mode"),))
-    for card in d.get("card_names", {}):
+    for card in d["card_names"]:
         if card not in names:
             yield err(("card_names", card), f"{card} is not in the deck {where}", also)
     has_vira = mode in ("vira", "vira_suit")
@@ -928,15 +916,15 @@ def _vira_suit_errors(man: dict[str, Any], deck_ranks: set[str], names: set[str]
                       also: tuple[KeyPath, ...], err: _Err) -> Iterator[VariantError]:
     """Mode vira_suit (house): its ranks, the stand-in for a vira that is one of them, and the
     fixed manilhas below them (truco de amostra), against the deck and each other."""
-    ranks = man.get("ranks", [])
-    if "ranks" not in man:
+    ranks = man["ranks"]
+    if not ranks:
         yield err(("manilhas",), "mode vira_suit needs ranks, the ranks whose cards of "
                   "the vira's suit are the manilhas, weakest first")
     for i, rank in enumerate(ranks):
         if rank not in deck_ranks:
             yield err(("manilhas", "ranks", i), f"manilhas.ranks: expected a rank of the "
                       f"deck, found {rank} {where}", also)
-    stand_in = man.get("stand_in")
+    stand_in = man["stand_in"]
     if stand_in is not None:
         if stand_in in ranks:
             yield err(("manilhas", "stand_in"), f"manilhas.stand_in stands in for a vira of "
@@ -945,7 +933,7 @@ def _vira_suit_errors(man: dict[str, Any], deck_ranks: set[str], names: set[str]
         elif stand_in not in deck_ranks:
             yield err(("manilhas", "stand_in"), f"manilhas.stand_in: expected a rank of the "
                       f"deck, found {stand_in} {where}", also)
-    for i, card in enumerate(man.get("cards", [])):
+    for i, card in enumerate(man["cards"]):
         if card not in names:
             yield err(("manilhas", "cards", i), f"manilha {card} is not in the deck {where}",
                       also)
@@ -963,11 +951,11 @@ def _answer_errors(d: dict[str, Any], err: Callable[..., VariantError]
     bet = d["betting"]
     ladder = bool(bet["ladder"])
     players = d["players"]
-    sizes = ([len(t) for t in d["teams"]] if isinstance(d.get("teams"), list)
+    sizes = ([len(t) for t in d["teams"]] if d["teams"]
              else [players // 2, players - players // 2])
     team_size = max(sizes)  # the largest team: a whole team's refusal needs two players
     opponents = players - min(sizes)  # the most players a raise is put to
-    if bet.get("answered_by", "challenged_team") != "challenged_team":
+    if bet["answered_by"] != "challenged_team":
         if not ladder:
             yield err(("betting", "answered_by"), "expected no answered_by without a ladder "
                       "(no raise is ever answered), found next_seat", (("betting", "ladder"),))
@@ -975,7 +963,7 @@ def _answer_errors(d: dict[str, Any], err: Callable[..., VariantError]
             yield err(("betting", "answered_by"), f"expected challenged_team with "
                       f"{players} players (one opponent: the next seat is the only one who "
                       "may answer), found next_seat", (("players",),))
-    if bet.get("refusal", "one_player") != "one_player":
+    if bet["refusal"] != "one_player":
         if not ladder:
             yield err(("betting", "refusal"), "expected no refusal without a ladder (no raise "
                       "is ever refused), found whole_team", (("betting", "ladder"),))
@@ -983,13 +971,13 @@ def _answer_errors(d: dict[str, Any], err: Callable[..., VariantError]
             yield err(("betting", "refusal"), f"expected one_player with {d['players']} "
                       "players (a team of one: its one fold is the whole team's), found "
                       "whole_team", (("players",),))
-    if bet.get("raise_back", True) is False and len(bet["ladder"]) < 2:
+    if bet["raise_back"] is False and len(bet["ladder"]) < 2:
         yield err(("betting", "raise_back"), f"expected no raise_back with a ladder of "
                   f"{len(bet['ladder'])} step(s) (no raise back exists), found false",
                   (("betting", "ladder"),))
-    concede = d.get("concede", {})
-    allowed = concede.get("allowed", False)
-    if concede.get("instead_of_answer", False):
+    concede = d["concede"]
+    allowed = concede["allowed"]
+    if concede["instead_of_answer"]:
         if not allowed:
             yield err(("concede", "instead_of_answer"), "expected concede.allowed: true with "
                       "instead_of_answer (conceding is off), found concede.allowed false",
@@ -998,7 +986,7 @@ def _answer_errors(d: dict[str, Any], err: Callable[..., VariantError]
             yield err(("concede", "instead_of_answer"), "expected no instead_of_answer "
                       "without a ladder (no raise is ever answered), found true",
                       (("betting", "ladder"),))
-    if concede.get("in_special_hands", False):
+    if concede["in_special_hands"]:
         specials = d["special_hands"]
         if not allowed:
             yield err(("concede", "in_special_hands"), "expected concede.allowed: true with "
@@ -1015,7 +1003,7 @@ def _side_bet_errors(d: dict[str, Any], err: Callable[..., VariantError]
     """Side bets (G22-G32): chains of calls the bet has, a chain whose prefix is not a chain,
     a refusal that would pay a falta, a window in a round that does not exist, precedence
     over a truco that closes the bet."""
-    for name, bet in d.get("side_bets", {}).items():
+    for name, bet in d["side_bets"].items():
         at: KeyPath = ("side_bets", name)
         missing = [k for k in ("calls", "chains") if k not in bet]
         if missing:
@@ -1053,7 +1041,7 @@ def _side_bet_errors(d: dict[str, Any], err: Callable[..., VariantError]
             yield err((*at, "truco", "precedence"), "expected precedence: false with closes: "
                       "called (a truco called closes the bet: nobody may start it instead of "
                       "answering), found true", ((*at, "truco", "closes"),))
-        if bet.get("open_fold_penalty", 0) and not d.get("concede", {}).get("allowed", False):
+        if bet.get("open_fold_penalty", 0) and not d["concede"]["allowed"]:
             yield err((*at, "open_fold_penalty"), "expected concede.allowed: true with "
                       "open_fold_penalty (nobody goes to the baralho), found concede.allowed "
                       "false", (("concede", "allowed"),))
@@ -1130,14 +1118,14 @@ def _flor_errors(d: dict[str, Any], name: str, bet: dict[str, Any],
                   f"{'none' if plain is None else plain.get('at_once', 'a raise')}",
                   ((*at, "calls"),))
     for j, other in enumerate(bet.get("kills", [])):
-        if other == name or other not in d.get("side_bets", {}):
+        if other == name or other not in d["side_bets"]:
             yield err((*at, "kills", j), f"expected another side bet of the variant "
-                      f"({', '.join(n for n in d.get('side_bets', {}) if n != name) or 'none'}),"
+                      f"({', '.join(n for n in d['side_bets'] if n != name) or 'none'}),"
                       f" found {other!r}")
     if d["cards_per_player"] < 3:
         yield err(at, f"a flor is three cards of one suit (G34): expected cards_per_player 3 "
                   f"or more, found {d['cards_per_player']}", (("cards_per_player",),))
-    flores = [n for n, b in d.get("side_bets", {}).items()
+    flores = [n for n, b in d["side_bets"].items()
               if b.get("kind") == "flor" and b.get("played", True)]
     if len(flores) > 1 and name == flores[1]:
         yield err(at, f"expected one flor, found {len(flores)} ({', '.join(flores)})")
@@ -1163,8 +1151,8 @@ def load_variant(ref: str | os.PathLike[str], *, base: Path | None = None) -> Ru
         errors = list(_schema_errors(doc))
     if not errors:
         errors = list(_missing_errors(doc, variant_schema()))
-    if not errors:
-        errors = list(_semantic_errors(doc))
+    if not errors:  # the defaults filled in after extends, before the cross-key checks
+        errors = list(_semantic_errors(doc, with_defaults(doc.data)))
     if errors:
         errors = list({str(e): e for e in errors}.values())
         errors.sort(key=lambda e: (e.file or "", e.line or 0, e.column or 0))

@@ -1,8 +1,9 @@
 """The resolved, immutable rules of one variant, and the tables the engine derives from them.
 
 A :class:`Rules` is built by the loader (:mod:`engine.variant`) from a validated YAML file; it is
-frozen and hashable, so one loaded variant (and its one state machine) serves every game.
-Field names follow the variant schema; each carries the rule id it expresses.
+frozen and hashable, so one loaded variant (and its one state machine) serves every game. It is
+grouped in blocks as the file is (``rules.betting``, ``rules.game``, ...); names follow the
+variant schema, and each carries the rule id it expresses.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from functools import cache
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar
 
 from engine.cards import (
     CARD_CODES,
@@ -35,6 +36,19 @@ Penalty = Literal["lose_game", "lose_hand"]
 Raises = Literal["allowed", "penalised", "illegal"]
 #: Which teams' scores a special hand's condition asks about (see :class:`SpecialHand`).
 Teams = Literal["exactly_one", "all", "any"]
+
+#: C6: who leads after a tied round.
+TieLeader = Literal["same_leader", "first_tied_card", "last_tied_card", "lowest_seat", "mao"]
+#: P8, M7: who scores a hand of ties.
+AllTied = Literal["nobody", "mao_team", "dealer_team", "first_round_first_card"]
+#: P1, M1 (and house): how the manilhas are chosen.
+ManilhaMode = Literal["none", "fixed", "vira", "vira_suit"]
+#: P4, M3: when a raise may be made.
+RaiseTiming = Literal["own_turn", "any_time"]
+#: C9: who answers a raise.
+AnsweredBy = Literal["challenged_team", "next_seat"]
+#: C9: whose fold refuses a raise.
+Refusal = Literal["one_player", "whole_team"]
 
 #: Strength of a covered card (P7): below every real card, so it never wins or ties.
 COVERED = -1
@@ -144,80 +158,215 @@ class BothTeamsHand:
 
 
 @dataclass(frozen=True)
+class DeckRules:
+    """``deck`` (C2): every suit of ``ranks``, without ``minus``, with ``plus`` (house), and
+    the extra cards (X1..., house) with what each is just above: a rank of the ranking,
+    another extra card, or ``"manilhas"``."""
+
+    ranks: tuple[str, ...]
+    minus: tuple[Card, ...]
+    plus: tuple[Card, ...]
+    extra: tuple[tuple[Card, str], ...]
+
+
+@dataclass(frozen=True)
+class ManilhaRules:
+    """``manilhas`` (P1, P2, M1, house): the mode, the vira's suits weakest first (P2), the
+    fixed manilhas weakest first (M1; under ``vira_suit``, the ones below the suit's), and for
+    ``vira_suit`` the ranks of the vira suit's manilhas and the rank that stands in for a vira
+    of them (truco de amostra: K; ``None``: none)."""
+
+    mode: ManilhaMode
+    suit_order: tuple[str, ...]
+    cards: tuple[Card, ...]
+    ranks: tuple[str, ...]
+    stand_in: str | None
+
+
+@dataclass(frozen=True)
+class RoundRules:
+    """``rounds`` (C6, P8, M7): who leads after a tied round, and a hand of ties."""
+
+    tied_round_leader: TieLeader
+    all_tied: AllTied
+
+
+@dataclass(frozen=True)
+class CoveredCardRules:
+    """``covered_cards`` (P7): whether a card may be played face down, and from which round."""
+
+    allowed: bool
+    from_round: int
+
+
+@dataclass(frozen=True)
+class PlayRules:
+    """``play`` (P7, C7, C8 house rules): play constraints, each off unless the variant says."""
+
+    #: P7 (house): the round's leader plays face up.
+    leader_face_up: bool
+    #: P7 (house): no covered card once a round of the hand has tied.
+    no_cover_after_tie: bool
+    #: C7 (house): after a tied first round, each plays (face up) his highest card.
+    highest_after_tied_first: bool
+    #: C8 (house): a raise only by a player whose best card beats the round's best so far.
+    raiser_must_beat: bool
+    #: C8 (house, "quem truca tem que matar"): once a raise against a card of another team on
+    #: the table is accepted, its raiser plays a card that beats the table, if he holds one.
+    raiser_must_kill: bool
+
+
+@dataclass(frozen=True)
+class BettingRules:
+    """``betting`` (C8, C9, C10, P4, M3, M4, house rules): the hand's value and the raises."""
+
+    initial_value: int  # C8
+    ladder: tuple[Step, ...]  # C8, M9
+    raise_timing: RaiseTiming  # P4, M3
+    name_card: bool  # M4
+    refused_card_shown_in_rounds: tuple[int, ...]  # M4
+    #: No raise when winning the hand at the value it already has would win the game (house).
+    no_raise_when_winning: bool
+    #: C9: who answers a raise: any player of the challenged team, or only the next seat after
+    #: the raiser in playing order (the first of the challenged team who has not folded).
+    answered_by: AnsweredBy
+    #: C9: a fold by one player refuses the raise, or only folds by the whole team.
+    refusal: Refusal
+    #: C9: the challenged team may raise back instead of answering.
+    raise_back: bool
+
+
+@dataclass(frozen=True)
+class ConcedeRules:
+    """``concede`` (house, correr): giving up the hand, on one's turn, instead of answering a
+    raise, in the special hands."""
+
+    allowed: bool
+    instead_of_answer: bool
+    in_special_hands: bool
+
+
+@dataclass(frozen=True)
+class SpecialHandRules:
+    """``special_hands`` (P5, P6, M5, M6, house rules): the hands, in the order they are
+    tried, and the readers' views of the first exactly-one-team and all-teams ones."""
+
+    hands: tuple[SpecialHand, ...]
+    one_team: OneTeamHand
+    both_teams: BothTeamsHand
+
+
+@dataclass(frozen=True)
+class GameRules:
+    """``game`` (C11): the points that win a game, and whether scores stop there (house)."""
+
+    target: int
+    cap_score: bool
+
+
+@dataclass(frozen=True)
+class MatchRules:
+    """``match`` (P9, M8): the games a team must win to win the match."""
+
+    games_to_win: int
+
+
+_T = TypeVar("_T")
+
+
+class _Flat(Generic[_T]):
+    """A read-only attribute of :class:`Rules` under its old flat name, read from a block:
+    ``rules.target`` is ``rules.game.target``."""
+
+    __slots__ = ("block", "key")
+
+    def __init__(self, block: str, key: str) -> None:
+        self.block = block
+        self.key = key
+
+    def __get__(self, rules: Rules, owner: type | None = None) -> _T:
+        return getattr(getattr(rules, self.block), self.key)  # type: ignore[no-any-return]
+
+    def __set__(self, rules: Rules, value: object) -> None:
+        raise AttributeError(f"Rules is immutable: {self.key} is {self.block}.{self.key}")
+
+
+def _hot() -> Any:
+    """A field of :class:`Rules` that is no argument, no part of its equality: derived."""
+    return field(init=False, compare=False, hash=False, repr=False)
+
+
+#: The flat names of :class:`Rules` read for every move, each with its block and key: plain
+#: attributes, set once at construction (a property call there would cost, per move).
+_HOT: dict[str, tuple[str, str]] = {
+    "manilha_mode": ("manilhas", "mode"),
+    "manilha_suit_order": ("manilhas", "suit_order"),
+    "fixed_manilhas": ("manilhas", "cards"),
+    "manilha_ranks": ("manilhas", "ranks"),
+    "manilha_stand_in": ("manilhas", "stand_in"),
+    "tied_round_leader": ("rounds", "tied_round_leader"),
+    "covered_allowed": ("covered_cards", "allowed"),
+    "covered_from_round": ("covered_cards", "from_round"),
+    "leader_face_up": ("play", "leader_face_up"),
+    "no_cover_after_tie": ("play", "no_cover_after_tie"),
+    "highest_after_tied_first": ("play", "highest_after_tied_first"),
+    "raiser_must_beat": ("play", "raiser_must_beat"),
+    "raiser_must_kill": ("play", "raiser_must_kill"),
+    "ladder": ("betting", "ladder"),
+    "raise_timing": ("betting", "raise_timing"),
+    "name_card": ("betting", "name_card"),
+    "refused_card_shown_in_rounds": ("betting", "refused_card_shown_in_rounds"),
+    "no_raise_when_winning": ("betting", "no_raise_when_winning"),
+    "answered_by": ("betting", "answered_by"),
+    "refusal": ("betting", "refusal"),
+    "raise_back": ("betting", "raise_back"),
+    "special_hands": ("special_rules", "hands"),
+    "target": ("game", "target"),
+    "concede": ("concede_rules", "allowed"),
+    "concede_instead_of_answer": ("concede_rules", "instead_of_answer"),
+}
+
+
+@dataclass(frozen=True, kw_only=True)
 class Rules:
-    """Every rule of one variant. Build it with :func:`engine.variant.load_variant`."""
+    """Every rule of one variant, grouped as the variant file groups them: one small frozen
+    block per mapping of the YAML (:attr:`betting`, :attr:`rounds`, :attr:`covered_cards`,
+    :attr:`play`, :attr:`manilhas`, :attr:`deck_rules` (``deck``), :attr:`game`,
+    :attr:`match`, :attr:`special_rules` (``special_hands``), :attr:`concede_rules`
+    (``concede``), :attr:`side_bets`), the top-level keys as fields. Build it with
+    :func:`engine.variant.load`.
+
+    The flat names of before (``rules.target``, ``rules.answered_by``, ...) still read the
+    blocks, read-only (a later step moves the callers to the blocks): those read for every
+    move are plain attributes set once at construction (:data:`_HOT`), the others delegate.
+    Equality and the hash are the blocks' and the top-level fields' (not ``data`` nor
+    ``source``), as they were the flat fields'.
+    """
 
     name: str
     title: str
     players: int  # C1
     cards_per_player: int  # C3
-    deck_ranks: tuple[str, ...]  # C2
     ranking: tuple[str, ...]  # P3, M2: weakest first
-    manilha_mode: Literal["none", "fixed", "vira", "vira_suit"]  # P1, M1, house
-    manilha_suit_order: tuple[str, ...]  # P2: weakest first
-    fixed_manilhas: tuple[Card, ...]  # M1: weakest first; vira_suit (house): below the suit's
-    tied_round_leader: Literal["same_leader", "first_tied_card", "last_tied_card",
-                               "lowest_seat", "mao"]  # C6
-    all_tied: Literal["nobody", "mao_team", "dealer_team", "first_round_first_card"]  # P8, M7
-    covered_allowed: bool  # P7
-    covered_from_round: int  # P7
-    # Play constraints (house rules, ``play`` in a variant file; off when left out).
-    #: P7 (house): the round's leader plays face up.
-    leader_face_up: bool = field(default=False, kw_only=True)
-    #: P7 (house): no covered card once a round of the hand has tied.
-    no_cover_after_tie: bool = field(default=False, kw_only=True)
-    #: C7 (house): after a tied first round, each plays (face up) his highest card.
-    highest_after_tied_first: bool = field(default=False, kw_only=True)
-    #: C8 (house): a raise only by a player whose best card beats the round's best so far.
-    raiser_must_beat: bool = field(default=False, kw_only=True)
-    #: C8 (house, "quem truca tem que matar"): once a raise against a card of another team on
-    #: the table is accepted, its raiser plays a card that beats the table, if he holds one.
-    raiser_must_kill: bool = field(default=False, kw_only=True)
-    initial_value: int  # C8
-    ladder: tuple[Step, ...]  # C8, M9
-    raise_timing: Literal["own_turn", "any_time"]  # P4, M3
-    name_card: bool  # M4
-    refused_card_shown_in_rounds: tuple[int, ...]  # M4
-    one_team: OneTeamHand  # P5, M5 (a reader's view of the first exactly-one-team entry)
-    both_teams: BothTeamsHand  # P6, M6 (a reader's view of the first all-teams entry)
-    target: int  # C11
-    cap_score: bool  # C11 (house)
-    games_to_win: int  # P9, M8
-    #: The special hands, in the order they are tried (P5, P6, M5, M6, house rules).
-    special_hands: tuple[SpecialHand, ...]
-    #: No raise when winning the hand at the value it already has would win the game (house).
-    no_raise_when_winning: bool
-    #: The resolved variant as plain data (what the fingerprint is taken of).
+    #: C1 (house): the teams' seats, as the variant lists them; empty: alternate seats.
+    team_seats: tuple[tuple[int, ...], ...]
+    deck_rules: DeckRules  # C2
+    manilhas: ManilhaRules  # P1, P2, M1
+    rounds: RoundRules  # C6, P8, M7
+    covered_cards: CoveredCardRules  # P7
+    play: PlayRules  # house
+    betting: BettingRules  # C8, C9, C10, P4, M3, M4
+    special_rules: SpecialHandRules  # P5, P6, M5, M6
+    game: GameRules  # C11
+    match: MatchRules  # P9, M8
+    concede_rules: ConcedeRules  # house
+    #: Side bets beside the ladder (G22-G32, ``side_bets``); none in Paulista and Mineiro.
+    side_bets: tuple[SideBet, ...]
+    #: The resolved variant as plain data, as the files state it (what the fingerprint is
+    #: taken of; the defaults are not filled in).
     data: Any = field(compare=False, hash=False, repr=False)
     #: Where the variant was loaded from (a shipped name's file, or a path).
     source: str = field(default="", compare=False, hash=False, repr=False)
-    deck_minus: tuple[Card, ...] = ()  # C2 (house): cards of the kept ranks left out
-    deck_plus: tuple[Card, ...] = ()  # C2 (house): cards of other ranks put in
-    #: C2 (house): the extra cards (X1...) and what each is just above: a rank of the ranking,
-    #: another extra card, or ``"manilhas"``.
-    deck_extra: tuple[tuple[Card, str], ...] = ()
-    manilha_ranks: tuple[str, ...] = ()  # house (vira_suit): the vira suit's manilhas' ranks
-    #: P1 (house, vira_suit): the rank whose card of the vira's suit stands in for a vira of
-    #: ``manilha_ranks`` (truco de amostra: K), or ``None``.
-    manilha_stand_in: str | None = None
-    #: C1 (house): the teams' seats, as the variant lists them; empty: alternate seats.
-    team_seats: tuple[tuple[int, ...], ...] = ()
-    # Who acts for a team, and conceding the hand (house rules; the defaults are C9 as pinned).
-    #: C9: who answers a raise: any player of the challenged team, or only the next seat after
-    #: the raiser in playing order (the first of the challenged team who has not folded).
-    answered_by: Literal["challenged_team", "next_seat"] = "challenged_team"
-    #: C9: a fold by one player refuses the raise, or only folds by the whole team.
-    refusal: Literal["one_player", "whole_team"] = "one_player"
-    #: C9: the challenged team may raise back instead of answering.
-    raise_back: bool = True
-    #: Correr: a player may give up the hand on his own turn; the other team scores its value.
-    concede: bool = False
-    #: A challenged player may concede instead of answering (the value before the raise).
-    concede_instead_of_answer: bool = False
-    #: Conceding is allowed in the special hands too (P5, P6, M5, M6).
-    concede_in_special_hands: bool = False
-    #: Side bets beside the ladder (G22-G32, ``side_bets``); none in Paulista and Mineiro.
-    side_bets: tuple[SideBet, ...] = ()
     # Derived tables, filled in __post_init__.
     deck: tuple[Card, ...] = field(init=False, compare=False, hash=False, repr=False)
     #: The team of each seat, by seat (C1: partners in alternate seats, ``seat % 2``, unless
@@ -238,6 +387,47 @@ class Rules:
     )
     _levels: dict[str, int] = field(init=False, compare=False, hash=False, repr=False)
 
+    # -- the flat names of before, read from the blocks (a later step moves the callers) --
+    # Read for every move (move listers and judges, observations): plain attributes set once
+    # in __post_init__ from the blocks (_HOT), read-only as every field.
+    manilha_mode: ManilhaMode = _hot()  # P1, M1
+    manilha_suit_order: tuple[str, ...] = _hot()  # P2
+    fixed_manilhas: tuple[Card, ...] = _hot()  # M1
+    manilha_ranks: tuple[str, ...] = _hot()  # house (vira_suit)
+    manilha_stand_in: str | None = _hot()  # P1 (house)
+    tied_round_leader: TieLeader = _hot()  # C6
+    covered_allowed: bool = _hot()  # P7
+    covered_from_round: int = _hot()  # P7
+    leader_face_up: bool = _hot()  # P7 (house)
+    no_cover_after_tie: bool = _hot()  # P7 (house)
+    highest_after_tied_first: bool = _hot()  # C7 (house)
+    raiser_must_beat: bool = _hot()  # C8 (house)
+    raiser_must_kill: bool = _hot()  # C8 (house)
+    ladder: tuple[Step, ...] = _hot()  # C8, M9
+    raise_timing: RaiseTiming = _hot()  # P4, M3
+    name_card: bool = _hot()  # M4
+    refused_card_shown_in_rounds: tuple[int, ...] = _hot()  # M4
+    no_raise_when_winning: bool = _hot()  # house
+    answered_by: AnsweredBy = _hot()  # C9 (house)
+    refusal: Refusal = _hot()  # C9 (house)
+    raise_back: bool = _hot()  # C9 (house)
+    special_hands: tuple[SpecialHand, ...] = _hot()  # P5, P6, M5, M6
+    target: int = _hot()  # C11
+    concede: bool = _hot()  # house
+    concede_instead_of_answer: bool = _hot()  # house
+    # Read once a hand or less: delegating to the blocks.
+    deck_ranks = _Flat[tuple[str, ...]]("deck_rules", "ranks")  # C2
+    deck_minus = _Flat[tuple[Card, ...]]("deck_rules", "minus")  # C2 (house)
+    deck_plus = _Flat[tuple[Card, ...]]("deck_rules", "plus")  # C2 (house)
+    deck_extra = _Flat[tuple[tuple[Card, str], ...]]("deck_rules", "extra")  # C2 (house)
+    all_tied = _Flat[AllTied]("rounds", "all_tied")  # P8, M7
+    initial_value = _Flat[int]("betting", "initial_value")  # C8
+    one_team = _Flat[OneTeamHand]("special_rules", "one_team")  # P5, M5 (a reader's view)
+    both_teams = _Flat[BothTeamsHand]("special_rules", "both_teams")  # P6, M6 (the same)
+    cap_score = _Flat[bool]("game", "cap_score")  # C11 (house)
+    games_to_win = _Flat[int]("match", "games_to_win")  # P9, M8
+    concede_in_special_hands = _Flat[bool]("concede_rules", "in_special_hands")  # house
+
     def __hash__(self) -> int:
         # The generated hash would rehash every field on each call; Rules are looked up in
         # caches (the machine, the move table) for every new match, so compute it once.
@@ -248,6 +438,8 @@ class Rules:
         return cached
 
     def __post_init__(self) -> None:
+        for name, (block, key) in _HOT.items():
+            object.__setattr__(self, name, getattr(getattr(self, block), key))
         deck = tuple(canonical_deck(self.deck_ranks, self.deck_minus, self.deck_plus,
                                     (card for card, _ in self.deck_extra)))
         object.__setattr__(self, "deck", deck)
@@ -482,47 +674,44 @@ def rules_from_data(data: dict[str, Any], source: str = "") -> Rules:
         title=full.get("title", full.get("name", "")),
         players=full["players"],
         cards_per_player=full["cards_per_player"],
-        deck_ranks=tuple(deck["ranks"]),
         ranking=tuple(full["ranking"]),
-        manilha_mode=man["mode"],
-        manilha_suit_order=tuple(man["suit_order"]),
-        fixed_manilhas=tuple(parse_card(c) for c in man["cards"])
-        if man["mode"] in ("fixed", "vira_suit")
-        else (),
-        manilha_ranks=tuple(man["ranks"]) if vira_suit else (),
-        manilha_stand_in=man["stand_in"] if vira_suit else None,
-        deck_minus=tuple(parse_card(c) for c in deck["minus"]),
-        deck_plus=tuple(parse_card(c) for c in deck["plus"]),
-        deck_extra=tuple(sorted((parse_card(name), entry["above"])
-                                for name, entry in deck["extra"].items())),
-        tied_round_leader=full["rounds"]["tied_round_leader"],
-        all_tied=full["rounds"]["all_tied"],
-        covered_allowed=full["covered_cards"]["allowed"],
-        covered_from_round=full["covered_cards"]["from_round"],
-        leader_face_up=play["leader_face_up"],
-        no_cover_after_tie=play["no_cover_after_tie"],
-        highest_after_tied_first=play["highest_after_tied_first"],
-        raiser_must_beat=play["raiser_must_beat"],
-        raiser_must_kill=play["raiser_must_kill"],
-        initial_value=bet["initial_value"],
-        ladder=tuple(_step(s, target) for s in bet["ladder"]),
-        raise_timing=bet["raise_timing"],
-        name_card=bet["name_card"],
-        refused_card_shown_in_rounds=tuple(bet["refused_card_shown_in_rounds"]),
-        one_team=one,
-        both_teams=both,
-        target=target,
-        cap_score=full["game"]["cap_score"],
-        games_to_win=full["match"]["games_to_win"],
-        special_hands=specials,
-        no_raise_when_winning=bet["no_raise_when_winning"],
         team_seats=tuple(tuple(seats) for seats in full["teams"]),
-        answered_by=bet["answered_by"],
-        refusal=bet["refusal"],
-        raise_back=bet["raise_back"],
-        concede=concede["allowed"],
-        concede_instead_of_answer=concede["instead_of_answer"],
-        concede_in_special_hands=concede["in_special_hands"],
+        deck_rules=DeckRules(
+            ranks=tuple(deck["ranks"]),
+            minus=tuple(parse_card(c) for c in deck["minus"]),
+            plus=tuple(parse_card(c) for c in deck["plus"]),
+            extra=tuple(sorted((parse_card(name), entry["above"])
+                               for name, entry in deck["extra"].items()))),
+        manilhas=ManilhaRules(
+            mode=man["mode"],
+            suit_order=tuple(man["suit_order"]),
+            cards=tuple(parse_card(c) for c in man["cards"])
+            if man["mode"] in ("fixed", "vira_suit") else (),
+            ranks=tuple(man["ranks"]) if vira_suit else (),
+            stand_in=man["stand_in"] if vira_suit else None),
+        rounds=RoundRules(tied_round_leader=full["rounds"]["tied_round_leader"],
+                          all_tied=full["rounds"]["all_tied"]),
+        covered_cards=CoveredCardRules(allowed=full["covered_cards"]["allowed"],
+                                       from_round=full["covered_cards"]["from_round"]),
+        play=PlayRules(**{key: play[key] for key in (
+            "leader_face_up", "no_cover_after_tie", "highest_after_tied_first",
+            "raiser_must_beat", "raiser_must_kill")}),
+        betting=BettingRules(
+            initial_value=bet["initial_value"],
+            ladder=tuple(_step(s, target) for s in bet["ladder"]),
+            raise_timing=bet["raise_timing"],
+            name_card=bet["name_card"],
+            refused_card_shown_in_rounds=tuple(bet["refused_card_shown_in_rounds"]),
+            no_raise_when_winning=bet["no_raise_when_winning"],
+            answered_by=bet["answered_by"],
+            refusal=bet["refusal"],
+            raise_back=bet["raise_back"]),
+        special_rules=SpecialHandRules(hands=specials, one_team=one, both_teams=both),
+        game=GameRules(target=target, cap_score=full["game"]["cap_score"]),
+        match=MatchRules(games_to_win=full["match"]["games_to_win"]),
+        concede_rules=ConcedeRules(allowed=concede["allowed"],
+                                   instead_of_answer=concede["instead_of_answer"],
+                                   in_special_hands=concede["in_special_hands"]),
         side_bets=side_bets_from_data(full),
         data=_freeze(data),
         source=source,

@@ -62,7 +62,7 @@ from engine.rules import Rules
 from engine.shuffle import SplitMix64
 from engine.shuffle import deal as seeded_deal
 from engine.state import NORMAL, HandState, Played, RoundState
-from engine.variant import find_variant, is_shipped_name
+from engine.variant import load
 
 __all__ = ["NORMAL", "Checkpoint", "Match", "MoveTable",
            "move_table", "resolve_rules"]
@@ -78,17 +78,13 @@ load_kinds()
 
 
 def resolve_rules(variant: Rules | str | os.PathLike[str]) -> Rules:
-    """A :class:`Rules`, a shipped variant name, or a path to a variant file, as rules. A
-    variant file is loaded again only when it, or a file it extends, has changed since it was
-    loaded last (:func:`engine.replay.resolve_variant`): ``Match.new("house.yaml")`` in a loop
-    reads the files, but parses and checks them once."""
+    """A :class:`Rules`, a shipped variant name, or a path to a variant file, as rules.
+    Deprecated: :func:`engine.variant.load`, which it calls for anything but a :class:`Rules`
+    (a variant file is loaded again only when it, or a file it extends, has changed:
+    ``Match.new("house.yaml")`` in a loop reads the files, but parses and checks them once)."""
     if isinstance(variant, Rules):
         return variant
-    if is_shipped_name(variant):
-        return find_variant(variant)  # the usual case, first: a shipped variant by name
-    from engine.replay import resolve_variant  # engine.replay imports this module
-
-    return resolve_variant(os.fspath(variant), None)
+    return load(os.fspath(variant))
 
 
 class MoveTable:

@@ -27,7 +27,6 @@ problem means (python-chess style: one reader, several handlers):
 
 from __future__ import annotations
 
-import copy
 import io
 import os
 from collections.abc import Callable, Iterable
@@ -57,17 +56,7 @@ from engine.logversion import LATEST, header_problem
 from engine.position import hand_has_moves
 from engine.reading import read_regular
 from engine.rules import Rules
-from engine.variant import (
-    MAX_EXTENDS,
-    find_variant,
-    is_shipped_name,
-    load_ref,
-    looks_like_path,
-    read_yaml,
-    resolve_source,
-    trusted_folders,
-)
-from engine.variant import MAX_FILE_BYTES as MAX_VARIANT_BYTES
+from engine.variant import is_shipped_name, load, looks_like_path
 
 #: Keys of an event that the engine ignores (kept as they are, never compared).
 IGNORED_KEYS = ("t", "meta")
@@ -184,93 +173,20 @@ class ReplayResult:
 
 def resolve_variant(ref: str, base: Path | None) -> Rules:
     """A header's ``variant``: a shipped name, or a path to a YAML file relative to ``base``
-    (the log's folder). Raises :class:`~engine.errors.VariantError`.
-
-    A shipped variant is loaded once per process (:func:`engine.variant.find_variant`); a
-    variant file is loaded again only when it, or a file it extends, has changed since it was
-    loaded here last (see :func:`header_rules`).
+    (the log's folder). Deprecated: :func:`engine.variant.load` (``load(ref, base=base)``),
+    which keeps what it loaded. Raises :class:`~engine.errors.VariantError`.
 
     >>> resolve_variant("mineiro", None).top_value
     9
     """
-    return header_rules(ref, base)[0]
-
-
-@dataclass(frozen=True)
-class _Loaded:
-    rules: Rules  # never handed out: callers get a copy
-    fingerprint: str
-    files: tuple[tuple[str, bytes], ...]  # every file read to load it, with its bytes then
-
-
-# Variant files named by headers, by (name in the header, folder, working folder, trusted
-# folders): used while every file the loader read holds the same bytes (each is read again: a
-# changed file, or a changed parent, is loaded again). Bounded. Shipped variants'
-# fingerprints, by name.
-_FILES: dict[tuple[str, str, str, str], _Loaded] = {}
-_FILES_MAX = 64
-_SHIPPED: dict[str, tuple[Rules, str]] = {}
+    return load(ref, base=base)
 
 
 def header_rules(ref: str, base: Path | None) -> tuple[Rules, str]:
-    """:func:`resolve_variant` with the rules' fingerprint (``variant_sha256``). The rules of a
-    variant file are a copy of the ones loaded (its ``data`` too): what a caller does to them
-    never reaches another. Raises :class:`~engine.errors.VariantError`, as
-    :func:`engine.variant.load_ref` does."""
-    if is_shipped_name(ref):
-        rules = find_variant(ref)
-        known = _SHIPPED.get(ref)
-        if known is None or known[0] is not rules:
-            known = _SHIPPED[ref] = (rules, rules.fingerprint)
-        return known
-    key = (ref, str(base), os.getcwd(), str(trusted_folders()))  # trust: checked again
-    loaded = _FILES.get(key)
-    if loaded is None or any(_file_bytes(f) != b for f, b in loaded.files):
-        loaded = None
-        files = _variant_files(ref, base)
-        rules = load_ref(ref, base=base)
-        if files is not None and all(_file_bytes(f) == b for f, b in files):
-            # The files held the same bytes before and after the loader read them.
-            if len(_FILES) >= _FILES_MAX:
-                _FILES.clear()
-            loaded = _FILES[key] = _Loaded(rules, rules.fingerprint, files)
-        else:
-            _FILES.pop(key, None)
-            return rules, rules.fingerprint  # not kept: no one else gets these
-    rules = copy.copy(loaded.rules)
-    object.__setattr__(rules, "data", copy.deepcopy(loaded.rules.data))
-    return rules, loaded.fingerprint
-
-
-def _file_bytes(path: str) -> bytes | None:
-    """A regular file's bytes (``None`` for anything else, or a file over the limit)."""
-    try:
-        data = read_regular(path, MAX_VARIANT_BYTES)
-    except OSError:
-        return None
-    return data if len(data) <= MAX_VARIANT_BYTES else None
-
-
-def _variant_files(ref: str, base: Path | None) -> tuple[tuple[str, bytes], ...] | None:
-    """The variant file ``ref`` and every file it extends, with their bytes (``None`` where
-    the loader would fail, or a file is not plainly readable: such a variant is not kept)."""
-    out: list[tuple[str, bytes]] = []
-    try:
-        path = resolve_source(ref, base)
-        while len(out) <= MAX_EXTENDS:
-            data = _file_bytes(str(path))
-            if data is None:
-                return None
-            out.append((os.path.abspath(path), data))
-            parent = read_yaml(path).data.get("extends")
-            if parent is None:
-                return tuple(out)
-            if not isinstance(parent, str) or not parent:
-                return None
-            path = resolve_source(parent, path.parent)
-    except Exception:  # noqa: BLE001 - whatever it is, load_ref says it; nothing is kept
-        return None
-    return None
+    """:func:`resolve_variant` with the rules' fingerprint (``variant_sha256``). Deprecated:
+    :func:`engine.variant.load` and the rules' ``fingerprint``."""
+    rules = load(ref, base=base)
+    return rules, rules.fingerprint
 
 
 class Replayer:

@@ -14,6 +14,7 @@ tags), refuses duplicate keys (PyYAML would keep the last one silently) and YAML
 from __future__ import annotations
 
 import contextlib
+import copy
 import difflib
 import itertools
 import json
@@ -32,6 +33,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from engine.cards import RANKS, canonical_deck, card_name, parse_card
 from engine.errors import VariantError
+from engine.reading import read_regular
 from engine.resources import shipped_variants
 from engine.rules import (
     NOT_RULES,
@@ -1134,14 +1136,30 @@ def _flor_errors(d: dict[str, Any], name: str, bet: dict[str, Any],
 # ---------------------------------------------------------------------------------------------
 # the public entry points
 # ---------------------------------------------------------------------------------------------
-def load_variant(ref: str | os.PathLike[str], *, base: Path | None = None) -> Rules:
-    """Load, resolve and validate a variant: a shipped name or a path to a YAML file.
+def load(ref: str | os.PathLike[str], *, base: Path | None = None,
+         fresh: bool = False) -> Rules:
+    """The one loader: a variant as a command line, a log header, ``extends`` or a program
+    names it. ``ref`` is a shipped name, loaded once per process, or a path to a YAML file
+    (a string relative to ``base``, the folder of the file that names it, else to the working
+    folder; a :class:`~os.PathLike` as it is). A variant file is loaded again only when it, or
+    a file it extends, has changed since it was loaded here last; each caller gets its own
+    copy of its rules (their ``data`` too), so what one does to them never reaches another.
+    ``fresh``: read and check the files now, and keep nothing.
 
     Raises :class:`~engine.errors.VariantError` with every problem found.
 
-    >>> load_variant("mineiro-12").top_value
-    12
+    >>> load("mineiro") is load("mineiro"), load("mineiro-12").top_value
+    (True, 12)
     """
+    if fresh:
+        return _read(ref, base)
+    if is_shipped_name(ref):
+        return _shipped(ref)
+    return _kept_file(ref, base)
+
+
+def _read(ref: str | os.PathLike[str], base: Path | None) -> Rules:
+    """Load, resolve and validate a variant from its files (no cache)."""
     path = resolve_source(str(ref), base) if isinstance(ref, str) else Path(ref)
     shipped = {p.resolve(): n for n, p in shipped_variants().items()}
     doc = _resolve(path, [path.resolve()], display=None)
@@ -1166,21 +1184,38 @@ def load_variant(ref: str | os.PathLike[str], *, base: Path | None = None) -> Ru
     return rules_from_data(doc.data, source=str(path))
 
 
+def load_variant(ref: str | os.PathLike[str], *, base: Path | None = None) -> Rules:
+    """Load, resolve and validate a variant, now: a shipped name or a path to a YAML file.
+    Deprecated: :func:`load` (``load(ref, base=base, fresh=True)``).
+
+    >>> load_variant("mineiro-12").top_value
+    12
+    """
+    return load(ref, base=base, fresh=True)
+
+
 def load_ref(ref: str | os.PathLike[str], *, base: Path | None = None) -> Rules:
-    """A variant as a log header, a command line or ``extends`` names it: a shipped name
-    (loaded once per process, :func:`find_variant`) or a path (relative to ``base``).
+    """A variant as a log header, a command line or ``extends`` names it. Deprecated:
+    :func:`load`, which it is.
 
     >>> load_ref("mineiro") is load_ref("mineiro")
     True
     """
-    if is_shipped_name(ref):
-        return find_variant(ref)
-    return load_variant(ref, base=base)
+    return load(ref, base=base)
+
+
+def find_variant(name: str) -> Rules:
+    """A shipped variant by name, loaded once per process. Deprecated: :func:`load`, which
+    also takes paths (this one refuses any name but a shipped one)."""
+    if not is_shipped_name(name):
+        raise VariantError(f"unknown variant {name!r}: expected a shipped name "
+                           f"({_closest(name, shipped_variants())})")
+    return _shipped(name)
 
 
 def is_shipped_name(ref: object) -> TypeGuard[str]:
     """Whether ``ref`` names a shipped variant (a string that is no path and a shipped
-    variant's name), as :func:`load_ref` and a log header read it.
+    variant's name), as :func:`load` and a log header read it.
 
     >>> is_shipped_name("mineiro"), is_shipped_name("./mineiro.yaml"), is_shipped_name("nope")
     (True, False, False)
@@ -1226,15 +1261,83 @@ def variant_files(ref: str, base: Path | None = None) -> list[Path]:
     return out
 
 
+# ---------------------------------------------------------------------------------------------
+# the cache: shipped variants once per process, variant files while their bytes are the same
+# ---------------------------------------------------------------------------------------------
+#: Shipped variants by name (shipped files do not change).
 _CACHE: dict[str, Rules] = {}
 
 
-def find_variant(name: str) -> Rules:
-    """A shipped variant by name, loaded once per process (shipped files do not change)."""
+def _shipped(name: str) -> Rules:
     rules = _CACHE.get(name)
     if rules is None:
-        if name not in shipped_variants():
-            raise VariantError(f"unknown variant {name!r}: expected a shipped name "
-                               f"({_closest(name, shipped_variants())})")
-        rules = _CACHE[name] = load_variant(name)
+        rules = _CACHE[name] = _read(name, None)
     return rules
+
+
+@dataclass(frozen=True)
+class _Loaded:
+    rules: Rules  # never handed out: callers get a copy
+    files: tuple[tuple[str, bytes], ...]  # every file read to load it, with its bytes then
+
+
+# Variant files, by (reference, folder, working folder, trusted folders): used while every file
+# the loader read holds the same bytes (each is read again: a changed file, or a changed parent,
+# is loaded again); a variant loaded without the trust policy is checked again under it.
+# Bounded.
+_FILES: dict[tuple[str, bool, str, str, str], _Loaded] = {}
+_FILES_MAX = 64
+
+
+def _kept_file(ref: str | os.PathLike[str], base: Path | None) -> Rules:
+    """A variant file's rules, from :data:`_FILES` while its files are unchanged: a copy (its
+    ``data`` too), so that what a caller does to them never reaches another."""
+    key = (os.fspath(ref), isinstance(ref, str), str(base), os.getcwd(),
+           str(trusted_folders()))
+    loaded = _FILES.get(key)
+    if loaded is None or any(_file_bytes(f) != b for f, b in loaded.files):
+        files = _variant_files(ref, base)
+        rules = _read(ref, base)
+        rules.fingerprint  # noqa: B018 - computed once, kept with the rules (and copies)
+        if files is None or any(_file_bytes(f) != b for f, b in files):
+            # A file changed while the loader read it, or cannot be read plainly: not kept.
+            _FILES.pop(key, None)
+            return rules  # no one else gets these
+        if len(_FILES) >= _FILES_MAX:
+            _FILES.clear()
+        loaded = _FILES[key] = _Loaded(rules, files)
+    rules = copy.copy(loaded.rules)
+    object.__setattr__(rules, "data", copy.deepcopy(loaded.rules.data))
+    return rules
+
+
+def _file_bytes(path: str) -> bytes | None:
+    """A regular file's bytes (``None`` for anything else, or a file over the limit)."""
+    try:
+        data = read_regular(path, MAX_FILE_BYTES)
+    except OSError:
+        return None
+    return data if len(data) <= MAX_FILE_BYTES else None
+
+
+def _variant_files(ref: str | os.PathLike[str],
+                   base: Path | None) -> tuple[tuple[str, bytes], ...] | None:
+    """The variant file ``ref`` and every file it extends, with their bytes (``None`` where
+    the loader would fail, or a file is not plainly readable: such a variant is not kept)."""
+    out: list[tuple[str, bytes]] = []
+    try:
+        path = resolve_source(ref, base) if isinstance(ref, str) else Path(ref)
+        while len(out) <= MAX_EXTENDS:
+            data = _file_bytes(str(path))
+            if data is None:
+                return None
+            out.append((os.path.abspath(path), data))
+            parent = read_yaml(path).data.get("extends")
+            if parent is None:
+                return tuple(out)
+            if not isinstance(parent, str) or not parent:
+                return None
+            path = resolve_source(parent, path.parent)
+    except Exception:  # noqa: BLE001 - whatever it is, the loader says it; nothing is kept
+        return None
+    return None

@@ -76,7 +76,7 @@ SHOW_SHA256 = {
     "tie-leader-lowest-seat": "f692075e80e4955fde67e815cdb16ffa",
     "tie-leader-mao": "65eaac4c497fbb1f5c200b4cdf653388",
     "tie-leader-who-tied": "8eccd48d98952c8221a35e18313541ca",
-    "truco-de-amostra": "c8681b0433a12187e1241c039f824a17",
+    "truco-de-amostra": "6671679ca6eb7104be8474bfb7896940",  # its pieces (main, c9f6094)
 }
 
 #: The keys a variant that extends nothing could leave out before (``engine/variant.py``'s

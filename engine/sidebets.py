@@ -383,7 +383,8 @@ def bet_from_data(name: str, d: dict[str, Any], stand_in: str | None = None) -> 
         open_fold_penalty=d.get("open_fold_penalty", 0), per_flor=d.get("per_flor", 3),
         kills=tuple(d.get("kills", ())), flor_chains=flor,
         timing=d.get("timing", "first_turn"),
-        pieces=tuple(pieces.get("values", {}).items()),
+        # the pieces as a set: the order a file writes them in is no rule (equal rules)
+        pieces=tuple(sorted(pieces.get("values", {}).items())),
         pieces_any_suit=pieces.get("any_suit", False), stand_in=stand_in)
 
 

@@ -24,7 +24,15 @@ from pathlib import Path
 from typing import Any
 
 from engine.actions import Action
-from engine.bots import Bot, choose_for, derive_seed, make_bot, next_actor, out_of_turn_raise
+from engine.bots import (
+    Bot,
+    choose_for,
+    derive_seed,
+    make_bot,
+    next_actor,
+    notify,
+    out_of_turn_raise,
+)
 from engine.cluster import (
     Executor,
     VariantRef,
@@ -95,6 +103,9 @@ def play_match(match: Match, bots: Sequence[Bot], *, recorder: Recorder | None =
     Where the variant lets anyone raise while a card is awaited (M3), the other seats are
     offered a raise out of turn before each card (:func:`engine.bots.out_of_turn_raise`)."""
     any_time = match.moves.any_time
+    watching = any(hasattr(b, "observe") for b in bots)
+    if watching:
+        notify(match, bots)  # the match begins for a bot over the protocol
     while not match.is_over:
         action = out_of_turn_raise(match, bots) if any_time else None
         if action is None:
@@ -103,6 +114,8 @@ def play_match(match: Match, bots: Sequence[Bot], *, recorder: Recorder | None =
         if on_move is not None:
             on_move(action, [])  # before the move: the tally reads the state it changes
         checkpoints = recorder.apply(action) if recorder is not None else match.apply(action)
+        if watching:
+            notify(match, bots)  # a bot over the protocol: what its seat saw (and the end)
         if on_move is not None:
             on_move(action, checkpoints)
 

@@ -1,7 +1,9 @@
 """Bots: seeded, deterministic players that see only their seat's observation.
 
 ``random`` picks a legal move uniformly; ``heuristic`` plays sensibly; ``search`` searches
-sampled deals (``search:N``: a budget of N iterations, :mod:`engine.bots.search`). Get one
+sampled deals (``search:N``: a budget of N iterations, :mod:`engine.bots.search`);
+``cmd:COMMAND`` runs a bot program in any language over the protocol (docs/bot-protocol.md,
+:mod:`engine.protocol.external`). Get one
 by name with :func:`make_bot`; :func:`next_actor` says which seat a driver asks to move
 (given the bots, the partner that judges its own hand stronger answers or decides for the
 team, :func:`stronger_seat`), :func:`choose_for` asks a bot with only what its seat may see
@@ -16,6 +18,8 @@ where the variant allows it (M3).
 True
 """
 
+from collections.abc import Mapping, Sequence
+
 from engine.bots.base import (
     Bot,
     Judge,
@@ -29,18 +33,39 @@ from engine.bots.base import (
     next_actor,
     out_of_turn_raise,
     register,
+    register_spec,
     seat_view,
     stronger_seat,
 )
 from engine.bots.heuristic import HeuristicBot
 from engine.bots.random import RandomBot
 from engine.bots.search import SearchBot
+from engine.game import Match
+from engine.rules import Rules
+
+
+def _external(rules: Rules, seed: int, command: str) -> Bot:
+    from engine.protocol.external import ExternalBot
+
+    return ExternalBot(rules, seed, command)
+
+
+def notify(match: Match, bots: Mapping[int, Bot] | Sequence[Bot]) -> None:
+    """After a move: each bot that watches the match (an ``observe`` method, as a bot over
+    the protocol has) is given its own seat's observation, nothing more."""
+    items = bots.items() if isinstance(bots, Mapping) else enumerate(bots)
+    for seat, bot in items:
+        observe = getattr(bot, "observe", None)
+        if observe is not None:
+            observe(match.observation(seat))
+
 
 register("random", RandomBot)
 register("heuristic", HeuristicBot)
 register("search", SearchBot,
          budgeted=lambda rules, seed, budget: SearchBot(rules, seed, budget=budget))
+register_spec("cmd", _external)
 
 __all__ = ["Bot", "HeuristicBot", "Judge", "MatchShim", "RandomBot", "SearchBot", "bot_names",
            "bot_problem", "choose_for", "derive_seed", "make_bot", "movers", "next_actor",
-           "out_of_turn_raise", "register", "seat_view", "stronger_seat"]
+           "notify", "out_of_turn_raise", "register", "register_spec", "seat_view", "stronger_seat"]

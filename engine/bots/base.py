@@ -71,8 +71,17 @@ class Judge(Protocol):
 BotFactory = Callable[[Rules, int], Bot]
 #: A bot with a budget (``search:400``): rules, seed, budget.
 BudgetFactory = Callable[[Rules, int, int], Bot]
+#: A bot from the text after ``PREFIX:`` (``cmd:./mybot --level 3``): rules, seed, text.
+SpecFactory = Callable[[Rules, int, str], Bot]
 _REGISTRY: dict[str, BotFactory] = {}
 _BUDGETED: dict[str, BudgetFactory] = {}
+_SPECS: dict[str, SpecFactory] = {}
+
+
+def register_spec(prefix: str, factory: SpecFactory) -> None:
+    """Make ``PREFIX:TEXT`` a bot, built from ``TEXT`` (``cmd:COMMAND``, a bot program over
+    the protocol, :mod:`engine.protocol.external`)."""
+    _SPECS[prefix] = factory
 
 
 def register(name: str, factory: BotFactory, *, budgeted: BudgetFactory | None = None) -> None:
@@ -98,6 +107,8 @@ def bot_problem(name: str) -> str | None:
     "bad budget in 'search:0': a positive whole number of iterations"
     """
     base, colon, arg = name.partition(":")
+    if colon and base in _SPECS:
+        return None if arg.strip() else f"{base}: needs a command, e.g. {base}:./mybot"
     if base not in _REGISTRY:
         return f"unknown bot {base!r}; known bots: {', '.join(_known())}"
     if not colon:
@@ -110,7 +121,8 @@ def bot_problem(name: str) -> str | None:
 
 
 def _known() -> list[str]:
-    return [f"{n}[:N]" if n in _BUDGETED else n for n in bot_names()]
+    return [*(f"{n}[:N]" if n in _BUDGETED else n for n in bot_names()),
+            *(f"{p}:COMMAND" for p in sorted(_SPECS))]
 
 
 def make_bot(name: str, rules: Rules, seed: int = 0) -> Bot:
@@ -122,6 +134,8 @@ def make_bot(name: str, rules: Rules, seed: int = 0) -> Bot:
     if problem is not None:
         raise KeyError(problem)
     base, colon, arg = name.partition(":")
+    if colon and base in _SPECS:
+        return _SPECS[base](rules, seed & MASK64, arg)
     if colon:
         return _BUDGETED[base](rules, seed & MASK64, int(arg))
     return _REGISTRY[base](rules, seed & MASK64)

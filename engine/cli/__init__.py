@@ -54,6 +54,7 @@ def _silence_stdout() -> None:
 #: import the terminal game, the tournaments or NumPy, and a ``--dask local`` cluster's workers
 #: start sooner (their fork server imports this package first, see engine.cluster).
 COMMANDS = {
+    "bot": ("engine.cli.bot_cmd", "bot"),
     "variants": ("engine.cli.variants_cmd", "variants"),
     "verify": ("engine.cli.verify_cmd", "verify"),
     "replay": ("engine.cli.replay_cmd", "replay_"),

@@ -33,7 +33,15 @@ from typing import IO, Any
 import click
 
 from engine.actions import Action
-from engine.bots import Bot, bot_problem, choose_for, make_bot, next_actor, out_of_turn_raise
+from engine.bots import (
+    Bot,
+    bot_problem,
+    choose_for,
+    make_bot,
+    next_actor,
+    notify,
+    out_of_turn_raise,
+)
 from engine.bots.search import DEFAULT_BUDGET
 from engine.cards import COBERTA, RANKS, CardError, card_name, card_pretty, card_rank, parse_card
 from engine.cli.options import U64, bots_option, force_option, parse_bots
@@ -545,6 +553,7 @@ class _Game:
                 position = self.place(action.card)  # type: ignore[arg-type]
             hand, shown_before, state = m.hand_number, len(m.shown), m.hand
             cps = self.recorder.apply(action) if self.recorder is not None else m.apply(action)
+            notify(m, self.bots)  # a bot over the protocol: what its seat saw (and the end)
             if any(cp["event"] == "game" for cp in cps):
                 self.first = m.hand_number  # the next game's first hand (dealt at once)
             click.echo(describe(action, m.rules, self.seat, position, self.names))

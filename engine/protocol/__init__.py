@@ -1,0 +1,161 @@
+"""The bot protocol (docs/bot-protocol.md): bots in any language, over JSON lines on their
+standard input and output, as UCI is for chess engines.
+
+This module holds what both sides share: the protocol's version, the messages the engine
+sends (built here, each checked by a schema in ``schemas/bot-protocol/``), the events a seat
+sees between its decisions (derived from its own observations only, :func:`seat_events`) and
+the move notation (:func:`parse_move`). :mod:`engine.protocol.external` runs a bot program as
+an :class:`engine.bots.Bot`; :mod:`engine.protocol.serve` serves a built-in bot over the
+protocol; :mod:`engine.protocol.check` is ``truco bot check``.
+
+>>> from engine import Match
+>>> m = Match.new("paulista", seed=7)
+>>> before = m.observation(0)
+>>> _ = m.apply(m.legal_actions(m.turn)[0])
+>>> seat_events(before, m.observation(0))
+[{'event': 'play', 'round': 1, 'seat': 1, 'card': '2h', 'covered': False}]
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
+
+from engine.actions import Action, Kind
+from engine.rules import Rules
+
+#: The protocol's version: a bot names the one it speaks in its ``id`` message.
+VERSION = 1
+
+Message = dict[str, Any]
+
+
+def dumps(message: Mapping[str, Any]) -> bytes:
+    """One message as one line of UTF-8 JSON (compact, keys in the order built, no NaN)."""
+    return (json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+            + "\n").encode("utf-8")
+
+
+def hello() -> Message:
+    """The engine's first message: the protocol version it speaks."""
+    return {"type": "hello", "protocol": VERSION, "engine": "truco"}
+
+
+def rules_document(rules: Rules) -> dict[str, Any]:
+    """The variant's resolved rules as ``truco variants show`` prints them (as JSON)."""
+    from engine.cli.variants_cmd import resolved_document
+
+    return resolved_document(dict(rules.data))
+
+
+def match_start(rules: Rules, seat: int, *, match: int, seed: int,
+                time: Mapping[str, int | None]) -> Message:
+    """A match begins: what the seat may know of it before the first deal."""
+    return {"type": "match", "match": match, "seat": seat, "players": rules.players,
+            "teams": list(rules.team_of), "variant_sha256": rules.fingerprint,
+            "rules": rules_document(rules), "seed": seed, "time": dict(time)}
+
+
+def decision(number: int, observation: Mapping[str, Any], legal: Sequence[Action],
+             time: Mapping[str, int | None]) -> Message:
+    """A decision: the seat's observation (exactly ``Match.observation(seat)``), its legal
+    moves in the log's notation, and the time it has."""
+    return {"type": "decision", "id": number, "observation": dict(observation),
+            "legal": [str(a) for a in legal], "time": dict(time)}
+
+
+def events(items: Sequence[Message]) -> Message:
+    """What the seat saw happen since its last message (:func:`seat_events`)."""
+    return {"type": "events", "events": list(items)}
+
+
+def match_end(observation: Mapping[str, Any] | None) -> Message:
+    """The match is over (``result``: the winning team and the games; ``None`` if the match
+    was abandoned before its end)."""
+    result = None
+    if observation is not None and observation.get("phase") == "match_over":
+        games = list(observation["games"])
+        result = {"winner": games.index(max(games)), "games": games,
+                  "score": list(observation["score"])}
+    return {"type": "end", "result": result}
+
+
+def quit_() -> Message:
+    """The last message: the bot should exit."""
+    return {"type": "quit"}
+
+
+def seat_events(before: Mapping[str, Any] | None, after: Mapping[str, Any]) -> list[Message]:
+    """What a seat saw happen between two of its observations, derived from them alone (so
+    nothing it may not know can leak): cards played as it saw them, round results, a raise,
+    the hand's new value, cards shown, side bets that changed, the phase, the end of a hand
+    (its score) and of a game."""
+    if before is None:
+        return []
+    out: list[Message] = []
+    same = before["hand_number"] == after["hand_number"]
+    last = after.get("last_hand")
+    if same:
+        played, rounds, shown = after["played"], after["rounds"], after["shown"]
+    elif last is not None and last["hand_number"] == before["hand_number"]:
+        played, rounds, shown = last["played"], last["rounds"], last["shown"]
+    else:
+        played, rounds, shown = before["played"], before["rounds"], before["shown"]
+    out += [{"event": "play", **p} for p in played[len(before["played"]):]]
+    out += [{"event": "round", "winner": w} for w in rounds[len(before["rounds"]):]]
+    out += [{"event": "shown", **s} for s in shown[len(before["shown"]):]]
+    pending = after["pending_raise"]
+    old = before["pending_raise"]
+    if pending is not None and (old is None or (old["seat"], old["value"])
+                                != (pending["seat"], pending["value"])):
+        out.append({"event": "raise", "seat": pending["seat"], "value": pending["value"],
+                    "name": pending["name"]})
+    if same and after["value"] != before["value"]:
+        out.append({"event": "value", "value": after["value"]})
+    if same:
+        old_bets = before.get("side_bets") or []
+        for i, bet in enumerate(after.get("side_bets") or []):
+            if i >= len(old_bets) or old_bets[i] != bet:
+                out.append({"event": "side_bet", **bet})
+    if not same:
+        out.append({"event": "hand", "hand_number": before["hand_number"],
+                    "score": list(after["score"]), "games": list(after["games"])})
+    if after["games"] != before["games"]:
+        out.append({"event": "game", "games": list(after["games"])})
+    if after["phase"] != before["phase"] or after["special"] != before["special"]:
+        out.append({"event": "phase", "phase": after["phase"], "special": after["special"]})
+    return out
+
+
+def parse_move(text: str) -> Action:
+    """A move from its notation (``str(Action)``): ``play 1 2h``, ``play 1 #2 covered``,
+    ``raise 0 3``, ``decide 2 play``, ``envido 1 real envido``, ``accept 3``, and a bot's
+    view of a move (a blind hand's ``#N``, ``pass``). Raises ``ValueError`` for anything else.
+
+    >>> parse_move("play 1 #2 covered")
+    Action.play_at(1, 1, covered=True)
+    >>> str(parse_move("envido 3 falta envido"))
+    'envido 3 falta envido'
+    """
+    words = text.split()
+    if len(words) < 2 or not words[1].isdigit():
+        raise ValueError(f"not a move: {text!r}")
+    kind, seat, rest = words[0], int(words[1]), words[2:]
+    if kind == "play" and rest and len(rest) <= 2 and rest[1:] in ([], ["covered"]):
+        covered = rest[1:] == ["covered"]
+        if rest[0].startswith("#") and rest[0][1:].isdigit() and int(rest[0][1:]) > 0:
+            return Action.play_at(seat, int(rest[0][1:]) - 1, covered)
+        return Action.play(seat, rest[0], covered)
+    if kind == "raise" and rest and rest[0].isdigit() and len(rest) <= 2:
+        if len(rest) == 2 and rest[1].startswith("#") and rest[1][1:].isdigit():
+            return Action("raise", seat, None, False, int(rest[0]),
+                          position=int(rest[1][1:]) - 1)
+        return Action.raise_to(seat, int(rest[0]), rest[1] if len(rest) == 2 else None)
+    if kind == "decide" and rest in (["play"], ["fold"]):
+        return Action.decide(seat, rest[0] == "play")
+    if kind in ("envido", "flor") and rest:
+        return Action(cast("Kind", kind), seat, call=" ".join(rest))
+    if kind in ("accept", "fold", "concede", "pass", "quero", "nao_quero") and not rest:
+        return Action(cast("Kind", kind), seat)
+    raise ValueError(f"not a move: {text!r}")

@@ -1,0 +1,380 @@
+"""The bot protocol (docs/bot-protocol.md): its schemas, the engine's side of it, hostile bots,
+hidden information, the built-in bots over it and the examples passing ``truco bot check``.
+
+No test times anything: a timeout is asserted by its outcome, with a small per-move limit; a
+guard (SIGALRM) fails a test that would hang; every test checks that no bot process is left.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import signal
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+from conftest import REPO
+
+from engine import Action, Deal, Match
+from engine.bots import make_bot
+from engine.cli import main
+from engine.logformat import Recorder
+from engine.protocol import parse_move, seat_events
+from engine.protocol.external import BotError, Channel, ExternalBot, end_all
+from engine.shuffle import SplitMix64
+from engine.shuffle import deal as seeded_deal
+from engine.simulate import bot_seed, play_match
+from engine.variant import load_variant
+
+SCHEMAS = REPO / "schemas" / "bot-protocol"
+HOSTILE = REPO / "tests" / "bots" / "hostile.py"
+PY = sys.executable
+
+
+def hostile(mode: str, *extra: str) -> str:
+    return " ".join([PY, str(HOSTILE), mode, *extra])
+
+
+def schema(name: str) -> dict[str, Any]:
+    return json.loads((SCHEMAS / f"{name}.schema.json").read_text(encoding="utf-8"))
+
+
+def _group_alive(pgid: int) -> bool:
+    """Whether a process (not a zombie) of the process group ``pgid`` is left."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] != "Z" and int(fields[2]) == pgid:
+            return True
+    return False
+
+
+class Guard(Exception):
+    """A test ran past its guard: something hung."""
+
+
+@pytest.fixture(autouse=True)
+def guard(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Fail (instead of hanging) after 120 s; keep the bots' stderr in tmp_path; at the end,
+    end every bot and check that none of the groups seen is left."""
+    monkeypatch.setenv("TRUCO_BOT_STDERR", str(tmp_path / "stderr"))
+    groups: list[int] = []
+    start = Channel.__init__
+
+    def started(self: Channel, *args: Any, **kwargs: Any) -> None:
+        start(self, *args, **kwargs)
+        groups.append(self.pid)
+
+    monkeypatch.setattr(Channel, "__init__", started)
+
+    def ring(_s: int, _f: FrameType | None) -> None:
+        raise Guard("the test hung")
+
+    old = signal.signal(signal.SIGALRM, ring)
+    signal.alarm(120)
+    try:
+        yield groups
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+        end_all()
+    left = [g for g in groups if _group_alive(g)]
+    assert left == [], f"bot process groups left behind: {left}"
+
+
+# -- the schemas --------------------------------------------------------------------------------
+
+def test_every_schema_is_json_schema_2020_12_and_its_examples_validate() -> None:
+    files = sorted(SCHEMAS.glob("*.schema.json"))
+    assert {f.name.split(".")[0] for f in files} >= {
+        "hello", "id", "ready", "match", "decision", "move", "events", "end", "quit",
+        "judge", "strength", "info"}
+    for f in files:
+        s = json.loads(f.read_text(encoding="utf-8"))
+        assert s["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+        jsonschema.Draft202012Validator.check_schema(s)
+        assert s["examples"], f.name
+        for example in s["examples"]:
+            jsonschema.Draft202012Validator(s).validate(example)
+            assert example["type"] == f.name.split(".")[0]
+
+
+def test_a_message_of_another_kind_fails_each_schema() -> None:
+    for f in SCHEMAS.glob("*.schema.json"):
+        s = json.loads(f.read_text(encoding="utf-8"))
+        assert not jsonschema.Draft202012Validator(s).is_valid({"type": "nonsense"}), f.name
+
+
+def _play_recorded(tmp_path: Path, variant: str, seed: int, seats: Sequence[int],
+                   groups: list[int]) -> list[dict[str, Any]]:
+    """A match with a recording bot at ``seats`` and heuristic elsewhere; every line each
+    recording bot read, parsed."""
+    rules = load_variant(variant)
+    match = Match(rules, seed=seed)
+    files = {s: tmp_path / f"seat{s}.jsonl" for s in seats}
+    bots = [ExternalBot(rules, s, hostile("record", str(files[s]))) if s in files
+            else make_bot("heuristic", rules, s) for s in range(rules.players)]
+    play_match(match, bots)
+    end_all()
+    return [json.loads(line) for f in files.values()
+            for line in f.read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.mark.parametrize("variant", ["paulista", "mineiro", "gauderio"])
+def test_every_message_the_engine_sends_validates_against_its_schema(
+        tmp_path: Path, variant: str, guard: list[int]) -> None:
+    messages = _play_recorded(tmp_path, variant, 3, [0, 1], guard)
+    kinds = {m["type"] for m in messages}
+    assert {"hello", "match", "decision", "events", "end", "quit"} <= kinds
+    for m in messages:
+        jsonschema.Draft202012Validator(schema(m["type"])).validate(m)
+
+
+def test_a_decision_holds_exactly_the_seats_observation_and_legal_moves() -> None:
+    from engine.protocol import decision
+
+    m = Match.new("gauderio", seed=4)
+    seat = m.turn
+    msg = decision(1, m.observation(seat), m.legal_actions(seat), {"move_ms": 1, "clock_ms": None})
+    assert msg["observation"] == m.observation(seat)
+    assert msg["legal"] == [str(a) for a in m.legal_actions(seat)]
+
+
+def test_the_notation_parses_back_every_move_a_bot_is_offered() -> None:
+    for variant in ("paulista", "mineiro", "gauderio"):
+        m = Match.new(variant, seed=2)
+        while not m.is_over:
+            for s in range(m.players):
+                for a in m.legal_actions(s):
+                    assert parse_move(str(a)) == a
+            m.apply(m.legal_actions(m.turn if m.state == "play" else
+                                    next(s for s in range(m.players) if m.legal_actions(s)))[0])
+    assert parse_move("play 1 #2 covered") == Action.play_at(1, 1, True)
+    assert parse_move("pass 3") == Action.pass_(3)
+    for bad in ("", "play", "play x 2h", "decide 1 maybe", "accept 1 2", "play 1 #0"):
+        with pytest.raises(ValueError):
+            parse_move(bad)
+
+
+# -- the built-in bots over the protocol: the same match ----------------------------------------
+
+def _log(variant: str, seed: int, names: Sequence[str]) -> str:
+    rules = load_variant(variant)
+    m = Match(rules, seed=seed)
+    bots = [make_bot(n, rules, bot_seed(seed, s)) for s, n in enumerate(names)]
+    out = io.StringIO()
+    play_match(m, bots, recorder=Recorder(m, out, variant=variant, players=["bot"] * m.players))
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("variant", ["paulista", "mineiro", "gauderio"])
+@pytest.mark.parametrize("name", ["random", "heuristic"])
+def test_a_served_bot_plays_the_same_match_as_in_process(variant: str, name: str) -> None:
+    served = f"cmd:{PY} -m engine bot serve {name}"
+    for seed in (1, 2):
+        alone = _log(variant, seed, [name] * 4)
+        assert _log(variant, seed, [served, name, served, name]) == alone
+        assert _log(variant, seed, [name, served, name, served]) == alone
+
+
+# -- hidden information -----------------------------------------------------------------------
+
+class _Covered:
+    """Plays face down where it can (so nothing public depends on its cards), passes an
+    offer to raise, else the first legal move."""
+
+    name = "covered"
+
+    def choose(self, observation: Any, legal: Sequence[Action]) -> Action:
+        for a in legal:
+            if a.kind == "play" and a.covered:
+                return a
+        return legal[-1] if legal[-1].kind == "pass" else legal[0]
+
+
+def _deals(rules: Any, seed: int, hands: int, swap: bool) -> list[Deal]:
+    rng = SplitMix64(seed)
+    out = []
+    for k in range(hands):
+        cards, vira = seeded_deal(rules.deck, rng, rules.players, rules.cards_per_player,
+                                  k % rules.players, rules.has_vira)
+        if swap:  # the opponents' cards, exchanged between them
+            cards[1], cards[3] = cards[3], cards[1][::-1]
+        out.append(Deal.of(k % rules.players, cards, vira))
+    return out
+
+
+def test_a_protocol_bot_receives_the_same_bytes_whatever_the_other_seats_hold(
+        tmp_path: Path, guard: list[int]) -> None:
+    rules = load_variant(REPO / "variants" / "house" / "covered-from-round-1.yaml")
+    seen = []
+    for swap in (False, True):
+        path = tmp_path / f"seen-{swap}.jsonl"
+        m = Match(rules, deals=_deals(rules, 9, 60, swap))
+        bots = [ExternalBot(rules, 5, hostile("record", str(path))), _Covered(), _Covered(),
+                _Covered()]
+        play_match(m, bots)  # type: ignore[arg-type]
+        assert m.is_over
+        end_all()
+        seen.append(path.read_bytes())
+    assert len(seen[0].splitlines()) > 30
+    assert seen[0] == seen[1]
+
+
+def test_seat_events_leave_out_a_covered_card() -> None:
+    m = Match.new(REPO / "variants" / "house" / "covered-from-round-1.yaml", seed=3)
+    seat = m.turn
+    other = (seat + 1) % m.players
+    before = m.observation(other)
+    covered = next(a for a in m.legal_actions(seat) if a.kind == "play" and a.covered)
+    m.apply(covered)
+    (ev,) = seat_events(before, m.observation(other))
+    assert ev == {"event": "play", "round": 1, "seat": seat, "card": None, "covered": True}
+
+
+# -- hostile bots -------------------------------------------------------------------------------
+
+def _hostile_match(mode: str, groups: list[int], move_ms: int = 500,
+                   variant: str = "paulista") -> ExternalBot:
+    rules = load_variant(variant)
+    m = Match(rules, seed=21)
+    faults: list[str] = []
+    bot = ExternalBot(rules, 1, hostile(mode), move_ms=move_ms, report=faults.append)
+    bot.observe(m.observation(0))  # the match begins: its process is started
+    assert bot.pid == groups[-1]
+    bots = [bot, *(make_bot("random", rules, s) for s in range(1, rules.players))]
+    play_match(m, bots)
+    assert m.is_over  # the run goes on to the match's end
+    assert len(faults) == len(bot.faults)  # each fault reported as it happened
+    return bot
+
+
+@pytest.mark.parametrize("mode,kind", [
+    ("crash", "crash"), ("hang", "timeout"), ("flood", "flood"), ("fork", "timeout")])
+def test_a_bot_that_fails_for_good_forfeits_its_match_and_is_killed(
+        mode: str, kind: str, guard: list[int]) -> None:
+    bot = _hostile_match(mode, guard)
+    assert [f["kind"] for f in bot.faults] == [kind]
+    assert bot.faults[0]["decision"] == 3
+    assert bot.dead and bot.decisions > 3  # the rest of its moves: the default move
+    assert not _group_alive(guard[-1])  # killed at once, children included
+
+
+@pytest.mark.parametrize("mode", ["garbage", "illegal", "utf8"])
+def test_a_bad_answer_forfeits_that_move_only(mode: str, guard: list[int]) -> None:
+    bot = _hostile_match(mode, guard)
+    assert bot.faults and not bot.dead
+    assert len(bot.faults) == bot.decisions  # every answer bad: every move the default
+    assert {f["kind"] for f in bot.faults} == {"illegal" if mode == "illegal" else "garbage"}
+
+
+@pytest.mark.parametrize("mode", ["partial", "late", "good"])
+def test_partial_lines_and_late_answers_cost_nothing(mode: str, guard: list[int]) -> None:
+    bot = _hostile_match(mode, guard, move_ms=5000)
+    assert bot.faults == [] and bot.decisions > 3
+
+
+def test_the_clock_runs_out(guard: list[int]) -> None:
+    rules = load_variant("paulista")
+    m = Match(rules, seed=21)
+    bot = ExternalBot(rules, 1, hostile("partial"), move_ms=5000, clock_ms=120,
+                      report=lambda _t: None)
+    bot.observe(m.observation(0))
+    play_match(m, [bot, *(make_bot("random", rules, s) for s in range(1, 4))])
+    assert [f["kind"] for f in bot.faults] == ["timeout"]
+    assert "clock" in bot.faults[0]["detail"]
+
+
+def test_the_default_move_passes_an_offer_to_raise(guard: list[int]) -> None:
+    rules = load_variant("paulista")
+    m = Match(rules, seed=21)
+    bot = ExternalBot(rules, 1, hostile("garbage"), move_ms=500, report=lambda _t: None)
+    seat = m.turn
+    offer = [Action.raise_to(seat, 3), Action.pass_(seat)]
+    assert bot.choose(m.observation(seat), offer) == Action.pass_(seat)
+    assert bot.choose(m.observation(seat), m.legal_actions(seat)) == m.legal_actions(seat)[0]
+    assert [f["kind"] for f in bot.faults] == ["garbage", "garbage"]
+
+
+@pytest.mark.parametrize("mode", ["badhello", "silent"])
+def test_a_bot_that_fails_its_handshake_stops_the_run(mode: str, monkeypatch: pytest.MonkeyPatch,
+                                                      guard: list[int]) -> None:
+    monkeypatch.setattr("engine.protocol.external.HANDSHAKE_MS", 300)
+    rules = load_variant("paulista")
+    bot = ExternalBot(rules, 1, hostile(mode))
+    with pytest.raises(BotError, match="failed its handshake"):
+        bot.observe(Match(rules, seed=1).observation(0))
+
+
+def test_a_program_that_does_not_exist_is_a_clear_error() -> None:
+    rules = load_variant("paulista")
+    bot = ExternalBot(rules, 1, "/no/such/bot --level 3")
+    with pytest.raises(BotError, match="cannot start bot /no/such/bot"):
+        bot.observe(Match(rules, seed=1).observation(0))
+
+
+def test_a_bot_that_ignores_quit_and_sigterm_is_killed_at_the_end(guard: list[int]) -> None:
+    bot = _hostile_match("stubborn", guard, move_ms=5000)
+    assert bot.faults == []
+    end_all()
+    assert not _group_alive(guard[-1])
+
+
+def test_keyboard_interrupt_leaves_no_bot_behind(guard: list[int]) -> None:
+    rules = load_variant("paulista")
+    m = Match(rules, seed=21)
+    bot = ExternalBot(rules, 1, hostile("hang"), move_ms=60_000)
+    bot.observe(m.observation(0))
+
+    def interrupt(_s: int, _f: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 1.0)  # Ctrl-C while the bot hangs on decision 3
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            play_match(m, [bot, *(make_bot("random", rules, s) for s in range(1, 4))])
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+        signal.alarm(120)
+    end_all()  # what the interpreter's exit does (atexit)
+    assert not _group_alive(guard[-1])
+
+
+# -- where bots go: the command line ----------------------------------------------------------
+
+def test_cmd_bots_play_a_simulation_on_jobs(tmp_path: Path) -> None:
+    runner = CliRunner()
+    bots = f"cmd:{hostile('good')},random"
+    one = runner.invoke(main, ["simulate", "-v", "mineiro", "-n", "6", "--bots", bots,
+                               "--json"])
+    two = runner.invoke(main, ["simulate", "-v", "mineiro", "-n", "6", "--bots", bots,
+                               "--json", "--jobs", "2"])
+    assert one.exit_code == 0, one.output
+    assert json.loads(one.stdout) == json.loads(two.stdout)
+    assert json.loads(one.stdout)["bots"][0] == bots.split(",")[0]
+
+
+def test_cmd_bots_play_a_tournament() -> None:
+    bots = f"cmd:{hostile('good')},random"
+    result = CliRunner().invoke(main, ["tournament", "-v", "paulista", "--bots", bots,
+                                       "--games", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["pairings"][0]["matches"] == 4
+
+
+def test_cmd_without_a_command_is_a_usage_error() -> None:
+    result = CliRunner().invoke(main, ["simulate", "-v", "paulista", "--bots", "cmd:"])
+    assert result.exit_code == 2
+    assert "cmd: needs a command" in result.output

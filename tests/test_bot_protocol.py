@@ -1,5 +1,5 @@
 """The bot protocol (docs/bot-protocol.md): its schemas, the engine's side of it, hostile bots,
-hidden information, the built-in bots over it and the examples passing ``truco bot check``.
+hidden information, the built-in bots over it, and cmd: bots on the command line.
 
 No test times anything: a timeout is asserted by its outcome, with a small per-move limit; a
 guard (SIGALRM) fails a test that would hang; every test checks that no bot process is left.

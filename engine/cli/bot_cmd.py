@@ -32,3 +32,28 @@ def serve(name: str) -> None:
 
     sys.exit(run(name))
 
+
+@bot.command()
+@click.argument("command")
+@click.option("--decisions", "-d", default=200, show_default=True, type=click.IntRange(1),
+              help="Decisions of the bot in each family (Paulista, Mineiro, Gaudério).")
+@click.option("--move-ms", default=5000, show_default=True, type=click.IntRange(1),
+              help="The per-move limit, in milliseconds.")
+def check(command: str, decisions: int, move_ms: int) -> None:
+    """Run a compliance check of the bot program COMMAND (a command line, split as a shell
+    would): the handshake, DECISIONS decisions in each shipped family with its side bets and
+    special hands, a match abandoned half-way, a message of an unknown kind, timing, quit.
+    Prints each check, ok or FAILED; exits 0 if all passed, 1 otherwise.
+
+    \b
+    Example:
+      truco bot check 'python3 examples/bots/first.py'
+    """
+    from engine.protocol.check import check as run
+
+    report = run(command, decisions=decisions, move_ms=move_ms)
+    for line in report.lines():
+        click.echo(line)
+    click.echo(f"{command}: {'passed' if report.passed else 'FAILED'}")
+    if not report.passed:
+        sys.exit(1)

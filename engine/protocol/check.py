@@ -1,0 +1,181 @@
+"""``truco bot check CMD``: a compliance run of a bot program (docs/bot-protocol.md).
+
+The handshake; a few hundred decisions in each shipped family (Paulista, Mineiro, Gaudério:
+their special hands and side bets), the bot on one team against the built-in ``heuristic``;
+a match abandoned half-way and the next one on the same process; a message of a kind it does
+not know (it must go on); every answer legal and in time; ``quit``. Each check is a line,
+``ok`` or ``FAILED`` with why.
+"""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.bots import make_bot, notify
+from engine.game import Match
+from engine.protocol.external import BotError, Channel, ExternalBot, end_all
+from engine.simulate import bot_seed, match_seed, play_match
+from engine.variant import load_variant
+
+FAMILIES = ("paulista", "mineiro", "gauderio")
+
+
+@dataclass
+class Result:
+    """One check: its name, whether it passed, and what it found."""
+
+    name: str
+    passed: bool
+    detail: str
+
+
+@dataclass
+class Report:
+    """Every check of a run, in order."""
+
+    results: list[Result] = field(default_factory=list)
+
+    def add(self, name: str, passed: bool, detail: str) -> None:
+        self.results.append(Result(name, passed, detail))
+
+    @property
+    def passed(self) -> bool:
+        """Whether every check passed."""
+        return all(r.passed for r in self.results)
+
+    def lines(self) -> list[str]:
+        """``ok      name: detail`` / ``FAILED  name: detail``, one per check."""
+        return [f"{'ok' if r.passed else 'FAILED':7} {r.name}: {r.detail}" for r in self.results]
+
+
+def _family(command: str, variant: str, decisions: int, move_ms: int,
+            faults: list[str]) -> tuple[int, int, float]:
+    """Play matches of ``variant``, the bot on team 0 (then 1), until it has made
+    ``decisions``; returns (matches, decisions, slowest answer in ms)."""
+    rules = load_variant(variant)
+    made = matches = 0
+    slowest = 0.0
+    while made < decisions:
+        seed = match_seed(1, matches)
+        team = matches % 2
+        match = Match(rules, seed=seed, dealer=matches % rules.players)
+        bots: list[Any] = []
+        for seat in range(rules.players):
+            if rules.team_of[seat] == team:
+                bots.append(ExternalBot(rules, bot_seed(seed, seat), command, move_ms=move_ms,
+                                        report=faults.append, match=matches))
+            else:
+                bots.append(make_bot("heuristic", rules, bot_seed(seed, seat)))
+        timed = [_Timed(b) if isinstance(b, ExternalBot) else b for b in bots]
+        play_match(match, timed)
+        matches += 1
+        for b in timed:
+            if isinstance(b, _Timed):
+                made += b.bot.decisions
+                slowest = max(slowest, b.slowest)
+    return matches, made, slowest
+
+
+class _Timed:
+    """An external bot whose answers are timed (for the report only)."""
+
+    def __init__(self, bot: ExternalBot) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.slowest = 0.0
+
+    def choose(self, observation: Any, legal: Any) -> Any:
+        start = time.monotonic()
+        try:
+            return self.bot.choose(observation, legal)
+        finally:
+            self.slowest = max(self.slowest, (time.monotonic() - start) * 1000)
+
+    def observe(self, observation: Any) -> None:
+        self.bot.observe(observation)
+
+    @property
+    def judge(self) -> Callable[[Any], float] | None:
+        return self.bot.judge
+
+
+def _abandoned(command: str, move_ms: int, faults: list[str]) -> str:
+    """A match left half-way (``end`` with a null result), then a whole one on the same
+    process, with a message of an unknown kind before it."""
+    rules = load_variant("paulista")
+    match = Match(rules, seed=11)
+    bot = ExternalBot(rules, 1, command, move_ms=move_ms, report=faults.append)
+    seats = {match.turn: bot}
+    for _ in range(3):
+        if match.is_over:
+            break
+        seat = match.turn if match.state == "play" else None
+        if seat is None or seat not in seats:
+            break
+        match.apply(bot.choose(match.observation(seat), match.legal_actions(seat)))
+        notify(match, seats)
+    pid = bot.pid
+    bot.close()
+    bot2 = ExternalBot(rules, 2, command, move_ms=move_ms, report=faults.append, match=1)
+    bot2.send({"type": "x-unknown", "note": "a later version's message"})
+    again = bot2.pid
+    m2 = Match(rules, seed=12)
+    play_match(m2, [bot2, *(make_bot("random", rules, s) for s in range(1, rules.players))])
+    if bot2.dead or not bot2.ended:
+        return "the next match did not end well"
+    if pid is None or again != pid:
+        return "a new process for the next match (expected the same one to go on)"
+    return ""
+
+
+def _quit(command: str) -> str:
+    """The bot exits on ``quit`` within 2 seconds."""
+    ch = Channel(shlex.split(command))
+    ch.handshake()
+    try:
+        ch.send({"type": "quit"}, time.monotonic() + 1)
+        ch.proc.wait(2)
+    except subprocess.TimeoutExpired:
+        return "still running 2 s after quit"
+    except Exception as exc:  # a dead pipe: it exited before reading quit
+        return f"{exc}"
+    finally:
+        ch.kill()
+    return ""
+
+
+def check(command: str, *, decisions: int = 200, move_ms: int = 5000) -> Report:
+    """Run every check of ``command`` (a command line) and return the report."""
+    report = Report()
+    try:
+        ch = Channel(shlex.split(command))
+        ch.handshake()
+    except BotError as exc:
+        report.add("handshake", False, str(exc))
+        return report
+    report.add("handshake", True, f"id {ch.name!r}, protocol 1, ready")
+    ch.close()
+    try:
+        for variant in FAMILIES:
+            faults: list[str] = []
+            matches, made, slowest = _family(command, variant, decisions, move_ms, faults)
+            report.add(f"{variant}", not faults,
+                       f"{made} decisions in {matches} matches, slowest answer "
+                       f"{slowest:.0f} ms" + (f"; {len(faults)} faults, the first: {faults[0]}"
+                                              if faults else ""))
+        faults = []
+        problem = _abandoned(command, move_ms, faults)
+        report.add("abandoned match, unknown message", not problem and not faults,
+                   problem or (faults[0] if faults else "the next match goes on, same process"))
+        problem = _quit(command)
+        report.add("quit", not problem, problem or "exited")
+    except BotError as exc:
+        report.add("restart", False, str(exc))
+    finally:
+        end_all()
+    return report

@@ -1,0 +1,59 @@
+"""``truco bot check`` (docs/bot-protocol.md): the example bots pass it, a bad bot fails it."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+
+import pytest
+from click.testing import CliRunner
+from conftest import REPO
+
+from engine.cli import main
+from engine.protocol.external import end_all
+
+PY = sys.executable
+HOSTILE = REPO / "tests" / "bots" / "hostile.py"
+
+
+def hostile(mode: str) -> str:
+    return f"{PY} {HOSTILE} {mode}"
+
+
+@pytest.fixture(autouse=True)
+def _end_bots() -> object:
+    yield None
+    end_all()
+
+
+@pytest.mark.parametrize("command", [
+    f"{PY} {REPO / 'examples' / 'bots' / 'first.py'}",
+    f"node {REPO / 'examples' / 'bots' / 'first.js'}",
+    f"{PY} -m engine bot serve heuristic",
+])
+def test_the_examples_pass_truco_bot_check(command: str) -> None:
+    if command.startswith("node") and shutil.which("node") is None:
+        pytest.fail("node is not installed (.ci/run installs nodejs)")
+    result = CliRunner().invoke(main, ["bot", "check", command, "--decisions", "120"])
+    assert result.exit_code == 0, result.output
+    assert result.output.count("\nok ") + result.output.startswith("ok ") == 6
+    assert result.output.rstrip().endswith("passed")
+
+
+def test_the_examples_stay_short() -> None:
+    for name in ("first.py", "first.js"):
+        assert len((REPO / "examples" / "bots" / name).read_text().splitlines()) <= 60
+
+
+@pytest.mark.parametrize("mode", ["illegal", "badhello"])
+def test_truco_bot_check_fails_a_bad_bot(mode: str) -> None:
+    result = CliRunner().invoke(main, ["bot", "check", hostile(mode), "--decisions", "20",
+                                       "--move-ms", "2000"])
+    assert result.exit_code == 1
+    assert "FAILED" in result.output
+
+
+def test_truco_bot_serve_refuses_a_command() -> None:
+    result = CliRunner().invoke(main, ["bot", "serve", "cmd:./x"])
+    assert result.exit_code == 2
+    assert "serve a built-in bot, not a command" in result.output

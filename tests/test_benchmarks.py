@@ -35,3 +35,16 @@ def test_the_listing_benchmark_lists_the_same_logs_both_ways(capsys: Any,
     walked = listing.by_walk(str(tmp_path))
     assert walked == listing.by_rglob(str(tmp_path))  # the same names in the same order
     assert len(walked) == 30 and sum(p.endswith(".jsonl.gz") for p in walked) == 3
+
+
+def test_the_protocol_benchmark_runs(capsys: Any) -> None:
+    from benchmarks import protocol
+    from engine.protocol.external import end_all
+
+    try:
+        assert protocol.main(["--matches", "2"]) == 0
+    finally:
+        end_all()
+    out = capsys.readouterr().out
+    assert "| 4 random over the protocol (truco bot serve random) | " in out
+    assert "the protocol's cost per decision" in out

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import signal
 import sys
 from collections.abc import Iterator, Sequence
@@ -57,6 +58,22 @@ def _group_alive(pgid: int) -> bool:
         if fields[0] != "Z" and int(fields[2]) == pgid:
             return True
     return False
+
+
+def _running(marker: str) -> list[int]:
+    """The processes (not zombies) whose command line holds ``marker``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if marker in cmdline and state != "Z":
+            found.append(int(entry.name))
+    return found
 
 
 class Guard(Exception):
@@ -136,8 +153,24 @@ def test_every_message_the_engine_sends_validates_against_its_schema(
     messages = _play_recorded(tmp_path, variant, 3, [0, 1], guard)
     kinds = {m["type"] for m in messages}
     assert {"hello", "match", "decision", "events", "end", "quit"} <= kinds
+    seen = [e for m in messages if m["type"] == "events" for e in m["events"]]
+    assert {"play", "round", "raise", "hand"} <= {e["event"] for e in seen}
     for m in messages:
         jsonschema.Draft202012Validator(schema(m["type"])).validate(m)
+
+
+def test_a_match_starts_with_the_rules_truco_variants_show_prints() -> None:
+    import yaml
+
+    from engine.protocol import match_start
+
+    shown = CliRunner().invoke(main, ["variants", "show", "gauderio"]).output
+    rules = load_variant("gauderio")
+    msg = match_start(rules, 1, match=0, seed=3, time={"move_ms": 1, "clock_ms": None})
+    assert msg["rules"] == yaml.safe_load(shown)
+    assert list(msg["rules"]) == list(yaml.safe_load(shown))
+    assert (msg["seat"], msg["teams"], msg["variant_sha256"]) == (1, [0, 1, 0, 1],
+                                                                  rules.fingerprint)
 
 
 def test_a_decision_holds_exactly_the_seats_observation_and_legal_moves() -> None:
@@ -356,13 +389,18 @@ def test_keyboard_interrupt_leaves_no_bot_behind(guard: list[int]) -> None:
 
 def test_cmd_bots_play_a_simulation_on_jobs(tmp_path: Path) -> None:
     runner = CliRunner()
-    bots = f"cmd:{hostile('good')},random"
+    bots = f"cmd:{hostile('stubborn')},random"  # outlives its input: it must be killed
     one = runner.invoke(main, ["simulate", "-v", "mineiro", "-n", "6", "--bots", bots,
                                "--json"])
     two = runner.invoke(main, ["simulate", "-v", "mineiro", "-n", "6", "--bots", bots,
                                "--json", "--jobs", "2"])
     assert one.exit_code == 0, one.output
     assert json.loads(one.stdout) == json.loads(two.stdout)
+    end_all()  # this process's own (of the first run, idle in its pool)
+    left = _running(f"{HOSTILE} stubborn")
+    for pid in left:  # (not to leave them to the rest of the suite)
+        os.kill(pid, signal.SIGKILL)
+    assert left == []  # the workers' bots ended with the workers
     assert json.loads(one.stdout)["bots"][0] == bots.split(",")[0]
 
 

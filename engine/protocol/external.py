@@ -36,6 +36,7 @@ import tempfile
 import time
 import weakref
 from collections.abc import Callable, Mapping, Sequence
+from multiprocessing import util as _mp_util
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -272,12 +273,16 @@ atexit.register(end_all)
 
 
 def _guard_termination() -> None:
-    """In this process, a SIGTERM (a pool of workers being terminated) ends the bots first."""
-    if os.getpid() in _GUARDED or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+    """Once in each process that starts bots: a worker of a multiprocessing pool leaves
+    through ``os._exit``, without atexit (on Ctrl-C too), so multiprocessing's own exit
+    handlers end its bots; and a SIGTERM (a pool being terminated) ends them first."""
+    if os.getpid() in _GUARDED:
         return
-    with contextlib.suppress(ValueError):  # not the main thread: atexit still ends them
-        signal.signal(signal.SIGTERM, _on_term)
-        _GUARDED.append(os.getpid())
+    _GUARDED.append(os.getpid())
+    _mp_util.Finalize(None, end_all, exitpriority=100)
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        with contextlib.suppress(ValueError):  # not the main thread: atexit still ends them
+            signal.signal(signal.SIGTERM, _on_term)
 
 
 def _on_term(signum: int, _frame: FrameType | None) -> None:

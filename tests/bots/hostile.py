@@ -3,8 +3,9 @@
 Modes: ``good`` (the first legal move), ``record FILE`` (good, and every line it reads copied
 to FILE), ``crash``, ``hang``, ``garbage``, ``illegal``, ``flood``, ``partial`` (a good move
 written in two pieces), ``utf8`` (invalid UTF-8), ``fork`` (starts a child that sleeps, then
-hangs), ``stubborn`` (ignores quit and SIGTERM), ``badhello`` (another protocol version),
-``late`` (answers twice: the second answer arrives late), ``silent`` (no handshake).
+hangs), ``stubborn`` (ignores quit, SIGTERM and the end of its input), ``badhello``
+(another protocol version), ``late`` (answers twice: the second answer arrives late),
+``silent`` (no handshake).
 """
 
 import json
@@ -76,3 +77,5 @@ for raw in sys.stdin.buffer:
         say(move)  # read with the next decision: an old id, ignored
     else:
         say(move)
+if mode == "stubborn":  # and outlives the end of its input
+    time.sleep(3600)

@@ -1341,3 +1341,12 @@ def _variant_files(ref: str | os.PathLike[str],
     except Exception:  # noqa: BLE001 - whatever it is, the loader says it; nothing is kept
         return None
     return None
+
+
+def resolved_document(data: dict[str, Any]) -> dict[str, Any]:
+    """A resolved variant as a stand-alone variant file: no ``extends``, the name, title and
+    description first, then every rule in the schema's order (what ``truco variants show``
+    prints, and what the bot protocol sends a bot)."""
+    order = ["name", "title", "description", *variant_schema()["properties"]]
+    keys = [k for k in order if k in data and k not in ("extends", "$schema")]
+    return {k: data[k] for k in keys}

@@ -14,10 +14,9 @@ import yaml
 from click.testing import CliRunner
 
 from engine.cli import main
-from engine.cli.variants_cmd import resolved_document
 from engine.resources import shipped_variants
 from engine.rules import NOT_RULES, special_hands_from_data, variant_schema
-from engine.variant import find_variant, load_variant
+from engine.variant import find_variant, load_variant, resolved_document
 
 #: SHA-256 (its first 32 hex digits) of ``truco variants show NAME`` for every shipped variant,
 #: as main printed it before the defaults moved into the schema (a variant changed on purpose

@@ -16,9 +16,7 @@ from engine.errors import VariantError
 from engine.machine import DiagramUnavailable
 from engine.machine import diagram as machine_diagram
 from engine.resources import data_dir, schema_path, shipped_variants
-from engine.variant import load_variant, variant_schema
-
-_FIRST_KEYS = ("name", "title", "description")
+from engine.variant import load_variant, resolved_document
 
 
 class _Dumper(yaml.SafeDumper):
@@ -61,14 +59,6 @@ def list_() -> None:
         rules = load_variant(name)
         where = path.relative_to(root).as_posix()
         click.echo(f"{name:30} {rules.title}  [{where}]")
-
-
-def resolved_document(data: dict[str, Any]) -> dict[str, Any]:
-    """A resolved variant as a stand-alone variant file: no ``extends``, the name, title and
-    description first, then every rule in the schema's order."""
-    order = [*_FIRST_KEYS, *variant_schema()["properties"]]
-    keys = [k for k in order if k in data and k not in ("extends", "$schema")]
-    return {k: data[k] for k in keys}
 
 
 @variants.command()

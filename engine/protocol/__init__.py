@@ -44,7 +44,7 @@ def hello() -> Message:
 
 def rules_document(rules: Rules) -> dict[str, Any]:
     """The variant's resolved rules as ``truco variants show`` prints them (as JSON)."""
-    from engine.cli.variants_cmd import resolved_document
+    from engine.variant import resolved_document
 
     return resolved_document(dict(rules.data))
 

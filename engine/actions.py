@@ -1,29 +1,87 @@
 """Moves: small immutable values with a ``str`` in the log's own words and a ``repr`` you can
 paste back into Python.
 
+What a move of each kind carries, and how it is checked, logged, written and read back, is
+declared by its kind's module (:class:`engine.payload.Payload`, registered with
+:func:`declare`); nothing here knows one kind from another.
+
 >>> a = Action.raise_to(2, 3)
 >>> str(a), a.to_event()
 ('raise 2 3', {'event': 'raise', 'seat': 2, 'value': 3})
 >>> Action.from_event({"event": "play", "seat": 1, "card": "4c", "covered": True})
 Action.play(1, '4c', covered=True)
+>>> Action.parse("envido 0 real envido") == Action.envido(0, "real envido")
+True
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from engine.cards import CARD_CODES, Card, card_name, parse_card
+from engine.payload import SLOTS, CardField, NotationError, Payload, is_number
 
-Kind = Literal["play", "raise", "accept", "fold", "decide", "concede", "pass", "envido",
-               "quero", "nao_quero", "flor"]
+#: A move's kind: the name of a declared kind (:func:`declare`).
+Kind = str
+
+
+@dataclass(frozen=True)
+class _Spec:
+    """What Action derives from a kind's payload, once, when the kind is declared."""
+
+    payload: Payload
+    #: (slot, check) for every payload slot: the field's check, or "holds its default"
+    checks: tuple[tuple[str, Callable[[Any], bool]], ...]
+    card: CardField | None
+    takes_call: bool
+    want: str
+
+
+#: The declared kinds, by name, in declaration order.
+_SPECS: dict[str, _Spec] = {}
+
+
+def declare(kind: str, payload: Payload) -> None:
+    """Declare the payload of a kind of move (a kind's module does it, through
+    :func:`engine.moves.register`); Action's checks, log event, notation and ``repr`` of the
+    kind are derived here, once."""
+    fields = {f.slot: f for f in payload.fields}
+    checks: list[tuple[str, Callable[[Any], bool]]] = []
+    for slot, default in SLOTS.items():
+        field = fields.get(slot)
+        if field is not None:
+            checks.append((slot, field.ok))
+        elif slot != "call":  # an unused call gets its own message
+            checks.append((slot, _is_none if default is None else _is_false))
+    card = fields.get("card")
+    _SPECS[kind] = _Spec(payload, tuple(checks), card if isinstance(card, CardField) else None,
+                         "call" in fields, payload.want)
+
+
+def _is_none(value: Any) -> bool:
+    return value is None
+
+
+def _is_false(value: Any) -> bool:
+    return value is False
+
+
+def kinds() -> tuple[str, ...]:
+    """The declared kinds of move, in declaration order."""
+    return tuple(_SPECS)
+
+
+def _not_a_move(kind: object) -> ValueError:
+    return ValueError(f"{kind!r} is not a move: expected one of {', '.join(_SPECS)}")
 
 
 @dataclass(frozen=True, slots=True)
 class Action:
     """One player's move. Build it with the class methods: :meth:`play`, :meth:`raise_to`,
-    :meth:`accept`, :meth:`fold`, :meth:`decide`, :meth:`concede`.
+    :meth:`accept`, :meth:`fold`, :meth:`decide`, :meth:`concede`, ..., with :meth:`of` (any
+    kind, its fields by their log keys) or from its text with :meth:`parse`.
 
     Two more exist only in what a bot is given (:func:`engine.bots.choose_for`), never in a
     log or :meth:`Match.apply`: a move by hand position (:meth:`play_at`, in a blind hand, P6,
@@ -53,34 +111,24 @@ class Action:
                                      or card is not None):
             raise ValueError(f"a {kind} move's position must be a hand position (an int, "
                              f"0 or more) in place of a card, not {position!r}")
-        if kind == "play":
-            ok = (card is not None or position is not None) and type(self.covered) is bool \
-                and self.value is None and self.play_on is None
-            want = "a card, covered True or False"
-        elif kind == "raise":
-            ok = type(self.value) is int and self.covered is False and self.play_on is None
-            want = "a value (an int) and optionally a card"
-        elif kind == "decide":
-            ok = type(self.play_on) is bool and card is None and self.covered is False \
-                and self.value is None and position is None
-            want = "play True or False"
-        elif kind == "accept" or kind == "fold" or kind == "pass" or kind == "concede" \
-                or kind == "quero" or kind == "nao_quero":
-            ok = card is None and self.covered is False and self.value is None \
-                and self.play_on is None and position is None
-            want = "a seat only"
-        elif kind == "envido" or kind == "flor":
-            ok = card is None and self.covered is False and self.value is None \
-                and self.play_on is None and position is None and type(self.call) is str \
-                and 0 < len(self.call) <= 40
-            want = "a call (a side bet's call, like 'real envido')"
-        else:
-            raise ValueError(f"{kind!r} is not a move: expected one of play, raise, accept, "
-                             "fold, decide, concede, pass, envido, quero, nao_quero, flor")
-        if self.call is not None and kind != "envido" and kind != "flor":
+        spec = _SPECS.get(kind)
+        if spec is None:
+            raise _not_a_move(kind)
+        if self.call is not None and not spec.takes_call:
             raise ValueError(f"a {kind} move takes no call; found call={self.call!r}")
+        ok = True
+        for slot, check in spec.checks:
+            if not check(getattr(self, slot)):
+                ok = False
+                break
+        if ok:
+            takes = spec.card
+            if takes is None:
+                ok = position is None  # a position stands for a card
+            elif takes.required:
+                ok = card is not None or position is not None
         if not ok:
-            raise ValueError(f"a {kind} move takes {want}; found card={card!r}, "
+            raise ValueError(f"a {kind} move takes {spec.want}; found card={card!r}, "
                              f"covered={self.covered!r}, value={self.value!r}, "
                              f"play_on={self.play_on!r}")
 
@@ -146,24 +194,74 @@ class Action:
         """A bot's answer to an offer to raise out of turn (M3): no raise."""
         return cls("pass", seat)
 
+    @classmethod
+    def of(cls, kind: str, seat: int, **fields: Any) -> Action:
+        """A move of any declared kind, its fields named by their log keys (as
+        :meth:`from_event` reads them), a bot's view (a pass) included.
+
+        >>> Action.of("decide", 0, play=False)
+        Action.decide(0, False)
+        """
+        spec = _SPECS.get(kind)
+        if spec is None:
+            raise _not_a_move(kind)
+        keys = {f.key for f in spec.payload.fields}
+        extra = sorted(set(fields) - keys)
+        if extra:
+            raise ValueError(f"a {kind} move takes {spec.want}; found {', '.join(extra)}")
+        return cls(kind, seat, **{f.slot: f.take(fields) for f in spec.payload.fields})
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """The move that ``str(Action)`` writes as ``text`` (the log notation read back: the
+        kind, the seat, then the kind's fields); a :class:`~engine.payload.NotationError`
+        (a ``ValueError``) saying what was expected for anything else.
+
+        >>> Action.parse("raise 2 3 4c")
+        Action.raise_to(2, 3, '4c')
+        >>> Action.parse("decide 0 play"), Action.parse("play 1 #2 covered")
+        (Action.decide(0, True), Action.play_at(1, 1, covered=True))
+        >>> Action.parse("play 1 4c face-down")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        engine.payload.NotationError: 'play 1 4c face-down': unexpected 'face-down' after ...
+        """
+        words = text.split() if isinstance(text, str) else []
+        kind = words[0] if words else ""
+        spec = _SPECS.get(kind)
+        if spec is None:
+            raise NotationError(f"{text!r} is not a move: expected a kind of move (one of "
+                                f"{', '.join(_SPECS)}), a seat, then what the kind takes")
+        payload = spec.payload
+        form = f"(a {kind} move is written: {payload.form(kind)})"
+        if len(words) < 2 or not is_number(words[1]):
+            found = repr(words[1]) if len(words) > 1 else "the end of the move"
+            raise NotationError(f"{text!r}: expected a seat number after {kind!r}, found "
+                                f"{found} {form}")
+        into: dict[str, Any] = {}
+        at = 2
+        try:
+            for field in payload.fields:
+                at = field.read(words, at, into)
+        except NotationError as err:
+            raise NotationError(f"{text!r}: {err} {form}") from None
+        if at < len(words):
+            raise NotationError(f"{text!r}: unexpected {words[at]!r} after "
+                                f"{' '.join(words[:at])!r} {form}")
+        try:
+            return cls(kind, int(words[1]), **into)
+        except ValueError as err:  # read, but not a move: a position too far, a call too long
+            raise NotationError(f"{text!r}: {err}") from None
+
     def to_event(self) -> dict[str, Any]:
         """The move as a log event (docs/log-format.md), keys in the log's order; ``ValueError``
         for a bot's view of a move (:meth:`play_at`, :meth:`pass_`), which is none."""
-        if self.position is not None or self.kind == "pass":
+        payload = _SPECS[self.kind].payload
+        if self.position is not None or not payload.logged:
             raise ValueError(f"{self} is a bot's view of a move, not a move of the log")
         ev: dict[str, Any] = {"event": self.kind, "seat": self.seat}
-        if self.kind == "play":
-            ev["card"] = card_name(self.card)  # type: ignore[arg-type]
-            if self.covered:
-                ev["covered"] = True
-        elif self.kind == "raise":
-            ev["value"] = self.value
-            if self.card is not None:
-                ev["card"] = card_name(self.card)
-        elif self.kind == "decide":
-            ev["play"] = self.play_on
-        elif self.kind == "envido" or self.kind == "flor":
-            ev["call"] = self.call
+        for field in payload.fields:
+            field.put(ev, getattr(self, field.slot))
         return ev
 
     @classmethod
@@ -172,64 +270,32 @@ class Action:
         ``KeyError`` on malformed input."""
         kind = ev["event"]
         seat = ev["seat"]
-        if kind == "play":
-            return cls.play(seat, ev["card"], bool(ev.get("covered", False)))
-        if kind == "raise":
-            return cls.raise_to(seat, ev["value"], ev.get("card"))
-        if kind == "accept":
-            return cls.accept(seat)
-        if kind == "fold":
-            return cls.fold(seat)
-        if kind == "decide":
-            return cls.decide(seat, ev["play"])
-        if kind == "concede":
-            return cls.concede(seat)
-        if kind == "envido":
-            return cls.envido(seat, ev["call"])
-        if kind == "flor":
-            return cls.flor(seat, ev["call"])
-        if kind == "quero":
-            return cls.quero(seat)
-        if kind == "nao_quero":
-            return cls.nao_quero(seat)
-        raise ValueError(f"{kind!r} is not a move")
+        spec = _SPECS.get(kind)
+        if spec is None or not spec.payload.logged:
+            raise ValueError(f"{kind!r} is not a move")
+        return cls(kind, seat, **{f.slot: f.take(ev) for f in spec.payload.fields})
 
     def __str__(self) -> str:
-        if self.position is not None:  # as the observation of a blind hand writes it
-            at = f"#{self.position + 1}"
-            if self.kind == "raise":
-                return f"raise {self.seat} {self.value} {at}"
-            return f"play {self.seat} {at}{' covered' if self.covered else ''}"
-        if self.kind == "play":
-            return f"play {self.seat} {card_name(self.card)}{' covered' if self.covered else ''}"  # type: ignore[arg-type]
-        if self.kind == "raise":
-            named = f" {card_name(self.card)}" if self.card is not None else ""
-            return f"raise {self.seat} {self.value}{named}"
-        if self.kind == "decide":
-            return f"decide {self.seat} {'play' if self.play_on else 'fold'}"
-        if self.kind == "envido" or self.kind == "flor":
-            return f"{self.kind} {self.seat} {self.call}"
-        return f"{self.kind} {self.seat}"
+        out = f"{self.kind} {self.seat}"
+        for field in _SPECS[self.kind].payload.fields:
+            word = field.write(self)
+            if word is not None:
+                out += " " + word
+        return out
 
     def __repr__(self) -> str:
+        payload = _SPECS[self.kind].payload
+        factory = payload.factory or self.kind
         if self.position is not None:
-            if self.kind == "raise":
-                return f"Action('raise', {self.seat}, value={self.value}, position={self.position})"
-            extra = ", covered=True" if self.covered else ""
-            return f"Action.play_at({self.seat}, {self.position}{extra})"
-        if self.kind == "pass":
-            return f"Action.pass_({self.seat})"
-        if self.kind == "play":
-            extra = ", covered=True" if self.covered else ""
-            return f"Action.play({self.seat}, {card_name(self.card)!r}{extra})"  # type: ignore[arg-type]
-        if self.kind == "raise":
-            named = f", {card_name(self.card)!r}" if self.card is not None else ""
-            return f"Action.raise_to({self.seat}, {self.value}{named})"
-        if self.kind == "decide":
-            return f"Action.decide({self.seat}, {self.play_on})"
-        if self.kind == "envido" or self.kind == "flor":
-            return f"Action.{self.kind}({self.seat}, {self.call!r})"
-        return f"Action.{self.kind}({self.seat})"
+            if payload.view_factory is None:  # the constructor, with what is set
+                set_ = [f"{slot}={getattr(self, slot)!r}" for slot, default in SLOTS.items()
+                        if getattr(self, slot) is not default]
+                args = ", ".join([repr(self.kind), str(self.seat), *set_,
+                                  f"position={self.position}"])
+                return f"Action({args})"
+            factory = payload.view_factory
+        shown = [s for s in (f.shown(self) for f in payload.fields) if s is not None]
+        return f"Action.{factory}({', '.join([str(self.seat), *shown])})"
 
 
 @dataclass(frozen=True, slots=True)

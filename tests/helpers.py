@@ -51,31 +51,8 @@ def filled_deal(variant: Variant, first: Sequence[str], vira: str | None = None,
 
 
 def parse_action(text: str) -> Action:
-    """The move that ``str(Action)`` writes as ``text``: ``"play 1 4c covered"``,
-    ``"raise 2 3 4c"``, ``"accept 3"``, ``"fold 3"``, ``"decide 0 play"``, ``"concede 2"``."""
-    kind, seat_text, *rest = text.split()
-    seat = int(seat_text)
-    if kind == "play":
-        return Action.play(seat, rest[0], covered=rest[1:] == ["covered"])
-    if kind == "raise":
-        return Action.raise_to(seat, int(rest[0]), rest[1] if len(rest) > 1 else None)
-    if kind == "decide":
-        return Action.decide(seat, rest == ["play"])
-    if kind == "accept":
-        return Action.accept(seat)
-    if kind == "fold":
-        return Action.fold(seat)
-    if kind == "concede":
-        return Action.concede(seat)
-    if kind == "envido":  # a side bet's call: "envido 0 real envido"
-        return Action.envido(seat, " ".join(rest))
-    if kind == "flor":  # a flor's song, choice or raise: "flor 2 contra-flor"
-        return Action.flor(seat, " ".join(rest))
-    if kind == "quero":
-        return Action.quero(seat)
-    if kind == "nao_quero":
-        return Action.nao_quero(seat)
-    raise ValueError(f"not a move: {text!r}")
+    """The move that ``str(Action)`` writes as ``text`` (:meth:`Action.parse`)."""
+    return Action.parse(text)
 
 
 def act(m: Match, *moves: str) -> list[Checkpoint]:

@@ -76,3 +76,13 @@ def test_each_listed_kind_tells_and_offers_its_moves_in_truco_play() -> None:
     assert menu_entry(play, rules, 2) == "play card #2"
     assert menu_entry(Action.accept(1), rules, None) == "aceito (accept)"
     assert describe(Action.decide(1, False), rules, 0) == "seat 1 decides to fold the hand"
+
+
+def test_every_kind_with_moves_declares_its_payload_to_action() -> None:
+    """A kind's module declares what its moves carry (issue 27): every kind a player moves
+    with is a kind Action knows, and Action knows no kind that no module declared."""
+    from engine.actions import kinds
+
+    listed = {name for name, kind in KINDS.items() if kind.lister is not None}
+    assert {n for n, k in KINDS.items() if k.payload is not None} == listed
+    assert set(kinds()) == listed | {"pass"}  # the pass: a bot's view (M3), raising.py's

@@ -3,6 +3,10 @@
 A move kind is everything the engine knows about one kind of move, in one module:
 
 - its **trigger** of the variant's machine and its **log event** (the same name);
+- ``payload``: what a move of the kind carries besides its seat (:class:`engine.payload.Payload`:
+  its fields and their types), from which :class:`~engine.actions.Action` derives its checks,
+  log event, notation (``str``, ``Action.parse``) and ``repr``; ``None`` for the chance step
+  (a deal is no Action);
 - ``enabled(rules)``: whether the variant has it at all (a kind a variant turns off has no
   transition in its machine, so the machine refuses it);
 - ``transitions(rules)``: the machine's transitions it adds (from which states, to which);
@@ -33,7 +37,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.actions import declare
 from engine.machine import Ruling, condition, effect
+from engine.payload import Payload
 
 if TYPE_CHECKING:
     from engine.actions import Action
@@ -88,6 +94,8 @@ class MoveKind:
     #: ``adjust(rules, transitions)``: the machine's transitions rewritten by this kind (flor,
     #: G35: the moves after which a flor is due go to its ``sing`` state); ``None``: none.
     adjust: Callable[[Rules, list[dict[str, Any]]], list[dict[str, Any]]] | None = None
+    #: What a move of the kind carries (its fields), declared to Action; ``None``: no Action.
+    payload: Payload | None = None
 
 
 #: The registered kinds, by name, in registration order.
@@ -96,8 +104,11 @@ KINDS: dict[str, MoveKind] = {}
 
 def register(kind: MoveKind) -> MoveKind:
     """Register a kind: its judge as the machine's ``legal_<name>`` condition (judged once per
-    trigger, however many transitions ask) and its effect as the ``<name>`` effect."""
+    trigger, however many transitions ask), its effect as the ``<name>`` effect, and its
+    payload with :class:`~engine.actions.Action`."""
     judge = kind.judge
+    if kind.payload is not None:
+        declare(kind.name, kind.payload)
 
     def check(move: Any, ruling: Ruling) -> bool:
         if ruling.judged:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from engine.moves import MoveKind, Words, has_ladder, move_transitions, register
 from engine.moves.answers import judge_answer
 from engine.moves.outcome import accept_pending
+from engine.payload import Payload
 
 if TYPE_CHECKING:
     from engine.actions import Action
@@ -39,6 +40,6 @@ KIND = register(MoveKind(
     name="accept", tell=_tell, menu=_menu, order=2, judge=judge_answer, effect=_effect,
     lister=_lister,
     transitions=lambda rules: move_transitions("accept", "answer", "play", ends=False),
-    enabled=has_ladder,
+    enabled=has_ladder, payload=Payload(),
     not_now={None: "no raise is waiting for an answer"},
     keys=("betting.ladder", "betting.answered_by", "betting.refusal")))

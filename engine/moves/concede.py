@@ -43,6 +43,7 @@ from engine.moves.bets import (
     settle,
 )
 from engine.moves.outcome import conclude, end_hand
+from engine.payload import Payload
 from engine.state import NORMAL
 
 if TYPE_CHECKING:
@@ -149,7 +150,7 @@ def _menu(a: Action, w: Words) -> str:
 
 KIND = register(MoveKind(
     name="concede", tell=_tell, menu=_menu, order=5, judge=_judge, effect=_effect, lister=_lister,
-    transitions=_transitions, enabled=lambda rules: rules.concede,
+    transitions=_transitions, enabled=lambda rules: rules.concede, payload=Payload(),
     not_now={None: "no concede in this variant (concede.allowed)",
              "answer": "a raise is waiting for its answer: accept or fold (a concede instead "
                        "of an answer needs concede.instead_of_answer)",

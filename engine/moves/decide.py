@@ -12,6 +12,7 @@ from engine.machine import Ruling
 from engine.moves import MoveKind, Words, move_transitions, register
 from engine.moves.deal import has_decision
 from engine.moves.outcome import conclude, end_hand, other_team
+from engine.payload import Choice, Payload
 
 if TYPE_CHECKING:
     from engine.actions import Action
@@ -71,6 +72,7 @@ def _menu(a: Action, w: Words) -> str:
 KIND = register(MoveKind(
     name="decide", tell=_tell, menu=_menu, order=0, judge=_judge, effect=_effect, lister=_lister,
     transitions=_transitions, enabled=has_decision,
+    payload=Payload((Choice("play", yes="play", no="fold"),)),  # the log's "play": true/false
     not_now={None: "no decision is awaited"},
     keys=("special_hands.one_team.decision", "special_hands.one_team.fold_points",
           "special_hands.one_team.show_partner_cards", "special_hands.one_team.decider")))

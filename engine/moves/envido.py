@@ -24,6 +24,7 @@ from engine.machine import Ruling
 from engine.moves import MoveKind, Words, has_ladder, register
 from engine.moves.answers import who_answers
 from engine.moves.bets import bet_answerers, bet_of_call, judge_bet_answer, pending_bet
+from engine.payload import Payload, Text
 from engine.sidebets import BetState
 
 if TYPE_CHECKING:
@@ -190,6 +191,7 @@ def _menu(a: Action, w: Words) -> str:
 KIND = register(MoveKind(
     name="envido", tell=_tell, menu=_menu, order=6, judge=_judge, effect=_effect,
     lister=_lister, transitions=_transitions, enabled=has_side_bets,
+    payload=Payload((Text(what="a call (a side bet's call, like 'real envido')"),)),
     not_now={None: "no side bet may be called now",
              "decide": "the special hand's decision comes first",
              # truco.precedence: false (GH8): a truco called closes the bet

@@ -36,6 +36,7 @@ from engine.moves.bets import (
     pending_bet,
     settle_flor,
 )
+from engine.payload import Payload, Text
 from engine.sidebets import BetState, flor_points, seats_from_mao
 
 if TYPE_CHECKING:
@@ -361,6 +362,7 @@ def _menu(a: Action, w: Words) -> str:
 KIND = register(MoveKind(
     name="flor", tell=_tell, menu=_menu, order=9, judge=_judge, effect=_effect,
     lister=_lister, transitions=_transitions, enabled=has_flor, adjust=reroute,
+    payload=Payload((Text(what="a call (a flor's song, choice or raise, like 'contra-flor')"),)),
     not_now={None: "no flor is sung now",
              "bet_answer": "no flor's call waits for its answer"},
     keys=("side_bets",)))

@@ -14,6 +14,7 @@ from engine.machine import Ruling
 from engine.moves import MoveKind, Words, has_ladder, register
 from engine.moves.bets import answer_transitions, apply_settlement, judge_bet_answer, settle
 from engine.moves.envido import has_side_bets
+from engine.payload import Payload
 
 if TYPE_CHECKING:
     from engine.game import Match
@@ -64,6 +65,6 @@ KIND = register(MoveKind(
     name="quero", tell=_tell, menu=_menu, order=7, judge=_judge, effect=_effect,
     lister=_lister,
     transitions=lambda rules: answer_transitions("quero", has_ladder(rules)),
-    enabled=has_side_bets,
+    enabled=has_side_bets, payload=Payload(),
     not_now={None: "no side bet's call is waiting for its answer"},
     keys=("side_bets",)))

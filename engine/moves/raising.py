@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine.actions import declare
 from engine.cards import card_name
 from engine.errors import Why
 from engine.machine import Ruling
@@ -15,6 +16,7 @@ from engine.moves.answers import who_answers
 from engine.moves.deal import has_decision
 from engine.moves.outcome import accept_pending, conclude, end_hand, other_team, win_game
 from engine.moves.play import beats_table, kill_target
+from engine.payload import CardField, Number, Payload
 from engine.state import NORMAL
 
 if TYPE_CHECKING:
@@ -203,7 +205,8 @@ def _menu(a: Action, w: Words) -> str:
 
 KIND = register(MoveKind(
     name="raise", tell=_tell, menu=_menu, order=4, judge=_judge, effect=_effect, lister=_lister,
-    transitions=_transitions,
+    transitions=_transitions, payload=Payload((Number(), CardField(required=False)),
+                                              factory="raise_to"),
         not_now={None: "no raise is possible now",
                  # betting.raise_back false: no raise from the answer state (C9 house rule)
                  "answer": Why("no_raise_back", "no raise back in this variant: accept or "
@@ -213,3 +216,7 @@ KIND = register(MoveKind(
               "special_hands.one_team.raise_penalty",
           "special_hands.both_teams.raises", "special_hands.both_teams.raise_penalty",
           "play.raiser_must_beat", "play.raiser_must_kill")))
+
+#: M3: a bot offered a raise out of turn (``raise_timing: any_time``) may decline it; a pass is
+#: a bot's view of a move only (:func:`engine.bots.base.offer_raises`), never in a log.
+declare("pass", Payload(factory="pass_", logged=False))

@@ -54,7 +54,7 @@ from engine.actions import Action, Deal
 from engine.cards import CARD_CODES, Card, card_name
 from engine.errors import IllegalMoveError, Why
 from engine.machine import LeanEvent, Ruling, build_machine, triggers_from
-from engine.moves import KINDS, Lister, load_kinds
+from engine.moves import KINDS, PHASES, Lister, load_kinds
 from engine.moves.answers import answering_seats
 from engine.moves.outcome import new_hand
 from engine.observation import LastHand, Observation, PendingRaise, PlayedCard, SpecialHand
@@ -68,11 +68,6 @@ __all__ = ["NORMAL", "Checkpoint", "Match", "MoveTable",
            "move_table", "resolve_rules"]
 
 Checkpoint = dict[str, Any]
-
-#: The code of a move refused because of what the match waits for (its kind has no
-#: transition from the state): a raise's answer, a special hand's decision; else ``not_now``.
-NOT_NOW_CODES = {"answer": "answer_pending", "decide": "decision_pending",
-                 "bet_answer": "bet_answer_pending", "sing": "flor_pending"}
 
 load_kinds()
 
@@ -140,7 +135,7 @@ class MoveTable:
                      if k.lister is not None and k.name in self.triggers[s])
             for s in machine.states}
         #: States whose moves are listed seat by seat (the partners who answer a raise).
-        self.by_seat = {"answer"}
+        self.by_seat = {name for name, phase in PHASES.items() if phase.by_seat}
         team_of = rules.team_of
         #: The seats of the other teams, by team: who may answer that team's raise.
         self.opponents = [tuple(s for s in range(n) if team_of[s] != t)
@@ -432,9 +427,10 @@ class Match:
                                                     "out of turn; it is not a move"))
         said = KINDS[kind].not_now if kind in KINDS else {}
         text = said.get(self.state) or said.get(None) or "not a move now"
+        phase = PHASES.get(self.state)  # what the match waits for: a raise's answer, ...
         code = getattr(text, "code", None) or (
             "not_in_variant" if kind not in self._events  # the variant has no such move
-            else NOT_NOW_CODES.get(self.state, "not_now"))
+            else (phase.pending if phase is not None else None) or "not_now")
         self._illegal(action, Why(code, text))
 
     def _illegal(self, action: Action | Deal, why: str) -> NoReturn:

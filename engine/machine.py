@@ -131,7 +131,7 @@ def machine_spec(rules: Rules) -> tuple[list[dict[str, Any]], list[dict[str, Any
     reader of the variant's game sees, and what ``truco variants diagram`` draws. Each move
     kind the variant has (:mod:`engine.moves`) adds its transitions; a state is there when
     some transition uses it."""
-    from engine.moves import load_kinds
+    from engine.moves import PHASES, load_kinds
 
     transitions: list[dict[str, Any]] = []
     for kind in load_kinds().values():
@@ -144,11 +144,6 @@ def machine_spec(rules: Rules) -> tuple[list[dict[str, Any]], list[dict[str, Any
     states += [{"name": name} for name in PHASES if name in used]
     states.append({"name": "match_over", "final": True, "on_enter": ["match_decided"]})
     return states, transitions
-
-
-#: The phases a hand may rest in, in the order a diagram lists them (``deal`` and
-#: ``match_over`` are always there).
-PHASES = ("decide", "play", "answer", "bet_answer", "sing")
 
 
 def KINDS_WITH_ADJUST(rules: Rules) -> list[Any]:  # noqa: N802

@@ -86,3 +86,32 @@ def test_every_kind_with_moves_declares_its_payload_to_action() -> None:
     listed = {name for name, kind in KINDS.items() if kind.lister is not None}
     assert {n for n, k in KINDS.items() if k.payload is not None} == listed
     assert set(kinds()) == listed | {"pass"}  # the pass: a bot's view (M3), raising.py's
+
+
+def test_every_phase_of_a_machine_is_a_kinds_and_says_who_moves_there() -> None:
+    """Who moves in each state is declared by the kind awaited there (issue 27): every state
+    a shipped variant's machine rests in (but ``deal`` and ``match_over``) is a declared
+    phase, and its movers are the seats with a legal move (in ``play``, the seat to play;
+    the others may only raise out of turn, M3)."""
+    import random
+
+    from engine.bots import movers
+    from engine.moves import PHASES
+    from engine.resources import shipped_variants
+
+    seen: set[str] = set()
+    for variant in sorted(shipped_variants()):
+        states = set(build_machine(find_variant(variant)).states)
+        assert states - {"deal", "match_over"} <= set(PHASES), variant
+        for seed in range(2):
+            m, rng = Match.new(variant, seed=seed), random.Random(seed)
+            while not m.is_over:
+                seen.add(m.state)
+                who, can = movers(m), m.to_act()
+                assert len(set(who)) == len(who) and set(who) <= set(can), (variant, m.state)
+                if m.state != "play":
+                    assert set(who) == set(can), (variant, m.state, who, can)
+                legal = m.legal_actions()
+                calm = [a for a in legal if a.kind != "raise"] if seed else []
+                m.apply(rng.choice(calm or legal))
+    assert seen == set(PHASES)

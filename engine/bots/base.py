@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 from engine.actions import Action
 from engine.game import Match
-from engine.moves.answers import may_answer
+from engine.moves import PHASES
 from engine.rules import Rules
 from engine.shuffle import MASK64, SplitMix64
 
@@ -180,37 +180,12 @@ def movers(match: Match) -> list[int]:
     """The seats that may make the move the match waits for, the default first (see
     :func:`next_actor`): one seat for a card, a flor's song or a single decider; else the
     seats that may answer or decide, in playing order from the raiser's (or caller's) next
-    seat, or from the mão for a decision."""
-    n = match.players
-    st = match.state
-    team_of = match.rules.team_of
-    if st == "play":
-        return [match.turn]
-    if st == "answer":
-        assert match.pending is not None
-        start = match.pending[0] + 1
-        return [s for s in ((start + i) % n for i in range(n)) if may_answer(match, s)]
-    if st == "bet_answer":  # a side bet's call (G27): the other team, from its caller on
-        from engine.moves.bets import pending_bet
-
-        found = pending_bet(match)
-        assert found is not None and found[1].caller is not None
-        caller = found[1].caller
-        return [s for s in ((caller + i) % n for i in range(1, n))
-                if team_of[s] != team_of[caller]]
-    if st == "sing":  # G35, G36: the next holder sings
-        from engine.moves.flor import next_singer, record
-
-        singer = next_singer(match, record(match))
-        assert singer is not None
-        return [singer]
-    if st == "decide":
-        assert match.special_team is not None
-        if match.hand.decider is not None:  # only one seat decides (decider: first_from_mao)
-            return [match.hand.decider]
-        team = match.special_team
-        return [s for s in ((match.mao + i) % n for i in range(n)) if team_of[s] == team]
-    raise ValueError(f"nobody moves while the match is in {st!r}")
+    seat, or from the mão for a decision. Who moves in each phase is its kind's
+    (:class:`engine.moves.Phase`)."""
+    phase = PHASES.get(match.state)
+    if phase is None:
+        raise ValueError(f"nobody moves while the match is in {match.state!r}")
+    return phase.movers(match)
 
 
 def stronger_seat(match: Match, seats: Sequence[int],

@@ -19,6 +19,9 @@ A move kind is everything the engine knows about one kind of move, in one module
   listed seat by seat and a lister is called only for the seats that may answer now
   (:func:`engine.moves.answers.answering_seats`);
 - ``not_now``: why it is not a move in a state that has no trigger for it;
+- ``phases``: the states in which the match waits for a move of the kind (:class:`Phase`:
+  who may move there, the code of a move refused while it waits, whether its moves are listed
+  seat by seat): ``play`` for a card, ``answer`` for an accept (or a fold) of a raise, ...;
 - ``adjust`` (rarely): a rewrite of the other kinds' transitions, for a kind that changes
   where their moves lead (flor, G35: a move after which a flor is due goes to ``sing``);
 - ``keys``: the variant keys (schema paths) that parameterise it, checked against
@@ -75,6 +78,22 @@ class Words:
 
 
 @dataclass(frozen=True)
+class Phase:
+    """A state in which the match rests, waiting for a move of the kind that declares it."""
+
+    name: str
+    #: ``movers(match)``: the seats that may make the awaited move, the default first (a
+    #: driver asks it: :func:`engine.bots.base.next_actor`).
+    movers: Callable[[Match], list[int]]
+    #: The code of a move refused because the match waits here (a kind with no transition
+    #: from the state, :meth:`engine.game.Match.apply`): ``None``, the plain ``not_now``.
+    pending: str | None = None
+    #: Whether the moves are listed seat by seat, for the seats that may answer now
+    #: (:func:`engine.moves.answers.answering_seats`).
+    by_seat: bool = False
+
+
+@dataclass(frozen=True)
 class MoveKind:
     """One kind of move (see the module docstring)."""
 
@@ -96,19 +115,27 @@ class MoveKind:
     adjust: Callable[[Rules, list[dict[str, Any]]], list[dict[str, Any]]] | None = None
     #: What a move of the kind carries (its fields), declared to Action; ``None``: no Action.
     payload: Payload | None = None
+    #: The states in which the match waits for a move of the kind.
+    phases: tuple[Phase, ...] = ()
 
 
 #: The registered kinds, by name, in registration order.
 KINDS: dict[str, MoveKind] = {}
+#: The phases the kinds declare, by name, in registration order (the order a diagram lists
+#: them; ``deal`` and ``match_over`` are the machine's own).
+PHASES: dict[str, Phase] = {}
 
 
 def register(kind: MoveKind) -> MoveKind:
     """Register a kind: its judge as the machine's ``legal_<name>`` condition (judged once per
     trigger, however many transitions ask), its effect as the ``<name>`` effect, and its
-    payload with :class:`~engine.actions.Action`."""
+    payload with :class:`~engine.actions.Action`, and its phases."""
     judge = kind.judge
     if kind.payload is not None:
         declare(kind.name, kind.payload)
+    for phase in kind.phases:
+        if PHASES.setdefault(phase.name, phase) is not phase:
+            raise ValueError(f"two kinds declare the phase {phase.name!r}")
 
     def check(move: Any, ruling: Ruling) -> bool:
         if ruling.judged:

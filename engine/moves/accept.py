@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.moves import MoveKind, Words, has_ladder, move_transitions, register
-from engine.moves.answers import judge_answer
+from engine.moves import MoveKind, Phase, Words, has_ladder, move_transitions, register
+from engine.moves.answers import judge_answer, may_answer
 from engine.moves.outcome import accept_pending
 from engine.payload import Payload
 
@@ -29,6 +29,15 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
         out.append(m.moves.accept[seat])
 
 
+def _answerers(m: Match) -> list[int]:
+    """Who may answer the pending raise (C9 and its house rules), in playing order from the
+    raiser's next seat (the first answer counts)."""
+    assert m.pending is not None
+    n = m.players
+    start = m.pending[0] + 1
+    return [s for s in ((start + i) % n for i in range(n)) if may_answer(m, s)]
+
+
 def _tell(a: Action, w: Words) -> str:
     return f"{w.who} accept{w.s}"
 
@@ -41,5 +50,7 @@ KIND = register(MoveKind(
     lister=_lister,
     transitions=lambda rules: move_transitions("accept", "answer", "play", ends=False),
     enabled=has_ladder, payload=Payload(),
+    # a raise waits for its answer: accept (or fold, or raise back) by the seats that may answer
+    phases=(Phase("answer", _answerers, pending="answer_pending", by_seat=True),),
     not_now={None: "no raise is waiting for an answer"},
     keys=("betting.ladder", "betting.answered_by", "betting.refusal")))

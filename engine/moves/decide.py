@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import Why
 from engine.machine import Ruling
-from engine.moves import MoveKind, Words, move_transitions, register
+from engine.moves import MoveKind, Phase, Words, move_transitions, register
 from engine.moves.deal import has_decision
 from engine.moves.outcome import conclude, end_hand, other_team
 from engine.payload import Choice, Payload
@@ -55,6 +55,16 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
             out.extend(moves.decide[s])
 
 
+def _deciders(m: Match) -> list[int]:
+    """Who may decide: the one seat that decides where only one does (``decider:
+    first_from_mao``), else the deciding team's seats from the mão."""
+    assert m.special_team is not None
+    if m.hand.decider is not None:
+        return [m.hand.decider]
+    team, n, team_of = m.special_team, m.players, m.rules.team_of
+    return [s for s in ((m.mao + i) % n for i in range(n)) if team_of[s] == team]
+
+
 def _transitions(rules: Rules) -> list[dict[str, Any]]:
     return move_transitions("decide", "decide", "play")  # play on, or fold: fold points
 
@@ -73,6 +83,7 @@ KIND = register(MoveKind(
     name="decide", tell=_tell, menu=_menu, order=0, judge=_judge, effect=_effect, lister=_lister,
     transitions=_transitions, enabled=has_decision,
     payload=Payload((Choice("play", yes="play", no="fold"),)),  # the log's "play": true/false
+    phases=(Phase("decide", _deciders, pending="decision_pending"),),
     not_now={None: "no decision is awaited"},
     keys=("special_hands.one_team.decision", "special_hands.one_team.fold_points",
           "special_hands.one_team.show_partner_cards", "special_hands.one_team.decider")))

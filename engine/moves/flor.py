@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from engine.actions import Action, Deal
 from engine.errors import Why
 from engine.machine import Ruling, condition
-from engine.moves import MoveKind, Words, has_ladder, move_transitions, register
+from engine.moves import MoveKind, Phase, Words, has_ladder, move_transitions, register
 from engine.moves.bets import (
     apply_settlement,
     bet_answerers,
@@ -120,6 +120,13 @@ def next_singer(m: Match, b: BetState) -> int | None:
     """The holder who sings next (``None``: all have sung)."""
     sung = b.sung
     return next((s for s in order(m, b) if s not in sung), None)
+
+
+def _singers(m: Match) -> list[int]:
+    """Who sings now (G35, G36): the next holder."""
+    singer = next_singer(m, record(m))
+    assert singer is not None
+    return [singer]
 
 
 def _judge(m: Match, a: Action, r: Ruling) -> str | None:
@@ -363,6 +370,7 @@ KIND = register(MoveKind(
     name="flor", tell=_tell, menu=_menu, order=9, judge=_judge, effect=_effect,
     lister=_lister, transitions=_transitions, enabled=has_flor, adjust=reroute,
     payload=Payload((Text(what="a call (a flor's song, choice or raise, like 'contra-flor')"),)),
+    phases=(Phase("sing", _singers, pending="flor_pending"),),
     not_now={None: "no flor is sung now",
              "bet_answer": "no flor's call waits for its answer"},
     keys=("side_bets",)))

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from engine.cards import COBERTA, Card, card_name
 from engine.errors import Why
 from engine.machine import Ruling
-from engine.moves import MoveKind, Words, move_transitions, register
+from engine.moves import MoveKind, Phase, Words, move_transitions, register
 from engine.moves.outcome import conclude, end_hand, hand_result
 from engine.payload import CardField, Flag, Payload
 from engine.rules import COVERED
@@ -284,6 +284,7 @@ def _menu(a: Action, w: Words) -> str:
 KIND = register(MoveKind(
     name="play", tell=_tell, menu=_menu, order=1, judge=_judge, effect=_effect, lister=_lister,
     transitions=_transitions, payload=Payload((CardField(), Flag()), view_factory="play_at"),
+    phases=(Phase("play", lambda m: [m.turn]),),  # a card is awaited: the seat to play
     not_now={"answer": "a raise is waiting for its answer",
              "decide": "the special hand's decision comes first",
              None: "no card is awaited"},

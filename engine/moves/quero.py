@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from engine.actions import Action
 from engine.machine import Ruling
-from engine.moves import MoveKind, Words, has_ladder, register
+from engine.moves import MoveKind, Phase, Words, has_ladder, register
 from engine.moves.bets import answer_transitions, apply_settlement, judge_bet_answer, settle
 from engine.moves.envido import has_side_bets
 from engine.payload import Payload
@@ -53,6 +53,17 @@ def lister(m: Match, seat: int | None, out: list[Action], table: tuple[Action, .
     out.extend(table[s] for s in seats if seat is None or s == seat)
 
 
+def _bet_answerers(m: Match) -> list[int]:
+    """Who may answer the pending side bet's call (G27): the other team, in playing order
+    from the caller's next seat."""
+    from engine.moves.bets import pending_bet
+
+    found = pending_bet(m)
+    assert found is not None and found[1].caller is not None
+    caller, n, team_of = found[1].caller, m.players, m.rules.team_of
+    return [s for s in ((caller + i) % n for i in range(1, n)) if team_of[s] != team_of[caller]]
+
+
 def _tell(a: Action, w: Words) -> str:
     return f"{w.who} say{w.s} QUERO"
 
@@ -66,5 +77,6 @@ KIND = register(MoveKind(
     lister=_lister,
     transitions=lambda rules: answer_transitions("quero", has_ladder(rules)),
     enabled=has_side_bets, payload=Payload(),
+    phases=(Phase("bet_answer", _bet_answerers, pending="bet_answer_pending"),),
     not_now={None: "no side bet's call is waiting for its answer"},
     keys=("side_bets",)))

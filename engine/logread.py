@@ -32,7 +32,10 @@ from functools import cache
 from typing import IO, Any, Literal, cast
 
 from engine.errors import LogError
-from engine.logversion import EVENTS, LATEST, NEWER_EVENTS, VERSIONS, event_needs, version_problem
+from engine.logschema import CHECKPOINTS as CHECKPOINTS
+from engine.logschema import MOVES as MOVES
+from engine.logschema import NEWER
+from engine.logversion import LATEST, VERSIONS, event_needs, version_problem
 from engine.resources import schema_path
 
 #: Longest line accepted, in bytes (its line end not counted).
@@ -43,15 +46,12 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 #: lines costs to read is bounded by it, not by the size limit alone.
 MAX_LINES = 1 << 20
 
-#: The event types, from :data:`engine.logversion.EVENTS` (the one list): moves (and the
-#: ``deal``), then checkpoints.
-MOVES = tuple(e for e, (kind, _) in EVENTS.items() if kind != "checkpoint")
-CHECKPOINTS = tuple(e for e, (kind, _) in EVENTS.items() if kind == "checkpoint")
+# The move events (the kinds', engine.logschema) and the checkpoints, in the format's order.
 EVENT_TYPES = MOVES + CHECKPOINTS
-#: Event types of a newer version than 1: accepted by the schema, refused in a version-1 log
-#: by the version gate (engine.logversion), not named among the types an unknown event's
-#: message lists (version 1's).
-VERSION_2_EVENTS = tuple(e for e in EVENT_TYPES if e in NEWER_EVENTS)
+#: Event types of version 2 only: accepted by the schema, refused in a version-1 log by the
+#: version gate (engine.logversion), not named among the types an unknown event's message
+#: lists (version 1's).
+VERSION_2_EVENTS = tuple(NEWER)
 
 # A line is read up to its limit plus a CRLF line end, plus one byte to see that it is longer.
 _CHUNK = MAX_LINE_BYTES + 3

@@ -16,10 +16,11 @@ same. A log needs version 2 when one of its events has something version 1 has n
 A reader refuses an event that needs a newer version than its header names
 (:func:`version_problem`); a writer writes the lowest version its log needs
 (:func:`log_needs`), or, when it writes the header before the game is played, the version the
-variant's logs may need (:func:`rules_need`). A new event type is one more entry in
-:data:`EVENTS` (and the schema); another new feature of the format, one more test in
-:func:`event_needs`; and, if a variant's rules can call for it, in :func:`rules_need`. The
-version is always that of the parsed event, never guessed from a line's bytes.
+variant's logs may need (:func:`rules_need`). A new event names its version where it is
+declared (a move kind's ``log``, :mod:`engine.logschema`), and :data:`EVENTS` follows; another
+new feature of the format is one more test in :func:`event_needs` and, if a variant's rules can
+call for it, in :func:`rules_need`. The version is always that of the parsed event, never
+guessed from a line's bytes.
 
 >>> event_needs({"event": "play", "seat": 1, "card": "4c"})
 (1, '')
@@ -37,6 +38,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import EXTRA_LETTER
+from engine.logschema import CHECKPOINTS, MOVES, NEWER
 
 if TYPE_CHECKING:
     from engine.rules import Rules
@@ -64,24 +66,15 @@ def _extra_card(event: Mapping[str, Any]) -> str | None:
 
 
 #: Every event type of the format, with what it is (a move, a deal or a checkpoint) and the
-#: version that added it: the one list of them (:mod:`engine.logread` takes its lists from
-#: here; ``schemas/log.schema.json`` names the same, in this order: a test checks it).
+#: version that added it, in the format's order, as the move kinds and the checkpoints declare
+#: them (:mod:`engine.logschema`, which ``schemas/log.schema.json`` is made from).
 EVENTS: dict[str, tuple[str, int]] = {
-    "deal": ("deal", 1), "play": ("move", 1), "raise": ("move", 1), "accept": ("move", 1),
-    "fold": ("move", 1), "decide": ("move", 1),
-    "concede": ("move", 2),  # concede.allowed, a house rule
-    "round": ("checkpoint", 1), "hand": ("checkpoint", 1), "game": ("checkpoint", 1),
-    "match": ("checkpoint", 1),
-    "envido": ("move", 2), "flor": ("move", 2),  # side bets (G27), flor (G35-G39)
-    "quero": ("move", 2), "nao_quero": ("move", 2),
-    "side_declare": ("checkpoint", 2), "side_bet": ("checkpoint", 2),  # side bets (G28-G32)
-    "side_show": ("checkpoint", 2),
+    **{e: ("deal" if e == "deal" else "move", NEWER.get(e, (1, ""))[0]) for e in MOVES},
+    **{e: ("checkpoint", NEWER.get(e, (1, ""))[0]) for e in CHECKPOINTS},
 }
 
 #: The event types version 1 has not (each needs version 2 or later).
 NEWER_EVENTS = frozenset(e for e, (_, v) in EVENTS.items() if v > 1)
-#: The events of side bets (G22-G41, ``side_bets``): moves and checkpoints of version 2.
-SIDE_BET_EVENTS = NEWER_EVENTS - {"concede"}
 
 
 def event_needs(event: Mapping[str, Any]) -> tuple[int, str]:
@@ -93,10 +86,9 @@ def event_needs(event: Mapping[str, Any]) -> tuple[int, str]:
     (2, "a side bet's flor event")
     """
     kind = event.get("event")
-    added = EVENTS.get(kind, ("", 1))[1] if isinstance(kind, str) else 1
-    if added > 1:
-        what = "a concede move" if kind == "concede" else f"a side bet's {kind} event"
-        return added, what
+    needed = NEWER.get(kind) if isinstance(kind, str) else None  # one version 1 has not
+    if needed is not None:
+        return needed
     card = _extra_card(event)
     if card is not None:
         return 2, f"the extra card {card}"

@@ -79,6 +79,17 @@ class Field:
         """The field as an argument of the kind's factory in a ``repr`` (``None``: left out)."""
         raise NotImplementedError
 
+    #: Whether a log event must have the field.
+    needed: ClassVar[bool] = True
+
+    def schema(self) -> dict[str, Any]:
+        """The field's JSON Schema in the log event (``schemas/log.schema.json``)."""
+        raise NotImplementedError
+
+
+def _doc(schema: dict[str, Any], doc: str) -> dict[str, Any]:
+    return {**schema, "description": doc} if doc else schema
+
 
 def is_number(word: str) -> bool:
     """Whether ``word`` is written with the digits 0-9 only (``int`` reads it)."""
@@ -98,6 +109,15 @@ class CardField(Field):
     slot: ClassVar[str] = "card"
     key: str = "card"
     required: bool = True
+    #: The field's description in the log schema.
+    doc: str = ""
+
+    @property
+    def needed(self) -> bool:  # type: ignore[override]
+        return self.required
+
+    def schema(self) -> dict[str, Any]:
+        return _doc({"$ref": "#/$defs/card"}, self.doc)
 
     @property
     def want(self) -> str:
@@ -154,6 +174,11 @@ class Flag(Field):
 
     slot: ClassVar[str] = "covered"
     key: str = "covered"
+    doc: str = ""
+    needed: ClassVar[bool] = False
+
+    def schema(self) -> dict[str, Any]:
+        return _doc({"type": "boolean"}, self.doc)
 
     @property
     def want(self) -> str:
@@ -192,6 +217,15 @@ class Number(Field):
 
     slot: ClassVar[str] = "value"
     key: str = "value"
+    #: The least value a log may give (``None``: any integer).
+    minimum: int | None = None
+    doc: str = ""
+
+    def schema(self) -> dict[str, Any]:
+        schema: dict[str, Any] = {"type": "integer"}
+        if self.minimum is not None:
+            schema["minimum"] = self.minimum
+        return _doc(schema, self.doc)
 
     @property
     def want(self) -> str:
@@ -226,6 +260,10 @@ class Choice(Field):
     slot: ClassVar[str] = "play_on"
     yes: str
     no: str
+    doc: str = ""
+
+    def schema(self) -> dict[str, Any]:
+        return _doc({"type": "boolean"}, self.doc)
 
     @property
     def want(self) -> str:
@@ -261,6 +299,10 @@ class Text(Field):
     key: str = "call"
     what: str = "a call"
     longest: int = 40
+    doc: str = ""
+
+    def schema(self) -> dict[str, Any]:
+        return _doc({"type": "string", "minLength": 1, "maxLength": self.longest}, self.doc)
 
     @property
     def want(self) -> str:
@@ -284,6 +326,22 @@ class Text(Field):
 
     def shown(self, a: Action) -> str | None:
         return repr(getattr(a, self.slot))
+
+
+@dataclass(frozen=True)
+class LogEvent:
+    """How a kind's moves stand in a log (docs/log-format.md): ``place``, the event's place
+    among the format's moves (its tables, the schema, the events an error lists); ``about``,
+    its description in ``schemas/log.schema.json``; ``version``, the format version that has
+    it (a log of an older version refuses it), and ``named``, how that refusal names it (``None``:
+    ``a KIND move``); ``schema``, the event's schema for a kind whose moves are no Action (a
+    deal), else derived from its payload (:func:`engine.logschema.build`)."""
+
+    place: int
+    about: str
+    version: int = 1
+    named: str | None = None
+    schema: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)

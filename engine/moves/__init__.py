@@ -24,6 +24,9 @@ A move kind is everything the engine knows about one kind of move, in one module
   seat by seat): ``play`` for a card, ``answer`` for an accept (or a fold) of a raise, ...;
 - ``adjust`` (rarely): a rewrite of the other kinds' transitions, for a kind that changes
   where their moves lead (flor, G35: a move after which a flor is due goes to ``sing``);
+- ``log``: how its moves stand in a log (:class:`engine.payload.LogEvent`: the event's place
+  among the format's moves, its schema's description, the format version that has it), from
+  which :mod:`engine.logschema` builds ``schemas/log.schema.json`` and the version checks;
 - ``keys``: the variant keys (schema paths) that parameterise it, checked against
   ``schemas/variant.schema.json`` by the tests;
 - ``tell`` and ``menu``: how ``truco play`` tells a move of the kind and offers it in its menu,
@@ -42,7 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.actions import declare
 from engine.machine import Ruling, condition, effect
-from engine.payload import Payload
+from engine.payload import LogEvent, Payload
 
 if TYPE_CHECKING:
     from engine.actions import Action
@@ -117,6 +120,8 @@ class MoveKind:
     payload: Payload | None = None
     #: The states in which the match waits for a move of the kind.
     phases: tuple[Phase, ...] = ()
+    #: How its moves stand in a log: their event's place, schema and format version.
+    log: LogEvent | None = None
 
 
 #: The registered kinds, by name, in registration order.

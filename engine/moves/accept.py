@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from engine.moves import MoveKind, Phase, Words, has_ladder, move_transitions, register
 from engine.moves.answers import judge_answer, may_answer
 from engine.moves.outcome import accept_pending
-from engine.payload import Payload
+from engine.payload import LogEvent, Payload
 
 if TYPE_CHECKING:
     from engine.actions import Action
@@ -50,6 +50,8 @@ KIND = register(MoveKind(
     lister=_lister,
     transitions=lambda rules: move_transitions("accept", "answer", "play", ends=False),
     enabled=has_ladder, payload=Payload(),
+    log=LogEvent(place=3,
+                 about="Move: the challenged team accepts the pending raise."),
     # a raise waits for its answer: accept (or fold, or raise back) by the seats that may answer
     phases=(Phase("answer", _answerers, pending="answer_pending", by_seat=True),),
     not_now={None: "no raise is waiting for an answer"},

@@ -43,7 +43,7 @@ from engine.moves.bets import (
     settle,
 )
 from engine.moves.outcome import conclude, end_hand
-from engine.payload import Payload
+from engine.payload import LogEvent, Payload
 from engine.state import NORMAL
 
 if TYPE_CHECKING:
@@ -151,6 +151,11 @@ def _menu(a: Action, w: Words) -> str:
 KIND = register(MoveKind(
     name="concede", tell=_tell, menu=_menu, order=5, judge=_judge, effect=_effect, lister=_lister,
     transitions=_transitions, enabled=lambda rules: rules.concede, payload=Payload(),
+    log=LogEvent(place=6, version=2, named="a concede move",
+                 about=("Move (version 2, variants with concede.allowed): the seat gives up the "
+                        "hand (correr) on its turn, or instead of answering a raise where "
+                        "concede.instead_of_answer; the other team scores the hand's value (the "
+                        "value before a pending raise).")),
     not_now={None: "no concede in this variant (concede.allowed)",
              "answer": "a raise is waiting for its answer: accept or fold (a concede instead "
                        "of an answer needs concede.instead_of_answer)",

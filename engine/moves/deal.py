@@ -16,6 +16,7 @@ from engine.cards import Card
 from engine.errors import Why
 from engine.machine import Ruling, condition, effect
 from engine.moves import MoveKind, register
+from engine.payload import LogEvent
 from engine.state import NORMAL
 
 if TYPE_CHECKING:
@@ -117,7 +118,23 @@ def _transitions(rules: Rules) -> list[dict[str, Any]]:
 
 
 
+#: The deal event's fields in the log (a deal is no Action: no payload gives them).
+_SCHEMA: dict[str, Any] = {
+    "required": ["dealer", "hands"],
+    "properties": {
+        "dealer": {"$ref": "#/$defs/seat", "description": "The dealer, by rotation."},
+        "hands": {"type": "array", "minItems": 1,
+                  "items": {"type": "array", "items": {"$ref": "#/$defs/card"}},
+                  "description": "One list of cards per seat, indexed by seat."},
+        "vira": {"$ref": "#/$defs/card",
+                 "description": "The turned card (variants with a vira)."},
+    },
+}
+
 KIND = register(MoveKind(
     name="deal", order=-1, judge=_judge, effect=_effect, transitions=_transitions,
     not_now={None: "no deal is awaited now"},
+    log=LogEvent(place=0,
+                 about="Move: the cards of a new hand, the first event of its hand.",
+                 schema=_SCHEMA),
     keys=("players", "cards_per_player", "deck", "special_hands")))

@@ -12,7 +12,7 @@ from engine.machine import Ruling
 from engine.moves import MoveKind, Phase, Words, move_transitions, register
 from engine.moves.deal import has_decision
 from engine.moves.outcome import conclude, end_hand, other_team
-from engine.payload import Choice, Payload
+from engine.payload import Choice, LogEvent, Payload
 
 if TYPE_CHECKING:
     from engine.actions import Action
@@ -82,7 +82,11 @@ def _menu(a: Action, w: Words) -> str:
 KIND = register(MoveKind(
     name="decide", tell=_tell, menu=_menu, order=0, judge=_judge, effect=_effect, lister=_lister,
     transitions=_transitions, enabled=has_decision,
-    payload=Payload((Choice("play", yes="play", no="fold"),)),  # the log's "play": true/false
+    payload=Payload((Choice("play", yes="play", no="fold",
+                            doc="true to play the hand, false to fold it."),)),
+    log=LogEvent(place=5,
+                 about=("Move: the team in a mão de dez / mão de 11 with a decision plays "
+                        "(true) or folds (false).")),
     phases=(Phase("decide", _deciders, pending="decision_pending"),),
     not_now={None: "no decision is awaited"},
     keys=("special_hands.one_team.decision", "special_hands.one_team.fold_points",

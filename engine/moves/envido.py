@@ -24,7 +24,7 @@ from engine.machine import Ruling
 from engine.moves import MoveKind, Words, has_ladder, register
 from engine.moves.answers import who_answers
 from engine.moves.bets import bet_answerers, bet_of_call, judge_bet_answer, pending_bet
-from engine.payload import Payload, Text
+from engine.payload import LogEvent, Payload, Text
 from engine.sidebets import BetState
 
 if TYPE_CHECKING:
@@ -191,7 +191,13 @@ def _menu(a: Action, w: Words) -> str:
 KIND = register(MoveKind(
     name="envido", tell=_tell, menu=_menu, order=6, judge=_judge, effect=_effect,
     lister=_lister, transitions=_transitions, enabled=has_side_bets,
-    payload=Payload((Text(what="a call (a side bet's call, like 'real envido')"),)),
+    payload=Payload((Text(what="a call (a side bet's call, like 'real envido')",
+                          doc=("A call of a side bet, as the variant names it (G27: envido, real "
+                               "envido, falta envido).")),)),
+    log=LogEvent(place=7, version=2, named="a side bet's envido event",
+                 about=("Move (version 2, variants with side_bets): the seat starts a side bet "
+                        "with one of its calls, or raises the chain of the pending call "
+                        "(G24-G27).")),
     not_now={None: "no side bet may be called now",
              "decide": "the special hand's decision comes first",
              # truco.precedence: false (GH8): a truco called closes the bet

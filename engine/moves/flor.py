@@ -36,7 +36,7 @@ from engine.moves.bets import (
     pending_bet,
     settle_flor,
 )
-from engine.payload import Payload, Text
+from engine.payload import LogEvent, Payload, Text
 from engine.sidebets import BetState, flor_points, seats_from_mao
 
 if TYPE_CHECKING:
@@ -369,7 +369,14 @@ def _menu(a: Action, w: Words) -> str:
 KIND = register(MoveKind(
     name="flor", tell=_tell, menu=_menu, order=9, judge=_judge, effect=_effect,
     lister=_lister, transitions=_transitions, enabled=has_flor, adjust=reroute,
-    payload=Payload((Text(what="a call (a flor's song, choice or raise, like 'contra-flor')"),)),
+    payload=Payload((Text(what="a call (a flor's song, choice or raise, like 'contra-flor')",
+                          doc=("A call of the flor bet, as the variant names it (G39: flor, com "
+                               "flor me achico, contra-flor, contra-flor ao resto).")),)),
+    log=LogEvent(place=8, version=2, named="a side bet's flor event",
+                 about=("Move (version 2, variants with a flor, G33-G41): the seat sings his "
+                        "flor (compulsory, G35, G36), or, the first holder of the other team, "
+                        "chooses (flor, com flor me achico, contra-flor, contra-flor ao resto, "
+                        "G39), or raises over a pending contra-flor (G39).")),
     phases=(Phase("sing", _singers, pending="flor_pending"),),
     not_now={None: "no flor is sung now",
              "bet_answer": "no flor's call waits for its answer"},

@@ -16,7 +16,7 @@ from engine.machine import Ruling
 from engine.moves import MoveKind, Words, has_ladder, move_transitions, register
 from engine.moves.answers import judge_answer, refuse
 from engine.moves.outcome import conclude
-from engine.payload import Payload
+from engine.payload import LogEvent, Payload
 
 if TYPE_CHECKING:
     from engine.actions import Action
@@ -70,6 +70,8 @@ KIND = register(MoveKind(
     name="fold", tell=_tell, menu=_menu, order=3, judge=_judge, effect=_effect, lister=_lister,
     transitions=_transitions,
     enabled=has_ladder, payload=Payload(),
+    log=LogEvent(place=4,
+                 about="Move: the challenged team refuses the pending raise."),
     not_now={None: "no raise is waiting for an answer"},
     keys=("betting.ladder", "betting.refused_card_shown_in_rounds", "betting.answered_by",
           "betting.refusal")))

@@ -14,7 +14,7 @@ from engine.moves import MoveKind, Words, has_ladder, register
 from engine.moves.bets import answer_transitions, apply_settlement, judge_bet_answer, settle
 from engine.moves.envido import has_side_bets
 from engine.moves.quero import lister
-from engine.payload import Payload
+from engine.payload import LogEvent, Payload
 
 if TYPE_CHECKING:
     from engine.game import Match
@@ -55,5 +55,8 @@ KIND = register(MoveKind(
     lister=_lister,
     transitions=lambda rules: answer_transitions("nao_quero", has_ladder(rules)),
     enabled=has_side_bets, payload=Payload(),
+    log=LogEvent(place=10, version=2, named="a side bet's nao_quero event",
+                 about=("Move (version 2): the seat refuses the pending side bet's call (não "
+                        "quero); the last caller's team scores the chain's refused value (G28).")),
     not_now={None: "no side bet's call is waiting for its answer"},
     keys=("side_bets",)))

@@ -11,7 +11,7 @@ from engine.errors import Why
 from engine.machine import Ruling
 from engine.moves import MoveKind, Phase, Words, move_transitions, register
 from engine.moves.outcome import conclude, end_hand, hand_result
-from engine.payload import CardField, Flag, Payload
+from engine.payload import CardField, Flag, LogEvent, Payload
 from engine.rules import COVERED
 
 if TYPE_CHECKING:
@@ -283,7 +283,11 @@ def _menu(a: Action, w: Words) -> str:
 
 KIND = register(MoveKind(
     name="play", tell=_tell, menu=_menu, order=1, judge=_judge, effect=_effect, lister=_lister,
-    transitions=_transitions, payload=Payload((CardField(), Flag()), view_factory="play_at"),
+    transitions=_transitions,
+    payload=Payload((CardField(), Flag(doc="Face down (P7); default false.")),
+                    view_factory="play_at"),
+    log=LogEvent(place=1,
+                 about="Move: a card played."),
     phases=(Phase("play", lambda m: [m.turn]),),  # a card is awaited: the seat to play
     not_now={"answer": "a raise is waiting for its answer",
              "decide": "the special hand's decision comes first",

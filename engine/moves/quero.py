@@ -14,7 +14,7 @@ from engine.machine import Ruling
 from engine.moves import MoveKind, Phase, Words, has_ladder, register
 from engine.moves.bets import answer_transitions, apply_settlement, judge_bet_answer, settle
 from engine.moves.envido import has_side_bets
-from engine.payload import Payload
+from engine.payload import LogEvent, Payload
 
 if TYPE_CHECKING:
     from engine.game import Match
@@ -77,6 +77,10 @@ KIND = register(MoveKind(
     lister=_lister,
     transitions=lambda rules: answer_transitions("quero", has_ladder(rules)),
     enabled=has_side_bets, payload=Payload(),
+    log=LogEvent(place=9, version=2, named="a side bet's quero event",
+                 about=("Move (version 2): the seat accepts the pending side bet's call (G27); "
+                        "the dispute is settled at once (side_declare and side_bet "
+                        "checkpoints).")),
     phases=(Phase("bet_answer", _bet_answerers, pending="bet_answer_pending"),),
     not_now={None: "no side bet's call is waiting for its answer"},
     keys=("side_bets",)))

@@ -16,7 +16,7 @@ from engine.moves.answers import who_answers
 from engine.moves.deal import has_decision
 from engine.moves.outcome import accept_pending, conclude, end_hand, other_team, win_game
 from engine.moves.play import beats_table, kill_target
-from engine.payload import CardField, Number, Payload
+from engine.payload import CardField, LogEvent, Number, Payload
 from engine.state import NORMAL
 
 if TYPE_CHECKING:
@@ -205,8 +205,12 @@ def _menu(a: Action, w: Words) -> str:
 
 KIND = register(MoveKind(
     name="raise", tell=_tell, menu=_menu, order=4, judge=_judge, effect=_effect, lister=_lister,
-    transitions=_transitions, payload=Payload((Number(), CardField(required=False)),
-                                              factory="raise_to"),
+    transitions=_transitions, payload=Payload((
+        Number(minimum=1, doc="The new value of the hand: 3, 6, 9, 12 ..."),
+        CardField(required=False, doc="The card the raiser names (variants with M4).")),
+        factory="raise_to"),
+    log=LogEvent(place=2,
+                 about="Move: a raise to the next step of the ladder."),
         not_now={None: "no raise is possible now",
                  # betting.raise_back false: no raise from the answer state (C9 house rule)
                  "answer": Why("no_raise_back", "no raise back in this variant: accept or "
@@ -218,5 +222,5 @@ KIND = register(MoveKind(
           "play.raiser_must_beat", "play.raiser_must_kill")))
 
 #: M3: a bot offered a raise out of turn (``raise_timing: any_time``) may decline it; a pass is
-#: a bot's view of a move only (:func:`engine.bots.base.offer_raises`), never in a log.
+#: a bot's view of a move only (:func:`engine.bots.base.out_of_turn_raise`), never in a log.
 declare("pass", Payload(factory="pass_", logged=False))

@@ -131,16 +131,15 @@ def seat_events(before: Mapping[str, Any] | None, after: Mapping[str, Any]) -> l
 def parse_move(text: str) -> Action:
     """A move from its notation (``str(Action)``): ``play 1 2h``, ``play 1 #2 covered``,
     ``raise 0 3``, ``decide 2 play``, ``envido 1 real envido``, ``accept 3``, and a bot's
-    view of a move (a blind hand's ``#N``, ``pass``). Raises ``ValueError`` for anything else.
+    view of a move (a blind hand's ``#N``, ``pass``): :meth:`Action.parse`. Raises
+    ``ValueError`` for anything else.
 
     >>> parse_move("play 1 #2 covered")
     Action.play_at(1, 1, covered=True)
     >>> str(parse_move("envido 3 falta envido"))
     'envido 3 falta envido'
     """
-    words = text.split()
-    if len(words) < 2 or not words[1].isdigit():
-        raise ValueError(f"not a move: {text!r}")
+    return Action.parse(text)
     kind, seat, rest = words[0], int(words[1]), words[2:]
     if kind == "play" and rest and len(rest) <= 2 and rest[1:] in ([], ["covered"]):
         covered = rest[1:] == ["covered"]

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
-from engine.actions import Action, Kind
+from engine.actions import Action
 from engine.rules import Rules
 
 #: The protocol's version: a bot names the one it speaks in its ``id`` message.
@@ -140,21 +140,3 @@ def parse_move(text: str) -> Action:
     'envido 3 falta envido'
     """
     return Action.parse(text)
-    kind, seat, rest = words[0], int(words[1]), words[2:]
-    if kind == "play" and rest and len(rest) <= 2 and rest[1:] in ([], ["covered"]):
-        covered = rest[1:] == ["covered"]
-        if rest[0].startswith("#") and rest[0][1:].isdigit() and int(rest[0][1:]) > 0:
-            return Action.play_at(seat, int(rest[0][1:]) - 1, covered)
-        return Action.play(seat, rest[0], covered)
-    if kind == "raise" and rest and rest[0].isdigit() and len(rest) <= 2:
-        if len(rest) == 2 and rest[1].startswith("#") and rest[1][1:].isdigit():
-            return Action("raise", seat, None, False, int(rest[0]),
-                          position=int(rest[1][1:]) - 1)
-        return Action.raise_to(seat, int(rest[0]), rest[1] if len(rest) == 2 else None)
-    if kind == "decide" and rest in (["play"], ["fold"]):
-        return Action.decide(seat, rest[0] == "play")
-    if kind in ("envido", "flor") and rest:
-        return Action(cast("Kind", kind), seat, call=" ".join(rest))
-    if kind in ("accept", "fold", "concede", "pass", "quero", "nao_quero") and not rest:
-        return Action(cast("Kind", kind), seat)
-    raise ValueError(f"not a move: {text!r}")

@@ -26,6 +26,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import json
+import multiprocessing
 import os
 import selectors
 import shlex
@@ -279,6 +280,8 @@ def _guard_termination() -> None:
     if os.getpid() in _GUARDED:
         return
     _GUARDED.append(os.getpid())
+    if multiprocessing.parent_process() is None:
+        return  # the main process: atexit ends its bots; its handlers are its own
     _mp_util.Finalize(None, end_all, exitpriority=100)
     if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
         with contextlib.suppress(ValueError):  # not the main thread: atexit still ends them

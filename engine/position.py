@@ -31,6 +31,7 @@ from engine.moves.outcome import hand_result, new_hand
 from engine.moves.play import round_outcome
 from engine.resources import schema_path
 from engine.shuffle import SplitMix64
+from engine.sidebets import shown_set
 from engine.state import NORMAL, Played
 
 if TYPE_CHECKING:
@@ -830,7 +831,24 @@ def _settlement(m: Match, k: int, score: Sequence[int]) -> Settlement:
     return result
 
 
-def _result_problem(b: BetState, s: Settlement, at: str,
+def _same_points(m: Match, b: BetState, engine: tuple[int, tuple[Card, ...]] | None,
+                 record: tuple[int, tuple[Card, ...]] | None) -> bool:
+    """A show in a record is as good as the engine's where it is the same seat's, as many of
+    his dealt cards, making the same points: which of equal cards is shown depends on the
+    cards still held when the bet was settled (G32), which a position no longer tells."""
+    if engine is None or record is None or engine == record:
+        return engine == record
+    (seat, cards), (other, mine) = engine, record
+    dealt = m.hand.dealt[seat]
+    vira = m.hand.vira
+    return (seat == other and len(cards) == len(mine) == len(set(mine))
+            and all(c in dealt for c in mine)
+            and b.bet.points(list(mine), vira) == b.bet.points(list(cards), vira)
+            # listed as the engine lists a show (the highest value first, then card order)
+            and shown_set(list(mine), list(mine), mine, b.bet, vira) == tuple(mine))
+
+
+def _result_problem(b: BetState, s: Settlement, at: str, m: Match,
                     points: bool = True) -> PositionError | None:
     """How bet ``b``'s record differs from the settlement ``s`` the engine rules for it, or
     ``None``; ``points``: compare the points too."""
@@ -846,7 +864,7 @@ def _result_problem(b: BetState, s: Settlement, at: str,
     if points and s.points != b.points:
         return _refuse(Why("bet_result", f"{chain} pays {s.points} here ({rule})"),
                        f"{at}.points")
-    if s.shown != b.shown:
+    if not _same_points(m, b, s.shown, b.shown):
         return _refuse(Why("bet_shown", "the cards shown are the winning points' of an "
                                         "accepted bet (G32)"), f"{at}.shown")
     if s.flores != b.flores:
@@ -896,7 +914,7 @@ def _replay_results(m: Match, order: Sequence[int], start: Sequence[int]) -> Pos
     score = list(start)
     for k in order:
         s = _settlement(m, k, score)
-        problem = _result_problem(m.hand.side[k], s, f"side_bets[{k}]")  # type: ignore[index]
+        problem = _result_problem(m.hand.side[k], s, f"side_bets[{k}]", m)  # type: ignore[index]
         if problem is not None:
             return problem
         if s.score is not None:  # credited at once (G31)
@@ -914,7 +932,7 @@ def _check_final_result(m: Match, k: int) -> None:
     b = m.hand.side[k]  # type: ignore[index]
     at = f"side_bets[{k}]"
     s = _settlement(m, k, m.score)
-    problem = _result_problem(b, s, at, points=False)
+    problem = _result_problem(b, s, at, m, points=False)
     if problem is not None:
         raise problem
     if s.points == b.points:

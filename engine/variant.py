@@ -1213,6 +1213,18 @@ def find_variant(name: str) -> Rules:
     return _shipped(name)
 
 
+@cache
+def root_variants() -> tuple[str, ...]:
+    """The shipped variants that extend nothing (the families: every other shipped variant
+    states only what it changes in one of them), by name.
+
+    >>> root_variants()
+    ('gauderio', 'mineiro', 'paulista')
+    """
+    return tuple(sorted(name for name, path in shipped_variants().items()
+                        if read_yaml(path).data.get("extends") is None))
+
+
 def is_shipped_name(ref: object) -> TypeGuard[str]:
     """Whether ``ref`` names a shipped variant (a string that is no path and a shipped
     variant's name), as :func:`load` and a log header read it.

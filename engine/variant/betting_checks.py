@@ -1,0 +1,110 @@
+"""The cross-key checks of the ``betting`` block (C8, C9, C10, house) and of ``concede``: what
+the schema cannot say about the ladder, who answers a raise, and conceding."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from engine.errors import VariantError
+from engine.variant.messages import Err
+
+
+def _ladder_errors(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
+    """The bet ladder (C8, house): steps worth the game (or the match) last and only where
+    their value allows, values that increase, names used once, rounds that exist."""
+    bet = d["betting"]
+    target = d["game"]["target"]
+    previous = bet["initial_value"]
+    last = len(bet["ladder"]) - 1
+    for i, step in enumerate(bet["ladder"]):
+        value = step["value"]
+        worth = step["worth"]
+        named = value in ("game", "match")
+        if named and worth is not None:
+            yield err(("betting", "ladder", i, "worth"), f"expected worth only on a step with a "
+                      f"numeric value (value: {value} is worth the {value} already), found "
+                      f"worth: {worth}", (("betting", "ladder", i, "value"),))
+        elif worth is not None and value < target:
+            yield err(("betting", "ladder", i, "value"), f"a step worth the {worth} scores at "
+                      f"least the game: expected a value of at least game.target ({target}), "
+                      f"found {value}", (("betting", "ladder", i, "worth"), ("game", "target")))
+        if named or worth is not None:  # worth the game (or the match)
+            what = value if named else worth
+            if i != last:
+                yield err(("betting", "ladder", i, "value" if named else "worth"),
+                          f"expected the step worth the {what} last in the ladder, found it at "
+                          f"step {i + 1} of {last + 1}")
+        if named:
+            value = target  # its value is the target
+        if value <= previous:
+            hint = ""
+            if named:
+                hint = (f"; to follow a step of {previous}, give it a value of its own with "
+                        f"worth: {{value: {previous + 1}, name: {step['name']}, worth: "
+                        f"{step['value']}}}")
+            what = (f"a step worth the {step['value']} (game.target, {target}){hint}"
+                    if named else f"{value}")
+            yield err(("betting", "ladder", i, "value"), f"the ladder must increase: expected "
+                      f"more than {previous}, found {what}",
+                      (("betting", "initial_value"), ("game", "target")))
+        previous = value
+    names = [s["name"] for s in bet["ladder"]]
+    for i, name in enumerate(names):
+        if name in names[:i]:
+            yield err(("betting", "ladder", i, "name"), f"step name {name!r} is used twice")
+    for i, rnd in enumerate(bet["refused_card_shown_in_rounds"]):
+        if rnd > d["cards_per_player"]:
+            yield err(("betting", "refused_card_shown_in_rounds", i), f"there is no round {rnd}")
+
+
+def _answer_errors(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
+    """Who acts for a team (C9 house rules) and conceding: keys that would have no effect."""
+    bet = d["betting"]
+    ladder = bool(bet["ladder"])
+    players = d["players"]
+    sizes = ([len(t) for t in d["teams"]] if d["teams"]
+             else [players // 2, players - players // 2])
+    team_size = max(sizes)  # the largest team: a whole team's refusal needs two players
+    opponents = players - min(sizes)  # the most players a raise is put to
+    if bet["answered_by"] != "challenged_team":
+        if not ladder:
+            yield err(("betting", "answered_by"), "expected no answered_by without a ladder "
+                      "(no raise is ever answered), found next_seat", (("betting", "ladder"),))
+        elif opponents < 2:
+            yield err(("betting", "answered_by"), f"expected challenged_team with "
+                      f"{players} players (one opponent: the next seat is the only one who "
+                      "may answer), found next_seat", (("players",),))
+    if bet["refusal"] != "one_player":
+        if not ladder:
+            yield err(("betting", "refusal"), "expected no refusal without a ladder (no raise "
+                      "is ever refused), found whole_team", (("betting", "ladder"),))
+        elif team_size < 2:
+            yield err(("betting", "refusal"), f"expected one_player with {d['players']} "
+                      "players (a team of one: its one fold is the whole team's), found "
+                      "whole_team", (("players",),))
+    if bet["raise_back"] is False and len(bet["ladder"]) < 2:
+        yield err(("betting", "raise_back"), f"expected no raise_back with a ladder of "
+                  f"{len(bet['ladder'])} step(s) (no raise back exists), found false",
+                  (("betting", "ladder"),))
+    concede = d["concede"]
+    allowed = concede["allowed"]
+    if concede["instead_of_answer"]:
+        if not allowed:
+            yield err(("concede", "instead_of_answer"), "expected concede.allowed: true with "
+                      "instead_of_answer (conceding is off), found concede.allowed false",
+                      (("concede", "allowed"),))
+        elif not ladder:
+            yield err(("concede", "instead_of_answer"), "expected no instead_of_answer "
+                      "without a ladder (no raise is ever answered), found true",
+                      (("betting", "ladder"),))
+    if concede["in_special_hands"]:
+        specials = d["special_hands"]
+        if not allowed:
+            yield err(("concede", "in_special_hands"), "expected concede.allowed: true with "
+                      "in_special_hands (conceding is off), found concede.allowed false",
+                      (("concede", "allowed"),))
+        elif not any(specials[k]["enabled"] for k in ("one_team", "both_teams")):
+            yield err(("concede", "in_special_hands"), "expected an enabled special hand "
+                      "with in_special_hands (special_hands.*.enabled are all false), found "
+                      "true", (("special_hands",),))

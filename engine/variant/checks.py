@@ -1,0 +1,89 @@
+"""What the schema cannot say about a variant: the cross-key checks, block by block (the deck
+and manilhas, betting, rounds and play, teams, special hands, side bets), each problem located
+where the user wrote it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from engine.errors import VariantError
+from engine.variant.betting_checks import _answer_errors, _ladder_errors
+from engine.variant.deck_checks import _deck_errors
+from engine.variant.messages import Err, _where
+from engine.variant.reader import KeyPath, _Doc
+from engine.variant.side_bet_checks import _side_bet_errors
+from engine.variant.special_checks import _special_errors
+
+
+def _semantic_errors(doc: _Doc, d: dict[str, Any]) -> Iterator[VariantError]:
+    """What the schema cannot say: cross-key consistency, of ``d``, the document's data with
+    the schema's defaults filled in (where a key's being written matters, ``doc`` says)."""
+
+    def err(path: KeyPath, message: str, also: tuple[KeyPath, ...] = ()) -> VariantError:
+        # A rule that ties several keys is reported at ``path``, unless only one of the
+        # ``also`` keys was written in the file being loaded: the user changed that one.
+        for p in (path, *also):
+            if _where(doc, p)["file"] == doc.file:
+                return VariantError(message, **_where(doc, p))
+        return VariantError(message, **_where(doc, path))
+
+    yield from _deck_errors(d, err)
+    yield from _ladder_errors(d, err)
+    yield from _answer_errors(d, err)
+    yield from _round_errors(d, err)
+    yield from _team_errors(d, err)
+    yield from _special_errors(d, err, lambda path: path in doc.marks)
+    yield from _side_bet_errors(d, err)
+
+
+def _round_errors(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
+    """``covered_cards``, ``rounds`` and ``play`` (P7, C6, C7, C8 house rules): rounds that
+    exist, and constraints on covered cards and raises where there are some."""
+    if d["covered_cards"]["from_round"] > d["cards_per_player"]:
+        yield err(("covered_cards", "from_round"), "there is no such round")
+    if d["rounds"]["tied_round_leader"] == "mao" and d["cards_per_player"] <= 3:
+        # C7: a tie after a round won decides the hand; a tie in round 1 (or rounds 1 and 2)
+        # leaves the mão leading under every rule
+        yield err(("rounds", "tied_round_leader"), "with 3 cards or fewer the round after a "
+                  "tie is led by the mão anyway: expected cards_per_player of at least 4 for "
+                  "tied_round_leader: mao, found " + str(d["cards_per_player"]),
+                  (("cards_per_player",),))
+    play = d["play"]
+    for key in ("leader_face_up", "no_cover_after_tie"):
+        if play[key] and not d["covered_cards"]["allowed"]:
+            yield err(("play", key), f"play.{key} constrains covered cards: expected "
+                      "covered_cards.allowed: true, found false",
+                      (("covered_cards", "allowed"),))
+    if play["highest_after_tied_first"] and d["cards_per_player"] < 3:
+        yield err(("play", "highest_after_tied_first"), "after a tied first round each player "
+                  "has one card left: expected cards_per_player of at least 3, found "
+                  f"{d['cards_per_player']}", (("cards_per_player",),))
+    for key in ("raiser_must_beat", "raiser_must_kill"):
+        if play[key] and not d["betting"]["ladder"]:
+            yield err(("play", key), f"play.{key} constrains raises: expected a "
+                      "betting.ladder with a step, found none", (("betting", "ladder"),))
+
+
+def _team_errors(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
+    """``teams`` (C1, house): every seat in one team; without teams, an even table."""
+    players = d["players"]
+    if d["teams"]:
+        seen: dict[int, int] = {}
+        for t, seats in enumerate(d["teams"]):
+            for i, seat in enumerate(seats):
+                if seat >= players:
+                    yield err(("teams", t, i), f"expected a seat 0..{players - 1}, found {seat}",
+                              (("players",),))
+                elif seat in seen:
+                    yield err(("teams", t, i), f"seat {seat} is in team {seen[seat]} already")
+                else:
+                    seen[seat] = t
+        missing = [s for s in range(players) if s not in seen]
+        if missing:
+            yield err(("teams",), f"every seat plays for a team: seat{'s' * (len(missing) > 1)} "
+                      f"{', '.join(map(str, missing))} {'are' if len(missing) > 1 else 'is'} "
+                      "in none", (("players",),))
+    elif players % 2:
+        yield err(("players",), f"{players} players cannot sit as two teams in alternate seats: "
+                  "expected teams (three players each for himself: [[0], [1], [2]])")

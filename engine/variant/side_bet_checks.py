@@ -1,0 +1,144 @@
+"""The cross-key checks of ``side_bets`` (G22-G41): the chains of calls, the window, the
+truco's precedence, the pieces (truco de amostra) and the flor."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from engine.errors import VariantError
+from engine.variant.messages import Err
+from engine.variant.reader import KeyPath
+
+
+def _side_bet_errors(d: dict[str, Any], err: Err
+                     ) -> Iterator[VariantError]:
+    """Side bets (G22-G32): chains of calls the bet has, a chain whose prefix is not a chain,
+    a refusal that would pay a falta, a window in a round that does not exist, precedence
+    over a truco that closes the bet."""
+    for name, bet in d["side_bets"].items():
+        at: KeyPath = ("side_bets", name)
+        missing = [k for k in ("calls", "chains") if k not in bet]
+        if missing:
+            yield err(at, f"expected the bet's {' and '.join(missing)} (G27, G28), found "
+                          "none")
+            continue
+        calls = bet["calls"]
+        chains = {tuple(c["calls"]): c for c in bet["chains"]}
+        for i, chain in enumerate(bet["chains"]):
+            seq = tuple(chain["calls"])
+            for j, call in enumerate(seq):
+                if call not in calls:
+                    yield err((*at, "chains", i, "calls", j), f"expected one of the bet's calls "
+                              f"({', '.join(calls)}), found {call!r}", ((*at, "calls"),))
+            if list(chains).index(seq) != i:
+                yield err((*at, "chains", i, "calls"), f"the chain {' - '.join(seq)} is "
+                          "listed twice")
+            if len(seq) > 1 and seq[:-1] not in chains:
+                yield err((*at, "chains", i, "calls"), f"expected the chain without its last "
+                          f"call ({' - '.join(seq[:-1])}) listed too (a chain is made call by "
+                          "call), found it missing")
+            elif (len(seq) > 1 and "refused" not in chain and bet.get("kind") != "flor"
+                  and chains[seq[:-1]]["accepted"] == "falta"):
+                yield err((*at, "chains", i), "expected refused: the chain without its last "
+                          "call is worth the falta, which a refusal cannot pay (G28)")
+        if not any(len(c["calls"]) == 1 for c in bet["chains"]):
+            yield err((*at, "chains"), "expected at least one chain of a single call (the "
+                      "first call), found none")
+        window = bet.get("window", {})
+        if window.get("round", 1) > d["cards_per_player"]:
+            yield err((*at, "window", "round"), f"there is no round {window['round']} with "
+                      f"{d['cards_per_player']} cards", (("cards_per_player",),))
+        truco = bet.get("truco", {})
+        if truco.get("closes", "accepted") == "called" and truco.get("precedence", True):
+            yield err((*at, "truco", "precedence"), "expected precedence: false with closes: "
+                      "called (a truco called closes the bet: nobody may start it instead of "
+                      "answering), found true", ((*at, "truco", "closes"),))
+        if bet.get("open_fold_penalty", 0) and not d["concede"]["allowed"]:
+            yield err((*at, "open_fold_penalty"), "expected concede.allowed: true with "
+                      "open_fold_penalty (nobody goes to the baralho), found concede.allowed "
+                      "false", (("concede", "allowed"),))
+        yield from _pieces_errors(d, at, bet, err)
+        yield from _flor_errors(d, name, bet, err)
+
+
+def _pieces_errors(d: dict[str, Any], at: KeyPath, bet: dict[str, Any],
+                   err: Err) -> Iterator[VariantError]:
+    """House (truco de amostra): pieces need a vira, and points that count the bonus."""
+    pts = bet.get("points", {})
+    pieces = pts.get("pieces", {}).get("values", {})
+    mode = d["manilhas"]["mode"]
+    if pieces and mode not in ("vira", "vira_suit"):
+        yield err((*at, "points", "pieces"), f"the pieces are cards of the vira's suit: "
+                  f"expected manilhas.mode vira or vira_suit, found {mode}",
+                  (("manilhas", "mode"),))
+    bonus = pts.get("same_suit_bonus", 20)
+    for rank, points in pieces.items():
+        if points < bonus:
+            yield err((*at, "points", "pieces", "values", rank), f"a piece's points count the "
+                      f"same_suit_bonus: expected at least {bonus}, found {points}",
+                      ((*at, "points", "same_suit_bonus"),))
+
+
+#: The keys and stakes only a flor bet has (G37-G40).
+_FLOR_ONLY = ("per_flor", "kills", "timing")
+_FLOR_STAKES = ("flores", "falta_plus_flores")
+
+
+def _flor_errors(d: dict[str, Any], name: str, bet: dict[str, Any],
+                 err: Err) -> Iterator[VariantError]:
+    """Flor (G33-G41): its keys on an envido, a choice settled at once that is a raise, a
+    raise nobody can refuse, a plain song that is not settled at once, bets it kills that do
+    not exist, a flor with fewer than three cards each, two flores."""
+    at: KeyPath = ("side_bets", name)
+    flor = bet.get("kind", "envido") == "flor"
+    if not flor:
+        for key in _FLOR_ONLY:
+            if key in bet:
+                yield err((*at, key), f"expected {key} only on a flor (kind: flor, G37-G40), "
+                          "found it on an envido", ((*at, "kind"),))
+        if bet.get("reveal") == "scored":
+            yield err((*at, "reveal"), "expected winner or nothing on an envido (scored is "
+                      "the flores', G41), found scored", ((*at, "kind"),))
+    for i, chain in enumerate(bet["chains"]):
+        cat: KeyPath = (*at, "chains", i)
+        if not flor:
+            if "at_once" in chain:
+                yield err((*cat, "at_once"), "expected at_once only on a flor's chain (G39), "
+                          "found it on an envido's", ((*at, "kind"),))
+            if chain["accepted"] in _FLOR_STAKES or chain.get("refused") in _FLOR_STAKES:
+                yield err(cat, "expected a number or falta on an envido's chain (flores "
+                          f"stakes are a flor's, G40), found {chain['accepted']!r}",
+                          ((*at, "kind"),))
+            continue
+        if "at_once" in chain and len(chain["calls"]) > 1:
+            yield err((*cat, "at_once"), "expected at_once only on a choice (a chain of one "
+                      "call, G39): a raise over a choice is answered, found it on "
+                      f"{' - '.join(chain['calls'])}")
+        elif "at_once" in chain and "refused" in chain:
+            yield err((*cat, "refused"), "expected no refused on a choice settled at once "
+                      "(nobody answers it, G39), found one", ((*cat, "at_once"),))
+        elif "at_once" not in chain and "refused" not in chain:
+            yield err((*cat, "refused"), "expected refused on a flor's raise (what the raiser "
+                      "scores when it is refused, G40), found none")
+    if not flor:
+        return
+    first = bet["calls"][0]
+    plain = next((c for c in bet["chains"] if c["calls"] == [first]), None)
+    if plain is None or plain.get("at_once") != "compare":
+        yield err((*at, "chains"), f"expected the first call ({first}, every holder's plain "
+                  "song) as a chain of one settled at_once: compare (G39), found "
+                  f"{'none' if plain is None else plain.get('at_once', 'a raise')}",
+                  ((*at, "calls"),))
+    for j, other in enumerate(bet.get("kills", [])):
+        if other == name or other not in d["side_bets"]:
+            yield err((*at, "kills", j), f"expected another side bet of the variant "
+                      f"({', '.join(n for n in d['side_bets'] if n != name) or 'none'}),"
+                      f" found {other!r}")
+    if d["cards_per_player"] < 3:
+        yield err(at, f"a flor is three cards of one suit (G34): expected cards_per_player 3 "
+                  f"or more, found {d['cards_per_player']}", (("cards_per_player",),))
+    flores = [n for n, b in d["side_bets"].items()
+              if b.get("kind") == "flor" and b.get("played", True)]
+    if len(flores) > 1 and name == flores[1]:
+        yield err(at, f"expected one flor, found {len(flores)} ({', '.join(flores)})")

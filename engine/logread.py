@@ -37,6 +37,7 @@ from engine.logschema import MOVES as MOVES
 from engine.logschema import NEWER
 from engine.logversion import LATEST, VERSIONS, event_needs, version_problem
 from engine.resources import schema_path
+from engine.schemas import strict_validator
 
 #: Longest line accepted, in bytes (its line end not counted).
 MAX_LINE_BYTES = 64 * 1024
@@ -195,10 +196,6 @@ def loads_strict(text: str) -> Any:
 
 
 # -- the schema --------------------------------------------------------------------------------
-def _is_int(_checker: Any, value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 @cache
 def log_schema() -> dict[str, Any]:
     """``schemas/log.schema.json`` as data."""
@@ -209,13 +206,9 @@ def log_schema() -> dict[str, Any]:
 
 @cache
 def _validators() -> dict[str, Any]:
-    from jsonschema import Draft202012Validator, validators
-
     # JSON integers only: jsonschema's "integer" accepts 1.0, the log format does not.
-    checker = Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_int)
-    strict = validators.extend(Draft202012Validator, type_checker=checker)
     defs = log_schema()["$defs"]
-    return {name: strict({"$defs": defs, "$ref": f"#/$defs/{name}"})
+    return {name: strict_validator({"$defs": defs, "$ref": f"#/$defs/{name}"})
             for name in ("header", *EVENT_TYPES)}
 
 

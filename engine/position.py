@@ -30,6 +30,7 @@ from engine.moves.deal import decider_seat, special_for
 from engine.moves.outcome import hand_result, new_hand
 from engine.moves.play import round_outcome
 from engine.resources import schema_path
+from engine.schemas import strict_validator
 from engine.shuffle import SplitMix64
 from engine.sidebets import shown_set
 from engine.state import NORMAL, Played
@@ -158,13 +159,7 @@ def position_schema() -> dict[str, Any]:
 
 @cache
 def _validator() -> Any:
-    from jsonschema import Draft202012Validator, validators
-
-    def is_int(_checker: Any, value: object) -> bool:  # JSON integers only, never 1.0 or true
-        return isinstance(value, int) and not isinstance(value, bool)
-
-    checker = Draft202012Validator.TYPE_CHECKER.redefine("integer", is_int)
-    return validators.extend(Draft202012Validator, type_checker=checker)(position_schema())
+    return strict_validator(position_schema())  # JSON integers only, never 1.0 or true
 
 
 def key_path(parts: Sequence[str | int]) -> str:

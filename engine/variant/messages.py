@@ -10,10 +10,9 @@ from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
-import jsonschema
-
 from engine.errors import VariantError
 from engine.rules import NOT_RULES, variant_schema
+from engine.schemas import strict_validator
 from engine.variant.extends import _get
 from engine.variant.reader import KeyPath, Mark, _Doc, render_path
 
@@ -22,16 +21,10 @@ from engine.variant.reader import KeyPath, Mark, _Doc, render_path
 Err = Callable[..., VariantError]
 
 
-def _is_int(_checker: Any, value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 @cache
 def _validator() -> Any:
     # YAML integers only: jsonschema's "integer" accepts 12.0, which the rules cannot count with.
-    checker = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_int)
-    strict = jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=checker)
-    return strict(variant_schema())
+    return strict_validator(variant_schema())
 
 
 def _where(doc: _Doc, path: KeyPath, key: bool = False) -> dict[str, Any]:

@@ -1,7 +1,8 @@
-"""The one JSON Schema validator the engine checks its documents with: Draft 2020-12, strict
-about integers (a JSON ``1.0`` or ``true``, a YAML ``12.0``, is no ``integer``, though
-jsonschema's own checker would take ``1.0``). Variant files, positions and log lines are all
-checked by it.
+"""The JSON Schemas the engine reads: the one validator it checks its documents with
+(:func:`strict_validator`: Draft 2020-12, strict about integers: a JSON ``1.0`` or ``true``, a
+YAML ``12.0``, is no ``integer``, though jsonschema's own checker would take ``1.0``; variant
+files, positions and log lines are all checked by it), and the variant schema as data with the
+one statement of what a key left out means, its ``default`` there (:func:`with_defaults`).
 
 >>> v = strict_validator({"type": "integer"})
 >>> v.is_valid(3), v.is_valid(3.0), v.is_valid(True)
@@ -10,8 +11,12 @@ checked by it.
 
 from __future__ import annotations
 
+import copy
+import json
 from functools import cache
 from typing import Any
+
+from engine.resources import schema_path
 
 
 def _is_int(_checker: Any, value: Any) -> bool:
@@ -31,3 +36,60 @@ def strict_validator(schema: dict[str, Any]) -> Any:
     """A Draft 2020-12 validator of ``schema`` whose ``integer`` is a Python ``int`` only
     (never ``1.0`` nor a boolean)."""
     return _strict()(schema)
+
+
+#: Top-level keys that are no rule: labels, the parent, presentation (what players call cards).
+#: The fingerprint and the playthroughs leave them out.
+NOT_RULES = frozenset({"$schema", "name", "title", "description", "extends", "card_names",
+                       "move_names"})
+
+
+@cache
+def variant_schema() -> dict[str, Any]:
+    """The shipped JSON Schema of variant files, as data."""
+    with open(schema_path("variant"), encoding="utf-8") as f:
+        return json.load(f)  # type: ignore[no-any-return]
+
+
+def with_defaults(value: Any, path: tuple[str, ...] = ()) -> Any:
+    """A copy of a resolved variant (or of its key at ``path``, like ``("special_hands",)`` or
+    ``("side_bets", "envido")``)
+    with every key it leaves out that has a ``default`` in the variant schema filled in with
+    that default, at every level: the one statement of what a key left out means. The value
+    given is not changed. (The rules' ``data`` and ``variant_sha256`` keep only what the files
+    state.)
+
+    >>> with_defaults({"betting": {"initial_value": 1}})["betting"]["raise_back"]
+    True
+    """
+    schema = variant_schema()
+    sub: dict[str, Any] = schema
+    for key in path:  # a key of a mapping's properties, or one of its additionalProperties
+        props = sub.get("properties", {})
+        sub = _deref(props[key] if key in props else sub["additionalProperties"])
+    return _fill(copy.deepcopy(value), sub)
+
+
+def _deref(sub: dict[str, Any]) -> dict[str, Any]:
+    """A schema node with its ``$ref`` (``#/$defs/...``) followed."""
+    ref = sub.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        return _deref(variant_schema()["$defs"][ref.rpartition("/")[2]])
+    return sub
+
+
+def _fill(value: Any, sub: dict[str, Any]) -> Any:
+    if isinstance(value, dict):
+        props: dict[str, Any] = sub.get("properties", {})
+        for key, prop in props.items():
+            if key not in value and "default" in prop:
+                value[key] = copy.deepcopy(prop["default"])
+        more = sub.get("additionalProperties")
+        for key, item in value.items():
+            inner = props.get(key, more)
+            if isinstance(inner, dict):
+                _fill(item, _deref(inner))
+    elif isinstance(value, list) and isinstance(sub.get("items"), dict):
+        for item in value:
+            _fill(item, _deref(sub["items"]))
+    return value

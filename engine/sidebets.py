@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from engine.cards import CARD_CODES, RANKS, SUITS, Card, is_extra
+from engine.schemas import with_defaults
 
 if TYPE_CHECKING:
     from engine.rules import Rules
@@ -336,10 +337,11 @@ def falta_value(how: Falta, target: int, score: Sequence[int], winner: int) -> i
 
 
 def bet_from_data(name: str, d: dict[str, Any], stand_in: str | None = None) -> SideBet:
-    """A :class:`SideBet` from a validated ``side_bets.<name>`` mapping; the keys left out
-    mean what G22-G32 pin. ``stand_in``: the variant's ``manilhas.stand_in`` (house), the rank
-    that counts the points of a vira that is a piece."""
-    kind = d.get("kind", "envido")
+    """A :class:`SideBet` from a validated ``side_bets.<name>`` mapping; a key left out takes
+    the schema's ``default`` (what G22-G32 pin). ``stand_in``: the variant's
+    ``manilhas.stand_in`` (house), the rank that counts the points of a vira that is a piece."""
+    d = with_defaults(d, ("side_bets", name))
+    kind = d["kind"]
     chains: dict[tuple[str, ...], Chain] = {}
     flor: dict[tuple[str, ...], FlorChain] | None = None
     if kind == "flor":  # G39, G40: stakes that may count flores; refused or settled at once
@@ -362,30 +364,28 @@ def bet_from_data(name: str, d: dict[str, Any], stand_in: str | None = None) -> 
             prev = chains.get(calls[:-1])
             refused = max(prev.accepted or 0, 1) if prev is not None else 1
         chains[calls] = Chain(calls, accepted, int(refused))
-    pts = d.get("points", {})
-    pieces = pts.get("pieces", {})
-    table = dict(DEFAULT_VALUES, **pts.get("values", {}))
+    pts = d["points"]
+    pieces = pts.get("pieces")  # absent: no pieces
+    table = dict(DEFAULT_VALUES, **pts["values"])
     values = [0] * CARD_CODES
     for s in range(len(SUITS)):
         for r, rank in enumerate(RANKS):
             values[s * 13 + r] = int(table.get(rank, 0))
-    window = d.get("window", {})
-    truco = d.get("truco", {})
+    window = d["window"]
+    truco = d["truco"]
     return SideBet(
         name=name, kind=kind, calls=tuple(d["calls"]), chains=chains,
-        falta=d.get("falta", "target_minus_leader"), round=window.get("round", 1) - 1,
-        callers=window.get("callers", "any"),
-        closed_by_truco=truco.get("closes", "accepted"),
-        truco_precedence=truco.get("precedence", True), values=tuple(values),
-        same_suit_bonus=pts.get("same_suit_bonus", 20),
-        declare=d.get("declare", "sao_boas"), credit=d.get("credit", "at_once"),
+        falta=d["falta"], round=window["round"] - 1, callers=window["callers"],
+        closed_by_truco=truco["closes"], truco_precedence=truco["precedence"],
+        values=tuple(values), same_suit_bonus=pts["same_suit_bonus"],
+        declare=d["declare"], credit=d["credit"],
+        # the one default that depends on another key (no schema default can say it)
         reveal=d.get("reveal", "winner" if kind == "envido" else "scored"),
-        open_fold_penalty=d.get("open_fold_penalty", 0), per_flor=d.get("per_flor", 3),
-        kills=tuple(d.get("kills", ())), flor_chains=flor,
-        timing=d.get("timing", "first_turn"),
+        open_fold_penalty=d["open_fold_penalty"], per_flor=d["per_flor"],
+        kills=tuple(d["kills"]), flor_chains=flor, timing=d["timing"],
         # the pieces as a set: the order a file writes them in is no rule (equal rules)
-        pieces=tuple(sorted(pieces.get("values", {}).items())),
-        pieces_any_suit=pieces.get("any_suit", False), stand_in=stand_in)
+        pieces=tuple(sorted(pieces["values"].items())) if pieces else (),
+        pieces_any_suit=bool(pieces and pieces["any_suit"]), stand_in=stand_in)
 
 
 #: G22 (Notation): A = 1, 2..7 their face value, the figures 0 (and 8, 9, T their face
@@ -395,11 +395,12 @@ DEFAULT_VALUES = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8
 
 
 def side_bets_from_data(data: dict[str, Any]) -> tuple[SideBet, ...]:
-    """The variant's side bets, in the order it lists them (none without ``side_bets``; a bet
-    with ``played: false`` is not played, GH12)."""
-    stand_in = data.get("manilhas", {}).get("stand_in")
+    """The side bets of a resolved variant with its defaults filled in (as
+    :func:`engine.rules.rules_from_data` has it), in the order it lists them (none without
+    ``side_bets``; a bet with ``played: false`` is not played, GH12)."""
+    stand_in = data["manilhas"]["stand_in"]
     return tuple(bet_from_data(name, d, stand_in)
-                 for name, d in data.get("side_bets", {}).items() if d.get("played", True))
+                 for name, d in data["side_bets"].items() if d["played"])
 
 
 class BetState:

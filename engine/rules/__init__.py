@@ -6,10 +6,9 @@ grouped in blocks as the file is (``rules.betting``, ``rules.game``, ...); names
 variant schema, and each carries the rule id it expresses.
 
 The package's modules: :mod:`~engine.rules.blocks` (the blocks, one dataclass per mapping of
-the YAML), :mod:`~engine.rules.core` (:class:`Rules` and its card-strength tables),
-:mod:`~engine.rules.schema` (the variant schema and its defaults) and
-:mod:`~engine.rules.build` (the rules built from a resolved variant); every name is importable
-from here.
+the YAML), :mod:`~engine.rules.core` (:class:`Rules` and its card-strength tables) and
+:mod:`~engine.rules.build` (the rules built from a resolved variant); the variant schema and its
+defaults are :mod:`engine.schemas`'s, a layer below. Every name is importable from here.
 """
 
 from __future__ import annotations
@@ -42,7 +41,7 @@ from engine.rules.blocks import (
 from engine.rules.build import rules_from_data, special_hands_from_data
 from engine.rules.core import _HOT as _HOT  # tests/test_rules_blocks.py
 from engine.rules.core import ABOVE_MANILHAS, COVERED, Rules
-from engine.rules.schema import NOT_RULES, variant_schema, with_defaults
+from engine.schemas import NOT_RULES, variant_schema, with_defaults
 
 __all__ = [
     "ABOVE_MANILHAS", "COVERED", "NOT_RULES", "AllTied", "AnsweredBy", "BettingRules",

@@ -24,7 +24,7 @@ from engine.rules.blocks import (
     Step,
 )
 from engine.rules.core import Rules
-from engine.rules.schema import with_defaults
+from engine.schemas import with_defaults
 from engine.sidebets import side_bets_from_data
 
 

@@ -43,7 +43,7 @@ from engine.rules.blocks import (
     Step,
     TieLeader,
 )
-from engine.rules.schema import NOT_RULES
+from engine.schemas import NOT_RULES
 from engine.sidebets import SideBet
 
 #: Strength of a covered card (P7): below every real card, so it never wins or ties.

@@ -29,7 +29,8 @@ from typing import Any, TypeGuard
 from engine.errors import VariantError
 from engine.reading import read_regular
 from engine.resources import shipped_variants
-from engine.rules import Rules, rules_from_data, variant_schema, with_defaults
+from engine.rules import Rules, rules_from_data
+from engine.schemas import variant_schema, with_defaults
 from engine.variant.checks import _semantic_errors
 from engine.variant.extends import (
     MAX_EXTENDS,

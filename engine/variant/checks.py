@@ -33,8 +33,11 @@ def _semantic_errors(doc: _Doc, d: dict[str, Any]) -> Iterator[VariantError]:
     yield from _answer_errors(d, err)
     yield from _round_errors(d, err)
     yield from _team_errors(d, err)
-    yield from _special_errors(d, err, lambda path: path in doc.marks)
-    yield from _side_bet_errors(d, err)
+    def stated(path: KeyPath) -> bool:  # whether a file wrote the key (d has the defaults)
+        return path in doc.marks
+
+    yield from _special_errors(d, err, stated)
+    yield from _side_bet_errors(d, err, stated)
 
 
 def _round_errors(d: dict[str, Any], err: Err) -> Iterator[VariantError]:

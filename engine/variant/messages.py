@@ -11,8 +11,7 @@ from functools import cache
 from typing import Any
 
 from engine.errors import VariantError
-from engine.rules import NOT_RULES, variant_schema
-from engine.schemas import strict_validator
+from engine.schemas import NOT_RULES, strict_validator, variant_schema
 from engine.variant.extends import _get
 from engine.variant.reader import KeyPath, Mark, _Doc, render_path
 

@@ -15,7 +15,7 @@ from yaml.events import AliasEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from engine.errors import VariantError
-from engine.rules import variant_schema
+from engine.schemas import variant_schema
 
 MAX_FILE_BYTES = 1 << 20  # 1 MiB: a variant is a few hundred bytes
 MAX_DEPTH = 32

@@ -3,7 +3,7 @@ truco's precedence, the pieces (truco de amostra) and the flor."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from engine.errors import VariantError
@@ -11,11 +11,12 @@ from engine.variant.messages import Err
 from engine.variant.reader import KeyPath
 
 
-def _side_bet_errors(d: dict[str, Any], err: Err
+def _side_bet_errors(d: dict[str, Any], err: Err, stated: Callable[[KeyPath], bool]
                      ) -> Iterator[VariantError]:
     """Side bets (G22-G32): chains of calls the bet has, a chain whose prefix is not a chain,
     a refusal that would pay a falta, a window in a round that does not exist, precedence
-    over a truco that closes the bet."""
+    over a truco that closes the bet. ``stated(path)``: whether a file wrote the key (``d``
+    has the defaults filled in)."""
     for name, bet in d["side_bets"].items():
         at: KeyPath = ("side_bets", name)
         missing = [k for k in ("calls", "chains") if k not in bet]
@@ -38,41 +39,41 @@ def _side_bet_errors(d: dict[str, Any], err: Err
                 yield err((*at, "chains", i, "calls"), f"expected the chain without its last "
                           f"call ({' - '.join(seq[:-1])}) listed too (a chain is made call by "
                           "call), found it missing")
-            elif (len(seq) > 1 and "refused" not in chain and bet.get("kind") != "flor"
+            elif (len(seq) > 1 and "refused" not in chain and bet["kind"] != "flor"
                   and chains[seq[:-1]]["accepted"] == "falta"):
                 yield err((*at, "chains", i), "expected refused: the chain without its last "
                           "call is worth the falta, which a refusal cannot pay (G28)")
         if not any(len(c["calls"]) == 1 for c in bet["chains"]):
             yield err((*at, "chains"), "expected at least one chain of a single call (the "
                       "first call), found none")
-        window = bet.get("window", {})
-        if window.get("round", 1) > d["cards_per_player"]:
+        window = bet["window"]
+        if window["round"] > d["cards_per_player"]:
             yield err((*at, "window", "round"), f"there is no round {window['round']} with "
                       f"{d['cards_per_player']} cards", (("cards_per_player",),))
-        truco = bet.get("truco", {})
-        if truco.get("closes", "accepted") == "called" and truco.get("precedence", True):
+        truco = bet["truco"]
+        if truco["closes"] == "called" and truco["precedence"]:
             yield err((*at, "truco", "precedence"), "expected precedence: false with closes: "
                       "called (a truco called closes the bet: nobody may start it instead of "
                       "answering), found true", ((*at, "truco", "closes"),))
-        if bet.get("open_fold_penalty", 0) and not d["concede"]["allowed"]:
+        if bet["open_fold_penalty"] and not d["concede"]["allowed"]:
             yield err((*at, "open_fold_penalty"), "expected concede.allowed: true with "
                       "open_fold_penalty (nobody goes to the baralho), found concede.allowed "
                       "false", (("concede", "allowed"),))
         yield from _pieces_errors(d, at, bet, err)
-        yield from _flor_errors(d, name, bet, err)
+        yield from _flor_errors(d, name, bet, err, stated)
 
 
 def _pieces_errors(d: dict[str, Any], at: KeyPath, bet: dict[str, Any],
                    err: Err) -> Iterator[VariantError]:
     """House (truco de amostra): pieces need a vira, and points that count the bonus."""
-    pts = bet.get("points", {})
-    pieces = pts.get("pieces", {}).get("values", {})
+    pts = bet["points"]
+    pieces = pts["pieces"]["values"] if "pieces" in pts else {}  # absent: no pieces
     mode = d["manilhas"]["mode"]
     if pieces and mode not in ("vira", "vira_suit"):
         yield err((*at, "points", "pieces"), f"the pieces are cards of the vira's suit: "
                   f"expected manilhas.mode vira or vira_suit, found {mode}",
                   (("manilhas", "mode"),))
-    bonus = pts.get("same_suit_bonus", 20)
+    bonus = pts["same_suit_bonus"]
     for rank, points in pieces.items():
         if points < bonus:
             yield err((*at, "points", "pieces", "values", rank), f"a piece's points count the "
@@ -85,16 +86,16 @@ _FLOR_ONLY = ("per_flor", "kills", "timing")
 _FLOR_STAKES = ("flores", "falta_plus_flores")
 
 
-def _flor_errors(d: dict[str, Any], name: str, bet: dict[str, Any],
-                 err: Err) -> Iterator[VariantError]:
+def _flor_errors(d: dict[str, Any], name: str, bet: dict[str, Any], err: Err,
+                 stated: Callable[[KeyPath], bool]) -> Iterator[VariantError]:
     """Flor (G33-G41): its keys on an envido, a choice settled at once that is a raise, a
     raise nobody can refuse, a plain song that is not settled at once, bets it kills that do
     not exist, a flor with fewer than three cards each, two flores."""
     at: KeyPath = ("side_bets", name)
-    flor = bet.get("kind", "envido") == "flor"
+    flor = bet["kind"] == "flor"
     if not flor:
         for key in _FLOR_ONLY:
-            if key in bet:
+            if stated((*at, key)):
                 yield err((*at, key), f"expected {key} only on a flor (kind: flor, G37-G40), "
                           "found it on an envido", ((*at, "kind"),))
         if bet.get("reveal") == "scored":
@@ -130,7 +131,7 @@ def _flor_errors(d: dict[str, Any], name: str, bet: dict[str, Any],
                   "song) as a chain of one settled at_once: compare (G39), found "
                   f"{'none' if plain is None else plain.get('at_once', 'a raise')}",
                   ((*at, "calls"),))
-    for j, other in enumerate(bet.get("kills", [])):
+    for j, other in enumerate(bet["kills"]):
         if other == name or other not in d["side_bets"]:
             yield err((*at, "kills", j), f"expected another side bet of the variant "
                       f"({', '.join(n for n in d['side_bets'] if n != name) or 'none'}),"
@@ -139,6 +140,6 @@ def _flor_errors(d: dict[str, Any], name: str, bet: dict[str, Any],
         yield err(at, f"a flor is three cards of one suit (G34): expected cards_per_player 3 "
                   f"or more, found {d['cards_per_player']}", (("cards_per_player",),))
     flores = [n for n, b in d["side_bets"].items()
-              if b.get("kind") == "flor" and b.get("played", True)]
+              if b["kind"] == "flor" and b["played"]]
     if len(flores) > 1 and name == flores[1]:
         yield err(at, f"expected one flor, found {len(flores)} ({', '.join(flores)})")

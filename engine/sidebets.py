@@ -213,14 +213,16 @@ class Table:
         suit (house) in each."""
         by_suit: dict[int, list[Card]] = {}
         wild = self.wild
+        if not wild:  # every variant but a house rule's: no card of every suit
+            for c in cards:
+                by_suit.setdefault(c // 13, []).append(c)
+            return list(by_suit.values())
         for c in cards:
             by_suit.setdefault(c // 13, [])
             if c not in wild:
                 by_suit[c // 13].append(c)
-        if wild:
-            joker = [c for c in cards if c in wild]
-            return [suited + joker for suited in by_suit.values()]
-        return list(by_suit.values())
+        joker = [c for c in cards if c in wild]
+        return [suited + joker for suited in by_suit.values()]
 
 
 def flor_points(cards: Sequence[Card], bet: SideBet,
@@ -262,8 +264,11 @@ def best_points(cards: Sequence[Card], bet: SideBet,
             if pts > best:
                 best, made = pts, tuple(top)
     if best < 0:
-        top1 = max(cards, key=lambda c: (table.single(c, bonus), -c))
-        best, made = table.single(top1, bonus), (top1,)
+        if table.pieces:
+            top1 = max(cards, key=lambda c: (table.single(c, bonus), -c))
+            return table.single(top1, bonus), (top1,)
+        top1 = max(cards, key=lambda c: (values[c], -c))
+        best, made = values[top1], (top1,)
     return best, made
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import Card, card_name
@@ -36,6 +37,7 @@ from engine.sidebets import (
 )
 
 if TYPE_CHECKING:
+    from engine.actions import Action
     from engine.game import Match
     from engine.machine import Ruling
     from engine.observation import SideBetView
@@ -99,14 +101,35 @@ def judge_bet_answer(m: Match, seat: int) -> tuple[int, BetState] | str:
     return found
 
 
-def bet_answerers(m: Match, b: BetState) -> list[int]:
+def bet_answerers(m: Match, b: BetState) -> tuple[int, ...]:
     """The seats that may answer ``b``'s pending call (:func:`judge_bet_answer`), in seat
     order."""
     team_of = m.rules.team_of
-    team = team_of[b.caller]  # type: ignore[index]
-    teams = _flor_teams(m, b) if b.bet.kind == "flor" else None
-    return [s for s in range(m.rules.players)
-            if team_of[s] != team and (teams is None or team_of[s] in teams)]
+    others = _other_seats(team_of, team_of[b.caller])  # type: ignore[index]
+    if b.bet.kind != "flor":
+        return others
+    teams = _flor_teams(m, b)
+    return tuple(s for s in others if team_of[s] in teams)
+
+
+def list_answers(m: Match, seat: int | None, out: list[Action],
+                 table: tuple[Action, ...]) -> None:
+    """Append the moves of ``table`` (one by seat) of the seats that may answer the pending
+    call (:func:`bet_answerers`); of ``seat`` only, where one is given."""
+    found = pending_bet(m)
+    assert found is not None
+    seats = bet_answerers(m, found[1])
+    if seat is None:
+        out.extend(table[s] for s in seats)
+    elif seat in seats:
+        out.append(table[seat])
+
+
+@cache
+def _other_seats(team_of: tuple[int, ...], team: int) -> tuple[int, ...]:
+    """The seats of every team but ``team``, in seat order (a table per variant: answering
+    is listed at every decision while a side bet's call waits)."""
+    return tuple(s for s, t in enumerate(team_of) if t != team)
 
 
 def _flor_teams(m: Match, b: BetState) -> set[int]:

@@ -36,10 +36,9 @@ from engine.moves import MoveKind, Words, has_ladder, move_transitions, register
 from engine.moves.answers import judge_answer, refuse
 from engine.moves.bets import (
     apply_settlement,
-    bet_answerers,
     judge_bet_answer,
+    list_answers,
     open_penalty,
-    pending_bet,
     settle,
 )
 from engine.moves.outcome import conclude, end_hand
@@ -119,9 +118,7 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
         return
     table = concedes(m.moves.players)
     if m.state == "bet_answer":  # G20: the team that must answer a side bet's call
-        found = pending_bet(m)
-        assert found is not None
-        out.extend(table[s] for s in bet_answerers(m, found[1]) if seat is None or s == seat)
+        list_answers(m, seat, out, table)
         return
     if m.state == "answer":  # listed seat by seat
         if seat is not None:  # a seat that may answer (answers.py)

@@ -11,9 +11,14 @@ from typing import TYPE_CHECKING
 from engine.actions import Action
 from engine.machine import Ruling
 from engine.moves import MoveKind, Words, has_ladder, register
-from engine.moves.bets import answer_transitions, apply_settlement, judge_bet_answer, settle
+from engine.moves.bets import (
+    answer_transitions,
+    apply_settlement,
+    judge_bet_answer,
+    list_answers,
+    settle,
+)
 from engine.moves.envido import has_side_bets
-from engine.moves.quero import lister
 from engine.payload import LogEvent, Payload
 
 if TYPE_CHECKING:
@@ -39,7 +44,7 @@ def _effect(move: Action, r: Ruling) -> None:
 
 
 def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
-    lister(m, seat, out, nao_queros(m.rules.players))
+    list_answers(m, seat, out, nao_queros(m.rules.players))
 
 
 def _tell(a: Action, w: Words) -> str:

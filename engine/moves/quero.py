@@ -12,7 +12,13 @@ from typing import TYPE_CHECKING
 from engine.actions import Action
 from engine.machine import Ruling
 from engine.moves import MoveKind, Phase, Words, has_ladder, register
-from engine.moves.bets import answer_transitions, apply_settlement, judge_bet_answer, settle
+from engine.moves.bets import (
+    answer_transitions,
+    apply_settlement,
+    judge_bet_answer,
+    list_answers,
+    settle,
+)
 from engine.moves.envido import has_side_bets
 from engine.payload import LogEvent, Payload
 
@@ -39,18 +45,7 @@ def _effect(move: Action, r: Ruling) -> None:
 
 
 def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
-    lister(m, seat, out, queros(m.rules.players))
-
-
-def lister(m: Match, seat: int | None, out: list[Action], table: tuple[Action, ...]) -> None:
-    """The answers of the seats that may answer the pending call (another team than its
-    caller's, :func:`engine.moves.bets.bet_answerers`; ``table``: by seat)."""
-    from engine.moves.bets import bet_answerers, pending_bet
-
-    found = pending_bet(m)
-    assert found is not None
-    seats = bet_answerers(m, found[1])
-    out.extend(table[s] for s in seats if seat is None or s == seat)
+    list_answers(m, seat, out, queros(m.rules.players))
 
 
 def _bet_answerers(m: Match) -> list[int]:

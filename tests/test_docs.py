@@ -17,6 +17,8 @@ def test_readme_python_example_runs() -> None:
 @pytest.mark.parametrize("module", ["engine", "engine.cards", "engine.shuffle", "engine.errors",
                                     "engine.variant", "engine.actions", "engine.game",
                                     "engine.logformat", "engine.replay", "engine.observation",
+                                    "engine.replay.replayer", "engine.replay.verify",
+                                    "engine.replay.annotate",
                                     "engine.tui", "engine.words", "engine.position",
                                     "engine.fileio", "engine.payload", "engine.logschema",
                                     "engine.variant.extends", "engine.schemas"])

@@ -1,36 +1,16 @@
-"""Replaying game logs through the engine: verification, and logs annotated with their
-checkpoints.
+"""The replayer: a log's items through the engine, told to a visitor as it goes.
 
 A :class:`Replayer` takes the positioned items of :func:`engine.logread.read_log`, builds the
 :class:`~engine.game.Match` the header describes, applies every move and deal, compares each
-checkpoint with the engine's, and tells a :class:`Visitor` what happened. Visitors decide what a
-problem means (python-chess style: one reader, several handlers):
-
-- :class:`Visitor` itself is strict: it raises the first problem (a :class:`LogProblem`).
-- :class:`Collector` is lenient: it notes every problem and lets the replay go on as far as it
-  makes sense (a checkpoint mismatch or a seeded deal mismatch go on with the engine's view; an
-  illegal move stops the replay, but the remaining lines are still checked as JSON and schema).
-  A line that cannot be read (bad JSON or UTF-8), or a move that fails the schema, stops the
-  replay the same way: the move it stood for is unknown, so the moves after it are not judged
-  against a state it left undefined (no knock-on "illegal move" on the next good line). A bad
-  checkpoint line, a blank line or a second header lose no move: the replay goes on.
-- :class:`Annotator` writes the log again with every checkpoint filled in.
-- :class:`engine.transcript.Transcript` writes it for people.
-
->>> result = verify_bytes(b'{"truco_log": 1, "variant": "paulista", "seed": 7}\\n'
-...                       b'{"event": "play", "seat": 1, "card": "2h"}\\n', "a.jsonl")
->>> result.valid, result.incomplete is not None
-(True, True)
->>> str(result.incomplete)
-'a.jsonl:2: incomplete: the log ends before the match is over (hand 1, score [0, 0], games [0, 0])'
+checkpoint with the engine's, and tells a :class:`Visitor` what happened; what a problem means is
+the visitor's to say (:class:`Visitor` raises it, :class:`Collector` notes it and lets the replay
+go on). See :mod:`engine.replay` for the policy, :mod:`engine.replay.fast` for the loop that
+replays lines met before from their plans.
 """
 
 from __future__ import annotations
 
-import io
-import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
@@ -38,54 +18,13 @@ from engine.actions import Action, Deal
 from engine.cards import card_name, parse_card
 from engine.errors import IllegalMoveError, PositionError, VariantError
 from engine.game import Checkpoint, Match
-from engine.logformat import dumps_event, header_variant
-from engine.logread import (
-    CHECKPOINTS,
-    MAX_FILE_BYTES,
-    LogItem,
-    LogProblem,
-    ProblemKind,
-    decompressed,
-    empty_log,
-    loads_strict,
-    log_lines,
-    read_line,
-    read_log,
-)
-from engine.logversion import LATEST, header_problem
+from engine.logformat import dumps_event
+from engine.logread import LogItem, LogProblem, ProblemKind, read_log
+from engine.logversion import header_problem
 from engine.position import hand_has_moves
-from engine.reading import read_regular
+from engine.replay.fast import _plan, run_plans
 from engine.rules import Rules
-from engine.variant import is_shipped_name, load, looks_like_path
-
-#: Keys of an event that the engine ignores (kept as they are, never compared).
-IGNORED_KEYS = ("t", "meta")
-
-# What the replay needs of each distinct good event line, made once per process from the
-# line's bytes (the reader hands them with a line it keeps, LogItem.raw; what a line is depends
-# on its bytes alone): a move line's Action (an immutable value), or a checkpoint line's event
-# and its fields without the ignored keys (compared, never handed to a visitor). Bounded.
-_Plan = tuple[str, str, Action | None, dict[str, Any] | None]
-_PLANS: dict[bytes, _Plan] = {}
-_PLANS_MAX = 4096
-
-
-def _plan(item: LogItem) -> _Plan:
-    """The plan of a good event line (a move or a checkpoint), from the cache if its bytes
-    were met before."""
-    raw = item.raw
-    plan = _PLANS.get(raw) if raw is not None else None
-    if plan is None:
-        if item.kind == "checkpoint":
-            given = {k: v for k, v in item.data.items() if k not in IGNORED_KEYS}
-            plan = (item.kind, item.event, None, given)
-        else:
-            plan = (item.kind, item.event, Action.from_event(item.data), None)
-        if raw is not None:
-            if len(_PLANS) >= _PLANS_MAX:
-                _PLANS.clear()
-            _PLANS[raw] = plan
-    return plan
+from engine.variant import is_shipped_name, load
 
 
 class Visitor:
@@ -135,40 +74,6 @@ class Collector(Visitor):
             self.problems.append(problem)
         else:
             self.more += 1
-
-
-@dataclass
-class ReplayResult:
-    """The outcome of verifying one log."""
-
-    file: str
-    #: The first problems found (at most :data:`MAX_PROBLEMS`).
-    problems: list[LogProblem] = field(default_factory=list)
-    #: Set when the log ends before its match is over (the log is valid even so).
-    incomplete: LogProblem | None = None
-    lines: int = 0
-    hands: int = 0
-    score: list[int] | None = None
-    games: list[int] | None = None
-    winner: int | None = None
-    #: How many problems were found after those kept.
-    more: int = 0
-
-    @property
-    def valid(self) -> bool:
-        """No problem found (an incomplete log is valid)."""
-        return not self.problems
-
-    def as_dict(self) -> dict[str, Any]:
-        """The result as plain data (``truco verify --json``)."""
-        status = "invalid" if self.problems else ("incomplete" if self.incomplete else "valid")
-        return {"file": self.file, "status": status, "valid": self.valid,
-                "incomplete": self.incomplete is not None, "lines": self.lines,
-                "hands": self.hands, "score": self.score, "games": self.games,
-                "winner": self.winner,
-                "problems": [p.as_dict() for p in self.problems],
-                "more_problems": self.more,
-                "note": None if self.incomplete is None else self.incomplete.as_dict()}
 
 
 def resolve_variant(ref: str, base: Path | None) -> Rules:
@@ -231,81 +136,20 @@ for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
             self._item(item)
         self._finish()
 
+
     def run_source(self, source: IO[bytes] | bytes) -> None:
         """``run(read_log(source, self.file))``, faster for a visitor that takes no move or
         checkpoint (one that leaves :meth:`Visitor.move` and :meth:`Visitor.checkpoint` as
         they are, like :class:`Visitor` and :class:`Collector`): a move or checkpoint line
         whose bytes were met before is replayed from what was made of them then, without
-        parsing or checking it again and without a :class:`LogItem`. The same problems, in the
-        same order, at the same lines."""
+        parsing or checking it again and without a :class:`LogItem` (:mod:`engine.replay.fast`).
+        The same problems, in the same order, at the same lines."""
         visitor = type(self.visitor)
         if visitor.move is not Visitor.move or visitor.checkpoint is not Visitor.checkpoint:
             self.run(read_log(source, self.file))
-            return
-        file = self.file
-        plans = _PLANS
-        line = 0
-        version = LATEST  # the header's, once read (engine.logversion)
-        for body in log_lines(source, file):
-            if isinstance(body, LogProblem):  # a limit: the reading ends
-                self._item(body)
-                self._finish()  # its problem is the log's: not also called empty
-                return
-            line += 1
-            plan = plans.get(body) if line > 1 else None
-            if plan is None:  # a line not met before (or the header): the reader's way
-                item = read_line(body, line, file, version)
-                if line == 1 and isinstance(item, LogItem):
-                    version = item.data["truco_log"]
-                self._item(item)
-                if isinstance(item, LogItem) and item.raw is not None:
-                    _plan(item)  # what a line it kept is, for the next time
-                continue
-            self.lines = line
-            m = self.match
-            if m is None or self.stopped:
-                continue
-            kind, event, action, given = plan
-            if kind == "checkpoint":
-                cps, j = self._cps, self._cp_next
-                if j < len(cps) and cps[j] == given:  # the usual case: the next one, equal
-                    self._cp_next = j + 1
-                else:
-                    self._checkpoint_at(line, event, given, None)  # type: ignore[arg-type]
-                continue
-            # What _item, _new_hand_check and _move_at do with a move, inline.
-            if m.hand_number != self._hand:
-                self._hand = m.hand_number
-                self._hand_events = 0
-                self._announced = False
-            self._cps = []
-            self._cp_next = 0
-            self._move_line = None
-            if m.is_over:
-                self._stop("after_end", f"{event} after the match ended (at line "
-                           f"{self._end_line})", line)
-                continue
-            if m.awaiting_deal:
-                self._move_at(line, action, None)  # type: ignore[arg-type]
-                continue
-            if not self._announced:
-                self._announce(None)
-            why: str | None = None
-            try:
-                cps = m.apply(action)  # type: ignore[arg-type]
-            except IllegalMoveError as exc:
-                why, code = exc.message, exc.code
-            if why is not None:  # reported outside the except: a raised problem has no context
-                self._stop("illegal", f"illegal move [{code}]: {why}", line, code)
-                continue
-            self._hand_events += 1
-            self._cps = cps
-            self._move_line = line
-            if m.is_over:
-                self._end_line = line
-        if line == 0:
-            self._item(empty_log(file))
-        self._finish()
+        else:
+            run_plans(self, source)
+
 
     def _item(self, item: LogItem | LogProblem) -> None:
         self.lines = item.line or self.lines
@@ -604,164 +448,3 @@ def _same(given: dict[str, Any], engine: Checkpoint) -> bool:
     return (isinstance(cards, list) and all(isinstance(c, str) for c in cards)
             and sorted(cards) == sorted(engine["cards"])
             and all(given[k] == engine[k] for k in given if k != "cards"))
-
-
-# -- entry points --------------------------------------------------------------------------------
-def _source(path: str | os.PathLike[str]) -> tuple[bytes | IO[bytes], str]:
-    data = read_regular(path, MAX_FILE_BYTES)  # bounded; the reader reports the limit
-    return decompressed(data), str(path)  # a .jsonl.gz: its lines
-
-
-def replay(source: IO[bytes] | bytes, file: str, visitor: Visitor,
-           base: Path | None = None, *, rules: Rules | None = None) -> Replayer:
-    """Replay a log (a binary stream or bytes) with ``visitor``; ``base`` is the folder a
-    variant path in the header is relative to (the current folder by default). With ``rules``,
-    the log is replayed under those rules instead of its header's variant (whose
-    ``variant_sha256`` is then not checked)."""
-    replayer = Replayer(file, base, visitor, rules=rules)
-    replayer.run_source(source)
-    return replayer
-
-
-def verify_bytes(data: IO[bytes] | bytes, file: str, *, base: Path | None = None,
-                 strict: bool = False) -> ReplayResult:
-    """Verify a log. Lenient by default (every problem collected); with ``strict`` the first
-    problem is raised as a :class:`LogProblem`."""
-    return _verify(data, file, base, None, strict)
-
-
-def _verify(data: IO[bytes] | bytes, file: str, base: Path | None,
-            base_of: Callable[[], Path] | None, strict: bool) -> ReplayResult:
-    visitor: Visitor = Visitor() if strict else Collector()
-    r = Replayer(file, base, visitor)
-    r._base_of = base_of
-    r.run_source(data)
-    result = ReplayResult(file, list(getattr(visitor, "problems", [])), r.incomplete, r.lines,
-                          more=getattr(visitor, "more", 0))
-    if r.match is not None:
-        m = r.match
-        result.hands = m.hand_number
-        result.score = m.score[:]
-        result.games = m.games[:]
-        result.winner = m.winner
-    return result
-
-
-def verify_file(path: str | os.PathLike[str], *, strict: bool = False,
-                name: str | None = None) -> ReplayResult:
-    """Verify the log at ``path`` (variant paths relative to its folder; gzip data, a
-    ``.jsonl.gz``, is read decompressed). Problems name the file ``name`` (by default
-    ``path``).
-
-    >>> verify_file("no-such.jsonl").problems[0].message
-    'cannot read the log: No such file or directory'
-
-    """
-    try:
-        data, file = _source(path)
-    except OSError as exc:
-        file = str(path) if name is None else name
-        problem = LogProblem("limit", f"cannot read the log: {exc.strerror}", file=file, line=1)
-        if strict:
-            raise problem from None
-        return ReplayResult(file, [problem])
-    file = file if name is None else name
-    # The log's folder (symbolic links resolved) is made only if its header names a file.
-    return _verify(data, file, None, lambda: Path(path).resolve().parent, strict)
-
-
-class Annotator(Visitor):
-    """Writes the log again with every checkpoint in place: header, moves and deals
-    re-serialised as they were (key order, ``t`` and ``meta`` kept), each checkpoint the
-    engine computed right after its move (a checkpoint of the input that equals the engine's is
-    kept as it was written). Checkpoints that disagree with the engine are replaced and noted
-    in :attr:`replaced`; any other problem is raised.
-
-    With ``out_dir`` (the folder the new log goes to), a variant file in the header is named
-    relative to that folder (:func:`engine.logformat.header_variant`) when its path from the
-    input's folder ``base`` does not reach it from there."""
-
-    def __init__(self, base: Path | None = None, out_dir: str | os.PathLike[str] | None = None
-                 ) -> None:
-        self.base = base
-        self.out_dir = out_dir
-        self.lines: list[str] = []
-        self.replaced: list[LogProblem] = []
-        self._engine: list[Checkpoint] = []
-        self._kept: dict[int, str] = {}  # by the engine checkpoint's id: its line as written
-
-    def _flush(self) -> None:
-        for cp in self._engine:
-            self.lines.append(self._kept.get(id(cp)) or dumps_event(cp))
-        self._engine = []
-        self._kept = {}
-
-    def header(self, item: LogItem, match: Match) -> None:
-        data = item.data
-        ref = data["variant"]
-        if self.out_dir is not None and looks_like_path(ref):
-            where = os.path.join(self.base or ".", ref)
-            same = os.path.realpath(os.path.join(self.out_dir, ref)) == os.path.realpath(where)
-            if not same:
-                data = {**data, "variant": header_variant(where, self.out_dir)}
-        self.lines.append(dumps_event(data))
-
-    def hand(self, match: Match, deal: LogItem | None) -> None:
-        self._flush()
-        if deal is not None:
-            self.lines.append(dumps_event(deal.data))
-
-    def move(self, item: LogItem, action: Action, match: Match,
-             checkpoints: list[Checkpoint]) -> None:
-        self._flush()
-        self.lines.append(dumps_event(item.data))
-        self._engine = list(checkpoints)
-
-    def checkpoint(self, item: LogItem, engine: Checkpoint | None) -> None:
-        given = {k: v for k, v in item.data.items() if k not in IGNORED_KEYS}
-        if engine is not None and _same(given, engine):
-            self._kept[id(engine)] = dumps_event(item.data)  # one move may cause several
-
-    def problem(self, problem: LogProblem) -> None:
-        if problem.kind == "checkpoint":
-            self.replaced.append(problem)
-            return
-        raise problem
-
-    def end(self, replayer: Replayer) -> None:
-        self._flush()
-
-    def text(self) -> str:
-        """The annotated log, one line per event, each ending with a newline."""
-        return "".join(line + "\n" for line in self.lines)
-
-
-def annotate(data: IO[bytes] | bytes, file: str, *, base: Path | None = None,
-             out_dir: str | os.PathLike[str] | None = None) -> tuple[str, list[LogProblem]]:
-    """The log with every checkpoint filled in, and the input's checkpoints that the engine
-    replaced. Raises :class:`LogProblem` for any other problem. ``base`` is the input's folder,
-    ``out_dir`` the folder the result is written to (a variant file in the header is then named
-    from there; see :class:`Annotator`).
-
-    >>> text, replaced = annotate(b'{"truco_log": 1, "variant": "paulista", "seed": 7}\\n'
-    ...                           b'{"event": "play", "seat": 1, "card": "2h"}\\n', "a.jsonl")
-    >>> text.splitlines()[-1]
-    '{"event": "play", "seat": 1, "card": "2h"}'
-    """
-    visitor = Annotator(base, out_dir)
-    replay(io.BytesIO(data) if isinstance(data, bytes) else data, file, visitor, base)
-    return visitor.text(), visitor.replaced
-
-
-def strip_checkpoints(text: str) -> str:
-    """A log's text without its checkpoint lines (moves only).
-
-    >>> strip_checkpoints('{"truco_log": 1, "variant": "x"}\\n{"event": "round", "winner": 0}\\n')
-    '{"truco_log": 1, "variant": "x"}\\n'
-    """
-    out = []
-    for line in text.splitlines(keepends=True):
-        obj = loads_strict(line)
-        if not (isinstance(obj, dict) and obj.get("event") in CHECKPOINTS):
-            out.append(line)
-    return "".join(out)

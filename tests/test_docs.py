@@ -18,7 +18,8 @@ def test_readme_python_example_runs() -> None:
                                     "engine.variant", "engine.actions", "engine.game",
                                     "engine.logformat", "engine.replay", "engine.observation",
                                     "engine.replay.replayer", "engine.replay.verify",
-                                    "engine.replay.annotate",
+                                    "engine.replay.annotate", "engine.logread",
+                                    "engine.logcheck", "engine.strictjson",
                                     "engine.tui", "engine.words", "engine.position",
                                     "engine.fileio", "engine.payload", "engine.logschema",
                                     "engine.variant.extends", "engine.schemas"])

@@ -40,14 +40,14 @@ def test_the_core_imports_no_front_end(path: Path) -> None:
 #: The engine's layers, lowest first: a module may import its own layer and the ones below.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("engine.cards", "engine.errors", "engine.shuffle", "engine.resources", "engine.fileio",
-     "engine.reading", "engine.schemas"),
+     "engine.reading", "engine.schemas", "engine.strictjson"),
     ("engine.rules", "engine.variant", "engine.sidebets"),
     ("engine.payload", "engine.actions", "engine.state", "engine.observation", "engine.moves"),
     ("engine.machine",),
     ("engine.game", "engine"),
-    ("engine.position", "engine.logformat", "engine.logread", "engine.logversion",
-     "engine.replay", "engine.transcript", "engine.playthrough", "engine.perft", "engine.words",
-     "engine.logschema"),
+    ("engine.position", "engine.logformat", "engine.logread", "engine.logcheck",
+     "engine.logversion", "engine.replay", "engine.transcript", "engine.playthrough",
+     "engine.perft", "engine.words", "engine.logschema"),
     ("engine.bots", "engine.simulate", "engine.tournament", "engine.compare", "engine.viewer",
      "engine.env", "engine.tui", "engine.cluster", "engine.protocol"),
     ("engine.cli", "engine.__main__"),

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import logread
+from engine import logcheck, logread
 from engine.logread import LogItem, LogProblem, check_line, loads_strict, read_log, schema_problem
 from tests.conftest import CONFORMANCE, REPO
 
@@ -188,9 +188,9 @@ def test_fast_path_agrees_with_jsonschema(index: int, key: str, value: Any, drop
     name = "header" if "truco_log" in obj else obj.get("event")
     if name not in ("header", *logread.EVENT_TYPES):
         return
-    fast = logread._fast_checks()[name]
+    fast = logcheck._fast_checks()[name]
     assert fast is not None
-    assert fast(obj) == (not any(logread._validators()[name].iter_errors(obj)))
+    assert fast(obj) == (not any(logcheck._validators()[name].iter_errors(obj)))
     assert (schema_problem(obj, name) is None) == fast(obj)
 
 

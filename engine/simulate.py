@@ -417,17 +417,54 @@ def statistics(rules: Rules, tallies: Sequence[Tally], *, seed: int,
     def total(key: str) -> int:
         return sum(t[key] for t in tallies)
 
-    def pair(key: str) -> list[int]:  # one entry per team
-        return [sum(t[key][i] for t in tallies) for i in range(rules.teams)]
-
-    def vec(key: str, size: int) -> list[int]:
-        return [sum(t[key][i] for t in tallies) for i in range(size)]
-
     hands = total("hands")
     games = total("games")
     per_game = [h for t in tallies for h in t["hands_per_game"]]
+    points = _sums(tallies, "points", rules.teams)
+    folds = total("folds")
+    all_tied = total("all_tied")
+    out: dict[str, Any] = {
+        "variant": rules.name,
+        "variant_sha256": rules.fingerprint,
+        "seed": seed,
+        "bots": list(bots),
+        "matches": n,
+        "teams": _teams(rules, tallies, bots, hands, points),
+        "games": games,
+        "hands": hands,
+        "hands_per_game": {
+            "mean": _ratio(sum(per_game), len(per_game)),
+            "min": min(per_game, default=0), "max": max(per_game, default=0)},
+        "points_per_hand": _ratio(sum(points), hands),
+        "ladder": _ladder(rules, tallies, hands),
+        "folds": {"hands": folds, "rate": _ratio(folds, hands)},
+        "special_hands": _special_hands(rules, tallies, hands),
+        "all_tied_hands": {"hands": all_tied, "rate": _ratio(all_tied, hands)},
+        "forfeited_games": total("forfeits"),
+        "out_of_turn_raises": {"raises": total("out_of_turn_raises"),
+                               "per_hand": _ratio(total("out_of_turn_raises"), hands)},
+    }
+    if rules.concede:
+        concedes = total("concedes")
+        out["concedes"] = {"hands": concedes, "rate": _ratio(concedes, hands)}
+    if rules.side_bets:
+        out["side_bets"] = _side_bets(rules, tallies, hands)
+    return out
+
+
+def _sums(tallies: Sequence[Tally], key: str, size: int) -> list[int]:
+    """The tallies' ``key`` lists added up, entry by entry (the first ``size``)."""
+    return [sum(t[key][i] for t in tallies) for i in range(size)]
+
+
+def _teams(rules: Rules, tallies: Sequence[Tally], bots: Sequence[str], hands: int,
+           points: list[int]) -> list[dict[str, Any]]:
+    """The statistics' ``teams``: per team, its seats and bots, matches won (with the win
+    rate's 95% Wilson interval), games, hands and ``points`` won."""
+    n = len(tallies)
     matches_won = [sum(1 for t in tallies if t["winner"] == team) for team in range(rules.teams)]
-    games_won, points, hands_won = pair("games_won"), pair("points"), pair("hands_won")
+    games_won = _sums(tallies, "games_won", rules.teams)
+    hands_won = _sums(tallies, "hands_won", rules.teams)
     teams = []
     for team in range(rules.teams):
         seats = [s for s, t in enumerate(rules.team_of) if t == team]
@@ -440,6 +477,11 @@ def statistics(rules: Rules, tallies: Sequence[Tally], *, seed: int,
             "games_won": games_won[team], "hands_won": hands_won[team],
             "points": points[team], "points_per_hand": _ratio(points[team], hands),
         })
+    return teams
+
+
+def _ladder(rules: Rules, tallies: Sequence[Tally], hands: int) -> list[dict[str, Any]]:
+    """The statistics' ``ladder``: per step, how often raised to, accepted, folded."""
     ladder = []
     for step in rules.ladder:
         reached, accepted, folded = (sum(t["steps"][str(step.value)][i] for t in tallies)
@@ -449,64 +491,47 @@ def statistics(rules: Rules, tallies: Sequence[Tally], *, seed: int,
             "reached_per_hand": _ratio(reached, hands), "accepted": accepted,
             "accept_rate": _ratio(accepted, reached), "folded": folded,
         })
-    one = vec("one_team", 6)
-    both = vec("both_teams", rules.teams + 2)
+    return ladder
+
+
+def _special_hands(rules: Rules, tallies: Sequence[Tally], hands: int) -> dict[str, Any]:
+    """The statistics' ``special_hands``: the one-team and the both-teams special hand."""
+    one = _sums(tallies, "one_team", 6)
+    both = _sums(tallies, "both_teams", rules.teams + 2)
     one_name, one_on = _names(rules, True)
     both_name, both_on = _names(rules, False)
-    folds = total("folds")
-    all_tied = total("all_tied")
-    out: dict[str, Any] = {
-        "variant": rules.name,
-        "variant_sha256": rules.fingerprint,
-        "seed": seed,
-        "bots": list(bots),
-        "matches": n,
-        "teams": teams,
-        "games": games,
-        "hands": hands,
-        "hands_per_game": {
-            "mean": _ratio(sum(per_game), len(per_game)),
-            "min": min(per_game, default=0), "max": max(per_game, default=0)},
-        "points_per_hand": _ratio(sum(points), hands),
-        "ladder": ladder,
-        "folds": {"hands": folds, "rate": _ratio(folds, hands)},
-        "special_hands": {
-            "one_team": {
-                "name": one_name, "enabled": one_on,
-                "hands": one[0], "rate": _ratio(one[0], hands),
-                "won_by_team_at_score": one[1], "won_by_other_team": one[2], "nobody": one[3],
-                "decided_play": one[4], "decided_fold": one[5]},
-            "both_teams": {
-                "name": both_name, "enabled": both_on,
-                "hands": both[0], "rate": _ratio(both[0], hands),
-                "won": both[1:-1], "nobody": both[-1]},
-        },
-        "all_tied_hands": {"hands": all_tied, "rate": _ratio(all_tied, hands)},
-        "forfeited_games": total("forfeits"),
-        "out_of_turn_raises": {"raises": total("out_of_turn_raises"),
-                               "per_hand": _ratio(total("out_of_turn_raises"), hands)},
+    return {
+        "one_team": {
+            "name": one_name, "enabled": one_on,
+            "hands": one[0], "rate": _ratio(one[0], hands),
+            "won_by_team_at_score": one[1], "won_by_other_team": one[2], "nobody": one[3],
+            "decided_play": one[4], "decided_fold": one[5]},
+        "both_teams": {
+            "name": both_name, "enabled": both_on,
+            "hands": both[0], "rate": _ratio(both[0], hands),
+            "won": both[1:-1], "nobody": both[-1]},
     }
-    if rules.concede:
-        concedes = total("concedes")
-        out["concedes"] = {"hands": concedes, "rate": _ratio(concedes, hands)}
-    if rules.side_bets:
-        bets = []
-        for bet in rules.side_bets:
-            settled, accepted, mao, acc_points, points = (
-                sum(t["side_bets"][bet.name][i] for t in tallies) for i in range(5))
-            bets.append({
-                "bet": bet.name, "called": settled, "called_per_hand": _ratio(settled, hands),
-                "accepted": accepted, "accept_rate": _ratio(accepted, settled),
-                "refused": settled - accepted, "won_by_mao_team": mao,
-                "mao_team_rate": _ratio(mao, accepted),
-                "points": points, "average_points": _ratio(points, settled),
-                "average_accepted_points": _ratio(acc_points, accepted)})
-            if bet.kind == "flor":  # G38-G40: sung, contested, won by the mão's team
-                contested, mao_all = (sum(t["side_bets"][bet.name][i] for t in tallies)
-                                      for i in (5, 6))
-                bets[-1].update({"sung": settled, "contested": contested,
-                                 "contest_rate": _ratio(contested, settled),
-                                 "won_by_mao_team_any": mao_all,
-                                 "mao_team_rate_any": _ratio(mao_all, settled)})
-        out["side_bets"] = bets
-    return out
+
+
+def _side_bets(rules: Rules, tallies: Sequence[Tally], hands: int) -> list[dict[str, Any]]:
+    """The statistics' ``side_bets``: per bet, how often called, accepted, refused, won by the
+    mão's team, the points it paid; of a flor also sung, contested (G38-G40)."""
+    bets = []
+    for bet in rules.side_bets:
+        settled, accepted, mao, acc_points, points = (
+            sum(t["side_bets"][bet.name][i] for t in tallies) for i in range(5))
+        bets.append({
+            "bet": bet.name, "called": settled, "called_per_hand": _ratio(settled, hands),
+            "accepted": accepted, "accept_rate": _ratio(accepted, settled),
+            "refused": settled - accepted, "won_by_mao_team": mao,
+            "mao_team_rate": _ratio(mao, accepted),
+            "points": points, "average_points": _ratio(points, settled),
+            "average_accepted_points": _ratio(acc_points, accepted)})
+        if bet.kind == "flor":  # G38-G40: sung, contested, won by the mão's team
+            contested, mao_all = (sum(t["side_bets"][bet.name][i] for t in tallies)
+                                  for i in (5, 6))
+            bets[-1].update({"sung": settled, "contested": contested,
+                             "contest_rate": _ratio(contested, settled),
+                             "won_by_mao_team_any": mao_all,
+                             "mao_team_rate_any": _ratio(mao_all, settled)})
+    return bets

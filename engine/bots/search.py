@@ -50,13 +50,14 @@ observations give the same moves.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
 from engine.actions import Action
 from engine.bots.base import MatchShim, Observation, choose_for, derive_seed, next_actor
 from engine.bots.heuristic import HeuristicBot
+from engine.bots.winchance import WinChance as WinChance
+from engine.bots.winchance import win_chance
 from engine.cards import Card, card_name, parse_card
 from engine.errors import IllegalMoveError, PositionError
 from engine.game import Match
@@ -70,86 +71,6 @@ from engine.sidebets import SideBet, best_points, flor_points
 
 #: The default budget: hands played out per decision (``search`` alone).
 DEFAULT_BUDGET = 96
-
-
-class WinChance:
-    """The chance that a team wins the match from a score, under a simple model: every hand
-    goes to one of the teams with equal chance, for the variant's first value (40%), or the
-    first, second or third step of its ladder (35%, 15%, 10%: about what bots' matches show);
-    every later game is won by each team with equal chance.
-
-    >>> from engine.variant import load_variant
-    >>> w = WinChance(load_variant("paulista"))
-    >>> round(w.game([0, 0])[0], 6), w.game([11, 0])[0] > 0.8, w.game([0, 11])[0] < 0.2
-    (0.5, True, True)
-    """
-
-    def __init__(self, rules: Rules) -> None:
-        self.rules = rules
-        values = [rules.initial_value] + [s.value for s in rules.ladder[:3]]
-        weights = (0.4, 0.35, 0.15, 0.1)[:len(values)]
-        total = sum(weights)
-        self._points = tuple((v, w / total) for v, w in zip(values, weights, strict=False))
-        self._teams = rules.teams
-        self._game = lru_cache(maxsize=None)(self._game_needs)
-        self._match = lru_cache(maxsize=None)(self._match_needs)
-
-    def _game_needs(self, needs: tuple[int, ...]) -> tuple[float, ...]:
-        teams = self._teams
-        out = [0.0] * teams
-        share = 1.0 / teams
-        for t in range(teams):
-            for v, w in self._points:
-                left = needs[t] - v
-                if left <= 0:
-                    out[t] += share * w
-                    continue
-                nxt = list(needs)
-                nxt[t] = left
-                for u, p in enumerate(self._game(tuple(nxt))):
-                    out[u] += share * w * p
-        return tuple(out)
-
-    def _match_needs(self, needs: tuple[int, ...]) -> tuple[float, ...]:
-        teams = self._teams
-        out = [0.0] * teams
-        for t in range(teams):
-            if needs[t] <= 1:
-                out[t] += 1.0 / teams
-                continue
-            nxt = list(needs)
-            nxt[t] -= 1
-            for u, p in enumerate(self._match(tuple(nxt))):
-                out[u] += p / teams
-        return tuple(out)
-
-    def game(self, score: Sequence[int]) -> tuple[float, ...]:
-        """Each team's chance to win the game in play from ``score``."""
-        target = self.rules.target
-        return self._game(tuple(max(target - s, 1) for s in score))
-
-    def match(self, score: Sequence[int], games: Sequence[int]) -> tuple[float, ...]:
-        """Each team's chance to win the match from ``score`` in the game in play and
-        ``games`` won."""
-        need = self.rules.games_to_win
-        q = self.game(score)
-        teams = self._teams
-        out = [0.0] * teams
-        for t in range(teams):
-            if need - games[t] <= 1:
-                out[t] += q[t]
-                continue
-            nxt = [need - g for g in games]
-            nxt[t] -= 1
-            for u, p in enumerate(self._match(tuple(nxt))):
-                out[u] += q[t] * p
-        return tuple(out)
-
-
-@lru_cache(maxsize=64)
-def win_chance(rules: Rules) -> WinChance:
-    """The :class:`WinChance` of a variant (made once)."""
-    return WinChance(rules)
 
 
 class SearchBot:
@@ -260,18 +181,70 @@ class SearchBot:
         random from those the seat has not seen (docs/positions.md)."""
         rules = self.rules
         n = rules.players
-        me = obs["seat"]
-        rng = self.rng
+        held, known_cards, played_by, bound = self._seen(obs)
+        vira = parse_card(obs["vira"]) if obs["vira"] is not None else None
+        pool = [c for c in self._deck if c not in known_cards]
+        shows, pool = self._deal_shown_points(obs, held, pool, played_by, vira)
+        pool, no_flor = self._deal_flores(obs, held, pool, played_by, vira)
+        held, hidden_played = self._deal_unseen(obs, held, pool, played_by, no_flor, vira)
+        # the rounds
+        results = obs["rounds"]
+        number = obs["round"]
+        rounds = []
+        for r in range(1, len(results) + 1):
+            rounds.append({"cards": [{"seat": p["seat"], "card": p["card"],
+                                      "covered": p["covered"]}
+                                     for p in hidden_played if p["round"] == r],
+                           "winner": results[r - 1]})
+        current = [{"seat": p["seat"], "card": p["card"], "covered": p["covered"]}
+                   for p in hidden_played if p["round"] == number]
+        leader = current[0]["seat"] if current else self._leader(obs, rounds)
+        dealt = [[p["card"] for p in hidden_played if p["seat"] == s] + held[s]
+                 for s in range(n)]
+        pending = obs["pending_raise"]
+        return {
+            "position": POSITION_FORMAT,
+            "state": obs["phase"],
+            "score": list(obs["score"]),
+            "games": list(obs["games"]),
+            "winner": None,
+            "dealer": obs["dealer"],
+            "hand_number": obs["hand_number"],
+            "value": obs["value"],
+            "special": self._special(obs),
+            "pending": self._pending(obs, held, bound),
+            "refused": list(pending.get("folded", ())) if pending is not None else [],
+            "last_raise_team": obs["last_raise_team"],
+            "vira": obs["vira"],
+            "hands": held,
+            "dealt": dealt,
+            "rounds": rounds,
+            "round": {"number": number, "leader": leader,
+                      "turn": (leader + len(current)) % n, "cards": current},
+            "shown": [dict(sh) for sh in obs["shown"]],
+            "bound": bound,
+            "last_hand": None,
+            "rng": None,  # the hand is played out, no later one
+            **self._side_bets(obs, dealt, shows),
+            # C8 (house, play.raiser_must_kill): who must beat the table, as everyone saw
+            **({"must_kill": list(obs["must_kill"])} if "must_kill" in obs else {}),
+        }
+
+    def _seen(self, obs: Observation) -> tuple[list[list[str]], set[str], list[int],
+                                               list[str | None]]:
+        """What the seat has seen, for :meth:`guess`: the cards each seat is known to hold
+        (its own, its partners' where shown, a card shown with a raise and not played yet,
+        M4), every card seen, how many cards each seat played, the cards bound to a seat."""
+        n = self.rules.players
         played = obs["played"]
         held: list[list[str]] = [[] for _ in range(n)]
         known_cards: set[str] = set()
         if obs["hand"] is not None:
-            held[me] = list(obs["hand"])
+            held[obs["seat"]] = list(obs["hand"])
         for s, cards in (obs["partner_hands"] or {}).items():
             held[int(s)] = list(cards)
         for cards in held:
             known_cards.update(cards)
-        vira = parse_card(obs["vira"]) if obs["vira"] is not None else None
         if obs["vira"] is not None:
             known_cards.add(obs["vira"])
         played_by = [0] * n
@@ -291,10 +264,18 @@ class SearchBot:
         pending = obs["pending_raise"]
         if pending is not None and "card" in pending:
             known_cards.add(pending["card"])
-        pool = [c for c in self._deck if c not in known_cards]
-        # G32: the winner of an accepted side bet shows his points at the end of the hand, and
-        # a position says which cards (engine.position checks them): where the winning
-        # declarer's cards are hidden, they are dealt among those that make his points
+        return held, known_cards, played_by, bound
+
+    def _deal_shown_points(self, obs: Observation, held: list[list[str]], pool: list[str],
+                           played_by: list[int], vira: Card | None
+                           ) -> tuple[dict[str, tuple[int, int]], list[str]]:
+        """G32: the winner of an accepted side bet shows his points at the end of the hand, and
+        a position says which cards (engine.position checks them): where the winning
+        declarer's cards are hidden, they are dealt (into ``held``) among those that make his
+        points. The bets whose winner shows (bet -> (seat, declared points)), and the pool
+        left."""
+        rules = self.rules
+        played = obs["played"]
         shows: dict[str, tuple[int, int]] = {}  # bet -> (seat, declared points)
         for view, bet in zip(obs.get("side_bets") or (), rules.side_bets, strict=False):
             won = _winning_declaration(view, rules.team_of) if bet.reveal == "winner" else None
@@ -308,12 +289,21 @@ class SearchBot:
             public = [p["card"] for p in played if p["seat"] == seat and p["card"] is not None]
             options = self._making(bet, points, public, want, tuple(sorted(pool)), vira)
             if options:
-                pick = options[rng.bounded(len(options))]
+                pick = options[self.rng.bounded(len(options))]
                 held[seat] = list(pick)
                 pool = [c for c in pool if c not in pick]
+        return shows, pool
+
+    def _deal_flores(self, obs: Observation, held: list[list[str]], pool: list[str],
+                     played_by: list[int], vira: Card | None
+                     ) -> tuple[list[str], list[tuple[SideBet, int]]]:
+        """G35, G36: who sang a flor holds one (of the value compared, where it was), dealt
+        into ``held``; and who did not, once a flor was sung or he played a card, holds none.
+        The pool left, and the (flor, seat) pairs that must not hold one."""
+        rules = self.rules
+        n = rules.players
+        played = obs["played"]
         cards_per = rules.cards_per_player
-        # G35, G36: who sang a flor holds one (of the value compared, where it was), and who
-        # did not, once a flor was sung or he played a card, holds none
         no_flor: list[tuple[SideBet, int]] = []
         for view, bet in zip(obs.get("side_bets") or (), rules.side_bets, strict=False):
             if bet.kind != "flor":
@@ -330,13 +320,24 @@ class SearchBot:
                 options = self._making(bet, compared.get(seat), public, want,
                                        tuple(sorted(pool)), vira)
                 if options:
-                    pick = options[rng.bounded(len(options))]
+                    pick = options[self.rng.bounded(len(options))]
                     held[seat] = list(pick)
                     pool = [c for c in pool if c not in pick]
             no_flor += [(bet, s) for s in range(n) if s not in sung and not held[s]
                         and (sung or played_by[s])]
-        # deal the unseen cards: Fisher-Yates from the bot's own generator (again where a
-        # seat got a flor it cannot have)
+        return pool, no_flor
+
+    def _deal_unseen(self, obs: Observation, held: list[list[str]], pool: list[str],
+                     played_by: list[int], no_flor: list[tuple[SideBet, int]],
+                     vira: Card | None) -> tuple[list[list[str]], list[dict[str, Any]]]:
+        """Deal the unseen cards: Fisher-Yates over ``pool`` (in place) from the bot's own
+        generator, again where a seat of ``no_flor`` got a flor it cannot have (up to 32
+        times). Each seat's cards, and the played cards with the face-down ones dealt."""
+        rng = self.rng
+        n = self.rules.players
+        me = obs["seat"]
+        played = obs["played"]
+        cards_per = self.rules.cards_per_player
         fixed = [list(h) for h in held]
         for _ in range(32):
             for i in range(len(pool) - 1, 0, -1):
@@ -357,64 +358,34 @@ class SearchBot:
                                   if p["seat"] == s], vira)
                        for bet, s in no_flor):
                 break
-        # the rounds
-        results = obs["rounds"]
-        number = obs["round"]
-        rounds = []
-        for r in range(1, len(results) + 1):
-            rounds.append({"cards": [{"seat": p["seat"], "card": p["card"],
-                                      "covered": p["covered"]}
-                                     for p in hidden_played if p["round"] == r],
-                           "winner": results[r - 1]})
-        current = [{"seat": p["seat"], "card": p["card"], "covered": p["covered"]}
-                   for p in hidden_played if p["round"] == number]
-        leader = current[0]["seat"] if current else self._leader(obs, rounds)
-        dealt = [[p["card"] for p in hidden_played if p["seat"] == s] + held[s]
-                 for s in range(n)]
-        special = None
-        if obs["special"] is not None:
-            entry = self._special_index[obs["special"]["name"]]
-            rule = rules.special_hands[entry]
-            sp_team = obs["special"]["team"]
-            decider = None
-            if rule.decision and rule.decider == "first_from_mao" and sp_team is not None:
-                decider = decider_seat(rules, obs["mao"], sp_team)
-            special = {"entry": entry, "name": rule.name, "team": sp_team, "decider": decider}
-        pend = None
-        if pending is not None:
-            card = pending.get("card")
-            if card is None and rules.name_card:
-                raiser = pending["seat"]
-                options = held[raiser] if bound[raiser] is None else [bound[raiser]]
-                card = options[rng.bounded(len(options))]
-            pend = {"seat": pending["seat"], "value": pending["value"], "card": card}
-        return {
-            "position": POSITION_FORMAT,
-            "state": obs["phase"],
-            "score": list(obs["score"]),
-            "games": list(obs["games"]),
-            "winner": None,
-            "dealer": obs["dealer"],
-            "hand_number": obs["hand_number"],
-            "value": obs["value"],
-            "special": special,
-            "pending": pend,
-            "refused": list(pending.get("folded", ())) if pending is not None else [],
-            "last_raise_team": obs["last_raise_team"],
-            "vira": obs["vira"],
-            "hands": held,
-            "dealt": dealt,
-            "rounds": rounds,
-            "round": {"number": number, "leader": leader,
-                      "turn": (leader + len(current)) % n, "cards": current},
-            "shown": [dict(sh) for sh in obs["shown"]],
-            "bound": bound,
-            "last_hand": None,
-            "rng": None,  # the hand is played out, no later one
-            **self._side_bets(obs, dealt, shows),
-            # C8 (house, play.raiser_must_kill): who must beat the table, as everyone saw
-            **({"must_kill": list(obs["must_kill"])} if "must_kill" in obs else {}),
-        }
+        return held, hidden_played
+
+    def _special(self, obs: Observation) -> dict[str, Any] | None:
+        """The position's ``special`` (the special hand in play, its decider)."""
+        if obs["special"] is None:
+            return None
+        rules = self.rules
+        entry = self._special_index[obs["special"]["name"]]
+        rule = rules.special_hands[entry]
+        sp_team = obs["special"]["team"]
+        decider = None
+        if rule.decision and rule.decider == "first_from_mao" and sp_team is not None:
+            decider = decider_seat(rules, obs["mao"], sp_team)
+        return {"entry": entry, "name": rule.name, "team": sp_team, "decider": decider}
+
+    def _pending(self, obs: Observation, held: list[list[str]], bound: list[str | None]
+                 ) -> dict[str, Any] | None:
+        """The position's ``pending`` raise; where the raise names a card the seat was not
+        shown (M4), one of the raiser's cards in the guess (his bound one, if any)."""
+        pending = obs["pending_raise"]
+        if pending is None:
+            return None
+        card = pending.get("card")
+        if card is None and self.rules.name_card:
+            raiser = pending["seat"]
+            options = held[raiser] if bound[raiser] is None else [bound[raiser]]
+            card = options[self.rng.bounded(len(options))]
+        return {"seat": pending["seat"], "value": pending["value"], "card": card}
 
     def _side_bets(self, obs: Observation, dealt: list[list[str]],
                    shows: dict[str, tuple[int, int]]) -> dict[str, Any]:

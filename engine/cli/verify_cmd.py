@@ -336,20 +336,7 @@ def verify(paths: tuple[str, ...], as_json: bool, as_jsonl: bool, first: bool, j
         with contextlib.closing(_outcomes(todo, jobs, dask, finished, folders)) as outcomes:
             for data, lines in outcomes:
                 reported += 1
-                if first:
-                    data["more_problems"] += len(data["problems"][1:])
-                    data["problems"] = data["problems"][:1]
-                    if not data["valid"]:
-                        del lines[1:]
-                for key, value in summary([data]).items():
-                    counts[key] += value
-                if as_json:
-                    logs.append(data)
-                elif as_jsonl:
-                    click.echo(json.dumps(data, ensure_ascii=False))
-                else:
-                    for line in lines:
-                        click.echo(line)
+                _report(data, lines, first, as_json, as_jsonl, counts, logs)
     except ClusterLost as exc:  # what was reported stands: --jsonl can go on from it
         went_on = (" (go on from that --jsonl report with --skip-verified REPORT)"
                    if as_jsonl else "")
@@ -358,6 +345,35 @@ def verify(paths: tuple[str, ...], as_json: bool, as_jsonl: bool, first: bool, j
         sys.exit(1)
     finally:
         stop()
+    _report_summary(counts, logs, skipped, report, as_json, as_jsonl)
+    sys.exit(1 if counts["invalid"] else 0)
+
+
+def _report(data: dict[str, Any], lines: list[str], first: bool, as_json: bool,
+            as_jsonl: bool, counts: dict[str, int], logs: list[dict[str, Any]]) -> None:
+    """One log's outcome: added to ``counts``, then printed (a JSON line with ``--jsonl``, its
+    problem lines by default) or kept in ``logs`` for ``--json``; with ``--first``, its first
+    problem only."""
+    if first:
+        data["more_problems"] += len(data["problems"][1:])
+        data["problems"] = data["problems"][:1]
+        if not data["valid"]:
+            del lines[1:]
+    for key, value in summary([data]).items():
+        counts[key] += value
+    if as_json:
+        logs.append(data)
+    elif as_jsonl:
+        click.echo(json.dumps(data, ensure_ascii=False))
+    else:
+        for line in lines:
+            click.echo(line)
+
+
+def _report_summary(counts: dict[str, int], logs: list[dict[str, Any]],
+                    skipped: list[dict[str, Any]], report: str | None, as_json: bool,
+                    as_jsonl: bool) -> None:
+    """The end of the output: the summary (with ``--json``, the whole report)."""
     if skipped:
         counts["skipped"] = len(skipped)
     if as_json:
@@ -367,7 +383,6 @@ def verify(paths: tuple[str, ...], as_json: bool, as_jsonl: bool, first: bool, j
     else:
         more = f"; {len(skipped)} of them verified before, in {report}" if skipped else ""
         click.echo(summary_line(counts) + more)
-    sys.exit(1 if counts["invalid"] else 0)
 
 
 def _outcomes(files: list[str], jobs: int, dask: str | None,

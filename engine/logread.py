@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import os
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -38,6 +39,7 @@ from engine.logcheck import schema_problem as schema_problem
 from engine.logschema import CHECKPOINTS as CHECKPOINTS
 from engine.logschema import MOVES as MOVES
 from engine.logversion import LATEST, event_needs, version_problem
+from engine.reading import read_regular
 from engine.strictjson import MAX_JSON_DEPTH as MAX_JSON_DEPTH
 from engine.strictjson import loads_strict as loads_strict
 
@@ -249,6 +251,22 @@ def decompressed(data: bytes) -> bytes | IO[bytes]:
     except (OSError, EOFError, zlib.error):
         stream = gzip.GzipFile(fileobj=io.BytesIO(data))  # read again, line by line
         return cast(IO[bytes], stream)
+
+
+def read_log_file(path: str | os.PathLike[str]) -> bytes | IO[bytes]:
+    """The log at ``path`` as the reader takes it, the one way every command opens a log
+    (``truco verify``, ``replay``, ``position``): a regular file only (a FIFO or a device is
+    refused, never waited on: :mod:`engine.reading`), read up to one byte past
+    :data:`MAX_FILE_BYTES` (the reader reports a log over the limit), gzip data decompressed
+    (:func:`decompressed`: a ``.jsonl.gz``, with the log's own line numbers). Raises
+    :class:`OSError`."""
+    return decompressed(read_regular(path, MAX_FILE_BYTES))
+
+
+def read_log_stream(stream: IO[bytes]) -> bytes | IO[bytes]:
+    """:func:`read_log_file` for a stream (standard input): up to one byte past
+    :data:`MAX_FILE_BYTES`, gzip data decompressed."""
+    return decompressed(stream.read(MAX_FILE_BYTES + 1))
 
 
 def _too_many(file: str, line: int) -> LogProblem:

@@ -1,6 +1,7 @@
 """`truco verify` on archives (issue 15): `.jsonl.gz` beside `.jsonl`, in folders and on
 standard input, with the same line numbers; `--jsonl` streams one object per log; a run goes on
-from its report with `--skip-verified`."""
+from its report with `--skip-verified`. `truco replay` and `truco position` open logs the same
+way."""
 
 from __future__ import annotations
 
@@ -149,3 +150,40 @@ def test_a_folder_lists_its_logs_as_pathlib_would_in_one_walk(tmp_path: Path,
     monkeypatch.setattr(os, "scandir", refused)
     code, out = verify("deep")
     assert code == 1 and out == "truco: deep/er: Permission denied\n"
+
+
+# -- one opener: truco replay and truco position read logs as truco verify does ---------------
+def _cli(*args: str, stdin: bytes | None = None) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args), input=stdin)
+    return result.exit_code, result.output
+
+
+def test_replay_and_position_read_gzipped_logs_as_the_plain_ones(tmp_path: Path) -> None:
+    for name in ("paulista-seed1.jsonl", "invalid/illegal-move.jsonl"):
+        data = (REPLAYS / name).read_bytes()
+        plain = tmp_path / Path(name).name
+        plain.write_bytes(data)
+        packed = tmp_path / (plain.name + ".gz")
+        packed.write_bytes(gzip.compress(data))
+        for args in (["replay"], ["replay", "--checkpoints"], ["position"],
+                     ["position", "--at", "3"]):
+            expected = _cli(*args, str(plain))
+            assert expected[0] in (0, 1), (args, expected)
+            assert _cli(*args, str(packed)) == (expected[0], expected[1].replace(
+                f"{plain}:", f"{packed}:")), (args, name)
+            assert _cli(*args, "-", stdin=gzip.compress(data)) == _cli(*args, "-", stdin=data)
+    code, out = _cli("position", str(tmp_path / "paulista-seed1.jsonl.gz"))
+    assert code == 0 and json.loads(out)["state"] == "match_over"
+
+
+def test_replay_and_position_report_a_truncated_archive_where_verify_does(
+        tmp_path: Path) -> None:
+    packed = gzip.compress((REPLAYS / "mineiro-seed1.jsonl").read_bytes())
+    cut = tmp_path / "cut.jsonl.gz"
+    cut.write_bytes(packed[: len(packed) // 2])
+    where = verify(str(cut))[1].splitlines()[0]
+    assert "damaged gzip data" in where
+    for args in (["replay"], ["replay", "--checkpoints"], ["position"],
+                 ["position", "--at", "2"]):
+        code, out = _cli(*args, str(cut))
+        assert code == 1 and f"truco: {where}" in out.splitlines(), args

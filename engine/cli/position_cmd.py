@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import IO
 
 import click
 
@@ -50,11 +51,14 @@ def _line_end(data: bytes, lines: int, start: int = 0) -> int:
     return start
 
 
-def position_at(data: bytes, file: str, base: Path | None, at: int | None) -> dict[str, object]:
+def position_at(data: bytes | IO[bytes], file: str, base: Path | None,
+                at: int | None) -> dict[str, object]:
     """The position of the log's match after line ``at`` (``None``: its last line). Raises
     :class:`LogProblem` for a log invalid up to there, :class:`click.UsageError` for a line
-    outside the log or between a move and its checkpoints."""
-    if at is not None:
+    outside the log or between a move and its checkpoints. ``data`` is a stream only for
+    damaged gzip data (:func:`engine.logread.decompressed`): the replay stops at the damage,
+    wherever ``at`` is."""
+    if at is not None and isinstance(data, bytes):
         count = data.count(b"\n") + (not data.endswith(b"\n"))  # no list of the lines
         if not 1 <= at <= count:
             raise click.UsageError(f"--at {at}: the log has lines 1 to {count}")

@@ -11,23 +11,26 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import IO
 
 import click
 
 from engine.cli.options import force_option, refuse_existing, wrote
 from engine.fileio import atomic_write_text
-from engine.logread import MAX_FILE_BYTES, LogProblem
-from engine.reading import NotARegularFile, read_regular
+from engine.logread import LogProblem, read_log_file, read_log_stream
+from engine.reading import NotARegularFile
 from engine.replay import annotate, replay
 from engine.transcript import Transcript
 
 
-def _read(log: str) -> tuple[bytes, str, Path]:
+def _read(log: str) -> tuple[bytes | IO[bytes], str, Path]:
+    """The log ``log`` names (``-``: standard input) as :func:`engine.logread.read_log_file`
+    opens it for ``truco verify`` too (gzip data decompressed), its name and its folder."""
     if log == "-":
-        return sys.stdin.buffer.read(MAX_FILE_BYTES + 1), "<stdin>", Path.cwd()
+        return read_log_stream(sys.stdin.buffer), "<stdin>", Path.cwd()
     path = Path(log)
     try:  # a regular file only, bounded: the reader reports a log over the limit
-        return read_regular(path, MAX_FILE_BYTES), log, path.resolve().parent
+        return read_log_file(path), log, path.resolve().parent
     except NotARegularFile:
         raise  # invalid input, exit 1 (engine.cli): a FIFO or a device is never waited on
     except OSError as exc:

@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from engine.logread import MAX_FILE_BYTES, LogProblem, decompressed
-from engine.reading import read_regular
+from engine.logread import LogProblem, read_log_file
 from engine.replay.replayer import Collector, Replayer, Visitor
 from engine.rules import Rules
 
@@ -56,11 +55,6 @@ class ReplayResult:
 
 
 # -- entry points --------------------------------------------------------------------------------
-def _source(path: str | os.PathLike[str]) -> tuple[bytes | IO[bytes], str]:
-    data = read_regular(path, MAX_FILE_BYTES)  # bounded; the reader reports the limit
-    return decompressed(data), str(path)  # a .jsonl.gz: its lines
-
-
 def replay(source: IO[bytes] | bytes, file: str, visitor: Visitor,
            base: Path | None = None, *, rules: Rules | None = None) -> Replayer:
     """Replay a log (a binary stream or bytes) with ``visitor``; ``base`` is the folder a
@@ -107,7 +101,7 @@ def verify_file(path: str | os.PathLike[str], *, strict: bool = False,
 
     """
     try:
-        data, file = _source(path)
+        data, file = read_log_file(path), str(path)  # bounded; a .jsonl.gz: its lines
     except OSError as exc:
         file = str(path) if name is None else name
         problem = LogProblem("limit", f"cannot read the log: {exc.strerror}", file=file, line=1)

@@ -1,0 +1,214 @@
+"""What ``truco play`` says: the seats' names, a move told (:func:`describe`) and offered in the
+menu (:func:`menu_entry`, in :func:`menu_order`), and a checkpoint told
+(:func:`describe_checkpoint`). Each kind of move words its own moves (``MoveKind.tell`` and
+``MoveKind.menu``, :mod:`engine.moves`); a side bet's stakes are added here."""
+
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.actions import Action
+from engine.cards import card_name, parse_card
+from engine.game import Checkpoint
+from engine.moves import KINDS, Words
+from engine.observation import SideBetView
+from engine.rules import Rules
+from engine.sidebets import SideBet
+from engine.tui import card_label, scores_text, seat_label, side_text
+from engine.words import card_names, named, table_word
+
+HUMAN = "human"
+
+
+def seat_names(kinds: Sequence[str]) -> list[str]:
+    """The seats' names, shared by the game and the log header's ``players`` (so ``truco
+    replay`` says the same): ``'you'`` for the person, ``'Bot N (kind)'`` for the bot at seat N.
+
+    >>> seat_names(["human", "heuristic", "random", "heuristic"])
+    ['you', 'Bot 1 (heuristic)', 'Bot 2 (random)', 'Bot 3 (heuristic)']
+    """
+    return ["you" if kind == HUMAN else f"Bot {s} ({kind})" for s, kind in enumerate(kinds)]
+
+
+def describe(action: Action, rules: Rules, me: int, position: int | None = None,
+             names: Sequence[str] | None = None) -> str:
+    """A move in words, as seen from seat ``me``, told by its kind (``MoveKind.tell``):
+    ``position`` is the card's 1-based place in the hand for a play of a blind hand (P6);
+    ``names`` are the seats' names."""
+    who = seat_label(action.seat, me, names, rules.team_of)
+    called = card_names(rules)
+
+    def card(c: int) -> str:
+        return named(card_name(c), called)
+
+    said = table_word(action, rules)
+    if said is not None:  # the table's own word (move_names): "Bot 1 says VOU AO BARALHO"
+        return f"{who} say{'s' * (who != 'you')} {said.upper()}"
+    words = Words(who=who, s="s" * (who != "you"), me=me, rules=rules, position=position,
+                  card=card, label=card)
+    tell = KINDS[action.kind].tell
+    assert tell is not None, f"{action.kind} has no words"
+    return tell(action, words)
+
+
+def menu_entry(action: Action, rules: Rules, position: int | None,
+               manilhas: Sequence[str] = (), names: dict[str, str] | None = None,
+               side: Sequence[SideBetView] = (),
+               worth: tuple[int, int | None] | None = None) -> str:
+    """One line of the move menu, offered by its kind (``MoveKind.menu``): what the move is,
+    in words to type for it; a card is marked as a manilha (``manilhas``, card names), named
+    where ``names`` name it; ``position`` as for :func:`describe`. A side bet's call or
+    answer says its stakes (``side``: the observation's side bets, G28, G40):
+    ``envido (2; não quero gives 1)``; with ``worth`` (the hand's value and the pending
+    raise's, if any) a raise, an accept and a fold say theirs (C8, C9):
+    ``seis (raise to 6; corro gives 3)``, ``aceito (accept: worth 3)``, ``corro (fold: gives
+    1)``."""
+
+    def label(c: int) -> str:
+        return card_label(card_name(c), manilhas, names or {})
+
+    stakes = _stakes(action, rules, side)
+    if stakes is not None:
+        return stakes
+    if worth is not None and action.kind in ("raise", "accept", "fold"):
+        value, pending = worth
+        fold, accept = rules.move_name("fold", "corro"), rules.move_name("accept", "aceito")
+        if action.kind == "accept" and pending is not None:
+            return f"{accept} (accept: worth {pending})"
+        if action.kind == "fold":
+            return f"{fold} (fold: gives {value})"
+        if action.kind == "raise" and action.value is not None:
+            refused = pending if pending is not None else value  # a raise back accepts (C9)
+            card = f" with {label(action.card)}" if action.card is not None else ""
+            return (f"{rules.step_name(action.value)} (raise to {action.value}; {fold} gives "
+                    f"{refused}){card}")
+    words = Words(who="you", s="", me=action.seat, rules=rules, position=position,
+                  card=label, label=label)
+    menu = KINDS[action.kind].menu
+    assert menu is not None, f"{action.kind} has no words"
+    return menu(action, words)
+
+
+def _stake_text(stake: int | str | None, bet: SideBet) -> str:
+    """A side bet's stake in words: ``2``, ``the falta``, ``3 a flor``."""
+    if stake is None or stake == "falta":
+        return "the falta"
+    if stake == "flores":
+        return f"{bet.per_flor} a flor"
+    if stake == "falta_plus_flores":
+        return f"the falta + {bet.per_flor} a flor"
+    return str(stake)
+
+
+def _stakes(action: Action, rules: Rules, side: Sequence[SideBetView]) -> str | None:
+    """The menu line of a side bet's call (``envido``, ``flor``) or answer (``quero``, ``não
+    quero``) with what it plays for and what a refusal gives (G28, G39, G40); ``None`` for
+    any other move, or a call the variant's chains do not price."""
+    pending = next((v for v in side if v["pending"]), None)
+    chain = tuple(pending["calls"]) if pending is not None else ()
+    refuse = "não quero"
+    if action.kind in ("quero", "nao_quero") and pending is not None:
+        bet = next(b for b in rules.side_bets if b.name == pending["bet"])
+        accepted, refused = _chain_stakes(bet, chain)
+        if action.kind == "quero":
+            return f"quero (accept the {bet.name}: {_stake_text(accepted, bet)})"
+        return f"{refuse} (refuse the {bet.name}: gives {_stake_text(refused, bet)})"
+    if action.kind not in ("envido", "flor") or action.call is None:
+        return None
+    called = next((b for b in rules.side_bets if action.call in b.calls), None)
+    if called is None:
+        return None
+    bet = called
+    key = (*chain, action.call) if pending is not None and pending["bet"] == bet.name \
+        else (action.call,)
+    if key not in (bet.flor_chains or bet.chains):
+        return None
+    accepted, refused = _chain_stakes(bet, key)
+    if bet.kind == "flor":
+        at_once = (bet.flor_chains or {})[key].at_once
+        if at_once == "concede":
+            return f"{action.call} / é boa (concede the flor: {_stake_text(accepted, bet)})"
+        if at_once == "compare" or refused is None:
+            return f"{action.call} ({_stake_text(accepted, bet)})"
+    return f"{action.call} ({_stake_text(accepted, bet)}; {refuse} gives " \
+           f"{_stake_text(refused, bet)})"
+
+
+Stakes = tuple[int | str | None, int | str | None]
+
+
+def _chain_stakes(bet: SideBet, chain: tuple[str, ...]) -> Stakes:
+    """What ``chain`` plays for when accepted, and what its refusal gives the caller's team."""
+    if bet.flor_chains is not None:
+        f = bet.flor_chains.get(chain)
+        return (f.accepted, f.refused) if f is not None else (None, None)
+    c = bet.chains.get(chain)
+    return (c.accepted, c.refused) if c is not None else (None, None)
+
+
+def menu_order(legal: Sequence[Action], rules: Rules, vira: str | None,
+               blind: bool) -> list[int]:
+    """The order of the move menu, as indices into ``legal``: the kinds of move as the engine
+    lists them, the cards of each strongest first (as dealt in a blind hand: the cards are
+    hidden, so their order says nothing).
+
+    >>> from engine import Match
+    >>> m = Match.new("mineiro", seed=3)
+    >>> legal = m.legal_actions(1)
+    >>> [str(legal[i]) for i in menu_order(legal, m.rules, None, False)][:3]
+    ['play 1 As', 'play 1 3c', 'play 1 4s']
+    """
+    strength = rules.strengths(parse_card(vira) if vira is not None else None)
+    groups: dict[tuple[str, bool], int] = {}
+    for a in legal:
+        groups.setdefault((a.kind, a.covered), len(groups))
+
+    def key(i: int) -> tuple[int, int]:
+        a = legal[i]
+        power = 0 if blind or a.card is None else -strength[a.card]
+        return groups[a.kind, a.covered], power
+
+    return sorted(range(len(legal)), key=key)
+
+
+def describe_checkpoint(cp: Checkpoint, me: int, team_of: Sequence[int] | None = None,
+                        names: Sequence[str] | None = None, proves: str | None = None,
+                        called: dict[str, str] | None = None, after: str = "") -> str:
+    """A checkpoint in words, as seen from seat ``me``'s team (``team_of``: each seat's team,
+    by default partners in alternate seats); ``names`` are the seats' names; ``proves`` is
+    the side bet whose declaration a ``side_show`` proves (G32); ``called``: the variant's
+    card names; ``after``: the kind of the move that caused it (a flor settled by a song is
+    "sung", G38, as ``truco replay`` says)."""
+    team = team_of[me] if team_of is not None else me % 2
+    teams = len(set(team_of)) if team_of is not None else 2
+
+    def side(t: int | None) -> str:
+        return "nobody" if t is None else side_text(t, team, teams)
+
+    ev = cp["event"]
+    if ev == "round":
+        return f"  → round won by {side(cp['winner'])}" if cp["winner"] is not None \
+            else "  → round tied"
+    if ev == "side_declare":  # G30: the declared points, or "são boas"
+        said = str(cp["points"]) if cp["points"] is not None else "são boas"
+        return f"  {seat_label(cp['seat'], me, names, team_of)}: \"{said}\""
+    if ev == "side_bet":
+        how = ("accepted" if cp["accepted"] else "sung" if after == "flor" else "refused")
+        return (f"  → {cp['bet']} ({' - '.join(cp['calls'])}, {how}) won by "
+                f"{side(cp['winner'])} for {cp['points']} · score "
+                f"{scores_text(cp['score'], team)}")
+    if ev == "side_show":  # G32: the winning points' cards
+        why = f" for the {proves}" if proves is not None else ""
+        return (f"  shown{why}: {seat_label(cp['seat'], me, names, team_of)} "
+                + " ".join(named(c, called or {}) for c in cp["cards"]))
+    if ev == "hand":
+        s = cp["score"]
+        won = (f"hand won by {side(cp['winner'])} for {cp['points']}" if cp["winner"] is not None
+               else "hand tied: nobody scores")
+        return f"  → {won} · score {scores_text(s, team)}"
+    if ev == "game":
+        return (f"  ★ game won by {side(cp['winner'])}, {scores_text(cp['score'], team)} · "
+                f"games {scores_text(cp['games'], team)}")
+    return f"  ★★ match won by {side(cp['winner'])}: " + (
+        "you win!" if cp["winner"] == team else "you lose.")

@@ -22,7 +22,7 @@ challenged seat that may answer a raise, the deciding seat of a special hand). R
 turn (M3) are not offered: a seat raises on its own turn or in answer to a raise.
 
 **Actions**: one fixed ``Discrete`` space per variant, listed by :meth:`TrucoEnv.action_name`
-(index: the move):
+(index: the move), each kind of move giving its own (``MoveKind.space``, :mod:`engine.moves`):
 
 - ``play c`` for every card ``c`` of the deck (``rules.deck`` order), then ``play c covered``
   for every card where the variant allows covered cards (P7);
@@ -77,6 +77,7 @@ generator, seeded by the first ``reset`` with one.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any, TextIO
 
 import numpy as np
@@ -91,9 +92,12 @@ except ImportError as exc:  # pragma: no cover - the optional extra is missing
 
 from engine.actions import Action
 from engine.bots import next_actor, seat_view
-from engine.cards import card_name
+from engine.cards import parse_card
 from engine.game import Match, resolve_rules
 from engine.logformat import Recorder
+from engine.moves import load_kinds
+from engine.observation import Observation
+from engine.payload import SLOTS
 from engine.rules import Rules
 
 __all__ = ["TrucoEnv", "env", "raw_env"]
@@ -101,69 +105,31 @@ __all__ = ["TrucoEnv", "env", "raw_env"]
 _PHASES = ("play", "answer", "decide")
 
 
+#: The Action slots that tell moves apart in the space: all but a raise's value (the space has
+#: one raise, to the next step), and a blind hand's position (P6).
+_KEY_SLOTS = (*(slot for slot in SLOTS if slot != "value"), "position")
+_slots = attrgetter(*_KEY_SLOTS)
+
+
 class _Moves:
-    """The variant's fixed list of moves (the action space) and the index of each."""
+    """The variant's fixed list of moves (the action space), from the kinds' ``space``
+    (:class:`engine.moves.MoveKind`): the key of each, its name and the index of each key."""
 
     def __init__(self, rules: Rules) -> None:
-        deck = list(rules.deck)
-        keys: list[tuple[Any, ...]] = [("play", c, False) for c in deck]
-        if rules.covered_allowed:
-            keys += [("play", c, True) for c in deck]
-        if rules.ladder:
-            keys += [("raise", c) for c in deck] if rules.name_card else [("raise", None)]
-            keys += [("accept",), ("fold",)]
-        if any(h.decision for h in rules.special_hands):
-            keys += [("decide", True), ("decide", False)]
-        if rules.concede or rules.concede_instead_of_answer:
-            keys += [("concede",)]
-        for bet in rules.side_bets:  # G27, G39: each call of each bet, then the answers
-            kind = "flor" if bet.kind == "flor" else "envido"
-            calls = [*bet.calls, *(c for chain in (bet.flor_chains or {}) for c in chain)]
-            keys += [(kind, c) for c in dict.fromkeys(calls) if (kind, c) not in keys]
-        if rules.side_bets:
-            keys += [("quero",), ("nao_quero",)]
-        if any(h.blind for h in rules.special_hands):
-            positions = range(rules.cards_per_player)
-            keys += [("play#", i, False) for i in positions]
-            if rules.covered_allowed:
-                keys += [("play#", i, True) for i in positions]
-            if rules.ladder and rules.name_card:
-                keys += [("raise#", i) for i in positions]
-        self.keys = keys
-        self.index = {k: i for i, k in enumerate(keys)}
+        listed = sorted(((place, kind.name, fields, name)
+                         for kind in load_kinds().values() if kind.space is not None
+                         for place, fields, name in kind.space(rules)), key=lambda e: e[0])
+        self.keys: list[tuple[Any, ...]] = [
+            (kind, *(fields.get(slot, SLOTS.get(slot)) for slot in _KEY_SLOTS))
+            for _, kind, fields, _ in listed]
+        self.names = [name for *_, name in listed]
+        self.index = {k: i for i, k in enumerate(self.keys)}
+        assert len(self.index) == len(self.keys), "two moves of the space share a key"
 
     @staticmethod
     def key(a: Action) -> tuple[Any, ...]:
         """The key of a move as a seat is offered it (:func:`seat_view`)."""
-        if a.position is not None:
-            return ("play#", a.position, a.covered) if a.kind == "play" else \
-                ("raise#", a.position)
-        if a.kind == "play":
-            return ("play", a.card, a.covered)
-        if a.kind == "raise":
-            return ("raise", a.card)
-        if a.kind == "decide":
-            return ("decide", a.play_on)
-        if a.kind in ("envido", "flor"):
-            return (a.kind, a.call)
-        return (a.kind,)
-
-    @staticmethod
-    def name(key: tuple[Any, ...]) -> str:
-        kind = key[0]
-        if kind == "play":
-            return f"play {card_name(key[1])}" + (" covered" if key[2] else "")
-        if kind == "play#":
-            return f"play #{key[1] + 1}" + (" covered" if key[2] else "")
-        if kind == "raise":
-            return "raise" if key[1] is None else f"raise {card_name(key[1])}"
-        if kind == "raise#":
-            return f"raise #{key[1] + 1}"
-        if kind == "decide":
-            return "decide " + ("play" if key[1] else "fold")
-        if kind in ("envido", "flor"):
-            return str(key[1])
-        return str(kind)
+        return (a.kind, *_slots(a))
 
 
 class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
@@ -218,7 +184,7 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
 
     def action_name(self, index: int) -> str:
         """The move an action index stands for, in words (``play 4c``, ``raise``...)."""
-        return self.moves.name(self.moves.keys[index])
+        return self.moves.names[index]
 
     # -- the AEC protocol -------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -329,20 +295,11 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
         assert m is not None
         r = self.rules
         n = r.players
-        d = len(r.deck)
         cpp = r.cards_per_player
         teams = r.teams
         team = r.team_of[seat]
         obs = m.observation(seat)
         v = np.zeros(self._size, dtype=np.float32)
-        at = 0
-        idx = self._deck_index
-
-        def cards(names: Any, offset: int) -> None:
-            from engine.cards import parse_card
-
-            for c in names or ():
-                v[offset + idx[parse_card(c)]] = 1.0
 
         def rel(s: int) -> int:
             return (s - seat) % n
@@ -350,28 +307,7 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
         def rel_team(t: int) -> int:
             return (t - team) % teams
 
-        cards(obs["hand"], at)
-        at += d
-        for s, hand in (obs["partner_hands"] or {}).items():
-            if int(s) != seat:
-                cards(hand, at)
-        at += d
-        cards([obs["vira"]] if obs["vira"] else [], at)
-        at += d
-        covered = [0] * n
-        for p in obs["played"]:
-            if p["covered"]:
-                covered[rel(p["seat"])] += 1
-            if p["card"] is not None and not p["covered"]:
-                cards([p["card"]], at + d * rel(p["seat"]))
-                if p["round"] == obs["round"]:
-                    cards([p["card"]], at + d * n)
-        at += d * n + d
-        cards([sh["card"] for sh in obs["shown"]], at)
-        at += d
-        for i, c in enumerate(covered):
-            v[at + i] = c / cpp
-        at += n
+        at = self._cards(v, obs, seat)
         for t in range(teams):
             v[at + rel_team(t)] = min(obs["score"][t] / r.target, 1.0)
             v[at + teams + rel_team(t)] = min(obs["games"][t] / r.games_to_win, 1.0)
@@ -402,26 +338,65 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
         at += 2 * n
         v[at] = float(obs["blind"])
         v[at + 1] = float(obs["special"] is not None)
-        at += 2
+        at = self._side_bets(v, obs, seat, at + 2)
+        assert at == self._size
+        return v
+
+    def _cards(self, v: Any, obs: Observation, seat: int) -> int:
+        """The vector's card blocks, from its start (hand, partners, vira, played by seat,
+        table, shown, covered by seat): where they end."""
+        n = self.rules.players
+        d = len(self.rules.deck)
+        idx = self._deck_index
+
+        def cards(names: Any, offset: int) -> None:
+            for c in names or ():
+                v[offset + idx[parse_card(c)]] = 1.0
+
+        cards(obs["hand"], 0)
+        for s, hand in (obs["partner_hands"] or {}).items():
+            if int(s) != seat:
+                cards(hand, d)
+        cards([obs["vira"]] if obs["vira"] else [], 2 * d)
+        at = 3 * d
+        covered = [0] * n
+        for p in obs["played"]:
+            if p["covered"]:
+                covered[(p["seat"] - seat) % n] += 1
+            if p["card"] is not None and not p["covered"]:
+                cards([p["card"]], at + d * ((p["seat"] - seat) % n))
+                if p["round"] == obs["round"]:
+                    cards([p["card"]], at + d * n)
+        at += d * n + d
+        cards([sh["card"] for sh in obs["shown"]], at)
+        at += d
+        for i, c in enumerate(covered):
+            v[at + i] = c / self.rules.cards_per_player
+        return at + n
+
+    def _side_bets(self, v: Any, obs: Observation, seat: int, at: int) -> int:
+        """The vector's side bet blocks (G22-G32) from ``at``: where they end."""
+        r = self.rules
+        n = r.players
+        team = r.team_of[seat]
         for bet, view in zip(r.side_bets, obs.get("side_bets") or (), strict=True):
             for i, call in enumerate(bet.calls):
                 v[at + i] = min(view["calls"].count(call) / 2, 1.0)
             at += len(bet.calls)
             v[at] = float(view["pending"])
             if view["caller"] is not None:
-                v[at + 1 + rel(view["caller"])] = 1.0
+                v[at + 1 + (view["caller"] - seat) % n] = 1.0
             at += 1 + n
             v[at] = float(view["settled"])
             v[at + 1] = float(view["accepted"])
             at += 2
             if view["winner"] is not None:
-                v[at + rel_team(view["winner"])] = 1.0
-            at += teams
+                v[at + (view["winner"] - team) % r.teams] = 1.0
+            at += r.teams
             v[at] = min(view["points"] / r.target, 1.0)
             v[at + 1] = min((view["my_points"] or 0) / 40, 1.0)
             at += 2
-        assert at == self._size
-        return v
+        return at
 
 
 def raw_env(variant: Rules | str, **kwargs: Any) -> TrucoEnv:

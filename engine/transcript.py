@@ -25,9 +25,10 @@ from engine.actions import Action
 from engine.cards import COBERTA, Card, card_name, card_pretty
 from engine.game import Checkpoint, Match
 from engine.logread import LogItem
+from engine.moves import KINDS, Words
 from engine.replay import Replayer, Visitor, replay
 from engine.rules import COVERED
-from engine.words import card_names, manilhas_text, named, table_word
+from engine.words import card_names, manilhas_text, named, table_word, unanswered
 
 
 class Transcript(Visitor):
@@ -161,46 +162,20 @@ class Transcript(Visitor):
 
     def move(self, item: LogItem, action: Action, match: Match,
              checkpoints: list[Checkpoint]) -> None:
-        r = match.rules
         who = self._name(action.seat)
-        says = self._says
-        kind = action.kind
-        self._last_kind = kind
-        word = table_word(action, r)
-        if word is not None:  # the table's own word (move_names): "Ana says: vou ao baralho"
-            worth = f" (the hand is worth {match.value})" if kind == "accept" and \
-                not checkpoints else ""
-            alone = " (a partner must answer)" if kind == "fold" and not checkpoints else ""
-            self.lines.append(f"  {says(who, 'says')}: {word}{worth}{alone}")
-        elif kind == "play":
+        self._last_kind = action.kind
+        words = Words(who=who, s="s" * (who != "you"), me=-1, rules=match.rules, position=None,
+                      card=self._card, label=self._card, said=table_word(action, match.rules),
+                      value=match.value, settles=bool(checkpoints))
+        told = KINDS[action.kind].told
+        assert told is not None, f"{action.kind} has no words"
+        self.lines.append("  " + told(action, words))
+        events = {cp["event"] for cp in checkpoints}
+        if "round" in events:  # only a card ends a round: the move's card is its last
             assert action.card is not None
-            covered = f" {COBERTA}" if action.covered else ""
-            self.lines.append(f"  {says(who, 'plays')} {self._card(action.card)}{covered}")
             self._round.append((action.seat, action.card, action.covered))
-        elif kind == "raise":
-            assert action.value is not None
-            card = f" with {self._card(action.card)}" if action.card is not None else ""
-            penalty = "  (a raise where none is allowed)" if checkpoints else ""
-            self.lines.append(f"  {says(who, 'raises')}: {r.step_name(action.value)} "
-                              f"({action.value}){card}{penalty}")
-        elif kind == "accept":
-            self.lines.append(f"  {says(who, 'accepts')}: the hand is worth {match.value}"
-                              if not checkpoints else f"  {says(who, 'accepts')}")
-        elif kind == "fold":
-            alone = "" if checkpoints else " (a partner must answer)"  # betting.refusal
-            self.lines.append(f"  {says(who, 'folds')}{alone}")
-        elif kind == "concede":
-            self.lines.append(f"  {says(who, 'concedes')} the hand (corre)")
-        elif kind == "envido":  # a side bet's call (G27)
-            self.lines.append(f"  {says(who, 'calls')}: {action.call}")
-        elif kind == "flor":  # a flor sung, chosen or raised (G35-G39)
-            self.lines.append(f"  {says(who, 'sings')}: {action.call}")
-        elif kind == "quero" or kind == "nao_quero":
-            word = "quero" if kind == "quero" else "não quero"
-            self.lines.append(f"  {says(who, 'says')}: {word}")
-        else:
-            self.lines.append(f"  {says(who, 'decides')} to "
-                              f"{'play' if action.play_on else 'fold'}")
+        elif "hand" not in events:  # the round goes on, with the move's card if it laid one
+            self._round = list(match.round.cards)
         for cp in checkpoints:
             self._checkpoint(cp)
 
@@ -229,9 +204,7 @@ class Transcript(Visitor):
             self.lines.append(f"  {self._says(self._name(cp['seat']), 'says')} {said}")
         elif ev == "side_bet":
             points = cp["points"]
-            how = ("accepted" if cp["accepted"]
-                   else "sung" if self._last_kind == "flor"  # G38, G40: nothing compared
-                   else "refused")
+            how = "accepted" if cp["accepted"] else unanswered(self._last_kind)
             self.lines.append(f"  {cp['bet']} ({' - '.join(cp['calls'])}, {how}): "
                               f"{self._team(cp['winner'])} wins {points} "
                               f"point{'s' * (points != 1)} · score {_dashed(cp['score'])}")

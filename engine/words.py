@@ -12,20 +12,26 @@ from collections.abc import Mapping, Sequence
 
 from engine.actions import Action
 from engine.cards import card_pretty, parse_card
+from engine.moves import KINDS
 from engine.rules import Rules
-
-#: The variant's ``move_names`` keys: the move each names, and the decision it takes.
-MOVE_NAMES = (("accept", "accept", None), ("fold", "fold", None), ("concede", "concede", None),
-              ("play_hand", "decide", True), ("fold_hand", "decide", False))
 
 
 def table_word(action: Action, rules: Rules) -> str | None:
     """What the table says for ``action`` where the variant names the move (``move_names``:
-    Gaudério's ``quero``, ``não quero``, ``vou ao baralho``), else ``None``."""
-    for key, kind, play_on in MOVE_NAMES:
-        if action.kind == kind and (play_on is None or action.play_on == play_on):
+    Gaudério's ``quero``, ``não quero``, ``vou ao baralho``; the keys each kind's moves
+    answer to, ``MoveKind.named``), else ``None``."""
+    kind = KINDS.get(action.kind)
+    for key, notation in kind.named if kind is not None else ():
+        if str(action) == f"{action.kind} {action.seat} {notation}".rstrip():
             return rules.move_name(key, "") or None
     return None
+
+
+def unanswered(kind: str) -> str:
+    """How a side bet settled with no answer by a move of ``kind`` is told: ``refused``, or
+    the kind's own word (``MoveKind.settles_as``: a flor is ``sung``, G38, G40)."""
+    told = KINDS[kind].settles_as if kind in KINDS else None
+    return told or "refused"
 
 
 def pretty(card: str | None) -> str:

@@ -9,14 +9,12 @@ from collections.abc import Callable, Sequence
 
 from engine.actions import Action
 from engine.cards import COBERTA, RANKS, CardError, card_name, card_pretty, card_rank, parse_card
+from engine.moves import KINDS
 from engine.rules import Rules
-from engine.words import MOVE_NAMES
 
-ACCEPT_WORDS = {"aceito", "accept", "aceitar", "aceita", "quero", "sim", "yes", "ok"}
-FOLD_WORDS = {"corro", "fold", "correr", "corre", "nao", "não", "no", "baralho"}
-# "eu corro", "vou ao baralho" (Gaudério, G20): give up the hand
-CONCEDE_WORDS = {"corro", "correr", "corre", "concede", "desisto", "baralho"}
-PLAY_WORDS = {"jogo", "play", "jogar", "joga"}
+#: The kind of a card typed alone (``4c``, ``4c coberta``, ``3``, ``#2``) and of a raise, read
+#: with the card it names (M4); every other kind's words are its own (``MoveKind.typed``).
+CARD_KIND, RAISE_KIND = "play", "raise"
 RAISE_WORDS = {"raise", "trucar", "truco", "pede"}
 COVER_WORDS = {"covered", "coberta", "coberto", "cover", "down", "encoberta"}
 QUIT_WORDS = {"quit", "exit", "sair"}  # not "q": a bare rank names a queen
@@ -86,7 +84,7 @@ def parse_move(text: str, legal: Sequence[Action], legal_text: Sequence[str],
     if named_move is not None:
         return named_move
     line = _Line(words, legal, legal_text, rules, why)
-    for reader in (_by_position, _by_song, _by_raise, _by_call, _by_answer, _by_card, _by_rank):
+    for reader in (_by_position, _by_phrase, _by_raise, _by_words, _by_card, _by_rank):
         got = reader(line)
         if got is not None:
             return got
@@ -120,10 +118,21 @@ class _Line:
         said = self.why(action) if self.why is not None and self.legal else None
         return said if said else otherwise
 
-    def first(self, kind: str, play_on: bool | None = None) -> Action | None:
-        """The first legal move of ``kind`` (a decision: the one of ``play_on``), or ``None``."""
-        return next((a for a in self.legal if a.kind == kind
-                     and (play_on is None or a.play_on == play_on)), None)
+    @property
+    def readings(self) -> list[tuple[int, tuple[str, ...], str, str]]:
+        """Every kind's readings (``MoveKind.typed``) as (rank, phrases, kind, notation), by
+        rank."""
+        return _readings(self.rules)
+
+    def find(self, kind: str, notation: str) -> Action | None:
+        """The legal move written ``KIND SEAT NOTATION``, or ``None``."""
+        return _find(self.legal, kind, self.seat, notation)
+
+
+def _readings(rules: Rules) -> list[tuple[int, tuple[str, ...], str, str]]:
+    readings = [(rank, phrases, kind.name, notation) for kind in KINDS.values()
+                if kind.typed is not None for rank, phrases, notation in kind.typed(rules)]
+    return sorted(readings, key=lambda r: r[0])
 
 
 def _by_position(line: _Line) -> Action | str | None:
@@ -132,25 +141,23 @@ def _by_position(line: _Line) -> Action | str | None:
     if pos is None:
         return None
     for a, t in zip(line.legal, line.legal_text, strict=True):
-        if a.kind == "play" and t.split()[2] == pos and a.covered == line.covered:
+        if a.kind == CARD_KIND and t.split()[2] == pos and a.covered == line.covered:
             return a
     return f"no card {pos} to play now" + (f" {COBERTA}" if line.covered else "")
 
 
-def _by_song(line: _Line) -> Action | None:
-    """G35-G39: a flor's song, choice or raise, by its name ("é boa": me achico)."""
-    songs = [a for a in line.legal if a.kind == "flor"]
-    if not songs:
-        return None
-    for a in songs:
+def _by_phrase(line: _Line) -> Action | None:
+    """A line that is a move's phrase: a side bet's call (G27, G39: ``real envido``,
+    ``contra-flor``), or a kind's phrase (``MoveKind.typed``, rank 0: ``quero``, ``não
+    quero``, ``é boa``)."""
+    for a in line.legal:
         if a.call is not None and line.said == a.call.lower():
             return a
-    if line.said in ("é boa", "e boa", "eboa"):
-        chains = next(b for b in line.rules.side_bets if b.kind == "flor").flor_chains or {}
-        achico = [a for a in songs if (a.call or "",) in chains
-                  and chains[(a.call or "",)].at_once == "concede"]
-        if achico:
-            return achico[0]
+    for rank, phrases, kind, notation in line.readings:
+        if rank == 0 and line.said in phrases:
+            move = line.find(kind, notation)
+            if move is not None:
+                return move
     return None
 
 
@@ -161,14 +168,14 @@ def _by_raise(line: _Line) -> Action | str | None:
     named = any(set(s.name.lower().split()) <= set(words) for s in rules.ladder)  # vale quatro
     if not named and not any(w in RAISE_WORDS for w in words):
         return None
-    raises = [a for a in line.legal if a.kind == "raise"]
+    raises = [a for a in line.legal if a.kind == RAISE_KIND]
     if not raises:
         return "no raise is possible now"
     if card is not None:
         value = raises[0].value or 0
         raises = [a for a in raises if a.card == parse_card(card)]
         if not raises:
-            return line.refused(Action.raise_to(line.seat, value, card),
+            return line.refused(Action.parse(f"{RAISE_KIND} {line.seat} {value} {card}"),
                                 f"you cannot raise with {_pretty(card)} now")
     elif rank is not None and rules.name_card:
         raises = [a for a in raises if a.card is not None and card_rank(a.card) == rank]
@@ -181,41 +188,23 @@ def _by_raise(line: _Line) -> Action | str | None:
     return raises[0]
 
 
-def _by_call(line: _Line) -> Action | None:
-    """A side bet's call or answer (G27), by name."""
-    kinds, said = line.kinds, line.said
-    if "envido" not in kinds and "quero" not in kinds:
-        return None
-    for a in line.legal:
-        if a.kind == "envido" and a.call is not None and said == a.call.lower():
-            return a
-    if said in ("não quero", "nao quero", "naoquero") and "nao_quero" in kinds:
-        return line.first("nao_quero")
-    if said == "quero" and "quero" in kinds:
-        return line.first("quero")
-    return None
-
-
-def _by_answer(line: _Line) -> Action | str | None:
-    """An answer by its word: accept, fold (or fold a decision's hand), concede, play the
-    decision's hand."""
-    words, kinds = line.words, line.kinds
-    refuse = any(w in FOLD_WORDS for w in words)  # "não quero" refuses
-    if any(w in ACCEPT_WORDS for w in words) and not refuse:
-        if "accept" in kinds:
-            return line.first("accept")
-        if line.card is None and line.rank is None:
-            return line.refused(Action.accept(line.seat),
-                                "nothing to accept now: " + hint(line.legal, line.rules))
-    if refuse:
-        if "fold" in kinds:
-            return line.first("fold")
-        if "decide" in kinds:
-            return line.first("decide", False)
-    if any(w in CONCEDE_WORDS for w in words) and "concede" in kinds:
-        return line.first("concede")
-    if any(w in PLAY_WORDS for w in words) and "decide" in kinds:
-        return line.first("decide", True)
+def _by_words(line: _Line) -> Action | str | None:
+    """A move by a word of its kind (``MoveKind.typed``: ``aceito``, ``corro``, ``jogo``),
+    the readings by rank: a kind's words with no legal move say so where the kind asks
+    (``MoveKind.untyped``), alone in the line and with no card."""
+    words = set(line.words)
+    read = False  # a reading before matched the line (a refusal: "não aceito")
+    for rank, phrases, kind, notation in line.readings:
+        if rank == 0 or not any(set(p.split()) <= words for p in phrases):
+            continue
+        move = line.find(kind, notation)
+        if move is not None:
+            return move
+        missing = KINDS[kind].untyped
+        if missing is not None and not read and line.card is None and line.rank is None:
+            return line.refused(Action.parse(f"{kind} {line.seat} {notation}"),
+                                f"{missing}: " + hint(line.legal, line.rules))
+        read = True
     return None
 
 
@@ -224,13 +213,12 @@ def _by_card(line: _Line) -> Action | str | None:
     card, covered, seat = line.card, line.covered, line.seat
     if card is None or line.blind:
         return None
-    for a in line.legal:
-        if a.kind == "play" and a.card == parse_card(card) and a.covered == covered:
-            return a
-    if any(a.kind == "play" and a.card == parse_card(card) for a in line.legal):
-        return line.refused(Action.play(seat, card, covered),
-                            f"{_pretty(card)} cannot be played {COBERTA} now")
-    return line.refused(Action.play(seat, card, covered), f"you cannot play {_pretty(card)} now")
+    move = Action.parse(f"{CARD_KIND} {seat} {card}" + (" covered" if covered else ""))
+    if move in line.legal:
+        return move
+    if any(a.kind == CARD_KIND and a.card == move.card for a in line.legal):
+        return line.refused(move, f"{_pretty(card)} cannot be played {COBERTA} now")
+    return line.refused(move, f"you cannot play {_pretty(card)} now")
 
 
 def _by_rank(line: _Line) -> Action | str | None:
@@ -238,7 +226,7 @@ def _by_rank(line: _Line) -> Action | str | None:
     rank = line.rank
     if rank is None:
         return None
-    plays = [a for a in line.legal if a.kind == "play" and card_rank(a.card) == rank]  # type: ignore[arg-type]
+    plays = [a for a in line.legal if a.kind == CARD_KIND and card_rank(a.card) == rank]  # type: ignore[arg-type]
     fitting = [a for a in plays if a.covered == line.covered]
     if len(fitting) == 1:
         return fitting[0]
@@ -247,21 +235,28 @@ def _by_rank(line: _Line) -> Action | str | None:
                 f"type {' or '.join(_short(a) for a in fitting)}, or a letter")
     if plays:
         return f"no {_rank_text(rank)} can be played {COBERTA} now"
-    if "play" not in line.kinds:
+    if CARD_KIND not in line.kinds:
         return "no card can be played now: " + hint(line.legal, line.rules)
     return f"you have no {_rank_text(rank)} to play now"
 
 
 def _by_move_name(typed: str, legal: Sequence[Action], rules: Rules) -> Action | None:
-    """The legal move whose name (the variant's ``move_names``: "vou ao baralho") is what was
-    typed, or ``None``."""
-    for key, kind, play_on in MOVE_NAMES:
-        name = rules.move_name(key, "")
-        if name and typed == name.lower():
-            for a in legal:
-                if a.kind == kind and (play_on is None or a.play_on == play_on):
-                    return a
+    """The legal move whose name (the variant's ``move_names``: "vou ao baralho",
+    ``MoveKind.named``) is what was typed, or ``None``."""
+    for kind in KINDS.values():
+        for key, notation in kind.named:
+            name = rules.move_name(key, "")
+            if name and typed == name.lower():
+                move = _find(legal, kind.name, legal[0].seat if legal else 0, notation)
+                if move is not None:
+                    return move
     return None
+
+
+def _find(legal: Sequence[Action], kind: str, seat: int, notation: str) -> Action | None:
+    """The legal move written ``KIND SEAT NOTATION`` (:meth:`Action.parse`), or ``None``."""
+    move = Action.parse(f"{kind} {seat} {notation}")
+    return move if move in legal else None
 
 
 def _pretty(name: str) -> str:
@@ -273,24 +268,14 @@ def _short(action: Action) -> str:
 
 
 def hint(legal: Sequence[Action], rules: Rules) -> str:
+    """What to type: a menu letter, then what each kind with a legal move asks for
+    (``MoveKind.hint``)."""
     kinds = {a.kind for a in legal}
-    say = [f"a letter from a to {MENU_LETTERS[len(legal) - 1]}"]
-    if "play" in kinds:
-        say.append(f"a card like 4c or 4♣ ('4c {COBERTA}' to hide it)")
-    if "raise" in kinds:
-        step = next(a for a in legal if a.kind == "raise")
-        say.append(rules.step_name(step.value or 0))
-    name = rules.move_name
-    if "accept" in kinds:
-        say.append(f"{name('accept', 'aceito')}/accept, {name('fold', 'corro')}/fold")
-    if "decide" in kinds:
-        say.append(f"{name('play_hand', 'jogo')}/play, {name('fold_hand', 'corro')}/fold")
-    if "concede" in kinds:
-        say.append(f"{name('concede', 'corro')}/concede" if "fold" not in kinds else "concede")
-    calls = list(dict.fromkeys(a.call for a in legal if a.kind in ("envido", "flor")))
-    if calls:
-        say.append("/".join(c for c in calls if c is not None))
-    if "quero" in kinds:
-        say.append("quero, não quero")
+    said: dict[int, list[str]] = {}
+    for kind in KINDS.values():
+        if kind.hint is not None and kind.name in kinds:
+            rank, text = kind.hint
+            said.setdefault(rank, []).append(text(list(legal), rules))
+    say = [f"a letter from a to {MENU_LETTERS[len(legal) - 1]}",
+           *("/".join(said[rank]) for rank in sorted(said))]
     return "type " + ", ".join(say) + " (or 'quit')"
-

@@ -12,7 +12,15 @@ import click
 from engine.actions import Action
 from engine.bots import Bot, choose_for, next_actor, notify, out_of_turn_raise
 from engine.cards import card_name
-from engine.cli.play_input import MENU_LETTERS, PASS_WORDS, QUIT_WORDS, hint, parse_move
+from engine.cli.play_input import (
+    CARD_KIND,
+    MENU_LETTERS,
+    PASS_WORDS,
+    QUIT_WORDS,
+    RAISE_KIND,
+    hint,
+    parse_move,
+)
 from engine.cli.play_words import describe, describe_checkpoint, menu_entry, menu_order
 from engine.errors import IllegalMoveError
 from engine.game import Match
@@ -86,7 +94,7 @@ class _Game:
                 else:
                     action = choose_for(self.bots[actor], m, actor)
             position = None  # P6: the person played a card of his blind hand by its place
-            if m.blind and action.kind == "play" and action.seat == self.seat:
+            if m.blind and action.kind == CARD_KIND and action.seat == self.seat:
                 position = self.place(action.card)  # type: ignore[arg-type]
             hand, shown_before, state = m.hand_number, len(m.shown), m.hand
             cps = self.recorder.apply(action) if self.recorder is not None else m.apply(action)
@@ -122,7 +130,7 @@ class _Game:
         if m.state != "play" or self.quiet_hand == m.hand_number:
             return None
         actor = m.turn
-        legal = [a for a in m.legal_actions(self.seat) if a.kind == "raise"]
+        legal = [a for a in m.legal_actions(self.seat) if a.kind == RAISE_KIND]
         if not legal:
             return None
         obs = m.observation(self.seat)
@@ -180,7 +188,7 @@ class _Game:
 
     def entry(self, action: Action, obs: Observation) -> str:
         position = None  # P6: a card of the person's blind hand is offered by its place
-        if obs["blind"] and action.kind == "play":
+        if obs["blind"] and action.kind == CARD_KIND:
             position = self.place(action.card)  # type: ignore[arg-type]
         pending = obs["pending_raise"]
         worth = (obs["value"], pending["value"] if pending is not None else None)
@@ -197,7 +205,7 @@ class _Game:
         texts = [obs["legal"][i] for i in order]
         if blind:  # P6: a card keeps the place it was dealt in, #3 stays #3
             texts = [" ".join([*t.split()[:2], f"#{self.place(a.card)}", *t.split()[3:]])
-                     if a.kind == "play" and a.card is not None else t
+                     if a.kind == CARD_KIND and a.card is not None else t
                      for a, t in zip(legal, texts, strict=True)]
         for i, a in enumerate(legal):
             click.echo(f"  {MENU_LETTERS[i]}) {self.entry(a, obs)}")

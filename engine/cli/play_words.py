@@ -16,7 +16,7 @@ from engine.observation import SideBetView
 from engine.rules import Rules
 from engine.sidebets import SideBet
 from engine.tui import card_label, scores_text, seat_label, side_text
-from engine.words import card_names, named, table_word
+from engine.words import card_names, named, table_word, unanswered
 
 HUMAN = "human"
 
@@ -68,23 +68,12 @@ def menu_entry(action: Action, rules: Rules, position: int | None,
     def label(c: int) -> str:
         return card_label(card_name(c), manilhas, names or {})
 
-    stakes = _stakes(action, rules, side)
+    pending = next((v for v in side if v["pending"]), None)
+    stakes = _call_stakes(action, rules, pending) if action.call is not None else None
     if stakes is not None:
         return stakes
-    if worth is not None and action.kind in ("raise", "accept", "fold"):
-        value, pending = worth
-        fold, accept = rules.move_name("fold", "corro"), rules.move_name("accept", "aceito")
-        if action.kind == "accept" and pending is not None:
-            return f"{accept} (accept: worth {pending})"
-        if action.kind == "fold":
-            return f"{fold} (fold: gives {value})"
-        if action.kind == "raise" and action.value is not None:
-            refused = pending if pending is not None else value  # a raise back accepts (C9)
-            card = f" with {label(action.card)}" if action.card is not None else ""
-            return (f"{rules.step_name(action.value)} (raise to {action.value}; {fold} gives "
-                    f"{refused}){card}")
     words = Words(who="you", s="", me=action.seat, rules=rules, position=position,
-                  card=label, label=label)
+                  card=label, label=label, worth=worth, bet=_answer_stakes(rules, pending))
     menu = KINDS[action.kind].menu
     assert menu is not None, f"{action.kind} has no words"
     return menu(action, words)
@@ -101,38 +90,36 @@ def _stake_text(stake: int | str | None, bet: SideBet) -> str:
     return str(stake)
 
 
-def _stakes(action: Action, rules: Rules, side: Sequence[SideBetView]) -> str | None:
-    """The menu line of a side bet's call (``envido``, ``flor``) or answer (``quero``, ``não
-    quero``) with what it plays for and what a refusal gives (G28, G39, G40); ``None`` for
-    any other move, or a call the variant's chains do not price."""
-    pending = next((v for v in side if v["pending"]), None)
-    chain = tuple(pending["calls"]) if pending is not None else ()
-    refuse = "não quero"
-    if action.kind in ("quero", "nao_quero") and pending is not None:
-        bet = next(b for b in rules.side_bets if b.name == pending["bet"])
-        accepted, refused = _chain_stakes(bet, chain)
-        if action.kind == "quero":
-            return f"quero (accept the {bet.name}: {_stake_text(accepted, bet)})"
-        return f"{refuse} (refuse the {bet.name}: gives {_stake_text(refused, bet)})"
-    if action.kind not in ("envido", "flor") or action.call is None:
+def _answer_stakes(rules: Rules, pending: SideBetView | None) -> tuple[str, str, str] | None:
+    """The side bet whose call waits for its answer (``pending``, the observation's view), its
+    name with what its acceptance plays for and its refusal gives, in words (G28, G40)."""
+    if pending is None:
         return None
-    called = next((b for b in rules.side_bets if action.call in b.calls), None)
-    if called is None:
+    bet = next(b for b in rules.side_bets if b.name == pending["bet"])
+    accepted, refused = _chain_stakes(bet, tuple(pending["calls"]))
+    return bet.name, _stake_text(accepted, bet), _stake_text(refused, bet)
+
+
+def _call_stakes(action: Action, rules: Rules, pending: SideBetView | None) -> str | None:
+    """The menu line of a side bet's call (a move with a ``call``: envido, flor) with what
+    it plays for and what a refusal gives (G28, G39, G40); ``None`` for a call the variant's
+    chains do not price."""
+    call = action.call
+    bet = next((b for b in rules.side_bets if call in b.calls), None)
+    if bet is None or call is None:
         return None
-    bet = called
-    key = (*chain, action.call) if pending is not None and pending["bet"] == bet.name \
-        else (action.call,)
+    key = (*pending["calls"], call) if pending is not None and pending["bet"] == bet.name \
+        else (call,)
     if key not in (bet.flor_chains or bet.chains):
         return None
     accepted, refused = _chain_stakes(bet, key)
-    if bet.kind == "flor":
-        at_once = (bet.flor_chains or {})[key].at_once
+    if bet.flor_chains is not None:  # a flor's chain (G39): conceded or compared at once
+        at_once = bet.flor_chains[key].at_once
         if at_once == "concede":
-            return f"{action.call} / é boa (concede the flor: {_stake_text(accepted, bet)})"
+            return f"{call} / é boa (concede the flor: {_stake_text(accepted, bet)})"
         if at_once == "compare" or refused is None:
-            return f"{action.call} ({_stake_text(accepted, bet)})"
-    return f"{action.call} ({_stake_text(accepted, bet)}; {refuse} gives " \
-           f"{_stake_text(refused, bet)})"
+            return f"{call} ({_stake_text(accepted, bet)})"
+    return f"{call} ({_stake_text(accepted, bet)}; não quero gives {_stake_text(refused, bet)})"
 
 
 Stakes = tuple[int | str | None, int | str | None]
@@ -194,7 +181,7 @@ def describe_checkpoint(cp: Checkpoint, me: int, team_of: Sequence[int] | None =
         said = str(cp["points"]) if cp["points"] is not None else "são boas"
         return f"  {seat_label(cp['seat'], me, names, team_of)}: \"{said}\""
     if ev == "side_bet":
-        how = ("accepted" if cp["accepted"] else "sung" if after == "flor" else "refused")
+        how = "accepted" if cp["accepted"] else unanswered(after)
         return (f"  → {cp['bet']} ({' - '.join(cp['calls'])}, {how}) won by "
                 f"{side(cp['winner'])} for {cp['points']} · score "
                 f"{scores_text(cp['score'], team)}")
@@ -212,3 +199,4 @@ def describe_checkpoint(cp: Checkpoint, me: int, team_of: Sequence[int] | None =
                 f"games {scores_text(cp['games'], team)}")
     return f"  ★★ match won by {side(cp['winner'])}: " + (
         "you win!" if cp["winner"] == team else "you lose.")
+

@@ -30,7 +30,12 @@ A move kind is everything the engine knows about one kind of move, in one module
 - ``keys``: the variant keys (schema paths) that parameterise it, checked against
   ``schemas/variant.schema.json`` by the tests;
 - ``tell`` and ``menu``: how ``truco play`` tells a move of the kind and offers it in its menu,
-  in words (:class:`Words`). Bots choose among the moves listed (``engine.bots``).
+  in words (:class:`Words`); ``told``: how the transcript of a log (``truco replay``) tells it;
+  ``named`` and ``typed``: the table's names for its moves (``move_names``) and the words a
+  person types for them;
+- ``space``: its moves in the fixed action space of the PettingZoo environment
+  (:mod:`engine.env`), which lists every kind's by place. Bots choose among the moves listed
+  (``engine.bots``).
 
 Adding a kind is one module that builds a :class:`MoveKind` and calls :func:`register`;
 :mod:`engine.machine` builds each variant's machine from the registered kinds, and
@@ -59,6 +64,14 @@ Judge = Callable[["Match", Any, Ruling], "str | None"]
 Lister = Callable[["Match", "int | None", "list[Action]"], None]
 #: A machine callback: called with the move and its :class:`~engine.machine.Ruling`.
 Callback = Callable[[Any, Ruling], Any]
+#: One move of the environment's action space: its place (the space lists every kind's moves
+#: by place, a kind's own in the order it gives them), its fields by Action slot (``card``,
+#: ``covered``, ``play_on``, ``call``, ``position``: what tells the moves apart; a raise's
+#: ``value`` is never one, it follows from the hand) and its name (``play 4c``, ``raise``).
+SpaceMove = tuple[tuple[int, ...], dict[str, Any], str]
+#: One way to type a kind's move in truco play (``MoveKind.typed``): its rank, its phrases and
+#: the move's notation after kind and seat.
+Reading = tuple[int, tuple[str, ...], str]
 
 
 @dataclass(frozen=True)
@@ -78,6 +91,19 @@ class Words:
     position: int | None
     card: Callable[[int], str]
     label: Callable[[int], str]
+    #: The table's own word for the move, where the variant names it (``move_names``:
+    #: Gaudério's ``quero``, ``não quero``, ``vou ao baralho``), else ``None``.
+    said: str | None = None
+    #: For the transcript of a log (``told``): the hand's value after the move, and whether
+    #: checkpoints followed the move (it settled a round, a bet or the hand).
+    value: int = 0
+    settles: bool = False
+    #: For truco play's menu: the hand's value and the pending raise's, if any (a raise, an
+    #: accept and a fold then say what they play for, C8, C9); ``None``: not said.
+    worth: tuple[int, int | None] | None = None
+    #: For truco play's menu: the side bet whose call waits for an answer (G28), as its name,
+    #: what its acceptance plays for and what its refusal gives, in words; ``None``: none.
+    bet: tuple[str, str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -113,6 +139,27 @@ class MoveKind:
     tell: Callable[[Action, Words], str] | None = None
     #: ``menu(action, words)``: the move's entry in truco play's menu.
     menu: Callable[[Action, Words], str] | None = None
+    #: ``told(action, words)``: the move in the transcript of a log (``truco replay``), where
+    #: every card is seen.
+    told: Callable[[Action, Words], str] | None = None
+    #: The variant's ``move_names`` keys that name the kind's moves (``Rules.move_name``), each
+    #: with the move's notation after its kind and seat (``""``: the kind's one move).
+    named: tuple[tuple[str, str], ...] = ()
+    #: ``typed(rules)``: what a person may type in ``truco play`` for the kind's moves, besides
+    #: a menu letter: readings ``(rank, phrases, notation)``, read by rank, lowest first, each
+    #: naming the legal move whose notation after kind and seat is ``notation`` in a line that
+    #: holds every word of one of its ``phrases`` (rank 0: in a line that is one of them).
+    typed: Callable[[Rules], list[Reading]] | None = None
+    #: What ``truco play`` says when the kind's words alone are typed and it has no legal move
+    #: (``nothing to accept now``); ``None``: the line is read on.
+    untyped: str | None = None
+    #: ``(rank, hint)``: what truco play's hint says to type for the kind's legal moves,
+    #: ``hint(legal, rules)`` of the seat's legal moves; the hints by rank, those of one rank
+    #: joined by ``/`` (the side bets' calls); ``None``: nothing.
+    hint: tuple[int, Callable[[list[Action], Rules], str]] | None = None
+    #: How a side bet settled by a move of the kind, with no answer, is told (``sung``: a flor,
+    #: G38, G40); ``None``: ``refused``.
+    settles_as: str | None = None
     #: ``adjust(rules, transitions)``: the machine's transitions rewritten by this kind (flor,
     #: G35: the moves after which a flor is due go to its ``sing`` state); ``None``: none.
     adjust: Callable[[Rules, list[dict[str, Any]]], list[dict[str, Any]]] | None = None
@@ -122,6 +169,9 @@ class MoveKind:
     phases: tuple[Phase, ...] = ()
     #: How its moves stand in a log: their event's place, schema and format version.
     log: LogEvent | None = None
+    #: ``space(rules)``: the kind's moves in the action space of :mod:`engine.env` (whether or
+    #: not the variant enables the kind); ``None``: none.
+    space: Callable[[Rules], list[SpaceMove]] | None = None
 
 
 #: The registered kinds, by name, in registration order.

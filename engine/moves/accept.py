@@ -43,7 +43,16 @@ def _tell(a: Action, w: Words) -> str:
 
 
 def _menu(a: Action, w: Words) -> str:
+    if w.worth is not None and w.worth[1] is not None:
+        return f"{w.rules.move_name('accept', 'aceito')} (accept: worth {w.worth[1]})"
     return f"{w.rules.move_name('accept', 'aceito')} (accept)"
+
+def _told(a: Action, w: Words) -> str:
+    if w.said is not None:
+        return f"{w.who} say{w.s}: {w.said}" + ("" if w.settles else
+                                                 f" (the hand is worth {w.value})")
+    return f"{w.who} accept{w.s}" + ("" if w.settles else f": the hand is worth {w.value}")
+
 
 KIND = register(MoveKind(
     name="accept", tell=_tell, menu=_menu, order=2, judge=judge_answer, effect=_effect,
@@ -55,4 +64,12 @@ KIND = register(MoveKind(
     # a raise waits for its answer: accept (or fold, or raise back) by the seats that may answer
     phases=(Phase("answer", _answerers, pending="answer_pending", by_seat=True),),
     not_now={None: "no raise is waiting for an answer"},
-    keys=("betting.ladder", "betting.answered_by", "betting.refusal")))
+    keys=("betting.ladder", "betting.answered_by", "betting.refusal"),
+    # its words (truco play, the transcript) and its moves in engine.env's action space
+    hint=(2, lambda legal, rules: f"{rules.move_name('accept', 'aceito')}/accept, "
+                                  f"{rules.move_name('fold', 'corro')}/fold"),
+    named=(("accept", ""),), untyped="nothing to accept now",
+    typed=lambda rules: [(4, ("aceito", "accept", "aceitar", "aceita", "quero", "sim", "yes",
+                              "ok"), "")],
+    told=_told,
+    space=lambda rules: [((2,), {}, "accept")] if rules.ladder else []))

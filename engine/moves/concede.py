@@ -145,6 +145,12 @@ def _tell(a: Action, w: Words) -> str:
 def _menu(a: Action, w: Words) -> str:
     return f"{w.rules.move_name('concede', 'corro')} (concede the hand)"
 
+def _told(a: Action, w: Words) -> str:
+    if w.said is not None:
+        return f"{w.who} say{w.s}: {w.said}"
+    return f"{w.who} concede{w.s} the hand (corre)"
+
+
 KIND = register(MoveKind(
     name="concede", tell=_tell, menu=_menu, order=5, judge=_judge, effect=_effect, lister=_lister,
     transitions=_transitions, enabled=lambda rules: rules.concede, payload=Payload(),
@@ -159,4 +165,12 @@ KIND = register(MoveKind(
              "decide": "the special hand's decision comes first",
              "deal": "no hand is in play"},
     keys=("concede.allowed", "concede.instead_of_answer", "concede.in_special_hands",
-          "betting.answered_by")))
+          "betting.answered_by"),
+    # its words (truco play, the transcript) and its moves in engine.env's action space
+    hint=(4, lambda legal, rules: "concede" if any(a.kind == "fold" for a in legal)
+          else f"{rules.move_name('concede', 'corro')}/concede"),
+    named=(("concede", ""),),  # "eu corro", "vou ao baralho" (G20)
+    typed=lambda rules: [(5, ("corro", "correr", "corre", "concede", "desisto", "baralho"), "")],
+    told=_told,
+    space=lambda rules: ([((5,), {}, "concede")]
+                         if rules.concede or rules.concede_instead_of_answer else [])))

@@ -79,6 +79,12 @@ def _menu(a: Action, w: Words) -> str:
         return f"{w.rules.move_name('play_hand', 'jogo')} (play the hand)"
     return f"{w.rules.move_name('fold_hand', 'corro')} (fold the hand)"
 
+def _told(a: Action, w: Words) -> str:
+    if w.said is not None:
+        return f"{w.who} say{w.s}: {w.said}"
+    return f"{w.who} decide{w.s} to {'play' if a.play_on else 'fold'}"
+
+
 KIND = register(MoveKind(
     name="decide", tell=_tell, menu=_menu, order=0, judge=_judge, effect=_effect, lister=_lister,
     transitions=_transitions, enabled=has_decision,
@@ -90,4 +96,15 @@ KIND = register(MoveKind(
     phases=(Phase("decide", _deciders, pending="decision_pending"),),
     not_now={None: "no decision is awaited"},
     keys=("special_hands.one_team.decision", "special_hands.one_team.fold_points",
-          "special_hands.one_team.show_partner_cards", "special_hands.one_team.decider")))
+          "special_hands.one_team.show_partner_cards", "special_hands.one_team.decider"),
+    # its words (truco play, the transcript) and its moves in engine.env's action space
+    hint=(3, lambda legal, rules: f"{rules.move_name('play_hand', 'jogo')}/play, "
+                                  f"{rules.move_name('fold_hand', 'corro')}/fold"),
+    named=(("play_hand", "play"), ("fold_hand", "fold")),
+    typed=lambda rules: [(3, ("corro", "fold", "correr", "corre", "nao", "não", "no",
+                              "baralho"), "fold"),
+                         (6, ("jogo", "play", "jogar", "joga"), "play")],
+    told=_told,
+    space=lambda rules: ([((4,), {"play_on": True}, "decide play"),
+                          ((4,), {"play_on": False}, "decide fold")]
+                         if has_decision(rules) else [])))

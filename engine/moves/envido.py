@@ -188,6 +188,22 @@ def _menu(a: Action, w: Words) -> str:
     return f"{a.call} (side bet)"
 
 
+def _space(rules: Rules) -> list[tuple[tuple[int, ...], dict[str, Any], str]]:
+    """Each call of each side bet but the flor, once, in the bets' order (G27)."""
+    out: list[tuple[tuple[int, ...], dict[str, Any], str]] = []
+    seen: set[str] = set()
+    for i, bet in enumerate(rules.side_bets):
+        if bet.kind != "flor":
+            fresh = [c for c in dict.fromkeys(bet.calls) if c not in seen]
+            seen.update(fresh)
+            out += [((6, i), {"call": c}, c) for c in fresh]
+    return out
+
+
+def _told(a: Action, w: Words) -> str:
+    return f"{w.who} call{w.s}: {a.call}"
+
+
 KIND = register(MoveKind(
     name="envido", tell=_tell, menu=_menu, order=6, judge=_judge, effect=_effect,
     lister=_lister, transitions=_transitions, enabled=has_side_bets,
@@ -203,4 +219,9 @@ KIND = register(MoveKind(
              # truco.precedence: false (GH8): a truco called closes the bet
              "answer": Why("bet_closed_by_truco", "a truco was called: no side bet now "
                                                   "(truco.closes: called, GH8)")},
-    keys=("side_bets",)))
+    keys=("side_bets",),
+    # its words (truco play, the transcript) and its moves in engine.env's action space
+    hint=(5, lambda legal, rules: "/".join(dict.fromkeys(
+        a.call for a in legal if a.kind == "envido" and a.call is not None))),
+    told=_told,
+    space=_space))

@@ -366,6 +366,30 @@ def _menu(a: Action, w: Words) -> str:
     return f"{a.call} (flor)"
 
 
+def _space(rules: Rules) -> list[tuple[tuple[int, ...], dict[str, Any], str]]:
+    """Each call of the flor, its songs, choices and raises (G39), once, at the flor's place
+    among the side bets."""
+    out: list[tuple[tuple[int, ...], dict[str, Any], str]] = []
+    for i, bet in enumerate(rules.side_bets):
+        if bet.kind == "flor":
+            calls = [*bet.calls, *(c for chain in (bet.flor_chains or {}) for c in chain)]
+            out += [((6, i), {"call": c}, c) for c in dict.fromkeys(calls)
+                    if all(c != o[1]["call"] for o in out)]
+    return out
+
+
+def _told(a: Action, w: Words) -> str:
+    return f"{w.who} sing{w.s}: {a.call}"
+
+
+def _typed(rules: Rules) -> list[tuple[int, tuple[str, ...], str]]:
+    """G39: "é boa" for the choice that concedes the flor (com flor me achico)."""
+    bet = next((b for b in rules.side_bets if b.kind == "flor"), None)
+    chains = (bet.flor_chains or {}) if bet is not None else {}
+    return [(0, ("é boa", "e boa", "eboa"), chain[0]) for chain, c in chains.items()
+            if len(chain) == 1 and c.at_once == "concede"]
+
+
 KIND = register(MoveKind(
     name="flor", tell=_tell, menu=_menu, order=9, judge=_judge, effect=_effect,
     lister=_lister, transitions=_transitions, enabled=has_flor, adjust=reroute,
@@ -380,4 +404,11 @@ KIND = register(MoveKind(
     phases=(Phase("sing", _singers, pending="flor_pending"),),
     not_now={None: "no flor is sung now",
              "bet_answer": "no flor's call waits for its answer"},
-    keys=("side_bets",)))
+    keys=("side_bets",),
+    # its words (truco play, the transcript) and its moves in engine.env's action space
+    settles_as="sung",
+    hint=(5, lambda legal, rules: "/".join(dict.fromkeys(
+        a.call for a in legal if a.kind == "flor" and a.call is not None))),
+    typed=_typed,
+    told=_told,
+    space=_space))

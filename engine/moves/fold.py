@@ -64,7 +64,14 @@ def _tell(a: Action, w: Words) -> str:
 
 
 def _menu(a: Action, w: Words) -> str:
+    if w.worth is not None:
+        return f"{w.rules.move_name('fold', 'corro')} (fold: gives {w.worth[0]})"
     return f"{w.rules.move_name('fold', 'corro')} (fold)"
+
+def _told(a: Action, w: Words) -> str:
+    alone = "" if w.settles else " (a partner must answer)"  # betting.refusal
+    return (f"{w.who} say{w.s}: {w.said}" if w.said is not None else f"{w.who} fold{w.s}") + alone
+
 
 KIND = register(MoveKind(
     name="fold", tell=_tell, menu=_menu, order=3, judge=_judge, effect=_effect, lister=_lister,
@@ -74,4 +81,10 @@ KIND = register(MoveKind(
                  about="Move: the challenged team refuses the pending raise."),
     not_now={None: "no raise is waiting for an answer"},
     keys=("betting.ladder", "betting.refused_card_shown_in_rounds", "betting.answered_by",
-          "betting.refusal")))
+          "betting.refusal"),
+    # its words (truco play, the transcript) and its moves in engine.env's action space
+    named=(("fold", ""),),
+    typed=lambda rules: [(2, ("corro", "fold", "correr", "corre", "nao", "não", "no",
+                              "baralho"), "")],
+    told=_told,
+    space=lambda rules: [((3,), {}, "fold")] if rules.ladder else []))

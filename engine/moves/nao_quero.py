@@ -52,7 +52,13 @@ def _tell(a: Action, w: Words) -> str:
 
 
 def _menu(a: Action, w: Words) -> str:
+    if w.bet is not None:
+        return f"não quero (refuse the {w.bet[0]}: gives {w.bet[2]})"
     return "não quero (refuse the side bet)"
+
+
+def _told(a: Action, w: Words) -> str:
+    return f"{w.who} say{w.s}: não quero"
 
 
 KIND = register(MoveKind(
@@ -64,4 +70,8 @@ KIND = register(MoveKind(
                  about=("Move (version 2): the seat refuses the pending side bet's call (não "
                         "quero); the last caller's team scores the chain's refused value (G28).")),
     not_now={None: "no side bet's call is waiting for its answer"},
-    keys=("side_bets",)))
+    keys=("side_bets",),
+    # its words (truco play, the transcript) and its moves in engine.env's action space
+    typed=lambda rules: [(0, ("não quero", "nao quero", "naoquero"), "")],
+    told=_told,
+    space=lambda rules: [((8,), {}, "nao_quero")] if rules.side_bets else []))

@@ -281,6 +281,28 @@ def _menu(a: Action, w: Words) -> str:
         return f"play card #{w.position}" + (f" {COBERTA}" if a.covered else "")
     return f"play {w.label(a.card)}" + (f" {COBERTA}" if a.covered else "")  # type: ignore[arg-type]
 
+def _space(rules: Rules) -> list[tuple[tuple[int, ...], dict[str, Any], str]]:
+    """Every card of the deck, then every card covered (P7); after the other kinds' moves, a
+    blind hand's positions (P6), as a seat is offered them."""
+    deck = rules.deck
+    out: list[tuple[tuple[int, ...], dict[str, Any], str]] = [
+        ((0,), {"card": c}, f"play {card_name(c)}") for c in deck]
+    if rules.covered_allowed:
+        out += [((0,), {"card": c, "covered": True}, f"play {card_name(c)} covered")
+                for c in deck]
+    if any(h.blind for h in rules.special_hands):
+        places = range(rules.cards_per_player)
+        out += [((9,), {"position": i}, f"play #{i + 1}") for i in places]
+        if rules.covered_allowed:
+            out += [((9,), {"position": i, "covered": True}, f"play #{i + 1} covered")
+                    for i in places]
+    return out
+
+
+def _told(a: Action, w: Words) -> str:
+    return f"{w.who} play{w.s} {w.card(a.card)}" + (f" {COBERTA}" if a.covered else "")  # type: ignore[arg-type]
+
+
 KIND = register(MoveKind(
     name="play", tell=_tell, menu=_menu, order=1, judge=_judge, effect=_effect, lister=_lister,
     transitions=_transitions,
@@ -293,4 +315,8 @@ KIND = register(MoveKind(
              "decide": "the special hand's decision comes first",
              None: "no card is awaited"},
     keys=("ranking", "manilhas", "rounds", "covered_cards", "play.leader_face_up",
-          "play.no_cover_after_tie", "play.highest_after_tied_first", "play.raiser_must_kill")))
+          "play.no_cover_after_tie", "play.highest_after_tied_first", "play.raiser_must_kill"),
+    # its words (truco play, the transcript) and its moves in engine.env's action space
+    hint=(0, lambda legal, rules: f"a card like 4c or 4♣ ('4c {COBERTA}' to hide it)"),
+    told=_told,
+    space=_space))

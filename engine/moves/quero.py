@@ -64,7 +64,13 @@ def _tell(a: Action, w: Words) -> str:
 
 
 def _menu(a: Action, w: Words) -> str:
+    if w.bet is not None:
+        return f"quero (accept the {w.bet[0]}: {w.bet[1]})"
     return "quero (accept the side bet)"
+
+
+def _told(a: Action, w: Words) -> str:
+    return f"{w.who} say{w.s}: quero"
 
 
 KIND = register(MoveKind(
@@ -78,4 +84,9 @@ KIND = register(MoveKind(
                         "checkpoints).")),
     phases=(Phase("bet_answer", _bet_answerers, pending="bet_answer_pending"),),
     not_now={None: "no side bet's call is waiting for its answer"},
-    keys=("side_bets",)))
+    keys=("side_bets",),
+    # its words (truco play, the transcript) and its moves in engine.env's action space
+    hint=(6, lambda legal, rules: "quero, não quero"),
+    typed=lambda rules: [(0, ("quero",), "")],
+    told=_told,
+    space=lambda rules: [((7,), {}, "quero")] if rules.side_bets else []))

@@ -201,7 +201,33 @@ def _tell(a: Action, w: Words) -> str:
 def _menu(a: Action, w: Words) -> str:
     name = w.rules.step_name(a.value or 0)
     with_card = f" with {w.label(a.card)}" if a.card is not None else ""
+    if w.worth is not None:  # what a refusal gives: a raise back accepts the pending one (C9)
+        value, pending = w.worth
+        refused = pending if pending is not None else value
+        return (f"{name} (raise to {a.value}; {w.rules.move_name('fold', 'corro')} gives "
+                f"{refused}){with_card}")
     return f"{name} (raise to {a.value}){with_card}"
+
+def _space(rules: Rules) -> list[tuple[tuple[int, ...], dict[str, Any], str]]:
+    """One raise (to the next step), or one per card where a raise names its card (M4), and
+    after the other kinds' moves one per position of a blind hand (P6)."""
+    if not rules.ladder:
+        return []
+    if not rules.name_card:
+        return [((1,), {}, "raise")]
+    out: list[tuple[tuple[int, ...], dict[str, Any], str]] = [
+        ((1,), {"card": c}, f"raise {card_name(c)}") for c in rules.deck]
+    if any(h.blind for h in rules.special_hands):
+        out += [((10,), {"position": i}, f"raise #{i + 1}")
+                for i in range(rules.cards_per_player)]
+    return out
+
+
+def _told(a: Action, w: Words) -> str:
+    card = f" with {w.card(a.card)}" if a.card is not None else ""
+    penalty = "  (a raise where none is allowed)" if w.settles else ""
+    return f"{w.who} raise{w.s}: {w.rules.step_name(a.value or 0)} ({a.value}){card}{penalty}"
+
 
 KIND = register(MoveKind(
     name="raise", tell=_tell, menu=_menu, order=4, judge=_judge, effect=_effect, lister=_lister,
@@ -219,7 +245,12 @@ KIND = register(MoveKind(
               "betting.no_raise_when_winning", "special_hands.one_team.raises",
               "special_hands.one_team.raise_penalty",
           "special_hands.both_teams.raises", "special_hands.both_teams.raise_penalty",
-          "play.raiser_must_beat", "play.raiser_must_kill")))
+          "play.raiser_must_beat", "play.raiser_must_kill"),
+    # its words (truco play, the transcript) and its moves in engine.env's action space
+    hint=(1, lambda legal, rules: rules.step_name(
+        next(a.value or 0 for a in legal if a.kind == "raise"))),
+    told=_told,
+    space=_space))
 
 #: M3: a bot offered a raise out of turn (``raise_timing: any_time``) may decline it; a pass is
 #: a bot's view of a move only (:func:`engine.bots.base.out_of_turn_raise`), never in a log.

@@ -37,6 +37,8 @@ SEEDS = (1, 38)
 FOCUS_SEEDS: dict[str, tuple[int, ...]] = {
     "all-tied-first-round": (124, 1019),
     "gauderio-all-tied-nobody": (1294, 2290),
+    # its pieces' stand-in and envido points act in seed 2's first hands (test_rule_keys_watched)
+    "truco-de-amostra": (2, 3),
 }
 
 

@@ -13,9 +13,10 @@ from conftest import REPO
 
 CORE = sorted([*(REPO / "engine" / "moves").glob("*.py"),
                *(REPO / "engine" / "rules").glob("*.py"),
+               *(REPO / "engine" / "position").glob("*.py"),
                *(REPO / "engine" / name for name in (
                    "actions.py", "cards.py", "errors.py", "game.py", "machine.py",
-                   "observation.py", "position.py", "shuffle.py", "state.py"))])
+                   "observation.py", "shuffle.py", "state.py"))])
 FRONT_ENDS = ("engine.tui", "engine.cli", "engine.bots", "engine.viewer", "engine.transcript")
 
 

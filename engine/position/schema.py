@@ -1,0 +1,63 @@
+"""A position's shape: its JSON Schema (``schemas/position.schema.json``), checked strictly
+(a JSON integer is never ``1.0`` or ``true``), and the refusal naming the field."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+
+from engine.errors import PositionError, Why
+from engine.resources import schema_path
+
+#: The version of the position format (the ``position`` key).
+POSITION_FORMAT = 1
+
+#: A position: JSON-ready data (docs/positions.md).
+Position = dict[str, Any]
+
+
+def refuse(why: Why, path: str) -> PositionError:
+    """The refusal of a position, at the field ``path`` (a key path, :func:`key_path`)."""
+    return PositionError(why, path=path)
+
+
+@cache
+def position_schema() -> dict[str, Any]:
+    """The JSON Schema of a position (``schemas/position.schema.json``)."""
+    with open(schema_path("position"), encoding="utf-8") as f:
+        schema: dict[str, Any] = json.load(f)
+    return schema
+
+
+@cache
+def _validator() -> Any:
+    from jsonschema import Draft202012Validator, validators
+
+    def is_int(_checker: Any, value: object) -> bool:  # JSON integers only, never 1.0 or true
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    checker = Draft202012Validator.TYPE_CHECKER.redefine("integer", is_int)
+    return validators.extend(Draft202012Validator, type_checker=checker)(position_schema())
+
+
+def key_path(parts: Sequence[str | int]) -> str:
+    """A key path as the errors write it: ``hands[2][1]``, ``round.turn``."""
+    out = ""
+    for p in parts:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else p)
+    return out
+
+
+def schema_check(position: object) -> None:
+    """Refuse (``position_schema``) what is not a position by the JSON Schema, naming the
+    first field in error (a missing key by its name)."""
+    errors = sorted(_validator().iter_errors(position),
+                    key=lambda e: (list(map(str, e.absolute_path)), e.message))
+    if errors:
+        e = errors[0]
+        where: list[str | int] = list(e.absolute_path)
+        if e.validator == "required" and isinstance(e.instance, dict):  # name the missing key
+            where += [k for k in e.validator_value if k not in e.instance][:1]
+        raise refuse(Why("position_schema", f"not a position: {e.message}"), key_path(where))

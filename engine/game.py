@@ -54,6 +54,8 @@ from engine.actions import Action, Deal
 from engine.cards import CARD_CODES, Card, card_name
 from engine.errors import IllegalMoveError, Why
 from engine.machine import LeanEvent, Ruling, build_machine, triggers_from
+from engine.matchpos.exporting import export as export_position
+from engine.matchpos.restore import set_position
 from engine.moves import KINDS, PHASES, Lister, load_kinds
 from engine.moves.answers import answering_seats
 from engine.moves.outcome import new_hand
@@ -220,16 +222,14 @@ class Match:
         """A match in exactly the state ``position`` describes (docs/positions.md), as
         :meth:`position` gives it; an impossible position raises
         :class:`~engine.errors.PositionError` naming the field and a stable code."""
-        from engine.position import build
-
-        return build(resolve_rules(variant), position)
+        m = cls(resolve_rules(variant))  # no seed, no deals: waits in "deal", a fresh hand
+        set_position(m, position)
+        return m
 
     def position(self) -> dict[str, Any]:
         """The exact state of the match now, as JSON-ready data (docs/positions.md):
         ``Match.from_position(variant, m.position())`` goes on as ``m`` does."""
-        from engine.position import export
-
-        return export(self)
+        return export_position(self)
 
     def clone(self) -> Match:
         """An independent copy: the same moves on both give the same results."""

@@ -474,7 +474,7 @@ def test_every_position_code_has_a_refusal_test() -> None:
 
     here = Path(__file__).read_text(encoding="utf-8")
     source = "".join(path.read_text(encoding="utf-8") for path in sorted(
-        (Path(__file__).parent.parent / "engine" / "position").glob("*.py")))
+        (Path(__file__).parent.parent / "engine" / "matchpos").glob("*.py")))
     codes = set(re.findall(r'Why\(\s*"([a-z_]+)"', source))
     tested = set(re.findall(r'"([a-z_]+)", f?"[^"]*"\)', here))
     assert codes <= tested, codes - tested

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import Card, card_name
-from engine.position.schema import POSITION_FORMAT, Position
+from engine.matchpos.schema import POSITION_FORMAT, Position
 from engine.state import NORMAL
 
 if TYPE_CHECKING:

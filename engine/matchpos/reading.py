@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from engine.cards import Card, parse_card
 from engine.errors import Why
+from engine.matchpos.schema import Position, refuse
 from engine.moves.outcome import new_hand
-from engine.position.schema import Position, refuse
 from engine.shuffle import SplitMix64
 from engine.state import Played
 
@@ -56,7 +56,7 @@ class SideBetRecord:
 @dataclass(frozen=True, slots=True)
 class PositionData:
     """A position's fields, read and checked one by one (not yet against each other: that is
-    :func:`engine.position.check`, on the match they make)."""
+    :func:`engine.matchpos.check`, on the match they make)."""
 
     state: str
     score: list[int]

@@ -13,25 +13,18 @@ True
 impossible position with a :class:`~engine.errors.PositionError` naming the field (a key path
 like ``hands[2][1]``) and a stable ``code`` (docs/error-codes.md, "Positions").
 
-The package's modules, in the order a position is read: :mod:`~engine.position.schema` (its
-shape), :mod:`~engine.position.reading` (its fields, one by one, and a match set up from
-them), :mod:`~engine.position.checks` and :mod:`~engine.position.bets` (the fields against
-each other and the rules, block by block), :mod:`~engine.position.exporting` (a match's
-position).
+The work is done in the match's layer, by :mod:`engine.matchpos` (which the match calls and
+which never imports it); this module builds on the match.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from engine.position.checks import check
-from engine.position.exporting import export, hand_has_moves
-from engine.position.reading import read, set_up
-from engine.position.schema import POSITION_FORMAT, position_schema, schema_check
-
-if TYPE_CHECKING:
-    from engine.game import Match
-    from engine.rules import Rules
+from engine.game import Match
+from engine.matchpos.checks import check
+from engine.matchpos.exporting import export, hand_has_moves
+from engine.matchpos.restore import set_position as _set_position
+from engine.matchpos.schema import POSITION_FORMAT, position_schema
+from engine.rules import Rules
 
 __all__ = ["POSITION_FORMAT", "build", "check", "export", "hand_has_moves", "position_schema"]
 
@@ -41,15 +34,6 @@ def build(rules: Rules, position: object, *, trusted: bool = False) -> Match:
 
     ``trusted``: skip the JSON Schema check (most of the cost) for a position a program built
     itself as plain data of the right shapes (a search bot's guesses); the rules' checks run."""
-    from engine.game import Match
-
-    if not trusted:
-        schema_check(position)
-    assert isinstance(position, dict)
     m = Match(rules)  # no seed, no deals: waits in "deal" with a fresh hand
-    data = read(rules, position, set(m.machine.states))
-    set_up(m, data)
-    check(m, position)
-    setattr(m, m.machine.model_attribute, data.state)  # as Machine.set_state sets it
-    m.is_over = data.state == "match_over"
+    _set_position(m, position, trusted=trusted)
     return m

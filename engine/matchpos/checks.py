@@ -1,6 +1,6 @@
 """A position's checks, block by block (:func:`check`): the score, the last hand's record,
 the state between hands, the cards, the special hand, the bet, the cards shown and bound, a
-decision, the rounds; the side bets' are :mod:`engine.position.bets`."""
+decision, the rounds; the side bets' are :mod:`engine.matchpos.bets`."""
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING
 
 from engine.cards import Card, card_name
 from engine.errors import Why
+from engine.matchpos.bets import check_bet_results, check_bets
+from engine.matchpos.exporting import export
+from engine.matchpos.reading import seat_in_range
+from engine.matchpos.schema import Position, refuse
 from engine.moves.deal import decider_seat, special_for
 from engine.moves.outcome import hand_result, new_hand
 from engine.moves.play import kill_target, round_outcome
-from engine.position.bets import check_bet_results, check_bets
-from engine.position.exporting import export
-from engine.position.reading import seat_in_range
-from engine.position.schema import Position, refuse
 from engine.state import NORMAL
 
 if TYPE_CHECKING:

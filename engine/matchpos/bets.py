@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING
 from engine.cards import Card
 from engine.errors import PositionError, Why
 from engine.machine import Ruling
+from engine.matchpos.schema import Position, refuse
 from engine.moves.bets import settle, settle_flor
 from engine.moves.flor import chooser, holders
 from engine.moves.flor import order as singing_order
-from engine.position.schema import Position, refuse
 from engine.sidebets import shown_set
 
 if TYPE_CHECKING:

@@ -469,12 +469,19 @@ def test_position_refuses_a_full_round_in_play() -> None:
 
 
 def test_every_position_code_has_a_refusal_test() -> None:
+    import ast
     import re
     from pathlib import Path
 
     here = Path(__file__).read_text(encoding="utf-8")
-    source = "".join(path.read_text(encoding="utf-8") for path in sorted(
-        (Path(__file__).parent.parent / "engine" / "matchpos").glob("*.py")))
+    engine = Path(__file__).parent.parent / "engine"
+    source = "".join(path.read_text(encoding="utf-8")
+                     for path in sorted((engine / "matchpos").glob("*.py")))
+    for path in sorted((engine / "moves").glob("*.py")):  # the kinds' checks of their bets
+        text = path.read_text(encoding="utf-8")
+        source += "".join(ast.get_source_segment(text, node) or "" for node in ast.walk(
+            ast.parse(text)) if isinstance(node, ast.FunctionDef)
+            and node.name.startswith("_position"))
     codes = set(re.findall(r'Why\(\s*"([a-z_]+)"', source))
     tested = set(re.findall(r'"([a-z_]+)", f?"[^"]*"\)', here))
     assert codes <= tested, codes - tested

@@ -12,9 +12,8 @@ from engine.cards import Card
 from engine.errors import PositionError, Why
 from engine.machine import Ruling
 from engine.matchpos.schema import Position, refuse
-from engine.moves.bets import settle, settle_flor
-from engine.moves.flor import chooser, holders
-from engine.moves.flor import order as singing_order
+from engine.moves import KINDS, BetProblem, MoveKind
+from engine.moves.bets import settle
 from engine.sidebets import shown_set
 
 if TYPE_CHECKING:
@@ -23,28 +22,27 @@ if TYPE_CHECKING:
     from engine.sidebets import BetState
 
 
+def kind_of(b: BetState) -> MoveKind:
+    """The move kind of bet ``b``'s kind (``SideBet.kind``): what a position is of its bets."""
+    return KINDS[b.bet.kind]
+
+
 def _settlement(m: Match, k: int, score: Sequence[int]) -> Settlement:
     """What the engine's own settlement of side bet ``k`` (engine.moves.bets) rules from the
     dealt cards, its chain and the score it was settled at (``score``)."""
     side = m.hand.side
     assert side is not None
     b = side[k]
-    how = None
-    if b.bet.kind == "flor":  # G38-G40: uncontested, a choice settled at once, or a raise
-        chain = (b.bet.flor_chains or {}).get(b.chain)
-        if chooser(m, b) is None:
-            how = "uncontested"
-        elif len(b.chain) == 1 and chain is not None and chain.at_once is not None:
-            how = chain.at_once
+    own = kind_of(b).bet_settle
     r = Ruling()
     r.model = m
     kept = m.score
     m.score = list(score)
     try:
-        if how is None:
+        if own is None:
             settle(m, r, k, b, b.accepted)
         else:
-            settle_flor(m, r, b, how, chain=b.chain, index=k)
+            own(m, r, k, b)
     finally:
         m.score = kept
     result: Settlement = r.side
@@ -72,8 +70,7 @@ def _result_problem(b: BetState, s: Settlement, at: str, m: Match,
                     points: bool = True) -> PositionError | None:
     """How bet ``b``'s record differs from the settlement ``s`` the engine rules for it, or
     ``None``; ``points``: compare the points too."""
-    flor = b.bet.kind == "flor"
-    rule = "G38-G40" if flor else "G28-G30"
+    rule = kind_of(b).bet_rules
     chain = " - ".join(b.chain)
     if s.team != b.winner:
         return refuse(Why("bet_result", f"{chain} goes to team {s.team} by the cards dealt "
@@ -169,13 +166,12 @@ def check_bets(m: Match, p: Position) -> None:
     a pending call exactly in state ``bet_answer`` in the bet's round with no truco accepted,
     a settlement with its winner and points, points owed only where credited at the end of
     the hand (GH6), cards shown only by a settled bet, a bet killed exactly where a flor
-    killed it (G37); the results themselves: :func:`check_bet_results`."""
-    rules = m.rules
-    hand = m.hand
-    side = hand.side
+    killed it (G37); and what each bet's kind checks of its own record, call and result
+    (``MoveKind.bet_record``, ``bet_call``, ``bet_result``: the window of an envido's call,
+    G24, G25; a flor's songs, G35-G39). The results themselves: :func:`check_bet_results`."""
+    side = m.hand.side
     assert side is not None
     state = p["state"]
-    team_of = rules.team_of
     pending = [k for k, b in enumerate(side) if b.pending]
     if ((state == "bet_answer") != bool(pending) and state != "sing"  # G35(b): an envido
             or len(pending) > 1):
@@ -185,9 +181,10 @@ def check_bets(m: Match, p: Position) -> None:
     for k, b in enumerate(side):
         at = f"side_bets[{k}]"
         bet = b.bet
+        kind = kind_of(b)
         _check_killed(m, b, at)
-        if bet.kind == "flor":
-            _check_flor(m, b, state, at)
+        if kind.bet_record is not None:
+            _refuse_problem(kind.bet_record(m, b, state), at)
         if b.chain and b.chain not in bet.chains:
             raise refuse(Why("bet_chain", f"{' - '.join(b.chain)} is not a chain of "
                                           f"{bet.name} (G27)"), f"{at}.calls")
@@ -197,29 +194,11 @@ def check_bets(m: Match, p: Position) -> None:
         if b.pending and b.settled:
             raise refuse(Why("bet_settled", "a settled side bet waits for nothing"),
                          f"{at}.settled")
-        if b.pending and bet.kind != "flor" and (  # a flor's raise: after its songs (GH14)
-                m.round.number != bet.round or hand.last_raise_team is not None):
-            raise refuse(Why("bet_window", f"{bet.name} is called only in round "
-                                           f"{bet.round + 1}, before a truco is accepted "
-                                           "(G24, G25)"), f"{at}.pending")
-        if (b.chain and not b.pending and not b.settled and not b.killed
-                and bet.kind != "flor"):  # a flor's choice may wait for the last songs
-            raise refuse(Why("bet_settled", "a called side bet is pending or settled"),
-                         f"{at}.settled")
-        if b.settled and bet.kind == "flor":
-            if b.winner is None or b.points < 1:
-                raise refuse(Why("bet_result", "a settled flor has a winning team and points"),
-                             f"{at}.winner")
-        elif b.settled:
-            w = b.winner
-            if w is None or b.points < 1 or (not b.accepted and w != team_of[b.caller or 0]):
-                raise refuse(Why("bet_result", "a settled side bet has a winning team and "
-                                               "points (a refusal: the last caller's team)"),
-                             f"{at}.winner")
-            if not b.accepted and b.points != bet.chains[b.chain].refused:
-                raise refuse(Why("bet_result", f"refused, {' - '.join(b.chain)} pays "
-                                               f"{bet.chains[b.chain].refused} (G28)"),
-                             f"{at}.points")
+        if kind.bet_call is not None:
+            _refuse_problem(kind.bet_call(m, b), at)
+        if b.settled:
+            if kind.bet_result is not None:
+                _refuse_problem(kind.bet_result(m, b), at)
         elif b.winner is not None or b.points or b.accepted:
             raise refuse(Why("bet_result", "a side bet not settled has no result"),
                          f"{at}.winner")
@@ -247,61 +226,8 @@ def _check_killed(m: Match, b: BetState, at: str) -> None:
                          f"no flor that kills {b.bet.name} was sung (G37)"), f"{at}.killed")
 
 
-def _check_flor(m: Match, b: BetState, state: str, at: str) -> None:
-    """The flor's record (G35, G36): the seats that sang are the holders, in playing order
-    from the mão; state ``sing`` exactly while a holder is still to sing after the first, or
-    before the first song where a flor is due; the flores shown are the ones compared, else the
-    scoring team's (G41)."""
-    hs = singing_order(m, b)  # from the mão; GH14: from a holder who sang of his own will
-    if b.sung != hs[:len(b.sung)] or (b.sung and b.bet.timing == "first_turn"
-                                       and b.sung[0] != holders(m, b)[0]):
-        raise refuse(Why("flor_sung", f"the holders sing in playing order from the mão: "
-                                      f"{list(hs)} (G35, G36)"), f"{at}.sung")
-    if state == "sing" and len(b.sung) == len(hs):
-        raise refuse(Why("flor_state", "state sing: a holder is still to sing (G35)"),
-                     f"{at}.sung")
-    if state != "sing" and 0 < len(b.sung) < len(hs):
-        raise refuse(Why("flor_state", "every holder sings before play goes on: expected "
-                                       "state sing (G36)"), f"{at}.sung")
-    if b.settled != (bool(hs) and len(b.sung) == len(hs) and not b.pending):
-        raise refuse(Why("flor_state", "a flor is settled exactly when every holder has "
-                                       "sung and no raise waits (G38-G40)"), f"{at}.settled")
-    _check_flor_chain(m, b, hs, at)
-
-
-def _check_flor_chain(m: Match, b: BetState, hs: Sequence[int], at: str) -> None:
-    """The flor's chain follows its songs (G38, G39): uncontested, none until it is settled,
-    then the first singer's flor; contested, none before the chooser (the first holder of the
-    other team) sang, then his choice, which may wait for the holders after him; raises over
-    it only once every holder sang, each by the other team than the last caller's."""
-    bet = b.bet
-    chains = bet.flor_chains or {}
-    first = chooser(m, b)
-    if first is None:  # G38
-        want = ((bet.calls[0],), b.sung[0]) if b.settled else ((), None)
-        if (b.chain, b.caller) != want:
-            raise refuse(Why("bet_chain", "an uncontested flor has no call but its first "
-                                          "singer's flor, once every holder sang (G38)"),
-                         f"{at}.calls")
-        return
-    if first not in b.sung:
-        if b.chain:
-            raise refuse(Why("bet_chain", f"seat {first} chooses the contested flor when he "
-                                          "sings (G39): no call before"), f"{at}.calls")
-        return
-    if b.chain[:1] not in chains:
-        raise refuse(Why("bet_chain", f"seat {first} chose when he sang (G39): the chain "
-                                      "starts with one of the flor's first calls"),
-                     f"{at}.calls")
-    team_of = m.rules.team_of
-    if len(b.chain) == 1 and b.caller != first or b.caller is None or (
-            (team_of[b.caller] == team_of[first]) != (len(b.chain) % 2 == 1)):
-        raise refuse(Why("bet_caller", f"seat {first} chose (G39), and each raise over his "
-                                       "choice is the other team's"), f"{at}.caller")
-    last = chains.get(b.chain)
-    if (len(b.chain) > 1 or b.pending) and (
-            len(b.sung) < len(hs) or last is None or last.at_once is not None):
-        raise refuse(Why("bet_chain", "a contested flor's raise waits for its answer once "
-                                      "every holder sang (G39)"), f"{at}.calls")
-
-
+def _refuse_problem(problem: BetProblem | None, at: str) -> None:
+    """Raise the refusal a kind found in the record of the bet at ``at``, if any."""
+    if problem is not None:
+        why, key = problem
+        raise refuse(why, f"{at}.{key}")

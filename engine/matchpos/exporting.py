@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.cards import Card, card_name
 from engine.matchpos.schema import POSITION_FORMAT, Position
+from engine.moves import KINDS
 from engine.state import NORMAL
 
 if TYPE_CHECKING:
@@ -76,8 +77,9 @@ def export(m: Match) -> Position:
 
 def _export_bets(side: Sequence[BetState]) -> list[dict[str, Any]]:
     """The hand's side bets (G22-G32), one entry per bet of the variant, in its order; in a
-    variant with flor (G33-G41) also whether each was killed (G37), and of the flor the seats
-    that sang and the flores that scored."""
+    variant with a bet that kills others (a flor, G33-G41) also whether each was killed (G37),
+    and each bet's kind's own fields (``MoveKind.bet_fields``: of the flor the seats that
+    sang and the flores that scored)."""
     out: list[dict[str, Any]] = [
         {"bet": b.bet.name, "calls": list(b.chain), "caller": b.caller,
          "pending": b.pending, "settled": b.settled, "accepted": b.accepted,
@@ -85,13 +87,12 @@ def _export_bets(side: Sequence[BetState]) -> list[dict[str, Any]]:
          "shown": None if b.shown is None else
          {"seat": b.shown[0], "cards": [card_name(c) for c in b.shown[1]]}}
         for b in side]
-    if any(b.bet.kind == "flor" for b in side):
-        for entry, b in zip(out, side, strict=True):
+    kinds = [KINDS[b.bet.kind] for b in side]
+    if any(kind.bet_kills for kind in kinds):
+        for entry, b, kind in zip(out, side, kinds, strict=True):
             entry["killed"] = b.killed
-            if b.bet.kind == "flor":
-                entry["sung"] = list(b.sung)
-                entry["flores"] = [{"seat": s, "cards": [card_name(c) for c in cards]}
-                                   for s, cards in b.flores]
+            if kind.bet_fields is not None:
+                entry.update(kind.bet_fields(b, card_name))
     return out
 
 

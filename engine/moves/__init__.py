@@ -36,6 +36,9 @@ A move kind is everything the engine knows about one kind of move, in one module
 - ``space``: its moves in the fixed action space of the PettingZoo environment
   (:mod:`engine.env`), which lists every kind's by place. Bots choose among the moves listed
   (``engine.bots``).
+- ``bet_*`` (a kind whose name is a side bet's ``kind``: envido, flor): how a bet of the kind
+  stands in a position (:mod:`engine.matchpos`): its own fields and their checks, the rules
+  its results follow, the engine's settlement they are compared with.
 
 Adding a kind is one module that builds a :class:`MoveKind` and calls :func:`register`;
 :mod:`engine.machine` builds each variant's machine from the registered kinds, and
@@ -54,6 +57,7 @@ from engine.payload import LogEvent, Payload
 
 if TYPE_CHECKING:
     from engine.actions import Action
+    from engine.errors import Why
     from engine.game import Match
     from engine.rules import Rules
 
@@ -72,6 +76,11 @@ SpaceMove = tuple[tuple[int, ...], dict[str, Any], str]
 #: One way to type a kind's move in truco play (``MoveKind.typed``): its rank, its phrases and
 #: the move's notation after kind and seat.
 Reading = tuple[int, tuple[str, ...], str]
+
+
+#: What is wrong with a side bet's record in a position: the refusal, and the field of the
+#: bet's entry it names (``sung``, ``winner``).
+BetProblem = tuple["Why", str]
 
 
 @dataclass(frozen=True)
@@ -172,6 +181,27 @@ class MoveKind:
     #: ``space(rules)``: the kind's moves in the action space of :mod:`engine.env` (whether or
     #: not the variant enables the kind); ``None``: none.
     space: Callable[[Rules], list[SpaceMove]] | None = None
+    # -- a side bet of the kind (``SideBet.kind``) in a position (:mod:`engine.matchpos`) --
+    #: The rules its results follow, as a refusal cites them (``G28-G30``).
+    bet_rules: str = ""
+    #: ``bet_record(match, bet, state)``: what is wrong with the kind's own record of ``bet``
+    #: (a :class:`~engine.sidebets.BetState`) in ``state`` (checked first): the refusal and
+    #: the field of the bet's entry (``sung``), or ``None``.
+    bet_record: Callable[[Match, Any, str], BetProblem | None] | None = None
+    #: ``bet_call(match, bet)``: what is wrong with a call of the kind that waits, or that is
+    #: left neither pending nor settled (the refusal and the field), or ``None``.
+    bet_call: Callable[[Match, Any], BetProblem | None] | None = None
+    #: ``bet_result(match, bet)``: what is wrong with the result of a settled bet of the kind,
+    #: or ``None``.
+    bet_result: Callable[[Match, Any], BetProblem | None] | None = None
+    #: ``bet_settle(match, ruling, index, bet)``: the engine's settlement of the bet from its
+    #: record, on the ruling; ``None``: :func:`engine.moves.bets.settle`, as answered.
+    bet_settle: Callable[[Match, Ruling, int, Any], None] | None = None
+    #: ``bet_fields(bet, card)``: the kind's own fields of the bet's entry, ``card`` naming a
+    #: card; ``None``: none.
+    bet_fields: Callable[[Any, Callable[[int], str]], dict[str, Any]] | None = None
+    #: Whether, in a variant with a bet of the kind, every bet's entry says if it was killed.
+    bet_kills: bool = False
 
 
 #: The registered kinds, by name, in registration order.

@@ -204,6 +204,31 @@ def _told(a: Action, w: Words) -> str:
     return f"{w.who} call{w.s}: {a.call}"
 
 
+# -- its bets in a position (engine.matchpos) ---------------------------------------------
+def _position_call(m: Match, b: BetState) -> tuple[Why, str] | None:
+    """A call waits only in the bet's round, before a truco is accepted (G24, G25); a called
+    bet is pending or settled (unless a flor killed it, G37)."""
+    bet = b.bet
+    if b.pending and (m.round.number != bet.round or m.hand.last_raise_team is not None):
+        return Why("bet_window", f"{bet.name} is called only in round {bet.round + 1}, before "
+                                 "a truco is accepted (G24, G25)"), "pending"
+    if b.chain and not b.pending and not b.settled and not b.killed:
+        return Why("bet_settled", "a called side bet is pending or settled"), "settled"
+    return None
+
+
+def _position_result(m: Match, b: BetState) -> tuple[Why, str] | None:
+    """A settled bet has a winning team and points; refused, the last caller's team wins the
+    chain's refused value (G28)."""
+    w = b.winner
+    if w is None or b.points < 1 or (not b.accepted and w != m.rules.team_of[b.caller or 0]):
+        return Why("bet_result", "a settled side bet has a winning team and points (a "
+                                 "refusal: the last caller's team)"), "winner"
+    if not b.accepted and b.points != (refused := b.bet.chains[b.chain].refused):
+        return Why("bet_result", f"refused, {' - '.join(b.chain)} pays {refused} (G28)"), "points"
+    return None
+
+
 KIND = register(MoveKind(
     name="envido", tell=_tell, menu=_menu, order=6, judge=_judge, effect=_effect,
     lister=_lister, transitions=_transitions, enabled=has_side_bets,
@@ -224,4 +249,5 @@ KIND = register(MoveKind(
     hint=(5, lambda legal, rules: "/".join(dict.fromkeys(
         a.call for a in legal if a.kind == "envido" and a.call is not None))),
     told=_told,
-    space=_space))
+    space=_space,
+    bet_rules="G28-G30", bet_call=_position_call, bet_result=_position_result))

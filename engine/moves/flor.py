@@ -390,6 +390,89 @@ def _typed(rules: Rules) -> list[tuple[int, tuple[str, ...], str]]:
             if len(chain) == 1 and c.at_once == "concede"]
 
 
+# -- its bet in a position (engine.matchpos) ----------------------------------------------
+def _position_record(m: Match, b: BetState, state: str) -> tuple[Why, str] | None:
+    """The flor's record (G35, G36): the seats that sang are the holders, in playing order
+    from the mão; state ``sing`` exactly while a holder is still to sing after the first, or
+    before the first song where a flor is due; settled once every holder sang and no raise
+    waits; its chain as its songs make it (:func:`_position_chain`)."""
+    hs = order(m, b)  # from the mão; GH14: from a holder who sang of his own will
+    if b.sung != hs[:len(b.sung)] or (b.sung and b.bet.timing == "first_turn"
+                                       and b.sung[0] != holders(m, b)[0]):
+        return Why("flor_sung", f"the holders sing in playing order from the mão: "
+                                f"{list(hs)} (G35, G36)"), "sung"
+    if state == "sing" and len(b.sung) == len(hs):
+        return Why("flor_state", "state sing: a holder is still to sing (G35)"), "sung"
+    if state != "sing" and 0 < len(b.sung) < len(hs):
+        return Why("flor_state", "every holder sings before play goes on: expected state "
+                                 "sing (G36)"), "sung"
+    if b.settled != (bool(hs) and len(b.sung) == len(hs) and not b.pending):
+        return Why("flor_state", "a flor is settled exactly when every holder has sung and "
+                                 "no raise waits (G38-G40)"), "settled"
+    return _position_chain(m, b, hs)
+
+
+def _position_chain(m: Match, b: BetState, hs: tuple[int, ...]) -> tuple[Why, str] | None:
+    """The flor's chain follows its songs (G38, G39): uncontested, none until it is settled,
+    then the first singer's flor; contested, none before the chooser (the first holder of the
+    other team) sang, then his choice, which may wait for the holders after him; raises over
+    it only once every holder sang, each by the other team than the last caller's."""
+    bet = b.bet
+    chains = bet.flor_chains or {}
+    first = chooser(m, b)
+    if first is None:  # G38
+        want = ((bet.calls[0],), b.sung[0]) if b.settled else ((), None)
+        if (b.chain, b.caller) != want:
+            return Why("bet_chain", "an uncontested flor has no call but its first singer's "
+                                    "flor, once every holder sang (G38)"), "calls"
+        return None
+    if first not in b.sung:
+        if b.chain:
+            return Why("bet_chain", f"seat {first} chooses the contested flor when he sings "
+                                    "(G39): no call before"), "calls"
+        return None
+    if b.chain[:1] not in chains:
+        return Why("bet_chain", f"seat {first} chose when he sang (G39): the chain starts "
+                                "with one of the flor's first calls"), "calls"
+    team_of = m.rules.team_of
+    if len(b.chain) == 1 and b.caller != first or b.caller is None or (
+            (team_of[b.caller] == team_of[first]) != (len(b.chain) % 2 == 1)):
+        return Why("bet_caller", f"seat {first} chose (G39), and each raise over his choice "
+                                 "is the other team's"), "caller"
+    last = chains.get(b.chain)
+    if (len(b.chain) > 1 or b.pending) and (
+            len(b.sung) < len(hs) or last is None or last.at_once is not None):
+        return Why("bet_chain", "a contested flor's raise waits for its answer once every "
+                                "holder sang (G39)"), "calls"
+    return None
+
+
+def _position_result(m: Match, b: BetState) -> tuple[Why, str] | None:
+    """A settled flor has a winning team and points."""
+    if b.winner is None or b.points < 1:
+        return Why("bet_result", "a settled flor has a winning team and points"), "winner"
+    return None
+
+
+def _position_settle(m: Match, r: Ruling, index: int, b: BetState) -> None:
+    """The engine's settlement of the flor from its record (G38-G40): uncontested, a choice
+    settled at once, or a raise answered (or refused)."""
+    chain = (b.bet.flor_chains or {}).get(b.chain)
+    if chooser(m, b) is None:
+        how = "uncontested"
+    elif len(b.chain) == 1 and chain is not None and chain.at_once is not None:
+        how = chain.at_once
+    else:
+        how = "compare" if b.accepted else "refused"
+    settle_flor(m, r, b, how, chain=b.chain, index=index)
+
+
+def _position_fields(b: BetState, card: Any) -> dict[str, Any]:
+    """The seats that sang, and the flores that scored (``card`` naming a card)."""
+    return {"sung": list(b.sung),
+            "flores": [{"seat": s, "cards": [card(c) for c in cards]} for s, cards in b.flores]}
+
+
 KIND = register(MoveKind(
     name="flor", tell=_tell, menu=_menu, order=9, judge=_judge, effect=_effect,
     lister=_lister, transitions=_transitions, enabled=has_flor, adjust=reroute,
@@ -411,4 +494,6 @@ KIND = register(MoveKind(
         a.call for a in legal if a.kind == "flor" and a.call is not None))),
     typed=_typed,
     told=_told,
-    space=_space))
+    space=_space,
+    bet_rules="G38-G40", bet_record=_position_record, bet_result=_position_result,
+    bet_settle=_position_settle, bet_fields=_position_fields, bet_kills=True))

@@ -10,6 +10,7 @@ from typing import Any
 
 from engine.errors import PositionError, Why
 from engine.resources import schema_path
+from engine.schemas import strict_validator
 
 #: The version of the position format (the ``position`` key).
 POSITION_FORMAT = 1
@@ -33,13 +34,7 @@ def position_schema() -> dict[str, Any]:
 
 @cache
 def _validator() -> Any:
-    from jsonschema import Draft202012Validator, validators
-
-    def is_int(_checker: Any, value: object) -> bool:  # JSON integers only, never 1.0 or true
-        return isinstance(value, int) and not isinstance(value, bool)
-
-    checker = Draft202012Validator.TYPE_CHECKER.redefine("integer", is_int)
-    return validators.extend(Draft202012Validator, type_checker=checker)(position_schema())
+    return strict_validator(position_schema())  # JSON integers only, never 1.0 or true
 
 
 def key_path(parts: Sequence[str | int]) -> str:

@@ -30,10 +30,11 @@ import importlib.util
 import multiprocessing
 import pickle
 import queue
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from engine.errors import TrucoError
@@ -216,7 +217,9 @@ class DaskExecutor:
         :class:`Whole`)."""
         if self._lost is not None:
             raise self._lost
-        future = self.client.submit(run_whole, fn, Whole(job), pure=False, retries=RETRIES)
+        carried = tuple(capture() for capture in _CARRIED)
+        future = self.client.submit(run_whole, fn, Whole(job, carried), pure=False,
+                                    retries=RETRIES)
         self._index[future.key] = index
         with self._lock:
             self._pending[future.key] = future
@@ -237,6 +240,8 @@ class DaskExecutor:
             raise self._lost
         with self._lock:
             self._pending.pop(future.key, None)
+        for line in result.notes:  # what the chunk reported on its worker
+            print(line, file=sys.stderr, flush=True)
         return self._index.pop(future.key), result.value
 
     def close(self) -> None:
@@ -284,19 +289,43 @@ class Whole:
     CPU as a list, 0.3-0.5 ms as one object; sending back 300 logs' outcomes from a worker,
     5.7-10.9 ms against 0.8-1.0 ms (5-10% of the chunk's own time), reading them back
     1.2-2.4 ms against 0.5-0.9 ms (``Client.submit``, ``distributed.protocol.dumps`` and
-    ``loads``, Dask 2026.8, on the project's machine)."""
+    ``loads``, Dask 2026.8, on the project's machine).
+
+    A job also takes with it what :func:`carry` registered (``carried``), and a result the
+    lines its chunk reported (``notes``), which the command prints on its standard error."""
 
     value: Any
+    carried: tuple[Any, ...] = field(default=(), repr=False)
+    notes: tuple[str, ...] = field(default=(), repr=False)
+
+
+#: What each chunk takes to a Dask worker: see :func:`carry`.
+_CARRIED: list[Callable[[], Any]] = []
+
+
+def carry(capture: Callable[[], Any]) -> None:
+    """Have every chunk sent to a Dask worker take ``capture()`` with it: called in this
+    process as the chunk is submitted, pickled, and on the worker entered as a context manager
+    around the chunk (:func:`run_whole`); what it enters as is a list of lines to report,
+    sent back with the result. A worker process of ``--jobs`` is a fork of this one and needs
+    none of it; a Dask worker has its own folder and environment, and outlives the command:
+    :mod:`engine.protocol.chunk` carries the folder and time limits of the bots over the
+    protocol, and ends the bot processes a chunk started when it ends."""
+    if capture not in _CARRIED:
+        _CARRIED.append(capture)
 
 
 def run_whole(fn: Callable[[J], R], job: Whole) -> Whole:
     """``fn`` of the job inside ``job``, as one :class:`Whole` (what a Dask worker runs for a
-    chunk).
+    chunk), inside the contexts the job carries (:func:`carry`), with the lines they report.
 
     >>> run_whole(sum, Whole([1, 2, 3]))
     Whole(value=6)
     """
-    return Whole(fn(job.value))
+    with contextlib.ExitStack() as stack:
+        reports = [stack.enter_context(c) for c in job.carried]
+        value = fn(job.value)
+    return Whole(value, notes=tuple(line for lines in reports for line in lines))
 
 
 def chunk_size(units: int, workers: int, most: int, per_worker: int = 4) -> int:

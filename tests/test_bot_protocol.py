@@ -21,6 +21,7 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 from conftest import REPO
+from helpers import processes_running
 
 from engine import Action, Deal, Match
 from engine.bots import make_bot
@@ -58,22 +59,6 @@ def _group_alive(pgid: int) -> bool:
         if fields[0] != "Z" and int(fields[2]) == pgid:
             return True
     return False
-
-
-def _running(marker: str) -> list[int]:
-    """The processes (not zombies) whose command line holds ``marker``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if marker in cmdline and state != "Z":
-            found.append(int(entry.name))
-    return found
 
 
 class Guard(Exception):
@@ -397,7 +382,7 @@ def test_cmd_bots_play_a_simulation_on_jobs(tmp_path: Path) -> None:
     assert one.exit_code == 0, one.output
     assert json.loads(one.stdout) == json.loads(two.stdout)
     end_all()  # this process's own (of the first run, idle in its pool)
-    left = _running(f"{HOSTILE} stubborn")
+    left = processes_running(f"{HOSTILE} stubborn")
     for pid in left:  # (not to leave them to the rest of the suite)
         os.kill(pid, signal.SIGKILL)
     assert left == []  # the workers' bots ended with the workers

@@ -186,7 +186,8 @@ def test_heuristic_beats_random() -> None:
 
 
 @pytest.mark.parametrize("module", ["engine.bots", "engine.bots.base", "engine.bots.random",
-                                    "engine.bots.heuristic", "engine.bots.winchance"])
+                                    "engine.bots.heuristic", "engine.bots.winchance",
+                                    "engine.protocol", "engine.protocol.chunk"])
 def test_docstring_examples_run(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted >= 1 and result.failed == 0

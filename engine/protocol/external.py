@@ -4,7 +4,8 @@ Each bot runs as a subprocess in its own process group (its own session), spoken
 lines; its standard error goes to a file of its own. Every read is non-blocking (a selector,
 with a deadline), every write too, so no bot can hang the engine. A bot process serves match
 after match: :class:`ExternalBot` takes an idle one of its command from this process's pool
-when its match starts and gives it back at the end (a worker of ``--jobs`` has its own pool).
+when its match starts and gives it back at the end (a worker of ``--jobs`` has its own pool;
+on a Dask worker, each chunk has its own, ended with it: :mod:`engine.protocol.chunk`).
 Every bot process is ended with its whole process group: when its match fails, at interpreter
 exit (also after Ctrl-C), and when a worker is terminated.
 
@@ -55,6 +56,7 @@ from engine.protocol import (
     quit_,
     seat_events,
 )
+from engine.protocol.chunk import current
 from engine.rules import Rules
 
 #: The longest line a bot may write (bytes); longer is a flood.
@@ -82,9 +84,12 @@ class Dead(Exception):
 
 def default_time() -> dict[str, int | None]:
     """The time limits: ``TRUCO_BOT_MOVE_MS`` (per move, default 10000) and
-    ``TRUCO_BOT_CLOCK_MS`` (a clock per match, default none)."""
-    move = int(os.environ.get("TRUCO_BOT_MOVE_MS", "10000"))
-    clock = os.environ.get("TRUCO_BOT_CLOCK_MS")
+    ``TRUCO_BOT_CLOCK_MS`` (a clock per match, default none); on a Dask worker, the command's
+    (:mod:`engine.protocol.chunk`)."""
+    chunk = current()
+    environ = os.environ if chunk is None else chunk.settings.environ
+    move = int(environ.get("TRUCO_BOT_MOVE_MS", "10000"))
+    clock = environ.get("TRUCO_BOT_CLOCK_MS")
     return {"move_ms": move, "clock_ms": int(clock) if clock else None}
 
 
@@ -126,6 +131,8 @@ class Channel:
         self.eof = False
         self.name = ""
         self.judges = False
+        #: The idle pool this process goes back to between matches.
+        self.pool = _IDLE
 
     @property
     def pid(self) -> int:
@@ -297,12 +304,19 @@ def _on_term(signum: int, _frame: FrameType | None) -> None:
 
 
 def _take(argv: tuple[str, ...]) -> Channel:
-    idle = _IDLE.setdefault(argv, [])
+    """An idle process of ``argv``, else a new one; on a Dask worker, of the chunk's own pool,
+    started from the command's folder (:mod:`engine.protocol.chunk`)."""
+    chunk = current()
+    pool = _IDLE if chunk is None else chunk.idle
+    idle = pool.setdefault(argv, [])
     while idle:
         ch = idle.pop()
         if ch.owner == os.getpid() and ch.proc.poll() is None:
             return ch
-    ch = Channel(argv)
+    ch = Channel(argv, cwd=None if chunk is None else chunk.cwd)
+    ch.pool = pool
+    if chunk is not None:
+        chunk.started.append(ch)
     ch.handshake()
     return ch
 
@@ -311,7 +325,12 @@ Report = Callable[[str], None]
 
 
 def _to_stderr(text: str) -> None:
-    print(f"truco: {text}", file=sys.stderr, flush=True)
+    """A fault on standard error; on a Dask worker, sent back with the chunk's result."""
+    chunk = current()
+    if chunk is not None:
+        chunk.notes.append(f"truco: {text}")
+    else:
+        print(f"truco: {text}", file=sys.stderr, flush=True)
 
 
 class _Session:
@@ -329,14 +348,14 @@ class _Session:
         if ch.proc.stdin is None or ch.proc.stdin.closed:  # ended already (end_all)
             return
         if not self.begun:
-            _IDLE.setdefault(tuple(ch.argv), []).append(ch)
+            ch.pool.setdefault(tuple(ch.argv), []).append(ch)
             return
         try:
             ch.send(match_end(self.last), time.monotonic() + 1.0)
         except Dead:
             ch.kill()
             return
-        _IDLE.setdefault(tuple(ch.argv), []).append(ch)
+        ch.pool.setdefault(tuple(ch.argv), []).append(ch)
 
 
 class ExternalBot:

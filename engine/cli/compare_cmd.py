@@ -13,7 +13,14 @@ from typing import Any
 
 import click
 
-from engine.cli.options import force_option, matches, matches_option, parse_bots, refuse_existing
+from engine.cli.options import (
+    bot_list,
+    force_option,
+    matches,
+    matches_option,
+    parse_bots,
+    refuse_existing,
+)
 from engine.cli.simulate_cmd import _progress_bar, html_option, simulate, write_html
 from engine.compare import (
     CORRECTIONS,
@@ -33,7 +40,7 @@ def _check_bots(text: str, variants: tuple[str, str]) -> list[str]:
     for variant in variants:
         rules = resolve_rules(variant)
         parse_bots(text, rules.players, team_of=rules.team_of, param_hint=f"--bots ({variant})")
-    return [name.strip() for name in text.split(",")]
+    return bot_list(text)
 
 
 def _check_alpha(ctx: click.Context, param: click.Parameter, value: float) -> float:
@@ -120,5 +127,7 @@ def compare(a: str, b: str, logs: str | None, n_matches: int | None, games_alias
     sys.exit(1 if changed else 0)
 
 
-# --seed, --bots and --jobs are truco simulate's own options (the same objects), after --matches.
-compare.params[5:5] = [p for p in simulate.params if p.name in ("seed", "bots", "jobs")]
+# --seed, --bots (with --config) and --jobs are truco simulate's own options (the same objects),
+# after --matches.
+compare.params[5:5] = [p for p in simulate.params
+                       if p.name in ("seed", "bots", "config", "jobs")]

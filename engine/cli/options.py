@@ -2,7 +2,10 @@
 
 - ``--bots NAME[,NAME...]``: one name for every seat, two names (teams 0 and 1) or one name per
   seat, in ``truco simulate``, ``truco compare`` and ``truco play`` alike (in ``truco play`` your
-  own seat is yours, whatever the list gives it).
+  own seat is yours, whatever the list gives it). ``--config FILE`` (beside it, and in
+  ``truco tournament``) reads a TOML file whose ``[bots]`` table names bots, for long command
+  lines: ``mine = "cmd:./mybot --level 3"``, then ``--bots mine,heuristic``
+  (:func:`read_bots_config`).
 - ``--matches N`` (``-n``): how many matches; ``--games`` is still read, with a note, as its old
   name (it always counted matches).
 - ``--force``: every command that writes a file refuses an existing target unless it is given;
@@ -13,6 +16,8 @@
 from __future__ import annotations
 
 import os
+import re
+import tomllib
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -33,24 +38,104 @@ BOTS_HELP = ("One bot for every seat, one per team (two: teams 0 and 1) or one p
 
 
 def bots_option(default: str, *, note: str = "") -> Callable[[F], F]:
-    """The ``--bots``/``-b`` option with its one meaning (``note`` adds a sentence)."""
-    return click.option("--bots", "-b", default=default, show_default=True,
-                        metavar="NAME[,NAME...]", help=BOTS_HELP + (f" {note}" if note else ""))
+    """The ``--bots``/``-b`` option with its one meaning (``note`` adds a sentence), and
+    ``--config`` (:func:`config_option`) for the names it may use."""
+
+    def decorate(f: F) -> F:
+        f = config_option(f)
+        return click.option("--bots", "-b", default=default, show_default=True,
+                            metavar="NAME[,NAME...]",
+                            help=BOTS_HELP + (f" {note}" if note else ""))(f)
+
+    return decorate
+
+
+#: Where ``--config`` keeps the bots its file names (``ctx.meta``), for :func:`bot_list`.
+_CONFIG_KEY = "truco.bots_config"
+#: What a name in a ``[bots]`` table may be made of.
+_ALIAS = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
+
+
+def read_bots_config(path: str | os.PathLike[str]) -> dict[str, str]:
+    """The ``[bots]`` table of a TOML file: each name (letters, digits, ``_``, ``-``, ``.``;
+    not a built-in bot's) and the bot it stands for (anything ``--bots`` takes, not another
+    name of the table). Raises ``ValueError`` saying what is wrong."""
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except OSError as exc:
+        raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{path} is not TOML: {exc}") from None
+    unknown = sorted(set(data) - {"bots"})
+    if unknown:
+        raise ValueError(f"{path}: unknown key {unknown[0]!r}; a config file has a [bots] table")
+    table = data.get("bots", {})
+    if not isinstance(table, dict):
+        raise ValueError(f"{path}: bots must be a table: [bots] then name = \"BOT\" lines")
+    for name, bot in table.items():
+        where = f"{path}: [bots] {name}"
+        if not _ALIAS.fullmatch(name):
+            raise ValueError(f"{where}: a name is letters, digits, '_', '-' and '.'")
+        if name in bot_names():
+            raise ValueError(f"{where}: {name!r} is a built-in bot; choose another name")
+        if not isinstance(bot, str):
+            raise ValueError(f"{where}: give the bot as a string, e.g. \"cmd:./mybot\"")
+        problem = bot_problem(bot.strip())
+        if problem is not None:
+            raise ValueError(f"{where}: {problem}")
+    return {name: bot.strip() for name, bot in table.items()}
+
+
+def _keep_config(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+    if value is None:
+        return
+    try:
+        ctx.meta[_CONFIG_KEY] = read_bots_config(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--config") from None
+
+
+def config_option(f: F) -> F:
+    """``--config FILE``: a TOML file whose ``[bots]`` table names bots for ``--bots``
+    (read first, whatever the order on the command line: :func:`bot_list`)."""
+    return click.option(
+        "--config", metavar="FILE", default=None, is_eager=True, expose_value=False,
+        callback=_keep_config,
+        help='A TOML file whose [bots] table names bots, for long command lines: '
+             'mine = "cmd:./mybot --level 3", then --bots mine,heuristic.')(f)
+
+
+def bot_list(text: str, param_hint: str = "--bots") -> list[str]:
+    """The bots of ``--bots``, split at its commas, each name of ``--config``'s ``[bots]``
+    replaced by the bot it stands for (so a command line in the file may hold commas); a
+    usage error names an unknown bot.
+
+    >>> bot_list("heuristic, search:24")
+    ['heuristic', 'search:24']
+    """
+    ctx = click.get_current_context(silent=True)
+    config: dict[str, str] = {} if ctx is None else ctx.meta.get(_CONFIG_KEY, {})
+    names = [config.get(name.strip(), name.strip()) for name in text.split(",")]
+    problems = [p for p in map(bot_problem, names) if p is not None]
+    if problems:
+        more = "" if not problems[0].startswith("unknown bot") else (
+            f", or a name of --config's [bots]: {', '.join(sorted(config))}" if config
+            else ", or a name of the [bots] table of a --config FILE")
+        raise click.BadParameter(problems[0] + more, param_hint=param_hint)
+    return names
 
 
 def parse_bots(text: str, players: int, *, team_of: Sequence[int] | None = None,
                param_hint: str = "--bots") -> list[str]:
     """Bot names by seat from ``--bots`` (see :func:`engine.simulate.seat_bots`; ``team_of``:
-    each seat's team, the rules' ``team_of``); a usage error names an unknown bot or a wrong
-    count.
+    each seat's team, the rules' ``team_of``; the names of ``--config``: :func:`bot_list`); a
+    usage error names an unknown bot or a wrong count.
 
     >>> parse_bots("heuristic, random", 4)
     ['heuristic', 'random', 'heuristic', 'random']
     """
-    names = [name.strip() for name in text.split(",")]
-    problems = [p for p in map(bot_problem, names) if p is not None]
-    if problems:
-        raise click.BadParameter(problems[0], param_hint=param_hint)
+    names = bot_list(text, param_hint)
     try:
         return seat_bots(names, players, team_of)
     except ValueError as exc:

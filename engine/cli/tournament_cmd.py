@@ -14,8 +14,7 @@ from typing import Any
 
 import click
 
-from engine.bots import bot_problem
-from engine.cli.options import U64
+from engine.cli.options import U64, bot_list, config_option
 from engine.cli.scale import dask_option, executor_for
 from engine.tournament import run_tournament
 from engine.tui import columns
@@ -65,7 +64,9 @@ def _progress_bar(total: int) -> tuple[Callable[[int, int], None] | None, Callab
 @click.option("--variant", "-v", required=True, metavar="NAME|FILE",
               help="A shipped variant name or a path to a variant YAML file (two teams).")
 @click.option("--bots", "-b", required=True, metavar="NAME,NAME[,NAME...]",
-              help="The bots, each once (search:N: search with a budget of N iterations).")
+              help="The bots, each once (search:N: search with a budget of N iterations; "
+                   "cmd:COMMAND: a bot program; a name from --config).")
+@config_option
 @click.option("--games", "-n", default=50, show_default=True, type=click.IntRange(1),
               help="Deals per pairing; each is played twice, the teams swapped.")
 @click.option("--seed", "-s", default=1, show_default=True, type=U64,
@@ -80,14 +81,11 @@ def tournament(variant: str, bots: str, games: int, seed: int, jobs: int,
     of results and a rating for each bot with its 95% interval.
 
     \b
-    Example:
+    Examples:
       truco tournament --variant paulista --bots random,heuristic,search:24,search --games 50
+      truco tournament -v paulista --config bots.toml --bots mine,heuristic
     """
-    names = [n.strip() for n in bots.split(",")]
-    for name in names:
-        problem = bot_problem(name)
-        if problem is not None:
-            raise click.BadParameter(problem, param_hint="--bots")
+    names = bot_list(bots)
     if len(names) < 2 or len(set(names)) != len(names):
         raise click.BadParameter("give two bots or more, each once", param_hint="--bots")
     from engine.game import resolve_rules

@@ -45,12 +45,23 @@ def test_the_examples_stay_short() -> None:
         assert len((REPO / "examples" / "bots" / name).read_text().splitlines()) <= 60
 
 
-@pytest.mark.parametrize("mode", ["illegal", "badhello"])
+def test_truco_bot_check_shows_the_bots_id_and_its_options() -> None:
+    result = CliRunner().invoke(main, ["bot", "check", hostile("options"), "--decisions", "20"])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0] == (
+        "ok      handshake: id 'options' by 'tests', options: level (spin, default 3, 1 to 5), "
+        "protocol 1, ready")
+
+
+@pytest.mark.parametrize("mode", ["illegal", "badhello", "badoptions"])
 def test_truco_bot_check_fails_a_bad_bot(mode: str) -> None:
     result = CliRunner().invoke(main, ["bot", "check", hostile(mode), "--decisions", "20",
                                        "--move-ms", "2000"])
     assert result.exit_code == 1
     assert "FAILED" in result.output
+    if mode == "badoptions":
+        assert result.output.startswith("FAILED  handshake: its id message does not follow the "
+                                        "protocol at options/0/type: 'slider' is not one of")
 
 
 def test_truco_bot_serve_refuses_a_command() -> None:

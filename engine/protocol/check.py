@@ -1,7 +1,8 @@
 """``truco bot check CMD``: a compliance run of a bot program (docs/bot-protocol.md).
 
-The handshake; a few hundred decisions in each shipped family (Paulista, Mineiro, Gaudério:
-their special hands and side bets), the bot on one team against the built-in ``heuristic``;
+The handshake (its ``id`` checked against its schema, and shown: name, author, options); a
+few hundred decisions in each shipped family (Paulista, Mineiro, Gaudério: their special
+hands and side bets), the bot on one team against the built-in ``heuristic``;
 a match abandoned half-way and the next one on the same process; a message of a kind it does
 not know (it must go on); every answer legal and in time; ``quit``. Each check is a line,
 ``ok`` or ``FAILED`` with why.
@@ -9,6 +10,7 @@ not know (it must go on); every answer legal and in time; ``quit``. Each check i
 
 from __future__ import annotations
 
+import json
 import shlex
 import subprocess
 import time
@@ -16,9 +18,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import jsonschema
+
 from engine.bots import make_bot, notify
 from engine.game import Match
 from engine.protocol.external import BotError, Channel, ExternalBot, end_all
+from engine.resources import schema_path
 from engine.simulate import bot_seed, match_seed, play_match
 from engine.variant import load_variant, root_variants
 
@@ -147,6 +152,31 @@ def _quit(command: str) -> str:
     return ""
 
 
+def _id_problem(ident: dict[str, Any]) -> str:
+    """Where the bot's ``id`` message breaks its schema (``schemas/bot-protocol/``), or ``""``."""
+    schema = json.loads(schema_path("bot-protocol/id").read_text(encoding="utf-8"))
+    error = jsonschema.exceptions.best_match(
+        jsonschema.Draft202012Validator(schema).iter_errors(ident))
+    if error is None:
+        return ""
+    where = "/".join(map(str, error.absolute_path)) or "the message"
+    return f"its id message does not follow the protocol at {where}: {error.message}"
+
+
+def _identity(ident: dict[str, Any]) -> str:
+    """The bot's id as the report shows it: name, author, options."""
+    options = []
+    for o in ident.get("options", []):
+        limits = [f"default {json.dumps(o['default'])}"] if "default" in o else []
+        if "min" in o or "max" in o:
+            limits.append(f"{o.get('min', '')} to {o.get('max', '')}")
+        if "values" in o:
+            limits.append("/".join(o["values"]))
+        options.append(f"{o['name']} ({', '.join([o['type'], *limits])})")
+    return (f"id {ident.get('name', '')!r} by {ident.get('author', '')!r}, options: "
+            f"{'; '.join(options) or 'none'}, protocol 1, ready")
+
+
 def check(command: str, *, decisions: int = 200, move_ms: int = 5000) -> Report:
     """Run every check of ``command`` (a command line) and return the report."""
     report = Report()
@@ -156,7 +186,8 @@ def check(command: str, *, decisions: int = 200, move_ms: int = 5000) -> Report:
     except BotError as exc:
         report.add("handshake", False, str(exc))
         return report
-    report.add("handshake", True, f"id {ch.name!r}, protocol 1, ready")
+    problem = _id_problem(ch.ident)
+    report.add("handshake", not problem, problem or _identity(ch.ident))
     ch.close()
     try:
         for variant in root_variants():  # each family of variants: its root

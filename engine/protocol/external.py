@@ -131,6 +131,8 @@ class Channel:
         self.eof = False
         self.name = ""
         self.judges = False
+        #: The bot's ``id`` message, once it has made its handshake.
+        self.ident: dict[str, Any] = {}
         #: The idle pool this process goes back to between matches.
         self.pool = _IDLE
 
@@ -227,6 +229,7 @@ class Channel:
                            f"(its stderr: {self.stderr_path})") from None
         self.name = str(ident.get("name", ""))
         self.judges = ident.get("judge") is True
+        self.ident = ident
 
     def kill(self) -> None:
         """End the bot's whole process group (SIGKILL), reap it and close the pipes."""

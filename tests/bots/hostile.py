@@ -5,7 +5,8 @@ to FILE), ``crash``, ``hang``, ``garbage``, ``illegal``, ``flood``, ``partial`` 
 written in two pieces), ``utf8`` (invalid UTF-8), ``fork`` (starts a child that sleeps, then
 hangs), ``stubborn`` (ignores quit, SIGTERM and the end of its input), ``badhello``
 (another protocol version), ``late`` (answers twice: the second answer arrives late),
-``silent`` (no handshake).
+``silent`` (no handshake), ``options`` (good, and its ``id`` names an option),
+``badoptions`` (good, but an option of a type the protocol does not have).
 """
 
 import json
@@ -36,8 +37,12 @@ for raw in sys.stdin.buffer:
     if kind == "hello":
         if mode == "silent":
             time.sleep(3600)
+        options = {"options": [{"name": "level", "type": "spin", "default": 3, "min": 1,
+                                "max": 5}]} if mode == "options" else {}
+        if mode == "badoptions":
+            options = {"options": [{"name": "level", "type": "slider"}]}
         say({"type": "id", "protocol": 99 if mode == "badhello" else 1, "name": mode,
-             "author": "tests"})
+             "author": "tests", **options})
         say({"type": "ready"})
         continue
     if kind == "quit" and mode != "stubborn":

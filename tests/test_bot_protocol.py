@@ -7,11 +7,14 @@ guard (SIGALRM) fails a test that would hang; every test checks that no bot proc
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
 import signal
+import subprocess
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from types import FrameType
@@ -288,6 +291,27 @@ def test_a_bot_that_fails_for_good_forfeits_its_match_and_is_killed(
     assert not _group_alive(guard[-1])  # killed at once, children included
 
 
+def test_a_bot_that_does_not_read_its_input_forfeits_its_match(guard: list[int]) -> None:
+    rules = load_variant("paulista")
+    faults: list[str] = []
+    bot = ExternalBot(rules, 1, hostile("deaf"), move_ms=300, report=faults.append)
+    bot.observe(Match(rules, seed=21).observation(0))  # the match message: the pipe takes it
+    assert bot.send({"type": "info", "pad": "x" * (1 << 20)}) is False  # more than a pipe holds
+    assert [(f["kind"], f["detail"].split(";")[0]) for f in bot.faults] == [
+        ("timeout", "the bot does not read its input")]
+    assert bot.dead and len(faults) == 1
+    assert not _group_alive(guard[-1])
+
+
+def test_a_bots_stderr_is_kept_in_a_file_the_fault_names(tmp_path: Path,
+                                                          guard: list[int]) -> None:
+    bot = _hostile_match("crash", guard)
+    (fault,) = bot.faults
+    where = Path(fault["detail"].rsplit("its stderr: ", 1)[1])
+    assert where.parent == tmp_path / "stderr"  # $TRUCO_BOT_STDERR
+    assert where.read_text(encoding="utf-8") == "hostile: crashing on decision 3\n"
+
+
 @pytest.mark.parametrize("mode", ["garbage", "illegal", "utf8"])
 def test_a_bad_answer_forfeits_that_move_only(mode: str, guard: list[int]) -> None:
     bot = _hostile_match(mode, guard)
@@ -368,6 +392,38 @@ def test_keyboard_interrupt_leaves_no_bot_behind(guard: list[int]) -> None:
         signal.alarm(120)
     end_all()  # what the interpreter's exit does (atexit)
     assert not _group_alive(guard[-1])
+
+
+def test_ctrl_c_on_a_run_with_jobs_leaves_no_bot_behind(tmp_path: Path) -> None:
+    """Ctrl-C (SIGINT to the terminal's process group) on truco simulate --jobs 2 whose bots
+    ignore quit, SIGTERM and the end of their input: none is left."""
+    script = tmp_path / "stubborn-bot.py"  # a path of this test's own, to find its processes
+    script.write_bytes(HOSTILE.read_bytes())
+    marker = f"{script} stubborn"
+    config = tmp_path / "bots.toml"  # the command line of truco itself does not name it
+    config.write_text(f'[bots]\nstubborn = "cmd:{PY} {marker}"\n', encoding="utf-8")
+    command = [PY, "-m", "engine", "simulate", "-v", "paulista", "-n", "400", "--jobs", "2",
+               "--config", str(config), "--bots", "stubborn,random"]
+    run = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, cwd=REPO)
+    try:
+        for _ in range(600):  # until both workers' bots play (at most a minute)
+            if len(processes_running(marker)) >= 2 or run.poll() is not None:
+                break
+            time.sleep(0.1)
+        assert len(processes_running(marker)) >= 2, "the bots did not start"
+        os.killpg(run.pid, signal.SIGINT)
+        assert run.wait(60) != 0
+        assert b"Aborted!" in run.communicate()[1]
+        for _ in range(50):
+            if not processes_running(marker):
+                break
+            time.sleep(0.1)
+        assert processes_running(marker) == []
+    finally:
+        for pid in processes_running(marker):  # this test's own only (not to leave them)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
 
 
 # -- where bots go: the command line ----------------------------------------------------------

@@ -6,7 +6,8 @@ written in two pieces), ``utf8`` (invalid UTF-8), ``fork`` (starts a child that 
 hangs), ``stubborn`` (ignores quit, SIGTERM and the end of its input), ``badhello``
 (another protocol version), ``late`` (answers twice: the second answer arrives late),
 ``silent`` (no handshake), ``options`` (good, and its ``id`` names an option),
-``badoptions`` (good, but an option of a type the protocol does not have).
+``badoptions`` (good, but an option of a type the protocol does not have), ``deaf``
+(reads nothing after its handshake).
 """
 
 import json
@@ -44,6 +45,8 @@ for raw in sys.stdin.buffer:
         say({"type": "id", "protocol": 99 if mode == "badhello" else 1, "name": mode,
              "author": "tests", **options})
         say({"type": "ready"})
+        if mode == "deaf":
+            time.sleep(3600)  # reads nothing more
         continue
     if kind == "quit" and mode != "stubborn":
         break
@@ -52,6 +55,7 @@ for raw in sys.stdin.buffer:
     decisions += 1
     move = {"type": "move", "id": message["id"], "move": message["legal"][0]}
     if mode == "crash" and decisions == 3:
+        sys.stderr.write("hostile: crashing on decision 3\n")
         sys.exit(3)
     elif mode == "hang" and decisions == 3:
         time.sleep(3600)

@@ -4,9 +4,17 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import json
+import shlex
+import sys
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from conftest import REPO
+
+from engine.cli import main
+from engine.protocol.external import end_all
 
 
 def test_readme_python_example_runs() -> None:
@@ -65,3 +73,29 @@ def test_every_relative_link_of_the_docs_resolves(page: str) -> None:
 
 def test_the_readme_is_a_tour_not_a_manual() -> None:
     assert len((REPO / "README.md").read_text(encoding="utf-8").splitlines()) < 450
+
+
+def test_the_readme_ten_line_bot_passes_check_and_plays_its_tournament(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's external bot, as written: ten lines, truco bot check passes it, and the
+    README's tournament command plays it."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    bot = readme.split("saved as `mybot.py`", 1)[1].split("```python\n", 1)[1]
+    bot = bot.split("```", 1)[0]
+    assert len(bot.splitlines()) == 10
+    (tmp_path / "mybot.py").write_text(bot, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("TRUCO_BOT_STDERR", str(tmp_path / "stderr"))
+    (line,) = [x for x in readme.splitlines() if x.startswith("truco tournament")
+               and "mybot.py" in x]
+    python = f"{sys.executable} mybot.py"  # python3 as this test's interpreter
+    args = [a.replace("python3 mybot.py", python) for a in shlex.split(line)[1:]]
+    try:
+        check = CliRunner().invoke(main, ["bot", "check", python, "--decisions", "40"])
+        assert check.exit_code == 0, check.output
+        result = CliRunner().invoke(main, [*args, "--json"])
+    finally:
+        end_all()
+    assert result.exit_code == 0, result.output
+    pairings = json.loads(result.stdout)["pairings"]
+    assert pairings[0]["a"] == f"cmd:{python}" and pairings[0]["matches"] == 20

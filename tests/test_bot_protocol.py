@@ -147,6 +147,40 @@ def test_every_message_the_engine_sends_validates_against_its_schema(
         jsonschema.Draft202012Validator(schema(m["type"])).validate(m)
 
 
+def test_every_message_both_ways_validates_with_a_judging_bot(
+        monkeypatch: pytest.MonkeyPatch, guard: list[int]) -> None:
+    """A served heuristic judges its hand (partners choose who answers): the engine's judge
+    messages and the bot's every line (id, ready, move, strength) follow their schemas."""
+    sent: list[dict[str, Any]] = []
+    read: list[bytes] = []
+    send, read_line = Channel.send, Channel.read_line
+
+    def keep_sent(self: Channel, message: Any, deadline: float) -> None:
+        sent.append(json.loads(json.dumps(message)))
+        send(self, message, deadline)
+
+    def keep_read(self: Channel, deadline: float, budget: list[int]) -> bytes | None:
+        line = read_line(self, deadline, budget)
+        if line is not None:
+            read.append(line)
+        return line
+
+    monkeypatch.setattr(Channel, "send", keep_sent)
+    monkeypatch.setattr(Channel, "read_line", keep_read)
+    rules = load_variant("mineiro")
+    served = f"cmd:{PY} -m engine bot serve heuristic"
+    for seed in (1, 2):
+        m = Match(rules, seed=seed)
+        play_match(m, [make_bot(n, rules, bot_seed(seed, s))
+                       for s, n in enumerate([served, "heuristic"] * 2)])
+    end_all()
+    answers = [json.loads(line) for line in read]
+    assert {"judge", "decision", "events", "match"} <= {m["type"] for m in sent}
+    assert {"id", "ready", "move", "strength"} == {m["type"] for m in answers}
+    for m in [*sent, *answers]:
+        jsonschema.Draft202012Validator(schema(m["type"])).validate(m)
+
+
 def test_a_match_starts_with_the_rules_truco_variants_show_prints() -> None:
     import yaml
 

@@ -51,6 +51,8 @@ from engine.variant import looks_like_path
 #: Mixed into a match's seed to seed its bots (the deals use the match seed itself).
 _BOT_SALT = 0xB075EED5B075EED5
 Tally = dict[str, Any]
+#: The faults of bots over the protocol: by bot name, the count of each kind (``timeout``...).
+Faults = dict[str, dict[str, int]]
 Progress = Callable[[int, int], None]
 
 
@@ -281,7 +283,49 @@ def simulate_match(variant: str, rules: Rules, run_seed: int, index: int,
                                   "match": index + 1})
         play_match(match, players, recorder=recorder, on_move=tally)
         atomic_write_text(Path(logs) / log_name(index), out.getvalue())
+    faults = bot_faults(players, bots)
+    if faults:  # a bot over the protocol failed (each fault told on standard error)
+        tally.data["bot_faults"] = faults
     return tally.data
+
+
+def bot_faults(bots: Sequence[Bot], names: Sequence[str], into: Faults | None = None) -> Faults:
+    """The faults the bots of a match committed (a bot over the protocol keeps them in its
+    ``faults``), counted by kind under each seat's bot name, added to ``into``.
+
+    >>> bot_faults([make_bot("random", resolve_rules("paulista"))], ["random"])
+    {}
+    """
+    out: Faults = {} if into is None else into
+    for bot, name in zip(bots, names, strict=True):
+        for fault in getattr(bot, "faults", ()):
+            kinds = out.setdefault(name, {})
+            kinds[fault["kind"]] = kinds.get(fault["kind"], 0) + 1
+    return out
+
+
+def add_faults(total: Faults, more: Faults) -> Faults:
+    """``more`` added to ``total`` (which is returned), kinds sorted by name.
+
+    >>> add_faults({"cmd:a": {"timeout": 1}}, {"cmd:a": {"garbage": 2, "timeout": 1}})
+    {'cmd:a': {'garbage': 2, 'timeout': 2}}
+    """
+    for name, kinds in more.items():
+        mine = total.setdefault(name, {})
+        for kind, n in kinds.items():
+            mine[kind] = mine.get(kind, 0) + n
+        total[name] = dict(sorted(mine.items()))
+    return total
+
+
+def describe_faults(faults: Faults) -> str:
+    """The faults in words, for a report's last line.
+
+    >>> describe_faults({"cmd:./a": {"garbage": 2, "timeout": 1}})
+    'cmd:./a: 2 garbage, 1 timeout'
+    """
+    return "; ".join(f"{name}: " + ", ".join(f"{n} {kind}" for kind, n in kinds.items())
+                     for name, kinds in faults.items())
 
 
 def log_name(index: int) -> str:
@@ -336,7 +380,8 @@ def run_simulation(variant: str, *, games: int, seed: int, bots: Sequence[str], 
     matches finish. ``on_tally(tally)`` is called with each match's tally in match order,
     whatever ``jobs`` (``truco compare`` accumulates its per-match moments from them).
     ``executor``: where the chunks of matches run (:mod:`engine.cluster`, a Dask cluster for
-    one), instead of ``jobs`` processes on this machine; the result is the same."""
+    one), instead of ``jobs`` processes on this machine; the result is the same. Where a bot
+    over the protocol failed, ``bot_faults`` counts its faults (:func:`bot_faults`)."""
     rules = resolve_rules(variant)
     names = tuple(seat_bots(bots, rules.players, rules.team_of))
     for name in set(names):
@@ -372,7 +417,13 @@ def run_simulation(variant: str, *, games: int, seed: int, bots: Sequence[str], 
             if on_tally is not None:
                 for tally in chunk:
                     on_tally(tally)
-    return statistics(rules, tallies, seed=seed, bots=names)
+    stats = statistics(rules, tallies, seed=seed, bots=names)
+    faults: Faults = {}
+    for tally in tallies:
+        add_faults(faults, tally.get("bot_faults", {}))
+    if faults:
+        stats["bot_faults"] = dict(sorted(faults.items()))
+    return stats
 
 
 def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:

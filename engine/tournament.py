@@ -32,7 +32,15 @@ from engine.bots import make_bot
 from engine.cluster import Executor, local_executor, ordered, spans
 from engine.game import Match, resolve_rules
 from engine.rules import Rules
-from engine.simulate import bot_seed, match_seed, play_match, wilson
+from engine.simulate import (
+    Faults,
+    add_faults,
+    bot_faults,
+    bot_seed,
+    match_seed,
+    play_match,
+    wilson,
+)
 
 #: One match of a tournament: (pairing index, deal index, swapped).
 Job = tuple[int, int, bool]
@@ -45,9 +53,10 @@ def pairings(bots: Sequence[str]) -> list[tuple[str, str]]:
 
 
 def play_one(variant: Rules | str, seed: int, pair: tuple[str, str], k: int,
-             swapped: bool) -> int:
+             swapped: bool, faults: Faults | None = None) -> int:
     """Play deal ``k`` of a pairing (``swapped``: bot A on team 1) and return the index in
-    ``pair`` of the bot that won (0: A, 1: B)."""
+    ``pair`` of the bot that won (0: A, 1: B); the faults of bots over the protocol are
+    added to ``faults`` (:func:`engine.simulate.bot_faults`)."""
     rules = resolve_rules(variant)
     s = match_seed(seed, k)
     match = Match(rules, seed=s, dealer=k % rules.players)
@@ -55,13 +64,16 @@ def play_one(variant: Rules | str, seed: int, pair: tuple[str, str], k: int,
     names = [first if rules.team_of[seat] == 0 else second for seat in range(rules.players)]
     bots = [make_bot(name, rules, bot_seed(s, seat)) for seat, name in enumerate(names)]
     play_match(match, bots)
+    if faults is not None:
+        bot_faults(bots, names, faults)
     assert match.winner is not None
     return match.winner ^ int(swapped)
 
 
-def _run(job: tuple[Rules, int, list[tuple[str, str]], list[Job]]) -> list[int]:
+def _run(job: tuple[Rules, int, list[tuple[str, str]], list[Job]]) -> tuple[list[int], Faults]:
     variant, seed, pairs, jobs = job
-    return [play_one(variant, seed, pairs[p], k, sw) for p, k, sw in jobs]
+    faults: Faults = {}
+    return [play_one(variant, seed, pairs[p], k, sw, faults) for p, k, sw in jobs], faults
 
 
 def _chunks(items: list[Job], jobs: int, scale: int = 1) -> Iterator[list[Job]]:
@@ -77,7 +89,8 @@ def run_tournament(variant: Rules | str, bots: Sequence[str], *, games: int, see
     """Play the round robin and return its results as plain data (JSON-ready):
     ``pairings`` (each with ``a``, ``b``, ``matches``, ``a_won``, ``a_rate``, ``a_ci95``),
     ``bots`` (each with ``name``, ``matches``, ``won``, ``rate``, ``rating``,
-    ``rating_ci95``), best rating first, and the run's ``variant``, ``games``, ``seed``.
+    ``rating_ci95``), best rating first, and the run's ``variant``, ``games``, ``seed``;
+    ``bot_faults`` where a bot over the protocol failed (:func:`engine.simulate.bot_faults`).
 
     Raises ``ValueError`` for a variant that does not have two teams, fewer than two bots or
     a bot named twice (``KeyError`` for an unknown bot). ``executor``: where the chunks of
@@ -98,10 +111,12 @@ def run_tournament(variant: Rules | str, bots: Sequence[str], *, games: int, see
     scale = 1 if executor is None else executor.chunk_scale
     chunks = [(rules, seed, pairs, chunk) for chunk in _chunks(work, workers, scale)]
     winners: list[int] = []
+    faults: Faults = {}
     total = len(work)
 
-    def collect(part: list[int]) -> None:
-        winners.extend(part)
+    def collect(part: tuple[list[int], Faults]) -> None:
+        winners.extend(part[0])
+        add_faults(faults, part[1])
         if progress is not None:
             progress(len(winners), total)
 
@@ -133,8 +148,11 @@ def run_tournament(variant: Rules | str, bots: Sequence[str], *, games: int, see
                         "rate": round(won / played, 4) if played else 0.0,
                         "rating": round(rating, 1), "rating_ci95": [round(lo, 1), round(hi, 1)]})
     per_bot.sort(key=lambda r: (-r["rating"], names.index(r["name"])))
-    return {"variant": rules.name, "games": games, "seed": seed, "pairings": rows,
-            "bots": per_bot}
+    result = {"variant": rules.name, "games": games, "seed": seed, "pairings": rows,
+              "bots": per_bot}
+    if faults:  # a bot over the protocol failed (each fault told on standard error)
+        result["bot_faults"] = dict(sorted(faults.items()))
+    return result
 
 
 def bradley_terry(names: Sequence[str], wins: dict[tuple[str, str], tuple[int, int]],

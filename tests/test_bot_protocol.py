@@ -485,6 +485,29 @@ def test_cmd_bots_play_a_tournament() -> None:
                                        "--games", "2", "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["pairings"][0]["matches"] == 4
+    assert "bot_faults" not in json.loads(result.stdout)  # none: the report as it was
+
+
+def test_the_reports_count_each_bots_faults(monkeypatch: pytest.MonkeyPatch,
+                                            guard: list[int]) -> None:
+    """Each fault is told on standard error as it happens, and the report of the run counts
+    them by bot and kind (``bot_faults``, only where a bot failed), the same for any --jobs."""
+    monkeypatch.setenv("TRUCO_BOT_MOVE_MS", "300")
+    runner = CliRunner()
+    garbage = f"cmd:{hostile('garbage')}"
+    args = ["simulate", "-v", "paulista", "-n", "2", "--bots", f"{garbage},random"]
+    one, two = (runner.invoke(main, [*args, "--json", *jobs]) for jobs in ([], ["--jobs", "2"]))
+    counted = json.loads(one.stdout)["bot_faults"]
+    told = one.stderr.count(": garbage: not a JSON object")
+    assert counted == {garbage: {"garbage": told}} and told > 20
+    assert json.loads(two.stdout)["bot_faults"] == counted
+    text = runner.invoke(main, args).stdout
+    assert text.rstrip().endswith(f"bot faults (each told on standard error): {garbage}: "
+                                  f"{told} garbage")
+    hang = f"cmd:{hostile('hang')}"
+    result = runner.invoke(main, ["tournament", "-v", "paulista", "--bots", f"random,{hang}",
+                                  "--games", "1", "--json"])
+    assert json.loads(result.stdout)["bot_faults"] == {hang: {"timeout": 4}}  # 2 seats, 2 matches
 
 
 def test_cmd_without_a_command_is_a_usage_error() -> None:

@@ -33,7 +33,7 @@ from engine.fileio import (
     foreign_entries,
     is_empty_folder,
 )
-from engine.simulate import is_log_name, run_simulation
+from engine.simulate import describe_faults, is_log_name, run_simulation
 from engine.tui import columns
 from engine.variant import variant_files
 
@@ -114,6 +114,9 @@ def format_statistics(stats: dict[str, Any]) -> str:
                   for b in stats["side_bets"] if "sung" in b]  # G38-G40
         if flores:
             out.append(columns(flores))
+    if "bot_faults" in stats:
+        out += ["", f"bot faults (each told on standard error): "
+                    f"{describe_faults(stats['bot_faults'])}"]
     return "\n".join(out).rstrip() + "\n"
 
 

@@ -16,6 +16,7 @@ import click
 
 from engine.cli.options import U64, bot_list, config_option
 from engine.cli.scale import dask_option, executor_for
+from engine.simulate import describe_faults
 from engine.tournament import run_tournament
 from engine.tui import columns
 
@@ -41,6 +42,9 @@ def format_tournament(result: dict[str, Any]) -> str:
     out += [columns(table), "",
             "ratings: a Bradley-Terry fit on the Elo scale (400 points: 10 to 1 odds), "
             "centred on 1500"]
+    if "bot_faults" in result:
+        out.append(f"bot faults (each told on standard error): "
+                   f"{describe_faults(result['bot_faults'])}")
     return "\n".join(out) + "\n"
 
 

@@ -81,6 +81,9 @@ class ChunkBots:
     def end(self) -> None:
         """End every bot process the chunk started (``quit``, then its process group)."""
         for channel in self.started:
+            stdin = channel.proc.stdin
+            if stdin is None or stdin.closed:
+                continue  # ended already (it failed): its process id may be another's now
             channel.close() if channel.proc.poll() is None else channel.kill()
         self.started.clear()
         self.idle.clear()

@@ -470,6 +470,7 @@ def test_cmd_bots_play_a_simulation_on_jobs(tmp_path: Path) -> None:
     two = runner.invoke(main, ["simulate", "-v", "mineiro", "-n", "6", "--bots", bots,
                                "--json", "--jobs", "2"])
     assert one.exit_code == 0, one.output
+    assert two.exit_code == 0, two.output
     assert json.loads(one.stdout) == json.loads(two.stdout)
     end_all()  # this process's own (of the first run, idle in its pool)
     left = processes_running(f"{HOSTILE} stubborn")

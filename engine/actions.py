@@ -184,6 +184,12 @@ class Action:
         return cls("nao_quero", seat)
 
     @classmethod
+    def cut(cls, seat: int, choice: str) -> Action:
+        """The cutter's choice before the deal (a house rule, catalogue #36): ``seco``, ``burn``,
+        ``bottom`` or ``partner`` (:mod:`engine.moves.cut`)."""
+        return cls("cut", seat, call=choice)
+
+    @classmethod
     def play_at(cls, seat: int, position: int, covered: bool = False) -> Action:
         """A bot's view of a play in a blind hand (P6): the card at ``position`` (0-based) of
         the seat's hand, unseen. :func:`engine.bots.choose_for` turns it into the real move."""

@@ -180,7 +180,7 @@ class Match:
         self.machine = moves.machine
         # a LeanMachine's events (engine.machine.build_machine): LeanEvent.trigger_move
         self._events = cast("dict[str, LeanEvent]", moves.machine.events)
-        self.state = "deal"
+        self.state = str(moves.machine.initial)  # deal, or a move before it (a cut)
         self.is_over = False
         self.seed = seed
         self.rng = SplitMix64(seed) if seed is not None else None
@@ -200,7 +200,8 @@ class Match:
             why = self.deal_problem(queued_deal, (dealer + k) % rules.players)
             if why is not None:
                 self._illegal(queued_deal, why)
-        self.deal_next()
+        if self.state == "deal":
+            self.deal_next()
 
     # -- construction -----------------------------------------------------------------------
     @classmethod

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.cards import EXTRA_LETTER
 from engine.logschema import CHECKPOINTS, MOVES, NEWER
+from engine.moves import KINDS
 
 if TYPE_CHECKING:
     from engine.rules import Rules
@@ -103,8 +104,13 @@ def log_needs(events: Iterable[Mapping[str, Any]]) -> int:
 def rules_need(rules: Rules) -> int:
     """The version a log of this variant may need: 2 when its deck holds an extra card (a
     move may name it), a player may concede, it has more than two teams (its scores have
-    an entry per team) or side bets, else 1. What a writer that writes its header first uses."""
-    return 2 if rules.deck_extra or rules.concede or rules.teams != 2 or rules.side_bets else 1
+    an entry per team) or side bets, or it has a move kind whose event version 1 has not (a
+    cut), else 1. What a writer that writes its header first uses."""
+    if rules.deck_extra or rules.concede or rules.teams != 2 or rules.side_bets:
+        return 2
+    # a kind the variant has whose event is newer than version 1 (a cut)
+    return max((k.log.version for k in KINDS.values() if k.log is not None and k.enabled(rules)),
+               default=1)
 
 
 def header_problem(version: int, rules: Rules, *, position: bool = False) -> str | None:

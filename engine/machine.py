@@ -140,8 +140,12 @@ def machine_spec(rules: Rules) -> tuple[list[dict[str, Any]], list[dict[str, Any
     for kind in KINDS_WITH_ADJUST(rules):  # flor (G35): the moments that go to ``sing``
         transitions = kind.adjust(rules, transitions)
     used = {t["source"] for t in transitions} | {t["dest"] for t in transitions}
-    states: list[dict[str, Any]] = [{"name": "deal", "on_enter": ["deal_next"]}]
-    states += [{"name": name} for name in PHASES if name in used]
+    # The first state is the machine's initial one: a phase that opens the hand (a cut,
+    # before the deal), else ``deal``.
+    phases = [name for name in PHASES if name in used]
+    states: list[dict[str, Any]] = [{"name": name} for name in phases if PHASES[name].opens]
+    states.append({"name": "deal", "on_enter": ["deal_next"]})
+    states += [{"name": name} for name in phases if not PHASES[name].opens]
     states.append({"name": "match_over", "final": True, "on_enter": ["match_decided"]})
     return states, transitions
 
@@ -345,7 +349,7 @@ def build_machine(rules: Rules) -> Machine:
     """The one machine of this variant (cached: rules are hashable and immutable)."""
     states, transitions = _resolve(*machine_spec(rules))
     return LeanMachine(model=None, states=states, transitions=transitions,
-                       initial="deal", auto_transitions=False, send_event=False)
+                       initial=states[0]["name"], auto_transitions=False, send_event=False)
 
 
 @cache
@@ -385,7 +389,8 @@ def diagram(rules: Rules, fmt: str = "mermaid") -> str:
                 f"--format {fmt} needs the graphviz Python package and Graphviz's dot program "
                 "(pip install graphviz; apt-get install graphviz); the default mermaid format "
                 "needs neither")
-    machine = GraphMachine(model=None, states=states, transitions=transitions, initial="deal",
+    machine = GraphMachine(model=None, states=states, transitions=transitions,
+                           initial=states[0]["name"],
                            auto_transitions=False, send_event=True,
                            graph_engine="mermaid" if fmt == "mermaid" else "graphviz",
                            show_conditions=True,

@@ -59,8 +59,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 UPWARD: set[tuple[str, str]] = {
     ("engine.moves", "engine.machine"),
     *(("engine.moves." + kind, "engine.machine") for kind in (
-        "bets", "concede", "deal", "decide", "envido", "flor", "fold", "nao_quero", "outcome",
-        "play", "quero", "raising")),
+        "bets", "concede", "cut", "deal", "decide", "envido", "flor", "fold", "nao_quero",
+        "outcome", "play", "quero", "raising")),
 }
 CYCLES: list[list[str]] = [
     ["engine.machine", "engine.moves"],

@@ -25,6 +25,7 @@ LINES = {
     "flor": {"event": "flor", "seat": 0, "call": "flor"},
     "quero": {"event": "quero", "seat": 1},
     "nao_quero": {"event": "nao_quero", "seat": 1},
+    "cut": {"event": "cut", "seat": 3, "choice": "burn"},
     "round": {"event": "round", "winner": 1},
     "hand": {"event": "hand", "winner": 1, "points": 1, "score": [0, 1]},
     "game": {"event": "game", "winner": 1, "score": [3, 12], "games": [0, 1]},

@@ -31,6 +31,7 @@ SHOW_SHA256 = {
     "capixaba-jokers": "d8d39b82d71fd6cfd79dca21cd578139",
     "classic-mineiro": "b3444dc5f1b4948ec32b9c28b65f3f2f",
     "concede": "933b2d6686a62f909f4f78a1d2151d7b",
+    "cut": "f2d93600eccd8d1de3839fa16baca92a",
     "covered-from-round-1": "fd394c8c43e448e642c1016deaafcba7",
     "doze-e-queda": "d918bf495d33fad36e4af0619f322dd5",
     "five-cards": "19c07559edbe20521991f38e942b1988",

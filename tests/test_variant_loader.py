@@ -141,6 +141,8 @@ HOUSE_RULES: dict[str, dict[str, Any]] = {
     "next-seat-answers": {"answered_by": "next_seat", "refusal": "one_player"},
     "both-refuse": {"refusal": "whole_team", "answered_by": "challenged_team"},
     "no-raise-back": {"raise_back": False, "concede": False},
+    "cut": {"cut_rules.allowed": True,
+            "cut_rules.choices": ("seco", "burn", "bottom", "partner")},  # catalogue #36
     "tie-leader-lowest-seat": {"tied_round_leader": "lowest_seat"},
     "tie-leader-mao": {"tied_round_leader": "mao", "cards_per_player": 5},
     "all-tied-first-round": {"all_tied": "first_round_first_card"},

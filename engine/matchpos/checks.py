@@ -13,7 +13,7 @@ from engine.errors import Why
 from engine.matchpos.bets import check_bet_results, check_bets
 from engine.matchpos.exporting import export
 from engine.matchpos.reading import seat_in_range
-from engine.matchpos.schema import Position, refuse
+from engine.matchpos.schema import Position, between_hands, refuse
 from engine.moves.deal import decider_seat, special_for
 from engine.moves.outcome import hand_result, new_hand
 from engine.moves.play import kill_target, round_outcome
@@ -43,8 +43,8 @@ def check(m: Match, p: Position) -> None:
     if p["last_hand"] is not None:
         _check_last_number(m, p, state)
         _check_last_hand(m)
-    if state == "deal":  # between hands: nothing dealt yet
-        _check_between_hands(m, p)
+    if between_hands(state):  # nothing dealt yet
+        _check_between_hands(m, p, state)
         return
     _check_cards(m)
     start = _check_special(m, live)
@@ -116,16 +116,17 @@ def _check_score(m: Match, live: bool) -> None:
 
 def _check_last_number(m: Match, p: Position, state: str) -> None:
     """The last hand's record is of the hand before this one."""
-    expect = m.hand_number if state == "deal" else m.hand_number - 1
+    expect = m.hand_number if between_hands(state) else m.hand_number - 1
     if p["last_hand"]["hand_number"] != expect or expect < 1:
         raise refuse(Why("last_hand_number",
                          f"the hand before this one is hand {expect}"),
                      "last_hand.hand_number")
 
 
-def _check_between_hands(m: Match, p: Position) -> None:
-    """State ``deal``: nothing dealt, called or raised yet; a seeded match never waits there."""
-    if m.rng is not None:
+def _check_between_hands(m: Match, p: Position, state: str) -> None:
+    """State ``deal`` (or a move before it, a cut): nothing dealt, called or raised yet; a
+    seeded match never waits in ``deal``."""
+    if m.rng is not None and state == "deal":
         raise refuse(Why("deal_awaited_with_seed",
                          "a seeded match deals the next hand at once: it never waits "
                          "in state deal"), "rng")
@@ -134,10 +135,10 @@ def _check_between_hands(m: Match, p: Position) -> None:
                 "hands", "dealt", "rounds", "round", "shown", "bound"):
         if p[key] != fresh[key]:
             raise refuse(Why("dealt_before_deal",
-                             f"no hand is dealt in state deal: expected {fresh[key]!r}"),
+                             f"no hand is dealt in state {state}: expected {fresh[key]!r}"),
                          key)
     if "side_bets" in fresh and p["side_bets"] != fresh["side_bets"]:  # G24: not called
-        raise refuse(Why("dealt_before_deal", "no side bet is called in state deal"),
+        raise refuse(Why("dealt_before_deal", f"no side bet is called in state {state}"),
                      "side_bets")
 
 

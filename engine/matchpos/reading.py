@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.cards import Card, parse_card
 from engine.errors import Why
-from engine.matchpos.schema import Position, refuse
+from engine.matchpos.schema import Position, between_hands, refuse
 from engine.moves.outcome import new_hand
 from engine.shuffle import SplitMix64
 from engine.state import Played
@@ -299,7 +299,7 @@ def set_up(m: Match, data: PositionData) -> None:
     hand.dealt = data.dealt
     hand.shown = data.shown
     hand.bound = data.bound
-    if data.state != "deal" and (hand.vira is not None or not rules.has_vira):
+    if not between_hands(data.state) and (hand.vira is not None or not rules.has_vira):
         hand.strength = rules.strengths(hand.vira)
     hand.value = data.value
     hand.last_raise_team = data.last_raise_team

@@ -9,6 +9,7 @@ from functools import cache
 from typing import Any
 
 from engine.errors import PositionError, Why
+from engine.moves import PHASES
 from engine.resources import schema_path
 from engine.schemas import strict_validator
 
@@ -35,6 +36,13 @@ def position_schema() -> dict[str, Any]:
 @cache
 def _validator() -> Any:
     return strict_validator(position_schema())  # JSON integers only, never 1.0 or true
+
+
+def between_hands(state: str) -> bool:
+    """Whether nothing of the hand is dealt in ``state``: ``deal``, or a phase that opens the
+    hand before its deal (a cut, :class:`engine.moves.Phase`)."""
+    phase = PHASES.get(state)
+    return state == "deal" or (phase is not None and phase.opens)
 
 
 def key_path(parts: Sequence[str | int]) -> str:

@@ -129,6 +129,9 @@ class Phase:
     #: Whether the moves are listed seat by seat, for the seats that may answer now
     #: (:func:`engine.moves.answers.answering_seats`).
     by_seat: bool = False
+    #: Whether a hand begins here, before its deal (a cut): the machine starts in this state
+    #: (the kind's ``adjust`` sends the hand's end here instead of to ``deal``).
+    opens: bool = False
 
 
 @dataclass(frozen=True)
@@ -281,7 +284,7 @@ def has_ladder(rules: Rules) -> bool:
 
 #: The shipped kinds' modules, in the order their transitions are added to a machine.
 SHIPPED = ("deal", "decide", "play", "raising", "accept", "fold", "concede", "envido", "quero",
-           "nao_quero", "flor")
+           "nao_quero", "flor", "cut")
 
 
 def load_kinds() -> dict[str, MoveKind]:

@@ -28,6 +28,7 @@ from engine.rules.blocks import (
     BothTeamsHand,
     ConcedeRules,
     CoveredCardRules,
+    CutRules,
     DeckRules,
     GameRules,
     ManilhaMode,
@@ -144,6 +145,8 @@ class Rules:
     game: GameRules  # C11
     match: MatchRules  # P9, M8
     concede_rules: ConcedeRules  # house
+    #: The cutter's choices before the deal (house, ``cut``); off unless a variant says so.
+    cut_rules: CutRules = CutRules(False, ())
     #: Side bets beside the ladder (G22-G32, ``side_bets``); none in Paulista and Mineiro.
     side_bets: tuple[SideBet, ...]
     #: The resolved variant as plain data, as the files state it (what the fingerprint is
@@ -335,7 +338,10 @@ class Rules:
     def strengths(self, vira: Card | None) -> tuple[int, ...]:
         """A table indexed by card code: the card's strength in this hand (higher wins).
         Ordinary cards rank by ``ranking`` (suits tie, P3/M2); manilhas beat them all (P2/M1);
-        extra cards stand where ``deck.extra`` puts them (C2)."""
+        extra cards stand where ``deck.extra`` puts them (C2). Before the vira is turned (a
+        hand waiting for its cut) there are no manilhas yet."""
+        if vira is None and self.has_vira:
+            return self._strengths(())
         table = self._tables[vira if self.has_vira else 0]  # type: ignore[index]
         assert table is not None, "the vira must be a card of the deck"
         return table

@@ -1,0 +1,230 @@
+"""``cut`` (catalogue #36, a house rule): before each deal the cutter chooses what his cut does
+to the deck (docs/rules.md, "The cut").
+
+The cutter is the dealer's previous seat in playing order (the mão is his next). In state
+``cut``, where every hand of the variant begins, the cutter makes one move, ``cut SEAT CHOICE``:
+
+- ``seco`` (*corte seco*): a plain cut; the hand is dealt as the seed deals it;
+- ``burn`` (*queimar*): the top card of the deck is burnt (shown, out of the hand) and the deal
+  starts from the next card;
+- ``bottom``: the cutter takes the deck's bottom card as one of his cards and is dealt one card
+  fewer from the top;
+- ``partner``: the same for the cutter's partner (his team's next seat after him in playing
+  order), offered only where he has one.
+
+With a seed, the deck is the seeded shuffle of the hand (docs/log-format.md), the whole of it,
+so the generator moves on as it does without a cut: the choice changes this hand's cards only,
+and ``seco`` deals exactly the cards of a variant without a cut. The cut deals the hand at once
+(the ``deal`` kind's effect). Without a seed the cut is recorded and the match then waits in
+``deal`` for the recorded deal, which the engine cannot check against the choice; an explicit
+deal given in state ``cut`` (:meth:`~engine.game.Match.deal`) leaves the cut out.
+
+The variant keys: ``cut.allowed`` and ``cut.choices`` (which of the four, in the order they
+are offered).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from engine.actions import Action
+from engine.cards import Card
+from engine.errors import Why
+from engine.machine import Ruling, condition
+from engine.moves import MoveKind, Phase, Words, register
+from engine.moves.deal import KIND as DEAL
+from engine.moves.deal import has_decision
+from engine.payload import LogEvent, NotationError, Payload, Text
+from engine.shuffle import shuffle
+
+if TYPE_CHECKING:
+    from engine.game import Match
+    from engine.rules import Rules
+
+#: The cutter's choices, as the notation and the log write them.
+CHOICES = ("seco", "burn", "bottom", "partner")
+_SAID = {"seco": "corte seco", "burn": "burns the top card",
+         "bottom": "takes the bottom card", "partner": "gives the bottom card to his partner"}
+
+
+@dataclass(frozen=True)
+class Word(Text):
+    """One word of a fixed list (the cut's choice), in the ``call`` slot: logged as a string of
+    the list (an ``enum`` in the log schema), written and read as one word."""
+
+    slot: ClassVar[str] = "call"
+    words: tuple[str, ...] = CHOICES
+
+    def schema(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "string", "enum": list(self.words)}
+        return {**out, "description": self.doc} if self.doc else out
+
+    @property
+    def want(self) -> str:
+        return f"a {self.key}: {', '.join(self.words)}"
+
+    @property
+    def form(self) -> str:
+        return "|".join(self.words)
+
+    def ok(self, value: Any) -> bool:
+        return value in self.words
+
+    def read(self, words: list[str], at: int, into: dict[str, Any]) -> int:
+        word = words[at] if at < len(words) else None
+        if word not in self.words:
+            found = repr(word) if word is not None else "the end of the move"
+            raise NotationError(f"expected a {self.key} ({', '.join(self.words)}) after "
+                                f"{' '.join(words[:at])!r}, found {found}")
+        into[self.slot] = word
+        return at + 1
+
+
+def cutter(m: Match) -> int:
+    """The seat that cuts this hand: the dealer's previous seat in playing order."""
+    return (m.dealer - 1) % m.rules.players
+
+
+def partner_of(rules: Rules, seat: int) -> int | None:
+    """The seat's partner who takes the bottom card: his team's next seat after him in playing
+    order; ``None`` where his team is he alone."""
+    n, team_of = rules.players, rules.team_of
+    return next((s for s in ((seat + k) % n for k in range(1, n))
+                 if team_of[s] == team_of[seat]), None)
+
+
+def cut_deal(cards: Sequence[Card], players: int, cards_each: int, dealer: int, vira: bool,
+             choice: str, taker: int | None = None) -> tuple[list[list[Card]], Card | None]:
+    """The hands (by seat) and the vira dealt from the shuffled deck ``cards`` (top first) after
+    a cut of ``choice``, ``taker`` being the seat that takes the bottom card (``bottom``,
+    ``partner``): consecutive slices from the mão (dealer + 1) round to the dealer, the taker's
+    one card shorter and after the bottom card, then the vira, the next card from the top.
+
+    >>> cut_deal(list(range(10)), 2, 3, 0, True, "seco")
+    ([[3, 4, 5], [0, 1, 2]], 6)
+    >>> cut_deal(list(range(10)), 2, 3, 0, True, "burn")
+    ([[4, 5, 6], [1, 2, 3]], 7)
+    >>> cut_deal(list(range(10)), 2, 3, 0, True, "bottom", 1)
+    ([[2, 3, 4], [9, 0, 1]], 5)
+    """
+    top = list(cards[1:] if choice == "burn" else cards)
+    bottom = top.pop() if choice in ("bottom", "partner") else None
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    at = 0
+    for i in range(players):
+        seat = (dealer + 1 + i) % players
+        if seat == taker and bottom is not None:
+            hands[seat] = [bottom, *top[at:at + cards_each - 1]]
+            at += cards_each - 1
+        else:
+            hands[seat] = top[at:at + cards_each]
+            at += cards_each
+    return hands, (top[at] if vira else None)
+
+
+def _taker(m: Match, seat: int, choice: str) -> int | None:
+    if choice == "bottom":
+        return seat
+    return partner_of(m.rules, seat) if choice == "partner" else None
+
+
+def _judge(m: Match, a: Action, r: Ruling) -> str | None:
+    seat = cutter(m)
+    if a.seat != seat:
+        return Why("not_the_cutter",
+                   f"seat {seat} cuts this hand (the dealer's previous seat), not seat {a.seat}")
+    choice = a.call
+    allowed = m.rules.cut_rules.choices
+    if choice not in allowed:
+        return Why("cut_not_allowed",
+                   f"no {choice} cut in this variant (cut.choices: {', '.join(allowed)})")
+    if choice == "partner" and partner_of(m.rules, seat) is None:
+        return Why("no_partner", f"seat {seat} has no partner to give the bottom card to")
+    return None
+
+
+def _effect(move: Action, r: Ruling) -> None:
+    m: Match = r.model
+    if m.rng is None:  # the recorded deal follows, in state deal
+        return
+    rules = m.rules
+    assert move.call is not None
+    cards = shuffle(rules.deck, m.rng)  # the whole deck: the generator moves on as without a cut
+    DEAL.effect(cut_deal(cards, rules.players, rules.cards_per_player, m.dealer, rules.has_vira,
+                         move.call, _taker(m, move.seat, move.call)), r)
+
+
+@condition("cut_seeded")
+def _seeded(move: Any, ruling: Ruling) -> bool:
+    """The match deals from its seed: the cut deals the hand at once."""
+    return ruling.model.rng is not None
+
+
+def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
+    s = cutter(m)
+    if seat is not None and seat != s:
+        return
+    has_partner = partner_of(m.rules, s) is not None
+    out.extend(Action("cut", s, call=c) for c in m.rules.cut_rules.choices
+               if c != "partner" or has_partner)
+
+
+def _transitions(rules: Rules) -> list[dict[str, Any]]:
+    seeded = ["legal_cut", "cut_seeded"]
+    out: list[dict[str, Any]] = []
+    if has_decision(rules):  # as the deal's own transitions (engine.moves.deal)
+        out.append({"trigger": "cut", "source": "cut", "dest": "decide",
+                    "conditions": [*seeded, "needs_decision"], "before": ["cut"]})
+    out.append({"trigger": "cut", "source": "cut", "dest": "play", "conditions": seeded,
+                "before": ["cut"]})
+    out.append({"trigger": "cut", "source": "cut", "dest": "deal", "conditions": ["legal_cut"],
+                "before": ["cut"]})  # no seed: the recorded deal follows
+    return out
+
+
+def _adjust(rules: Rules, transitions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every hand's end goes to ``cut`` instead of ``deal``: the next hand begins with its cut.
+    And a match without a seed may be given its deal there (``Match.deal``), the cut left out:
+    the deal's own transitions, from ``cut`` too."""
+    out = [{**t, "dest": "cut"} if t["dest"] == "deal" and t["trigger"] != "cut" else t
+           for t in transitions]
+    return out + [{**t, "source": "cut"} for t in out
+                  if t["trigger"] == "deal" and t["source"] == "deal"]
+
+
+def _tell(a: Action, w: Words) -> str:
+    said = _SAID[a.call or "seco"]
+    if w.who == "you":
+        said = said.replace("burns", "burn").replace("takes", "take").replace("gives", "give")
+        said = said.replace("his partner", "your partner")
+    return f"{w.who} cut{w.s}: {said}" if a.call != "seco" else f"{w.who} cut{w.s} (corte seco)"
+
+
+def _menu(a: Action, w: Words) -> str:
+    return {"seco": "corte seco (a plain cut)", "burn": "queimar (burn the top card)",
+            "bottom": "take the bottom card", "partner": "give the bottom card to your partner"
+            }[a.call or "seco"]
+
+
+KIND = register(MoveKind(
+    name="cut", tell=_tell, menu=_menu, order=10, judge=_judge, effect=_effect, lister=_lister,
+    transitions=_transitions, adjust=_adjust,
+    enabled=lambda rules: rules.cut_rules.allowed,
+    payload=Payload((Word(key="choice", what="a cut", doc=(
+        "seco (a plain cut), burn (the top card is burnt), bottom (the cutter takes the "
+        "bottom card), partner (the bottom card to the cutter's partner).")),)),
+    log=LogEvent(place=11, version=2, named="a cut move",
+                 about=("Move (version 2, variants with cut.allowed): before the hand's deal the "
+                        "cutter (the dealer's previous seat) chooses his cut; with a seed the "
+                        "hand is dealt from the seeded deck as the choice says.")),
+    phases=(Phase("cut", lambda m: [cutter(m)], pending="cut_pending", opens=True),),
+    not_now={None: "no cut is awaited: the cutter cuts before the deal, once a hand",
+             "deal": "the hand is cut already: its deal is awaited"},
+    keys=("cut.allowed", "cut.choices"),
+    # its words in a log's transcript, and its moves in engine.env's action space (after the
+    # side bets' answers, before a blind hand's positions)
+    told=_tell,
+    space=lambda rules: ([((8, 1), {"call": c}, f"cut {c}") for c in rules.cut_rules.choices]
+                         if rules.cut_rules.allowed else [])))

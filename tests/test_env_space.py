@@ -22,6 +22,7 @@ PINNED = {
     "capixaba-jokers": (93, "16a938e0865d23d8", "b722f160f6017ae4"),
     "classic-mineiro": (84, "0d070c8b78127204", "122fe5dcc5257d32"),
     "concede": (90, "7ddad0690d785677", "a1a502f44359ce08"),
+    "cut": (93, "5b52d9453086a73a", "7b7549c3ea3536f3"),
     "covered-from-round-1": (89, "579518e8ad864e8d", "c61d6e710c00a011"),
     "doze-e-queda": (84, "0d070c8b78127204", "1b01676bda8a81e8"),
     "five-cards": (93, "033fba56567cf061", "7bc2c7682ea55b32"),

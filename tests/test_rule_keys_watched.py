@@ -93,6 +93,8 @@ MUTATIONS: dict[str, tuple[str, dict[str, Any]]] = {
     "betting.no_raise_when_winning": ("gauderio", {"betting": {"no_raise_when_winning": True}}),
     "concede.allowed": ("gauderio", {"concede": {"allowed": False}}),
     "concede.instead_of_answer": ("gauderio", {"concede": {"instead_of_answer": True}}),
+    "cut.allowed": ("cut", {"cut": {"allowed": False}}),
+    "cut.choices": ("cut", {"cut": {"choices": ["seco", "burn"]}}),
     "special_hands.one_team.enabled": ("mineiro", {"special_hands": {"one_team": {
         "enabled": False}}}),
     "special_hands.one_team.name": ("paulista", {"special_hands": {"one_team": {

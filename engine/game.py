@@ -18,7 +18,7 @@ transitions, its listing); the machine is built from the kinds the variant has:
 
 - :meth:`Match.apply` checks only that it was given a move (an :class:`Action` of a seat of
   the variant), then fires the move's kind as a trigger of the machine
-  (``Event.trigger(match, move, ruling)``, with a fresh :class:`~engine.machine.Ruling`). A
+  (``Event.trigger(match, move, ruling)``, with a fresh :class:`~engine.ruling.Ruling`). A
   kind the current state has no transition for is refused by the machine (its
   ``MachineError``, raised before any condition runs), and the match says why in the kind's
   words for that state (``MoveKind.not_now``).
@@ -53,7 +53,7 @@ from transitions import MachineError
 from engine.actions import Action, Deal
 from engine.cards import CARD_CODES, Card, card_name
 from engine.errors import IllegalMoveError, Why
-from engine.machine import LeanEvent, Ruling, build_machine, triggers_from
+from engine.machine import LeanEvent, build_machine, triggers_from
 from engine.matchpos.exporting import export as export_position
 from engine.matchpos.restore import set_position
 from engine.moves import KINDS, PHASES, Lister, load_kinds
@@ -61,6 +61,7 @@ from engine.moves.answers import answering_seats
 from engine.moves.outcome import new_hand
 from engine.observation import LastHand, Observation, PendingRaise, PlayedCard, SpecialHand
 from engine.rules import Rules
+from engine.ruling import Ruling
 from engine.shuffle import SplitMix64
 from engine.shuffle import deal as seeded_deal
 from engine.state import NORMAL, HandState, Played, RoundState

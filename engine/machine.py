@@ -14,10 +14,11 @@ States are the phases a match rests in between moves:
 Triggers are the moves, named as the log names them: ``play``, ``raise``, ``accept``, ``fold``,
 ``decide``, and ``deal`` for the chance step. A move is one trigger, fired with the move
 (an :class:`~engine.actions.Action`, or a :class:`~engine.actions.Deal`) and a fresh
-:class:`Ruling` as its arguments (``Machine(model=None)``: the events are triggered with the
-match as the model, ``machine.events[kind].trigger(match, move, ruling)``). The machine is
-built with ``send_event=False``: its conditions and callbacks are called with those two
-arguments, ``(move, ruling)``, and the ruling names the match (:attr:`Ruling.model`):
+:class:`~engine.ruling.Ruling` as its arguments (``Machine(model=None)``: the events are
+triggered with the match as the model, ``machine.events[kind].trigger(match, move, ruling)``).
+The machine is built with ``send_event=False``: its conditions and callbacks are called with
+those two arguments, ``(move, ruling)``, and the ruling names the match
+(:attr:`~engine.ruling.Ruling.model`):
 
 1. A trigger that has no transition from the current state is not a move now: the library
    raises ``MachineError`` before anything runs, and the match says why in the game's words.
@@ -37,9 +38,11 @@ arguments, ``(move, ruling)``, and the ruling names the match (:attr:`Ruling.mod
 The legal moves of a state are the moves of the triggers it has (:func:`triggers_from`),
 each listed by its kind's lister (:mod:`engine.moves`), which offers exactly the moves its
 condition accepts (tested). Conditions and effects are registered by name in
-:data:`CONDITIONS` and :data:`EFFECTS` (by the move kinds of :mod:`engine.moves`); every name
-the spec uses is checked when the machine is built, since ``transitions`` itself resolves
-names (even dotted import paths) only when an event fires. :func:`machine_spec` is the
+:data:`~engine.ruling.CONDITIONS` and :data:`~engine.ruling.EFFECTS` (by the move kinds of
+:mod:`engine.moves`, which sit below the machine: it is built from a spec the kinds give, and
+imports them; they never import it); every name the spec uses is checked when the machine is
+built, since ``transitions`` itself resolves names (even dotted import paths) only when an
+event fires. :func:`machine_spec` is the
 machine as data, and :func:`diagram` draws it (``truco variants diagram``).
 
 One machine serves every match of its variant. It is a :class:`LeanMachine`:
@@ -53,7 +56,7 @@ release of ``transitions`` the plans have not been checked against (:data:`PLANN
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
@@ -61,7 +64,9 @@ import transitions
 from transitions import Machine, State, Transition
 from transitions.core import Event
 
+from engine.moves import KINDS, PHASES, load_kinds
 from engine.rules import Rules
+from engine.ruling import CONDITIONS, EFFECTS, Callback
 
 
 class MachineBuildError(RuntimeError):
@@ -69,76 +74,18 @@ class MachineBuildError(RuntimeError):
     bad input)."""
 
 
-#: A condition or callback of this engine's machines: called with the trigger's arguments,
-#: the move and its :class:`Ruling` (``send_event=False``).
-Callback = Callable[..., Any]
-
-#: The conditions a transition may use, by name (registered by :mod:`engine.moves`).
-CONDITIONS: dict[str, Callback] = {}
-#: The effects (``before`` callbacks) and ``on_enter`` callbacks, by name (the same).
-EFFECTS: dict[str, Callback] = {}
-
-
-def condition(name: str) -> Callable[[Callback], Callback]:
-    """Register a condition under ``name``."""
-    def register(func: Callback) -> Callback:
-        CONDITIONS[name] = func
-        return func
-    return register
-
-
-def effect(name: str) -> Callable[[Callback], Callback]:
-    """Register an effect (a ``before`` or ``on_enter`` callback) under ``name``."""
-    def register(func: Callback) -> Callback:
-        EFFECTS[name] = func
-        return func
-    return register
-
-
-class Ruling:
-    """What the machine's conditions made of one move, before anything changed: why it is
-    illegal, or what it does; then the checkpoints its effect caused.
-
-    ``round`` is ``(winner, next leader)`` when a card completes a round; ``hand`` is
-    ``(winner, points, score after)`` when the hand ends by its result or a fold; ``game`` and
-    ``games`` when a game is won (``hand`` is ``None`` for a game lost by a forbidden raise,
-    P5/P6), ``match`` when the match is."""
-
-    #: The match the move is made in (set by whoever makes the ruling: the callbacks are
-    #: called with the move and its ruling alone, ``send_event=False``).
-    model: Any = None
-    # Class-level defaults: a ruling is made for every move, and most moves set none of them.
-    why: str | None = None
-    judged = False
-    ends = False
-    round: tuple[int | None, int] | None = None
-    hand: tuple[int | None, int, list[int]] | None = None
-    game: int | None = None
-    games: list[int] | None = None
-    match: int | None = None
-    #: Set by the effect of a move that causes checkpoints (most cause none).
-    checkpoints: list[dict[str, Any]] | None = None
-    #: A side bet settled by the move (G28-G31): :class:`engine.moves.bets.Settlement`.
-    side: Any = None
-    #: Side bets' points credited when the hand ends (GH6): (bet index, team, points, score).
-    owed: list[tuple[int, int, int, list[int]]] | None = None
-    #: A flor song that is not the last (``more``) or ends in a raise (``raised``), G36, G39.
-    flor: str | None = None
-
-
 def machine_spec(rules: Rules) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The states and transitions this variant needs (as data, before building): what a
     reader of the variant's game sees, and what ``truco variants diagram`` draws. Each move
     kind the variant has (:mod:`engine.moves`) adds its transitions; a state is there when
     some transition uses it."""
-    from engine.moves import PHASES, load_kinds
-
     transitions: list[dict[str, Any]] = []
     for kind in load_kinds().values():
         if kind.enabled(rules):
             transitions += kind.transitions(rules)
-    for kind in KINDS_WITH_ADJUST(rules):  # flor (G35): the moments that go to ``sing``
-        transitions = kind.adjust(rules, transitions)
+    for kind in KINDS.values():  # flor (G35): the moments that go to ``sing``
+        if kind.adjust is not None and kind.enabled(rules):
+            transitions = kind.adjust(rules, transitions)
     used = {t["source"] for t in transitions} | {t["dest"] for t in transitions}
     # The first state is the machine's initial one: a phase that opens the hand (a cut,
     # before the deal), else ``deal``.
@@ -148,13 +95,6 @@ def machine_spec(rules: Rules) -> tuple[list[dict[str, Any]], list[dict[str, Any
     states += [{"name": name} for name in phases if not PHASES[name].opens]
     states.append({"name": "match_over", "final": True, "on_enter": ["match_decided"]})
     return states, transitions
-
-
-def KINDS_WITH_ADJUST(rules: Rules) -> list[Any]:  # noqa: N802
-    """The enabled move kinds that rewrite the other kinds' transitions (``MoveKind.adjust``)."""
-    from engine.moves import KINDS
-
-    return [k for k in KINDS.values() if k.adjust is not None and k.enabled(rules)]
 
 
 def _resolve(states: list[dict[str, Any]],

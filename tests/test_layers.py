@@ -43,7 +43,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("engine.cards", "engine.errors", "engine.shuffle", "engine.resources", "engine.fileio",
      "engine.reading", "engine.schemas", "engine.strictjson"),
     ("engine.rules", "engine.variant", "engine.sidebets"),
-    ("engine.payload", "engine.actions", "engine.state", "engine.observation", "engine.moves"),
+    ("engine.ruling", "engine.payload", "engine.actions", "engine.state", "engine.observation",
+     "engine.moves"),
     ("engine.machine",),
     ("engine.game", "engine.matchpos", "engine"),
     ("engine.position", "engine.logformat", "engine.logread", "engine.logcheck",
@@ -56,14 +57,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 #: Imports that still point up a layer, and the import cycles they make: the restructuring of
 #: issue 27 removes them one by one, and each removal must take its line out (the test fails
 #: both ways, so the lists only shrink).
-UPWARD: set[tuple[str, str]] = {
-    ("engine.moves", "engine.machine"),
-    *(("engine.moves." + kind, "engine.machine") for kind in (
-        "bets", "concede", "cut", "deal", "decide", "envido", "flor", "fold", "nao_quero",
-        "outcome", "play", "quero", "raising")),
-}
+UPWARD: set[tuple[str, str]] = set()
 CYCLES: list[list[str]] = [
-    ["engine.machine", "engine.moves"],
     ["engine.moves.bets", "engine.moves.flor", "engine.moves.outcome"],
 ]
 

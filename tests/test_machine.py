@@ -16,8 +16,6 @@ from engine import Action, IllegalMoveError, Match, find_variant, load_variant
 from engine import machine as machine_module
 from engine.game import move_table
 from engine.machine import (
-    CONDITIONS,
-    EFFECTS,
     LeanEvent,
     LeanMachine,
     MachineBuildError,
@@ -29,6 +27,7 @@ from engine.moves.concede import concedes
 from engine.moves.envido import calls_of
 from engine.moves.nao_quero import nao_queros
 from engine.moves.quero import queros
+from engine.ruling import CONDITIONS, EFFECTS
 from engine.shuffle import SplitMix64
 
 VARIANTS = ("paulista", "mineiro", "mineiro-12", "one-on-one", "paulista-mao-de-11-decision",

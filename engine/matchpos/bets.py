@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 
 from engine.cards import Card
 from engine.errors import PositionError, Why
-from engine.machine import Ruling
 from engine.matchpos.schema import Position, refuse
 from engine.moves import KINDS, BetProblem, MoveKind
 from engine.moves.bets import settle
+from engine.ruling import Ruling
 from engine.sidebets import shown_set
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ A move kind is everything the engine knows about one kind of move, in one module
   transition in its machine, so the machine refuses it);
 - ``transitions(rules)``: the machine's transitions it adds (from which states, to which);
 - ``judge(match, move, ruling)``: its legality, by the variant's data, and what a legal move
-  does, written on the :class:`~engine.machine.Ruling` before anything changes (the machine's
+  does, written on the :class:`~engine.ruling.Ruling` before anything changes (the machine's
   ``legal_<kind>`` condition);
 - ``effect``: the transition's ``before`` callback that applies the ruling;
 - ``lister(match, seat, out)``: the moves of the kind that are legal now, exactly those its
@@ -52,8 +52,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.actions import declare
-from engine.machine import Ruling, condition, effect
 from engine.payload import LogEvent, Payload
+from engine.ruling import Ruling, condition, effect
 
 if TYPE_CHECKING:
     from engine.actions import Action
@@ -66,7 +66,7 @@ Judge = Callable[["Match", Any, Ruling], "str | None"]
 #: ``lister(match, seat or None, out)``: append the legal moves of the kind (in the ``answer``
 #: state: of ``seat``, one of the seats that may answer).
 Lister = Callable[["Match", "int | None", "list[Action]"], None]
-#: A machine callback: called with the move and its :class:`~engine.machine.Ruling`.
+#: A machine callback: called with the move and its :class:`~engine.ruling.Ruling`.
 Callback = Callable[[Any, Ruling], Any]
 #: One move of the environment's action space: its place (the space lists every kind's moves
 #: by place, a kind's own in the order it gives them), its fields by Action slot (``card``,

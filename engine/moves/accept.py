@@ -13,7 +13,7 @@ from engine.payload import LogEvent, Payload
 if TYPE_CHECKING:
     from engine.actions import Action
     from engine.game import Match
-    from engine.machine import Ruling
+    from engine.ruling import Ruling
 
 
 def _effect(move: Action, r: Ruling) -> None:

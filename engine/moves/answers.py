@@ -18,7 +18,7 @@ from engine.moves.outcome import end_hand
 if TYPE_CHECKING:
     from engine.actions import Action
     from engine.game import Match
-    from engine.machine import Ruling
+    from engine.ruling import Ruling
 
 #: ``betting.answered_by`` as C9 pins it: any player of the challenged team answers.
 PINNED = "challenged_team"

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 from engine.cards import Card, card_name
 from engine.errors import Why
-from engine.machine import condition
 from engine.moves.outcome import win_game
+from engine.ruling import condition
 from engine.sidebets import (
     FALTA_PLUS_FLORES,
     FLORES,
@@ -39,8 +39,8 @@ from engine.sidebets import (
 if TYPE_CHECKING:
     from engine.actions import Action
     from engine.game import Match
-    from engine.machine import Ruling
     from engine.observation import SideBetView
+    from engine.ruling import Ruling
     from engine.sidebets import SideBet
 
 

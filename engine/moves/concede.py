@@ -31,7 +31,6 @@ from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action
 from engine.errors import Why
-from engine.machine import Ruling
 from engine.moves import MoveKind, Words, has_ladder, move_transitions, register
 from engine.moves.answers import judge_answer, refuse
 from engine.moves.bets import (
@@ -43,6 +42,7 @@ from engine.moves.bets import (
 )
 from engine.moves.outcome import conclude, end_hand
 from engine.payload import LogEvent, Payload
+from engine.ruling import Ruling
 from engine.state import NORMAL
 
 if TYPE_CHECKING:

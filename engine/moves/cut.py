@@ -32,11 +32,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from engine.actions import Action
 from engine.cards import Card
 from engine.errors import Why
-from engine.machine import Ruling, condition
 from engine.moves import MoveKind, Phase, Words, register
 from engine.moves.deal import KIND as DEAL
 from engine.moves.deal import has_decision
 from engine.payload import LogEvent, NotationError, Payload, Text
+from engine.ruling import Ruling, condition
 from engine.shuffle import shuffle
 
 if TYPE_CHECKING:

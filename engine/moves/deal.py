@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 from engine.actions import Deal
 from engine.cards import Card
 from engine.errors import Why
-from engine.machine import Ruling, condition, effect
 from engine.moves import MoveKind, register
 from engine.payload import LogEvent
+from engine.ruling import Ruling, condition, effect
 from engine.state import NORMAL
 
 if TYPE_CHECKING:

@@ -8,11 +8,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import Why
-from engine.machine import Ruling
 from engine.moves import MoveKind, Phase, Words, move_transitions, register
 from engine.moves.deal import has_decision
 from engine.moves.outcome import conclude, end_hand, other_team
 from engine.payload import Choice, LogEvent, Payload
+from engine.ruling import Ruling
 
 if TYPE_CHECKING:
     from engine.actions import Action

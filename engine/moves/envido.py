@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action
 from engine.errors import Why
-from engine.machine import Ruling
 from engine.moves import MoveKind, Words, has_ladder, register
 from engine.moves.answers import who_answers
 from engine.moves.bets import bet_answerers, bet_of_call, judge_bet_answer, pending_bet
 from engine.payload import LogEvent, Payload, Text
+from engine.ruling import Ruling
 from engine.sidebets import BetState
 
 if TYPE_CHECKING:

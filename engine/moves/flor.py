@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action, Deal
 from engine.errors import Why
-from engine.machine import Ruling, condition
 from engine.moves import MoveKind, Phase, Words, has_ladder, move_transitions, register
 from engine.moves.bets import (
     apply_settlement,
@@ -37,6 +36,7 @@ from engine.moves.bets import (
     settle_flor,
 )
 from engine.payload import LogEvent, Payload, Text
+from engine.ruling import Ruling, condition
 from engine.sidebets import BetState, flor_points, seats_from_mao
 
 if TYPE_CHECKING:

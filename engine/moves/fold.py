@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.machine import Ruling
 from engine.moves import MoveKind, Words, has_ladder, move_transitions, register
 from engine.moves.answers import judge_answer, refuse
 from engine.moves.outcome import conclude
 from engine.payload import LogEvent, Payload
+from engine.ruling import Ruling
 
 if TYPE_CHECKING:
     from engine.actions import Action

@@ -9,7 +9,6 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
-from engine.machine import Ruling
 from engine.moves import MoveKind, Words, has_ladder, register
 from engine.moves.bets import (
     answer_transitions,
@@ -20,6 +19,7 @@ from engine.moves.bets import (
 )
 from engine.moves.envido import has_side_bets
 from engine.payload import LogEvent, Payload
+from engine.ruling import Ruling
 
 if TYPE_CHECKING:
     from engine.game import Match

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from engine.machine import Ruling
+from engine.ruling import Ruling
 from engine.sidebets import BetState
 from engine.state import HandState, RoundState
 

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Any
 
 from engine.cards import COBERTA, Card, card_name
 from engine.errors import Why
-from engine.machine import Ruling
 from engine.moves import MoveKind, Phase, Words, move_transitions, register
 from engine.moves.outcome import conclude, end_hand, hand_result
 from engine.payload import CardField, Flag, LogEvent, Payload
 from engine.rules import COVERED
+from engine.ruling import Ruling
 
 if TYPE_CHECKING:
     from engine.actions import Action

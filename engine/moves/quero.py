@@ -10,7 +10,6 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
-from engine.machine import Ruling
 from engine.moves import MoveKind, Phase, Words, has_ladder, register
 from engine.moves.bets import (
     answer_transitions,
@@ -21,6 +20,7 @@ from engine.moves.bets import (
 )
 from engine.moves.envido import has_side_bets
 from engine.payload import LogEvent, Payload
+from engine.ruling import Ruling
 
 if TYPE_CHECKING:
     from engine.game import Match

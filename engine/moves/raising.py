@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING, Any
 from engine.actions import declare
 from engine.cards import card_name
 from engine.errors import Why
-from engine.machine import Ruling
 from engine.moves import MoveKind, Words, has_ladder, move_transitions, register
 from engine.moves.answers import who_answers
 from engine.moves.deal import has_decision
 from engine.moves.outcome import accept_pending, conclude, end_hand, other_team, win_game
 from engine.moves.play import beats_table, kill_target
 from engine.payload import CardField, LogEvent, Number, Payload
+from engine.ruling import Ruling
 from engine.state import NORMAL
 
 if TYPE_CHECKING:

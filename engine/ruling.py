@@ -1,0 +1,68 @@
+"""What the machine's conditions make of one move (:class:`Ruling`), and the registries of
+the conditions and effects a machine's transitions name (:data:`CONDITIONS`, :data:`EFFECTS`).
+
+Below both the move kinds and the machine: the kinds register their judges and effects here
+and write their rulings (:mod:`engine.moves`), and :mod:`engine.machine` resolves the names its
+spec uses from these registries when it builds a variant's machine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+#: A condition or callback of this engine's machines: called with the trigger's arguments,
+#: the move and its :class:`Ruling` (``send_event=False``).
+Callback = Callable[..., Any]
+
+#: The conditions a transition may use, by name (registered by :mod:`engine.moves`).
+CONDITIONS: dict[str, Callback] = {}
+#: The effects (``before`` callbacks) and ``on_enter`` callbacks, by name (the same).
+EFFECTS: dict[str, Callback] = {}
+
+
+def condition(name: str) -> Callable[[Callback], Callback]:
+    """Register a condition under ``name``."""
+    def register(func: Callback) -> Callback:
+        CONDITIONS[name] = func
+        return func
+    return register
+
+
+def effect(name: str) -> Callable[[Callback], Callback]:
+    """Register an effect (a ``before`` or ``on_enter`` callback) under ``name``."""
+    def register(func: Callback) -> Callback:
+        EFFECTS[name] = func
+        return func
+    return register
+
+
+class Ruling:
+    """What the machine's conditions made of one move, before anything changed: why it is
+    illegal, or what it does; then the checkpoints its effect caused.
+
+    ``round`` is ``(winner, next leader)`` when a card completes a round; ``hand`` is
+    ``(winner, points, score after)`` when the hand ends by its result or a fold; ``game`` and
+    ``games`` when a game is won (``hand`` is ``None`` for a game lost by a forbidden raise,
+    P5/P6), ``match`` when the match is."""
+
+    #: The match the move is made in (set by whoever makes the ruling: the callbacks are
+    #: called with the move and its ruling alone, ``send_event=False``).
+    model: Any = None
+    # Class-level defaults: a ruling is made for every move, and most moves set none of them.
+    why: str | None = None
+    judged = False
+    ends = False
+    round: tuple[int | None, int] | None = None
+    hand: tuple[int | None, int, list[int]] | None = None
+    game: int | None = None
+    games: list[int] | None = None
+    match: int | None = None
+    #: Set by the effect of a move that causes checkpoints (most cause none).
+    checkpoints: list[dict[str, Any]] | None = None
+    #: A side bet settled by the move (G28-G31): :class:`engine.moves.bets.Settlement`.
+    side: Any = None
+    #: Side bets' points credited when the hand ends (GH6): (bet index, team, points, score).
+    owed: list[tuple[int, int, int, list[int]]] | None = None
+    #: A flor song that is not the last (``more``) or ends in a raise (``raised``), G36, G39.
+    flor: str | None = None

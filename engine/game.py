@@ -56,9 +56,9 @@ from engine.errors import IllegalMoveError, Why
 from engine.machine import LeanEvent, build_machine, triggers_from
 from engine.matchpos.exporting import export as export_position
 from engine.matchpos.restore import set_position
-from engine.moves import KINDS, PHASES, Lister, load_kinds
+from engine.moves import KINDS, PHASES, Lister, hand_end_hooks, load_kinds
 from engine.moves.answers import answering_seats
-from engine.moves.outcome import new_hand
+from engine.moves.scoring import new_hand
 from engine.observation import LastHand, Observation, PendingRaise, PlayedCard, SpecialHand
 from engine.rules import Rules
 from engine.ruling import Ruling
@@ -67,8 +67,7 @@ from engine.shuffle import deal as seeded_deal
 from engine.state import NORMAL, HandState, Played, RoundState
 from engine.variant import load
 
-__all__ = ["NORMAL", "Checkpoint", "Match", "MoveTable",
-           "move_table", "resolve_rules"]
+__all__ = ["NORMAL", "Checkpoint", "Match", "MoveTable", "move_table", "resolve_rules"]
 
 Checkpoint = dict[str, Any]
 
@@ -90,9 +89,9 @@ class MoveTable:
     immutable values instead of building new ones on every call. Also what the move kinds
     read of the rules, precomputed, and the listers of each state of the machine."""
 
-    __slots__ = ("play", "covered", "covered_from", "raises", "accept", "fold", "decide",
-                 "next_value", "any_time", "players", "listers", "by_seat", "triggers",
-                 "opponents", "winning", "constrained", "plain_raises", "special_at", "machine")
+    __slots__ = ("play", "covered", "covered_from", "raises", "accept", "fold", "decide", "players",
+                 "next_value", "any_time", "listers", "by_seat", "triggers", "opponents", "winning",
+                 "constrained", "plain_raises", "special_at", "machine", "hand_ends")
 
     def __init__(self, rules: Rules) -> None:
         n = rules.players
@@ -137,6 +136,7 @@ class MoveTable:
             s: tuple(k.lister for k in kinds
                      if k.lister is not None and k.name in self.triggers[s])
             for s in machine.states}
+        self.hand_ends = hand_end_hooks(rules)  # of its kinds, in the order they run
         #: States whose moves are listed seat by seat (the partners who answer a raise).
         self.by_seat = {name for name, phase in PHASES.items() if phase.by_seat}
         team_of = rules.team_of

@@ -35,6 +35,7 @@ from engine.cards import CARD_CODES, RANKS, SUITS, Card, is_extra
 from engine.schemas import with_defaults
 
 if TYPE_CHECKING:
+    from engine.game import Match
     from engine.rules import Rules
 
 #: How the falta's value is read from the score (G29 and the GH7 readings).
@@ -439,7 +440,7 @@ class BetState:
         #: Flor: the seats that sang, in the order they sang (G35, G36).
         self.sung: tuple[int, ...] = ()
         #: Flor: the seats holding a flor, in playing order from the mão (computed once, from
-        #: the dealt cards, when first asked: :func:`engine.moves.flor.holders`).
+        #: the dealt cards, when first asked: :func:`holders`).
         self.holders: tuple[int, ...] | None = None
         #: Flor: the flores that scored, shown at the end of the hand (G41): (seat, cards).
         self.flores: tuple[tuple[int, tuple[Card, ...]], ...] = ()
@@ -460,6 +461,24 @@ def seats_from_mao(rules: Rules, mao: int) -> list[int]:
     """The seats in playing order from the mão."""
     n = rules.players
     return [(mao + k) % n for k in range(n)]
+
+
+def is_flor(bet: SideBet, cards: tuple[int, ...] | list[int], vira: int | None) -> bool:
+    """G34: whether the cards hold a flor (three of one suit; house: a piece of every suit
+    makes one with any two of a suit) in a hand whose vira is ``vira``."""
+    if len(cards) == 3 and not bet.pieces_any_suit:  # the usual hand: count no suits
+        return cards[0] // 13 == cards[1] // 13 == cards[2] // 13
+    return flor_points(cards, bet, vira) is not None
+
+
+def holders(m: Match, b: BetState) -> tuple[int, ...]:
+    """The seats that hold a flor, in playing order from the mão (computed once a hand)."""
+    got = b.holders
+    if got is None:
+        dealt = m.hand.dealt
+        got = b.holders = tuple(s for s in seats_from_mao(m.rules, m.mao)
+                                if is_flor(b.bet, dealt[s], m.hand.vira))
+    return got
 
 
 def declarations(rules: Rules, bet: SideBet, mao: int,

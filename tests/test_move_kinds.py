@@ -10,7 +10,9 @@ import pytest
 
 from engine import Match, find_variant
 from engine.machine import build_machine
-from engine.moves import KINDS, MoveKind, load_kinds
+from engine.moves import HAND_ENDS, KINDS, MoveKind, load_kinds
+from engine.moves.bets import AT_HAND_END
+from engine.moves.scoring import HandEnd, hooks_in_order
 from engine.resources import schema_path
 
 SCHEMA: dict[str, Any] = json.loads(schema_path("variant").read_text(encoding="utf-8"))
@@ -115,3 +117,23 @@ def test_every_phase_of_a_machine_is_a_kinds_and_says_who_moves_there() -> None:
                 calm = [a for a in legal if a.kind != "raise"] if seed else []
                 m.apply(rng.choice(calm or legal))
     assert seen == set(PHASES)
+
+
+def test_the_end_of_hand_hooks_are_the_variants_kinds_once_each_in_a_fixed_order() -> None:
+    """Side bets are credited at the end of a hand through a hook the side-bet kinds declare
+    (outcome and scoring never name them): a variant runs the hooks of the kinds it has, each
+    once however many kinds declare it, by the order of the first kind that does, then by
+    name; no two hooks share a name."""
+    kinds = load_kinds()
+    assert {k.name for k in kinds.values() if k.hand_end is not None} == {"envido", "flor"}
+    assert HAND_ENDS == {"side_bets": AT_HAND_END}
+    assert Match.new("paulista", seed=1).moves.hand_ends == ()
+    assert Match.new("gauderio", seed=1).moves.hand_ends == (AT_HAND_END,)
+    later = HandEnd("later", AT_HAND_END.rule, AT_HAND_END.apply)
+    first = HandEnd("first", AT_HAND_END.rule, AT_HAND_END.apply)
+    declared = [(9, later), (6, AT_HAND_END), (9, AT_HAND_END), (6, first)]
+    assert hooks_in_order(declared) == (first, AT_HAND_END, later)
+    assert hooks_in_order(reversed(declared)) == (first, AT_HAND_END, later)
+    twin = HandEnd("side_bets", AT_HAND_END.rule, AT_HAND_END.apply)
+    with pytest.raises(ValueError, match="two end-of-hand hooks"):
+        hooks_in_order([(6, AT_HAND_END), (9, twin)])

@@ -62,12 +62,11 @@ from engine.cards import Card, card_name, parse_card
 from engine.errors import IllegalMoveError, PositionError
 from engine.game import Match
 from engine.moves.deal import decider_seat
-from engine.moves.flor import is_flor
 from engine.moves.play import round_outcome
 from engine.position import POSITION_FORMAT, build
 from engine.rules import Rules
 from engine.shuffle import SplitMix64
-from engine.sidebets import SideBet, best_points, flor_points
+from engine.sidebets import SideBet, best_points, flor_points, is_flor
 
 #: The default budget: hands played out per decision (``search`` alone).
 DEFAULT_BUDGET = 96

@@ -15,8 +15,9 @@ from engine.matchpos.exporting import export
 from engine.matchpos.reading import seat_in_range
 from engine.matchpos.schema import Position, between_hands, refuse
 from engine.moves.deal import decider_seat, special_for
-from engine.moves.outcome import hand_result, new_hand
+from engine.moves.outcome import hand_result
 from engine.moves.play import kill_target, round_outcome
+from engine.moves.scoring import new_hand
 from engine.state import NORMAL
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from engine.cards import Card, parse_card
 from engine.errors import Why
 from engine.matchpos.schema import Position, between_hands, refuse
-from engine.moves.outcome import new_hand
+from engine.moves.scoring import new_hand
 from engine.shuffle import SplitMix64
 from engine.state import Played
 

@@ -24,6 +24,11 @@ A move kind is everything the engine knows about one kind of move, in one module
   seat by seat): ``play`` for a card, ``answer`` for an accept (or a fold) of a raise, ...;
 - ``adjust`` (rarely): a rewrite of the other kinds' transitions, for a kind that changes
   where their moves lead (flor, G35: a move after which a flor is due goes to ``sing``);
+- ``hand_end`` (rarely): what the end of every hand owes to the kind's moves
+  (:class:`engine.moves.scoring.HandEnd`: the side bets credited then, GH6, and their cards
+  shown, G32), ruled by :func:`engine.moves.outcome.conclude` and applied by
+  :func:`engine.moves.scoring.end_hand`, which call the hooks of the variant's kinds in a fixed
+  order (:func:`engine.moves.scoring.hooks_in_order`) and never name the kind;
 - ``log``: how its moves stand in a log (:class:`engine.payload.LogEvent`: the event's place
   among the format's moves, its schema's description, the format version that has it), from
   which :mod:`engine.logschema` builds ``schemas/log.schema.json`` and the version checks;
@@ -52,6 +57,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.actions import declare
+from engine.moves.scoring import HandEnd, hooks_in_order
 from engine.payload import LogEvent, Payload
 from engine.ruling import Ruling, condition, effect
 
@@ -205,6 +211,9 @@ class MoveKind:
     bet_fields: Callable[[Any, Callable[[int], str]], dict[str, Any]] | None = None
     #: Whether, in a variant with a bet of the kind, every bet's entry says if it was killed.
     bet_kills: bool = False
+    #: What the end of every hand owes to moves of the kind (side bets: GH6, G32), ruled and
+    #: applied by the kinds that end a hand without naming this one; ``None``: nothing.
+    hand_end: HandEnd | None = None
 
 
 #: The registered kinds, by name, in registration order.
@@ -212,12 +221,15 @@ KINDS: dict[str, MoveKind] = {}
 #: The phases the kinds declare, by name, in registration order (the order a diagram lists
 #: them; ``deal`` and ``match_over`` are the machine's own).
 PHASES: dict[str, Phase] = {}
+#: The end-of-hand hooks the kinds declare, by name (:class:`~engine.moves.scoring.HandEnd`).
+HAND_ENDS: dict[str, HandEnd] = {}
 
 
 def register(kind: MoveKind) -> MoveKind:
     """Register a kind: its judge as the machine's ``legal_<name>`` condition (judged once per
-    trigger, however many transitions ask), its effect as the ``<name>`` effect, and its
-    payload with :class:`~engine.actions.Action`, and its phases."""
+    trigger, however many transitions ask), its effect as the ``<name>`` effect, its payload
+    with :class:`~engine.actions.Action`, its phases, and its end-of-hand hook (by name, in
+    :data:`HAND_ENDS`)."""
     judge = kind.judge
     if kind.payload is not None:
         declare(kind.name, kind.payload)
@@ -235,6 +247,9 @@ def register(kind: MoveKind) -> MoveKind:
     check.__name__ = check.__qualname__ = f"legal_{kind.name}"
     condition(f"legal_{kind.name}")(check)
     effect(kind.name)(kind.effect)
+    hook = kind.hand_end
+    if hook is not None and HAND_ENDS.setdefault(hook.name, hook) is not hook:
+        raise ValueError(f"two end-of-hand hooks are named {hook.name!r}")
     KINDS[kind.name] = kind
     return kind
 
@@ -275,6 +290,14 @@ def move_transitions(kind: str, source: str, goes_on: str | None, *, ends: bool 
         out.append({"trigger": kind, "source": source, "dest": "deal",
                     "conditions": [legal, "ends_hand"], "before": [kind]})
     return out
+
+
+def hand_end_hooks(rules: Rules) -> tuple[HandEnd, ...]:
+    """The end-of-hand hooks of the kinds the variant has, in the order they run
+    (:func:`engine.moves.scoring.hooks_in_order`): a variant's
+    :attr:`MoveTable.hand_ends <engine.game.MoveTable>`."""
+    return hooks_in_order((k.order, k.hand_end) for k in KINDS.values()
+                          if k.hand_end is not None and k.enabled(rules))
 
 
 def has_ladder(rules: Rules) -> bool:

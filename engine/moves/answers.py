@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.errors import Why
-from engine.moves.outcome import end_hand
+from engine.moves.scoring import end_hand
 
 if TYPE_CHECKING:
     from engine.actions import Action

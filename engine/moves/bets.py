@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.cards import Card, card_name
 from engine.errors import Why
-from engine.moves.outcome import win_game
+from engine.moves.scoring import HandEnd, end_hand, win_game
 from engine.ruling import condition
 from engine.sidebets import (
     FALTA_PLUS_FLORES,
@@ -32,6 +32,7 @@ from engine.sidebets import (
     declarations,
     falta_value,
     flor_points,
+    holders,
     seats_from_mao,
     shown_set,
 )
@@ -134,8 +135,6 @@ def _other_seats(team_of: tuple[int, ...], team: int) -> tuple[int, ...]:
 
 def _flor_teams(m: Match, b: BetState) -> set[int]:
     """The teams holding a flor this hand."""
-    from engine.moves.flor import holders
-
     team_of = m.rules.team_of
     return {team_of[s] for s in holders(m, b)}
 
@@ -261,8 +260,6 @@ def apply_settlement(m: Match, r: Ruling) -> None:
         m.score = s.score
         events.append(_bet_event(b, s.score[s.team] - before, s.score))
     if r.ends:  # G46: the game ends mid-hand; a truco still pending (G26) is moot
-        from engine.moves.outcome import end_hand
-
         m.hand.pending = None
         end_hand(m, r)
 
@@ -273,12 +270,14 @@ def _bet_event(b: BetState, points: int, score: list[int]) -> dict[str, Any]:
 
 
 def credit_owed(m: Match, r: Ruling, score: list[int]) -> int | None:
-    """GH6, at the end of the hand (ruled from :func:`engine.moves.outcome.conclude`): add
-    the points the side bets won to ``score``, in the order they were settled, and record
-    them on the ruling; the first team they bring to the target wins the game (pinned: the
-    side bet first), else ``None``."""
+    """GH6, at the end of the hand (ruled from :func:`engine.moves.outcome.conclude`, the
+    :data:`AT_HAND_END` hook): add the points the side bets won to ``score``, in the order
+    they were settled, and record them on the ruling; the first team they bring to the target
+    wins the game (pinned: the side bet first), else ``None`` (and in a hand without side
+    bets)."""
     side = m.hand.side
-    assert side is not None
+    if side is None:
+        return None
     owed = [(i, b.winner, b.points) for i, b in enumerate(side)
             if b.owed and b.winner is not None]
     s: Settlement | None = r.side
@@ -296,14 +295,16 @@ def credit_owed(m: Match, r: Ruling, score: list[int]) -> int | None:
 
 
 def side_bets_at_end(m: Match, r: Ruling, events: list[dict[str, Any]]) -> None:
-    """The end of the hand (:func:`engine.moves.outcome.end_hand`): the points owed (GH6) as
-    ``side_bet`` checkpoints, then the cards of each winning declaration still in hand
-    become public (G32, G50): a ``side_show`` checkpoint, and the hand's shown cards. Where
-    other cards make the same points, the set with more cards still held is shown
-    (:func:`engine.sidebets.shown_set`), and the bet's record keeps that set."""
+    """The end of the hand (:func:`engine.moves.scoring.end_hand`, the :data:`AT_HAND_END`
+    hook): the points owed (GH6) as ``side_bet`` checkpoints, then the cards of each winning
+    declaration still in hand become public (G32, G50): a ``side_show`` checkpoint, and the
+    hand's shown cards. Where other cards make the same points, the set with more cards still
+    held is shown (:func:`engine.sidebets.shown_set`), and the bet's record keeps that set.
+    Nothing in a hand without side bets."""
     hand = m.hand
     side = hand.side
-    assert side is not None
+    if side is None:
+        return
     for i, _team, points, score in r.owed or ():
         b = side[i]
         b.owed = False
@@ -323,6 +324,12 @@ def side_bets_at_end(m: Match, r: Ruling, events: list[dict[str, Any]]) -> None:
                 events.append({"event": "side_show", "seat": seat,
                                "cards": [card_name(c) for c in held]})
                 hand.shown.extend((seat, c) for c in held)
+
+
+#: The side bets' end-of-hand hook (GH6, G32), declared by the side-bet kinds
+#: (:mod:`engine.moves.envido`, :mod:`engine.moves.flor`): :func:`credit_owed` when a move
+#: ends the hand, :func:`side_bets_at_end` when the end is applied.
+AT_HAND_END = HandEnd("side_bets", credit_owed, side_bets_at_end)
 
 
 @condition("truco_pending")

@@ -40,7 +40,8 @@ from engine.moves.bets import (
     open_penalty,
     settle,
 )
-from engine.moves.outcome import conclude, end_hand
+from engine.moves.outcome import conclude
+from engine.moves.scoring import end_hand
 from engine.payload import LogEvent, Payload
 from engine.ruling import Ruling
 from engine.state import NORMAL

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 from engine.errors import Why
 from engine.moves import MoveKind, Phase, Words, move_transitions, register
 from engine.moves.deal import has_decision
-from engine.moves.outcome import conclude, end_hand, other_team
+from engine.moves.outcome import conclude, other_team
+from engine.moves.scoring import end_hand
 from engine.payload import Choice, LogEvent, Payload
 from engine.ruling import Ruling
 

@@ -22,7 +22,13 @@ from engine.actions import Action
 from engine.errors import Why
 from engine.moves import MoveKind, Words, has_ladder, register
 from engine.moves.answers import who_answers
-from engine.moves.bets import bet_answerers, bet_of_call, judge_bet_answer, pending_bet
+from engine.moves.bets import (
+    AT_HAND_END,
+    bet_answerers,
+    bet_of_call,
+    judge_bet_answer,
+    pending_bet,
+)
 from engine.payload import LogEvent, Payload, Text
 from engine.ruling import Ruling
 from engine.sidebets import BetState
@@ -231,7 +237,7 @@ def _position_result(m: Match, b: BetState) -> tuple[Why, str] | None:
 
 KIND = register(MoveKind(
     name="envido", tell=_tell, menu=_menu, order=6, judge=_judge, effect=_effect,
-    lister=_lister, transitions=_transitions, enabled=has_side_bets,
+    lister=_lister, transitions=_transitions, enabled=has_side_bets, hand_end=AT_HAND_END,
     payload=Payload((Text(what="a call (a side bet's call, like 'real envido')",
                           doc=("A call of a side bet, as the variant names it (G27: envido, real "
                                "envido, falta envido).")),)),

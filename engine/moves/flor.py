@@ -29,6 +29,7 @@ from engine.actions import Action, Deal
 from engine.errors import Why
 from engine.moves import MoveKind, Phase, Words, has_ladder, move_transitions, register
 from engine.moves.bets import (
+    AT_HAND_END,
     apply_settlement,
     bet_answerers,
     judge_bet_answer,
@@ -37,12 +38,11 @@ from engine.moves.bets import (
 )
 from engine.payload import LogEvent, Payload, Text
 from engine.ruling import Ruling, condition
-from engine.sidebets import BetState, flor_points, seats_from_mao
+from engine.sidebets import BetState, holders, is_flor
 
 if TYPE_CHECKING:
     from engine.game import Match
     from engine.rules import Rules
-    from engine.sidebets import SideBet
 
 
 @cache
@@ -73,24 +73,6 @@ def record(m: Match) -> BetState:
     i = flor_index(m.rules)
     assert side is not None and i is not None
     return side[i]
-
-
-def is_flor(bet: SideBet, cards: tuple[int, ...] | list[int], vira: int | None) -> bool:
-    """G34: whether the cards hold a flor (three of one suit; house: a piece of every suit
-    makes one with any two of a suit) in a hand whose vira is ``vira``."""
-    if len(cards) == 3 and not bet.pieces_any_suit:  # the usual hand: count no suits
-        return cards[0] // 13 == cards[1] // 13 == cards[2] // 13
-    return flor_points(cards, bet, vira) is not None
-
-
-def holders(m: Match, b: BetState) -> tuple[int, ...]:
-    """The seats that hold a flor, in playing order from the mão (computed once a hand)."""
-    got = b.holders
-    if got is None:
-        dealt = m.hand.dealt
-        got = b.holders = tuple(s for s in seats_from_mao(m.rules, m.mao)
-                                if is_flor(b.bet, dealt[s], m.hand.vira))
-    return got
 
 
 def order(m: Match, b: BetState, first: int | None = None) -> tuple[int, ...]:
@@ -476,6 +458,7 @@ def _position_fields(b: BetState, card: Any) -> dict[str, Any]:
 KIND = register(MoveKind(
     name="flor", tell=_tell, menu=_menu, order=9, judge=_judge, effect=_effect,
     lister=_lister, transitions=_transitions, enabled=has_flor, adjust=reroute,
+    hand_end=AT_HAND_END,
     payload=Payload((Text(what="a call (a flor's song, choice or raise, like 'contra-flor')",
                           doc=("A call of the flor bet, as the variant names it (G39: flor, com "
                                "flor me achico, contra-flor, contra-flor ao resto).")),)),

@@ -1,14 +1,15 @@
-"""What several move kinds share: ruling the end of a hand, a game or the match (C7, C11,
-M8, P9), and applying it."""
+"""What several move kinds share: ruling the end of a hand (C7, C11), the game it wins (M8,
+P9), and a raise accepted (C9). Applying the end of a hand is :mod:`engine.moves.scoring`'s,
+below this module and the side bets'."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from engine.moves.scoring import win_game
 from engine.ruling import Ruling
-from engine.sidebets import BetState
-from engine.state import HandState, RoundState
+from engine.state import HandState
 
 if TYPE_CHECKING:
     from engine.game import Match
@@ -30,9 +31,10 @@ def conclude(m: Match, r: Ruling, winner: int | None, points: int,
     side = r.side  # a side bet settled by the same move (G20): its crediting comes first
     score = m.score[:] if side is None or side.score is None else side.score[:]
     game = None
-    if m.hand.side is not None:  # GH6: side bets credited at the end of the hand, first
-        from engine.moves.bets import credit_owed
-        game = credit_owed(m, r, score)
+    for hook in m.moves.hand_ends:  # GH6: side bets credited at the end of the hand, first
+        won = hook.rule(m, r, score)
+        if game is None:
+            game = won
     whole = False  # the hand is won at a ladder step worth the game or the match
     if winner is not None:
         before = score[winner]
@@ -52,18 +54,6 @@ def conclude(m: Match, r: Ruling, winner: int | None, points: int,
     r.ends = True
     if game is not None:
         win_game(m, r, game, whole and rules.match_step)
-
-
-def win_game(m: Match, r: Ruling, winner: int, match: bool = False) -> None:
-    """Rule a game won by ``winner`` (and the match, when it is the last, P9, M8, or when
-    ``match``: the hand was worth the match)."""
-    games = m.games[:]
-    games[winner] += 1
-    r.ends = True
-    r.game = winner
-    r.games = games
-    if games[winner] >= m.rules.games_to_win or match:
-        r.match = winner
 
 
 def hand_result(m: Match, results: list[int | None]) -> tuple[bool, int | None]:
@@ -160,45 +150,3 @@ def accept_pending(hand: HandState, team_of: Sequence[int]) -> None:
         hand.bound[seat] = card
         hand.shown.append((seat, card))
     hand.pending = None
-
-
-def end_hand(m: Match, ruling: Ruling) -> None:
-    """Apply the end of a hand (or of a game lost by a forbidden raise) as ruled; then, if
-    the match goes on, the next hand's dealer and a fresh hand (the transition to ``deal``
-    deals it)."""
-    events = ruling.checkpoints
-    if events is None:
-        events = ruling.checkpoints = []
-    if m.hand.side is not None:  # side bets owed (GH6) and cards shown (G32)
-        from engine.moves.bets import side_bets_at_end
-        side_bets_at_end(m, ruling, events)
-    if ruling.hand is not None:
-        winner, points, score = ruling.hand
-        m.score = score
-        events.append({"event": "hand", "winner": winner, "points": points,
-                       "score": score[:]})
-    w = ruling.game
-    if w is not None:
-        m.games = ruling.games  # type: ignore[assignment]
-        events.append({"event": "game", "winner": w, "score": m.score[:],
-                       "games": m.games[:]})
-        if ruling.match is not None:
-            m.winner = w
-            events.append({"event": "match", "winner": w, "games": m.games[:]})
-            return
-        m.score = [0] * m.rules.teams  # M8: each game starts at 0-0
-    players = m.rules.players
-    m.dealer = (m.dealer + 1) % players  # the next dealer is to the right
-    hand = m.hand
-    # the ended hand's lists are kept without copying: the next hand has new ones
-    m.last_hand = (m.hand_number, hand.played, hand.shown, hand.results, hand.blind)
-    new_hand(m)
-
-
-def new_hand(m: Match) -> None:
-    """A fresh hand and its first round, led by the mão (the dealer's next seat)."""
-    rules = m.rules
-    m.hand = hand = HandState(rules.players, rules.initial_value)
-    if rules.side_bets:  # G22-G32: a fresh record of each side bet
-        hand.side = [BetState(bet) for bet in rules.side_bets]
-    m.round = RoundState(0, (m.dealer + 1) % rules.players)

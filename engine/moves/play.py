@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any
 from engine.cards import COBERTA, Card, card_name
 from engine.errors import Why
 from engine.moves import MoveKind, Phase, Words, move_transitions, register
-from engine.moves.outcome import conclude, end_hand, hand_result
+from engine.moves.outcome import conclude, hand_result
+from engine.moves.scoring import end_hand
 from engine.payload import CardField, Flag, LogEvent, Payload
 from engine.rules import COVERED
 from engine.ruling import Ruling

@@ -51,8 +51,6 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
 def _bet_answerers(m: Match) -> list[int]:
     """Who may answer the pending side bet's call (G27): the other team, in playing order
     from the caller's next seat."""
-    from engine.moves.bets import pending_bet
-
     found = pending_bet(m)
     assert found is not None and found[1].caller is not None
     caller, n, team_of = found[1].caller, m.players, m.rules.team_of

@@ -13,8 +13,9 @@ from engine.errors import Why
 from engine.moves import MoveKind, Words, has_ladder, move_transitions, register
 from engine.moves.answers import who_answers
 from engine.moves.deal import has_decision
-from engine.moves.outcome import accept_pending, conclude, end_hand, other_team, win_game
+from engine.moves.outcome import accept_pending, conclude, other_team
 from engine.moves.play import beats_table, kill_target
+from engine.moves.scoring import end_hand, win_game
 from engine.payload import CardField, LogEvent, Number, Payload
 from engine.ruling import Ruling
 from engine.state import NORMAL

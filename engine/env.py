@@ -99,10 +99,11 @@ from engine.moves import load_kinds
 from engine.observation import Observation
 from engine.payload import SLOTS
 from engine.rules import Rules
+from engine.state import Phase
 
 __all__ = ["TrucoEnv", "env", "raw_env"]
 
-_PHASES = ("play", "answer", "decide")
+_PHASES = (Phase.PLAY, Phase.ANSWER, Phase.DECIDE)
 
 
 #: The Action slots that tell moves apart in the space: all but a raise's value (the space has

@@ -64,7 +64,7 @@ from engine.rules import Rules
 from engine.ruling import Ruling
 from engine.shuffle import SplitMix64
 from engine.shuffle import deal as seeded_deal
-from engine.state import NORMAL, HandState, Played, RoundState
+from engine.state import DEAL, DECIDE, MATCH_OVER, NORMAL, PLAY, HandState, Played, RoundState
 from engine.variant import load
 
 __all__ = ["NORMAL", "Checkpoint", "Match", "MoveTable", "move_table", "resolve_rules"]
@@ -138,7 +138,7 @@ class MoveTable:
             for s in machine.states}
         self.hand_ends = hand_end_hooks(rules)  # of its kinds, in the order they run
         #: States whose moves are listed seat by seat (the partners who answer a raise).
-        self.by_seat = {name for name, phase in PHASES.items() if phase.by_seat}
+        self.by_seat = {str(phase) for phase, waiting in PHASES.items() if waiting.by_seat}
         team_of = rules.team_of
         #: The seats of the other teams, by team: who may answer that team's raise.
         self.opponents = [tuple(s for s in range(n) if team_of[s] != t)
@@ -181,7 +181,7 @@ class Match:
         self.machine = moves.machine
         # a LeanMachine's events (engine.machine.build_machine): LeanEvent.trigger_move
         self._events = cast("dict[str, LeanEvent]", moves.machine.events)
-        self.state = str(moves.machine.initial)  # deal, or a move before it (a cut)
+        self.state: str = str(moves.machine.initial)  # deal, or a move before it (a cut)
         self.is_over = False
         self.seed = seed
         self.rng = SplitMix64(seed) if seed is not None else None
@@ -250,7 +250,7 @@ class Match:
     @property
     def awaiting_deal(self) -> bool:
         """Whether the next hand waits for an explicit :meth:`deal`."""
-        return self.state == "deal"
+        return self.state == DEAL
 
     @property
     def players(self) -> int:
@@ -436,7 +436,7 @@ class Match:
         self._illegal(action, Why(code, text))
 
     def _illegal(self, action: Action | Deal, why: str) -> NoReturn:
-        if self.state == "match_over":
+        if self.state == MATCH_OVER:
             why = Why("match_over", "the match is over")
         raise IllegalMoveError(f"{action}: {why}", [str(a) for a in self.legal_actions()],
                                move=action, why=why)
@@ -517,7 +517,7 @@ class Match:
         own_hand = None if blind else [card_name(c) for c in self.hands[seat]]
         partners: dict[int, list[str]] | None = None
         rule = self.hand.rule
-        if (self.state == "decide" and rule is not None and rule.show_partner_cards
+        if (self.state == DECIDE and rule is not None and rule.show_partner_cards
                 and team == self.special_team):
             partners = {s: [card_name(c) for c in self.hands[s]] for s in range(n)
                         if r.team_of[s] == team}
@@ -548,7 +548,7 @@ class Match:
             "hand_number": self.hand_number,
             "dealer": self.dealer,
             "mao": self.mao,
-            "turn": self.turn if self.state == "play" else None,
+            "turn": self.turn if self.state == PLAY else None,
             "round": self.round_no + 1,
             "hand": own_hand,
             "hand_size": len(self.hands[seat]),

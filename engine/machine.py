@@ -1,7 +1,8 @@
 """The game as a ``transitions`` state machine, built once per variant from its rules: the
 machine decides what may happen next.
 
-States are the phases a match rests in between moves:
+States are the phases a match rests in between moves (:class:`engine.state.Phase`, a ``str``
+enum: the library is given, and sets on the match, the phases' strings):
 
 ``deal``        a new hand is awaited (the chance step: the seeded shuffle, or a recorded deal)
 ``decide``      a mão de dez / mão de 11 decision (only in variants that have one, M5)
@@ -67,6 +68,7 @@ from transitions.core import Event
 from engine.moves import KINDS, PHASES, load_kinds
 from engine.rules import Rules
 from engine.ruling import CONDITIONS, EFFECTS, Callback
+from engine.state import Phase
 
 
 class MachineBuildError(RuntimeError):
@@ -86,15 +88,30 @@ def machine_spec(rules: Rules) -> tuple[list[dict[str, Any]], list[dict[str, Any
     for kind in KINDS.values():  # flor (G35): the moments that go to ``sing``
         if kind.adjust is not None and kind.enabled(rules):
             transitions = kind.adjust(rules, transitions)
+    transitions = [{**t, "source": _named(t["source"]), "dest": _named(t["dest"])}
+                   for t in transitions]
     used = {t["source"] for t in transitions} | {t["dest"] for t in transitions}
     # The first state is the machine's initial one: a phase that opens the hand (a cut,
     # before the deal), else ``deal``.
     phases = [name for name in PHASES if name in used]
-    states: list[dict[str, Any]] = [{"name": name} for name in phases if PHASES[name].opens]
-    states.append({"name": "deal", "on_enter": ["deal_next"]})
-    states += [{"name": name} for name in phases if not PHASES[name].opens]
-    states.append({"name": "match_over", "final": True, "on_enter": ["match_decided"]})
+    states: list[dict[str, Any]] = [{"name": _named(name)} for name in phases
+                                    if PHASES[name].opens]
+    states.append({"name": Phase.DEAL.value, "on_enter": ["deal_next"]})
+    states += [{"name": _named(name)} for name in phases if not PHASES[name].opens]
+    states.append({"name": Phase.MATCH_OVER.value, "final": True,
+                   "on_enter": ["match_decided"]})
     return states, transitions
+
+
+def _named(state: Any) -> Any:
+    """A transition's source or destination as the library is given it: a :class:`Phase` by
+    its string. ``transitions`` names an ``Enum`` state by its member's name (``PLAY``), and
+    reads a model's state that is an ``Enum`` the same way; so the library's states, and the
+    model's state it sets (:attr:`engine.game.Match.state`), are the phases' strings, which
+    compare equal to the members (``"play" == Phase.PLAY``)."""
+    if isinstance(state, list):
+        return [_named(s) for s in state]
+    return state.value if isinstance(state, Phase) else state
 
 
 def _resolve(states: list[dict[str, Any]],

@@ -29,6 +29,7 @@ from engine.errors import IllegalMoveError, PositionError
 from engine.game import Checkpoint, Match, resolve_rules
 from engine.rules import NOT_RULES, Rules
 from engine.shuffle import SplitMix64
+from engine.state import Phase
 
 #: How often each kind of move is drawn, relative to the others present: mostly cards, so that
 #: hands reach their later rounds and special hands, with raises, folds and accepts mixed in.
@@ -318,7 +319,7 @@ def render_state(match: Match, number: int, views: Sequence[Mapping[str, str]]) 
     only where they differ from the cards it holds and from its share of the legal moves
     above). Observation keys fixed for the hand are in its banner instead."""
     head = f"[{number}] {match.state} · round {match.round_no + 1}"
-    if match.state == "play":
+    if match.state == Phase.PLAY:
         head += f" · turn {match.turn}"
     head += f" · value {match.value}"
     if match.pending is not None:

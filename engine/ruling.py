@@ -9,7 +9,12 @@ spec uses from these registries when it builds a variant's machine.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from engine.game import Match
+    from engine.moves.bets import Settlement
 
 #: A condition or callback of this engine's machines: called with the trigger's arguments,
 #: the move and its :class:`Ruling` (``send_event=False``).
@@ -37,32 +42,72 @@ def effect(name: str) -> Callable[[Callback], Callback]:
     return register
 
 
+class RoundResult(NamedTuple):
+    """A round a card completes (C6): the team that won it (``None``: tied) and the seat that
+    leads the next."""
+
+    winner: int | None
+    leader: int
+
+
+@cache
+def round_result(winner: int | None, leader: int) -> RoundResult:
+    """The :class:`RoundResult` of ``winner`` and ``leader``, made once (the few there are are
+    shared: a new ``NamedTuple`` for every round costs more than the rest of the ruling)."""
+    return RoundResult(winner, leader)
+
+
+class HandResult(NamedTuple):
+    """A hand ended by its result or a fold (C7, C11): the team that takes it (``None``:
+    nobody, P8, M7), the points its score rose by, and the score after."""
+
+    winner: int | None
+    points: int
+    score: list[int]
+
+
+class GameResult(NamedTuple):
+    """A game won (M8, P9): by which team, and the games after."""
+
+    winner: int
+    games: list[int]
+
+
+class Owed(NamedTuple):
+    """A side bet's points credited when the hand ends (GH6): the bet (its index in the hand's
+    records), the team, the points, and the score after."""
+
+    bet: int
+    team: int
+    points: int
+    score: list[int]
+
+
 class Ruling:
     """What the machine's conditions made of one move, before anything changed: why it is
     illegal, or what it does; then the checkpoints its effect caused.
 
-    ``round`` is ``(winner, next leader)`` when a card completes a round; ``hand`` is
-    ``(winner, points, score after)`` when the hand ends by its result or a fold; ``game`` and
-    ``games`` when a game is won (``hand`` is ``None`` for a game lost by a forbidden raise,
-    P5/P6), ``match`` when the match is."""
+    ``round`` is set when a card completes a round, ``hand`` when the hand ends by its result
+    or a fold, ``game`` when a game is won (``hand`` is ``None`` for a game lost by a
+    forbidden raise, P5/P6), ``match`` when the match is."""
 
     #: The match the move is made in (set by whoever makes the ruling: the callbacks are
     #: called with the move and its ruling alone, ``send_event=False``).
-    model: Any = None
+    model: Match
     # Class-level defaults: a ruling is made for every move, and most moves set none of them.
     why: str | None = None
     judged = False
     ends = False
-    round: tuple[int | None, int] | None = None
-    hand: tuple[int | None, int, list[int]] | None = None
-    game: int | None = None
-    games: list[int] | None = None
+    round: RoundResult | None = None
+    hand: HandResult | None = None
+    game: GameResult | None = None
+    #: The team that wins the match.
     match: int | None = None
     #: Set by the effect of a move that causes checkpoints (most cause none).
     checkpoints: list[dict[str, Any]] | None = None
-    #: A side bet settled by the move (G28-G31): :class:`engine.moves.bets.Settlement`.
-    side: Any = None
-    #: Side bets' points credited when the hand ends (GH6): (bet index, team, points, score).
-    owed: list[tuple[int, int, int, list[int]]] | None = None
+    #: A side bet settled by the move (G28-G31).
+    side: Settlement | None = None
+    #: Side bets' points credited when the hand ends (GH6).
+    owed: list[Owed] | None = None
     #: A flor song that is not the last (``more``) or ends in a raise (``raised``), G36, G39.
     flor: str | None = None

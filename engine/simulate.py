@@ -46,6 +46,7 @@ from engine.fileio import atomic_write_text
 from engine.game import NORMAL, Checkpoint, Match, resolve_rules
 from engine.logformat import Recorder, header_variant
 from engine.rules import Rules
+from engine.state import PLAY
 from engine.variant import looks_like_path
 
 #: Mixed into a match's seed to seed its bots (the deals use the match seed itself).
@@ -184,7 +185,7 @@ class _Tally:
         m = self.match
         if self._before is None:
             self._before = (m.pending, m.hand_number, m.special)
-            if action.kind == "raise" and m.state == "play" and action.seat != m.turn:
+            if action.kind == "raise" and m.state == PLAY and action.seat != m.turn:
                 self.data["out_of_turn_raises"] += 1  # M3: while another seat's card is awaited
             return
         pending, hand_number, special = self._before

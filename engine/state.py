@@ -1,4 +1,4 @@
-"""The state of a match below the match itself: the hand in play and its round.
+"""The state of a match below the match itself: its phase, the hand in play and its round.
 
 :class:`~engine.game.Match` holds what lasts the whole match (the rules, the phase, the seed,
 the dealer, the scores); a :class:`HandState` what one hand has (the cards, the bet, the special
@@ -8,6 +8,7 @@ it is and the cards of the round in play. Move kinds (:mod:`engine.moves`) read 
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from engine.cards import Card
@@ -15,6 +16,41 @@ from engine.cards import Card
 if TYPE_CHECKING:
     from engine.rules import SpecialHand
     from engine.sidebets import BetState
+
+class Phase(StrEnum):
+    """The states of a variant's machine (:mod:`engine.machine`): the phases a match rests in
+    between moves, :attr:`engine.game.Match.state`. A phase is its name as a string
+    (``Phase.PLAY == "play"``, and its ``repr`` is the string's), so logs, positions,
+    observations and snapshots show the names they always did. A variant's machine has the
+    phases of the move kinds it has (:data:`engine.moves.PHASES`), and ``deal`` and
+    ``match_over``."""
+
+    #: A new hand is awaited (the chance step: the seeded shuffle, or a recorded deal).
+    DEAL = "deal"
+    #: A mão de dez / mão de 11 decision (M5).
+    DECIDE = "decide"
+    #: A card is awaited (raises may come in, C8-C10, P4, M3).
+    PLAY = "play"
+    #: A raise waits for its answer (C9).
+    ANSWER = "answer"
+    #: A side bet's call waits for its answer (G27).
+    BET_ANSWER = "bet_answer"
+    #: A flor must be sung (G35, G36).
+    SING = "sing"
+    #: The cutter's choice before the deal (house, catalogue #36: :mod:`engine.moves.cut`).
+    CUT = "cut"
+    #: The match is decided.
+    MATCH_OVER = "match_over"
+
+    __repr__ = str.__repr__
+
+
+#: The phases' strings, as the machine names its states and sets ``Match.state``: what the hot
+#: paths (the kinds' judges and listers) compare the state with. ``Phase.PLAY`` is looked up
+#: through the enum's class on every read (a thousand instructions in Python 3.11), and an
+#: enum member compares slower than the string itself; a module's name is read at once.
+DEAL, DECIDE, PLAY, ANSWER, BET_ANSWER, SING, CUT, MATCH_OVER = (phase.value for phase in Phase)
+
 
 #: A card played: (0-based round, seat, card, covered).
 Played = tuple[int, int, Card, bool]

@@ -137,3 +137,22 @@ def test_the_end_of_hand_hooks_are_the_variants_kinds_once_each_in_a_fixed_order
     twin = HandEnd("side_bets", AT_HAND_END.rule, AT_HAND_END.apply)
     with pytest.raises(ValueError, match="two end-of-hand hooks"):
         hooks_in_order([(6, AT_HAND_END), (9, twin)])
+
+
+def test_the_phases_are_one_str_enum_whose_values_are_the_state_names() -> None:
+    """The machine's states are :class:`engine.state.Phase` (issue 27): a ``str`` enum whose
+    values are the names logs, positions and observations always showed, ``repr`` included;
+    the kinds declare every phase but the machine's own ``deal`` and ``match_over``."""
+    from engine.moves import PHASES
+    from engine.resources import shipped_variants
+    from engine.state import PLAY, Phase
+
+    names = {phase.value for phase in Phase}
+    for variant in sorted(shipped_variants()):
+        assert set(build_machine(find_variant(variant)).states) <= names, variant
+    assert set(PHASES) | {Phase.DEAL, Phase.MATCH_OVER} == set(Phase)
+    assert Phase.PLAY == "play" == PLAY and type(PLAY) is str
+    assert repr(Phase.BET_ANSWER) == "'bet_answer'" and f"{Phase.SING}" == "sing"
+    assert json.dumps({"phase": Phase.MATCH_OVER}) == '{"phase": "match_over"}'
+    m = Match.new("paulista", seed=1)
+    assert m.state == Phase.PLAY and type(m.state) is str

@@ -24,6 +24,7 @@ from engine.game import Match
 from engine.moves import PHASES
 from engine.rules import Rules
 from engine.shuffle import MASK64, SplitMix64
+from engine.state import PLAY
 
 Observation = Mapping[str, Any]
 
@@ -181,7 +182,7 @@ def movers(match: Match) -> list[int]:
     :func:`next_actor`): one seat for a card, a flor's song or a single decider; else the
     seats that may answer or decide, in playing order from the raiser's (or caller's) next
     seat, or from the mão for a decision. Who moves in each phase is its kind's
-    (:class:`engine.moves.Phase`)."""
+    (:class:`engine.moves.Waiting`)."""
     phase = PHASES.get(match.state)
     if phase is None:
         raise ValueError(f"nobody moves while the match is in {match.state!r}")
@@ -279,7 +280,7 @@ def out_of_turn_raise(match: Match, bots: Mapping[int, Bot] | Sequence[Bot],
     (a replay stops at the seat whose raise it reads). The first raise chosen is returned (the
     caller applies it), or ``None`` when every seat passed. Deterministic: the same match and
     bots give the same answer."""
-    if match.state != "play" or not match.moves.any_time or match.special:
+    if match.state != PLAY or not match.moves.any_time or match.special:
         return None
     n = match.players
     turn = match.turn

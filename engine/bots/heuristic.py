@@ -46,6 +46,7 @@ from engine.observation import SideBetView
 from engine.rules import Rules
 from engine.shuffle import MASK64, SplitMix64
 from engine.sidebets import SideBet
+from engine.state import Phase
 
 _MANILHA = 100
 _NO_CARD = -2  # below a covered card (-1): nothing on the table yet
@@ -98,19 +99,19 @@ class HeuristicBot:
         if not legal_actions:
             raise ValueError("no legal move to choose from")
         phase = observation["phase"]
-        if phase == "decide":
+        if phase == Phase.DECIDE:
             return self._decide(observation, legal_actions)
-        if phase == "sing" or (phase == "bet_answer" and any(
+        if phase == Phase.SING or (phase == Phase.BET_ANSWER and any(
                 v["pending"] and v.get("sung") is not None
                 for v in observation["side_bets"])):
             return self._flor(observation, legal_actions)
-        if phase == "bet_answer":
+        if phase == Phase.BET_ANSWER:
             return self._bet_answer(observation, legal_actions)
         if "side_bets" in observation:  # G24, G26: start a side bet on good points
             call = self._bet_call(observation, legal_actions)
             if call is not None:
                 return call
-        if phase == "answer":
+        if phase == Phase.ANSWER:
             return self._answer(observation, legal_actions)
         return self._play_or_raise(observation, legal_actions)
 
@@ -125,12 +126,12 @@ class HeuristicBot:
         obs = observation
         phase = obs["phase"]
         cards = list(obs["hand"] or [])
-        if phase == "answer":
+        if phase == Phase.ANSWER:
             return self._estimate(obs, cards)
-        if phase == "bet_answer":
+        if phase == Phase.BET_ANSWER:
             view = next((v for v in obs["side_bets"] if v["pending"]), None)
             return 0.0 if view is None else float(self._bet_points(obs, view)[0])
-        if phase == "decide":
+        if phase == Phase.DECIDE:
             return self._weigh(cards, obs["manilhas"])
         return 0.0
 
@@ -199,7 +200,7 @@ class HeuristicBot:
         if obs["mao"] == obs["seat"]:
             pts += 1  # the mão wins ties (G34)
         songs = {a.call or "": a for a in legal if a.kind == "flor"}
-        if obs["phase"] == "bet_answer":  # a contra-flor waits for this team's answer
+        if obs["phase"] == Phase.BET_ANSWER:  # a contra-flor waits for this team's answer
             if songs and pts >= 35:
                 return next(iter(songs.values()))
             kind = "quero" if pts >= 30 else "nao_quero"

@@ -67,6 +67,7 @@ from engine.position import POSITION_FORMAT, build
 from engine.rules import Rules
 from engine.shuffle import SplitMix64
 from engine.sidebets import SideBet, best_points, flor_points, is_flor
+from engine.state import DEAL, MATCH_OVER, PLAY, Phase
 
 #: The default budget: hands played out per decision (``search`` alone).
 DEFAULT_BUDGET = 96
@@ -414,7 +415,7 @@ class SearchBot:
                 "accepted": view["accepted"], "winner": view["winner"],
                 "points": view["points"],
                 "owed": view["settled"] and bet.credit == "end_of_hand"
-                and obs["phase"] != "match_over",
+                and obs["phase"] != Phase.MATCH_OVER,
                 "shown": shown})
             if flor:  # G37-G41: what was killed, who sang, the flores that scored
                 entries[-1]["killed"] = view["bet"] in killed
@@ -481,8 +482,8 @@ class SearchBot:
         or the match is over): cards by :func:`_greedy`, answers and decisions by the
         heuristic."""
         policy = self._policy
-        while m.state not in ("deal", "match_over"):
-            if m.state == "play":
+        while m.state not in (DEAL, MATCH_OVER):
+            if m.state == PLAY:
                 seat = m.round.turn
                 m.apply(_greedy(m, m.legal_actions(seat)))
             else:

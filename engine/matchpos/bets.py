@@ -45,8 +45,8 @@ def _settlement(m: Match, k: int, score: Sequence[int]) -> Settlement:
             own(m, r, k, b)
     finally:
         m.score = kept
-    result: Settlement = r.side
-    return result
+    assert r.side is not None, "a settlement rules its side bet"
+    return r.side
 
 
 def _same_points(m: Match, b: BetState, engine: tuple[int, tuple[Card, ...]] | None,

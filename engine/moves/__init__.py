@@ -19,9 +19,10 @@ A move kind is everything the engine knows about one kind of move, in one module
   listed seat by seat and a lister is called only for the seats that may answer now
   (:func:`engine.moves.answers.answering_seats`);
 - ``not_now``: why it is not a move in a state that has no trigger for it;
-- ``phases``: the states in which the match waits for a move of the kind (:class:`Phase`:
-  who may move there, the code of a move refused while it waits, whether its moves are listed
-  seat by seat): ``play`` for a card, ``answer`` for an accept (or a fold) of a raise, ...;
+- ``phases``: the states in which the match waits for a move of the kind (:class:`Waiting`:
+  the :class:`~engine.state.Phase`, who may move there, the code of a move refused while it
+  waits, whether its moves are listed seat by seat): ``play`` for a card, ``answer`` for an
+  accept (or a fold) of a raise, ...;
 - ``adjust`` (rarely): a rewrite of the other kinds' transitions, for a kind that changes
   where their moves lead (flor, G35: a move after which a flor is due goes to ``sing``);
 - ``hand_end`` (rarely): what the end of every hand owes to the kind's moves
@@ -60,6 +61,7 @@ from engine.actions import declare
 from engine.moves.scoring import HandEnd, hooks_in_order
 from engine.payload import LogEvent, Payload
 from engine.ruling import Ruling, condition, effect
+from engine.state import Phase
 
 if TYPE_CHECKING:
     from engine.actions import Action
@@ -122,10 +124,10 @@ class Words:
 
 
 @dataclass(frozen=True)
-class Phase:
+class Waiting:
     """A state in which the match rests, waiting for a move of the kind that declares it."""
 
-    name: str
+    phase: Phase
     #: ``movers(match)``: the seats that may make the awaited move, the default first (a
     #: driver asks it: :func:`engine.bots.base.next_actor`).
     movers: Callable[[Match], list[int]]
@@ -151,6 +153,8 @@ class MoveKind:
     transitions: Callable[[Rules], list[dict[str, Any]]]
     lister: Lister | None = None  # None: the chance step (deal), not listed
     enabled: Callable[[Rules], bool] = lambda rules: True
+    #: Why a move of the kind is refused in a state with no trigger for it, by
+    #: :class:`~engine.state.Phase` (``None``: any other).
     not_now: dict[str | None, str] = field(default_factory=dict)
     keys: tuple[str, ...] = ()
     #: ``tell(action, words)``: the move told, as seen from seat ``words.me``.
@@ -184,7 +188,7 @@ class MoveKind:
     #: What a move of the kind carries (its fields), declared to Action; ``None``: no Action.
     payload: Payload | None = None
     #: The states in which the match waits for a move of the kind.
-    phases: tuple[Phase, ...] = ()
+    phases: tuple[Waiting, ...] = ()
     #: How its moves stand in a log: their event's place, schema and format version.
     log: LogEvent | None = None
     #: ``space(rules)``: the kind's moves in the action space of :mod:`engine.env` (whether or
@@ -218,9 +222,10 @@ class MoveKind:
 
 #: The registered kinds, by name, in registration order.
 KINDS: dict[str, MoveKind] = {}
-#: The phases the kinds declare, by name, in registration order (the order a diagram lists
-#: them; ``deal`` and ``match_over`` are the machine's own).
-PHASES: dict[str, Phase] = {}
+#: The phases the kinds declare, in registration order (the order a diagram lists them;
+#: ``deal`` and ``match_over`` are the machine's own): by :class:`~engine.state.Phase`, which
+#: is a string, so that :attr:`Match.state <engine.game.Match.state>` looks it up.
+PHASES: dict[str, Waiting] = {}
 #: The end-of-hand hooks the kinds declare, by name (:class:`~engine.moves.scoring.HandEnd`).
 HAND_ENDS: dict[str, HandEnd] = {}
 
@@ -233,9 +238,9 @@ def register(kind: MoveKind) -> MoveKind:
     judge = kind.judge
     if kind.payload is not None:
         declare(kind.name, kind.payload)
-    for phase in kind.phases:
-        if PHASES.setdefault(phase.name, phase) is not phase:
-            raise ValueError(f"two kinds declare the phase {phase.name!r}")
+    for waiting in kind.phases:
+        if PHASES.setdefault(waiting.phase, waiting) is not waiting:
+            raise ValueError(f"two kinds declare the phase {waiting.phase!r}")
 
     def check(move: Any, ruling: Ruling) -> bool:
         if ruling.judged:
@@ -272,7 +277,7 @@ def _ends_match(move: Any, ruling: Ruling) -> bool:
     return ruling.match is not None
 
 
-def move_transitions(kind: str, source: str, goes_on: str | None, *, ends: bool = True,
+def move_transitions(kind: str, source: Phase, goes_on: Phase | None, *, ends: bool = True,
                      goes: bool = True) -> list[dict[str, Any]]:
     """The transitions of one move kind from ``source``: one that goes on to ``goes_on``
     (``None``: stays, an internal transition) unless the move ends the hand, and, when the move
@@ -285,9 +290,9 @@ def move_transitions(kind: str, source: str, goes_on: str | None, *, ends: bool 
                     "conditions": [legal], "unless": ["ends_hand"] if ends else [],
                     "before": [kind]})
     if ends:
-        out.append({"trigger": kind, "source": source, "dest": "match_over",
+        out.append({"trigger": kind, "source": source, "dest": Phase.MATCH_OVER,
                     "conditions": [legal, "ends_match"], "before": [kind]})
-        out.append({"trigger": kind, "source": source, "dest": "deal",
+        out.append({"trigger": kind, "source": source, "dest": Phase.DEAL,
                     "conditions": [legal, "ends_hand"], "before": [kind]})
     return out
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.moves import MoveKind, Phase, Words, has_ladder, move_transitions, register
+from engine.moves import MoveKind, Waiting, Words, has_ladder, move_transitions, register
 from engine.moves.answers import judge_answer, may_answer
 from engine.moves.outcome import accept_pending
 from engine.payload import LogEvent, Payload
+from engine.state import Phase
 
 if TYPE_CHECKING:
     from engine.actions import Action
@@ -57,12 +58,12 @@ def _told(a: Action, w: Words) -> str:
 KIND = register(MoveKind(
     name="accept", tell=_tell, menu=_menu, order=2, judge=judge_answer, effect=_effect,
     lister=_lister,
-    transitions=lambda rules: move_transitions("accept", "answer", "play", ends=False),
+    transitions=lambda rules: move_transitions("accept", Phase.ANSWER, Phase.PLAY, ends=False),
     enabled=has_ladder, payload=Payload(),
     log=LogEvent(place=3,
                  about="Move: the challenged team accepts the pending raise."),
     # a raise waits for its answer: accept (or fold, or raise back) by the seats that may answer
-    phases=(Phase("answer", _answerers, pending="answer_pending", by_seat=True),),
+    phases=(Waiting(Phase.ANSWER, _answerers, pending="answer_pending", by_seat=True),),
     not_now={None: "no raise is waiting for an answer"},
     keys=("betting.ladder", "betting.answered_by", "betting.refusal"),
     # its words (truco play, the transcript) and its moves in engine.env's action space

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from engine.cards import Card, card_name
 from engine.errors import Why
 from engine.moves.scoring import HandEnd, end_hand, win_game
-from engine.ruling import condition
+from engine.ruling import Owed, condition
 from engine.sidebets import (
     FALTA_PLUS_FLORES,
     FLORES,
@@ -36,6 +36,7 @@ from engine.sidebets import (
     seats_from_mao,
     shown_set,
 )
+from engine.state import Phase
 
 if TYPE_CHECKING:
     from engine.actions import Action
@@ -239,7 +240,8 @@ def apply_settlement(m: Match, r: Ruling) -> None:
     """Apply a ruled settlement: the bet's record, the declarations and the crediting as
     checkpoints (``side_declare``, ``side_bet``), the score; and the end of the hand (a game
     won, G46) where the ruling ends it."""
-    s: Settlement = r.side
+    s = r.side
+    assert s is not None, "no settlement ruled"
     b = m.hand.side[s.index]  # type: ignore[index]
     b.pending = False
     b.settled = True
@@ -280,7 +282,7 @@ def credit_owed(m: Match, r: Ruling, score: list[int]) -> int | None:
         return None
     owed = [(i, b.winner, b.points) for i, b in enumerate(side)
             if b.owed and b.winner is not None]
-    s: Settlement | None = r.side
+    s = r.side
     if s is not None and s.score is None:  # settled by this very move (G20, a concede)
         owed.append((s.index, s.team, s.points))
     game = None
@@ -288,7 +290,7 @@ def credit_owed(m: Match, r: Ruling, score: list[int]) -> int | None:
         score[team] += points
         if r.owed is None:
             r.owed = []
-        r.owed.append((i, team, points, score[:]))
+        r.owed.append(Owed(i, team, points, score[:]))
         if game is None and score[team] >= m.rules.target:
             game = team
     return game
@@ -345,14 +347,14 @@ def answer_transitions(kind: str, has_answer: bool) -> list[dict[str, Any]]:
     legal = f"legal_{kind}"
     out: list[dict[str, Any]] = []
     if has_answer:
-        out.append({"trigger": kind, "source": "bet_answer", "dest": "answer",
+        out.append({"trigger": kind, "source": Phase.BET_ANSWER, "dest": Phase.ANSWER,
                     "conditions": [legal, "truco_pending"], "unless": ["ends_hand"],
                     "before": [kind]})
-    out += [{"trigger": kind, "source": "bet_answer", "dest": "play",
+    out += [{"trigger": kind, "source": Phase.BET_ANSWER, "dest": Phase.PLAY,
              "conditions": [legal], "unless": ["ends_hand"], "before": [kind]},
-            {"trigger": kind, "source": "bet_answer", "dest": "match_over",
+            {"trigger": kind, "source": Phase.BET_ANSWER, "dest": Phase.MATCH_OVER,
              "conditions": [legal, "ends_match"], "before": [kind]},
-            {"trigger": kind, "source": "bet_answer", "dest": "deal",
+            {"trigger": kind, "source": Phase.BET_ANSWER, "dest": Phase.DEAL,
              "conditions": [legal, "ends_hand"], "before": [kind]}]
     return out
 

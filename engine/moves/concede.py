@@ -44,7 +44,7 @@ from engine.moves.outcome import conclude
 from engine.moves.scoring import end_hand
 from engine.payload import LogEvent, Payload
 from engine.ruling import Ruling
-from engine.state import NORMAL
+from engine.state import ANSWER, BET_ANSWER, NORMAL, Phase
 
 if TYPE_CHECKING:
     from engine.game import Match
@@ -73,7 +73,7 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
         return why
     hand = m.hand
     team_of = m.rules.team_of
-    if m.state == "bet_answer":  # G20: a side bet's call pending counts as refused, paid first
+    if m.state == BET_ANSWER:  # G20: a side bet's call pending counts as refused, paid first
         found = judge_bet_answer(m, a.seat)
         if isinstance(found, str):
             return found
@@ -85,7 +85,7 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
                      takes_game=False)
         return None
     bonus = 0 if hand.side is None else open_penalty(m)  # GH11: a side bet still open
-    if m.state == "answer":  # concede.instead_of_answer: the value before the raise
+    if m.state == ANSWER:  # concede.instead_of_answer: the value before the raise
         why = judge_answer(m, a, r)
         if why is None:
             conclude(m, r, team_of[hand.pending[0]], hand.value + bonus,  # type: ignore[index]
@@ -118,10 +118,10 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
     if _special_refusal(m) is not None:
         return
     table = concedes(m.moves.players)
-    if m.state == "bet_answer":  # G20: the team that must answer a side bet's call
+    if m.state == BET_ANSWER:  # G20: the team that must answer a side bet's call
         list_answers(m, seat, out, table)
         return
-    if m.state == "answer":  # listed seat by seat
+    if m.state == ANSWER:  # listed seat by seat
         if seat is not None:  # a seat that may answer (answers.py)
             out.append(table[seat])
         return
@@ -131,11 +131,11 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
 
 
 def _transitions(rules: Rules) -> list[dict[str, Any]]:
-    out = move_transitions("concede", "play", None, goes=False)  # it always ends the hand
+    out = move_transitions("concede", Phase.PLAY, None, goes=False)  # it always ends the hand
     if rules.concede_instead_of_answer and has_ladder(rules):
-        out += move_transitions("concede", "answer", None, goes=False)
+        out += move_transitions("concede", Phase.ANSWER, None, goes=False)
     if rules.side_bets:  # G20: the baralho instead of a side bet's answer
-        out += move_transitions("concede", "bet_answer", None, goes=False)
+        out += move_transitions("concede", Phase.BET_ANSWER, None, goes=False)
     return out
 
 
@@ -161,10 +161,10 @@ KIND = register(MoveKind(
                         "concede.instead_of_answer; the other team scores the hand's value (the "
                         "value before a pending raise).")),
     not_now={None: "no concede in this variant (concede.allowed)",
-             "answer": "a raise is waiting for its answer: accept or fold (a concede instead "
-                       "of an answer needs concede.instead_of_answer)",
-             "decide": "the special hand's decision comes first",
-             "deal": "no hand is in play"},
+             Phase.ANSWER: "a raise is waiting for its answer: accept or fold (a concede "
+                           "instead of an answer needs concede.instead_of_answer)",
+             Phase.DECIDE: "the special hand's decision comes first",
+             Phase.DEAL: "no hand is in play"},
     keys=("concede.allowed", "concede.instead_of_answer", "concede.in_special_hands",
           "betting.answered_by"),
     # its words (truco play, the transcript) and its moves in engine.env's action space

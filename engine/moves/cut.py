@@ -32,12 +32,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from engine.actions import Action
 from engine.cards import Card
 from engine.errors import Why
-from engine.moves import MoveKind, Phase, Words, register
+from engine.moves import MoveKind, Waiting, Words, register
 from engine.moves.deal import KIND as DEAL
 from engine.moves.deal import has_decision
 from engine.payload import LogEvent, NotationError, Payload, Text
 from engine.ruling import Ruling, condition
 from engine.shuffle import shuffle
+from engine.state import Phase
 
 if TYPE_CHECKING:
     from engine.game import Match
@@ -219,7 +220,7 @@ KIND = register(MoveKind(
                  about=("Move (version 2, variants with cut.allowed): before the hand's deal the "
                         "cutter (the dealer's previous seat) chooses his cut; with a seed the "
                         "hand is dealt from the seeded deck as the choice says.")),
-    phases=(Phase("cut", lambda m: [cutter(m)], pending="cut_pending", opens=True),),
+    phases=(Waiting(Phase.CUT, lambda m: [cutter(m)], pending="cut_pending", opens=True),),
     not_now={None: "no cut is awaited: the cutter cuts before the deal, once a hand",
              "deal": "the hand is cut already: its deal is awaited"},
     keys=("cut.allowed", "cut.choices"),

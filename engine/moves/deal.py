@@ -17,7 +17,7 @@ from engine.errors import Why
 from engine.moves import MoveKind, register
 from engine.payload import LogEvent
 from engine.ruling import Ruling, condition, effect
-from engine.state import NORMAL
+from engine.state import NORMAL, Phase
 
 if TYPE_CHECKING:
     from engine.game import Match
@@ -110,9 +110,9 @@ def _deal_next(move: Any, ruling: Ruling) -> None:
 def _transitions(rules: Rules) -> list[dict[str, Any]]:
     out = []
     if has_decision(rules):
-        out.append({"trigger": "deal", "source": "deal", "dest": "decide",
+        out.append({"trigger": "deal", "source": Phase.DEAL, "dest": Phase.DECIDE,
                     "conditions": ["legal_deal", "needs_decision"], "before": ["deal"]})
-    out.append({"trigger": "deal", "source": "deal", "dest": "play",
+    out.append({"trigger": "deal", "source": Phase.DEAL, "dest": Phase.PLAY,
                 "conditions": ["legal_deal"], "before": ["deal"]})
     return out
 

@@ -8,12 +8,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import Why
-from engine.moves import MoveKind, Phase, Words, move_transitions, register
+from engine.moves import MoveKind, Waiting, Words, move_transitions, register
 from engine.moves.deal import has_decision
 from engine.moves.outcome import conclude, other_team
 from engine.moves.scoring import end_hand
 from engine.payload import Choice, LogEvent, Payload
 from engine.ruling import Ruling
+from engine.state import Phase
 
 if TYPE_CHECKING:
     from engine.actions import Action
@@ -67,7 +68,7 @@ def _deciders(m: Match) -> list[int]:
 
 
 def _transitions(rules: Rules) -> list[dict[str, Any]]:
-    return move_transitions("decide", "decide", "play")  # play on, or fold: fold points
+    return move_transitions("decide", Phase.DECIDE, Phase.PLAY)  # play on, or fold: fold points
 
 
 def _tell(a: Action, w: Words) -> str:
@@ -94,7 +95,7 @@ KIND = register(MoveKind(
     log=LogEvent(place=5,
                  about=("Move: the team in a mão de dez / mão de 11 with a decision plays "
                         "(true) or folds (false).")),
-    phases=(Phase("decide", _deciders, pending="decision_pending"),),
+    phases=(Waiting(Phase.DECIDE, _deciders, pending="decision_pending"),),
     not_now={None: "no decision is awaited"},
     keys=("special_hands.one_team.decision", "special_hands.one_team.fold_points",
           "special_hands.one_team.show_partner_cards", "special_hands.one_team.decider"),

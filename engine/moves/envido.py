@@ -32,6 +32,7 @@ from engine.moves.bets import (
 from engine.payload import LogEvent, Payload, Text
 from engine.ruling import Ruling
 from engine.sidebets import BetState
+from engine.state import BET_ANSWER, PLAY, Phase
 
 if TYPE_CHECKING:
     from engine.game import Match
@@ -75,7 +76,7 @@ def start_problem(m: Match, seat: int, b: BetState) -> str | None:
                    f"{bet.name} is started only in round {bet.round + 1} (G24)")
     if hand.last_raise_team is not None:
         return Why("bet_closed_by_truco", f"a truco was accepted: no {bet.name} now (G25)")
-    if m.state == "play":
+    if m.state == PLAY:
         turn = rnd.turn
         if seat != turn:
             return Why("not_your_turn",
@@ -112,7 +113,7 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
         return Why("unknown_call", f"{a.call!r} is not a call of this variant: expected one of "
                                    f"{', '.join(names)}")
     b = found[1]
-    if m.state == "bet_answer":
+    if m.state == BET_ANSWER:
         answering = judge_bet_answer(m, a.seat)
         if isinstance(answering, str):
             return answering
@@ -146,7 +147,7 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
     side = m.hand.side
     assert side is not None
     table = calls_of(m.rules)
-    if m.state == "bet_answer":
+    if m.state == BET_ANSWER:
         found = pending_bet(m)
         assert found is not None
         b = found[1]
@@ -157,7 +158,7 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
             if seat is None or s == seat:
                 out.extend(table[s, c] for c in nxt)
         return
-    if m.state == "play":
+    if m.state == PLAY:
         t = m.round.turn
         if seat is not None and seat != t:
             return
@@ -176,12 +177,12 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
 
 def _transitions(rules: Rules) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = [
-        {"trigger": "envido", "source": "play", "dest": "bet_answer",
+        {"trigger": "envido", "source": Phase.PLAY, "dest": Phase.BET_ANSWER,
          "conditions": ["legal_envido"], "before": ["envido"]}]
     if has_ladder(rules) and any(b.truco_precedence for b in rules.side_bets):
-        out.append({"trigger": "envido", "source": "answer", "dest": "bet_answer",
+        out.append({"trigger": "envido", "source": Phase.ANSWER, "dest": Phase.BET_ANSWER,
                     "conditions": ["legal_envido"], "before": ["envido"]})
-    out.append({"trigger": "envido", "source": "bet_answer", "dest": None,
+    out.append({"trigger": "envido", "source": Phase.BET_ANSWER, "dest": None,
                 "conditions": ["legal_envido"], "before": ["envido"]})
     return out
 
@@ -246,10 +247,10 @@ KIND = register(MoveKind(
                         "with one of its calls, or raises the chain of the pending call "
                         "(G24-G27).")),
     not_now={None: "no side bet may be called now",
-             "decide": "the special hand's decision comes first",
+             Phase.DECIDE: "the special hand's decision comes first",
              # truco.precedence: false (GH8): a truco called closes the bet
-             "answer": Why("bet_closed_by_truco", "a truco was called: no side bet now "
-                                                  "(truco.closes: called, GH8)")},
+             Phase.ANSWER: Why("bet_closed_by_truco", "a truco was called: no side bet now "
+                                                       "(truco.closes: called, GH8)")},
     keys=("side_bets",),
     # its words (truco play, the transcript) and its moves in engine.env's action space
     hint=(5, lambda legal, rules: "/".join(dict.fromkeys(

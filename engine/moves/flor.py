@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action, Deal
 from engine.errors import Why
-from engine.moves import MoveKind, Phase, Words, has_ladder, move_transitions, register
+from engine.moves import MoveKind, Waiting, Words, has_ladder, move_transitions, register
 from engine.moves.bets import (
     AT_HAND_END,
     apply_settlement,
@@ -39,6 +39,7 @@ from engine.moves.bets import (
 from engine.payload import LogEvent, Payload, Text
 from engine.ruling import Ruling, condition
 from engine.sidebets import BetState, holders, is_flor
+from engine.state import BET_ANSWER, PLAY, Phase
 
 if TYPE_CHECKING:
     from engine.game import Match
@@ -119,7 +120,7 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
     b = record(m)
     chains = bet.flor_chains
     assert chains is not None
-    if m.state == "bet_answer":  # a raise over a contested flor's raise (G39)
+    if m.state == BET_ANSWER:  # a raise over a contested flor's raise (G39)
         found = pending_bet(m)
         assert found is not None
         if found[1] is not b:
@@ -133,7 +134,7 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
                                             f"{bet.name} (G39)")
         return None
     first = None
-    if m.state == "play":  # GH14: a holder sings on his turn of the flor's round, unasked
+    if m.state == PLAY:  # GH14: a holder sings on his turn of the flor's round, unasked
         why = _own_will_problem(m, b, a.seat)
         if why is not None:
             return why
@@ -185,7 +186,7 @@ def _own_will_problem(m: Match, b: BetState, seat: int) -> str | None:
 def _effect(a: Any, r: Ruling) -> None:
     m: Match = r.model
     b = record(m)
-    if m.state == "bet_answer":
+    if m.state == BET_ANSWER:
         b.chain = (*b.chain, a.call)
         b.caller = a.seat
         return
@@ -213,7 +214,7 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
     b = record(m)
     table = songs_of(m.rules)
     bet = b.bet
-    if m.state == "bet_answer":
+    if m.state == BET_ANSWER:
         found = pending_bet(m)
         if found is None or found[1] is not b:
             return
@@ -222,7 +223,7 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
             if seat is None or s == seat:
                 out.extend(table[s, c] for c in nxt)
         return
-    if m.state == "play":  # GH14: the seat whose card is awaited may sing of his own will
+    if m.state == PLAY:  # GH14: the seat whose card is awaited may sing of his own will
         t = m.round.turn
         if (seat is None or seat == t) and _own_will_problem(m, b, t) is None:
             out.append(table[t, bet.calls[0]])
@@ -294,8 +295,8 @@ def _flor_raised(move: Any, ruling: Ruling) -> bool:
 
 
 #: The triggers whose moves may bring a flor's moment (G35), and the states they leave.
-_MOMENTS = {"deal": ("deal",), "play": ("play",), "raise": ("play", "answer"),
-            "envido": ("play", "answer")}
+_MOMENTS = {"deal": (Phase.DEAL,), "play": (Phase.PLAY,),
+            "raise": (Phase.PLAY, Phase.ANSWER), "envido": (Phase.PLAY, Phase.ANSWER)}
 
 
 def reroute(rules: Rules, transitions: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -305,9 +306,10 @@ def reroute(rules: Rules, transitions: list[dict[str, Any]]) -> list[dict[str, A
     for tr in transitions:
         sources = _MOMENTS.get(tr["trigger"], ())
         conds = tr.get("conditions", [])
-        if (tr["source"] in sources and tr["dest"] in ("play", "answer", "bet_answer", None)
+        if (tr["source"] in sources
+                and tr["dest"] in (Phase.PLAY, Phase.ANSWER, Phase.BET_ANSWER, None)
                 and "ends_match" not in conds and "ends_hand" not in conds):
-            out.append({**tr, "dest": "sing", "conditions": [*conds, "flor_due"]})
+            out.append({**tr, "dest": Phase.SING, "conditions": [*conds, "flor_due"]})
         out.append(tr)
     return out
 
@@ -315,26 +317,26 @@ def reroute(rules: Rules, transitions: list[dict[str, Any]]) -> list[dict[str, A
 def _transitions(rules: Rules) -> list[dict[str, Any]]:
     legal = ["legal_flor"]
     out: list[dict[str, Any]] = [
-        {"trigger": "flor", "source": "sing", "dest": None,
+        {"trigger": "flor", "source": Phase.SING, "dest": None,
          "conditions": [*legal, "flor_more"], "before": ["flor"]},
-        {"trigger": "flor", "source": "sing", "dest": "bet_answer",
+        {"trigger": "flor", "source": Phase.SING, "dest": Phase.BET_ANSWER,
          "conditions": [*legal, "flor_raised"], "before": ["flor"]}]
     if has_ladder(rules):
-        out.append({"trigger": "flor", "source": "sing", "dest": "answer",
+        out.append({"trigger": "flor", "source": Phase.SING, "dest": Phase.ANSWER,
                     "conditions": [*legal, "truco_pending"], "unless": ["ends_hand"],
                     "before": ["flor"]})
-    out += [{"trigger": "flor", "source": "sing", "dest": "play", "conditions": legal,
+    out += [{"trigger": "flor", "source": Phase.SING, "dest": Phase.PLAY, "conditions": legal,
              "unless": ["ends_hand"], "before": ["flor"]},
-            {"trigger": "flor", "source": "sing", "dest": "match_over",
+            {"trigger": "flor", "source": Phase.SING, "dest": Phase.MATCH_OVER,
              "conditions": [*legal, "ends_match"], "before": ["flor"]},
-            {"trigger": "flor", "source": "sing", "dest": "deal",
+            {"trigger": "flor", "source": Phase.SING, "dest": Phase.DEAL,
              "conditions": [*legal, "ends_hand"], "before": ["flor"]},
-            {"trigger": "flor", "source": "bet_answer", "dest": None, "conditions": legal,
+            {"trigger": "flor", "source": Phase.BET_ANSWER, "dest": None, "conditions": legal,
              "before": ["flor"]}]
     if any(b.timing == "round_end" for b in rules.side_bets):  # GH14: sung of one's will
-        out += [{"trigger": "flor", "source": "play", "dest": "sing",
+        out += [{"trigger": "flor", "source": Phase.PLAY, "dest": Phase.SING,
                  "conditions": [*legal, "flor_more"], "before": ["flor"]},
-                *move_transitions("flor", "play", None)]
+                *move_transitions("flor", Phase.PLAY, None)]
     return out
 
 
@@ -467,9 +469,9 @@ KIND = register(MoveKind(
                         "flor (compulsory, G35, G36), or, the first holder of the other team, "
                         "chooses (flor, com flor me achico, contra-flor, contra-flor ao resto, "
                         "G39), or raises over a pending contra-flor (G39).")),
-    phases=(Phase("sing", _singers, pending="flor_pending"),),
+    phases=(Waiting(Phase.SING, _singers, pending="flor_pending"),),
     not_now={None: "no flor is sung now",
-             "bet_answer": "no flor's call waits for its answer"},
+             Phase.BET_ANSWER: "no flor's call waits for its answer"},
     keys=("side_bets",),
     # its words (truco play, the transcript) and its moves in engine.env's action space
     settles_as="sung",

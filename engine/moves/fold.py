@@ -17,6 +17,7 @@ from engine.moves.answers import judge_answer, refuse
 from engine.moves.outcome import conclude
 from engine.payload import LogEvent, Payload
 from engine.ruling import Ruling
+from engine.state import Phase
 
 if TYPE_CHECKING:
     from engine.actions import Action
@@ -56,7 +57,7 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
 
 def _transitions(rules: Rules) -> list[dict[str, Any]]:
     # one player's fold ends the hand; where the whole team must refuse, a fold may stay
-    return move_transitions("fold", "answer", None, goes=rules.refusal == "whole_team")
+    return move_transitions("fold", Phase.ANSWER, None, goes=rules.refusal == "whole_team")
 
 
 def _tell(a: Action, w: Words) -> str:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine.moves.scoring import win_game
-from engine.ruling import Ruling
+from engine.ruling import HandResult, Ruling
 from engine.state import HandState
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ def conclude(m: Match, r: Ruling, winner: int | None, points: int,
             game = winner
     else:
         points = 0
-    r.hand = (winner, points, score)
+    r.hand = HandResult(winner, points, score)
     r.ends = True
     if game is not None:
         win_game(m, r, game, whole and rules.match_step)

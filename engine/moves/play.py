@@ -8,12 +8,13 @@ from typing import TYPE_CHECKING, Any
 
 from engine.cards import COBERTA, Card, card_name
 from engine.errors import Why
-from engine.moves import MoveKind, Phase, Words, move_transitions, register
+from engine.moves import MoveKind, Waiting, Words, move_transitions, register
 from engine.moves.outcome import conclude, hand_result
 from engine.moves.scoring import end_hand
 from engine.payload import CardField, Flag, LogEvent, Payload
 from engine.rules import COVERED
-from engine.ruling import Ruling
+from engine.ruling import Ruling, round_result
+from engine.state import Phase
 
 if TYPE_CHECKING:
     from engine.actions import Action
@@ -91,7 +92,7 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
         return None
     # The card completes the round (C5, C6, P7).
     winner, leader = round_outcome(m, (*cards, (seat, card, covered)), rnd.leader)
-    r.round = (winner, leader)
+    r.round = round_result(winner, leader)
     if 2 * (rnd.number + 1) < m.rules.cards_per_player:
         return None  # C7: fewer than half the rounds played, nobody can have the hand yet
     decided, hand_winner = hand_result(m, [*hand.results, winner])
@@ -264,7 +265,7 @@ def _killers(m: Match, seat: int) -> list[Card]:
 
 
 def _transitions(rules: Rules) -> list[dict[str, Any]]:
-    return move_transitions("play", "play", None)  # the last card of a round may end the hand
+    return move_transitions("play", Phase.PLAY, None)  # the last card of a round may end the hand
 
 
 def _tell(a: Action, w: Words) -> str:
@@ -311,9 +312,9 @@ KIND = register(MoveKind(
                     view_factory="play_at"),
     log=LogEvent(place=1,
                  about="Move: a card played."),
-    phases=(Phase("play", lambda m: [m.turn]),),  # a card is awaited: the seat to play
-    not_now={"answer": "a raise is waiting for its answer",
-             "decide": "the special hand's decision comes first",
+    phases=(Waiting(Phase.PLAY, lambda m: [m.turn]),),  # a card is awaited: the seat to play
+    not_now={Phase.ANSWER: "a raise is waiting for its answer",
+             Phase.DECIDE: "the special hand's decision comes first",
              None: "no card is awaited"},
     keys=("ranking", "manilhas", "rounds", "covered_cards", "play.leader_face_up",
           "play.no_cover_after_tie", "play.highest_after_tied_first", "play.raiser_must_kill"),

@@ -10,17 +10,19 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
-from engine.moves import MoveKind, Phase, Words, has_ladder, register
+from engine.moves import MoveKind, Waiting, Words, has_ladder, register
 from engine.moves.bets import (
     answer_transitions,
     apply_settlement,
     judge_bet_answer,
     list_answers,
+    pending_bet,
     settle,
 )
 from engine.moves.envido import has_side_bets
 from engine.payload import LogEvent, Payload
 from engine.ruling import Ruling
+from engine.state import Phase
 
 if TYPE_CHECKING:
     from engine.game import Match
@@ -80,7 +82,7 @@ KIND = register(MoveKind(
                  about=("Move (version 2): the seat accepts the pending side bet's call (G27); "
                         "the dispute is settled at once (side_declare and side_bet "
                         "checkpoints).")),
-    phases=(Phase("bet_answer", _bet_answerers, pending="bet_answer_pending"),),
+    phases=(Waiting(Phase.BET_ANSWER, _bet_answerers, pending="bet_answer_pending"),),
     not_now={None: "no side bet's call is waiting for its answer"},
     keys=("side_bets",),
     # its words (truco play, the transcript) and its moves in engine.env's action space

@@ -18,7 +18,7 @@ from engine.moves.play import beats_table, kill_target
 from engine.moves.scoring import end_hand, win_game
 from engine.payload import CardField, LogEvent, Number, Payload
 from engine.ruling import Ruling
-from engine.state import NORMAL
+from engine.state import ANSWER, DECIDE, NORMAL, PLAY, Phase
 
 if TYPE_CHECKING:
     from engine.actions import Action
@@ -40,16 +40,16 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
             team = rules.team_of[seat]
             penalty = (rule.penalty_team_at_score if rule.at_score(m.score[team])
                        else rule.penalty_other_team)
-            if rule.raises == "illegal" or st not in ("play", "decide"):
+            if rule.raises == "illegal" or st not in (PLAY, DECIDE):
                 return Why("raise_not_allowed", f"no raise is allowed in the {rule.name}")
             if penalty == "lose_hand":
                 conclude(m, r, other_team(rules, team), hand.value)
             else:  # lose_game: the game ends at once, the other team wins it, scores unchanged
                 win_game(m, r, other_team(rules, team))
             return None
-        if st == "decide":
+        if st == DECIDE:
             return Why("decision_first", f"the {rule.name}'s decision comes first")
-    if st == "answer":
+    if st == ANSWER:
         pending = hand.pending
         assert pending is not None
         if rules.team_of[seat] == rules.team_of[pending[0]]:
@@ -103,7 +103,7 @@ def _effect(a: Any, r: Ruling) -> None:
         end_hand(m, r)
         return
     hand = m.hand
-    if m.state == "answer":
+    if m.state == ANSWER:
         # a raise back accepts the pending raise (C9 pinned)
         accept_pending(hand, m.rules.team_of)
         if hand.refused:
@@ -124,10 +124,10 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
     game, in a variant that forbids those (``betting.no_raise_when_winning``)."""
     hand = m.hand
     if hand.special != NORMAL and (hand.rule.raises != "allowed"  # type: ignore[union-attr]
-                                   or m.state == "decide"):
+                                   or m.state == DECIDE):
         return
     moves = m.moves
-    if m.state == "answer":
+    if m.state == ANSWER:
         pending = hand.pending
         assert pending is not None and seat is not None
         value = moves.next_value.get(pending[1])
@@ -183,11 +183,11 @@ def _transitions(rules: Rules) -> list[dict[str, Any]]:
     out = []
     if has_decision(rules):
         # a raise is never a bet here: penalised (or refused, and then no transition passes)
-        out += move_transitions("raise", "decide", None, goes=False)
+        out += move_transitions("raise", Phase.DECIDE, None, goes=False)
     # A raise in a normal hand waits for its answer; in a special hand it is penalised.
-    out += move_transitions("raise", "play", "answer" if ladder else None, ends=penalised)
+    out += move_transitions("raise", Phase.PLAY, Phase.ANSWER if ladder else None, ends=penalised)
     if ladder and rules.raise_back:
-        out += move_transitions("raise", "answer", None, ends=False)  # a raise back (C9)
+        out += move_transitions("raise", Phase.ANSWER, None, ends=False)  # a raise back (C9)
     return out
 
 
@@ -240,8 +240,8 @@ KIND = register(MoveKind(
                  about="Move: a raise to the next step of the ladder."),
         not_now={None: "no raise is possible now",
                  # betting.raise_back false: no raise from the answer state (C9 house rule)
-                 "answer": Why("no_raise_back", "no raise back in this variant: accept or "
-                                                "fold (betting.raise_back)")},
+                 Phase.ANSWER: Why("no_raise_back", "no raise back in this variant: accept "
+                                                    "or fold (betting.raise_back)")},
         keys=("betting", "betting.raise_back", "betting.answered_by",
               "betting.no_raise_when_winning", "special_hands.one_team.raises",
               "special_hands.one_team.raise_penalty",

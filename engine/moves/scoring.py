@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from engine.ruling import Ruling
+from engine.ruling import GameResult, Ruling
 from engine.sidebets import BetState
 from engine.state import HandState, RoundState
 
@@ -57,8 +57,7 @@ def win_game(m: Match, r: Ruling, winner: int, match: bool = False) -> None:
     games = m.games[:]
     games[winner] += 1
     r.ends = True
-    r.game = winner
-    r.games = games
+    r.game = GameResult(winner, games)
     if games[winner] >= m.rules.games_to_win or match:
         r.match = winner
 
@@ -77,9 +76,10 @@ def end_hand(m: Match, ruling: Ruling) -> None:
         m.score = score
         events.append({"event": "hand", "winner": winner, "points": points,
                        "score": score[:]})
-    w = ruling.game
-    if w is not None:
-        m.games = ruling.games  # type: ignore[assignment]
+    game = ruling.game
+    if game is not None:
+        w = game.winner
+        m.games = game.games
         events.append({"event": "game", "winner": w, "score": m.score[:],
                        "games": m.games[:]})
         if ruling.match is not None:

@@ -24,6 +24,7 @@ from typing import Any
 
 from engine.actions import Action
 from engine.rules import Rules
+from engine.state import Phase
 
 #: The protocol's version: a bot names the one it speaks in its ``id`` message.
 VERSION = 1
@@ -74,7 +75,7 @@ def match_end(observation: Mapping[str, Any] | None) -> Message:
     """The match is over (``result``: the winning team and the games; ``None`` if the match
     was abandoned before its end)."""
     result = None
-    if observation is not None and observation.get("phase") == "match_over":
+    if observation is not None and observation.get("phase") == Phase.MATCH_OVER:
         games = list(observation["games"])
         result = {"winner": games.index(max(games)), "games": games,
                   "score": list(observation["score"])}

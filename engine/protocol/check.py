@@ -25,6 +25,7 @@ from engine.game import Match
 from engine.protocol.external import BotError, Channel, ExternalBot, end_all
 from engine.resources import schema_path
 from engine.simulate import bot_seed, match_seed, play_match
+from engine.state import Phase
 from engine.variant import load_variant, root_variants
 
 
@@ -117,7 +118,7 @@ def _abandoned(command: str, move_ms: int, faults: list[str]) -> str:
     for _ in range(3):
         if match.is_over:
             break
-        seat = match.turn if match.state == "play" else None
+        seat = match.turn if match.state == Phase.PLAY else None
         if seat is None or seat not in seats:
             break
         match.apply(bot.choose(match.observation(seat), match.legal_actions(seat)))

@@ -58,6 +58,7 @@ from engine.protocol import (
 )
 from engine.protocol.chunk import current
 from engine.rules import Rules
+from engine.state import Phase
 
 #: The longest line a bot may write (bytes); longer is a flood.
 MAX_LINE = 1 << 20
@@ -464,7 +465,7 @@ class ExternalBot:
         if self._start(observation) is None:
             return
         self._catch_up(observation)
-        if observation.get("phase") == "match_over":
+        if observation.get("phase") == Phase.MATCH_OVER:
             self.ended = True
             if self._session is not None:
                 self._session.release()

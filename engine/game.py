@@ -34,7 +34,9 @@ transitions, its listing); the machine is built from the kinds the variant has:
 State. A match holds what lasts the match (rules, phase, seed, dealer, scores); the hand in
 play is a :class:`~engine.state.HandState` (:attr:`Match.hand`) and its round a
 :class:`~engine.state.RoundState` (:attr:`Match.round`); the read-only properties
-(:attr:`turn`, :attr:`value`, :attr:`hands` ...) read them.
+(:attr:`turn`, :attr:`value`, :attr:`hands` ...) read them, with cards as their names
+(``"4c"``, as logs and observations write them): the integer codes stay inside, in
+:attr:`Match.hand` and :attr:`Match.round`, which the move kinds and bots read.
 
 Checkpoints (what the rules made of a move) come back from :meth:`Match.apply` as log events:
 ``round``, ``hand``, ``game``, ``match``; in a variant with side bets also ``side_declare``,
@@ -59,12 +61,12 @@ from engine.matchpos.restore import set_position
 from engine.moves import KINDS, PHASES, Lister, hand_end_hooks, load_kinds
 from engine.moves.answers import answering_seats
 from engine.moves.scoring import new_hand
-from engine.observation import LastHand, Observation, PendingRaise, PlayedCard, SpecialHand
+from engine.observation import Observation, observe
 from engine.rules import Rules
 from engine.ruling import Ruling
 from engine.shuffle import SplitMix64
 from engine.shuffle import deal as seeded_deal
-from engine.state import DEAL, DECIDE, MATCH_OVER, NORMAL, PLAY, HandState, Played, RoundState
+from engine.state import DEAL, MATCH_OVER, NORMAL, HandState, Played, RoundState
 from engine.variant import load
 
 __all__ = ["NORMAL", "Checkpoint", "Match", "MoveTable", "move_table", "resolve_rules"]
@@ -274,30 +276,34 @@ class Match:
         # more than two teams: the raise is put to the raiser's next seat
         return rules.team_of[(pending[0] + 1) % rules.players]
 
+    # What a user reads of the hand, with cards as names (``"4c"``); the move kinds, bots and
+    # hot paths read the codes of .hand and .round instead (engine.state).
     @property
-    def manilhas(self) -> tuple[Card, ...]:
+    def manilhas(self) -> tuple[str, ...]:
         """This hand's manilhas, weakest first."""
-        return self.rules.manilhas_for(self.hand.vira)
+        return tuple(map(card_name, self.rules.manilhas_for(self.hand.vira)))
 
-    # The hand and round in play, read-only (the move kinds change them through .hand, .round).
     @property
-    def hands(self) -> list[list[Card]]:
+    def hands(self) -> list[list[str]]:
         """The cards each seat holds now, by seat."""
-        return self.hand.hands
+        return [list(map(card_name, h)) for h in self.hand.hands]
 
     @property
-    def dealt(self) -> tuple[tuple[Card, ...], ...]:
+    def dealt(self) -> tuple[tuple[str, ...], ...]:
         """The cards of this hand as dealt, by seat."""
-        return self.hand.dealt
+        return tuple(tuple(map(card_name, h)) for h in self.hand.dealt)
 
     @property
-    def vira(self) -> Card | None:
-        return self.hand.vira
+    def vira(self) -> str | None:
+        """The card turned up (P1), or ``None``."""
+        vira = self.hand.vira
+        return None if vira is None else card_name(vira)
 
     @property
-    def strength(self) -> tuple[int, ...]:
-        """Each card's strength in this hand, by card code."""
-        return self.hand.strength
+    def strength(self) -> dict[str, int]:
+        """Each card's strength in this hand (higher beats lower), by card name."""
+        table = self.hand.strength
+        return {card_name(c): table[c] for c in self.rules.deck} if table else {}
 
     @property
     def value(self) -> int:
@@ -305,26 +311,32 @@ class Match:
         return self.hand.value
 
     @property
-    def pending(self) -> tuple[int, int, Card | None] | None:
+    def pending(self) -> tuple[int, int, str | None] | None:
         """The raise waiting for its answer: (seat, value, card or ``None``)."""
-        return self.hand.pending
+        pending = self.hand.pending
+        if pending is None:
+            return None
+        seat, value, card = pending
+        return seat, value, None if card is None else card_name(card)
 
     @property
     def last_raise_team(self) -> int | None:
         return self.hand.last_raise_team
 
     @property
-    def bound(self) -> list[Card | None]:
+    def bound(self) -> list[str | None]:
         """The card each seat raised with and must play next (M4), by seat."""
-        return self.hand.bound
+        return [None if c is None else card_name(c) for c in self.hand.bound]
 
     @property
-    def shown(self) -> list[tuple[int, Card]]:
-        return self.hand.shown
+    def shown(self) -> list[tuple[int, str]]:
+        """The cards shown with a raise (M4): (seat, card)."""
+        return [(s, card_name(c)) for s, c in self.hand.shown]
 
     @property
-    def played(self) -> list[Played]:
-        return self.hand.played
+    def played(self) -> list[tuple[int, int, str, bool]]:
+        """The cards played this hand: (0-based round, seat, card, covered)."""
+        return [(r, s, card_name(c), cov) for r, s, c, cov in self.hand.played]
 
     @property
     def round_results(self) -> list[int | None]:
@@ -350,8 +362,9 @@ class Match:
         return self.round.number
 
     @property
-    def round_cards(self) -> list[tuple[int, Card, bool]]:
-        return self.round.cards
+    def round_cards(self) -> list[tuple[int, str, bool]]:
+        """The cards of the round in play: (seat, card, covered), in the order played."""
+        return [(s, card_name(c), cov) for s, c, cov in self.round.cards]
 
     @property
     def leader(self) -> int:
@@ -510,92 +523,12 @@ class Match:
         the bet and the scores; and ``last_hand``, the public record of the hand that ended
         last (its cards played, cards shown, e.g. a raise's card refused in round 1 (M4), and
         round winners), since a hand's last move already deals the next one."""
-        r = self.rules
-        n = r.players
-        team = r.team_of[seat]
-        blind = self.blind
-        own_hand = None if blind else [card_name(c) for c in self.hands[seat]]
-        partners: dict[int, list[str]] | None = None
-        rule = self.hand.rule
-        if (self.state == DECIDE and rule is not None and rule.show_partner_cards
-                and team == self.special_team):
-            partners = {s: [card_name(c) for c in self.hands[s]] for s in range(n)
-                        if r.team_of[s] == team}
-        played = _public_played(self.played, seat, blind)
-        pending: PendingRaise | None = None
-        if self.pending is not None:
-            ps, pv, pc = self.pending
-            pending = {"seat": ps, "value": pv, "name": r.step_name(pv)}
-            if pc is not None and ps == seat:
-                pending["card"] = card_name(pc)
-            if self.hand.refused:  # betting.refusal: whole_team: who folded it so far
-                pending["folded"] = list(self.hand.refused)
-        special: SpecialHand | None = None
-        if rule is not None:
-            special = {"name": rule.name, "team": self.special_team}
-        legal = self.legal_actions(seat)
-        last: LastHand | None = None
-        if self.last_hand is not None:
-            number, last_played, last_shown, last_rounds, last_blind = self.last_hand
-            last = {"hand_number": number,
-                    "played": _public_played(last_played, seat, last_blind),
-                    "shown": [{"seat": s, "card": card_name(c)} for s, c in last_shown],
-                    "rounds": list(last_rounds)}
-        obs: Observation = {
-            "seat": seat,
-            "team": team,
-            "phase": self.state,
-            "hand_number": self.hand_number,
-            "dealer": self.dealer,
-            "mao": self.mao,
-            "turn": self.turn if self.state == PLAY else None,
-            "round": self.round_no + 1,
-            "hand": own_hand,
-            "hand_size": len(self.hands[seat]),
-            "partner_hands": partners,
-            "vira": card_name(self.vira) if self.vira is not None else None,
-            "manilhas": [card_name(c) for c in self.manilhas],
-            "played": played,
-            "rounds": list(self.round_results),
-            "value": self.value,
-            "pending_raise": pending,
-            "last_raise_team": self.last_raise_team,
-            "shown": [{"seat": s, "card": card_name(c)} for s, c in self.shown],
-            "special": special,
-            "blind": blind,
-            "score": self.score[:],
-            "games": self.games[:],
-            "legal": [_blind_str(a, self.hands[seat]) if blind else str(a) for a in legal],
-            "last_hand": last,
-        }
-        if self.hand.side is not None:  # G22-G32: the side bets, as the seat may know them
-            from engine.moves.bets import side_view
-            obs["side_bets"] = side_view(self, seat)
-        if r.raiser_must_kill:  # C8 (house): who must beat the table (public)
-            obs["must_kill"] = list(self.hand.must_kill)
-        return obs
+        return observe(self, seat)
 
     def play_by_position(self, seat: int, position: int, covered: bool = False) -> Action:
         """The move of a blind hand (P6): play the card at ``position`` (0-based) of the hand."""
-        return Action.play(seat, self.hands[seat][position], covered)
+        return Action.play(seat, self.hand.hands[seat][position], covered)
 
     def __repr__(self) -> str:
         return (f"<Match {self.rules.name} {self.state} hand {self.hand_number} "
                 f"score {self.score} games {self.games}>")
-
-
-def _public_played(played: Sequence[tuple[int, int, Card, bool]],
-                   seat: int, blind: bool) -> list[PlayedCard]:
-    """Cards played, as ``seat`` saw them: a covered card's face only to its player (P7), and
-    not even to him in a blind hand, where he played it unseen (P6)."""
-    return [{"round": rnd + 1, "seat": s,
-             "card": card_name(c) if (not cov or (s == seat and not blind)) else None,
-             "covered": cov}
-            for rnd, s, c, cov in played]
-
-
-def _blind_str(action: Action, hand: Sequence[Card]) -> str:
-    if action.kind == "play":
-        pos = hand.index(action.card)
-        return f"play {action.seat} #{pos + 1}{' covered' if action.covered else ''}"
-    return str(action)

@@ -163,7 +163,7 @@ class Recorder:
 
     def _write_deal(self) -> None:
         m = self.match
-        self._write(Deal(m.dealer, m.dealt, m.vira).to_event())
+        self._write(Deal(m.dealer, m.hand.dealt, m.hand.vira).to_event())
 
     def _write(self, event: dict[str, Any]) -> None:
         self.out.write(dumps_event(event) + "\n")

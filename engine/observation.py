@@ -10,7 +10,15 @@ value types a type checker knows).
 
 from __future__ import annotations
 
-from typing import NotRequired, TypedDict
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, NotRequired, TypedDict
+
+from engine.actions import Action
+from engine.cards import Card, card_name
+from engine.moves.bets import side_view
+
+if TYPE_CHECKING:
+    from engine.game import Match
 
 
 class PlayedCard(TypedDict):
@@ -121,3 +129,87 @@ class Observation(TypedDict):
     #: The seats whose raise against the table binds them to beat it (only in a variant with
     #: ``play.raiser_must_kill``; public: everyone saw the raise and the table).
     must_kill: NotRequired[list[int]]
+
+
+def observe(m: Match, seat: int) -> Observation:
+    """What ``seat`` may know of ``m`` now (:meth:`engine.game.Match.observation`)."""
+    r = m.rules
+    h = m.hand
+    team = r.team_of[seat]
+    blind = h.blind
+    hand = h.hands[seat]
+    partners: dict[int, list[str]] | None = None
+    rule = h.rule
+    if (m.state == "decide" and rule is not None and rule.show_partner_cards
+            and team == h.special_team):
+        partners = {s: [card_name(c) for c in h.hands[s]] for s in range(r.players)
+                    if r.team_of[s] == team}
+    pending: PendingRaise | None = None
+    if h.pending is not None:
+        ps, pv, pc = h.pending
+        pending = {"seat": ps, "value": pv, "name": r.step_name(pv)}
+        if pc is not None and ps == seat:
+            pending["card"] = card_name(pc)
+        if h.refused:  # betting.refusal: whole_team: who folded it so far
+            pending["folded"] = list(h.refused)
+    special: SpecialHand | None = None
+    if rule is not None:
+        special = {"name": rule.name, "team": h.special_team}
+    legal = m.legal_actions(seat)
+    last: LastHand | None = None
+    if m.last_hand is not None:
+        number, last_played, last_shown, last_rounds, last_blind = m.last_hand
+        last = {"hand_number": number,
+                "played": _public_played(last_played, seat, last_blind),
+                "shown": [{"seat": s, "card": card_name(c)} for s, c in last_shown],
+                "rounds": list(last_rounds)}
+    obs: Observation = {
+        "seat": seat,
+        "team": team,
+        "phase": m.state,
+        "hand_number": m.hand_number,
+        "dealer": m.dealer,
+        "mao": m.mao,
+        "turn": m.round.turn if m.state == "play" else None,
+        "round": m.round.number + 1,
+        "hand": None if blind else [card_name(c) for c in hand],
+        "hand_size": len(hand),
+        "partner_hands": partners,
+        "vira": card_name(h.vira) if h.vira is not None else None,
+        "manilhas": [card_name(c) for c in r.manilhas_for(h.vira)],
+        "played": _public_played(h.played, seat, blind),
+        "rounds": list(h.results),
+        "value": h.value,
+        "pending_raise": pending,
+        "last_raise_team": h.last_raise_team,
+        "shown": [{"seat": s, "card": card_name(c)} for s, c in h.shown],
+        "special": special,
+        "blind": blind,
+        "score": m.score[:],
+        "games": m.games[:],
+        "legal": [_blind_str(a, hand) if blind else str(a) for a in legal],
+        "last_hand": last,
+    }
+    if h.side is not None:  # G22-G32: the side bets, as the seat may know them
+        obs["side_bets"] = side_view(m, seat)
+    if r.raiser_must_kill:  # C8 (house): who must beat the table (public)
+        obs["must_kill"] = list(h.must_kill)
+    return obs
+
+
+def _public_played(played: Sequence[tuple[int, int, Card, bool]],
+                   seat: int, blind: bool) -> list[PlayedCard]:
+    """Cards played, as ``seat`` saw them: a covered card's face only to its player (P7), and
+    not even to him in a blind hand, where he played it unseen (P6)."""
+    return [{"round": rnd + 1, "seat": s,
+             "card": card_name(c) if (not cov or (s == seat and not blind)) else None,
+             "covered": cov}
+            for rnd, s, c, cov in played]
+
+
+def _blind_str(action: Action, hand: Sequence[Card]) -> str:
+    if action.kind == "play":
+        assert action.card is not None
+        pos = hand.index(action.card)
+        return f"play {action.seat} #{pos + 1}{' covered' if action.covered else ''}"
+    return str(action)

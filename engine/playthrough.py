@@ -308,7 +308,7 @@ def render_hand_banner(match: Match, banner: Mapping[str, Sequence[str]]) -> lis
                 facts.append(f"{label} {values[0]}")
         else:
             per_seat.extend(f"{label}  seat {s}: {v}" for s, v in enumerate(values))
-    dealt = "  ".join(f"{s}: {_cards(h)}" for s, h in enumerate(match.dealt))
+    dealt = "  ".join(f"{s}: {_cards(h)}" for s, h in enumerate(match.hand.dealt))
     return [" · ".join([head, *facts]), f"dealt   {dealt}", *per_seat]
 
 
@@ -322,19 +322,19 @@ def render_state(match: Match, number: int, views: Sequence[Mapping[str, str]]) 
     if match.state == Phase.PLAY:
         head += f" · turn {match.turn}"
     head += f" · value {match.value}"
-    if match.pending is not None:
-        seat, value, card = match.pending
+    if match.hand.pending is not None:
+        seat, value, card = match.hand.pending
         named = f" with {card_pretty(card)}" if card is not None else ""
         head += f" · pending {value} {match.rules.step_name(value)} by {seat}{named}"
     table = "  ".join(f"{s}: {_FACE_DOWN if cov else ''}{card_pretty(c)}"
-                      for s, c, cov in match.round_cards) or "-"
+                      for s, c, cov in match.round.cards) or "-"
     common = {k: v for k, v in _common(views).items() if k not in _HAND_KEYS}
     shared = " · ".join(f"{k} {v}" for k, v in common.items() if v != "-")
     legal = match.legal_actions()
     lines = [head, f"    table   {table}", f"    legal   {render_actions(legal)}",
              f"    all see {shared or '-'}"]
     for seat, view in enumerate(views):
-        holds = _cards(match.hands[seat])
+        holds = _cards(match.hand.hands[seat])
         mine = ", ".join(str(a) for a in legal if a.seat == seat) or "-"
         own = [f"{k} {v}" for k, v in view.items()
                if k not in common and k not in _HAND_KEYS

@@ -184,7 +184,7 @@ class _Tally:
         d = self.data
         m = self.match
         if self._before is None:
-            self._before = (m.pending, m.hand_number, m.special)
+            self._before = (m.hand.pending, m.hand_number, m.special)
             if action.kind == "raise" and m.state == PLAY and action.seat != m.turn:
                 self.data["out_of_turn_raises"] += 1  # M3: while another seat's card is awaited
             return

@@ -101,7 +101,7 @@ class Transcript(Visitor):
             self._first = None if self._from_position else match.hand_number
             self.lines.append("")
             self.lines.append(f"Game {self._game}")
-        self._strength = r.strengths(match.vira)
+        self._strength = r.strengths(match.hand.vira)
         self._round = []
         self._round_no = 1
         self.lines.append("")
@@ -110,12 +110,13 @@ class Transcript(Visitor):
                           f"mão {self._name(match.mao)} · score {_dashed(match.score)}")
         self.lines.append("  " + " | ".join(
             f"{self._name(s)}: {' '.join(self._card(c) for c in cards)}"
-            for s, cards in enumerate(match.dealt)))
+            for s, cards in enumerate(match.hand.dealt)))
         table = []
-        if match.vira is not None:
-            table.append(f"vira {card_pretty(match.vira)}")
-        if match.manilhas:  # strongest first, as truco play and the viewer show them
-            table.append(manilhas_text([card_name(c) for c in match.manilhas], self._called))
+        vira = match.hand.vira
+        if vira is not None:
+            table.append(f"vira {card_pretty(vira)}")
+        if manilhas := r.manilhas_for(vira):  # strongest first, as truco play and the viewer do
+            table.append(manilhas_text([card_name(c) for c in manilhas], self._called))
         if table:
             self.lines.append("  " + " · ".join(table))
         h = match.hand.rule

@@ -227,12 +227,12 @@ def invalid_logs(good: dict[str, str]) -> dict[str, str]:
     make("checkpoint-not-caused.jsonl", lines)
     # a deal mismatch, seeded: a deal event with two seats' cards swapped
     match = Match.new("paulista", seed=1)
-    deal = match.dealt
+    deal = match.hand.dealt
     hands = [list(h) for h in deal]
     hands[0], hands[1] = hands[1], hands[0]
     lines = base[:]
     lines.insert(1, json.dumps(Deal(match.dealer, tuple(tuple(h) for h in hands),
-                                    match.vira).to_event()))
+                                    match.hand.vira).to_event()))
     make("deal-mismatch-seeded.jsonl", lines)
     # deal mismatch without a seed: a card dealt twice
     lines = mineiro[:]

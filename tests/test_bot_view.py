@@ -42,20 +42,20 @@ def _hidden_swapped(m: Match, seat: int, blind: bool, shift: int) -> Match:
     twin = m.clone()
     slots: list[tuple[str, int, int]] = []
     hand_state, rnd = twin.hand, twin.round
-    for s, hand in enumerate(twin.hands):
+    for s, hand in enumerate(hand_state.hands):
         if blind or s != seat:
             slots += [("hand", s, i) for i in range(len(hand))]
-    for i, (_, s, _, cov) in enumerate(twin.played):
+    for i, (_, s, _, cov) in enumerate(hand_state.played):
         if cov and (blind or s != seat):
             slots.append(("played", s, i))
-    cards = [twin.hands[s][i] if where == "hand" else twin.played[i][2]
+    cards = [hand_state.hands[s][i] if where == "hand" else hand_state.played[i][2]
              for where, s, i in slots]
     moved = cards[shift % len(cards):] + cards[:shift % len(cards)] if cards else cards
     for (where, s, i), new in zip(slots, moved, strict=True):
         if where == "hand":
             hand_state.hands[s][i] = new
         else:
-            number, ps, old, cov = twin.played[i]
+            number, ps, old, cov = hand_state.played[i]
             hand_state.played[i] = (number, ps, new, cov)
             rnd.cards = [(cs, new if c == old and cc else c, cc) for cs, c, cc in rnd.cards]
     return twin

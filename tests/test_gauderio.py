@@ -25,7 +25,7 @@ from helpers import (
 )
 
 from engine import Action, Match, find_variant
-from engine.cards import RANKS, SUITS, card_name, parse_card
+from engine.cards import RANKS, SUITS, card_name
 from engine.errors import IllegalMoveError, VariantError
 from engine.game import Checkpoint
 from engine.rules import Rules, rules_from_data
@@ -404,7 +404,7 @@ def test_G46_the_game_ends_the_moment_a_team_reaches_24() -> None:
     events = act(m, f"play {seat} {hands[seat].split()[1]}")
     # the second round won: 24, and the game and the match end with it
     assert [e["event"] for e in events] == ["round", "hand", "game", "match"]
-    assert m.is_over and m.score == [24, 10] and m.hands[0] == [parse_card("6c")]
+    assert m.is_over and m.score == [24, 10] and m.hands[0] == ["6c"]
 
 
 def test_G47_a_match_is_one_game() -> None:

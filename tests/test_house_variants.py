@@ -20,7 +20,6 @@ from helpers import (
 )
 
 from engine import Action, IllegalMoveError, Match, find_variant
-from engine.cards import card_name
 from engine.logformat import record_random
 from engine.resources import shipped_variants
 
@@ -165,7 +164,7 @@ def test_P7_after_a_round_all_face_down_its_leader_leads_again(how: str, tmp_pat
         assert rounds(act(m, "play 1 3d", "play 2 3h", "play 3 4s", "play 0 4c")) == [None]
         leader = m.turn
         seats = [(leader + k) % 4 for k in range(4)]
-        events = act(m, *(f"play {s} {card_name(m.hands[s][0])} covered" for s in seats))
+        events = act(m, *(f"play {s} {m.hands[s][0]} covered" for s in seats))
         assert rounds(events) == [None], (how, variant)
         assert m.turn == leader, (how, variant)
         assert m.observation(0)["turn"] == leader

@@ -64,15 +64,15 @@ def _strings(value: Any) -> Iterator[str]:
 def check_observations(m: Match) -> None:
     """No seat's observation holds a card another seat holds unseen."""
     r = m.rules
-    public = {card_name(c) for _, c in m.shown}
+    public = {c for _, c in m.shown}
     for seat in range(m.players):
         obs = m.observation(seat)
         seen_partners = (obs["phase"] == "decide" and r.one_team.show_partner_cards
                          and seat % 2 == m.special_team)
-        hidden = {card_name(c) for s in range(m.players) if s != seat
+        hidden = {c for s in range(m.players) if s != seat
                   and not (seen_partners and s % 2 == seat % 2) for c in m.hands[s]} - public
         if m.blind:
-            hidden |= {card_name(c) for c in m.hands[seat]}
+            hidden |= set(m.hands[seat])
             assert obs["hand"] is None
         for p in obs["played"]:
             if p["covered"] and p["seat"] != seat:
@@ -120,7 +120,7 @@ def play_checked(variant: str, seed: int, observe: bool, clone_at: int | None) -
             hand, played = m.hand_number, set()
         if action.kind == "play":  # every card dealt is played at most once
             name = card_name(action.card)  # type: ignore[arg-type]
-            assert name not in played and action.card in m.dealt[action.seat]
+            assert name not in played and name in m.dealt[action.seat]
             played.add(name)
         score, games = m.score[:], m.games[:]
         events = m.apply(action)

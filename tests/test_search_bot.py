@@ -190,7 +190,7 @@ def test_search_raise_names_a_held_card() -> None:
     move = _choose(m, 1)
     assert move in m.legal_actions(1)
     if move.kind == "raise":
-        assert move.card is not None and move.card in m.hands[1]
+        assert move.card is not None and move.card in m.hand.hands[1]
 
 
 def test_search_out_of_turn_offer_is_a_raise_or_the_pass() -> None:

@@ -239,7 +239,7 @@ def seat_view(match: Match, seat: int, *,
     moves = list(match.legal_actions(seat) if legal is None else legal)
     if not obs["blind"]:
         return obs, moves
-    hand = match.hands[seat]
+    hand = match.hand.hands[seat]
     view = []
     for a in moves:
         if a.card is not None and a.card in hand and a.kind in ("play", "raise"):

@@ -497,7 +497,7 @@ def _real(m: Match, move: Action) -> Action | None:
     if move.kind == "pass":
         return None
     if move.position is not None:
-        card: Card = m.hands[move.seat][move.position]
+        card: Card = m.hand.hands[move.seat][move.position]
         if move.kind == "play":
             return Action.play(move.seat, card, move.covered)
         return Action(move.kind, move.seat, card, move.covered, move.value)
@@ -521,7 +521,7 @@ def _greedy(m: Match, legal: Sequence[Action]) -> Action:
     rnd = m.round
     if not rnd.cards:
         top = ranked[-1]
-        if rnd.number == 0 and top.card in m.manilhas:
+        if rnd.number == 0 and top.card in m.rules.manilhas_for(m.hand.vira):
             return ranked[-2]
         return top
     team_of = m.rules.team_of

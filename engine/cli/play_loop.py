@@ -96,7 +96,7 @@ class _Game:
             position = None  # P6: the person played a card of his blind hand by its place
             if m.blind and action.kind == CARD_KIND and action.seat == self.seat:
                 position = self.place(action.card)  # type: ignore[arg-type]
-            hand, shown_before, state = m.hand_number, len(m.shown), m.hand
+            hand, shown_before, state = m.hand_number, len(m.hand.shown), m.hand
             cps = self.recorder.apply(action) if self.recorder is not None else m.apply(action)
             notify(m, self.bots)  # a bot over the protocol: what its seat saw (and the end)
             if any(cp["event"] == "game" for cp in cps):
@@ -168,14 +168,14 @@ class _Game:
     def place(self, card: int) -> int:
         """The 1-based place in which ``card`` was dealt to the person: in a blind hand (P6)
         his cards keep their numbers as he plays them."""
-        dealt = self.match.dealt[self.seat] if self.match.dealt else ()
+        dealt = self.match.hand.dealt[self.seat] if self.match.hand.dealt else ()
         return (dealt.index(card) if card in dealt
-                else self.match.hands[self.seat].index(card)) + 1
+                else self.match.hand.hands[self.seat].index(card)) + 1
 
     def places(self) -> list[int] | None:
         """In a blind hand (P6), the places as dealt of the cards the person holds."""
         m = self.match
-        return [self.place(c) for c in m.hands[self.seat]] if m.blind else None
+        return [self.place(c) for c in m.hand.hands[self.seat]] if m.blind else None
 
     def why(self, action: Action) -> str | None:
         """The engine's reason for refusing ``action`` now (the IllegalMoveError's ``why``),

@@ -33,9 +33,9 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
 def _answerers(m: Match) -> list[int]:
     """Who may answer the pending raise (C9 and its house rules), in playing order from the
     raiser's next seat (the first answer counts)."""
-    assert m.pending is not None
+    assert m.hand.pending is not None
     n = m.players
-    start = m.pending[0] + 1
+    start = m.hand.pending[0] + 1
     return [s for s in ((start + i) % n for i in range(n)) if may_answer(m, s)]
 
 

@@ -322,14 +322,14 @@ for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
         if d["dealer"] != m.dealer:
             return f"the dealer is seat {m.dealer} by rotation, not {d['dealer']}"
         hands = d["hands"]
-        if len(hands) != len(m.dealt):
-            return f"expected {len(m.dealt)} hands, found {len(hands)}"
-        for seat, (found, dealt) in enumerate(zip(hands, m.dealt, strict=True)):
+        if len(hands) != len(m.hand.dealt):
+            return f"expected {len(m.hand.dealt)} hands, found {len(hands)}"
+        for seat, (found, dealt) in enumerate(zip(hands, m.hand.dealt, strict=True)):
             if sorted(parse_card(c) for c in found) != sorted(dealt):
                 return (f"seat {seat} holds {' '.join(found)}, the seed deals "
                         f"{' '.join(card_name(c) for c in dealt)}")
         vira = d.get("vira")
-        seeded = None if m.vira is None else card_name(m.vira)
+        seeded = None if m.hand.vira is None else card_name(m.hand.vira)
         if vira != seeded:
             return f"the vira is {vira or 'missing'}, the seed turns {seeded or 'none'}"
         return None

@@ -160,7 +160,7 @@ class StepBuilder(Transcript):
             "sc": m.score[:], "g": m.games[:], "v": h.value,
             "pr": _pending(m, h), "ac": acting, "hs": [_cards(cards) for cards in h.hands],
             "vi": card_name(h.vira) if h.vira is not None else None,
-            "ma": _strongest_first(m.manilhas),
+            "ma": _strongest_first(m.rules.manilhas_for(h.vira)),
             "pl": [[r + 1, s, card_name(c), int(cov)] for r, s, c, cov in h.played],
             "rr": list(h.results), "sh": [[s, card_name(c)] for s, c in h.shown],
             "sp": [rule.name, h.special_team] if rule is not None else None,
@@ -222,11 +222,12 @@ def _table_line(m: Match) -> str:
     """The hand's vira and manilhas in words, the manilhas strongest first as the page draws
     them (the transcript lists them weakest first)."""
     called = card_names(m.rules)
-    parts = [f"vira {card_pretty(m.vira)}"] if m.vira is not None else []
-    if m.manilhas:
+    vira = m.hand.vira
+    parts = [f"vira {card_pretty(vira)}"] if vira is not None else []
+    if manilhas := m.rules.manilhas_for(vira):
         parts.append("manilhas " + " ".join(
             card_pretty(c) + (f" ({called[card_name(c)]})" if card_name(c) in called else "")
-            for c in m.manilhas[::-1]) + " (strongest first)")
+            for c in manilhas[::-1]) + " (strongest first)")
     return " · ".join(parts)
 
 

@@ -12,9 +12,10 @@ Action.play(1, '2h')
 []
 
 How the machine decides. The match is the model of its variant's one ``transitions`` machine
-(:mod:`engine.machine`), which owns the phase in :attr:`Match.state` and decides every move.
-Each kind of move is one module of :mod:`engine.moves` (its legality, its effect, its
-transitions, its listing); the machine is built from the kinds the variant has:
+(:mod:`engine.machine`), which owns the phase in :attr:`Match.state` (read it as
+:attr:`Match.phase`) and decides every move. Each kind of move is one module of
+:mod:`engine.moves` (its legality, its effect, its transitions, its listing); the machine is
+built from the kinds the variant has:
 
 - :meth:`Match.apply` checks only that it was given a move (an :class:`Action` of a seat of
   the variant), then fires the move's kind as a trigger of the machine
@@ -163,7 +164,7 @@ class Match:
     """
 
     __slots__ = ("rules", "machine", "state", "seed", "rng", "_deals", "dealer", "score",
-                 "games", "winner", "hand_number", "hand", "round", "last_hand", "moves",
+                 "games", "winner", "hand_number", "hand", "round", "last_hand", "move_table",
                  "_events", "is_over")
 
     #: Whether the match is decided: set when the machine enters ``match_over`` (read after
@@ -179,7 +180,8 @@ class Match:
         if not 0 <= dealer < rules.players:
             raise ValueError(f"dealer {dealer} is not a seat (0..{rules.players - 1})")
         self.rules = rules
-        self.moves = moves = move_table(rules)  # one cache lookup: it holds the machine too
+        #: The variant's moves and what the move kinds read of its rules (:class:`MoveTable`).
+        self.move_table = moves = move_table(rules)  # one cache lookup: holds the machine too
         self.machine = moves.machine
         # a LeanMachine's events (engine.machine.build_machine): LeanEvent.trigger_move
         self._events = cast("dict[str, LeanEvent]", moves.machine.events)
@@ -249,6 +251,42 @@ class Match:
         return other
 
     # -- reading the state ------------------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        """What the match waits for: ``play`` (a card), ``answer`` (a raise's answer),
+        ``decide``, ``deal``, ``match_over``..., the phases of docs/machine.md. The same as
+        :attr:`state`, the name the ``transitions`` machine writes it under.
+
+        >>> m = Match.new("paulista", seed=7)
+        >>> m.phase, m.apply(Action.raise_to(1, 3)), m.phase
+        ('play', [], 'answer')
+        """
+        return self.state
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat that must move now: the seat whose card is awaited in ``play``, the first
+        that may answer while a raise or a side bet's call waits (unlike :attr:`turn`, which
+        stays the seat whose card is awaited), the seat that decides a special hand;
+        ``None`` while a deal is awaited or the match is over. Where several seats may make
+        the move (either partner answers a raise), :meth:`to_act` lists them all.
+
+        >>> m = Match.new("paulista", seed=7)
+        >>> _ = m.apply(Action.raise_to(1, 3))
+        >>> m.turn, m.to_move, m.to_act()
+        (1, 2, [0, 2])
+        """
+        phase = PHASES.get(self.state)
+        if phase is None:
+            return None
+        seats = phase.movers(self)
+        return seats[0] if seats else None
+
+    @property
+    def moves(self) -> MoveTable:
+        """Deprecated alias of :attr:`move_table` (kept for the 0.x series)."""
+        return self.move_table
+
     @property
     def awaiting_deal(self) -> bool:
         """Whether the next hand waits for an explicit :meth:`deal`."""
@@ -372,7 +410,8 @@ class Match:
 
     @property
     def turn(self) -> int:
-        """The seat whose card is awaited."""
+        """The seat whose card is awaited, even while a raise waits for its answer (who must
+        move now is :attr:`to_move`)."""
         return self.round.turn
 
     def to_act(self) -> list[int]:
@@ -388,7 +427,7 @@ class Match:
         :meth:`apply` accepts, but they are never offered here."""
         out: list[Action] = []
         st = self.state
-        moves = self.moves
+        moves = self.move_table
         listers = moves.listers[st]
         if st in moves.by_seat:
             # only the seats that may answer move while a raise waits (C9, answers.py)
@@ -417,7 +456,7 @@ class Match:
                                    why=why)
         kind = action.kind
         seat = action.seat
-        if not 0 <= seat < self.moves.players:
+        if not 0 <= seat < self.move_table.players:
             self._illegal(action, Why("no_such_seat", f"there is no seat {seat}"))
         event = self._events.get(kind)
         if event is None:  # no such trigger in this variant's machine
@@ -458,7 +497,7 @@ class Match:
     def deal(self, deal: Deal) -> None:
         """Start the awaited hand with recorded cards. Raises :class:`IllegalMoveError` if it
         is not a deal of this variant for this dealer."""
-        if "deal" not in self.moves.triggers[self.state]:
+        if "deal" not in self.move_table.triggers[self.state]:
             self._not_now(deal)
         ruling = Ruling()
         ruling.model = self

@@ -105,7 +105,7 @@ def play_match(match: Match, bots: Sequence[Bot], *, recorder: Recorder | None =
     stronger does (:func:`engine.bots.next_actor` given the bots).
     Where the variant lets anyone raise while a card is awaited (M3), the other seats are
     offered a raise out of turn before each card (:func:`engine.bots.out_of_turn_raise`)."""
-    any_time = match.moves.any_time
+    any_time = match.move_table.any_time
     watching = any(hasattr(b, "observe") for b in bots)
     if watching:
         notify(match, bots)  # the match begins for a bot over the protocol

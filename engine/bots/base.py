@@ -280,7 +280,7 @@ def out_of_turn_raise(match: Match, bots: Mapping[int, Bot] | Sequence[Bot],
     (a replay stops at the seat whose raise it reads). The first raise chosen is returned (the
     caller applies it), or ``None`` when every seat passed. Deterministic: the same match and
     bots give the same answer."""
-    if match.state != PLAY or not match.moves.any_time or match.special:
+    if match.state != PLAY or not match.move_table.any_time or match.special:
         return None
     n = match.players
     turn = match.turn

@@ -27,7 +27,7 @@ def _effect(move: Action, r: Ruling) -> None:
 
 def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
     if seat is not None:  # a seat that may answer (C9 and its house rules: answers.py)
-        out.append(m.moves.accept[seat])
+        out.append(m.move_table.accept[seat])
 
 
 def _answerers(m: Match) -> list[int]:

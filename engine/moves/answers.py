@@ -76,7 +76,7 @@ def answering_seats(m: Match) -> tuple[int, ...]:
     order: the challenged team's, of those the one the variant names (:func:`who_answers`)."""
     hand = m.hand
     rules = m.rules
-    seats = m.moves.opponents[rules.team_of[hand.pending[0]]]  # type: ignore[index]
+    seats = m.move_table.opponents[rules.team_of[hand.pending[0]]]  # type: ignore[index]
     if hand.refused or rules.answered_by != PINNED:
         return tuple(s for s in seats if who_answers(m, s) is None)
     return seats

@@ -117,7 +117,7 @@ def _effect(move: Action, r: Ruling) -> None:
 def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
     if _special_refusal(m) is not None:
         return
-    table = concedes(m.moves.players)
+    table = concedes(m.move_table.players)
     if m.state == BET_ANSWER:  # G20: the team that must answer a side bet's call
         list_answers(m, seat, out, table)
         return

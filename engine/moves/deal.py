@@ -40,7 +40,7 @@ def special_for(rules: Rules, score: Sequence[int]) -> tuple[int, int | None]:
 def _special_now(m: Match) -> tuple[int, int | None]:
     """:func:`special_for` at the match's score, remembered per score in the variant's move
     table (a deal asks it once or twice a hand; the scores are few)."""
-    memo = m.moves.special_at
+    memo = m.move_table.special_at
     key = tuple(m.score)
     got = memo.get(key)
     if got is None:

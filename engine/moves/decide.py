@@ -47,7 +47,7 @@ def _effect(move: Action, r: Ruling) -> None:
 
 
 def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
-    moves = m.moves
+    moves = m.move_table
     hand = m.hand
     team_of = m.rules.team_of
     team, decider = hand.special_team, hand.decider

@@ -52,7 +52,7 @@ def _effect(move: Action, r: Ruling) -> None:
 
 def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
     if seat is not None:  # a seat that may answer (C9 and its house rules: answers.py)
-        out.append(m.moves.fold[seat])
+        out.append(m.move_table.fold[seat])
 
 
 def _transitions(rules: Rules) -> list[dict[str, Any]]:

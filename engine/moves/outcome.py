@@ -31,7 +31,7 @@ def conclude(m: Match, r: Ruling, winner: int | None, points: int,
     side = r.side  # a side bet settled by the same move (G20): its crediting comes first
     score = m.score[:] if side is None or side.score is None else side.score[:]
     game = None
-    for hook in m.moves.hand_ends:  # GH6: side bets credited at the end of the hand, first
+    for hook in m.move_table.hand_ends:  # GH6: side bets credited at the end of the hand, first
         won = hook.rule(m, r, score)
         if game is None:
             game = won

@@ -82,7 +82,7 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
                        f"covered cards only from round {rules.covered_from_round} (P7)")
         if bound is not None:
             return Why("bound_card_covered", "a card shown with a raise cannot be covered (M4)")
-    moves = m.moves
+    moves = m.move_table
     if moves.constrained:
         why = _constraints(m, seat, card, covered, bound)
         if why is not None:
@@ -115,7 +115,7 @@ def _effect(a: Any, r: Ruling) -> None:
         hand.must_kill = tuple(s for s in hand.must_kill if s != seat)
     rnd.cards.append((seat, card, a.covered))
     if r.round is None:
-        rnd.turn = (seat + 1) % m.moves.players
+        rnd.turn = (seat + 1) % m.move_table.players
         return
     winner, leader = r.round
     hand.results.append(winner)
@@ -132,7 +132,7 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
     rnd = m.round
     t = rnd.turn
     if seat is None or seat == t:
-        moves = m.moves
+        moves = m.move_table
         hand = m.hand
         bound = hand.bound[t]
         row = moves.play[t]
@@ -195,7 +195,7 @@ def _constrained_plays(m: Match, t: int, row: list[Action], out: list[Action]) -
             out.extend([row[c] for c in cards if c in killers])
             return
     out.extend([row[c] for c in cards])
-    moves = m.moves
+    moves = m.move_table
     if rnd.number >= moves.covered_from and _no_cover(m) is None:
         row = moves.covered[t]
         out.extend([row[c] for c in cards])

@@ -126,7 +126,7 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
     if hand.special != NORMAL and (hand.rule.raises != "allowed"  # type: ignore[union-attr]
                                    or m.state == DECIDE):
         return
-    moves = m.moves
+    moves = m.move_table
     if m.state == ANSWER:
         pending = hand.pending
         assert pending is not None and seat is not None
@@ -166,7 +166,7 @@ def _raises(m: Match, seat: int, value: int, out: list[Action]) -> None:
     rules = m.rules
     if rules.raiser_must_beat and not beats_table(m, seat):
         return
-    table = m.moves.raises
+    table = m.move_table.raises
     if not rules.name_card:
         out.append(table[seat, value, None])
         return

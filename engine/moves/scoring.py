@@ -69,7 +69,7 @@ def end_hand(m: Match, ruling: Ruling) -> None:
     events = ruling.checkpoints
     if events is None:
         events = ruling.checkpoints = []
-    for hook in m.moves.hand_ends:  # side bets owed (GH6) and cards shown (G32)
+    for hook in m.move_table.hand_ends:  # side bets owed (GH6) and cards shown (G32)
         hook.apply(m, ruling, events)
     if ruling.hand is not None:
         winner, points, score = ruling.hand

@@ -17,16 +17,18 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 from engine.actions import Action
 from engine.game import Match
 from engine.moves import PHASES
+from engine.observation import Observation
 from engine.rules import Rules
 from engine.shuffle import MASK64, SplitMix64
 from engine.state import PLAY
 
-Observation = Mapping[str, Any]
+__all__ = ["Bot", "Judge", "MatchShim", "Observation", "choose_for", "derive_seed", "make_bot",
+           "movers", "next_actor", "register", "seat_view", "stronger_seat"]
 
 
 class Bot(Protocol):

@@ -39,10 +39,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.actions import Action
-from engine.bots.base import MatchShim, Observation
+from engine.bots.base import MatchShim
 from engine.cards import card_name
 from engine.moves.outcome import hand_result
-from engine.observation import SideBetView
+from engine.observation import Observation, SideBetView
 from engine.rules import Rules
 from engine.shuffle import MASK64, SplitMix64
 from engine.sidebets import SideBet
@@ -231,8 +231,10 @@ class HeuristicBot:
         s = self._weigh(team_cards, man)
         mine, theirs = _scores(obs)
         # the special hand in play (its entry of the variant's list, by name)
+        special = obs["special"]
+        assert special is not None  # a decision is only asked in a special hand
         one = next(h for h in self.rules.special_hands
-                   if h.decision and h.name == obs["special"]["name"])
+                   if h.decision and h.name == special["name"])
         if theirs + one.fold_points >= self.rules.target:
             threshold = -1.0  # folding loses the game: play whatever the cards
         elif theirs + obs["value"] >= self.rules.target or one.winner_takes_game:
@@ -250,6 +252,7 @@ class HeuristicBot:
     def _answer(self, obs: Observation, legal: Sequence[Action]) -> Action:
         """C9: accept, fold or raise back a pending raise."""
         pending = obs["pending_raise"]
+        assert pending is not None  # an answer is only asked while a raise waits
         cards = list(obs["hand"] or [])
         s = self._estimate(obs, cards)
         level = self._level(pending["value"])

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.actions import Action
-from engine.bots.base import Observation
+from engine.observation import Observation
 from engine.rules import Rules
 from engine.shuffle import MASK64, SplitMix64
 

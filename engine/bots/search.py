@@ -49,12 +49,12 @@ observations give the same moves.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
 from engine.actions import Action
-from engine.bots.base import MatchShim, Observation, choose_for, derive_seed, next_actor
+from engine.bots.base import MatchShim, choose_for, derive_seed, next_actor
 from engine.bots.heuristic import HeuristicBot
 from engine.bots.winchance import WinChance as WinChance
 from engine.bots.winchance import win_chance
@@ -63,6 +63,7 @@ from engine.errors import IllegalMoveError, PositionError
 from engine.game import Match
 from engine.moves.deal import decider_seat
 from engine.moves.play import round_outcome
+from engine.observation import Observation
 from engine.position import POSITION_FORMAT, build
 from engine.rules import Rules
 from engine.shuffle import SplitMix64
@@ -167,7 +168,8 @@ class SearchBot:
             return self.guess(obs)
         raiser = pending["seat"]
         judge = self._policy[raiser]
-        as_raiser = dict(obs, seat=raiser, team=team_of[raiser])
+        as_raiser = obs.copy()
+        as_raiser["seat"], as_raiser["team"] = raiser, team_of[raiser]
         threshold = judge.raise_base + 0.12 * judge._level(pending["value"]) - 0.1
         for _ in range(7):
             g = self.guess(obs)
@@ -329,7 +331,7 @@ class SearchBot:
 
     def _deal_unseen(self, obs: Observation, held: list[list[str]], pool: list[str],
                      played_by: list[int], no_flor: list[tuple[SideBet, int]],
-                     vira: Card | None) -> tuple[list[list[str]], list[dict[str, Any]]]:
+                     vira: Card | None) -> tuple[list[list[str]], list[Mapping[str, Any]]]:
         """Deal the unseen cards: Fisher-Yates over ``pool`` (in place) from the bot's own
         generator, again where a seat of ``no_flor`` got a flor it cannot have (up to 32
         times). Each seat's cards, and the played cards with the face-down ones dealt."""
@@ -351,8 +353,8 @@ class SearchBot:
                 want = cards_per - played_by[s]
                 while len(held[s]) < want:
                     held[s].append(next(take))
-            hidden_played = [dict(p, card=next(take)) if p["card"] is None else p
-                             for p in played]
+            hidden_played: list[Mapping[str, Any]] = [
+                dict(p, card=next(take)) if p["card"] is None else p for p in played]
             if not any(is_flor(bet, [parse_card(c) for c in held[s]]
                                + [parse_card(p["card"]) for p in hidden_played
                                   if p["seat"] == s], vira)
@@ -396,7 +398,7 @@ class SearchBot:
         rules = self.rules
         if not rules.side_bets:
             return {}
-        entries = []
+        entries: list[dict[str, Any]] = []
         flor = {b.name: b for b in rules.side_bets if b.kind == "flor"}
         killed = {name for view in obs["side_bets"] if view["bet"] in flor and view.get("sung")
                   for name in flor[view["bet"]].kills}  # G37: a flor sung kills them

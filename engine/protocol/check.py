@@ -14,14 +14,16 @@ import json
 import shlex
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import jsonschema
 
+from engine.actions import Action
 from engine.bots import make_bot, notify
 from engine.game import Match
+from engine.observation import Observation
 from engine.protocol.external import BotError, Channel, ExternalBot, end_all
 from engine.resources import schema_path
 from engine.simulate import bot_seed, match_seed, play_match
@@ -93,18 +95,18 @@ class _Timed:
         self.name = bot.name
         self.slowest = 0.0
 
-    def choose(self, observation: Any, legal: Any) -> Any:
+    def choose(self, observation: Observation, legal: Sequence[Action]) -> Action:
         start = time.monotonic()
         try:
             return self.bot.choose(observation, legal)
         finally:
             self.slowest = max(self.slowest, (time.monotonic() - start) * 1000)
 
-    def observe(self, observation: Any) -> None:
+    def observe(self, observation: Observation) -> None:
         self.bot.observe(observation)
 
     @property
-    def judge(self) -> Callable[[Any], float] | None:
+    def judge(self) -> Callable[[Observation], float] | None:
         return self.bot.judge
 
 

@@ -45,6 +45,7 @@ from typing import Any
 
 from engine.actions import Action
 from engine.errors import TrucoError
+from engine.observation import Observation
 from engine.protocol import (
     VERSION,
     decision,
@@ -399,7 +400,7 @@ class ExternalBot:
             self._session = session
         return self._session
 
-    def _start(self, observation: Mapping[str, Any]) -> _Session | None:
+    def _start(self, observation: Observation) -> _Session | None:
         session = self._acquire()
         if session is None or session.begun:
             return session
@@ -450,7 +451,7 @@ class ExternalBot:
         self.report(f"bot {self.name} (seat {self.seat}, decision {self.decisions}): "
                     f"{kind}: {detail}")
 
-    def _catch_up(self, observation: Mapping[str, Any]) -> None:
+    def _catch_up(self, observation: Observation) -> None:
         session = self._session
         if session is None:
             return
@@ -459,7 +460,7 @@ class ExternalBot:
         if seen:
             self._send(events(seen))
 
-    def observe(self, observation: Mapping[str, Any]) -> None:
+    def observe(self, observation: Observation) -> None:
         """After each move: the events the seat saw (:func:`engine.protocol.seat_events`);
         at the match's end, ``end`` (and the process goes back to the pool)."""
         if self._start(observation) is None:
@@ -471,7 +472,7 @@ class ExternalBot:
                 self._session.release()
 
     # -- decisions --------------------------------------------------------------------------
-    def choose(self, observation: Mapping[str, Any], legal_actions: Sequence[Action]) -> Action:
+    def choose(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """The bot's answer, one of ``legal_actions``; the default move (``pass`` where
         offered, else the first) on a failure, as the module docstring says."""
         if not legal_actions:
@@ -496,7 +497,7 @@ class ExternalBot:
         return fallback
 
     @property
-    def judge(self) -> Callable[[Mapping[str, Any]], float] | None:
+    def judge(self) -> Callable[[Observation], float] | None:
         """Where the bot said it judges (``"judge": true`` in its ``id``): its strength for
         the answer or decision awaited (a ``judge`` message; 0 on a failure), as
         :class:`engine.bots.Judge`; else ``None``, as for a bot without a judge."""
@@ -505,7 +506,7 @@ class ExternalBot:
             return None
         return self._judge
 
-    def _judge(self, observation: Mapping[str, Any]) -> float:
+    def _judge(self, observation: Observation) -> float:
         if self._start(observation) is None:
             return 0.0
         self._catch_up(observation)

@@ -8,20 +8,21 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Mapping
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from engine.bots import Bot, make_bot
+from engine.observation import Observation
 from engine.protocol import VERSION, parse_move
 from engine.rules import rules_from_data
 
 
-def _observation(data: Mapping[str, Any]) -> dict[str, Any]:
+def _observation(data: Mapping[str, Any]) -> Observation:
     """An observation as the engine built it: JSON made the seats of ``partner_hands`` keys
-    strings; they are seat numbers again."""
+    strings; they are seat numbers again (the rest is the engine's own message, trusted)."""
     obs = dict(data)
     if isinstance(obs.get("partner_hands"), dict):
         obs["partner_hands"] = {int(k): v for k, v in obs["partner_hands"].items()}
-    return obs
+    return cast("Observation", obs)
 
 
 def serve(name: str, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:

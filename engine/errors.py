@@ -8,6 +8,12 @@ it happened (file, line, column, key path or event) and says what was expected.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the moves are a layer above; the error only holds them
+    from engine.actions import Action
+
 
 class TrucoError(ValueError):
     """Base of every error this package reports to users (a ``ValueError``, like python-chess)."""
@@ -89,22 +95,23 @@ class Why(str):
 
 
 class IllegalMoveError(TrucoError):
-    """A move that the rules do not allow now. ``legal`` lists what was legal instead.
+    """A move that the rules do not allow now. ``legal`` lists what was legal instead, as
+    :class:`~engine.actions.Action` values (the message writes them in the log's words).
 
     The structured parts: ``move`` (what was refused: an Action, a Deal, or what was given),
     ``why`` (the reason in words, without the move and the legal list) and ``code`` (its
     stable code, e.g. ``not_your_turn``, ``answer_pending``, ``match_over``: docs/error-codes.md
     lists them; ``illegal`` where a reason has no code of its own)."""
 
-    def __init__(self, message: str, legal: list[str] | None = None, *,
+    def __init__(self, message: str, legal: Sequence[Action] | None = None, *,
                  move: object = None, why: str | None = None, code: str | None = None,
                  **kw: object) -> None:
-        self.legal = legal or []
+        self.legal: list[Action] = list(legal or ())
         self.move = move
         self.why = why if why is not None else message
         self.code: str = code or getattr(why, "code", None) or "illegal"
         if legal is not None:
-            listed = ", ".join(legal) if legal else "nothing (a deal is awaited)"
+            listed = ", ".join(map(str, legal)) if legal else "nothing (a deal is awaited)"
             message = f"{message}; legal: {listed}"
         super().__init__(message, **kw)  # type: ignore[arg-type]
 

@@ -419,6 +419,25 @@ class Match:
         return sorted({a.seat for a in self.legal_actions()})
 
     # -- legal moves ------------------------------------------------------------------------
+    def is_legal(self, action: Action) -> bool:
+        """Whether :meth:`apply` would accept ``action`` now (it changes nothing): a move
+        :meth:`legal_actions` lists, or one it does not offer but the rules allow (a raise a
+        special hand penalises, P5, M5).
+
+        >>> m = Match.new("paulista", seed=7)
+        >>> m.is_legal(Action.play(1, "2h")), m.is_legal(Action.play(2, "2h"))
+        (True, False)
+        """
+        if action.__class__ is not Action or action.position is not None:
+            return False  # not a move, or a bot's view of one (a blind hand's position)
+        if action in self.legal_actions(action.seat):
+            return True
+        try:
+            self.clone().apply(action)
+        except IllegalMoveError:
+            return False
+        return True
+
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """The moves that are legal now, for one seat or for all, in a fixed order: the moves
         of each trigger the machine has from the current state, as its lister offers them.
@@ -452,8 +471,7 @@ class Match:
         cannot be built: ``ValueError``)."""
         if action.__class__ is not Action:
             why = Why("not_a_move", f"{action!r} is not a move: expected an Action")
-            raise IllegalMoveError(why, [str(a) for a in self.legal_actions()], move=action,
-                                   why=why)
+            raise IllegalMoveError(why, self.legal_actions(), move=action, why=why)
         kind = action.kind
         seat = action.seat
         if not 0 <= seat < self.move_table.players:
@@ -490,7 +508,7 @@ class Match:
     def _illegal(self, action: Action | Deal, why: str) -> NoReturn:
         if self.state == MATCH_OVER:
             why = Why("match_over", "the match is over")
-        raise IllegalMoveError(f"{action}: {why}", [str(a) for a in self.legal_actions()],
+        raise IllegalMoveError(f"{action}: {why}", self.legal_actions(),
                                move=action, why=why)
 
     # -- dealing ----------------------------------------------------------------------------

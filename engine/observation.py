@@ -1,17 +1,21 @@
 """What a seat may know, as typed plain data: :meth:`engine.game.Match.observation` returns an
-:class:`Observation` (a ``TypedDict``: a plain ``dict`` at run time, JSON-ready, whose keys and
-value types a type checker knows).
+:class:`Observation` (a ``TypedDict``: a plain ``dict`` at run time, whose keys and value types
+a type checker knows). Its ``legal`` moves are :class:`~engine.actions.Action` values;
+:func:`to_json` is the same observation as JSON data, the moves in the log's words (what the
+bot protocol sends).
 
 >>> from engine import Match
 >>> obs = Match.new("paulista", seed=7).observation(1)
->>> obs["phase"], obs["turn"], obs["hand"]
-('play', 1, ['2h', '7h', 'Jh'])
+>>> obs["phase"], obs["turn"], obs["hand"], obs["legal"][0]
+('play', 1, ['2h', '7h', 'Jh'], Action.play(1, '2h'))
+>>> to_json(obs)["legal"][0]
+'play 1 2h'
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
 
 from engine.actions import Action
 from engine.cards import Card, card_name
@@ -121,8 +125,9 @@ class Observation(TypedDict):
     blind: bool
     score: list[int]
     games: list[int]
-    #: The seat's legal moves, in the log's words (a blind hand's cards by position).
-    legal: list[str]
+    #: The seat's legal moves (in a blind hand, P6, a play names a hand position:
+    #: :meth:`Action.play_at <engine.actions.Action.play_at>`).
+    legal: list[Action]
     last_hand: LastHand | None
     #: The hand's side bets (only in a variant with side bets, G22-G32).
     side_bets: NotRequired[list[SideBetView]]
@@ -187,7 +192,7 @@ def observe(m: Match, seat: int) -> Observation:
         "blind": blind,
         "score": m.score[:],
         "games": m.games[:],
-        "legal": [_blind_str(a, hand) if blind else str(a) for a in legal],
+        "legal": [_blind_view(a, hand) for a in legal] if blind else legal,
         "last_hand": last,
     }
     if h.side is not None:  # G22-G32: the side bets, as the seat may know them
@@ -207,9 +212,25 @@ def _public_played(played: Sequence[tuple[int, int, Card, bool]],
             for rnd, s, c, cov in played]
 
 
-def _blind_str(action: Action, hand: Sequence[Card]) -> str:
+def _blind_view(action: Action, hand: Sequence[Card]) -> Action:
+    """A play of a blind hand (P6) as its seat sees it: by the card's position in the hand."""
     if action.kind == "play":
         assert action.card is not None
-        pos = hand.index(action.card)
-        return f"play {action.seat} #{pos + 1}{' covered' if action.covered else ''}"
-    return str(action)
+        return Action.play_at(action.seat, hand.index(action.card), action.covered)
+    return action
+
+
+def to_json(observation: Observation) -> dict[str, Any]:
+    """The observation as JSON data: the same keys in the same order, the legal moves in the
+    log's words (``"play 1 #2 covered"`` for a blind hand's play by position)."""
+    return {**observation, "legal": [str(a) for a in observation["legal"]]}
+
+
+def from_json(data: dict[str, Any]) -> Observation:
+    """An observation :func:`to_json` wrote, read back (the seats of ``partner_hands``, which
+    JSON made strings, are seat numbers again; the moves are Actions)."""
+    obs = dict(data)
+    if isinstance(obs.get("partner_hands"), dict):
+        obs["partner_hands"] = {int(k): v for k, v in obs["partner_hands"].items()}
+    obs["legal"] = [Action.parse(s) for s in obs.get("legal", ())]
+    return cast("Observation", obs)  # the engine's own message: trusted

@@ -389,7 +389,7 @@ def _obs_value(key: str, value: Any) -> str:
         team = "" if value["team"] is None else f" (team {value['team']})"
         return f"{value['name']}{team}"
     if key == "legal":
-        return ", ".join(value) if value else "-"
+        return ", ".join(map(str, value)) if value else "-"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, (int, str)):

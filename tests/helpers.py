@@ -81,7 +81,7 @@ def assert_illegal(m: Match, move: str | Action, *why: str) -> IllegalMoveError:
     with pytest.raises(IllegalMoveError) as info:
         m.apply(action)
     err = info.value
-    assert err.legal == was_legal
+    assert [str(a) for a in err.legal] == was_legal
     assert "legal:" in str(err)
     for text in why:
         assert text in str(err), f"{text!r} not in {str(err)!r}"

@@ -30,6 +30,7 @@ from engine import Action, Deal, Match
 from engine.bots import make_bot
 from engine.cli import main
 from engine.logformat import Recorder
+from engine.observation import to_json
 from engine.protocol import parse_move, seat_events
 from engine.protocol.external import BotError, Channel, ExternalBot, end_all
 from engine.shuffle import SplitMix64
@@ -201,7 +202,8 @@ def test_a_decision_holds_exactly_the_seats_observation_and_legal_moves() -> Non
     m = Match.new("gauderio", seed=4)
     seat = m.turn
     msg = decision(1, m.observation(seat), m.legal_actions(seat), {"move_ms": 1, "clock_ms": None})
-    assert msg["observation"] == m.observation(seat)
+    assert msg["observation"] == to_json(m.observation(seat))
+    assert msg["observation"]["legal"] == msg["legal"]  # the same words, as before
     assert msg["legal"] == [str(a) for a in m.legal_actions(seat)]
 
 

@@ -165,7 +165,7 @@ def test_heuristic_plays_a_blind_hand_by_position_only() -> None:
         obs, legal = _obs(m, first)
         assert obs["blind"] and obs["hand"] is None
         action = HeuristicBot(m.rules, seed=0).choose(obs, legal)
-        chosen.append(obs["legal"][legal.index(action)])
+        chosen.append(str(obs["legal"][legal.index(action)]))
     assert chosen[0] == chosen[1] == f"play {chosen[0].split()[1]} #1"
 
 

@@ -37,7 +37,7 @@ def refused(m: Match, move: str | Action, code: str) -> IllegalMoveError:
     err = info.value
     assert err.code == code, str(err)
     assert err.move is action
-    assert err.legal == offered
+    assert [str(a) for a in err.legal] == offered
     assert m.position() == before
     assert legal(m) == offered
     return err

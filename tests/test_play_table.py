@@ -40,7 +40,7 @@ def _menu(m: object, seat: int) -> tuple[list[Action], list[str]]:
     legal = m.legal_actions(seat)
     obs = m.observation(seat)
     order = menu_order(legal, m.rules, obs["vira"], obs["blind"])
-    return [legal[i] for i in order], [obs["legal"][i] for i in order]
+    return [legal[i] for i in order], [str(obs["legal"][i]) for i in order]
 
 
 # -- 1. a choice impossible to mistake ------------------------------------------------------------

@@ -202,7 +202,7 @@ class _Game:
         blind = obs["blind"]
         order = menu_order(legal, rules, obs["vira"], blind)
         legal = [legal[i] for i in order]
-        texts = [obs["legal"][i] for i in order]
+        texts = [str(obs["legal"][i]) for i in order]
         if blind:  # P6: a card keeps the place it was dealt in, #3 stays #3
             texts = [" ".join([*t.split()[:2], f"#{self.place(a.card)}", *t.split()[3:]])
                      if a.kind == CARD_KIND and a.card is not None else t

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.actions import Action
+from engine.observation import Observation, to_json
 from engine.rules import Rules
 from engine.state import Phase
 
@@ -58,11 +59,12 @@ def match_start(rules: Rules, seat: int, *, match: int, seed: int,
             "rules": rules_document(rules), "seed": seed, "time": dict(time)}
 
 
-def decision(number: int, observation: Mapping[str, Any], legal: Sequence[Action],
+def decision(number: int, observation: Observation, legal: Sequence[Action],
              time: Mapping[str, int | None]) -> Message:
-    """A decision: the seat's observation (exactly ``Match.observation(seat)``), its legal
-    moves in the log's notation, and the time it has."""
-    return {"type": "decision", "id": number, "observation": dict(observation),
+    """A decision: the seat's observation (``Match.observation(seat)`` as JSON data,
+    :func:`engine.observation.to_json`), its legal moves in the log's notation, and the time
+    it has."""
+    return {"type": "decision", "id": number, "observation": to_json(observation),
             "legal": [str(a) for a in legal], "time": dict(time)}
 
 

@@ -45,7 +45,7 @@ from typing import Any
 
 from engine.actions import Action
 from engine.errors import TrucoError
-from engine.observation import Observation
+from engine.observation import Observation, to_json
 from engine.protocol import (
     VERSION,
     decision,
@@ -512,7 +512,7 @@ class ExternalBot:
         self._catch_up(observation)
         self.decisions += 1
         number = self.decisions
-        answer = self._ask({"type": "judge", "id": number, "observation": dict(observation),
+        answer = self._ask({"type": "judge", "id": number, "observation": to_json(observation),
                             "time": self._time()}, "strength", number)
         value = answer.get("value") if answer is not None else None
         if isinstance(value, (int, float)) and not isinstance(value, bool) \

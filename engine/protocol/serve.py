@@ -8,21 +8,12 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Mapping
-from typing import IO, Any, cast
+from typing import IO, Any
 
 from engine.bots import Bot, make_bot
-from engine.observation import Observation
+from engine.observation import from_json
 from engine.protocol import VERSION, parse_move
 from engine.rules import rules_from_data
-
-
-def _observation(data: Mapping[str, Any]) -> Observation:
-    """An observation as the engine built it: JSON made the seats of ``partner_hands`` keys
-    strings; they are seat numbers again (the rest is the engine's own message, trusted)."""
-    obs = dict(data)
-    if isinstance(obs.get("partner_hands"), dict):
-        obs["partner_hands"] = {int(k): v for k, v in obs["partner_hands"].items()}
-    return cast("Observation", obs)
 
 
 def serve(name: str, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
@@ -51,10 +42,10 @@ def serve(name: str, stdin: IO[str] | None = None, stdout: IO[str] | None = None
             bot = make_bot(name, rules_from_data(msg["rules"]), msg["seed"])
         elif kind == "decision" and bot is not None:
             legal = [parse_move(s) for s in msg["legal"]]
-            choice = bot.choose(_observation(msg["observation"]), legal)
+            choice = bot.choose(from_json(msg["observation"]), legal)
             say({"type": "move", "id": msg["id"], "move": str(choice)})
         elif kind == "judge" and bot is not None:
-            value = bot.judge(_observation(msg["observation"]))  # type: ignore[attr-defined]
+            value = bot.judge(from_json(msg["observation"]))  # type: ignore[attr-defined]
             say({"type": "strength", "id": msg["id"], "value": float(value)})
         elif kind == "end":
             bot = None

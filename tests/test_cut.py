@@ -55,7 +55,7 @@ def test_seco_is_the_seeded_deal_and_no_choice_moves_the_generator(seed: int) ->
         assert m.rng is not None and plain.rng is not None
         assert m.rng.state == plain.rng.state  # the next hands' shuffles are the same
         if choice == "seco":
-            assert (m.hands, m.vira) == (plain.hands, plain.vira)
+            assert (m.hand.hands, m.hand.vira) == (plain.hand.hands, plain.hand.vira)
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -66,7 +66,7 @@ def test_each_choice_deals_from_the_whole_seeded_shuffle(seed: int) -> None:
     for choice in CHOICES:
         m = Match.new(CUT, seed=seed)
         act(m, f"cut 3 {choice}")
-        dealt[choice] = (m.hands, m.vira)
+        dealt[choice] = (m.hand.hands, m.hand.vira)
     assert dealt["burn"] == ([deck[10:13], deck[1:4], deck[4:7], deck[7:10]], deck[13])
     # the bottom card (the deck's last) to the cutter, seat 3, or his partner, seat 1 (the mão)
     assert dealt["bottom"] == ([deck[8:11], deck[0:3], deck[3:6], [deck[-1], *deck[6:8]]],
@@ -82,9 +82,9 @@ def test_the_burn_of_the_log_format_page() -> None:
     """docs/log-format.md, "Version 2: cut": seed 7, the first hand cut burn."""
     m = Match.new(CUT, seed=7)
     act(m, "cut 3 burn")
-    assert names(m.hands) == ["3c 6h Qc", "7h Jh 3h", "2s 4s Kh", "5d Jd Js"]
-    assert card_name(m.vira) == "3d"
-    assert names(Match.new("paulista", seed=7).hands)[1] == "2h 7h Jh"  # 2h is burnt
+    assert names(m.hand.hands) == ["3c 6h Qc", "7h Jh 3h", "2s 4s Kh", "5d Jd Js"]
+    assert card_name(m.hand.vira) == "3d"
+    assert names(Match.new("paulista", seed=7).hand.hands)[1] == "2h 7h Jh"  # 2h is burnt
 
 
 def test_cut_deal_slices_from_the_mao_round_to_the_dealer() -> None:
@@ -120,7 +120,7 @@ def test_no_partner_no_partner_cut(write: WriteFile) -> None:
     assert assert_illegal(m, "cut 1 partner", "no partner").code == "no_partner"
     act(m, "cut 1 bottom")
     deck = shuffle(load(str(path)).deck, SplitMix64(3))
-    assert m.hands[1][0] == deck[-1]
+    assert m.hand.hands[1][0] == deck[-1]
 
 
 def test_a_cut_is_written_read_and_logged() -> None:
@@ -172,7 +172,7 @@ def test_without_a_seed_the_recorded_deal_follows_the_cut() -> None:
     m = Match.from_deals(CUT, [HAND])
     assert m.state == "cut"
     act(m, "cut 3 burn")  # recorded: the deal that follows is the recorded one
-    assert m.state == "play" and names(m.hands)[1] == "4c 5h 6h"
+    assert m.state == "play" and names(m.hand.hands)[1] == "4c 5h 6h"
     bare = Match.new(CUT)
     act(bare, "cut 3 seco")
     assert bare.awaiting_deal

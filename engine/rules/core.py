@@ -107,6 +107,10 @@ _HOT: dict[str, tuple[str, str]] = {
     "raise_back": ("betting", "raise_back"),
     "special_hands": ("special_rules", "hands"),
     "target": ("game", "target"),
+    "cap_score": ("game", "cap_score"),
+    "all_tied": ("rounds", "all_tied"),
+    "initial_value": ("betting", "initial_value"),
+    "games_to_win": ("match", "games_to_win"),
     "concede": ("concede_rules", "allowed"),
     "concede_instead_of_answer": ("concede_rules", "instead_of_answer"),
 }
@@ -200,6 +204,10 @@ class Rules:
     raise_back: bool = _hot()  # C9 (house)
     special_hands: tuple[SpecialHand, ...] = _hot()  # P5, P6, M5, M6
     target: int = _hot()  # C11
+    cap_score: bool = _hot()  # C11 (house)
+    all_tied: AllTied = _hot()  # P8, M7
+    initial_value: int = _hot()  # C8
+    games_to_win: int = _hot()  # P9, M8
     concede: bool = _hot()  # house
     concede_instead_of_answer: bool = _hot()  # house
     # Read once a hand or less: delegating to the blocks.
@@ -207,12 +215,8 @@ class Rules:
     deck_minus = _Flat[tuple[Card, ...]]("deck_rules", "minus")  # C2 (house)
     deck_plus = _Flat[tuple[Card, ...]]("deck_rules", "plus")  # C2 (house)
     deck_extra = _Flat[tuple[tuple[Card, str], ...]]("deck_rules", "extra")  # C2 (house)
-    all_tied = _Flat[AllTied]("rounds", "all_tied")  # P8, M7
-    initial_value = _Flat[int]("betting", "initial_value")  # C8
     one_team = _Flat[OneTeamHand]("special_rules", "one_team")  # P5, M5 (a reader's view)
     both_teams = _Flat[BothTeamsHand]("special_rules", "both_teams")  # P6, M6 (the same)
-    cap_score = _Flat[bool]("game", "cap_score")  # C11 (house)
-    games_to_win = _Flat[int]("match", "games_to_win")  # P9, M8
     concede_in_special_hands = _Flat[bool]("concede_rules", "in_special_hands")  # house
 
     def __hash__(self) -> int:

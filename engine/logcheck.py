@@ -14,8 +14,7 @@ from typing import Any, Literal
 
 from engine.logschema import CHECKPOINTS, MOVES, NEWER
 from engine.logversion import VERSIONS
-from engine.resources import schema_path
-from engine.schemas import strict_validator
+from engine.schemas import shipped_schema, strict_validator
 
 ItemKind = Literal["header", "deal", "move", "checkpoint"]
 
@@ -27,12 +26,9 @@ EVENT_TYPES = MOVES + CHECKPOINTS
 VERSION_2_EVENTS = tuple(NEWER)
 
 
-@cache
 def log_schema() -> dict[str, Any]:
     """``schemas/log.schema.json`` as data."""
-    with open(schema_path("log"), encoding="utf-8") as f:
-        data: dict[str, Any] = json.load(f)
-    return data
+    return shipped_schema("log")
 
 
 @cache

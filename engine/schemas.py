@@ -45,10 +45,16 @@ NOT_RULES = frozenset({"$schema", "name", "title", "description", "extends", "ca
 
 
 @cache
+def shipped_schema(name: str) -> dict[str, Any]:
+    """The shipped JSON Schema ``schemas/<name>.schema.json`` (``variant``, ``log``,
+    ``position``), as data, read once."""
+    with open(schema_path(name), encoding="utf-8") as f:
+        return json.load(f)  # type: ignore[no-any-return]
+
+
 def variant_schema() -> dict[str, Any]:
     """The shipped JSON Schema of variant files, as data."""
-    with open(schema_path("variant"), encoding="utf-8") as f:
-        return json.load(f)  # type: ignore[no-any-return]
+    return shipped_schema("variant")
 
 
 def with_defaults(value: Any, path: tuple[str, ...] = ()) -> Any:

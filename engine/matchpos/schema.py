@@ -3,15 +3,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
 from engine.errors import PositionError, Why
 from engine.moves import PHASES
-from engine.resources import schema_path
-from engine.schemas import strict_validator
+from engine.schemas import shipped_schema, strict_validator
 
 #: The version of the position format (the ``position`` key).
 POSITION_FORMAT = 1
@@ -25,12 +23,9 @@ def refuse(why: Why, path: str) -> PositionError:
     return PositionError(why, path=path)
 
 
-@cache
 def position_schema() -> dict[str, Any]:
     """The JSON Schema of a position (``schemas/position.schema.json``)."""
-    with open(schema_path("position"), encoding="utf-8") as f:
-        schema: dict[str, Any] = json.load(f)
-    return schema
+    return shipped_schema("position")
 
 
 @cache

@@ -91,6 +91,10 @@ Reading = tuple[int, tuple[str, ...], str]
 BetProblem = tuple["Why", str]
 
 
+#: What a person types to give up a hand (a fold of a raise, or a special hand's fold: G20, M5,
+#: "eu corro"), read by the fold and decide kinds' ``typed``.
+FOLD_WORDS = ("corro", "fold", "correr", "corre", "nao", "não", "no", "baralho")
+
 @dataclass(frozen=True)
 class Words:
     """What a kind needs to put one of its moves into words for ``truco play``: who moves as

@@ -8,7 +8,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import Why
-from engine.moves import MoveKind, Waiting, Words, move_transitions, register
+from engine.moves import (
+    FOLD_WORDS,
+    MoveKind,
+    Waiting,
+    Words,
+    move_transitions,
+    register,
+)
 from engine.moves.deal import has_decision
 from engine.moves.outcome import conclude, other_team
 from engine.moves.scoring import end_hand
@@ -103,8 +110,7 @@ KIND = register(MoveKind(
     hint=(3, lambda legal, rules: f"{rules.move_name('play_hand', 'jogo')}/play, "
                                   f"{rules.move_name('fold_hand', 'corro')}/fold"),
     named=(("play_hand", "play"), ("fold_hand", "fold")),
-    typed=lambda rules: [(3, ("corro", "fold", "correr", "corre", "nao", "não", "no",
-                              "baralho"), "fold"),
+    typed=lambda rules: [(3, FOLD_WORDS, "fold"),
                          (6, ("jogo", "play", "jogar", "joga"), "play")],
     told=_told,
     space=lambda rules: ([((4,), {"play_on": True}, "decide play"),

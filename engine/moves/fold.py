@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.moves import MoveKind, Words, has_ladder, move_transitions, register
+from engine.moves import FOLD_WORDS, MoveKind, Words, has_ladder, move_transitions, register
 from engine.moves.answers import judge_answer, refuse
 from engine.moves.outcome import conclude
 from engine.payload import LogEvent, Payload
@@ -85,7 +85,6 @@ KIND = register(MoveKind(
           "betting.refusal"),
     # its words (truco play, the transcript) and its moves in engine.env's action space
     named=(("fold", ""),),
-    typed=lambda rules: [(2, ("corro", "fold", "correr", "corre", "nao", "não", "no",
-                              "baralho"), "")],
+    typed=lambda rules: [(2, FOLD_WORDS, "")],
     told=_told,
     space=lambda rules: [((3,), {}, "fold")] if rules.ladder else []))

@@ -55,6 +55,7 @@ from transitions import MachineError
 
 from engine.actions import Action, Deal
 from engine.cards import CARD_CODES, Card, card_name
+from engine.checkpoint import Checkpoint
 from engine.errors import IllegalMoveError, Why
 from engine.machine import LeanEvent, build_machine, triggers_from
 from engine.matchpos.exporting import export as export_position
@@ -72,7 +73,6 @@ from engine.variant import load
 
 __all__ = ["NORMAL", "Checkpoint", "Match", "MoveTable", "move_table", "resolve_rules"]
 
-Checkpoint = dict[str, Any]
 
 load_kinds()
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import io
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -58,7 +58,7 @@ def header_variant(variant: str | os.PathLike[str], log_dir: str | os.PathLike[s
     return Path(rel).as_posix()
 
 
-def dumps_event(event: dict[str, Any]) -> str:
+def dumps_event(event: Mapping[str, Any]) -> str:
     """One log line (no newline), keys as given (events are built in the format's order)."""
     return json.dumps(event, ensure_ascii=False)
 
@@ -165,7 +165,7 @@ class Recorder:
         m = self.match
         self._write(Deal(m.dealer, m.hand.dealt, m.hand.vira).to_event())
 
-    def _write(self, event: dict[str, Any]) -> None:
+    def _write(self, event: Mapping[str, Any]) -> None:
         self.out.write(dumps_event(event) + "\n")
 
 

@@ -403,16 +403,15 @@ def render_checkpoint(event: Checkpoint) -> str:
     >>> render_checkpoint({"event": "hand", "winner": 1, "points": 3, "score": [0, 3]})
     'hand won by team 1 for 3 · score 0-3'
     """
-    kind = event["event"]
     winner = event.get("winner")
     who = "tied" if winner is None else f"won by team {winner}"
-    if kind == "round":
+    if event["event"] == "round":
         return f"round {who}"
-    if kind == "hand":
+    if event["event"] == "hand":
         return f"hand {who} for {event['points']} · score {_pair(event['score'])}"
-    if kind == "game":
+    if event["event"] == "game":
         return f"game {who} · score {_pair(event['score'])} · games {_pair(event['games'])}"
-    if kind == "match":
+    if event["event"] == "match":
         return f"match {who} · games {_pair(event['games'])}"
     return json.dumps(event, sort_keys=True, ensure_ascii=False)
 

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from engine.checkpoint import Checkpoint
+
 if TYPE_CHECKING:
     from engine.game import Match
     from engine.moves.bets import Settlement
@@ -104,7 +106,7 @@ class Ruling:
     #: The team that wins the match.
     match: int | None = None
     #: Set by the effect of a move that causes checkpoints (most cause none).
-    checkpoints: list[dict[str, Any]] | None = None
+    checkpoints: list[Checkpoint] | None = None
     #: A side bet settled by the move (G28-G31).
     side: Settlement | None = None
     #: Side bets' points credited when the hand ends (GH6).

@@ -208,8 +208,7 @@ class _Tally:
             d["one_team"][4 if action.play_on else 5] += 1
         hand_done = side_done = False
         for cp in checkpoints:
-            ev = cp["event"]
-            if ev == "side_bet":  # settled (or credited at the end of the hand, GH6)
+            if cp["event"] == "side_bet":  # settled (or credited at the end of the hand, GH6)
                 side_done = True
                 slot = d["side_bets"][cp["bet"]]
                 slot[0] += 1
@@ -225,12 +224,12 @@ class _Tally:
                                    or cp["calls"][0] != _first_call(m.rules, cp["bet"]))
                     if cp["winner"] == m.rules.team_of[self._mao]:
                         slot[6] += 1
-            elif ev == "round":
+            elif cp["event"] == "round":
                 self._rounds.append(cp["winner"])
-            elif ev == "hand":
+            elif cp["event"] == "hand":
                 hand_done = True
                 self._end_hand(cp["winner"], cp["points"])
-            elif ev == "game":
+            elif cp["event"] == "game":
                 if not hand_done and side_done:  # a side bet won it mid-hand (G46)
                     self._end_hand(None, 0, finished=False)
                 elif not hand_done:  # a forbidden raise lost the game at once (P5, M5, M6)
@@ -240,7 +239,7 @@ class _Tally:
                 d["games_won"][cp["winner"]] += 1
                 d["hands_per_game"].append(self._game_hands)
                 self._game_hands = 0
-            elif ev == "match":
+            elif cp["event"] == "match":
                 d["winner"] = cp["winner"]
         if m.hand_number != hand_number:
             self._start_hand()

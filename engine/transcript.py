@@ -181,35 +181,34 @@ class Transcript(Visitor):
             self._checkpoint(cp)
 
     def _checkpoint(self, cp: Checkpoint) -> None:
-        ev = cp["event"]
-        if ev == "round":
+        if cp["event"] == "round":
             self.lines.append(f"  round {self._round_no}: {self._round_result(cp['winner'])}")
             self._round_no += 1
             self._round = []
-        elif ev == "hand":
+        elif cp["event"] == "hand":
             points = cp["points"]
             if cp["winner"] is None:
                 what = "nobody scores"
             else:
                 what = f"{self._team(cp['winner'])} wins {points} point{'s' * (points != 1)}"
             self.lines.append(f"  hand: {what} · score {_dashed(cp['score'])}")
-        elif ev == "game":
+        elif cp["event"] == "game":
             self.lines.append("")
             self.lines.append(f"Game {self._game}: {self._team(cp['winner'])} wins, "
                               f"{_dashed(cp['score'])} · games {_dashed(cp['games'])}")
             self._game += 1
             self._game_started = False
-        elif ev == "side_declare":  # G30: the declared points, or "são boas"
+        elif cp["event"] == "side_declare":  # G30: the declared points, or "são boas"
             pts = cp["points"]
             said = f'"{pts}"' if pts is not None else '"são boas"'
             self.lines.append(f"  {self._says(self._name(cp['seat']), 'says')} {said}")
-        elif ev == "side_bet":
+        elif cp["event"] == "side_bet":
             points = cp["points"]
             how = "accepted" if cp["accepted"] else unanswered(self._last_kind)
             self.lines.append(f"  {cp['bet']} ({' - '.join(cp['calls'])}, {how}): "
                               f"{self._team(cp['winner'])} wins {points} "
                               f"point{'s' * (points != 1)} · score {_dashed(cp['score'])}")
-        elif ev == "side_show":  # G32: the winning points' cards still in hand
+        elif cp["event"] == "side_show":  # G32: the winning points' cards still in hand
             self.lines.append(f"  {self._says(self._name(cp['seat']), 'shows')} "
                               + " ".join(named(c, self._called) for c in cp["cards"]))
         else:

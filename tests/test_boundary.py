@@ -9,7 +9,7 @@ import typing
 import pytest
 from helpers import deal, match, score_to
 
-from engine import Action, Deal, Match
+from engine import Action, Deal, Match, checkpoint
 from engine.bots import base
 from engine.cards import card_name
 from engine.observation import Observation, from_json, to_json
@@ -133,3 +133,22 @@ def test_illegal_move_error_lists_actions_and_keeps_its_words() -> None:
     err = info.value
     assert err.legal == m.legal_actions()  # type: ignore[attr-defined]
     assert str(err).endswith("legal: " + ", ".join(str(a) for a in m.legal_actions()))
+
+
+# -- typed checkpoints ------------------------------------------------------------------------
+@pytest.mark.parametrize("variant", ["paulista", "mineiro", "gauderio", "gauderio-envido-at-end"])
+def test_every_checkpoint_has_the_keys_its_type_names(variant: str) -> None:
+    """Match.apply's checkpoints are plain dicts typed by :mod:`engine.checkpoint`: each has
+    exactly the keys of the TypedDict its ``event`` names, and every type is met."""
+    types = {typing.get_args(typing.get_type_hints(t)["event"])[0]: t
+             for t in typing.get_args(checkpoint.Checkpoint)}
+    seen = set()
+    for seed in range(12):
+        m = Match.new(variant, seed=seed)
+        rng = SplitMix64(seed)
+        while not m.is_over:
+            legal = m.legal_actions()
+            for cp in m.apply(legal[rng.bounded(len(legal))]):
+                assert set(cp) == set(typing.get_type_hints(types[cp["event"]])), cp
+                seen.add(cp["event"])
+    assert seen >= {"round", "hand", "game", "match"}

@@ -173,28 +173,27 @@ def describe_checkpoint(cp: Checkpoint, me: int, team_of: Sequence[int] | None =
     def side(t: int | None) -> str:
         return "nobody" if t is None else side_text(t, team, teams)
 
-    ev = cp["event"]
-    if ev == "round":
+    if cp["event"] == "round":
         return f"  → round won by {side(cp['winner'])}" if cp["winner"] is not None \
             else "  → round tied"
-    if ev == "side_declare":  # G30: the declared points, or "são boas"
+    if cp["event"] == "side_declare":  # G30: the declared points, or "são boas"
         said = str(cp["points"]) if cp["points"] is not None else "são boas"
         return f"  {seat_label(cp['seat'], me, names, team_of)}: \"{said}\""
-    if ev == "side_bet":
+    if cp["event"] == "side_bet":
         how = "accepted" if cp["accepted"] else unanswered(after)
         return (f"  → {cp['bet']} ({' - '.join(cp['calls'])}, {how}) won by "
                 f"{side(cp['winner'])} for {cp['points']} · score "
                 f"{scores_text(cp['score'], team)}")
-    if ev == "side_show":  # G32: the winning points' cards
+    if cp["event"] == "side_show":  # G32: the winning points' cards
         why = f" for the {proves}" if proves is not None else ""
         return (f"  shown{why}: {seat_label(cp['seat'], me, names, team_of)} "
                 + " ".join(named(c, called or {}) for c in cp["cards"]))
-    if ev == "hand":
+    if cp["event"] == "hand":
         s = cp["score"]
         won = (f"hand won by {side(cp['winner'])} for {cp['points']}" if cp["winner"] is not None
                else "hand tied: nobody scores")
         return f"  → {won} · score {scores_text(s, team)}"
-    if ev == "game":
+    if cp["event"] == "game":
         return (f"  ★ game won by {side(cp['winner'])}, {scores_text(cp['score'], team)} · "
                 f"games {scores_text(cp['games'], team)}")
     return f"  ★★ match won by {side(cp['winner'])}: " + (

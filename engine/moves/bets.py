@@ -20,6 +20,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import Card, card_name
+from engine.checkpoint import Checkpoint, SideBetEnd
 from engine.errors import Why
 from engine.moves.scoring import HandEnd, end_hand, win_game
 from engine.ruling import Owed, condition
@@ -266,7 +267,7 @@ def apply_settlement(m: Match, r: Ruling) -> None:
         end_hand(m, r)
 
 
-def _bet_event(b: BetState, points: int, score: list[int]) -> dict[str, Any]:
+def _bet_event(b: BetState, points: int, score: list[int]) -> SideBetEnd:
     return {"event": "side_bet", "bet": b.bet.name, "calls": list(b.chain),
             "accepted": b.accepted, "winner": b.winner, "points": points, "score": score[:]}
 
@@ -296,7 +297,7 @@ def credit_owed(m: Match, r: Ruling, score: list[int]) -> int | None:
     return game
 
 
-def side_bets_at_end(m: Match, r: Ruling, events: list[dict[str, Any]]) -> None:
+def side_bets_at_end(m: Match, r: Ruling, events: list[Checkpoint]) -> None:
     """The end of the hand (:func:`engine.moves.scoring.end_hand`, the :data:`AT_HAND_END`
     hook): the points owed (GH6) as ``side_bet`` checkpoints, then the cards of each winning
     declaration still in hand become public (G32, G50): a ``side_show`` checkpoint, and the

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from engine.checkpoint import Checkpoint
 from engine.ruling import GameResult, Ruling
 from engine.sidebets import BetState
 from engine.state import HandState, RoundState
@@ -34,7 +35,7 @@ class HandEnd:
     #: ``apply(match, ruling, events)``: when the end of the hand is applied
     #: (:func:`end_hand`), before its ``hand`` checkpoint: apply what was ruled, appending its
     #: checkpoints to ``events``.
-    apply: Callable[[Match, Ruling, list[dict[str, Any]]], None]
+    apply: Callable[[Match, Ruling, list[Checkpoint]], None]
 
 
 def hooks_in_order(declared: Iterable[tuple[int, HandEnd]]) -> tuple[HandEnd, ...]:

@@ -317,9 +317,9 @@ def _shown_for(hand: HandState, seat: int, cards: list[str]) -> str:
 def _final_score(step: Step, checkpoints: list[Checkpoint]) -> None:
     """The score the hand ended with (a game's last hand: the game's score, before 0-0)."""
     for cp in checkpoints:
-        if "score" in cp:
+        if cp["event"] in ("hand", "game", "side_bet"):  # the checkpoints with a score
             step["sc"] = list(cp["score"])
-        if "games" in cp:
+        if cp["event"] in ("game", "match"):  # and those with the games won
             step["g"] = list(cp["games"])
 
 

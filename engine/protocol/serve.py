@@ -13,7 +13,9 @@ from typing import IO, Any
 from engine.bots import Bot, make_bot
 from engine.observation import from_json
 from engine.protocol import VERSION, parse_move
+from engine.resources import shipped_variants
 from engine.rules import rules_from_data
+from engine.variant import load_variant
 
 
 def serve(name: str, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
@@ -21,9 +23,8 @@ def serve(name: str, stdin: IO[str] | None = None, stdout: IO[str] | None = None
     ``id`` names it ``truco NAME``; it judges its hand (``judge``) where the bot does."""
     inp = stdin or sys.stdin
     out = stdout or sys.stdout
-    from engine.variant import load_variant
-
-    probe = make_bot(name, load_variant("paulista"))  # a bot judges in every variant, or never
+    # a bot judges in every variant, or never: any shipped variant tells
+    probe = make_bot(name, load_variant(min(shipped_variants())))
 
     def say(msg: Mapping[str, Any]) -> None:
         out.write(json.dumps(msg, separators=(",", ":")) + "\n")

@@ -15,8 +15,10 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from engine.fileio import atomic_write_text
 from engine.moves import MoveKind, load_kinds
 from engine.payload import LogEvent
+from engine.resources import schema_path
 
 # -- the format's own parts ----------------------------------------------------------------
 _TOP: dict[str, Any] = {
@@ -364,9 +366,6 @@ def render() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m engine.logschema [--write | --check]``: print the schema, write it to the
     shipped ``schemas/log.schema.json``, or check that file (exit 1 when it differs)."""
-    from engine.fileio import atomic_write_text
-    from engine.resources import schema_path
-
     args = list(sys.argv[1:] if argv is None else argv)
     path = schema_path("log")
     text = render()

@@ -27,7 +27,7 @@ def test_the_check_fails_on_a_stale_file(tmp_path: Path, monkeypatch: pytest.Mon
                                           capsys: pytest.CaptureFixture[str]) -> None:
     stale = tmp_path / "log.schema.json"
     stale.write_text(render().replace("Move: a card played.", "Move: a card."), encoding="utf-8")
-    monkeypatch.setattr("engine.resources.schema_path", lambda name: stale)
+    monkeypatch.setattr("engine.logschema.schema_path", lambda name: stale)
     assert main(["--check"]) == 1
     assert "python -m engine.logschema --write" in capsys.readouterr().err
     assert main(["--write"]) == 0

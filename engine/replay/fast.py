@@ -83,14 +83,8 @@ def run_plans(r: Replayer, source: IO[bytes] | bytes) -> None:
             else:
                 r._checkpoint_at(line, event, given, None)  # type: ignore[arg-type]
             continue
-        # What _item, _new_hand_check and _move_at do with a move, inline.
-        if m.hand_number != r._hand:
-            r._hand = m.hand_number
-            r._hand_events = 0
-            r._announced = False
-        r._cps = []
-        r._cp_next = 0
-        r._move_line = None
+        # What _item and _move_at do with a move, inline (but the hand's bookkeeping).
+        r._new_hand_check()
         if m.is_over:
             r._stop("after_end", f"{event} after the match ended (at line "
                     f"{r._end_line})", line)

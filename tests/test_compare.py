@@ -4,6 +4,7 @@ simulations side by side, exit codes 0/1/2, and no traceback anywhere."""
 from __future__ import annotations
 
 import doctest
+import gzip
 import json
 import re
 import shutil
@@ -509,3 +510,16 @@ def test_side_bets_and_concedes_are_compared_and_tested() -> None:
     assert "side_bets.envido.called" not in {
         r["metric"] for r in engine.compare.differences(
             result["a"] | {"side_bets": []}, result["a"] | {"side_bets": []})}
+
+
+def test_gzipped_logs_are_compared_and_damaged_ones_skipped(tmp_path: Path) -> None:
+    data = (REPLAYS / "mineiro-seed1.jsonl").read_bytes()
+    (tmp_path / "a.jsonl.gz").write_bytes(gzip.compress(data, mtime=0))
+    (tmp_path / "b.jsonl.gz").write_bytes(gzip.compress(data, mtime=0)[:-40])  # truncated
+    report = compare_logs("mineiro", "mineiro-12", [tmp_path])
+    got = {Path(x.file).name: (x.status, x.reason) for x in report.logs}
+    assert got["a.jsonl.gz"] == ("same", None)
+    status, reason = got["b.jsonl.gz"]
+    assert status == "skipped" and str(reason).startswith("damaged gzip data")
+    result = _run("mineiro", "mineiro-12", "--logs", str(tmp_path / "a.jsonl.gz"))
+    assert result.exit_code == 0 and "1 log of mineiro: 1 same outcome" in result.output

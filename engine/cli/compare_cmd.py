@@ -54,8 +54,8 @@ def _check_alpha(ctx: click.Context, param: click.Parameter, value: float) -> fl
 @click.argument("a", metavar="A")
 @click.argument("b", metavar="B")
 @click.option("--logs", "logs", type=click.Path(exists=True), metavar="DIR",
-              help="Replay every log of variant A under DIR (searched recursively for .jsonl) "
-                   "with variant B.")
+              help="Replay every log of variant A under DIR (searched recursively for .jsonl "
+                   "and .jsonl.gz) with variant B.")
 @matches_option(default=None,
                 help="Let bots play N matches of each variant, with the same seeds.")
 @click.option("--alpha", default=0.05, show_default=True, callback=_check_alpha,

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import os
+import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,8 +15,8 @@ from engine.actions import Action
 from engine.errors import VariantError
 from engine.game import Checkpoint, Match, resolve_rules
 from engine.logformat import dumps_event
-from engine.logread import MAX_FILE_BYTES, LogItem, LogProblem, read_log
-from engine.reading import read_regular
+from engine.logread import LogItem, LogProblem, read_log, read_log_file
+from engine.reading import logs_under
 from engine.replay import Visitor, replay, resolve_variant
 from engine.rules import Rules
 from engine.variant import resolve_source
@@ -134,12 +135,12 @@ def describe(ref: str, rules: Rules) -> dict[str, str]:
 
 def log_files(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
     """The logs under ``paths``: files as given, folders searched recursively for ``.jsonl``
-    files, in sorted order."""
+    and ``.jsonl.gz`` files (:func:`engine.reading.logs_under`: ``truco verify``'s order)."""
     out: list[str] = []
     for given in paths:
         p = Path(given)
         if p.is_dir():
-            out.extend(str(x) for x in sorted(p.rglob("*.jsonl")) if x.is_file())
+            out.extend(logs_under(os.fspath(given)))
         else:
             out.append(os.fspath(given))
     return out
@@ -202,13 +203,24 @@ def _complete(computed: Sequence[_Computed]) -> bool:
     return any(c.checkpoint["event"] == "match" for c in computed)
 
 
+def _log_bytes(path: Path) -> bytes:
+    """The log at ``path`` as bytes, the way every command opens one (a regular file, bounded,
+    a ``.jsonl.gz`` decompressed: :func:`engine.logread.read_log_file`); read whole, because
+    the log is replayed twice. Raises :class:`OSError`, and :class:`EOFError` or
+    :class:`zlib.error` for damaged gzip data."""
+    data = read_log_file(path)
+    return data if isinstance(data, bytes) else data.read()
+
+
 def compare_log(path: str, a_ref: str, a: Rules, b: Rules) -> LogComparison:
     """Replay the log at ``path`` under A (its header's variant) and under B, and compare."""
     p = Path(path)
     try:
-        data = read_regular(p, MAX_FILE_BYTES)  # a regular file, bounded (engine.reading)
+        data = _log_bytes(p)
     except OSError as exc:
         return LogComparison(path, "skipped", reason=f"cannot read the log: {exc.strerror}")
+    except (EOFError, zlib.error) as exc:
+        return LogComparison(path, "skipped", reason=f"damaged gzip data: {exc}")
     base = p.resolve().parent
     first = next(iter(read_log(data, path)))
     if isinstance(first, LogProblem):

@@ -46,8 +46,10 @@ A move kind is everything the engine knows about one kind of move, in one module
   stands in a position (:mod:`engine.matchpos`): its own fields and their checks, the rules
   its results follow, the engine's settlement they are compared with.
 
-Adding a kind is one module that builds a :class:`MoveKind` and calls :func:`register`;
-:mod:`engine.machine` builds each variant's machine from the registered kinds, and
+Adding a kind is one module of this package that builds a :class:`MoveKind` and calls
+:func:`register` (:func:`load_kinds` imports every module of the package: no list to extend),
+reading its variant keys with :meth:`Rules.block <engine.rules.Rules.block>` (no rules block
+beside it); :mod:`engine.machine` builds each variant's machine from the registered kinds, and
 :meth:`engine.game.Match.legal_actions` lists their moves in ``order``.
 """
 
@@ -55,6 +57,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
+from importlib import import_module
+from pkgutil import iter_modules
 from typing import TYPE_CHECKING, Any
 
 from engine.actions import declare
@@ -314,16 +319,23 @@ def has_ladder(rules: Rules) -> bool:
     return bool(rules.ladder)
 
 
-#: The shipped kinds' modules, in the order their transitions are added to a machine.
+#: The first kinds' modules, in the order their transitions are added to a machine; every
+#: other module of this package is imported after them, by name (:func:`load_kinds`), so that
+#: a new kind is its module alone.
 SHIPPED = ("deal", "decide", "play", "raising", "accept", "fold", "concede", "envido", "quero",
            "nao_quero", "flor", "cut")
 
 
 def load_kinds() -> dict[str, MoveKind]:
-    """Import every shipped kind's module, in :data:`SHIPPED` order (each registers itself);
-    the registry."""
-    from importlib import import_module
-
-    for module in SHIPPED:
+    """Import every kind's module (each registers itself): those of :data:`SHIPPED` in its
+    order, then the package's other modules by name (a module that registers no kind, like
+    :mod:`engine.moves.answers`, adds nothing); the registry."""
+    for module in _kind_modules():
         import_module(f"engine.moves.{module}")
     return KINDS
+
+
+@cache
+def _kind_modules() -> tuple[str, ...]:
+    """The package's modules, :data:`SHIPPED` first, then the others by name (listed once)."""
+    return (*SHIPPED, *sorted(m.name for m in iter_modules(__path__) if m.name not in SHIPPED))

@@ -44,7 +44,7 @@ from engine.rules.blocks import (
     Step,
     TieLeader,
 )
-from engine.schemas import NOT_RULES
+from engine.schemas import NOT_RULES, with_defaults
 from engine.sidebets import SideBet
 
 #: Strength of a covered card (P7): below every real card, so it never wins or ties.
@@ -278,6 +278,22 @@ class Rules:
             cached = hashlib.sha256(text.encode("utf-8")).hexdigest()
             object.__setattr__(self, "_fingerprint", cached)
         return cached
+
+    def block(self, key: str) -> Mapping[str, Any]:
+        """The variant's top-level mapping ``key`` (a move kind's own block, like ``redeal``)
+        with every key it leaves out filled in with the schema's default, made once per rules:
+        how a kind reads its keys without a block of its own here.
+
+        >>> from engine.variant import load_variant
+        >>> load_variant("paulista").block("cut")["choices"]
+        ['seco', 'burn', 'bottom', 'partner']
+        """
+        blocks: dict[str, Mapping[str, Any]] = self.__dict__.setdefault("_blocks", {})
+        got = blocks.get(key)
+        if got is None:
+            stated = self.data.get(key, {}) if isinstance(self.data, Mapping) else {}
+            got = blocks[key] = with_defaults(stated, (key,))
+        return got
 
     def move_name(self, move: str, default: str) -> str:
         """What the table says for a move (the variant's optional ``move_names``: ``accept``,

@@ -300,6 +300,10 @@ class Action:
                                   f"position={self.position}"])
                 return f"Action({args})"
             factory = payload.view_factory
+        if not hasattr(Action, factory):  # a kind with no factory here: Action.of, by log keys
+            ev = self.to_event()
+            named = [f"{k}={v!r}" for k, v in ev.items() if k not in ("event", "seat")]
+            return f"Action.of({', '.join([repr(self.kind), str(self.seat), *named])})"
         shown = [s for s in (f.shown(self) for f in payload.fields) if s is not None]
         return f"Action.{factory}({', '.join([str(self.seat), *shown])})"
 

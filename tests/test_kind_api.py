@@ -1,16 +1,22 @@
 """What a new move kind needs of the rest of the engine (issue 27, item 2): nothing but its
-module. The registry finds every module of :mod:`engine.moves` (no list to extend), and a
-kind reads its own variant keys with :meth:`Rules.block <engine.rules.Rules.block>` (no rules
-block to add beside it)."""
+module. The registry finds every module of :mod:`engine.moves` (no list to extend), a kind
+reads its own variant keys with :meth:`Rules.block <engine.rules.Rules.block>` (no rules block
+to add beside it), and its moves' ``repr`` needs no factory in :mod:`engine.actions`."""
 
 from __future__ import annotations
 
 import doctest
 from pathlib import Path
 
+import pytest
+
 import engine.moves
 import engine.rules.core
+from engine import actions
+from engine.actions import Action, declare
 from engine.moves import KINDS, SHIPPED, _kind_modules, load_kinds
+from engine.moves.cut import Word
+from engine.payload import Payload
 from engine.variant import load_variant
 
 
@@ -46,3 +52,17 @@ def test_the_docstring_example_of_block_runs() -> None:
     for test in tests:
         runner.run(test)
     assert tests and runner.failures == 0 and runner.tries >= 1
+
+
+def test_a_kind_without_a_factory_method_writes_its_repr_with_action_of(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new kind needs no class method in engine/actions.py for ``eval(repr(a)) == a``."""
+    monkeypatch.setattr(actions, "_SPECS", dict(actions._SPECS))  # the declaration is undone
+    declare("knock", Payload((Word(key="choice", what="a knock"),)))
+    declare("tap", Payload())
+    knock, tap = Action("knock", 2, call="burn"), Action("tap", 1)
+    assert (repr(knock), repr(tap)) == ("Action.of('knock', 2, choice='burn')",
+                                        "Action.of('tap', 1)")
+    for a in (knock, tap):
+        assert eval(repr(a), {"Action": Action}) == a  # noqa: S307 - our own repr
+    assert repr(Action.cut(3, "seco")) == "Action.cut(3, 'seco')"  # a factory where there is one

@@ -63,6 +63,7 @@ PINNED = {
     "paulista": (89, "579518e8ad864e8d", "41ec4eb4d098790d"),
     "paulista-38-cards": (85, "5b53cdaef0b74b65", "d630ddbe7d47bb8c"),
     "paulista-mao-de-11-decision": (91, "ceb7f073c938e317", "c2209cbf4975093d"),
+    "redeal": (90, "f6ce101cb393cccf", "3a0a7f816a7b7c7d"),
     "raiser-must-beat": (89, "579518e8ad864e8d", "544f1479cec3de82"),
     "raiser-must-kill": (89, "579518e8ad864e8d", "d30ef4cec0f11189"),
     "single-decider": (91, "ceb7f073c938e317", "c2209cbf4975093d"),

@@ -95,6 +95,8 @@ MUTATIONS: dict[str, tuple[str, dict[str, Any]]] = {
     "concede.instead_of_answer": ("gauderio", {"concede": {"instead_of_answer": True}}),
     "cut.allowed": ("cut", {"cut": {"allowed": False}}),
     "cut.choices": ("cut", {"cut": {"choices": ["seco", "burn"]}}),
+    "redeal.allowed": ("redeal", {"redeal": {"allowed": False}}),
+    "redeal.void_ranks": ("redeal", {"redeal": {"void_ranks": ["4", "5", "6", "7"]}}),
     "special_hands.one_team.enabled": ("mineiro", {"special_hands": {"one_team": {
         "enabled": False}}}),
     "special_hands.one_team.name": ("paulista", {"special_hands": {"one_team": {

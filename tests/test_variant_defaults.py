@@ -70,6 +70,7 @@ SHOW_SHA256 = {
     "paulista-mao-de-11-decision": "6365e7c67f134662fe651d5b94b2d83b",
     "raiser-must-beat": "a553e8b0124c325bc0cb1b5be1eff527",
     "raiser-must-kill": "b383e0a6c702cf4ffd9fdc74df7a38e9",
+    "redeal": "f837794b50f2963c17bacda288622cbd",
     "single-decider": "66dee0ded276401903ea3091d92d8d53",
     "special-hands-list": "8ac104cdd6b4f42d9b4fdc04b315df8c",
     "three-players": "6ffbc299a1825a7fdbeca4c65a0302c2",

@@ -143,6 +143,7 @@ HOUSE_RULES: dict[str, dict[str, Any]] = {
     "no-raise-back": {"raise_back": False, "concede": False},
     "cut": {"cut_rules.allowed": True,
             "cut_rules.choices": ("seco", "burn", "bottom", "partner")},  # catalogue #36
+    "redeal": {"redeal.allowed": True, "redeal.void_ranks": ["Q", "J", "K"]},  # a kind's block
     "tie-leader-lowest-seat": {"tied_round_leader": "lowest_seat"},
     "tie-leader-mao": {"tied_round_leader": "mao", "cards_per_player": 5},
     "all-tied-first-round": {"all_tied": "first_round_first_card"},
@@ -202,6 +203,9 @@ def _attr(rules: Rules, dotted: str) -> Any:
         if rest.startswith("chain:"):
             return bet.chains[tuple(rest[len("chain:"):].split(","))].accepted
         return getattr(bet, rest)
+    block, _, key = dotted.partition(".")
+    if key and not hasattr(rules, block):  # a kind's own block (Rules.block)
+        return rules.block(block)[key]
     value: Any = rules
     for part in dotted.split("."):
         value = getattr(value, part)

@@ -65,7 +65,9 @@ import transitions
 from transitions import Machine, State, Transition
 from transitions.core import Event
 
-from engine.moves import KINDS, PHASES, load_kinds
+from engine.actions import Action
+from engine.cards import CARD_CODES, Card
+from engine.moves import KINDS, PHASES, Lister, hand_end_hooks, load_kinds
 from engine.rules import Rules
 from engine.ruling import CONDITIONS, EFFECTS, Callback
 from engine.state import Phase
@@ -318,6 +320,75 @@ def triggers_from(machine: Machine, state: str) -> tuple[str, ...]:
     """The triggers of ``state`` (``Machine.get_triggers``, once per machine and state), in
     the order the machine's transitions were added."""
     return _triggers(machine)[state]
+
+
+class MoveTable:
+    """Every move of a variant, made once: :meth:`Match.legal_actions` hands out these shared,
+    immutable values instead of building new ones on every call. Also what the move kinds
+    read of the rules, precomputed, and the listers of each state of the machine."""
+
+    __slots__ = ("play", "covered", "covered_from", "raises", "accept", "fold", "decide", "players",
+                 "next_value", "any_time", "listers", "by_seat", "triggers", "opponents", "winning",
+                 "constrained", "plain_raises", "special_at", "machine", "hand_ends")
+
+    def __init__(self, rules: Rules) -> None:
+        n = rules.players
+        self.players = n
+        deck = rules.deck
+        self.play = [[Action("play", s, c) for c in range(CARD_CODES)] for s in range(n)]
+        self.covered = [[Action("play", s, c, True) for c in range(CARD_CODES)] for s in range(n)]
+        # P7: the 0-based round from which a card may be covered (never, without covered cards)
+        self.covered_from = rules.covered_from_round - 1 if rules.covered_allowed else 99
+        #: Whether a play constraint of the ``play`` block applies to cards (P7, C7 house)
+        self.constrained = (rules.leader_face_up or rules.no_cover_after_tie
+                            or rules.highest_after_tied_first or rules.raiser_must_kill)
+        cards: list[Card | None] = list(deck) if rules.name_card else [None]
+        self.raises = {(s, step.value, c): Action("raise", s, c, False, step.value)
+                       for s in range(n) for step in rules.ladder for c in cards}
+        self.accept = [Action("accept", s) for s in range(n)]
+        self.fold = [Action("fold", s) for s in range(n)]
+        self.decide = [(Action("decide", s, play_on=True), Action("decide", s, play_on=False))
+                       for s in range(n)]
+        values = [rules.initial_value, *(step.value for step in rules.ladder)]
+        # C8: the only raise from each value is to the next step (none at the top)
+        self.next_value = dict(zip(values, values[1:], strict=False))
+        for special in rules.special_hands:  # a special hand that allows raises: its next step
+            step = rules.next_step(special.value)
+            if special.raises == "allowed" and step is not None:
+                self.next_value.setdefault(special.value, step.value)
+        #: The target no raise may reach from (betting.no_raise_when_winning), or None.
+        self.winning = rules.target if rules.no_raise_when_winning else None
+        self.any_time = rules.raise_timing == "any_time"
+        #: Raises on one's own turn naming no card, with no house limit on who may raise
+        #: (no_raise_when_winning, raiser_must_beat): the raise lister's usual case, inline.
+        self.plain_raises = (not self.any_time and not rules.name_card and self.winning is None
+                             and not rules.raiser_must_beat)
+        machine = build_machine(rules)
+        #: The variant's machine (one per variant: :func:`engine.machine.build_machine`).
+        self.machine = machine
+        #: The triggers of each state, as the machine has them.
+        self.triggers = {s: frozenset(triggers_from(machine, s)) for s in machine.states}
+        kinds = sorted(KINDS.values(), key=lambda k: k.order)
+        #: The listers of each state's triggers (moves), in the kinds' order.
+        self.listers: dict[str, tuple[Lister, ...]] = {
+            s: tuple(k.lister for k in kinds
+                     if k.lister is not None and k.name in self.triggers[s])
+            for s in machine.states}
+        self.hand_ends = hand_end_hooks(rules)  # of its kinds, in the order they run
+        #: States whose moves are listed seat by seat (the partners who answer a raise).
+        self.by_seat = {str(phase) for phase, waiting in PHASES.items() if waiting.by_seat}
+        team_of = rules.team_of
+        #: The seats of the other teams, by team: who may answer that team's raise.
+        self.opponents = [tuple(s for s in range(n) if team_of[s] != t)
+                          for t in range(rules.teams)]
+        #: The special hand (and team) dealt at each score seen so far (engine.moves.deal).
+        self.special_at: dict[tuple[int, ...], tuple[int, int | None]] = {}
+
+
+@cache
+def move_table(rules: Rules) -> MoveTable:
+    """The :class:`MoveTable` of a variant, made once per process."""
+    return MoveTable(rules)
 
 
 class DiagramUnavailable(RuntimeError):

@@ -141,24 +141,28 @@ class Match:
     # -- construction -----------------------------------------------------------------------
     @classmethod
     def new(cls, variant: Rules | str | os.PathLike[str], *, seed: int | None = None,
-            dealer: int = 0) -> Match:
+            dealer: int = 0, history: bool = False) -> Match:
         """A match with seeded deals (docs/log-format.md); with ``seed=None`` every hand waits for
-        an explicit :class:`Deal` passed to :meth:`deal`."""
-        return cls(resolve_rules(variant), seed=seed, dealer=dealer)
+        an explicit :class:`Deal` passed to :meth:`deal`. ``history``: it keeps its moves
+        (:attr:`history`)."""
+        return (_Recording if history else cls)(resolve_rules(variant), seed=seed, dealer=dealer)
 
     @classmethod
     def from_deals(cls, variant: Rules | str | os.PathLike[str], deals: Iterable[Deal], *,
-                   dealer: int = 0) -> Match:
-        """A match whose hands are the given deals, in order (then explicit :meth:`deal`)."""
-        return cls(resolve_rules(variant), dealer=dealer, deals=deals)
+                   dealer: int = 0, history: bool = False) -> Match:
+        """A match whose hands are the given deals, in order (then explicit :meth:`deal`);
+        ``history``: it keeps its moves (:attr:`history`)."""
+        return (_Recording if history else cls)(resolve_rules(variant), dealer=dealer,
+                                                deals=deals)
 
     @classmethod
     def from_position(cls, variant: Rules | str | os.PathLike[str],
-                      position: dict[str, Any]) -> Match:
+                      position: dict[str, Any], *, history: bool = False) -> Match:
         """A match in exactly the state ``position`` describes (docs/positions.md), as
         :meth:`position` gives it; an impossible position raises
         :class:`~engine.errors.PositionError` naming the field and a stable code."""
-        m = cls(resolve_rules(variant))  # no seed, no deals: waits in "deal", a fresh hand
+        # no seed, no deals: waits in "deal", a fresh hand; ``history``: the moves from here on
+        m = (_Recording if history else cls)(resolve_rules(variant))
         set_position(m, position)
         return m
 
@@ -169,7 +173,7 @@ class Match:
 
     def clone(self) -> Match:
         """An independent copy: the same moves on both give the same results."""
-        other = Match.__new__(Match)
+        other = Match.__new__(type(self))
         for name in Match.__slots__:
             setattr(other, name, getattr(self, name))
         other.rng = self.rng.copy() if self.rng is not None else None
@@ -179,6 +183,24 @@ class Match:
         other.hand = self.hand.copy()
         other.round = self.round.copy()
         return other
+
+    @property
+    def history(self) -> tuple[Action, ...]:
+        """The moves applied to the match, in order (python-chess's ``board.move_stack``), for a
+        match made with ``history=True`` (:meth:`new`, :meth:`from_deals`, and
+        :meth:`from_position`, from the position on); deals are not moves. A match made without
+        keeps none, so that playing costs nothing: ``ValueError``.
+
+        >>> m = Match.new("paulista", seed=7, history=True)
+        >>> _ = m.apply(Action.raise_to(1, 3)), m.apply(Action.accept(2))
+        >>> m.history
+        (Action.raise_to(1, 3), Action.accept(2))
+        """
+        kept: list[Action] | None = getattr(self, "_history", None)
+        if kept is None:
+            raise ValueError("this match keeps no history: make it with history=True "
+                             "(Match.new(variant, seed=..., history=True))")
+        return tuple(kept)
 
     # -- reading the state ------------------------------------------------------------------
     @property
@@ -519,3 +541,25 @@ class Match:
     def __repr__(self) -> str:
         return (f"<Match {self.rules.name} {self.state} hand {self.hand_number} "
                 f"score {self.score} games {self.games}>")
+
+
+class _Recording(Match):
+    """A match that keeps the moves applied to it (:attr:`Match.history`): its ``apply`` is
+    Match's, then keeps the move (an illegal one raises first); a match without history runs
+    Match's own ``apply``, which keeps nothing."""
+
+    __slots__ = ("_history",)
+
+    def __init__(self, rules: Rules, **kw: Any) -> None:
+        self._history: list[Action] = []
+        super().__init__(rules, **kw)
+
+    def apply(self, action: Action) -> list[Checkpoint]:
+        checkpoints = Match.apply(self, action)
+        self._history.append(action)
+        return checkpoints
+
+    def clone(self) -> Match:
+        other = cast("_Recording", Match.clone(self))  # of this class (Match.clone)
+        other._history = self._history[:]
+        return other

@@ -64,6 +64,7 @@ COMMANDS = {
     "compare": ("engine.cli.compare_cmd", "compare"),
     "position": ("engine.cli.position_cmd", "position"),
     "tournament": ("engine.cli.tournament_cmd", "tournament"),
+    "serve": ("engine.cli.serve_cmd", "serve_"),
 }
 
 

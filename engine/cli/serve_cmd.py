@@ -1,0 +1,54 @@
+"""``truco serve``: a live table in the browser, for friends and bots (docs/serve.md).
+
+The server (Starlette on uvicorn, websockets for the live part) holds the tables, runs each
+match, takes only legal moves from the seat whose token sent them, and writes each game's log
+under ``--data`` as it goes; a restarted server picks its tables up from those logs.
+
+Exit codes: 0 stopped (Ctrl-C), 1 the data folder cannot be used, 2 usage errors.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from engine.serve import serve
+
+
+def _commands(values: tuple[str, ...]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for value in values:
+        name, sep, command = value.partition("=")
+        if not sep or not name.strip() or not command.strip():
+            raise click.BadParameter(f"{value!r}: expected NAME=COMMAND", param_hint="--bot")
+        out[name.strip()] = f"cmd:{command.strip()}"
+    return out
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on: 0.0.0.0 opens the server to the local network "
+                   "(anyone who reaches it may create tables; see docs/serve.md).")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535),
+              help="The port to listen on.")
+@click.option("--data", default="truco-tables", show_default=True,
+              type=click.Path(file_okay=False),
+              help="The folder of the tables: each game's log, written as it goes.")
+@click.option("--seat-timeout", default=120.0, show_default=True, type=click.FloatRange(0),
+              help="Seconds a person's seat may be empty while the game waits for it before "
+                   "a bot (heuristic) plays it, until the person is back; 0: wait forever.")
+@click.option("--bot", "bots", multiple=True, metavar="NAME=COMMAND",
+              help="A bot program (docs/bot-protocol.md) the seats may be given, as NAME "
+                   "(repeatable). Only the server's operator names commands.")
+def serve_(host: str, port: int, data: str, seat_timeout: float, bots: tuple[str, ...]) -> None:
+    """Serve live tables in the browser: friends and bots, every game a verifiable log.
+
+    \b
+    Examples:
+      truco serve                       # then open http://127.0.0.1:8000/
+      truco serve --host 0.0.0.0 --port 8080 --data ~/truco-tables
+      truco serve --bot mine='python3 examples/bots/first.py'
+    """
+    serve(Path(data), host=host, port=port, seat_timeout=seat_timeout or None,
+          bot_commands=_commands(bots))

@@ -1,0 +1,49 @@
+"""``truco serve``: live tables in the browser (docs/serve.md).
+
+:mod:`engine.serve.table` is the authority around one match (seats, tokens, moves, what each
+seat is sent), :mod:`engine.serve.store` keeps the tables' logs under the data folder and
+reads them back, :mod:`engine.serve.app` is the Starlette application (pages, the API, the
+websocket). :func:`serve` runs it on uvicorn.
+
+>>> from engine.serve.table import Table
+>>> Table.new("paulista", ["human"] * 4, seed=1).awaited()
+[1]
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import uvicorn
+
+from engine.serve.app import Limits, Server, build_app
+
+#: The largest websocket frame uvicorn reads; past it the connection is closed (1009). The
+#: application refuses, with an error message, anything over ``Limits.message`` below it.
+WS_MAX_BYTES = 65_536
+
+__all__ = ["Limits", "Server", "build_app", "config", "serve"]
+
+
+def config(data: Path, *, host: str = "127.0.0.1", port: int = 8000,
+           limits: Limits | None = None, bot_commands: dict[str, str] | None = None
+           ) -> uvicorn.Config:
+    """The uvicorn configuration of a server of the tables under ``data``."""
+    app = build_app(Server(data, limits, bot_commands))
+    return uvicorn.Config(app, host=host, port=port, ws="websockets-sansio",
+                          ws_max_size=WS_MAX_BYTES, log_level="warning", access_log=False,
+                          lifespan="on")
+
+
+def serve(data: Path, *, host: str = "127.0.0.1", port: int = 8000,
+          seat_timeout: float | None = 120.0,
+          bot_commands: dict[str, str] | None = None) -> None:
+    """Run the server until interrupted, telling where it listens."""
+    limits = Limits(seat_timeout=seat_timeout)
+    server = uvicorn.Server(config(data, host=host, port=port, limits=limits,
+                                   bot_commands=bot_commands))
+    shown = "localhost" if host in ("127.0.0.1", "::1") else host
+    print(f"truco serve: tables in {data}; open http://{shown}:{port}/ (Ctrl-C stops)",
+          file=sys.stderr)
+    server.run()

@@ -1,0 +1,424 @@
+"""The web application of ``truco serve`` (Starlette): the pages, the JSON API that creates
+tables, and the websocket each seat and spectator plays through (docs/serve.md).
+
+The protocol, in JSON text messages: the client's first message is ``{"type": "join",
+"token": T}``; the server answers ``hello`` (the table's facts and words) and ``state`` (the
+position as the token's seat may see it), then a ``state`` after every change. A seat sends
+``{"type": "move", "move": "play 1 4c"}`` (a move of its ``legal`` list). Anything refused
+gets ``{"type": "error", "code": C, "message": M}`` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from string import Template
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from engine.bots import bot_problem
+from engine.errors import TrucoError, VariantError
+from engine.resources import shipped_variants
+from engine.serve.store import Store, check_house, variant_errors
+from engine.serve.table import HUMAN, Refusal, Table
+from engine.variant import load
+from engine.viewer import asset, embed_json, replay_page
+
+_ASSETS = Path(__file__).resolve().parent / "assets"
+#: The bot levels a table's seats may be given, as ``truco play --level`` names them.
+LEVELS = {"easy": "random", "medium": "heuristic", "hard": "search:200"}
+
+
+@dataclass
+class Limits:
+    """What the server takes (docs/serve.md, Faults and limits)."""
+
+    #: The longest websocket message read (characters); a longer one is refused.
+    message: int = 2048
+    #: Messages a connection may send a second, on average, and in one burst.
+    rate: float = 10.0
+    burst: int = 20
+    #: Seconds a person's awaited seat may stay without a connection before the stand-in
+    #: bot plays it (``None``: the table waits).
+    seat_timeout: float | None = 120.0
+    #: The most tables the server holds, and the largest request body (bytes).
+    tables: int = 1000
+    body: int = 300_000
+
+
+@dataclass
+class _Conn:
+    ws: WebSocket
+    seat: int | None  # None: a spectator
+    allowance: float = 0.0
+    stamp: float = field(default_factory=time.monotonic)
+
+
+class Server:
+    """The tables in memory, their connections, and the files under ``data``."""
+
+    def __init__(self, data: Path, limits: Limits | None = None,
+                 bot_commands: dict[str, str] | None = None) -> None:
+        self.limits = limits or Limits()
+        self.bot_commands = dict(bot_commands or {})
+        self.store = Store(data, bot_commands=self.bot_commands)
+        self.tables: dict[str, Table] = {}
+        self.conns: dict[str, list[_Conn]] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.empty_since: dict[tuple[str, int], float] = {}
+
+    def start(self) -> None:
+        for table in self.store.load_all():
+            self.add(table)
+
+    def add(self, table: Table) -> None:
+        self.tables[table.id] = table
+        self.conns.setdefault(table.id, [])
+        self.locks.setdefault(table.id, asyncio.Lock())
+        now = time.monotonic()
+        for seat in table.hashes:
+            self.empty_since[(table.id, seat)] = now
+
+    def players(self) -> list[str]:
+        """What a seat may be given: a person, a level, a bot the server was started with."""
+        return [HUMAN, *LEVELS, *self.bot_commands]
+
+    # -- telling the connections -------------------------------------------------------------
+    async def broadcast(self, table: Table) -> None:
+        texts: dict[int | None, str] = {}
+        for conn in list(self.conns.get(table.id, ())):
+            if conn.seat not in texts:
+                texts[conn.seat] = table.message(conn.seat)
+            with contextlib.suppress(Exception):  # a connection closing: its loop ends it
+                await conn.ws.send_text(texts[conn.seat])
+
+    async def sweep(self) -> None:
+        """The stand-in bot for each awaited person seat left empty past the wait."""
+        wait = self.limits.seat_timeout
+        if wait is None:
+            return
+        now = time.monotonic()
+        for table in list(self.tables.values()):
+            for seat in table.awaited():
+                if table.online.get(seat, 0) == 0 and \
+                        now - self.empty_since.get((table.id, seat), now) >= wait:
+                    async with self.locks[table.id]:
+                        await asyncio.to_thread(table.stand_in, seat)
+                    await self.broadcast(table)
+
+
+def _asset(name: str) -> str:
+    return (_ASSETS / name).read_text(encoding="utf-8")
+
+
+def _page(name: str, **values: str) -> HTMLResponse:
+    """A page of ``assets/``, its CSS (the viewer's and this page's) and script inline."""
+    text = Template(_asset(f"{name}.html")).substitute(
+        css=asset("viewer.css") + _asset("serve.css"), script=_asset(f"{name}.js"), **values)
+    return HTMLResponse(text, headers={"Cache-Control": "no-store",
+                                       "Referrer-Policy": "no-referrer"})
+
+
+def _error(status: int, code: str, message: str | list[str]) -> JSONResponse:
+    lines = message if isinstance(message, list) else [message]
+    return JSONResponse({"error": code, "message": lines[0], "problems": lines}, status)
+
+
+async def _body(request: Request, limit: int) -> dict[str, Any] | JSONResponse:
+    data = await request.body()
+    if len(data) > limit:
+        return _error(413, "too_large", f"a request is at most {limit} bytes")
+    try:
+        body = json.loads(data)
+    except (ValueError, UnicodeDecodeError):
+        return _error(400, "malformed", "the request is not JSON")
+    if not isinstance(body, dict):
+        return _error(400, "malformed", "the request is not a JSON object")
+    return body
+
+
+def _house(body: dict[str, Any]) -> tuple[str, str] | None:
+    upload = body.get("upload")
+    if isinstance(upload, dict) and isinstance(upload.get("text"), str):
+        name = upload.get("name")
+        name = name if isinstance(name, str) and name.strip() else "house.yaml"
+        return name.replace("/", "_")[:80], upload["text"]
+    return None
+
+
+async def lobby(request: Request) -> Response:
+    server: Server = request.app.state.server
+    variants = []
+    for name in sorted(shipped_variants()):
+        r = load(name)
+        variants.append({"name": name, "title": r.title or r.name, "players": r.players,
+                         "team_of": list(r.team_of)})
+    data = {"variants": variants, "players": server.players()}
+    return _page("lobby", data=embed_json(data))
+
+
+async def check(request: Request) -> Response:
+    server: Server = request.app.state.server
+    body = await _body(request, server.limits.body)
+    if isinstance(body, Response):
+        return body
+    house = _house(body)
+    try:
+        if house is not None:
+            with tempfile.TemporaryDirectory(dir=server.store.root, prefix=".check-") as t:
+                rules = await asyncio.to_thread(check_house, house[1], house[0], Path(t))
+        else:
+            rules = load(str(body.get("variant", "")))
+    except VariantError as exc:
+        return _error(400, "variant", variant_errors(exc))
+    return JSONResponse({"title": rules.title or rules.name, "players": rules.players,
+                         "team_of": list(rules.team_of)})
+
+
+async def create(request: Request) -> Response:
+    server: Server = request.app.state.server
+    body = await _body(request, server.limits.body)
+    if isinstance(body, Response):
+        return body
+    if len(server.tables) >= server.limits.tables:
+        return _error(503, "full", f"this server holds {server.limits.tables} tables")
+    seats = body.get("seats")
+    seed = body.get("seed")
+    if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+        return _error(400, "seats", "seats: a list of 'human' or a bot level per seat")
+    unknown = [s for s in seats if s not in server.players()]
+    if unknown:
+        return _error(400, "seats", f"{unknown[0]!r} is not a player here: "
+                                    f"{', '.join(server.players())}")
+    if seed is not None and (type(seed) is not int or not 0 <= seed < 1 << 64):
+        return _error(400, "seed", "seed: an integer from 0 to 2**64-1")
+    players = [LEVELS.get(str(s), str(s)) for s in seats]
+    for p in players:
+        if p != HUMAN and p not in server.bot_commands and bot_problem(p):
+            return _error(400, "seats", str(bot_problem(p)))
+    try:
+        table = await asyncio.to_thread(
+            server.store.create, str(body.get("variant", "")), players, seed=seed,
+            house=_house(body))
+    except VariantError as exc:
+        return _error(400, "variant", variant_errors(exc))
+    except Refusal as exc:
+        return _error(400, exc.code, exc.message)
+    except TrucoError as exc:
+        return _error(400, "invalid", str(exc))
+    server.add(table)
+    links = [{"seat": s, "link": f"/t/{table.id}#k={tok}"}
+             for s, tok in sorted(table.tokens.items())]
+    return JSONResponse({"table": table.id, "title": table.rules.title or table.rules.name,
+                         "seats": links, "spectator": f"/t/{table.id}#k="
+                                                      f"{table.spectator_token}"}, 201)
+
+
+async def page(request: Request) -> Response:
+    server: Server = request.app.state.server
+    if request.path_params["table"] not in server.tables:
+        return HTMLResponse("<!DOCTYPE html><title>no such table</title>"
+                            "<p>No such table.</p>", 404)
+    return _page("table", table=request.path_params["table"])
+
+
+def finished(request: Request) -> Table | Response:
+    server: Server = request.app.state.server
+    table = server.tables.get(request.path_params["table"])
+    if table is None:
+        return _error(404, "no_table", "no such table")
+    if not table.match.is_over:
+        return _error(409, "not_over", "the log is given when the match is over "
+                                       "(it holds the seed, which deals every card)")
+    return table
+
+
+async def log(request: Request) -> Response:
+    table = finished(request)
+    if isinstance(table, Response):
+        return table
+    return Response(table.out.getvalue(), media_type="application/x-ndjson", headers={
+        "Content-Disposition": f'attachment; filename="truco-{table.id}.jsonl"'})
+
+
+async def replay(request: Request) -> Response:
+    server: Server = request.app.state.server
+    table = finished(request)
+    if isinstance(table, Response):
+        return table
+    folder = server.store.root / table.id
+    html, _ = await asyncio.to_thread(replay_page, table.out.getvalue().encode("utf-8"),
+                                      "game.jsonl", base=folder)
+    return HTMLResponse(html)
+
+
+async def socket(ws: WebSocket) -> None:
+    await _play(ws.app.state.server, ws)
+
+
+def build_app(server: Server) -> Starlette:
+    """The Starlette application serving ``server``'s tables."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await asyncio.to_thread(server.start)
+        for table in server.tables.values():
+            server.locks[table.id] = asyncio.Lock()
+        task = asyncio.create_task(_sweeper(server))
+        try:
+            yield
+        finally:
+            task.cancel()
+
+    app = Starlette(routes=[
+        Route("/", lobby), Route("/api/check", check, methods=["POST"]),
+        Route("/api/tables", create, methods=["POST"]), Route("/t/{table}", page),
+        Route("/t/{table}/log", log), Route("/t/{table}/replay", replay),
+        WebSocketRoute("/t/{table}/ws", socket)], lifespan=lifespan)
+    app.state.server = server
+    return app
+
+
+async def _sweeper(server: Server) -> None:
+    wait = server.limits.seat_timeout
+    tick = 1.0 if wait is None else max(0.05, min(1.0, wait / 4))
+    while True:
+        await asyncio.sleep(tick)
+        with contextlib.suppress(Exception):
+            await server.sweep()
+
+
+async def _send_error(ws: WebSocket, code: str, message: str) -> None:
+    await ws.send_text(json.dumps({"type": "error", "code": code, "message": message},
+                                  ensure_ascii=False))
+
+
+async def _read(server: Server, ws: WebSocket, conn: _Conn | None) -> dict[str, Any] | str:
+    """The next message as a JSON object, or the refusal's code after telling the client
+    (``"closed"``: the connection ended)."""
+    msg = await ws.receive()
+    if msg["type"] == "websocket.disconnect":
+        return "closed"
+    text = msg.get("text")
+    limits = server.limits
+    if conn is not None:  # the token bucket: ``rate`` a second, ``burst`` at once
+        now = time.monotonic()
+        conn.allowance = min(limits.burst, conn.allowance + (now - conn.stamp) * limits.rate)
+        conn.stamp = now
+        if conn.allowance < 1:
+            await _send_error(ws, "too_fast", f"at most {limits.rate:g} messages a second: "
+                                              "this one was not read")
+            return "too_fast"
+        conn.allowance -= 1
+    if text is None:
+        await _send_error(ws, "malformed", "messages are JSON text, not binary")
+        return "malformed"
+    if len(text) > limits.message:
+        await _send_error(ws, "too_large", f"a message is at most {limits.message} "
+                                           "characters")
+        return "too_large"
+    try:
+        data = json.loads(text)
+    except ValueError:
+        await _send_error(ws, "malformed", "the message is not JSON")
+        return "malformed"
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        await _send_error(ws, "malformed", 'a message is a JSON object with a "type"')
+        return "malformed"
+    return data
+
+
+async def _join(server: Server, ws: WebSocket, table: Table) -> _Conn | None:
+    for _ in range(3):  # a few tries at the join message, then the door closes
+        data = await _read(server, ws, None)
+        if data == "closed":
+            return None
+        if not isinstance(data, dict):
+            continue
+        token = data.get("token")
+        if data["type"] != "join" or not isinstance(token, str):
+            await _send_error(ws, "join_first", 'the first message is {"type": "join", '
+                                                '"token": ...}')
+            continue
+        seat = table.seat_of(token)
+        if seat is None:
+            await _send_error(ws, "bad_token", "this link opens no seat of this table")
+            await ws.close(4403)
+            return None
+        return _Conn(ws, None if seat < 0 else seat, float(server.limits.burst))
+    await ws.close(4400)
+    return None
+
+
+async def _play(server: Server, ws: WebSocket) -> None:
+    await ws.accept()
+    table = server.tables.get(ws.path_params["table"])
+    if table is None:
+        await _send_error(ws, "no_table", "no such table")
+        await ws.close(4404)
+        return
+    try:
+        conn = await _join(server, ws, table)
+    except WebSocketDisconnect:
+        return
+    if conn is None:
+        return
+    seat = conn.seat
+    server.conns[table.id].append(conn)
+    table.joined(-1 if seat is None else seat)
+    try:
+        await ws.send_text(table.hello(seat))
+        async with server.locks[table.id]:  # a stand-in that gave the seat back stops here
+            pass
+        await server.broadcast(table)
+        while True:
+            data = await _read(server, ws, conn)
+            if data == "closed":
+                break
+            if isinstance(data, dict):
+                await _handle(server, table, conn, data)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        server.conns[table.id].remove(conn)
+        if seat is not None:
+            table.left(seat)
+            if table.online.get(seat, 0) == 0:
+                server.empty_since[(table.id, seat)] = time.monotonic()
+        await server.broadcast(table)
+
+
+async def _handle(server: Server, table: Table, conn: _Conn, data: dict[str, Any]) -> None:
+    ws = conn.ws
+    kind = data["type"]
+    if kind == "state":  # the position again (a page that lost track), marked as the answer
+        ref = data.get("ref")
+        text = table.message(conn.seat)
+        if type(ref) is int:
+            text = text[:-1] + f',"ref":{ref}}}'
+        await ws.send_text(text)
+        return
+    if kind != "move":
+        await _send_error(ws, "unknown_type", f"{kind[:40]!r} is not a message: move, state")
+        return
+    if conn.seat is None:
+        await _send_error(ws, "spectator", "a spectator makes no moves")
+        return
+    async with server.locks[table.id]:
+        try:
+            await asyncio.to_thread(table.submit, conn.seat, data.get("move"))
+        except Refusal as exc:
+            await _send_error(ws, exc.code, exc.message)
+            return
+    await server.broadcast(table)

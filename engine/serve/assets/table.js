@@ -1,0 +1,257 @@
+// truco serve: the live table. It decides nothing: the server sends this seat's view (its
+// observation, its legal moves) and takes back one of those moves.
+(function () {
+  "use strict";
+  var SUITS = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
+  var TABLE = document.body.dataset.table;
+  var KEYS = "1234567890abcdefghijklmnopqrstuvwxyz";
+  var token = (location.hash.match(/k=([A-Za-z0-9_-]+)/) || [])[1] || "";
+  var hello = null, state = null, ws = null, retry = 0;
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) { e.className = cls; }
+    if (text !== undefined && text !== null) { e.textContent = text; }
+    return e;
+  }
+  function byId(id) { return document.getElementById(id); }
+  function name(seat) { return hello.names[seat] + (seat === hello.seat ? " (you)" : ""); }
+
+  function cardFace(code, obs, extra) {
+    var d = el("div", "card face" + (extra ? " " + extra : ""));
+    d.dataset.card = code;
+    var rank, suit;
+    if (code.charAt(0) === "X") {
+      rank = "\u2605"; suit = code.slice(1); d.classList.add("joker");
+    } else {
+      rank = code.charAt(0) === "T" ? "10" : code.charAt(0);
+      suit = SUITS[code.charAt(1)];
+      if (code.charAt(1) === "h" || code.charAt(1) === "d") { d.classList.add("red"); }
+    }
+    d.appendChild(el("span", "rank", rank));
+    d.appendChild(el("span", "suit", suit));
+    var manilha = obs && obs.manilhas && obs.manilhas.indexOf(code) >= 0;
+    if (manilha) { d.classList.add("manilha"); d.appendChild(el("span", "mark", "M")); }
+    var called = hello.card_names[code];
+    if (called && (manilha || code.charAt(0) === "X")) { d.appendChild(el("span", "called", called)); }
+    d.title = rank + suit + (called ? " " + called : "");
+    return d;
+  }
+  function cardBack(extra) {
+    var d = el("div", "card back" + (extra ? " " + extra : ""));
+    d.title = "face down";
+    return d;
+  }
+
+  function position(seat) {
+    var n = hello.players, bottom = hello.seat === null ? 0 : hello.seat;
+    var k = ((seat - bottom) % n + n) % n, angle = 2 * Math.PI * k / n;
+    return { x: 50 + 38 * Math.sin(angle), y: 50 + 38 * Math.cos(angle) };
+  }
+
+  function send(msg) {
+    if (ws && ws.readyState === 1) { ws.send(JSON.stringify(msg)); }
+  }
+  function move(m) { byId("error").textContent = ""; send({ type: "move", move: m.move }); }
+
+  function playOf(card) {
+    var found = null;
+    state.legal.forEach(function (m) {
+      if (m.kind === "play" && m.card === card && (!found || (found.covered && !m.covered))) {
+        found = m;
+      }
+    });
+    return found;
+  }
+
+  function drawTable() {
+    var obs = state.obs, table = byId("table"), n = hello.players;
+    table.textContent = "";
+    var round = obs.round;
+    for (var seat = 0; seat < n; seat++) {
+      var pos = position(seat), info = state.seats[seat];
+      var box = el("div", "seat team" + info.team);
+      box.dataset.seat = seat;
+      box.style.left = pos.x + "%"; box.style.top = pos.y + "%";
+      if (obs.turn === seat) { box.classList.add("turn"); }
+      if (seat === hello.seat) { box.classList.add("me"); }
+      var head = el("div", "who");
+      head.appendChild(el("span", "name", name(seat)));
+      head.appendChild(el("span", "team", "team " + info.team));
+      if (obs.dealer === seat) { head.appendChild(el("span", "badge dealer", "dealer")); }
+      if (obs.mao === seat) { head.appendChild(el("span", "badge mao", "m\u00e3o")); }
+      if (obs.turn === seat) { head.appendChild(el("span", "badge turn", "to play")); }
+      if (!info.online) { head.appendChild(el("span", "offline", "away")); }
+      if (info.standin) { head.appendChild(el("span", "offline", "a bot stands in")); }
+      box.appendChild(head);
+      var hand = el("div", "hand");
+      if (seat === hello.seat && obs.hand) {
+        obs.hand.forEach(function (c) {
+          var face = cardFace(c, obs), m = playOf(c);
+          if (m) {
+            face.classList.add("playable");
+            face.dataset.move = m.move;
+            face.addEventListener("click", function () { move(m); });
+          }
+          hand.appendChild(face);
+        });
+      } else if (obs.partner_hands && obs.partner_hands[seat]) {
+        obs.partner_hands[seat].forEach(function (c) { hand.appendChild(cardFace(c, obs)); });
+      } else {
+        var played = obs.played.filter(function (p) { return p.seat === seat; }).length;
+        var left = seat === hello.seat ? obs.hand_size : hello.cards - played;
+        for (var i = 0; i < left; i++) { hand.appendChild(cardBack()); }
+      }
+      if (!hand.childNodes.length) { hand.appendChild(el("span", "empty", "no cards")); }
+      box.appendChild(hand);
+      table.appendChild(box);
+      var front = el("div", "front");
+      front.dataset.seat = seat;
+      front.style.left = (50 + (pos.x - 50) * 0.58) + "%";
+      front.style.top = (50 + (pos.y - 50) * 0.56) + "%";
+      obs.played.forEach(function (p) {
+        if (p.round !== round || p.seat !== seat) { return; }
+        front.appendChild(p.card ? cardFace(p.card, obs, p.covered ? "covered" : "")
+          : cardBack("covered"));
+        if (p.covered) { front.appendChild(el("div", "note", "coberta")); }
+      });
+      table.appendChild(front);
+    }
+    var mid = el("div", "middle");
+    if (obs.vira) {
+      var vira = el("div", "vira");
+      vira.appendChild(el("div", "label", "vira"));
+      vira.appendChild(cardFace(obs.vira, null));
+      mid.appendChild(vira);
+    }
+    var rounds = el("div", "rounds");
+    obs.rounds.forEach(function (w, i) {
+      rounds.appendChild(el("span", "round" + (w === null ? " tied" : " won" + w),
+        "round " + (i + 1) + ": " + (w === null ? "tied" : "team " + w)));
+    });
+    mid.appendChild(rounds);
+    table.appendChild(mid);
+  }
+
+  function drawMenu() {
+    var menu = byId("menu");
+    menu.textContent = "";
+    state.legal.forEach(function (m, i) {
+      var b = el("button");
+      b.type = "button";
+      b.dataset.move = m.move;
+      b.dataset.kind = m.kind;
+      if (i < KEYS.length) { b.dataset.key = KEYS.charAt(i); b.appendChild(el("kbd", null, KEYS.charAt(i))); }
+      b.appendChild(document.createTextNode(m.label));
+      b.addEventListener("click", function () { move(m); });
+      menu.appendChild(b);
+    });
+  }
+
+  function drawBoard() {
+    var obs = state.obs, score = byId("score");
+    score.textContent = "";
+    obs.score.forEach(function (pts, team) {
+      var row = el("div", "team-score team" + team);
+      var seats = [];
+      state.seats.forEach(function (s, i) { if (s.team === team) { seats.push(name(i)); } });
+      row.appendChild(el("span", "label", "Team " + team + " (" + seats.join(", ") + ")"));
+      row.appendChild(el("span", "points", pts + "/" + hello.target));
+      row.appendChild(el("span", "games", "games " + obs.games[team]));
+      score.appendChild(row);
+    });
+    byId("hand-no").textContent = "hand " + obs.hand_number;
+    byId("value").textContent = obs.value;
+    var p = obs.pending_raise;
+    byId("pending").textContent = p ? name(p.seat) + " asks " + p.name + " (" + p.value + ")" : "none";
+    byId("special").textContent = obs.special ? obs.special.name : "none";
+    var shown = byId("shown");
+    shown.textContent = "";
+    obs.shown.forEach(function (s) {
+      var row = el("span", "shown-card", name(s.seat) + " showed ");
+      row.appendChild(cardFace(s.card, obs, "small"));
+      shown.appendChild(row);
+    });
+    var bets = obs.side_bets || [];
+    byId("bets-panel").hidden = !bets.length;
+    var box = byId("bets");
+    box.textContent = "";
+    bets.forEach(function (b) {
+      var words = b.calls.join(", ") || "not called";
+      if (b.pending) { words += " (waiting for an answer)"; }
+      if (b.settled) { words += b.accepted ? "; team " + b.winner + " wins " + b.points : "; settled, " + b.points; }
+      b.declared.forEach(function (d) { words += "; " + name(d.seat) + ": " + (d.points === null ? "s\u00e3o boas" : d.points); });
+      var row = el("div", "bet");
+      row.appendChild(el("span", "bet-name", b.bet));
+      row.appendChild(el("span", "bet-state", words + (b.my_points !== null && b.my_points !== undefined ? " (yours: " + b.my_points + ")" : "")));
+      box.appendChild(row);
+    });
+    var list = byId("moves");
+    list.textContent = "";
+    state.recent.forEach(function (r) {
+      list.appendChild(el("li", "move", hello.names[r.seat] + ": " + r.text));
+    });
+  }
+
+  function drawStatus() {
+    var status = byId("status"), obs = state.obs;
+    status.className = "";
+    if (state.over) {
+      status.textContent = "The match is over: team " + state.winner + " won.";
+      byId("over").hidden = false;
+      byId("log-link").href = "/t/" + TABLE + "/log";
+      byId("replay-link").href = "/t/" + TABLE + "/replay";
+    } else if (state.legal.length) {
+      status.textContent = obs.pending_raise && obs.phase === "answer" ? "Your answer." : "Your move.";
+      status.className = "mine";
+    } else if (obs.phase === "play" && obs.turn !== null) {
+      status.textContent = "Waiting for " + name(obs.turn) + ".";
+    } else {
+      status.textContent = "Waiting for the other players.";
+    }
+  }
+
+  function draw() {
+    document.body.dataset.moves = state.moves;
+    document.body.dataset.phase = state.obs.phase;
+    document.body.dataset.over = state.over ? "1" : "0";
+    document.body.dataset.mine = state.legal.length ? "1" : "0";
+    drawTable(); drawMenu(); drawBoard(); drawStatus();
+  }
+
+  function connect() {
+    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    ws = new WebSocket(scheme + location.host + "/t/" + TABLE + "/ws");
+    ws.onopen = function () { retry = 0; send({ type: "join", token: token }); };
+    ws.onmessage = function (ev) {
+      var msg = JSON.parse(ev.data);
+      if (msg.type === "hello") {
+        hello = msg;
+        byId("title").textContent = msg.title;
+        byId("who").textContent = msg.seat === null ? "spectator" : "you are seat " + msg.seat;
+        byId("conn").textContent = "connected";
+        document.body.dataset.seat = msg.seat === null ? "spectator" : msg.seat;
+      } else if (msg.type === "state") {
+        state = msg; draw();
+      } else if (msg.type === "error") {
+        byId("error").textContent = msg.message;
+        if (msg.code === "bad_token") { token = ""; }
+      }
+    };
+    ws.onclose = function () {
+      byId("conn").textContent = "disconnected: reconnecting\u2026";
+      document.body.dataset.connected = "0";
+      if (!token) { byId("conn").textContent = "this link opens no seat"; return; }
+      retry = Math.min(retry + 1, 10);
+      setTimeout(connect, 300 * retry);
+    };
+    document.body.dataset.connected = "1";
+  }
+
+  document.addEventListener("keydown", function (ev) {
+    if (!state || ev.ctrlKey || ev.metaKey || ev.altKey) { return; }
+    var i = KEYS.indexOf(ev.key.toLowerCase());
+    if (i >= 0 && i < state.legal.length) { ev.preventDefault(); move(state.legal[i]); }
+  });
+  connect();
+})();

@@ -1,0 +1,168 @@
+"""Where ``truco serve`` keeps its tables: one folder a table under ``--data``.
+
+``DIR/ID/table.json`` holds the seats and the SHA-256 of each token (never the tokens),
+``DIR/ID/game.jsonl`` the game's log, rewritten atomically after every move (a reader, or a
+crash, sees the log before the move or after it, never half of it), and ``DIR/ID/variant.yaml``
+an uploaded house variant, which the log's header names beside it (so ``truco verify
+DIR/ID/game.jsonl`` reads it). A restarted server replays each log, strictly, onto a fresh
+match: nothing played is lost.
+
+>>> import tempfile
+>>> store = Store(Path(tempfile.mkdtemp()))
+>>> t = store.create("paulista", ["human", "random", "random", "random"], seed=3)
+>>> store.load_all()[0].moves == t.moves
+True
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+from pathlib import Path
+from typing import Any
+
+from engine.actions import Action
+from engine.errors import LogError, TrucoError, VariantError
+from engine.fileio import atomic_write_text
+from engine.game import Checkpoint, Match
+from engine.logread import LogItem
+from engine.replay import Visitor, replay
+from engine.rules import Rules
+from engine.serve.table import HUMAN, Refusal, Table
+from engine.variant import load, trusted_variants_only
+
+#: The name an uploaded house variant is kept under, beside its table's log.
+HOUSE_FILE = "variant.yaml"
+#: The largest house variant file taken (bytes).
+MAX_VARIANT_BYTES = 200_000
+_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+class _Moves(Visitor):
+    def __init__(self) -> None:
+        self.moves: list[Action] = []
+
+    def move(self, item: LogItem, action: Action, match: Match,
+             checkpoints: list[Checkpoint]) -> None:
+        self.moves.append(action)
+
+
+def check_house(text: str, name: str, folder: Path) -> Rules:
+    """An uploaded house variant, written to ``folder/variant.yaml`` and loaded there; only
+    shipped variants may be extended (no other file of the server is read). A
+    :class:`VariantError` names ``name`` (the uploaded file's name) at each
+    ``line:column``."""
+    if len(text.encode("utf-8")) > MAX_VARIANT_BYTES:
+        raise VariantError(f"{name}: a variant file is at most {MAX_VARIANT_BYTES} bytes")
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / HOUSE_FILE
+    atomic_write_text(path, text)
+    try:
+        with trusted_variants_only([folder]):
+            return load(path, fresh=True)
+    except VariantError as exc:
+        raise _renamed(exc, path, name) from None
+
+
+def _renamed(exc: VariantError, path: Path, name: str) -> VariantError:
+    """The loader's error with the server's paths left out: the uploaded file as ``name``."""
+
+    def said(e: Exception) -> str:
+        return str(e).replace(str(path), name).replace(
+            str(path.parent) + "/", "").replace(str(path.parent), "the upload's folder")
+
+    problems = [said(e) for e in (getattr(exc, "errors", None) or [exc])]
+    return VariantError(problems[0], errors=[VariantError(p) for p in problems])
+
+
+def variant_errors(exc: VariantError) -> list[str]:
+    """Every problem of a variant, one ``file:line:column: message`` a line."""
+    return [str(e) for e in (getattr(exc, "errors", None) or [exc])]
+
+
+class Store:
+    """The tables' folders under ``root``."""
+
+    def __init__(self, root: Path, *, bot_commands: dict[str, str] | None = None) -> None:
+        self.root = root
+        self.bot_commands = bot_commands or {}
+        root.mkdir(parents=True, exist_ok=True)
+
+    def _saver(self, table_id: str) -> Any:
+        path = self.root / table_id / "game.jsonl"
+        return lambda text: atomic_write_text(path, text)
+
+    def create(self, variant: str, players: list[str], *, seed: int | None = None,
+               house: tuple[str, str] | None = None) -> Table:
+        """A new table of the shipped ``variant``, or of ``house`` (an uploaded file's name
+        and text), saved at once."""
+        table_id = secrets.token_urlsafe(6)
+        while (self.root / table_id).exists() or not table_id[0].isalnum():
+            table_id = secrets.token_urlsafe(6)
+        folder = self.root / table_id
+        folder.mkdir(parents=True)
+        try:
+            if house is not None:
+                rules: Rules | str = check_house(house[1], house[0], folder)
+                label = HOUSE_FILE
+            else:
+                rules = load(variant)
+                label = variant
+            table = Table.new(rules, players, seed=seed, table_id=table_id, label=label,
+                              save=self._saver(table_id), bot_commands=self.bot_commands)
+        except (TrucoError, Refusal):
+            _remove(folder)
+            raise
+        meta = {"id": table_id, "variant": label, "seed": table.match.seed,
+                "players": players, "tokens": {str(s): h for s, h in table.hashes.items()},
+                "spectator": table.spectator_hash}
+        atomic_write_text(folder / "table.json", json.dumps(meta, indent=1) + "\n")
+        if table.save is not None:
+            table.save(table.out.getvalue())
+        return table
+
+    def load_all(self) -> list[Table]:
+        """Every table under the root, rebuilt from its log (a folder that cannot be read
+        back is skipped; :attr:`problems` says why)."""
+        self.problems: list[str] = []
+        tables = []
+        for folder in sorted(p for p in self.root.iterdir() if p.is_dir()):
+            if not _ID.match(folder.name) or not (folder / "table.json").is_file():
+                continue
+            try:
+                tables.append(self._load(folder))
+            except (TrucoError, OSError, ValueError, KeyError, TypeError) as exc:
+                self.problems.append(f"{folder}: {exc}")
+        return tables
+
+    def _load(self, folder: Path) -> Table:
+        meta = json.loads((folder / "table.json").read_text(encoding="utf-8"))
+        log_path = folder / "game.jsonl"
+        data = log_path.read_bytes()
+        visitor = _Moves()
+        with trusted_variants_only([folder]):
+            replayer = replay(data, str(log_path), visitor, folder)
+        if replayer.rules is None:
+            raise LogError("no variant", file=str(log_path), line=1)
+        match = Match(replayer.rules, seed=meta["seed"])
+        for action in visitor.moves:
+            match.apply(action)
+        players = [str(p) for p in meta["players"]]
+        table = Table(meta["id"], match, meta["variant"], players,
+                      {int(s): str(h) for s, h in meta["tokens"].items()}, meta["spectator"],
+                      bots_seed=int(meta["seed"]), save=self._saver(meta["id"]),
+                      log=data.decode("utf-8"), bot_commands=self.bot_commands)
+        table.moves = len(visitor.moves)
+        table.run_bots()  # a bot's move the crash cut short
+        return table
+
+
+def _remove(folder: Path) -> None:
+    if folder.is_dir():
+        for p in folder.iterdir():
+            p.unlink()
+        folder.rmdir()
+
+
+__all__ = ["HOUSE_FILE", "HUMAN", "Store", "check_house", "variant_errors"]

@@ -1,0 +1,365 @@
+"""A table of ``truco serve``: the authority around one :class:`~engine.game.Match`.
+
+The table holds the seats (a person's, behind an unguessable token, or a bot's), applies only
+legal moves from the seat whose token sent them, moves the bots, writes the log as the game
+goes (through ``save``, called with the whole log after every change) and builds what each
+connection is sent: a seat's message from that seat's observation only, a spectator's from
+public information only (:func:`public_view`). The same public moves give the same bytes to a
+seat whatever the other seats hold.
+
+>>> t = Table.new("paulista", ["human", "random", "human", "random"], seed=7)
+>>> t.players, sorted(t.tokens)
+(4, [0, 2])
+>>> import json; len(json.loads(t.message(0))["obs"]["hand"])
+3
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import secrets
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from engine.actions import Action
+from engine.bots import Bot, choose_for, make_bot, movers, next_actor, notify, out_of_turn_raise
+from engine.cards import card_name
+from engine.errors import IllegalMoveError
+from engine.game import Match
+from engine.logformat import Recorder
+from engine.observation import Observation, to_json
+from engine.payload import NotationError
+from engine.rules import Rules
+from engine.simulate import bot_seed
+from engine.variant import load
+from engine.words import card_names, named, table_word
+
+#: A seat played by a person (through the page), not a bot.
+HUMAN = "human"
+#: The bot that plays a person's seat left empty too long (``truco serve --seat-timeout``).
+STANDIN = "heuristic"
+#: The public moves a message lists, the latest last.
+RECENT = 12
+#: A match longer than this many moves is a bug, not a game: the table stops moving bots.
+MAX_MOVES = 100_000
+
+
+class Refusal(Exception):
+    """A message the table refuses: ``code`` (stable, for programs) and words for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def token_hash(token: str) -> str:
+    """What the table keeps of a token: its SHA-256, so that a table's file on disk does not
+    hold the invite links themselves."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_token() -> str:
+    """An unguessable token: 24 random bytes from :mod:`secrets`, URL-safe."""
+    return secrets.token_urlsafe(24)
+
+
+class Table:
+    """One match being played: its seats' players (``HUMAN`` or a bot name), the person seats'
+    token hashes, the spectators' token hash, and the log written as it goes."""
+
+    def __init__(self, table_id: str, match: Match, label: str, players: Sequence[str],
+                 hashes: dict[int, str], spectator: str, *, bots_seed: int,
+                 save: Callable[[str], None] | None = None, log: str = "",
+                 bot_commands: dict[str, str] | None = None) -> None:
+        rules = match.rules
+        if len(players) != rules.players:
+            raise Refusal("seats", f"{rules.title or rules.name} has {rules.players} seats, "
+                                   f"not {len(players)}")
+        self.id = table_id
+        self.match = match
+        self.rules: Rules = rules
+        self.label = label
+        self.player_of = list(players)
+        self.hashes = dict(hashes)
+        self.spectator_hash = spectator
+        self.bots_seed = bots_seed
+        self.save = save
+        self.tokens: dict[int, str] = {}  # the plain tokens, only while the table is new
+        self.names = [f"Player {s}" if p == HUMAN else f"Bot {s} ({p})"
+                      for s, p in enumerate(players)]
+        commands = bot_commands or {}
+        self.bots: dict[int, Bot] = {
+            s: make_bot(commands.get(p, p), rules, bot_seed(bots_seed, s))
+            for s, p in enumerate(players) if p != HUMAN}
+        #: Person seats played by the stand-in bot now (left empty past the wait).
+        self.standins: set[int] = set()
+        self._standin_bots: dict[int, Bot] = {}
+        self.online: dict[int, int] = {}  # connections by seat
+        self.out = io.StringIO(log)
+        self.out.seek(0, io.SEEK_END)
+        meta = {"tool": "truco serve", "table": table_id, "seats": list(players),
+                "bots_seed": bots_seed}
+        self.recorder = Recorder(match, self.out, variant=label, players=self.names,
+                                 meta=meta, write_header=not log)
+        #: The public moves, each as every viewer may see it (seat, or ``None``: spectators).
+        self.recent: dict[int | None, list[dict[str, Any]]] = {
+            s: [] for s in [*range(rules.players), None]}
+        self.moves = 0
+
+    @classmethod
+    def new(cls, variant: str | Rules, players: Sequence[str], *, seed: int | None = None,
+            table_id: str | None = None, label: str | None = None,
+            save: Callable[[str], None] | None = None,
+            bot_commands: dict[str, str] | None = None) -> Table:
+        """A new table of ``variant`` (a shipped name, a file, or rules): fresh tokens for its
+        person seats (kept in :attr:`tokens` for the invite links) and for its spectators
+        (:attr:`spectator_token`)."""
+        rules = variant if isinstance(variant, Rules) else load(variant)
+        if seed is None:
+            seed = secrets.randbits(64)
+        match = Match(rules, seed=seed)
+        tokens = {s: new_token() for s, p in enumerate(players) if p == HUMAN}
+        watch = new_token()
+        table = cls(table_id or secrets.token_urlsafe(6), match,
+                    label or (variant if isinstance(variant, str) else rules.name), players,
+                    {s: token_hash(t) for s, t in tokens.items()}, token_hash(watch),
+                    bots_seed=seed, save=save, bot_commands=bot_commands)
+        table.tokens = tokens
+        table.spectator_token = watch
+        table.run_bots()
+        return table
+
+    spectator_token: str = ""
+
+    # -- who is who --------------------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat a token opens (``-1``: a spectator's), or ``None`` for an unknown token."""
+        digest = token_hash(token)
+        for seat, h in self.hashes.items():
+            if secrets.compare_digest(h, digest):
+                return seat
+        if secrets.compare_digest(self.spectator_hash, digest):
+            return -1
+        return None
+
+    def awaited(self) -> list[int]:
+        """The person seats the match waits for now (none while it is over)."""
+        m = self.match
+        if m.is_over or m.awaiting_deal:
+            return []
+        return [s for s in movers(m) if self.player_of[s] == HUMAN and s not in self.standins]
+
+    # -- moves -------------------------------------------------------------------------------
+    def submit(self, seat: int, text: object) -> None:
+        """Apply the move ``text`` (in the log's words, as the message's ``legal`` lists it)
+        from ``seat``, then the bots' moves; a :class:`Refusal` changes nothing."""
+        m = self.match
+        if not isinstance(text, str) or len(text) > 200:
+            raise Refusal("malformed", "a move is a string in the log's words, e.g. 'play 1 4c'")
+        if m.is_over:
+            raise Refusal("match_over", "the match is over")
+        if self.player_of[seat] != HUMAN:
+            raise Refusal("not_your_seat", f"seat {seat} is a bot's")
+        shown = [str(a) for a in _view_legal(m, seat)]
+        if text in shown:
+            action = m.legal_actions(seat)[shown.index(text)]
+        else:
+            try:
+                action = Action.parse(text)
+            except NotationError as exc:
+                raise Refusal("malformed", str(exc)) from None
+            if action.seat != seat:
+                raise Refusal("not_your_seat", f"you are seat {seat}, not seat {action.seat}")
+            if action.position is not None or not m.is_legal(action):
+                raise Refusal(*_why_not(m, action))
+        self.apply(action)
+        self.run_bots()
+
+    def apply(self, action: Action) -> None:
+        """Apply a legal move: logged, told to the protocol bots, remembered as each viewer
+        may see it."""
+        m = self.match
+        hand = m.hand_number
+        self.recorder.apply(action)
+        self.moves += 1
+        notify(m, self.bots)
+        for viewer, moves in self.recent.items():
+            moves.append(_public_move(action, m, viewer, hand, self.rules))
+            del moves[:-RECENT]
+        if self.save is not None:
+            self.save(self.out.getvalue())
+
+    def run_bots(self) -> int:
+        """The bots' moves (and the stand-ins'), until a person's move is awaited or the
+        match is over; before a person's card, the bots are offered a raise out of turn where
+        the variant allows it (M3). The number of moves made."""
+        m = self.match
+        bots = {**self.bots, **{s: self._standin(s) for s in self.standins}}
+        made = 0
+        while not m.is_over and not m.awaiting_deal and made < MAX_MOVES:
+            action = out_of_turn_raise(m, bots)
+            if action is None:
+                seats = movers(m)
+                if any(self.player_of[s] == HUMAN and s not in self.standins for s in seats):
+                    break
+                actor = next_actor(m, bots=bots)
+                action = choose_for(bots[actor], m, actor)
+            self.apply(action)
+            made += 1
+        return made
+
+    def _standin(self, seat: int) -> Bot:
+        if seat not in self._standin_bots:
+            self._standin_bots[seat] = make_bot(STANDIN, self.rules,
+                                                bot_seed(self.bots_seed ^ 0x5EA7, seat))
+        return self._standin_bots[seat]
+
+    def stand_in(self, seat: int) -> int:
+        """The stand-in bot takes ``seat`` (left empty too long) and plays on."""
+        self.standins.add(seat)
+        return self.run_bots()
+
+    # -- connections -------------------------------------------------------------------------
+    def joined(self, seat: int) -> None:
+        """A connection for ``seat`` opened: a stand-in gives the seat back."""
+        if seat >= 0:
+            self.online[seat] = self.online.get(seat, 0) + 1
+            self.standins.discard(seat)
+
+    def left(self, seat: int) -> None:
+        if seat >= 0:
+            self.online[seat] = max(0, self.online.get(seat, 0) - 1)
+
+    # -- what a connection is sent -----------------------------------------------------------
+    def message(self, seat: int | None) -> str:
+        """The state message for ``seat`` (``None``: a spectator), as the JSON text sent: built
+        from that seat's observation only (a spectator's from public information only)."""
+        m = self.match
+        if seat is None:
+            obs = public_view(m)
+            legal: list[dict[str, Any]] = []
+        else:
+            observation = m.observation(seat)
+            obs = to_json(observation)
+            legal = [] if self.player_of[seat] != HUMAN else _menu(observation, self.rules)
+        msg = {"type": "state", "seat": seat, "moves": self.moves, "over": m.is_over,
+               "winner": m.winner, "seats": self.seat_list(), "obs": obs, "legal": legal,
+               "recent": self.recent[seat]}
+        return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+
+    def seat_list(self) -> list[dict[str, Any]]:
+        return [{"name": self.names[s], "player": p, "team": self.rules.team_of[s],
+                 "online": p != HUMAN or self.online.get(s, 0) > 0,
+                 "standin": s in self.standins} for s, p in enumerate(self.player_of)]
+
+    def hello(self, seat: int | None) -> str:
+        """The first message of a connection: the table's fixed facts and words."""
+        r = self.rules
+        msg = {"type": "hello", "table": self.id, "seat": seat, "variant": self.label,
+               "title": r.title or r.name, "players": r.players, "team_of": list(r.team_of),
+               "target": r.target, "cards": r.cards_per_player, "names": self.names,
+               "card_names": card_names(r),
+               "ladder": [{"value": s.value, "name": s.name} for s in r.ladder]}
+        return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+
+
+def _view_legal(m: Match, seat: int) -> list[Action]:
+    """The seat's legal moves as it may see them (a blind hand's plays by position)."""
+    return list(m.observation(seat)["legal"])
+
+
+def _why_not(m: Match, action: Action) -> tuple[str, str]:
+    """The refusal of an illegal move: the engine's own reason and code."""
+    try:
+        m.clone().apply(action)
+    except IllegalMoveError as exc:
+        return exc.code, f"{action}: {exc.why}"
+    return "illegal", f"{action}: not a move now"
+
+
+def _menu(obs: Observation, rules: Rules) -> list[dict[str, Any]]:
+    """The seat's legal moves for the page: the move in the log's words, what the table calls
+    it, and the card it plays (``None`` for a move that plays none)."""
+    names = card_names(rules)
+    out = []
+    for a in obs["legal"]:
+        card = None
+        if a.kind == "play" and a.card is not None:
+            card = card_name(a.card)
+        out.append({"move": str(a), "kind": a.kind, "label": move_label(a, rules, names),
+                    "card": card, "covered": a.covered, "position": a.position})
+    return out
+
+
+def move_label(a: Action, rules: Rules, names: dict[str, str]) -> str:
+    """A move in the table's words: ``'4♣ (zap)'``, ``'4♣ face down'``, ``'truco'``,
+    ``'vou ao baralho'``, ``'envido: real envido'``.
+
+    >>> from engine.variant import load
+    >>> move_label(Action.raise_to(1, 3), load("paulista"), {})
+    'truco'
+    """
+    said = table_word(a, rules)
+    if said:
+        return said
+    if a.kind == "play":
+        what = f"card #{a.position + 1}" if a.position is not None else named(
+            card_name(a.card) if a.card is not None else None, names)
+        return what + (" face down" if a.covered else "")
+    if a.kind == "raise":
+        step = rules.step_name(a.value or 0)
+        return step if a.card is None else f"{step} with {named(card_name(a.card), names)}"
+    words = str(a).split(" ", 2)
+    rest = words[2] if len(words) > 2 else ""
+    return f"{a.kind}: {rest}" if rest and rest != a.kind else (rest or a.kind)
+
+
+def _public_move(action: Action, m: Match, viewer: int | None, hand: int,
+                 rules: Rules) -> dict[str, Any]:
+    """A move as ``viewer`` (a seat; ``None``: spectators) saw it: a played card's face only
+    where the viewer's observation shows it, a raise's named card never (it shows in
+    ``shown`` if it is shown)."""
+    if action.kind == "play":
+        obs = public_view(m) if viewer is None else to_json(m.observation(viewer))
+        last = obs.get("last_hand") or {}
+        played = obs["played"] if m.hand_number == hand else last.get("played", [])
+        mine = [p for p in played if p["seat"] == action.seat]
+        card = mine[-1]["card"] if mine else None
+        text = named(card, card_names(rules)) if card is not None else "a card face down"
+        return {"seat": action.seat, "kind": "play", "card": card, "covered": action.covered,
+                "text": text}
+    if action.kind == "raise":
+        return {"seat": action.seat, "kind": "raise", "card": None, "covered": False,
+                "text": rules.step_name(action.value or 0)}
+    label = move_label(action, rules, {}) if action.card is None else action.kind
+    return {"seat": action.seat, "kind": action.kind, "card": None, "covered": False,
+            "text": label}
+
+
+def public_view(m: Match) -> dict[str, Any]:
+    """What anyone may know of ``m`` now, from no seat's eyes: seat 0's observation without
+    what only seat 0 may know (its cards, its moves, its points of the side bets, the card it
+    named with a raise, the faces of its covered cards, a partner's cards shown to it)."""
+    obs = to_json(m.observation(0))
+    obs.update(seat=None, team=None, hand=None, partner_hands=None, legal=[])
+    pending = obs.get("pending_raise")
+    if pending is not None:
+        obs["pending_raise"] = {k: v for k, v in pending.items() if k != "card"}
+    obs["played"] = [_masked(p) for p in obs["played"]]
+    if obs.get("last_hand"):
+        obs["last_hand"] = {**obs["last_hand"],
+                            "played": [_masked(p) for p in obs["last_hand"]["played"]]}
+    if "side_bets" in obs:
+        obs["side_bets"] = [{**b, "my_points": None} for b in obs["side_bets"]]
+    return obs
+
+
+def _masked(played: dict[str, Any]) -> dict[str, Any]:
+    return {**played, "card": None} if played["covered"] else played

@@ -1,0 +1,86 @@
+"""What ``truco serve`` sends a seat depends on nothing that seat may not see (issue 29): the
+same public moves on two deals that agree on the seat's cards (and differ in the other
+seats' hidden ones) give it byte-identical messages; a spectator's messages depend on no
+hidden card at all."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine import Deal, Match
+from engine.actions import Action
+from engine.serve.table import HUMAN, Table
+
+#: Seat 0's cards and the vira, the same in both deals; the others' first card too (played
+#: face up in round 1); their other cards trade places between the deals.
+MINE = ("3c", "2c", "Ad")
+FIRSTS = ("4d", "5h", "6s")
+HIDDEN = ["Kc", "Qs", "Jd", "7c", "5s", "Ks"]
+VIRA = "7h"
+
+
+def _deal(hidden: list[str]) -> Deal:
+    hands = [MINE] + [(FIRSTS[k], hidden[2 * k], hidden[2 * k + 1]) for k in range(3)]
+    return Deal.of(0, hands, VIRA)
+
+
+def _table(hidden: list[str]) -> Table:
+    second = Deal.of(1, (("4c", "5c", "6c"), ("4h", "5d", "6d"), ("7d", "Qd", "Kd"),
+                         ("Ah", "2h", "3h")), "Jc")
+    match = Match.from_deals("paulista", [_deal(hidden), second])
+    return Table("t", match, "paulista", [HUMAN] * 4, {s: f"h{s}" for s in range(4)}, "spec",
+                 bots_seed=1)
+
+
+Step = Callable[[Match], Action]
+
+
+def _card(seat: int, index: int, covered: bool = False) -> Step:
+    """Seat ``seat`` plays the ``index``-th card it holds now (its own, in either deal)."""
+    def step(m: Match) -> Action:
+        return Action.play(seat, m.hand.hands[seat][index], covered)
+    return step
+
+
+#: Round 1 face up (the same cards); round 2: seat 1..3 play a hidden card face down.
+STEPS: list[Step] = [
+    _card(1, 0), _card(2, 0), _card(3, 0), _card(0, 0),
+    lambda m: Action.raise_to(m.turn, 3), lambda m: Action.accept(m.to_act()[0]),
+]
+
+
+def _run(hidden: list[str]) -> tuple[list[str], list[str]]:
+    table = _table(hidden)
+    seat, watch = [table.hello(0), table.message(0)], [table.hello(None), table.message(None)]
+    m = table.match
+    for step in STEPS:
+        table.submit((action := step(m)).seat, str(action))
+        seat.append(table.message(0))
+        watch.append(table.message(None))
+    # round 2 and on: the seat to play plays its first card, face down where it may (the
+    # other seats' hidden cards), seat 0 face up; until the next hand's first move
+    hand = m.hand_number
+    while m.hand_number == hand:
+        turn = m.turn
+        covered = turn != 0 and any(a.covered for a in m.legal_actions(turn))
+        table.submit(turn, str(_card(turn, 0, covered)(m)))
+        seat.append(table.message(0))
+        watch.append(table.message(None))
+    return seat, watch
+
+
+def test_a_seat_s_messages_do_not_change_with_the_others_hidden_cards() -> None:
+    a_seat, a_watch = _run(HIDDEN)
+    b_seat, b_watch = _run(HIDDEN[::-1])
+    assert len(a_seat) > 10
+    assert a_seat == b_seat
+    assert a_watch == b_watch
+
+
+def test_the_deals_differ_where_the_seat_cannot_see() -> None:
+    """The check above can fail: the deals do differ, and a seat that sees them is told."""
+    a, b = _table(HIDDEN), _table(HIDDEN[::-1])
+    assert a.message(0) == b.message(0)
+    assert a.message(2) != b.message(2)  # seat 2's own cards differ between the deals
+    a_covered = [p for p in _run(HIDDEN)[0][-1:] if "covered\":true" in p]
+    assert a_covered, "the game above covered no card: it would test nothing hidden"

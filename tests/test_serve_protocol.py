@@ -1,0 +1,213 @@
+"""``truco serve`` over a real websocket (issue 29): a uvicorn server on a loopback port and
+the ``websockets`` client. Every refusal (a bad token, malformed, oversized, out-of-turn and
+wrong-seat messages, a spectator's move, a client sending too fast) gets an error message and
+changes nothing; a reconnect gets its seat's position; a restarted server picks its tables up
+from their logs; an empty seat is played by a bot after the wait; a whole match's log
+verifies."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from engine.replay.verify import verify_file
+from engine.serve import Limits
+from tests.serve_util import Client, Running, running
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Any:
+    with running(tmp_path / "data") as r:
+        yield r
+
+
+def _two_humans(server: Running, seed: int = 1) -> tuple[dict[str, Any], Client, Client]:
+    table = server.table("paulista", ["human", "human", "medium", "easy"], seed=seed)
+    return table, server.join(table["seats"][0]["link"]), server.join(table["seats"][1]["link"])
+
+
+def _to_move(a: Client, b: Client) -> tuple[Client, Client]:
+    """The client whose move is awaited, and the other one."""
+    a.fresh()
+    b.fresh()
+    return (a, b) if a.state["legal"] else (b, a)
+
+
+def test_a_bad_token_is_refused_and_the_connection_closed(server: Running) -> None:
+    table = server.table("paulista", ["human", "easy", "easy", "easy"])
+    ws = server.join(table["seats"][0]["link"]).ws  # a good one works
+    ws.close()
+    bad = server.ws(table["table"])
+    bad.send(json.dumps({"type": "join", "token": "not-a-token"}))
+    assert json.loads(bad.recv(timeout=10))["code"] == "bad_token"
+    with pytest.raises(ConnectionClosed):
+        bad.recv(timeout=10)
+
+
+def test_the_first_message_must_be_a_join(server: Running) -> None:
+    table = server.table("paulista", ["human", "easy", "easy", "easy"])
+    ws = server.ws(table["table"])
+    ws.send(json.dumps({"type": "move", "move": "play 1 4c"}))
+    assert json.loads(ws.recv(timeout=10))["code"] == "join_first"
+
+
+def test_malformed_messages_are_refused_and_change_nothing(server: Running) -> None:
+    _, a, b = _two_humans(server)
+    mover, _ = _to_move(a, b)
+    before = mover.state
+    for text, code in [("not json", "malformed"), ("[1, 2]", "malformed"),
+                       ('{"no": "type"}', "malformed"), (b"\x00\x01", "malformed"),
+                       ('{"type": "shout"}', "unknown_type"),
+                       ('{"type": "move", "move": 7}', "malformed"),
+                       ('{"type": "move", "move": "play"}', "malformed")]:
+        mover.sent(text)
+        assert mover.error()["code"] == code, text
+    assert mover.fresh() == before
+
+
+def test_an_oversized_message_is_refused_and_changes_nothing(server: Running) -> None:
+    _, a, b = _two_humans(server)
+    mover, _ = _to_move(a, b)
+    before = mover.state
+    mover.sent(json.dumps({"type": "move", "move": before["legal"][0]["move"],
+                           "padding": "x" * 5000}))
+    assert mover.error()["code"] == "too_large"
+    assert mover.fresh() == before
+
+
+def test_out_of_turn_and_wrong_seat_moves_are_refused(server: Running) -> None:
+    _, a, b = _two_humans(server)
+    mover, waiting = _to_move(a, b)
+    before = mover.state
+    card = waiting.state["obs"]["hand"][0]
+    seat = waiting.hello["seat"]
+    waiting.sent(json.dumps({"type": "move", "move": f"play {seat} {card}"}))
+    assert waiting.error()["code"] == "not_your_turn"
+    # a move in the name of the seat whose turn it is, from the other seat's connection
+    waiting.sent(json.dumps({"type": "move", "move": before["legal"][0]["move"]}))
+    assert waiting.error()["code"] == "not_your_seat"
+    # a card the mover does not hold
+    other = next(c for c in ("4c", "7h", "As", "7d", "3s") if c not in before["obs"]["hand"])
+    mover.sent(json.dumps({"type": "move", "move": f"play {mover.hello['seat']} {other}"}))
+    assert mover.error()["code"] == "card_not_held"
+    assert mover.fresh() == before
+
+
+def test_a_spectator_makes_no_moves_and_sees_no_hand(server: Running) -> None:
+    table, a, b = _two_humans(server)
+    mover, _ = _to_move(a, b)
+    watcher = server.join(table["spectator"])
+    assert watcher.hello["seat"] is None and watcher.state["obs"]["hand"] is None
+    watcher.sent(json.dumps({"type": "move", "move": mover.state["legal"][0]["move"]}))
+    assert watcher.error()["code"] == "spectator"
+    assert mover.fresh()["moves"] == mover.state["moves"]
+
+
+def test_a_client_sending_too_fast_is_throttled(tmp_path: Path) -> None:
+    with running(tmp_path, Limits(rate=0.2, burst=3)) as server:
+        table = server.table("paulista", ["human", "easy", "easy", "easy"])
+        client = server.join(table["seats"][0]["link"])
+        for _ in range(12):
+            client.sent(json.dumps({"type": "state"}))
+        answers = [client.next() for _ in range(12)]
+        throttled = [m for m in answers if m["type"] == "error"]
+        assert {m["code"] for m in throttled} == {"too_fast"}
+        assert len(throttled) >= 8  # 3 at once, then one each 5 s
+
+
+def test_a_dropped_connection_reconnects_to_its_seat_with_the_position(server: Running) -> None:
+    table, a, b = _two_humans(server)
+    mover, _ = _to_move(a, b)
+    mover.sent(json.dumps({"type": "move", "move": mover.state["legal"][0]["move"]}))
+    after = mover.fresh()
+    mover.close()
+    seat = mover.hello["seat"]
+    again = server.join(table["seats"][seat]["link"])
+    assert again.hello["seat"] == seat
+    assert again.state["obs"] == after["obs"]
+
+
+def test_a_restarted_server_picks_up_its_tables_from_their_logs(tmp_path: Path) -> None:
+    with running(tmp_path) as server:
+        table, a, b = _two_humans(server, seed=5)
+        for _ in range(6):
+            mover, _ = _to_move(a, b)
+            mover.sent(json.dumps({"type": "move", "move": mover.state["legal"][0]["move"]}))
+            mover.fresh()  # answered after the move is made
+        kept = {c.hello["seat"]: c.fresh() for c in (a, b)}
+        a.close()
+        b.close()
+    with running(tmp_path) as server:
+        for seat, state in kept.items():
+            back = server.join(table["seats"][seat]["link"])
+            assert back.state["obs"] == state["obs"]
+            assert back.state["moves"] == state["moves"]
+
+
+def test_an_empty_seat_is_played_by_a_bot_after_the_wait(tmp_path: Path) -> None:
+    with running(tmp_path, Limits(seat_timeout=0.2)) as server:
+        table = server.table("paulista", ["medium", "human", "medium", "easy"], seed=2)
+        watcher = server.join(table["spectator"])
+        start = watcher.state["moves"]
+        while watcher.state["moves"] == start:  # the stand-in bot plays seat 1
+            watcher.next_state()
+        assert watcher.state["seats"][1]["standin"] is True
+        person = server.join(table["seats"][0]["link"])  # back at the seat: it is theirs
+        assert person.hello["seat"] == 1
+        assert person.fresh()["seats"][1]["standin"] is False
+
+
+def _play_out(server: Running, clients: list[Client]) -> dict[str, Any]:
+    for _ in range(5000):
+        for c in clients:
+            c.fresh()
+        if clients[0].state["over"]:
+            return clients[0].state
+        mover = next((c for c in clients if c.state["legal"]), None)
+        if mover is None:
+            continue
+        mover.sent(json.dumps({"type": "move", "move": mover.state["legal"][-1]["move"]}))
+        mover.fresh()
+    raise AssertionError("the match did not end")
+
+
+def test_a_whole_match_through_the_server_writes_a_log_that_verifies(tmp_path: Path) -> None:
+    with running(tmp_path) as server:
+        table, a, b = _two_humans(server, seed=11)
+        status, _ = server.get(f"/t/{table['table']}/log")
+        assert status == 409  # not before the end: the log holds the seed
+        final = _play_out(server, [a, b])
+        assert final["winner"] in (0, 1)
+        status, log = server.get(f"/t/{table['table']}/log")
+        assert status == 200
+        on_disk = tmp_path / table["table"] / "game.jsonl"
+        assert on_disk.read_bytes() == log
+        result = verify_file(on_disk)
+        assert result.problems == [] and not result.incomplete
+        status, page = server.get(f"/t/{table['table']}/replay")
+        assert status == 200 and b'id="truco-data"' in page
+
+
+def test_a_house_variant_s_problems_name_its_line_and_column(server: Running) -> None:
+    text = "extends: paulista\nscoring:\n  target: -3\n"
+    status, body = server.post("/api/tables", {"upload": {"name": "casa.yaml", "text": text},
+                                               "seats": ["human"] * 4})
+    assert status == 400
+    assert body["problems"][0].startswith("casa.yaml:2:1: scoring: unknown key")
+    good = "extends: paulista\nname: casa\n"
+    status, body = server.post("/api/tables", {"upload": {"name": "casa.yaml", "text": good},
+                                               "seats": ["human", "easy", "easy", "easy"]})
+    assert status == 201, body
+    assert server.join(body["seats"][0]["link"]).hello["variant"] == "variant.yaml"
+
+
+def test_bad_requests_are_refused(server: Running) -> None:
+    assert server.post("/api/tables", {"variant": "paulista", "seats": ["human"]})[0] == 400
+    assert server.post("/api/tables", {"variant": "paulista",
+                                       "seats": ["root"] * 4})[0] == 400
+    assert server.post("/api/tables", {"variant": "nope", "seats": ["human"] * 4})[0] == 400
+    assert server.get("/t/nosuch")[0] == 404

@@ -282,7 +282,8 @@ def build_app(server: Server) -> Starlette:
             task.cancel()
 
     app = Starlette(routes=[
-        Route("/", lobby), Route("/api/check", check, methods=["POST"]),
+        Route("/", lobby), Route("/favicon.ico", lambda request: Response(status_code=204)),
+        Route("/api/check", check, methods=["POST"]),
         Route("/api/tables", create, methods=["POST"]), Route("/t/{table}", page),
         Route("/t/{table}/log", log), Route("/t/{table}/replay", replay),
         WebSocketRoute("/t/{table}/ws", socket)], lifespan=lifespan)

@@ -1,0 +1,182 @@
+"""``truco serve`` in a real browser (issue 29): headless Chromium (Debian's, through
+playwright's ``executable_path``, as tests/test_viewer_browser.py) on the page a real server
+serves. Two browser contexts and two bots play a whole Paulista match through the page (one of
+them on a phone-sized screen); a Gaudério match where the page calls envido and sings flor; a
+reconnect mid-hand; a spectator who sees no hidden card. Each log verifies.
+
+Marked ``browser``: skipped without Chromium or playwright, naming what is missing, unless
+``TRUCO_BROWSER_REQUIRED`` is set (on CI), which makes that a failure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.replay.verify import verify_file
+from engine.serve.table import Table
+from tests import test_viewer_browser
+from tests.serve_util import Running, running
+
+pytestmark = pytest.mark.browser
+#: The viewer tests' Chromium (skipped, or failed under TRUCO_BROWSER_REQUIRED, without it).
+browser = test_viewer_browser.browser
+
+MOVES = "Number(document.body.dataset.moves)"
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Running]:
+    with running(tmp_path) as r:
+        yield r
+
+
+class Seat:
+    """A page at one seat (its own browser context), console and page errors noted."""
+
+    def __init__(self, browser: Any, server: Running, link: str, phone: bool = False) -> None:
+        size = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 900}
+        self.context = browser.new_context(viewport=size)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("console", lambda m: self.errors.append(f"console {m.type}: {m.text}")
+                     if m.type in ("error", "warning") else None)
+        self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+        self.page.goto(server.base + link)
+        self.page.wait_for_function(f"{MOVES} >= 0")
+
+    def moves(self) -> int:
+        return int(self.page.evaluate(MOVES))
+
+    def mine(self) -> bool:
+        return bool(self.page.evaluate("document.body.dataset.mine === '1'"))
+
+    def over(self) -> bool:
+        return bool(self.page.evaluate("document.body.dataset.over === '1'"))
+
+    def play(self, prefer: tuple[str, ...] = ()) -> str:
+        """Make a move: the first menu entry of a preferred kind, else a card of the hand by
+        a click (face up), else the first entry by its key; the move made."""
+        before = self.moves()
+        for kind in prefer:
+            button = self.page.query_selector(f"#menu button[data-kind='{kind}']")
+            if button is not None:
+                move = str(button.get_attribute("data-move"))
+                button.click()
+                break
+        else:
+            card = self.page.query_selector(".seat.me .card.playable")
+            if card is not None:
+                move = str(card.get_attribute("data-move"))
+                card.click()
+            else:
+                button = self.page.query_selector("#menu button")
+                assert button is not None, "my move, but no menu"
+                move = str(button.get_attribute("data-move"))
+                self.page.keyboard.press(str(button.get_attribute("data-key")))
+        self.page.wait_for_function(f"{MOVES} > {before}")
+        return move
+
+
+def _play(seats: list[Seat], until: Any, prefer: tuple[str, ...] = (),
+          limit: int = 3000) -> list[str]:
+    """The pages play (whoever's move it is) until ``until()``; the moves they made."""
+    made: list[str] = []
+    for _ in range(limit):
+        if until():
+            return made
+        mover = next((s for s in seats if s.mine()), None)
+        if mover is None:
+            seats[0].page.wait_for_timeout(20)  # a bot's move or a message on its way
+            continue
+        made.append(mover.play(prefer))
+    raise AssertionError("the pages did not finish")
+
+
+def _table_of(server: Running, table_id: str) -> Table:
+    tables: dict[str, Table] = server.server.config.app.state.server.tables
+    return tables[table_id]
+
+
+def test_two_friends_and_two_bots_play_a_whole_paulista_match(browser: Any,
+                                                               server: Running) -> None:
+    table = server.table("paulista", ["human", "human", "medium", "easy"], seed=3)
+    a = Seat(browser, server, table["seats"][0]["link"])
+    b = Seat(browser, server, table["seats"][1]["link"], phone=True)
+    made = _play([a, b], a.over)
+    assert len(made) > 20
+    assert b.over()
+    width = b.page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+    assert width[0] <= width[1] + 1, f"the phone's page is wider than its screen: {width}"
+    log = server.base + a.page.get_attribute("#log-link", "href")
+    assert log.endswith("/log")
+    result = verify_file(Path(server.server.config.app.state.server.store.root)
+                         / table["table"] / "game.jsonl")
+    assert result.problems == [] and not result.incomplete
+    assert a.errors == [] and b.errors == []
+
+
+def test_a_gauderio_match_with_envido_and_flor_from_the_page(browser: Any,
+                                                             server: Running) -> None:
+    table = server.table("gauderio", ["human", "human", "medium", "medium"], seed=7)
+    a = Seat(browser, server, table["seats"][0]["link"])
+    b = Seat(browser, server, table["seats"][1]["link"])
+    made: list[str] = []
+
+    def both() -> bool:
+        kinds = {m.split()[0] for m in made}
+        return a.over() or {"flor", "envido"} <= kinds
+
+    for _ in range(3000):  # the pages sing flor and call envido whenever offered
+        if both():
+            break
+        mover = next((s for s in (a, b) if s.mine()), None)
+        if mover is None:
+            a.page.wait_for_timeout(20)
+            continue
+        made.append(mover.play(("flor", "envido", "quero")))
+    assert {"flor", "envido"} <= {m.split()[0] for m in made}, made
+    store = server.server.config.app.state.server.store.root
+    assert verify_file(Path(store) / table["table"] / "game.jsonl").problems == []
+    assert a.errors == [] and b.errors == []
+
+
+def test_a_reconnect_mid_hand_gets_the_seat_and_its_cards(browser: Any,
+                                                          server: Running) -> None:
+    table = server.table("paulista", ["human", "easy", "easy", "easy"], seed=4)
+    a = Seat(browser, server, table["seats"][0]["link"])
+    _play([a], lambda: len(a.page.query_selector_all(".seat.me .hand .card")) < 3)
+    hand = a.page.eval_on_selector_all(".seat.me .hand .card", "cs => cs.map(c => c.dataset.card)")
+    moves = a.moves()
+    a.page.reload()
+    a.page.wait_for_function(f"{MOVES} >= 0")
+    assert a.moves() == moves
+    again = a.page.eval_on_selector_all(".seat.me .hand .card",
+                                        "cs => cs.map(c => c.dataset.card)")
+    assert again == hand == _table_of(server, table["table"]).match.hands[0]
+    assert a.errors == []
+
+
+def test_a_spectator_sees_no_hidden_card(browser: Any, server: Running) -> None:
+    table = server.table("paulista", ["human", "easy", "easy", "easy"], seed=9)
+    a = Seat(browser, server, table["seats"][0]["link"])
+    watcher = Seat(browser, server, table["spectator"])
+    seen: set[str] = set()
+    for _ in range(12):
+        _play([a], lambda: a.mine())
+        a.play()
+        watcher.page.wait_for_function(f"{MOVES} >= {a.moves()}")
+        faces = watcher.page.eval_on_selector_all(".card.face", "cs => cs.map(c => c.dataset.card)")
+        m = _table_of(server, table["table"]).match
+        held = {c for hand in m.hands for c in hand}
+        covered = {c for _, _, c, cov in m.played if cov}
+        assert not (set(faces) & (held | covered)), faces
+        seen |= set(faces)
+        if a.over():
+            break
+    assert seen, "the spectator saw no card at all: this would test nothing"
+    assert watcher.page.query_selector("#menu button") is None
+    assert watcher.errors == []

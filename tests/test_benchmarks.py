@@ -48,3 +48,9 @@ def test_the_protocol_benchmark_runs(capsys: Any) -> None:
     out = capsys.readouterr().out
     assert "| 4 random over the protocol (truco bot serve random) | " in out
     assert "the protocol's cost per decision" in out
+
+
+def test_the_serve_load_benchmark_measures_a_table_s_memory() -> None:
+    from benchmarks import serve_load
+
+    assert serve_load.memory_per_table("paulista", 3) > 0

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from engine.serve import serve
+from engine.serve import Limits, serve
 
 
 def _commands(values: tuple[str, ...]) -> dict[str, str]:
@@ -38,10 +38,14 @@ def _commands(values: tuple[str, ...]) -> dict[str, str]:
 @click.option("--seat-timeout", default=120.0, show_default=True, type=click.FloatRange(0),
               help="Seconds a person's seat may be empty while the game waits for it before "
                    "a bot (heuristic) plays it, until the person is back; 0: wait forever.")
+@click.option("--rate", default=10.0, show_default=True, type=click.FloatRange(0.1),
+              help="Messages a second a connection may send (twice that in a burst); past "
+                   "it a message is refused unread.")
 @click.option("--bot", "bots", multiple=True, metavar="NAME=COMMAND",
               help="A bot program (docs/bot-protocol.md) the seats may be given, as NAME "
                    "(repeatable). Only the server's operator names commands.")
-def serve_(host: str, port: int, data: str, seat_timeout: float, bots: tuple[str, ...]) -> None:
+def serve_(host: str, port: int, data: str, seat_timeout: float, rate: float,
+           bots: tuple[str, ...]) -> None:
     """Serve live tables in the browser: friends and bots, every game a verifiable log.
 
     \b
@@ -50,5 +54,5 @@ def serve_(host: str, port: int, data: str, seat_timeout: float, bots: tuple[str
       truco serve --host 0.0.0.0 --port 8080 --data ~/truco-tables
       truco serve --bot mine='python3 examples/bots/first.py'
     """
-    serve(Path(data), host=host, port=port, seat_timeout=seat_timeout or None,
-          bot_commands=_commands(bots))
+    limits = Limits(seat_timeout=seat_timeout or None, rate=rate, burst=max(1, int(2 * rate)))
+    serve(Path(data), host=host, port=port, limits=limits, bot_commands=_commands(bots))

@@ -37,10 +37,8 @@ def config(data: Path, *, host: str = "127.0.0.1", port: int = 8000,
 
 
 def serve(data: Path, *, host: str = "127.0.0.1", port: int = 8000,
-          seat_timeout: float | None = 120.0,
-          bot_commands: dict[str, str] | None = None) -> None:
+          limits: Limits | None = None, bot_commands: dict[str, str] | None = None) -> None:
     """Run the server until interrupted, telling where it listens."""
-    limits = Limits(seat_timeout=seat_timeout)
     server = uvicorn.Server(config(data, host=host, port=port, limits=limits,
                                    bot_commands=bot_commands))
     shown = "localhost" if host in ("127.0.0.1", "::1") else host

@@ -180,3 +180,33 @@ def test_a_spectator_sees_no_hidden_card(browser: Any, server: Running) -> None:
     assert seen, "the spectator saw no card at all: this would test nothing"
     assert watcher.page.query_selector("#menu button") is None
     assert watcher.errors == []
+
+
+def test_the_lobby_shows_a_house_file_s_problems_and_creates_its_table(
+        browser: Any, server: Running) -> None:
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + "/")
+    page.wait_for_selector("#seat-3")
+    bad = b"extends: paulista\nscoring:\n  target: 3\n"
+    page.set_input_files("#house", files=[{"name": "casa.yaml", "mimeType": "text/yaml",
+                                           "buffer": bad}])
+    page.wait_for_function("document.getElementById('problems').textContent !== ''")
+    assert page.inner_text("#problems").startswith("casa.yaml:2:1: scoring: unknown key")
+    good = b"extends: paulista\ntitle: Truco da casa\n"
+    page.set_input_files("#house", files=[{"name": "casa.yaml", "mimeType": "text/yaml",
+                                           "buffer": good}])
+    page.wait_for_function("document.getElementById('problems').textContent === '' && "
+                           "document.getElementById('seat-3') !== null")
+    for seat in range(4):  # four friends
+        page.select_option(f"#seat-{seat}", "human")
+    page.click("#create")
+    page.wait_for_selector("#link-spectator")
+    assert "Truco da casa" in page.inner_text("#result-title")
+    links = [page.get_attribute(f"#link-{s}", "href") for s in range(4)]
+    assert len(set(links)) == 4
+    seat = Seat(browser, server, str(links[2]))
+    assert seat.page.inner_text("#who") == "you are seat 2"
+    assert seat.page.inner_text("#title") == "Truco da casa"
+    assert errors == [] and seat.errors == []

@@ -211,3 +211,36 @@ def test_bad_requests_are_refused(server: Running) -> None:
                                        "seats": ["root"] * 4})[0] == 400
     assert server.post("/api/tables", {"variant": "nope", "seats": ["human"] * 4})[0] == 400
     assert server.get("/t/nosuch")[0] == 404
+
+
+def test_a_raise_out_of_turn_is_offered_before_a_bot_s_card(tmp_path: Path) -> None:
+    """M3 (Mineiro): before a bot's card, a person present who may raise is offered it; the
+    card waits for the raise or a pass."""
+    with running(tmp_path) as server:
+        table = server.table("mineiro", ["human", "easy", "easy", "easy"], seed=3)
+        me = server.join(table["seats"][0]["link"])
+        passed = raised = 0
+        for _ in range(3000):
+            state = me.fresh()
+            if state["over"] or (passed and raised):
+                break
+            offered = [m for m in state["legal"] if m["kind"] == "pass"]
+            if offered:
+                assert state["obs"]["turn"] != 0  # a bot's card waits
+                raises = [m["move"] for m in state["legal"] if m["kind"] == "raise"]
+                assert raises
+                move = offered[0]["move"] if not passed else raises[0]
+                me.sent(json.dumps({"type": "move", "move": move}))
+                after = me.fresh()
+                assert after["moves"] > state["moves"]
+                if move.startswith("pass"):
+                    passed += 1
+                else:
+                    assert any(r["seat"] == 0 and r["kind"] == "raise" for r in after["recent"])
+                    raised += 1
+            elif state["legal"]:
+                plain = [m for m in state["legal"] if m["kind"] != "raise"]
+                me.sent(json.dumps({"type": "move", "move": (plain or state["legal"])[0]["move"]}))
+        assert passed and raised
+        log = tmp_path / table["table"] / "game.jsonl"
+        assert verify_file(log).problems == []

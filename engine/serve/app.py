@@ -52,7 +52,7 @@ class Limits:
     #: Seconds a person's awaited seat may stay without a connection before the stand-in
     #: bot plays it (``None``: the table waits).
     seat_timeout: float | None = 120.0
-    #: The most tables the server holds, and the largest request body (bytes).
+    #: The most tables in play at once, and the largest request body (bytes).
     tables: int = 1000
     body: int = 300_000
 
@@ -96,10 +96,12 @@ class Server:
 
     # -- telling the connections -------------------------------------------------------------
     async def broadcast(self, table: Table) -> None:
-        texts: dict[int | None, str] = {}
-        for conn in list(self.conns.get(table.id, ())):
-            if conn.seat not in texts:
-                texts[conn.seat] = table.message(conn.seat)
+        """Every connection of ``table`` its state message, all built from one position
+        (under the table's lock: no move is made while they are)."""
+        conns = list(self.conns.get(table.id, ()))
+        async with self.locks[table.id]:
+            texts = {seat: table.message(seat) for seat in {c.seat for c in conns}}
+        for conn in conns:
             with contextlib.suppress(Exception):  # a connection closing: its loop ends it
                 await conn.ws.send_text(texts[conn.seat])
 
@@ -191,8 +193,9 @@ async def create(request: Request) -> Response:
     body = await _body(request, server.limits.body)
     if isinstance(body, Response):
         return body
-    if len(server.tables) >= server.limits.tables:
-        return _error(503, "full", f"this server holds {server.limits.tables} tables")
+    if sum(not t.match.is_over for t in server.tables.values()) >= server.limits.tables:
+        return _error(503, "full", f"this server plays at most {server.limits.tables} "
+                                   "tables at once")
     seats = body.get("seats")
     seed = body.get("seed")
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
@@ -380,8 +383,6 @@ async def _play(server: Server, ws: WebSocket) -> None:
     table.joined(-1 if seat is None else seat)
     try:
         await ws.send_text(table.hello(seat))
-        async with server.locks[table.id]:  # a stand-in that gave the seat back stops here
-            pass
         await server.broadcast(table)
         while True:
             data = await _read(server, ws, conn)
@@ -394,7 +395,9 @@ async def _play(server: Server, ws: WebSocket) -> None:
     finally:
         server.conns[table.id].remove(conn)
         if seat is not None:
-            table.left(seat)
+            if table.left(seat):  # an offer to raise out of turn lapsed: the bots play on
+                async with server.locks[table.id]:
+                    await asyncio.to_thread(table.run_bots)
             if table.online.get(seat, 0) == 0:
                 server.empty_since[(table.id, seat)] = time.monotonic()
         await server.broadcast(table)
@@ -405,7 +408,8 @@ async def _handle(server: Server, table: Table, conn: _Conn, data: dict[str, Any
     kind = data["type"]
     if kind == "state":  # the position again (a page that lost track), marked as the answer
         ref = data.get("ref")
-        text = table.message(conn.seat)
+        async with server.locks[table.id]:
+            text = table.message(conn.seat)
         if type(ref) is int:
             text = text[:-1] + f',"ref":{ref}}}'
         await ws.send_text(text)

@@ -118,8 +118,8 @@ class Store:
                 "players": players, "tokens": {str(s): h for s, h in table.hashes.items()},
                 "spectator": table.spectator_hash}
         atomic_write_text(folder / "table.json", json.dumps(meta, indent=1) + "\n")
-        if table.save is not None:
-            table.save(table.out.getvalue())
+        table.saved = -1
+        table.write_log()
         return table
 
     def load_all(self) -> list[Table]:
@@ -153,7 +153,7 @@ class Store:
                       {int(s): str(h) for s, h in meta["tokens"].items()}, meta["spectator"],
                       bots_seed=int(meta["seed"]), save=self._saver(meta["id"]),
                       log=data.decode("utf-8"), bot_commands=self.bot_commands)
-        table.moves = len(visitor.moves)
+        table.moves = table.saved = len(visitor.moves)
         table.run_bots()  # a bot's move the crash cut short
         return table
 

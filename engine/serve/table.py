@@ -98,6 +98,12 @@ class Table:
         self.standins: set[int] = set()
         self._standin_bots: dict[int, Bot] = {}
         self.online: dict[int, int] = {}  # connections by seat
+        #: The person seats offered a raise out of turn now (M3), the move count they were
+        #: offered at, and the seats that asked for no more offers, by hand.
+        self.offers: set[int] = set()
+        self.offered_at = -1
+        self.quiet: dict[int, int] = {}
+        self.saved = -1
         self.out = io.StringIO(log)
         self.out.seek(0, io.SEEK_END)
         meta = {"tool": "truco serve", "table": table_id, "seats": list(players),
@@ -150,7 +156,8 @@ class Table:
         return None
 
     def awaited(self) -> list[int]:
-        """The person seats the match waits for now (none while it is over)."""
+        """The person seats the match waits for now (none while it is over), offers of a
+        raise out of turn left out."""
         m = self.match
         if m.is_over or m.awaiting_deal:
             return []
@@ -159,7 +166,9 @@ class Table:
     # -- moves -------------------------------------------------------------------------------
     def submit(self, seat: int, text: object) -> None:
         """Apply the move ``text`` (in the log's words, as the message's ``legal`` lists it)
-        from ``seat``, then the bots' moves; a :class:`Refusal` changes nothing."""
+        from ``seat``, then the bots' moves; a :class:`Refusal` changes nothing. A seat
+        offered a raise out of turn (M3) may also let the card be played: ``pass SEAT``, or
+        ``pass SEAT hand`` (no more offers this hand)."""
         m = self.match
         if not isinstance(text, str) or len(text) > 200:
             raise Refusal("malformed", "a move is a string in the log's words, e.g. 'play 1 4c'")
@@ -167,6 +176,12 @@ class Table:
             raise Refusal("match_over", "the match is over")
         if self.player_of[seat] != HUMAN:
             raise Refusal("not_your_seat", f"seat {seat} is a bot's")
+        if seat in self.offers and text in (f"pass {seat}", f"pass {seat} hand"):
+            self.offers.discard(seat)
+            if text.endswith("hand"):
+                self.quiet[seat] = m.hand_number
+            self.run_bots()
+            return
         shown = [str(a) for a in _view_legal(m, seat)]
         if text in shown:
             action = m.legal_actions(seat)[shown.index(text)]
@@ -181,39 +196,61 @@ class Table:
                 raise Refusal(*_why_not(m, action))
         self.apply(action)
         self.run_bots()
+        self.write_log()
 
     def apply(self, action: Action) -> None:
-        """Apply a legal move: logged, told to the protocol bots, remembered as each viewer
-        may see it."""
+        """Apply a legal move: logged (saved by the caller), told to the protocol bots,
+        remembered as each viewer may see it; any offer of a raise out of turn lapses."""
         m = self.match
         hand = m.hand_number
         self.recorder.apply(action)
         self.moves += 1
+        self.offers.clear()
         notify(m, self.bots)
         for viewer, moves in self.recent.items():
             moves.append(_public_move(action, m, viewer, hand, self.rules))
             del moves[:-RECENT]
-        if self.save is not None:
+
+    def write_log(self) -> None:
+        if self.save is not None and self.saved != self.moves:
             self.save(self.out.getvalue())
+            self.saved = self.moves
 
     def run_bots(self) -> int:
         """The bots' moves (and the stand-ins'), until a person's move is awaited or the
-        match is over; before a person's card, the bots are offered a raise out of turn where
-        the variant allows it (M3). The number of moves made."""
+        match is over, then the log saved. Before a card, where the variant lets anyone raise
+        out of turn (M3), the bots are offered it (as in ``truco simulate``), then the people
+        present who may raise, before a bot's card: the table waits for their raise or
+        pass. The number of moves made."""
         m = self.match
         bots = {**self.bots, **{s: self._standin(s) for s in self.standins}}
         made = 0
-        while not m.is_over and not m.awaiting_deal and made < MAX_MOVES:
+        while not m.is_over and not m.awaiting_deal and made < MAX_MOVES and not self.offers:
             action = out_of_turn_raise(m, bots)
             if action is None:
                 seats = movers(m)
                 if any(self.player_of[s] == HUMAN and s not in self.standins for s in seats):
                     break
+                if self._offer():
+                    break
                 actor = next_actor(m, bots=bots)
                 action = choose_for(bots[actor], m, actor)
             self.apply(action)
             made += 1
+        self.write_log()
         return made
+
+    def _offer(self) -> bool:
+        """Offer the people present a raise out of turn before a bot's card (M3), once a
+        position; whether anyone was offered it."""
+        m = self.match
+        if not m.move_table.any_time or m.state != "play" or self.offered_at == self.moves:
+            return False
+        self.offered_at = self.moves
+        self.offers = {s for s in self.hashes if s not in self.standins
+                       and self.online.get(s, 0) > 0 and self.quiet.get(s) != m.hand_number
+                       and s != m.turn and m.legal_actions(s)}
+        return bool(self.offers)
 
     def _standin(self, seat: int) -> Bot:
         if seat not in self._standin_bots:
@@ -233,9 +270,15 @@ class Table:
             self.online[seat] = self.online.get(seat, 0) + 1
             self.standins.discard(seat)
 
-    def left(self, seat: int) -> None:
+    def left(self, seat: int) -> bool:
+        """A connection for ``seat`` closed; whether the bots may now play on (an offer of a
+        raise out of turn made to the seat lapses when nobody is left at it)."""
         if seat >= 0:
             self.online[seat] = max(0, self.online.get(seat, 0) - 1)
+            if self.online[seat] == 0 and seat in self.offers:
+                self.offers.discard(seat)
+                return not self.offers
+        return False
 
     # -- what a connection is sent -----------------------------------------------------------
     def message(self, seat: int | None) -> str:
@@ -249,6 +292,12 @@ class Table:
             observation = m.observation(seat)
             obs = to_json(observation)
             legal = [] if self.player_of[seat] != HUMAN else _menu(observation, self.rules)
+            if seat in self.offers:  # M3: the bot's card waits for this seat's raise or pass
+                legal += [{"move": f"pass {seat}", "kind": "pass", "label": "let it play",
+                           "card": None, "covered": False, "position": None},
+                          {"move": f"pass {seat} hand", "kind": "pass",
+                           "label": "no more offers this hand", "card": None,
+                           "covered": False, "position": None}]
         msg = {"type": "state", "seat": seat, "moves": self.moves, "over": m.is_over,
                "winner": m.winner, "seats": self.seat_list(), "obs": obs, "legal": legal,
                "recent": self.recent[seat]}

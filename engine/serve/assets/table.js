@@ -201,6 +201,9 @@
       byId("over").hidden = false;
       byId("log-link").href = "/t/" + TABLE + "/log";
       byId("replay-link").href = "/t/" + TABLE + "/replay";
+    } else if (state.legal.some(function (m) { return m.kind === "pass"; })) {
+      status.textContent = "You may raise before " + name(obs.turn) + "'s card, or let it play.";
+      status.className = "mine";
     } else if (state.legal.length) {
       status.textContent = obs.pending_raise && obs.phase === "answer" ? "Your answer." : "Your move.";
       status.className = "mine";

@@ -57,6 +57,18 @@ class Seat:
     def over(self) -> bool:
         return bool(self.page.evaluate("document.body.dataset.over === '1'"))
 
+    def cover(self) -> str | None:
+        """Play a card face down by Shift+click where covering one is legal now; the move
+        made, or ``None``."""
+        button = self.page.query_selector("#menu button[data-kind='play'][data-move$=' covered']")
+        if button is None:
+            return None
+        move = str(button.get_attribute("data-move"))
+        before = self.moves()
+        self.page.click(f".seat.me .card[data-card='{move.split()[2]}']", modifiers=["Shift"])
+        self.page.wait_for_function(f"{MOVES} > {before}")
+        return move
+
     def play(self, prefer: tuple[str, ...] = ()) -> str:
         """Make a move: the first menu entry of a preferred kind, else a card of the hand by
         a click (face up), else the first entry by its key; the move made."""
@@ -101,6 +113,13 @@ def _table_of(server: Running, table_id: str) -> Table:
     return tables[table_id]
 
 
+def _verified(server: Running, table_id: str, complete: bool = False) -> bool:
+    """Whether the table's log on disk verifies (and, with ``complete``, is whole)."""
+    root = Path(server.server.config.app.state.server.store.root)
+    result = verify_file(root / table_id / "game.jsonl")
+    return result.problems == [] and (not complete or not result.incomplete)
+
+
 def test_two_friends_and_two_bots_play_a_whole_paulista_match(browser: Any,
                                                                server: Running) -> None:
     table = server.table("paulista", ["human", "human", "medium", "easy"], seed=3)
@@ -113,9 +132,7 @@ def test_two_friends_and_two_bots_play_a_whole_paulista_match(browser: Any,
     assert width[0] <= width[1] + 1, f"the phone's page is wider than its screen: {width}"
     log = server.base + a.page.get_attribute("#log-link", "href")
     assert log.endswith("/log")
-    result = verify_file(Path(server.server.config.app.state.server.store.root)
-                         / table["table"] / "game.jsonl")
-    assert result.problems == [] and not result.incomplete
+    assert _verified(server, table["table"], complete=True)
     assert a.errors == [] and b.errors == []
 
 
@@ -139,8 +156,7 @@ def test_a_gauderio_match_with_envido_and_flor_from_the_page(browser: Any,
             continue
         made.append(mover.play(("flor", "envido", "quero")))
     assert {"flor", "envido"} <= {m.split()[0] for m in made}, made
-    store = server.server.config.app.state.server.store.root
-    assert verify_file(Path(store) / table["table"] / "game.jsonl").problems == []
+    assert _verified(server, table["table"])
     assert a.errors == [] and b.errors == []
 
 
@@ -157,6 +173,7 @@ def test_a_reconnect_mid_hand_gets_the_seat_and_its_cards(browser: Any,
     again = a.page.eval_on_selector_all(".seat.me .hand .card",
                                         "cs => cs.map(c => c.dataset.card)")
     assert again == hand == _table_of(server, table["table"]).match.hands[0]
+    assert _verified(server, table["table"])
     assert a.errors == []
 
 
@@ -165,19 +182,26 @@ def test_a_spectator_sees_no_hidden_card(browser: Any, server: Running) -> None:
     a = Seat(browser, server, table["seats"][0]["link"])
     watcher = Seat(browser, server, table["spectator"])
     seen: set[str] = set()
-    for _ in range(12):
+    covered_by_me: list[str] = []
+    for _ in range(40):
         _play([a], lambda: a.mine())
-        a.play()
+        move = a.cover()
+        if move is None:
+            a.play()
+        else:
+            covered_by_me.append(move)
         watcher.page.wait_for_function(f"{MOVES} >= {a.moves()}")
         faces = watcher.page.eval_on_selector_all(".card.face", "cs => cs.map(c => c.dataset.card)")
         m = _table_of(server, table["table"]).match
         held = {c for hand in m.hands for c in hand}
-        covered = {c for _, _, c, cov in m.played if cov}
+        covered = {c for _, _, c, cov in m.played if cov} | {c.split()[2] for c in covered_by_me}
         assert not (set(faces) & (held | covered)), faces
         seen |= set(faces)
-        if a.over():
+        if a.over() or len(covered_by_me) >= 2:
             break
     assert seen, "the spectator saw no card at all: this would test nothing"
+    assert covered_by_me, "no card was covered: the spectator's view of one is untested"
+    assert _verified(server, table["table"])
     assert watcher.page.query_selector("#menu button") is None
     assert watcher.errors == []
 

@@ -54,10 +54,13 @@
   }
   function move(m) { byId("error").textContent = ""; send({ type: "move", move: m.move }); }
 
-  function playOf(card) {
+  // The play of a card of the hand: face up where the rules allow it (face down with Shift,
+  // where covering is allowed); null when the card may not be played now.
+  function playOf(card, down) {
     var found = null;
     state.legal.forEach(function (m) {
-      if (m.kind === "play" && m.card === card && (!found || (found.covered && !m.covered))) {
+      if (m.kind === "play" && m.card === card &&
+          (!found || (found.covered !== down && m.covered === down))) {
         found = m;
       }
     });
@@ -87,11 +90,11 @@
       var hand = el("div", "hand");
       if (seat === hello.seat && obs.hand) {
         obs.hand.forEach(function (c) {
-          var face = cardFace(c, obs), m = playOf(c);
+          var face = cardFace(c, obs), m = playOf(c, false);
           if (m) {
             face.classList.add("playable");
             face.dataset.move = m.move;
-            face.addEventListener("click", function () { move(m); });
+            face.addEventListener("click", function (ev) { move(playOf(c, ev.shiftKey) || m); });
           }
           hand.appendChild(face);
         });

@@ -31,7 +31,8 @@ def test_readme_python_example_runs() -> None:
                                     "engine.tui", "engine.words", "engine.position",
                                     "engine.fileio", "engine.payload", "engine.logschema",
                                     "engine.variant.extends", "engine.schemas",
-                                    "engine.checkpoint"])
+                                    "engine.checkpoint", "engine.serve", "engine.serve.table",
+                                    "engine.serve.store"])
 def test_module_docstring_examples_run(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted >= 1 and result.failed == 0

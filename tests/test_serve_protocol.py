@@ -244,3 +244,34 @@ def test_a_raise_out_of_turn_is_offered_before_a_bot_s_card(tmp_path: Path) -> N
         assert passed and raised
         log = tmp_path / table["table"] / "game.jsonl"
         assert verify_file(log).problems == []
+
+
+def test_truco_serve_refuses_a_taken_port_and_a_bad_bot(tmp_path: Path) -> None:
+    import socket
+
+    from click.testing import CliRunner
+
+    from engine.cli import main
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(main, ["serve", "--port", str(port), "--data",
+                                           str(tmp_path)])
+    assert result.exit_code == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in result.output
+    result = CliRunner().invoke(main, ["serve", "--bot", "nameless"])
+    assert result.exit_code == 2 and "expected NAME=COMMAND" in result.output
+
+
+def test_a_table_that_cannot_be_read_back_is_told_and_the_others_kept(tmp_path: Path) -> None:
+    with running(tmp_path) as server:
+        table = server.table("paulista", ["human", "easy", "easy", "easy"])
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / "table.json").write_text("{}", encoding="utf-8")
+    with running(tmp_path) as server:
+        state = server.join(table["seats"][0]["link"]).state
+        assert state["seats"][0]["player"] == "human"
+        problems = server.server.config.app.state.server.store.problems
+        assert len(problems) == 1 and "broken" in problems[0]

@@ -12,6 +12,7 @@ websocket). :func:`serve` runs it on uvicorn.
 
 from __future__ import annotations
 
+import socket
 import sys
 from pathlib import Path
 
@@ -38,10 +39,23 @@ def config(data: Path, *, host: str = "127.0.0.1", port: int = 8000,
 
 def serve(data: Path, *, host: str = "127.0.0.1", port: int = 8000,
           limits: Limits | None = None, bot_commands: dict[str, str] | None = None) -> None:
-    """Run the server until interrupted, telling where it listens."""
+    """Run the server until interrupted, telling where it listens; an address it cannot
+    listen on is an :class:`OSError` (``truco: ...``, exit 1)."""
+    _check_free(host, port)
     server = uvicorn.Server(config(data, host=host, port=port, limits=limits,
                                    bot_commands=bot_commands))
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     print(f"truco serve: tables in {data}; open http://{shown}:{port}/ (Ctrl-C stops)",
           file=sys.stderr)
     server.run()
+
+
+def _check_free(host: str, port: int) -> None:
+    """Refuse, before starting, an address that is taken or not this machine's."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            s.bind((host, port))
+        except OSError as exc:
+            raise OSError(exc.errno, f"cannot listen on {host}:{port}: {exc.strerror}") from None

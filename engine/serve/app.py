@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator
@@ -79,8 +80,11 @@ class Server:
         self.empty_since: dict[tuple[str, int], float] = {}
 
     def start(self) -> None:
+        """Pick up the tables of the data folder (each one that cannot be read is told)."""
         for table in self.store.load_all():
             self.add(table)
+        for problem in self.store.problems:
+            print(f"truco serve: a table not picked up: {problem}", file=sys.stderr)
 
     def add(self, table: Table) -> None:
         self.tables[table.id] = table

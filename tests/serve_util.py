@@ -69,6 +69,8 @@ class Client:
     def __init__(self, ws: ClientConnection, token: str) -> None:
         self.ws = ws
         self.asked = 0
+        #: Every text received, as received.
+        self.received: list[str] = []
         self.sent(json.dumps({"type": "join", "token": token}))
         self.hello = self.next()
         self.state = self.next_state()
@@ -77,7 +79,10 @@ class Client:
         self.ws.send(text)
 
     def next(self, timeout: float = 30) -> dict[str, Any]:
-        data: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        text = self.ws.recv(timeout=timeout)
+        assert isinstance(text, str), "a binary message from the server"
+        self.received.append(text)
+        data: dict[str, Any] = json.loads(text)
         return data
 
     def next_state(self) -> dict[str, Any]:

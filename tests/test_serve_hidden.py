@@ -1,15 +1,19 @@
 """What ``truco serve`` sends a seat depends on nothing that seat may not see (issue 29): the
 same public moves on two deals that agree on the seat's cards (and differ in the other
 seats' hidden ones) give it byte-identical messages; a spectator's messages depend on no
-hidden card at all."""
+hidden card at all. Checked on the table's messages, and on the texts a real server's
+websockets receive."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from pathlib import Path
 
 from engine import Deal, Match
 from engine.actions import Action
-from engine.serve.table import HUMAN, Table
+from engine.serve.table import HUMAN, Table, token_hash
+from tests.serve_util import running
 
 #: Seat 0's cards and the vira, the same in both deals; the others' first card too (played
 #: face up in round 1); their other cards trade places between the deals.
@@ -84,3 +88,31 @@ def test_the_deals_differ_where_the_seat_cannot_see() -> None:
     assert a.message(2) != b.message(2)  # seat 2's own cards differ between the deals
     a_covered = [p for p in _run(HIDDEN)[0][-1:] if "covered\":true" in p]
     assert a_covered, "the game above covered no card: it would test nothing hidden"
+
+
+def _over_the_wire(tmp: Path, hidden: list[str]) -> tuple[list[str], list[str]]:
+    """The same game through a real server: every text seat 0's websocket and a spectator's
+    receive, as received."""
+    table = _table(hidden)
+    table.hashes = {s: token_hash(f"seat{s}") for s in range(4)}
+    table.spectator_hash = token_hash("watch")
+    with running(tmp) as server:
+        server.server.config.app.state.server.add(table)
+        watch = server.join("/t/t#k=watch")
+        clients = [server.join(f"/t/t#k=seat{s}") for s in range(4)]
+        m = table.match
+        for step in STEPS:
+            action = step(m)
+            clients[action.seat].sent(json.dumps({"type": "move", "move": str(action)}))
+            clients[action.seat].fresh()  # the move made, and told to everyone
+        clients[0].fresh()  # everything told to seat 0 and the spectator, read
+        watch.fresh()
+    return clients[0].received, watch.received
+
+
+def test_over_the_wire_a_seat_and_a_spectator_get_the_same_bytes(tmp_path: Path) -> None:
+    a_seat, a_watch = _over_the_wire(tmp_path / "a", HIDDEN)
+    b_seat, b_watch = _over_the_wire(tmp_path / "b", HIDDEN[::-1])
+    assert len(a_seat) >= len(STEPS)
+    assert a_seat == b_seat
+    assert a_watch == b_watch

@@ -7,10 +7,11 @@ simultaneous connections (``--connections``, default 10 100 400) it plays for
 ``--seconds`` and reports the server's moves a second (every move the clients sent and the
 server applied), the latency of a move (from sending it to the mover's next state message:
 p50, p90, p99) and the server's memory a table (its resident set before and after the
-tables were made, over their number). The server is started with ``--rate 100000`` (the
-clients are programs: the throttle meant for people is lifted); "refused" counts the moves
-the server refused (two partners answering one raise at once: one answer counts). Not part of
-the test suite; figures are this machine's.
+tables were made and played, over their number: a later level may reuse what an earlier
+one freed, so the first level's figure is the fairest). The server is started with
+``--rate 100000`` (the clients are programs: the throttle meant for people is lifted);
+"refused" counts the moves the server refused (two partners answering one raise at once: one
+answer counts). Not part of the test suite; figures are this machine's.
 
 Example: ``python -m benchmarks.serve_load --connections 10 100 400 --seconds 20``
 """
@@ -106,13 +107,13 @@ async def _level(base: str, port: int, pid: int, connections: int, seconds: floa
         "variant": variant, "seed": 1000 + t,
         "seats": ["human" if 4 * t + s < connections else "easy" for s in range(4)]})
         for t in range(tables)]
-    after = _rss_kib(pid)
     links = [s["link"] for t in made for s in t["seats"]][:connections]
     stats = _Stats()
     start = time.perf_counter()
     stop = start + seconds
     await asyncio.gather(*(_seat(port, link, k, stop, stats) for k, link in enumerate(links)))
     elapsed = time.perf_counter() - start
+    after = _rss_kib(pid)  # the tables made and played: their matches, logs, connections
     lat = sorted(stats.latencies) or [0.0]
 
     def pct(p: float) -> float:
@@ -162,8 +163,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"truco serve load over loopback ({args.variant}, {os.cpu_count()} cores; "
                   f"{args.seconds:g} s a level)")
             print(f"memory a table (tracemalloc, {args.variant}, a new match): "
-                  f"{memory_per_table(args.variant):.1f} KiB; the server's resident set "
-                  "grows by the KiB/table column as the tables of each level are made")
+                  f"{memory_per_table(args.variant):.1f} KiB; KiB/table: the server's resident "
+                  "set, before the level's tables and after their play, over their number")
             print("| connections | tables | moves/s | p50 ms | p90 ms | p99 ms | KiB/table "
                   "| refused |")
             print("|---|---|---|---|---|---|---|---|")

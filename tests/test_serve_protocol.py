@@ -275,3 +275,12 @@ def test_a_table_that_cannot_be_read_back_is_told_and_the_others_kept(tmp_path: 
         assert state["seats"][0]["player"] == "human"
         problems = server.server.config.app.state.server.store.problems
         assert len(problems) == 1 and "broken" in problems[0]
+
+
+def test_a_connection_that_never_joins_is_closed(tmp_path: Path) -> None:
+    with running(tmp_path, Limits(join=0.3)) as server:
+        table = server.table("paulista", ["human", "easy", "easy", "easy"])
+        ws = server.ws(table["table"])
+        assert json.loads(ws.recv(timeout=10))["code"] == "join_first"
+        with pytest.raises(ConnectionClosed):
+            ws.recv(timeout=10)

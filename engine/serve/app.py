@@ -56,6 +56,8 @@ class Limits:
     #: The most tables in play at once, and the largest request body (bytes).
     tables: int = 1000
     body: int = 300_000
+    #: Seconds a new connection has to send its join message.
+    join: float = 10.0
 
 
 @dataclass
@@ -376,15 +378,21 @@ async def _play(server: Server, ws: WebSocket) -> None:
         await _send_error(ws, "no_table", "no such table")
         await ws.close(4404)
         return
-    try:
-        conn = await _join(server, ws, table)
+    try:  # the join within the limit's seconds, or the connection is closed
+        conn = await asyncio.wait_for(_join(server, ws, table), server.limits.join)
     except WebSocketDisconnect:
+        return
+    except TimeoutError:
+        with contextlib.suppress(Exception):
+            await _send_error(ws, "join_first", "no join message in time")
+            await ws.close(4408)
         return
     if conn is None:
         return
     seat = conn.seat
     server.conns[table.id].append(conn)
-    table.joined(-1 if seat is None else seat)
+    async with server.locks[table.id]:  # not while a stand-in plays in its thread
+        table.joined(-1 if seat is None else seat)
     try:
         await ws.send_text(table.hello(seat))
         await server.broadcast(table)
@@ -399,8 +407,8 @@ async def _play(server: Server, ws: WebSocket) -> None:
     finally:
         server.conns[table.id].remove(conn)
         if seat is not None:
-            if table.left(seat):  # an offer to raise out of turn lapsed: the bots play on
-                async with server.locks[table.id]:
+            async with server.locks[table.id]:
+                if table.left(seat):  # an offer to raise out of turn lapsed: bots play on
                     await asyncio.to_thread(table.run_bots)
             if table.online.get(seat, 0) == 0:
                 server.empty_since[(table.id, seat)] = time.monotonic()
@@ -430,4 +438,6 @@ async def _handle(server: Server, table: Table, conn: _Conn, data: dict[str, Any
         except Refusal as exc:
             await _send_error(ws, exc.code, exc.message)
             return
+        except ValueError as exc:  # a bot program that failed mid-move (a TrucoError too)
+            await _send_error(ws, "table_error", f"the table could not go on: {exc}")
     await server.broadcast(table)

@@ -225,19 +225,23 @@ class Table:
         m = self.match
         bots = {**self.bots, **{s: self._standin(s) for s in self.standins}}
         made = 0
-        while not m.is_over and not m.awaiting_deal and made < MAX_MOVES and not self.offers:
-            action = out_of_turn_raise(m, bots)
-            if action is None:
-                seats = movers(m)
-                if any(self.player_of[s] == HUMAN and s not in self.standins for s in seats):
-                    break
-                if self._offer():
-                    break
-                actor = next_actor(m, bots=bots)
-                action = choose_for(bots[actor], m, actor)
-            self.apply(action)
-            made += 1
-        self.write_log()
+        try:
+            while (not m.is_over and not m.awaiting_deal and made < MAX_MOVES
+                   and not self.offers):
+                action = out_of_turn_raise(m, bots)
+                if action is None:
+                    seats = movers(m)
+                    if any(self.player_of[s] == HUMAN and s not in self.standins
+                           for s in seats):
+                        break
+                    if self._offer():
+                        break
+                    actor = next_actor(m, bots=bots)
+                    action = choose_for(bots[actor], m, actor)
+                self.apply(action)
+                made += 1
+        finally:  # what was played is kept, even when a bot program fails
+            self.write_log()
         return made
 
     def _offer(self) -> bool:

@@ -17,7 +17,8 @@ CORE = sorted([*(REPO / "engine" / "moves").glob("*.py"),
                *(REPO / "engine" / name for name in (
                    "actions.py", "cards.py", "errors.py", "game.py", "machine.py",
                    "observation.py", "position.py", "shuffle.py", "state.py"))])
-FRONT_ENDS = ("engine.tui", "engine.cli", "engine.bots", "engine.viewer", "engine.transcript")
+FRONT_ENDS = ("engine.tui", "engine.telling", "engine.serve", "engine.cli", "engine.bots",
+              "engine.viewer", "engine.transcript")
 
 
 def _imports(path: Path) -> set[str]:
@@ -51,7 +52,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "engine.logversion", "engine.replay", "engine.transcript", "engine.playthrough",
      "engine.perft", "engine.words", "engine.logschema"),
     ("engine.bots", "engine.simulate", "engine.tournament", "engine.compare", "engine.viewer",
-     "engine.env", "engine.tui", "engine.cluster", "engine.protocol"),
+     "engine.env", "engine.tui", "engine.telling", "engine.cluster", "engine.protocol"),
     ("engine.serve",),
     ("engine.cli", "engine.__main__"),
 )

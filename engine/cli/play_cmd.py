@@ -40,7 +40,12 @@ from engine.cli.options import U64, bots_option, force_option, parse_bots
 from engine.cli.play_input import _card_token, parse_move
 from engine.cli.play_loop import _Game, _Stop
 from engine.cli.play_resume import _resume, position_match
-from engine.cli.play_words import (
+from engine.game import Match, resolve_rules
+from engine.logformat import Recorder, header_variant
+from engine.reading import NotARegularFile, open_regular
+from engine.rules import Rules
+from engine.simulate import bot_seed
+from engine.telling import (
     HUMAN,
     describe,
     describe_checkpoint,
@@ -48,11 +53,6 @@ from engine.cli.play_words import (
     menu_order,
     seat_names,
 )
-from engine.game import Match, resolve_rules
-from engine.logformat import Recorder, header_variant
-from engine.reading import NotARegularFile, open_regular
-from engine.rules import Rules
-from engine.simulate import bot_seed
 from engine.tui import side_text
 
 __all__ = ["HUMAN", "LEVELS", "_Game", "_Stop", "_card_token", "describe", "describe_checkpoint",

@@ -21,12 +21,12 @@ from engine.cli.play_input import (
     hint,
     parse_move,
 )
-from engine.cli.play_words import describe, describe_checkpoint, menu_entry, menu_order
 from engine.errors import IllegalMoveError
 from engine.game import Match
 from engine.logformat import Recorder
 from engine.observation import Observation
 from engine.state import HandState
+from engine.telling import describe, describe_checkpoint, menu_entry, menu_order
 from engine.tui import card_label, render_banner, render_table, seat_label
 from engine.words import card_names
 

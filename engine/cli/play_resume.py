@@ -9,7 +9,6 @@ from typing import Any
 
 from engine.actions import Action
 from engine.bots import bot_problem
-from engine.cli.play_words import HUMAN, seat_names
 from engine.errors import LogError, PositionError, TrucoError
 from engine.game import Checkpoint, Match
 from engine.logread import MAX_FILE_BYTES, LogItem, loads_strict, read_log
@@ -17,6 +16,7 @@ from engine.reading import read_regular
 from engine.replay import Visitor, replay
 from engine.rules import Rules
 from engine.shuffle import SplitMix64
+from engine.telling import HUMAN, seat_names
 
 
 class _ResumeVisitor(Visitor):

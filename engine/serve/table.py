@@ -33,6 +33,7 @@ from engine.observation import Observation, to_json
 from engine.payload import NotationError
 from engine.rules import Rules
 from engine.simulate import bot_seed
+from engine.telling import menu_entry
 from engine.variant import load
 from engine.words import card_names, named, table_word
 
@@ -338,15 +339,21 @@ def _why_not(m: Match, action: Action) -> tuple[str, str]:
 
 
 def _menu(obs: Observation, rules: Rules) -> list[dict[str, Any]]:
-    """The seat's legal moves for the page: the move in the log's words, what the table calls
-    it, and the card it plays (``None`` for a move that plays none)."""
+    """The seat's legal moves for the page: the move in the log's words, its entry in the
+    table's words as each kind offers it (:func:`engine.telling.menu_entry`, the words of
+    ``truco play``'s menu: ``'aceito (accept: worth 3)'``, ``'não quero (refuse the envido:
+    gives 1)'``), and the card it plays (``None`` for a move that plays none)."""
     names = card_names(rules)
+    pending = obs["pending_raise"]
+    worth = (obs["value"], pending["value"] if pending is not None else None)
     out = []
     for a in obs["legal"]:
         card = None
         if a.kind == "play" and a.card is not None:
             card = card_name(a.card)
-        out.append({"move": str(a), "kind": a.kind, "label": move_label(a, rules, names),
+        label = menu_entry(a, rules, None if a.position is None else a.position + 1,
+                           obs["manilhas"], names, obs.get("side_bets", ()), worth)
+        out.append({"move": str(a), "kind": a.kind, "label": label,
                     "card": card, "covered": a.covered, "position": a.position})
     return out
 

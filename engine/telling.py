@@ -1,7 +1,8 @@
-"""What ``truco play`` says: the seats' names, a move told (:func:`describe`) and offered in the
-menu (:func:`menu_entry`, in :func:`menu_order`), and a checkpoint told
-(:func:`describe_checkpoint`). Each kind of move words its own moves (``MoveKind.tell`` and
-``MoveKind.menu``, :mod:`engine.moves`); a side bet's stakes are added here."""
+"""What a table says, in a terminal (``truco play``) or a page (``truco serve``): the seats'
+names, a move told (:func:`describe`) and offered in the menu (:func:`menu_entry`, in
+:func:`menu_order`), and a checkpoint told (:func:`describe_checkpoint`). Each kind of move
+words its own moves (``MoveKind.tell`` and ``MoveKind.menu``, :mod:`engine.moves`); a side
+bet's stakes are added here."""
 
 
 from __future__ import annotations

@@ -1,0 +1,114 @@
+"""Playing a hand out for a search: a move tried on a copy of a match, then the rest of the hand
+by a cheap policy (what the ``search`` bot, :mod:`engine.bots.search`, and ``truco analyze``,
+:mod:`engine.analysis`, score a move by).
+
+The policy: cards by :func:`greedy` (the lowest card that wins the round, else the lowest;
+strong leads), never a raise in a card's place, and a
+:class:`~engine.bots.heuristic.HeuristicBot` per seat answering raises and side bets and
+deciding special hands, each from its own seat's observation.
+
+>>> from engine import Match
+>>> from engine.bots.heuristic import HeuristicBot
+>>> from engine.position import build
+>>> m = Match.new("paulista", seed=7)
+>>> trial = build(m.rules, dict(m.position(), rng=None), trusted=True)
+>>> policy = [HeuristicBot(m.rules, s) for s in range(4)]
+>>> events = try_move(trial, m.legal_actions(1)[0], policy)
+>>> trial.awaiting_deal, [e["event"] for e in events or []][-1]
+(True, 'hand')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.actions import Action
+from engine.bots.base import Bot, choose_for, next_actor
+from engine.cards import Card
+from engine.errors import IllegalMoveError
+from engine.game import Checkpoint, Match
+from engine.state import DEAL, MATCH_OVER, PLAY
+
+
+def try_move(m: Match, move: Action, policy: Sequence[Bot]) -> list[Checkpoint] | None:
+    """Apply ``move`` (as the seat was offered it: :func:`real_move`) to ``m`` and play the hand
+    out (:func:`play_out`); the checkpoints of it all, or ``None`` where ``move`` is illegal in
+    ``m`` (legal only with cards a guess does not give: never seen)."""
+    real = real_move(m, move)
+    events: list[Checkpoint] = []
+    if real is not None:
+        try:
+            events += m.apply(real)
+        except IllegalMoveError:
+            return None
+    play_out(m, policy, events)
+    return events
+
+
+def play_out(m: Match, policy: Sequence[Bot], events: list[Checkpoint] | None = None
+             ) -> None:
+    """Play ``m`` to the end of its hand (a match without a generator then waits for a deal,
+    or the match is over): cards by :func:`greedy`, answers and decisions by ``policy`` (a bot
+    per seat); the checkpoints go to ``events`` if given."""
+    while m.state not in (DEAL, MATCH_OVER):
+        if m.state == PLAY:
+            seat = m.round.turn
+            cps = m.apply(greedy(m, m.legal_actions(seat)))
+        else:
+            seat = next_actor(m)
+            cps = m.apply(choose_for(policy[seat], m, seat))
+        if events is not None:
+            events += cps
+
+
+def real_move(m: Match, move: Action) -> Action | None:
+    """The move of the guessed match that ``move`` (as the seat was offered it) stands for:
+    a play by position (P6) names the guessed card there; a pass (M3) is no move."""
+    if move.kind == "pass":
+        return None
+    if move.position is not None:
+        card: Card = m.hand.hands[move.seat][move.position]
+        if move.kind == "play":
+            return Action.play(move.seat, card, move.covered)
+        return Action(move.kind, move.seat, card, move.covered, move.value)
+    return move
+
+
+def greedy(m: Match, legal: Sequence[Action]) -> Action:
+    """The rollout's card: in a blind hand (P6) the first; leading, the strongest (in round 1
+    the second strongest if the strongest is a manilha); with the partners winning the round,
+    the weakest; else the weakest card that wins the round, else one that ties, else the
+    weakest. Face up, never a raise or a concession (unless nothing else is legal)."""
+    plays = [a for a in legal if a.kind == "play" and not a.covered]
+    if not plays:
+        plays = [a for a in legal if a.kind == "play"]
+        if not plays:
+            return legal[0]
+    if len(plays) == 1 or m.hand.blind:
+        return plays[0]
+    strength = m.hand.strength
+    ranked = sorted(plays, key=lambda a: strength[a.card])  # type: ignore[index]
+    rnd = m.round
+    if not rnd.cards:
+        top = ranked[-1]
+        if rnd.number == 0 and top.card in m.rules.manilhas_for(m.hand.vira):
+            return ranked[-2]
+        return top
+    team_of = m.rules.team_of
+    mine = team_of[ranked[0].seat]
+    opp = ours = -2
+    for s, c, cov in rnd.cards:
+        v = -1 if cov else strength[c]
+        if team_of[s] == mine:
+            ours = max(ours, v)
+        else:
+            opp = max(opp, v)
+    if ours > opp:
+        return ranked[0]
+    for a in ranked:
+        if strength[a.card] > opp:  # type: ignore[index]
+            return a
+    for a in ranked:
+        if strength[a.card] == opp:  # type: ignore[index]
+            return a
+    return ranked[0]

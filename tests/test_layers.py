@@ -53,7 +53,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "engine.perft", "engine.words", "engine.logschema"),
     ("engine.bots", "engine.simulate", "engine.tournament", "engine.compare", "engine.viewer",
      "engine.env", "engine.tui", "engine.telling", "engine.cluster", "engine.protocol"),
-    ("engine.serve",),
+    ("engine.analysis", "engine.serve"),
     ("engine.cli", "engine.__main__"),
 )
 #: Imports that still point up a layer, and the import cycles they make: the restructuring of

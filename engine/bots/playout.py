@@ -30,10 +30,11 @@ from engine.game import Checkpoint, Match
 from engine.state import DEAL, MATCH_OVER, PLAY
 
 
-def try_move(m: Match, move: Action, policy: Sequence[Bot]) -> list[Checkpoint] | None:
+def try_move(m: Match, move: Action, policy: Sequence[Bot], *,
+             cards: bool = True) -> list[Checkpoint] | None:
     """Apply ``move`` (as the seat was offered it: :func:`real_move`) to ``m`` and play the hand
-    out (:func:`play_out`); the checkpoints of it all, or ``None`` where ``move`` is illegal in
-    ``m`` (legal only with cards a guess does not give: never seen)."""
+    out (:func:`play_out`, ``cards`` as there); the checkpoints of it all, or ``None`` where
+    ``move`` is illegal in ``m`` (legal only with cards a guess does not give: never seen)."""
     real = real_move(m, move)
     events: list[Checkpoint] = []
     if real is not None:
@@ -41,17 +42,18 @@ def try_move(m: Match, move: Action, policy: Sequence[Bot]) -> list[Checkpoint] 
             events += m.apply(real)
         except IllegalMoveError:
             return None
-    play_out(m, policy, events)
+    play_out(m, policy, events, cards=cards)
     return events
 
 
-def play_out(m: Match, policy: Sequence[Bot], events: list[Checkpoint] | None = None
-             ) -> None:
+def play_out(m: Match, policy: Sequence[Bot], events: list[Checkpoint] | None = None, *,
+             cards: bool = True) -> None:
     """Play ``m`` to the end of its hand (a match without a generator then waits for a deal,
-    or the match is over): cards by :func:`greedy`, answers and decisions by ``policy`` (a bot
-    per seat); the checkpoints go to ``events`` if given."""
+    or the match is over): cards by :func:`greedy` (with ``cards=False``, by ``policy`` too,
+    raises in turn included), answers and decisions by ``policy`` (a bot per seat); the
+    checkpoints go to ``events`` if given."""
     while m.state not in (DEAL, MATCH_OVER):
-        if m.state == PLAY:
+        if m.state == PLAY and cards:
             seat = m.round.turn
             cps = m.apply(greedy(m, m.legal_actions(seat)))
         else:

@@ -65,6 +65,7 @@ COMMANDS = {
     "position": ("engine.cli.position_cmd", "position"),
     "tournament": ("engine.cli.tournament_cmd", "tournament"),
     "serve": ("engine.cli.serve_cmd", "serve_"),
+    "analyze": ("engine.cli.analyze_cmd", "analyze"),
 }
 
 

@@ -1,0 +1,108 @@
+"""The decisions of a log: each move a seat chose among two or more, with the match as it was
+just before it (the replayer walks the log; :class:`Decisions` keeps a copy of the match
+before every move).
+
+A decision is a move of the log and the moves its seat could have made instead, as the seat
+was offered them (:func:`engine.bots.base.seat_view`: in a blind hand, P6, a card by its
+place in the hand): a card, a raise, an answer, a side bet's call or answer, a special hand's
+decision, whatever the variant's moves. A raise made out of turn (M3) is a choice between the
+seat's raises and passing. Not decisions: a move that was the only legal one, a cut (the
+cutter chooses among cards nobody has seen) and the passes a log does not record (a seat that
+could have raised out of turn and did not).
+
+>>> from engine.logread import read_log
+>>> log = (b'{"truco_log": 1, "variant": "paulista", "seed": 7}\\n'
+...        b'{"event": "play", "seat": 1, "card": "2h"}\\n')
+>>> found = decisions(log, "a.jsonl")
+>>> [(d.line, d.seat, str(d.moves[d.played])) for d in found.decisions]
+[(2, 1, 'play 1 2h')]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from engine.actions import Action
+from engine.bots.base import seat_view
+from engine.game import Checkpoint, Match
+from engine.logread import LogItem
+from engine.observation import Observation
+from engine.replay import Replayer, Visitor, replay
+from engine.rules import Rules
+from engine.state import PLAY
+
+#: Phases whose moves are not decisions (see the module docstring).
+NOT_DECISIONS = frozenset({"cut", "deal"})
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of a log: its ``line``, the ``seat`` that moved, the ``moves`` it was
+    offered (as it saw them) and the index of the one it ``played``, its ``observation`` then,
+    and the whole ``position`` (every card: for hindsight only)."""
+
+    line: int
+    seat: int
+    moves: tuple[Action, ...]
+    played: int
+    observation: Observation
+    position: dict[str, Any]
+
+
+class Decisions(Visitor):
+    """A strict :class:`~engine.replay.Visitor` (the first problem of the log is raised) that
+    collects the log's :attr:`decisions`, of every seat or of ``seats`` only."""
+
+    def __init__(self, seats: frozenset[int] | None = None) -> None:
+        self.seats = seats
+        self.decisions: list[Decision] = []
+        self.rules: Rules | None = None
+        self.header_data: dict[str, Any] = {}
+        #: The log ends before the match is over (its decisions so far are analysed).
+        self.incomplete = False
+        self._before: Match | None = None
+
+    def header(self, item: LogItem, match: Match) -> None:
+        self.rules = match.rules
+        self.header_data = dict(item.data)
+        self._before = match.clone()
+
+    def hand(self, match: Match, deal: LogItem | None) -> None:
+        self._before = match.clone()
+
+    def move(self, item: LogItem, action: Action, match: Match,
+             checkpoints: list[Checkpoint]) -> None:
+        before, self._before = self._before, match.clone()
+        if before is None or (self.seats is not None and action.seat not in self.seats):
+            return
+        found = decision_at(before, action, item.line)
+        if found is not None:
+            self.decisions.append(found)
+
+
+def decision_at(before: Match, action: Action, line: int) -> Decision | None:
+    """The decision of ``action``'s seat in the match ``before`` it (``None``: no decision, see
+    the module docstring)."""
+    seat = action.seat
+    if before.state in NOT_DECISIONS:
+        return None
+    legal = before.legal_actions(seat)
+    if before.state == PLAY and before.round.turn != seat:
+        legal = [*legal, Action.pass_(seat)]  # a raise out of turn (M3), or not
+    if len(legal) < 2 or action not in legal:
+        return None
+    obs, view = seat_view(before, seat, legal=legal)
+    return Decision(line, seat, tuple(view), legal.index(action), obs, before.position())
+
+
+def decisions(data: IO[bytes] | bytes, file: str, *, base: Path | None = None,
+              seats: frozenset[int] | None = None) -> Decisions:
+    """The decisions of the log ``data`` (named ``file``; a variant file in its header is
+    relative to ``base``). Raises :class:`~engine.logread.LogProblem` for the log's first
+    problem, as ``truco verify`` words it."""
+    visitor = Decisions(seats)
+    replayer: Replayer = replay(data, file, visitor, base)
+    visitor.incomplete = replayer.incomplete is not None
+    return visitor

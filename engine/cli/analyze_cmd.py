@@ -1,0 +1,82 @@
+"""``truco analyze LOG``: every decision of a log valued from its seat's observation, the
+played move ranked among the legal ones, mistakes marked (docs/analysis.md); ``--json`` for the
+data (what ``truco replay LOG --html FILE --analysis A.json`` draws).
+
+Exit codes: 0 ok, 1 the log is invalid (``truco: file:line: message``, as ``truco verify`` words
+it), 2 usage.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from engine.analysis.evaluate import DEFAULT_PLAYOUTS
+from engine.analysis.report import text_report
+from engine.analysis.run import analyse
+from engine.cli.options import U64, force_option, refuse_existing, wrote
+from engine.cli.replay_cmd import _read
+from engine.cli.scale import dask_option, executor_for, warm_up
+from engine.fileio import atomic_write_text
+from engine.logread import LogProblem
+
+
+@click.command("analyze")
+@click.argument("log", metavar="LOG")
+@click.option("--seat", "-s", "seats", type=click.IntRange(0), multiple=True, metavar="S",
+              help="Analyse this seat's decisions only (repeat for more); by default every "
+                   "seat's.")
+@click.option("--hindsight", is_flag=True,
+              help="Also value every move knowing every card (the best move in hindsight), "
+                   "beside the fair evaluation, never mixed into it.")
+@click.option("--playouts", "-p", type=click.IntRange(1, 100000), default=DEFAULT_PLAYOUTS,
+              show_default=True,
+              help="Guesses of the hidden cards per decision, each playing every legal move "
+                   "out: more is more precise and slower (the error shrinks as 1/sqrt(N)).")
+@click.option("--seed", type=U64, default=0, show_default=True,
+              help="Seeds the guesses and playouts (with the log's seed and each move's line).")
+@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
+@click.option("--out", "-o", type=click.Path(dir_okay=False, writable=True),
+              help="Write to FILE (atomically) instead of standard output.")
+@force_option("the --out file")
+@click.option("--jobs", "-j", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Processes to use; the analysis is the same for any value.")
+@dask_option("positions")
+def analyze(log: str, seats: tuple[int, ...], hindsight: bool, playouts: int, seed: int,
+            as_json: bool, out: str | None, force: bool, jobs: int, dask: str | None) -> None:
+    """Analyse a game log: each decision's moves valued from what the seat knew.
+
+    For every decision (cards, raises, answers, side bets, special hands), each legal move's
+    chance to win the match and expected points of the hand, with standard errors; the move
+    played ranked among them; inaccuracies, mistakes and blunders marked with their loss.
+
+    \b
+    Examples:
+      truco analyze replays/paulista-seed1.jsonl
+      truco analyze game.jsonl --seat 0 --hindsight
+      truco analyze game.jsonl --json -o game.analysis.json --jobs 2
+      truco replay game.jsonl --html game.html --analysis game.analysis.json
+    """
+    if out is not None:
+        refuse_existing(out, force, "--out")
+    warm_up(dask)
+    data, file, base = _read(log)
+    try:
+        with executor_for(jobs, dask, 1 << 20) as executor:
+            report = analyse(data, file, base=base, seats=frozenset(seats) if seats else None,
+                             playouts=playouts, seed=seed, hindsight=hindsight,
+                             executor=executor)
+    except LogProblem as exc:
+        click.echo(f"truco: {exc}", err=True)
+        sys.exit(1)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--seat") from None
+    text = (json.dumps(report, ensure_ascii=False, indent=1) + "\n" if as_json
+            else text_report(report))
+    if out is None:
+        click.echo(text, nl=False)
+    else:
+        atomic_write_text(out, text)
+        wrote(out, "the analysis")

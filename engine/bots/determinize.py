@@ -315,7 +315,7 @@ class Determinizer:
         entries: list[dict[str, Any]] = []
         flor = {b.name: b for b in rules.side_bets if b.kind == "flor"}
         killed = {name for view in obs["side_bets"] if view["bet"] in flor and view.get("sung")
-                  for name in flor[view["bet"]].kills}  # G37: a flor sung kills them
+                  for name in flor[view["bet"]].kills}  # G37: a flor sung kills the unsettled
         vira = parse_card(obs["vira"]) if obs["vira"] is not None else None
         for view, bet in zip(obs["side_bets"], rules.side_bets, strict=True):
             shown = None
@@ -334,7 +334,7 @@ class Determinizer:
                 and obs["phase"] != Phase.MATCH_OVER,
                 "shown": shown})
             if flor:  # G37-G41: what was killed, who sang, the flores that scored
-                entries[-1]["killed"] = view["bet"] in killed
+                entries[-1]["killed"] = view["bet"] in killed and not view["settled"]
                 if bet.kind == "flor":
                     sung = list(view.get("sung") or [])
                     entries[-1]["sung"] = sung

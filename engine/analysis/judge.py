@@ -62,27 +62,34 @@ def _r(x: float) -> float:
     return round(x, DIGITS) + 0.0  # no -0.0
 
 
-def judge(table: Table, played: int) -> dict[str, Any]:
-    """The summary of ``table`` for the move at index ``played`` (plain data): ``moves`` (each
-    move's ``win``, ``win_se``, ``points``, ``points_se``), ``best`` (an index), ``rank`` of
-    the played move (1 + the moves of a higher mean chance), ``loss`` and ``loss_se`` (in
-    chance to win the match), ``points_loss`` (in the hand's points), ``mark`` (``None``,
-    ``inaccuracy``, ``mistake`` or ``blunder``), ``samples`` (the playouts used)."""
+def judge(table: Table, played: int, count: int | None = None) -> dict[str, Any]:
+    """The summary of ``table`` for the move at index ``played`` of ``count`` moves (by
+    default as many as the table's rows have), as plain data:
+
+    - ``moves``: each move's ``win``, ``win_se``, ``points``, ``points_se`` (``None`` where no
+      playout was made);
+    - ``best`` (an index) and the played move's ``rank`` (1 + the moves of a higher mean
+      chance to win);
+    - ``loss`` and ``loss_se`` (in chance to win the match), ``points_loss`` (in the hand's
+      points), ``mark`` (``None``, ``inaccuracy``, ``mistake`` or ``blunder``);
+    - ``samples`` (the playouts used) and ``dropped`` (the guesses left out)."""
     rows = table.rows
-    k = len(rows[0]) if rows else 0
-    moves = []
+    k = len(rows[0]) if rows else count or 0
+    if not rows:
+        nothing = {"win": None, "win_se": None, "points": None, "points_se": None}
+        return {"moves": [dict(nothing) for _ in range(k)], "best": None, "rank": None,
+                "loss": None, "loss_se": None, "points_loss": None, "mark": None,
+                "samples": 0, "dropped": table.dropped}
+    moves: list[dict[str, Any]] = []
     means = []
     for j in range(k):
         win, win_se = mean_se([row[j][0] for row in rows])
         pts, pts_se = mean_se([row[j][1] for row in rows])
-        means.append((win, pts))
+        means.append((round(win, 12), round(pts, 12)))
         moves.append({"win": _r(win), "win_se": _r(win_se), "points": _r(pts),
                       "points_se": _r(pts_se)})
-    if not rows:
-        return {"moves": moves, "best": None, "rank": None, "loss": None, "loss_se": None,
-                "points_loss": None, "mark": None, "samples": 0, "dropped": table.dropped}
-    best = max(range(k), key=lambda j: (round(means[j][0], 12), round(means[j][1], 12), -j))
-    rank = 1 + sum(1 for j in range(k) if round(means[j][0], 12) > round(means[played][0], 12))
+    best = max(range(k), key=lambda j: (*means[j], -j))
+    rank = 1 + sum(1 for j in range(k) if means[j][0] > means[played][0])
     loss, loss_se = mean_se([row[best][0] - row[played][0] for row in rows])
     points_loss = mean_se([row[best][1] - row[played][1] for row in rows])[0]
     mark = None

@@ -60,7 +60,7 @@ def value_decision(job: Job) -> dict[str, Any]:
     d = job.decision
     obs = d.observation
     fair = judge(fair_values(rules, obs, d.moves, seed=job.seed, playouts=job.playouts),
-                 d.played)
+                 d.played, len(d.moves))
     out: dict[str, Any] = {
         "line": d.line, "hand": obs["hand_number"], "seat": d.seat, "team": obs["team"],
         "phase": obs["phase"], "round": obs["round"], "score": list(obs["score"]),
@@ -71,7 +71,7 @@ def value_decision(job: Job) -> dict[str, Any]:
     if job.hindsight:
         seen = hindsight_values(rules, d.position, d.seat, d.moves, seed=job.seed,
                                 playouts=job.playouts)
-        out["hindsight"] = _named(judge(seen, d.played), d)
+        out["hindsight"] = _named(judge(seen, d.played, len(d.moves)), d)
     return out
 
 

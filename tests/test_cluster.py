@@ -195,6 +195,16 @@ def test_tournament_on_a_cluster_gives_the_table_of_jobs_1(scheduler: str) -> No
         assert run(*args, "--dask", scheduler, *extra) == one
 
 
+@needs_dask
+def test_analyze_on_a_cluster_gives_the_json_of_jobs_1(scheduler: str) -> None:
+    """truco analyze --dask (issue 30): the positions valued on the workers, the same JSON."""
+    args = ["analyze", str(REPLAYS / "mineiro-special.jsonl"), "--json", "-p", "3",
+            "--hindsight"]
+    one = run(*args, "--jobs", "1")
+    assert one[0] == 0, one[1]
+    assert run(*args, "--dask", scheduler) == one
+
+
 def _killing(chunk_fn: Callable[[Any], Any], marker: str) -> Callable[[Any], Any]:
     """``chunk_fn``, but the first call anywhere kills its own worker process (SIGKILL, as a
     machine lost would) after leaving ``marker``; the calls after that run as usual."""

@@ -1,0 +1,221 @@
+"""``truco analyze`` (issue 30): positions where one move loses by force are marked blunders and
+the winning move is best; equal moves mark nothing; the fair evaluation reads the seat's
+observation only; the output is the same for a seed, in any number of processes."""
+
+from __future__ import annotations
+
+import copy
+import doctest
+import importlib
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from conftest import REPO
+
+from engine import Match
+from engine.actions import Action
+from engine.analysis import Decision, decision_at, value_decision
+from engine.analysis.run import Job
+from engine.cli import main
+from engine.cluster import VariantRef
+
+PLAYOUTS = 48
+
+
+def _base(**fields: Any) -> dict[str, Any]:
+    """A Paulista position at 9-9 (the hand decides the match when it is worth 3), vira 3h
+    (manilhas 4d < 4s < 4h < 4c), no generator."""
+    p: dict[str, Any] = {
+        "position": 1, "state": "play", "score": [9, 9], "games": [0, 0], "winner": None,
+        "dealer": 0, "hand_number": 5, "value": 1, "special": None, "pending": None,
+        "refused": [], "last_raise_team": None, "vira": "3h", "shown": [],
+        "bound": [None] * 4, "last_hand": None, "rng": None}
+    p.update(fields)
+    return p
+
+
+def _card(seat: int, card: str) -> dict[str, Any]:
+    return {"seat": seat, "card": card, "covered": False}
+
+
+def _round(winner: int | None, *cards: tuple[int, str]) -> dict[str, Any]:
+    return {"cards": [_card(s, c) for s, c in cards], "winner": winner}
+
+
+#: Round 2; team 0 won round 1 (seat 2's 3c); seat 3 raised to 3 and seat 0, holding the zap
+#: (4c, unbeatable), answers: the hand is won whatever follows, folding gives it away.
+FOLD_WON = _base(
+    state="answer", pending={"seat": 3, "value": 3, "card": None},
+    hands=[["4c", "5s"], ["Kd", "6d"], ["Qs"], ["Jd", "5c"]],
+    dealt=[["4c", "5s", "5d"], ["Kd", "6d", "2s"], ["Qs", "7c", "3c"], ["Jd", "5c", "6h"]],
+    rounds=[_round(0, (1, "2s"), (2, "3c"), (3, "6h"), (0, "5d"))],
+    round={"number": 2, "leader": 2, "turn": 3, "cards": [_card(2, "7c")]})
+#: Round 2 worth 3 (team 0's truco, so no raise); team 1 won round 1; seat 0 plays last against
+#: seat 1's 3s holding the zap and a 7: the 7 (or any covered card) loses the second round and
+#: the hand by force, the zap is the one card that goes on.
+LOSING_CARD = _base(
+    value=3, last_raise_team=0,
+    hands=[["4c", "7d"], ["Kd"], ["Qs"], ["Jd"]],
+    dealt=[["4c", "7d", "5d"], ["Kd", "3s", "2s"], ["Qs", "5h", "Ac"], ["Jd", "6c", "6h"]],
+    rounds=[_round(1, (1, "2s"), (2, "Ac"), (3, "6h"), (0, "5d"))],
+    round={"number": 2, "leader": 1, "turn": 0,
+           "cards": [_card(1, "3s"), _card(2, "5h"), _card(3, "6c")]})
+#: Mineiro's mão de dez (a decision, M5) at 10-9, team 0 holding the three top manilhas (4c,
+#: 7h, As): playing wins the hand (and the game) by force; refusing gives a point away.
+MAO_DE_DEZ = {
+    "position": 1, "state": "decide", "score": [10, 9], "games": [0, 0], "winner": None,
+    "dealer": 0, "hand_number": 9, "value": 3,
+    "special": {"entry": 1, "name": "mão de dez", "team": 0, "decider": None},
+    "pending": None, "refused": [], "last_raise_team": None, "vira": None,
+    "hands": [["4c", "7h", "As"], ["3c", "4s", "Kd"], ["7c", "2d", "Ah"], ["Jh", "7d", "Js"]],
+    "dealt": [["4c", "7h", "As"], ["3c", "4s", "Kd"], ["7c", "2d", "Ah"], ["Jh", "7d", "Js"]],
+    "rounds": [], "round": {"number": 1, "leader": 1, "turn": 1, "cards": []}, "shown": [],
+    "bound": [None] * 4, "last_hand": None, "rng": None}
+#: Round 3, seat 0's last card (5d, face up or covered) after its partner's zap: the round and
+#: the hand are team 0's whatever it plays.
+LAST_CARD = _base(
+    value=3, last_raise_team=0,
+    hands=[["5d"], [], [], []],
+    dealt=[["5d", "7d", "4d"], ["Kd", "3s", "2s"], ["Qs", "4c", "Ac"], ["Jd", "6c", "6h"]],
+    rounds=[_round(0, (1, "2s"), (2, "Ac"), (3, "6h"), (0, "4d")),
+            _round(1, (0, "7d"), (1, "3s"), (2, "Qs"), (3, "6c"))],
+    round={"number": 3, "leader": 1, "turn": 0,
+           "cards": [_card(1, "Kd"), _card(2, "4c"), _card(3, "Jd")]})
+
+
+def _decision(variant: str, position: dict[str, Any], played: Action) -> tuple[Decision, Match]:
+    m = Match.from_position(variant, position)
+    found = decision_at(m, played, 1)
+    assert found is not None
+    return found, m
+
+
+def analysed(variant: str, position: dict[str, Any], played: Action, *, seed: int = 5,
+             hindsight: bool = True) -> dict[str, Any]:
+    """The analysis of ``played`` at ``position``, as ``truco analyze`` makes it."""
+    d, m = _decision(variant, position, played)
+    return value_decision(Job(VariantRef.of(m.rules), d, seed, PLAYOUTS, hindsight))
+
+
+def _move(result: dict[str, Any], name: str) -> dict[str, Any]:
+    return result["moves"][result["legal"].index(name)]
+
+
+def test_folding_a_raise_with_the_hand_won_is_a_blunder() -> None:
+    result = analysed("paulista", FOLD_WON, Action.fold(0))
+    assert result["legal"] == ["accept 0", "fold 0", "raise 0 6"]
+    assert result["mark"] == "blunder" and result["rank"] == 3
+    assert _move(result, "accept 0")["win"] == 1.0 == result["moves"][result["best"]]["win"]
+    assert result["best_move"] != "fold 0" and result["loss"] > 0.5
+    accepted = analysed("paulista", FOLD_WON, Action.accept(0))
+    assert accepted["mark"] is None and accepted["loss"] == 0.0 and accepted["rank"] == 1
+
+
+def test_playing_the_losing_card_when_the_winning_one_is_held_is_a_blunder() -> None:
+    result = analysed("paulista", LOSING_CARD, Action.play(0, "7d"))
+    assert result["best_move"] == "play 0 4c"
+    assert result["mark"] == "blunder" and _move(result, "play 0 7d")["win"] == 0.0
+    assert result["loss"] > 2 * result["loss_se"] and result["loss"] >= 0.1
+    best = analysed("paulista", LOSING_CARD, Action.play(0, "4c"))
+    assert best["mark"] is None and best["rank"] == 1 and best["loss"] == 0.0
+
+
+def test_refusing_the_mao_de_dez_with_the_three_top_manilhas_is_a_blunder() -> None:
+    result = analysed("mineiro", MAO_DE_DEZ, Action.decide(0, False))
+    assert result["phase"] == "decide" and result["best_move"] == "decide 0 play"
+    assert result["mark"] == "blunder" and result["points_loss"] > 0
+    played = analysed("mineiro", MAO_DE_DEZ, Action.decide(0, True))
+    assert played["mark"] is None and played["rank"] == 1
+
+
+def test_the_last_card_of_a_hand_marks_nothing() -> None:
+    for move in (Action.play(0, "5d"), Action.play(0, "5d", covered=True)):
+        result = analysed("paulista", LAST_CARD, move)
+        assert len(result["legal"]) == 2 and result["mark"] is None
+        assert result["loss"] == 0.0 and result["loss_se"] == 0.0 and result["rank"] == 1
+        assert result["hindsight"]["loss"] == 0.0 and result["hindsight"]["mark"] is None
+
+
+def _swap_hidden(position: dict[str, Any], old: str, new: str) -> dict[str, Any]:
+    """``position`` with the card ``old`` (in another seat's hand, unseen by seat 0) replaced by
+    ``new`` (a card nobody has seen)."""
+    p = copy.deepcopy(position)
+    for key in ("hands", "dealt"):
+        p[key] = [[new if c == old else c for c in cards] for cards in p[key]]
+    return p
+
+
+def test_the_fair_evaluation_reads_only_the_seats_observation() -> None:
+    """Other seats' cards changed: the fair evaluation is byte-identical, hindsight is not."""
+    before = analysed("paulista", LOSING_CARD, Action.play(0, "7d"))
+    other = _swap_hidden(_swap_hidden(LOSING_CARD, "Kd", "5c"), "Jd", "6d")
+    after = analysed("paulista", other, Action.play(0, "7d"))
+    fair = {k: v for k, v in before.items() if k != "hindsight"}
+    assert json.dumps(fair) == json.dumps({k: v for k, v in after.items() if k != "hindsight"})
+    # with Kd and Jd held, the 4c loses round 3 too: in hindsight nothing was lost; with 5c and
+    # 6d, the partner's Qs takes round 3: the 7d threw the hand away
+    assert before["hindsight"]["mark"] is None and after["hindsight"]["mark"] == "blunder"
+
+
+def test_a_decision_is_the_same_for_a_seed_and_another_with_another() -> None:
+    one = analysed("paulista", LOSING_CARD, Action.play(0, "4c"), seed=9, hindsight=False)
+    assert one == analysed("paulista", LOSING_CARD, Action.play(0, "4c"), seed=9,
+                           hindsight=False)
+    assert one["moves"] != analysed("paulista", LOSING_CARD, Action.play(0, "4c"), seed=10,
+                                    hindsight=False)["moves"]
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+LOG = str(REPO / "replays" / "paulista-seed1.jsonl")
+
+
+def test_analyze_gives_the_same_json_on_any_number_of_processes() -> None:
+    code, one, _ = run("analyze", LOG, "--json", "-p", "3", "--hindsight")
+    assert code == 0
+    assert run("analyze", LOG, "--json", "-p", "3", "--hindsight", "--jobs", "2")[1] == one
+    report = json.loads(one)
+    assert report["playouts"] == 3 and len(report["decisions"]) == 65
+    assert {d["phase"] for d in report["decisions"]} == {"play", "answer"}
+    assert all("hindsight" in d for d in report["decisions"])
+    assert run("analyze", LOG, "--json", "-p", "3", "--seed", "1")[1] != one
+
+
+def test_analyze_reports_each_seat_and_its_worst_moves(tmp_path: Path) -> None:
+    code, text, _ = run("analyze", LOG, "-p", "6", "--seat", "1")
+    assert code == 0
+    lines = text.splitlines()
+    assert lines[0].startswith(f"Analysis of {LOG} (paulista, seed 1): 17 decisions")
+    assert lines[3].startswith("Bia (seat 1, team 1): 17 decisions, accuracy ")
+    assert sum(1 for ln in lines if ln.startswith("  line ")) == 17
+    assert all(" seat 1 " in ln for ln in lines if ln.startswith("  line "))
+    out = tmp_path / "a.json"
+    assert run("analyze", LOG, "-p", "2", "--json", "-o", str(out))[0] == 0
+    assert json.loads(out.read_text(encoding="utf-8"))["analysis"] == 1
+    code, _, err = run("analyze", LOG, "-p", "2", "--json", "-o", str(out))
+    assert code == 2 and "--force" in err
+
+
+def test_analyze_refuses_bad_logs_as_verify_words_them() -> None:
+    for name in ("checkpoint-mismatch", "after-end", "bad-header"):
+        log = REPO / "replays" / "invalid" / f"{name}.jsonl"
+        expected = (log.with_suffix(".expected")).read_text(encoding="utf-8").splitlines()[0]
+        code, _, err = run("analyze", str(log), "-p", "1")
+        assert code == 1 and err == f"truco: {log.parent}/{expected}\n", err
+    code, _, err = run("analyze", LOG, "--seat", "4")
+    assert code == 2 and "seat 4 is not a seat of paulista (seats 0..3)" in err
+    assert run("analyze", "no-such.jsonl")[0] == 2
+
+
+@pytest.mark.parametrize("module", ["engine.analysis.evaluate", "engine.analysis.judge",
+                                    "engine.analysis.walk", "engine.analysis.run",
+                                    "engine.analysis.report"])
+def test_docstring_examples_run(module: str) -> None:
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted >= 1 and result.failed == 0

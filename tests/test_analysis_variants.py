@@ -1,0 +1,52 @@
+"""``truco analyze`` on every shipped variant, house rules included (issue 30): a match of
+heuristic bots analysed whole, every decision valued, whatever its kind (cards, raises,
+answers, side bets, special hands)."""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+
+import pytest
+
+from engine import Match
+from engine.analysis import analyse
+from engine.bots import make_bot
+from engine.logformat import Recorder
+from engine.resources import shipped_variants
+from engine.simulate import play_match
+
+
+def _log(variant: str, seed: int) -> bytes:
+    m = Match.new(variant, seed=seed)
+    out = io.StringIO()
+    rec = Recorder(m, out, variant=variant)
+    play_match(m, [make_bot("heuristic", m.rules, seed=s) for s in range(m.rules.players)],
+               recorder=rec)
+    return out.getvalue().encode()
+
+
+NAMES = sorted(shipped_variants())
+SEEN: Counter[str] = Counter()
+
+
+@pytest.mark.parametrize("variant", NAMES)
+def test_every_decision_of_a_match_is_valued(variant: str) -> None:
+    report = analyse(_log(variant, 11), f"{variant}.jsonl", playouts=8)
+    assert report["complete"] and report["decisions"]
+    for d in report["decisions"]:
+        assert d["samples"] > 0, (d["line"], d["played"])
+        assert d["best_move"] in d["legal"] and 1 <= d["rank"] <= len(d["legal"])
+        assert d["loss"] >= 0 and (d["mark"] is None or d["loss"] > 2 * d["loss_se"])
+        SEEN[d["phase"]] += 1
+        SEEN[d["played"].split()[0]] += 1
+
+
+def test_the_matches_had_every_kind_of_decision() -> None:
+    """After the matches above (in this order): side bets, special hands and raises among the
+    decisions valued, not cards only."""
+    if not SEEN:
+        pytest.fail("run the whole file: the matches above count the kinds")
+    for kind in ("play", "answer", "bet_answer", "decide", "raise", "accept", "fold", "envido",
+                 "quero", "nao_quero"):
+        assert SEEN[kind] > 0, (kind, SEEN)

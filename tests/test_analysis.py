@@ -219,3 +219,22 @@ def test_analyze_refuses_bad_logs_as_verify_words_them() -> None:
 def test_docstring_examples_run(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted >= 1 and result.failed == 0
+
+
+def test_replay_html_takes_the_analysis_of_its_own_log_only(tmp_path: Path) -> None:
+    analysis = tmp_path / "a.json"
+    assert run("analyze", LOG, "-p", "2", "--json", "-o", str(analysis))[0] == 0
+    page = tmp_path / "a.html"
+    code, _, err = run("replay", LOG, "--html", str(page), "--analysis", str(analysis))
+    assert code == 0, err
+    data = json.loads(page.read_text(encoding="utf-8").split(
+        '<script id="truco-data" type="application/json">')[1].split("</script>")[0])
+    report = json.loads(analysis.read_text(encoding="utf-8"))
+    assert sorted(map(int, data["an"]["by_line"])) == [d["line"] for d in report["decisions"]]
+    other = str(REPO / "replays" / "paulista-special.jsonl")
+    code, _, err = run("replay", other, "--html", str(tmp_path / "b.html"), "--analysis",
+                       str(analysis))
+    assert code == 1 and "the analysis is of another log: its log_seed is 1" in err
+    code, _, err = run("replay", LOG, "--html", str(tmp_path / "c.html"), "--analysis", LOG)
+    assert code == 1 and "not JSON" in err
+    assert run("replay", LOG, "--analysis", str(analysis))[0] == 2

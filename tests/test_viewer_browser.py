@@ -595,3 +595,39 @@ def test_a_hostile_player_name_stays_text_everywhere_the_page_shows_it(
     assert page.page.evaluate("window.pwned") is None
     assert page.errors == [] and page.requests == []
     page.close()
+
+
+def test_the_analysis_draws_the_evaluation_bar_and_marks_the_mistakes(
+        browser: Any, tmp_path: Path) -> None:
+    """``truco replay --html --analysis`` (issue 30): the bar shows the analysis's chance at
+    the step, each marked move carries its glyph and the better move, one seat's eyes see only
+    that seat's marks, and nothing errs."""
+    from engine.analysis import analyse
+
+    log = REPO / "replays" / "paulista-seed1.jsonl"
+    report = analyse(log.read_bytes(), "paulista-seed1.jsonl", playouts=6)
+    html, _ = replay_page(log.read_bytes(), "paulista-seed1.jsonl", analysis=report)
+    path = tmp_path / "a.html"
+    path.write_text(html, encoding="utf-8")
+    marked = [d for d in report["decisions"] if d["mark"]]
+    page = Page(browser, path)
+    assert page.page.is_visible("#evalbar") and page.page.is_visible("#evalgraph")
+    items = page.page.query_selector_all("#moves li[class*='mark-']")
+    assert len(items) == len(marked) > 0
+    first = marked[0]
+    assert f"better {first['best_move']}" in items[0].inner_text()
+    assert len(page.page.query_selector_all("#evalgraph rect")) == len(marked)
+    # the bar at the step of the first marked move: the played move's chance, for team 0
+    steps = undelta(_payload(html)["steps"])
+    at = next(i for i, s in enumerate(steps) if s.get("ln") == first["line"] and s["k"] == "move")
+    page.go(f"#m={at}")
+    win = first["moves"][first["legal"].index(first["played"])]["win"]
+    share = win if first["team"] == 0 else 1 - win
+    width = page.page.evaluate("document.getElementById('evalfill').style.width")
+    assert abs(float(width.rstrip("%")) - 100 * share) < 0.06
+    assert first["mark"] in page.page.inner_text("#now")
+    seat = first["seat"]
+    page.go(f"#m={at}&seat={(seat + 1) % 4}")
+    assert f"better {first['best_move']}" not in page.page.inner_text("#moves")
+    assert page.errors == [] and page.requests == []
+    page.close()

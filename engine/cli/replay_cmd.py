@@ -9,6 +9,7 @@ Exit codes: 0 ok, 1 the log is invalid (``file:line: message`` on standard error
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import IO
@@ -49,9 +50,14 @@ def _read(log: str) -> tuple[bytes | IO[bytes], str, Path]:
               help="Write the game as one self-contained HTML page (the table step by step, "
                    "all cards or one seat's view; no network) to FILE. An invalid log is shown "
                    "up to its first bad line, the error there (exit 1).")
+@click.option("--analysis", "analysis", metavar="A.json",
+              type=click.Path(dir_okay=False),
+              help="With --html: draw the evaluation bar along the game and mark each mistake "
+                   "in the move list with the better move, from A.json (truco analyze LOG "
+                   "--json).")
 @force_option("the --out or --html file")
 def replay_(log: str, checkpoints: bool, out: str | None, html: str | None,
-            force: bool) -> None:
+            analysis: str | None, force: bool) -> None:
     """Replay a game log (a file, or - for standard input).
 
     With --checkpoints, a variant file in the header is named relative to the folder of the
@@ -62,12 +68,15 @@ def replay_(log: str, checkpoints: bool, out: str | None, html: str | None,
       truco replay replays/paulista-seed1.jsonl
       truco replay moves-only.jsonl --checkpoints -o annotated.jsonl
       truco replay replays/paulista-special.jsonl --html game.html
+      truco replay game.jsonl --html game.html --analysis game.analysis.json
     """
+    if analysis is not None and html is None:
+        raise click.UsageError("--analysis annotates the --html page: give --html FILE too")
     if html is not None:
         if checkpoints or out is not None:
             raise click.UsageError("--html writes a page: give it without --checkpoints and --out")
         refuse_existing(html, force, "--html")
-        _html(log, html)
+        _html(log, html, None if analysis is None else _analysis(analysis))
         return
     if out is not None:
         refuse_existing(out, force, "--out")
@@ -100,13 +109,36 @@ def replay_(log: str, checkpoints: bool, out: str | None, html: str | None,
         wrote(out, "the transcript")
 
 
-def _html(log: str, target: str) -> None:
+def _analysis(path: str) -> object:
+    """The JSON data of the ``--analysis`` file; exit 1 where it cannot be read or is not
+    JSON."""
+    try:
+        with open(path, "rb") as f:
+            text = f.read(MAX_ANALYSIS_BYTES + 1)
+        if len(text) > MAX_ANALYSIS_BYTES:
+            click.echo(f"truco: {path}: over {MAX_ANALYSIS_BYTES >> 20} MiB, not an analysis",
+                       err=True)
+        else:
+            return json.loads(text)
+    except OSError as exc:
+        click.echo(f"truco: cannot read {path}: {exc.strerror}", err=True)
+    except ValueError as exc:
+        click.echo(f"truco: {path}: not JSON ({exc})", err=True)
+    sys.exit(1)
+
+
+#: The largest ``--analysis`` file read (a whole match's is a few hundred kilobytes).
+MAX_ANALYSIS_BYTES = 64 << 20
+
+
+def _html(log: str, target: str, analysis: object = None) -> None:
     """``--html``: the viewer page of the log, written atomically; exit 1 for an invalid log
-    (the page shows it up to its first problem) or a page that cannot be written."""
+    (the page shows it up to its first problem), an analysis of another log, or a page that
+    cannot be written."""
     from engine.viewer import replay_page
 
     data, file, base = _read(log)
-    page, problem = replay_page(data, file, base=base)
+    page, problem = replay_page(data, file, base=base, analysis=analysis)
     try:
         atomic_write_text(target, page)
     except OSError as exc:

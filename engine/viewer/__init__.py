@@ -21,13 +21,14 @@ from string import Template
 from typing import IO, Any
 
 from engine.logread import LogProblem
+from engine.viewer.annotations import AnalysisMismatch, overlay
 from engine.viewer.charts import compare_page, simulate_page
 from engine.viewer.steps import OWN_KEYS, StepBuilder, build_steps, delta
 
 _ASSETS = Path(__file__).resolve().parent / "assets"
 
-__all__ = ["StepBuilder", "asset", "build_steps", "compare_page", "embed_json", "replay_page",
-           "simulate_page"]
+__all__ = ["AnalysisMismatch", "StepBuilder", "asset", "build_steps", "compare_page",
+           "embed_json", "replay_page", "simulate_page"]
 
 
 @cache
@@ -43,10 +44,13 @@ def embed_json(data: Any) -> str:
     return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
-def replay_page(data: IO[bytes] | bytes, file: str, *,
-                base: Path | None = None) -> tuple[str, LogProblem | None]:
+def replay_page(data: IO[bytes] | bytes, file: str, *, base: Path | None = None,
+                analysis: object = None) -> tuple[str, LogProblem | None]:
     """The viewer page of a log, and the log's first problem (``None`` for a valid log: then
-    the page shows it whole; else up to that line, the problem shown there)."""
+    the page shows it whole; else up to that line, the problem shown there). With
+    ``analysis`` (the JSON data of ``truco analyze --json``) the page also draws the
+    evaluation bar and marks the mistakes (:mod:`engine.viewer.annotations`; an analysis of
+    another log raises :class:`~engine.viewer.annotations.AnalysisMismatch`)."""
     builder, problem = build_steps(data, file, base=base)
     info = dict(builder.info) or {"title": "an invalid log", "variant": "", "seed": None,
                                   "players": 0, "names": [], "teams": 0, "team_of": [],
@@ -55,6 +59,8 @@ def replay_page(data: IO[bytes] | bytes, file: str, *,
     info["file"] = file
     steps = builder.steps
     payload = {"info": info, "own": list(OWN_KEYS), "steps": delta(steps)}
+    if analysis is not None and problem is None:
+        payload["an"] = overlay(analysis, steps, info)
     names = info["names"]
     title = f"{info['title']}: {Path(file).name}"
     sub = [f"seed {info['seed']}" if info.get("seed") is not None else "recorded deals",

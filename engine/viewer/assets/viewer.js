@@ -26,6 +26,72 @@
   var current = 0;
   var eye = "all"; // "all" or a seat number
 
+  // -- truco analyze's annotations (--analysis): by the log line of each decision's move ---
+  // [seat, team, played move's chance to win, best move's, loss, mark, played, best move,
+  //  hindsight's best move, hindsight's loss] (engine/viewer/annotations.py)
+  var AN = DATA.an || null;
+  var GLYPH = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+  function note(state) {
+    var a = AN && state.k === "move" ? AN.by_line[String(state.ln)] : null;
+    // one seat's eyes: its own decisions only (another's was made from cards it cannot see)
+    return a && a[2] !== null && (eye === "all" || a[0] === eye) ? a : null;
+  }
+  function forTeam0(a, win) { return a[1] === 0 ? win : 1 - win; }
+  var evals = [];
+  function evaluate() {  // each step's chance to win the match, for team 0, after the step
+    evals = [];
+    var first = null;
+    states.forEach(function (s) { var a = note(s); if (a && first === null) { first = a; } });
+    var last = first ? forTeam0(first, first[3]) : 0.5;
+    states.forEach(function (s) {
+      var a = note(s);
+      if (a) { last = forTeam0(a, a[2]); }
+      evals.push(last);
+    });
+  }
+  function pct(x) { return Math.round(100 * x) + "%"; }
+  function teamNames(team) {
+    return INFO.names.filter(function (n, s) { return teamOf(s) === team; }).join(" & ");
+  }
+  function drawEval() {
+    if (!AN) { return; }
+    var v = evals[current];
+    byId("evalfill").style.width = (100 * v).toFixed(1) + "%";
+    byId("evaltext").textContent = (AN.teams === 2 ? teamNames(0) + " " + pct(v) + " \u00b7 " +
+      teamNames(1) + " " + pct(1 - v) : teamNames(0) + " " + pct(v)) + " to win the match";
+    var svg = byId("evalgraph");
+    var ns = svg.namespaceURI;  // the SVG namespace, named by no address in the page
+    svg.textContent = "";
+    var n = Math.max(1, states.length - 1);
+    function x(i) { return (1000 * i / n).toFixed(1); }
+    function y(p) { return (76 - 72 * p).toFixed(1); }
+    function add(tag, attrs) {
+      var e = document.createElementNS(ns, tag);
+      Object.keys(attrs).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+      svg.appendChild(e);
+      return e;
+    }
+    add("line", { x1: 0, x2: 1000, y1: y(0.5), y2: y(0.5), "class": "half" });
+    add("polyline", { "class": "curve", points: evals.map(function (p, i) {
+      return x(i) + "," + y(p); }).join(" ") });
+    states.forEach(function (s, i) {
+      var a = note(s);
+      if (a && a[5]) {
+        add("rect", { x: x(i) - 5, y: y(evals[i]) - 5, width: 10, height: 10,
+                      "class": a[5] }).appendChild(document.createElementNS(ns, "title"))
+          .textContent = a[5] + ": " + a[6] + ", better " + a[7];
+      }
+    });
+    add("line", { x1: x(current), x2: x(current), y1: 0, y2: 80, "class": "now" });
+  }
+  function markText(a) {
+    var text = a[5] ? a[5] + " (\u2212" + a[4].toFixed(3) + "): better " + a[7]
+                    : "chance to win " + pct(a[2]) + (a[4] > 0 ? ", best " + a[7] + " " +
+                      pct(a[3]) : ", the best move");
+    if (a[8] !== null) { text += " \u00b7 in hindsight: " + a[8]; }
+    return text;
+  }
+
   function el(tag, cls, text) {
     var e = document.createElement(tag);
     if (cls) { e.className = cls; }
@@ -323,17 +389,26 @@
     var line = el("div", "what", moveText(state));
     now.appendChild(line);
     (state.cp || []).forEach(function (c) { now.appendChild(el("div", "checkpoint", c)); });
+    var a = note(state);
+    if (a) { now.appendChild(el("div", "better " + (a[5] ? "mark-" + a[5] : ""), markText(a))); }
     if (state.ln) { now.appendChild(el("div", "line", "log line " + state.ln)); }
   }
 
   function buildList() {
     var list = byId("moves");
     list.textContent = "";
+    evaluate();
     states.forEach(function (s, i) {
       var li = el("li", "step " + s.k);
       li.dataset.step = i;
       li.appendChild(el("span", "no", String(i)));
       li.appendChild(el("span", "text", moveText(s)));
+      var a = note(s);
+      if (a && a[5]) {
+        li.classList.add("mark-" + a[5]);
+        li.appendChild(el("span", "glyph", GLYPH[a[5]]));
+        li.appendChild(el("div", "better", markText(a)));
+      }
       (s.cp || []).forEach(function (c) { li.appendChild(el("div", "checkpoint", c)); });
       li.addEventListener("click", function () { go(i); });
       list.appendChild(li);
@@ -347,6 +422,7 @@
     drawTable(state);
     drawBoard(state);
     drawNow(state);
+    drawEval();
     byId("counter").textContent = "step " + current + " of " + (states.length - 1);
     var items = byId("moves").children;
     for (var i = 0; i < items.length; i++) { items[i].classList.remove("current"); }
@@ -414,6 +490,13 @@
     });
     window.addEventListener("hashchange", function () { readHash(); buildList(); draw(); });
     byId("rules").textContent = (INFO.lines || [])[1] || "";
+    if (AN) {
+      byId("analysis").hidden = false;
+      byId("evalgraph").addEventListener("click", function (e) {
+        var box = byId("evalgraph").getBoundingClientRect();
+        go(Math.round((e.clientX - box.left) / box.width * (states.length - 1)));
+      });
+    }
     readHash();
     buildList();
     draw();

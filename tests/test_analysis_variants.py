@@ -50,3 +50,19 @@ def test_the_matches_had_every_kind_of_decision() -> None:
     for kind in ("play", "answer", "bet_answer", "decide", "raise", "accept", "fold", "envido",
                  "quero", "nao_quero"):
         assert SEEN[kind] > 0, (kind, SEEN)
+
+
+def test_the_readme_excerpt_is_what_analyze_prints() -> None:
+    """The README's analysed game (issue 30) at the default precision: its lines are the
+    report's, and docs/analysis.png is there beside it."""
+    from conftest import REPO
+
+    from engine.analysis.report import text_report
+
+    log = REPO / "replays" / "paulista-seed1.jsonl"
+    report = text_report(analyse(log.read_bytes(), "replays/paulista-seed1.jsonl"))
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    excerpt = readme.split("## Analyse a game")[1].split("```text\n")[1].split("```")[0]
+    shown = [ln for ln in excerpt.splitlines() if ln.strip() != "..."]
+    assert len(shown) == 4 and all(ln in report.splitlines() for ln in shown), shown
+    assert "(docs/analysis.png)" in readme and (REPO / "docs" / "analysis.png").is_file()

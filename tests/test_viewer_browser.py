@@ -631,3 +631,25 @@ def test_the_analysis_draws_the_evaluation_bar_and_marks_the_mistakes(
     assert f"better {first['best_move']}" not in page.page.inner_text("#moves")
     assert page.errors == [] and page.requests == []
     page.close()
+
+
+def test_the_evaluation_bar_of_three_teams_is_team_0_s_own(browser: Any, tmp_path: Path) -> None:
+    """With three teams the bar shows team 0's chance only, from its own decisions."""
+    from engine.analysis import analyse
+
+    log = record_random("three-players", 3).encode()
+    report = analyse(log, "three.jsonl", playouts=2)
+    html, _ = replay_page(log, "three.jsonl", analysis=report)
+    path = tmp_path / "three.html"
+    path.write_text(html, encoding="utf-8")
+    page = Page(browser, path)
+    mine = next(d for d in report["decisions"] if d["team"] == 0)
+    steps = undelta(_payload(html)["steps"])
+    at = next(i for i, s in enumerate(steps) if s.get("ln") == mine["line"] and s["k"] == "move")
+    page.go(f"#m={at}")
+    win = mine["moves"][mine["legal"].index(mine["played"])]["win"]
+    width = page.page.evaluate("document.getElementById('evalfill').style.width")
+    assert abs(float(width.rstrip("%")) - 100 * win) < 0.06
+    assert page.page.inner_text("#evaltext").count("%") == 1
+    assert page.errors == [] and page.requests == []
+    page.close()

@@ -105,7 +105,9 @@ def analyse(data: IO[bytes] | bytes, file: str, *, base: Path | None = None,
     jobs = (Job(ref, d, decision_seed(seed, log_seed, d.line), playouts, hindsight)
             for d in found.decisions)
     results = list(ordered(value_decision, jobs, executor or SerialExecutor()))
-    names = found.header_data.get("players") or [f"seat {s}" for s in range(rules.players)]
+    given = found.header_data.get("players") or []
+    names = [str(given[s]) if s < len(given) and given[s] not in (None, "") else f"seat {s}"
+             for s in range(rules.players)]
     return {
         "analysis": FORMAT, "file": file, "variant": found.header_data["variant"],
         "log_seed": log_seed, "seed": seed, "playouts": playouts, "hindsight": hindsight,

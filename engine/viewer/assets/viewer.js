@@ -36,16 +36,19 @@
     // one seat's eyes: its own decisions only (another's was made from cards it cannot see)
     return a && a[2] !== null && (eye === "all" || a[0] === eye) ? a : null;
   }
+  // team 0's chance from a decision: its own, or with two teams 1 less the other's (with
+  // three teams or more, only team 0's decisions tell it)
+  function tells(a) { return a && (AN.teams === 2 || a[1] === 0); }
   function forTeam0(a, win) { return a[1] === 0 ? win : 1 - win; }
   var evals = [];
   function evaluate() {  // each step's chance to win the match, for team 0, after the step
     evals = [];
     var first = null;
-    states.forEach(function (s) { var a = note(s); if (a && first === null) { first = a; } });
+    states.forEach(function (s) { var a = note(s); if (tells(a) && !first) { first = a; } });
     var last = first ? forTeam0(first, first[3]) : 0.5;
     states.forEach(function (s) {
       var a = note(s);
-      if (a) { last = forTeam0(a, a[2]); }
+      if (tells(a)) { last = forTeam0(a, a[2]); }
       evals.push(last);
     });
   }

@@ -193,8 +193,14 @@ def test_analyze_reports_each_seat_and_its_worst_moves(tmp_path: Path) -> None:
     lines = text.splitlines()
     assert lines[0].startswith(f"Analysis of {LOG} (paulista, seed 1): 17 decisions")
     assert lines[3].startswith("Bia (seat 1, team 1): 17 decisions, accuracy ")
-    assert sum(1 for ln in lines if ln.startswith("  line ")) == 17
-    assert all(" seat 1 " in ln for ln in lines if ln.startswith("  line "))
+    decided = [i for i, ln in enumerate(lines) if ln.startswith("  line ")]
+    assert len(decided) == 17 and all(" seat 1 " in lines[i] for i in decided)
+    report = json.loads(run("analyze", LOG, "-p", "6", "--seat", "1", "--json")[1])
+    for i, d in zip(decided, report["decisions"], strict=True):  # every move, valued
+        assert lines[i + 1].split(" · ")[0].split() == [
+            *d["legal"][0].split(), f"{d['moves'][0]['win']:.3f}", "±",
+            f"{d['moves'][0]['win_se']:.3f}", f"{d['moves'][0]['points']:+.2f}"]
+        assert lines[i + 1].count(" · ") == len(d["legal"]) - 1
     out = tmp_path / "a.json"
     assert run("analyze", LOG, "-p", "2", "--json", "-o", str(out))[0] == 0
     assert json.loads(out.read_text(encoding="utf-8"))["analysis"] == 1

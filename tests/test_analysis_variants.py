@@ -65,4 +65,6 @@ def test_the_readme_excerpt_is_what_analyze_prints() -> None:
     excerpt = readme.split("## Analyse a game")[1].split("```text\n")[1].split("```")[0]
     shown = [ln for ln in excerpt.splitlines() if ln.strip() != "..."]
     assert len(shown) == 4 and all(ln in report.splitlines() for ln in shown), shown
+    at = report.splitlines().index(shown[2])
+    assert report.splitlines()[at + 1] == shown[3]
     assert "(docs/analysis.png)" in readme and (REPO / "docs" / "analysis.png").is_file()

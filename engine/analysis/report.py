@@ -45,9 +45,13 @@ def text_report(report: dict[str, Any]) -> str:
              f"{report['significance']:g} standard errors)", ""]
     for seat in report["seats"]:
         lines += _seat_lines(report, seat)
-    lines.append("Decisions (win: the chance to win the match, ± its standard error):")
+    lines.append("Decisions (win: the chance to win the match, ± its standard error; points: "
+                 "the hand's, net; then every legal move):")
     for d in decisions:
         lines.append(_decision_line(d, report["hindsight"]))
+        if d["best"] is not None:
+            lines.append("        " + " · ".join(
+                f"{m['move']} {_win(m)} {m['points']:+.2f}" for m in d["moves"]))
     return "\n".join(lines) + "\n"
 
 

@@ -244,3 +244,19 @@ def test_replay_html_takes_the_analysis_of_its_own_log_only(tmp_path: Path) -> N
     code, _, err = run("replay", LOG, "--html", str(tmp_path / "c.html"), "--analysis", LOG)
     assert code == 1 and "not JSON" in err
     assert run("replay", LOG, "--analysis", str(analysis))[0] == 2
+
+
+def test_a_seat_analysed_alone_is_valued_as_among_the_others() -> None:
+    every = json.loads(run("analyze", LOG, "--json", "-p", "2")[1])
+    alone = json.loads(run("analyze", LOG, "--json", "-p", "2", "--seat", "2")[1])
+    assert alone["decisions"] == [d for d in every["decisions"] if d["seat"] == 2]
+    assert [s["seat"] for s in alone["seats"]] == [2] and alone["seats"][0] == every["seats"][2]
+
+
+def test_a_blind_hand_names_cards_by_their_place() -> None:
+    """P6 (mão de ferro): the seat does not see its cards, so its moves name places."""
+    log = str(REPO / "replays" / "paulista-special.jsonl")
+    report = json.loads(run("analyze", log, "--json", "-p", "2", "--hindsight")[1])
+    blind = [d for d in report["decisions"] if d["cards"] is None]
+    assert blind and all(m.split()[2].startswith("#") for d in blind for m in d["legal"])
+    assert all(d["hindsight"]["best_move"] in d["legal"] for d in blind)

@@ -16,7 +16,7 @@ each, their results taken back in the log's order: each is seeded by the log lin
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -86,11 +86,12 @@ def _named(summary: dict[str, Any], d: Decision) -> dict[str, Any]:
 
 def analyse(data: IO[bytes] | bytes, file: str, *, base: Path | None = None,
             seats: frozenset[int] | None = None, playouts: int = DEFAULT_PLAYOUTS,
-            seed: int = 0, hindsight: bool = False,
-            executor: Executor | None = None) -> dict[str, Any]:
+            seed: int = 0, hindsight: bool = False, executor: Executor | None = None,
+            progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """The analysis of a log: ``decisions`` (each as :func:`value_decision` gives it, in the
     log's order) and ``seats`` (per seat: how many decisions, the marks, ``accuracy``: the
-    percentage of its decisions without a mark, ``mean_loss``). Raises
+    percentage of its decisions without a mark, ``mean_loss``); ``progress(done, total)`` is
+    told as each decision is valued (a progress bar). Raises
     :class:`~engine.logread.LogProblem` for an invalid log, ``ValueError`` for a seat the
     variant does not have."""
     found = decisions(data, file, base=base, seats=seats)
@@ -104,7 +105,16 @@ def analyse(data: IO[bytes] | bytes, file: str, *, base: Path | None = None,
     log_seed = found.header_data.get("seed")
     jobs = (Job(ref, d, decision_seed(seed, log_seed, d.line), playouts, hindsight)
             for d in found.decisions)
-    results = list(ordered(value_decision, jobs, executor or SerialExecutor()))
+    total = len(found.decisions)
+    done = 0
+
+    def tell(_job: Job, _result: dict[str, Any]) -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, total)
+
+    results = list(ordered(value_decision, jobs, executor or SerialExecutor(), tell))
     given = found.header_data.get("players") or []
     names = [str(given[s]) if s < len(given) and given[s] not in (None, "") else f"seat {s}"
              for s in range(rules.players)]

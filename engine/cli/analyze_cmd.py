@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 
 import click
 
@@ -19,6 +20,7 @@ from engine.analysis.run import analyse
 from engine.cli.options import U64, force_option, refuse_existing, wrote
 from engine.cli.replay_cmd import _read
 from engine.cli.scale import dask_option, executor_for, warm_up
+from engine.cli.simulate_cmd import _progress_bar
 from engine.fileio import atomic_write_text
 from engine.logread import LogProblem
 
@@ -63,16 +65,19 @@ def analyze(log: str, seats: tuple[int, ...], hindsight: bool, playouts: int, se
         refuse_existing(out, force, "--out")
     warm_up(dask)
     data, file, base = _read(log)
+    bar = _Bar()
     try:
         with executor_for(jobs, dask, 1 << 20) as executor:
             report = analyse(data, file, base=base, seats=frozenset(seats) if seats else None,
                              playouts=playouts, seed=seed, hindsight=hindsight,
-                             executor=executor)
+                             executor=executor, progress=bar.update)
     except LogProblem as exc:
         click.echo(f"truco: {exc}", err=True)
         sys.exit(1)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--seat") from None
+    finally:
+        bar.stop()
     text = (json.dumps(report, ensure_ascii=False, indent=1) + "\n" if as_json
             else text_report(report))
     if out is None:
@@ -80,3 +85,22 @@ def analyze(log: str, seats: tuple[int, ...], hindsight: bool, playouts: int, se
     else:
         atomic_write_text(out, text)
         wrote(out, "the analysis")
+
+
+class _Bar:
+    """A progress bar on standard error when it is a terminal (:func:`_progress_bar`), made at
+    the first decision valued, when their number is known."""
+
+    def __init__(self) -> None:
+        self._update: Callable[[int, int], None] | None = None
+        self._stop: Callable[[], None] | None = None
+
+    def update(self, done: int, total: int) -> None:
+        if self._stop is None:
+            self._update, self._stop = _progress_bar(total, "analysing")
+        if self._update is not None:
+            self._update(done, total)
+
+    def stop(self) -> None:
+        if self._stop is not None:
+            self._stop()

@@ -26,10 +26,12 @@ def free_port() -> int:
 
 
 class Running:
-    def __init__(self, data: Path, limits: Limits | None) -> None:
+    def __init__(self, data: Path, limits: Limits | None,
+                 bot_commands: dict[str, str] | None = None) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.server = uvicorn.Server(config(data, port=self.port, limits=limits))
+        self.server = uvicorn.Server(config(data, port=self.port, limits=limits,
+                                            bot_commands=bot_commands))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def post(self, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -117,8 +119,9 @@ class Client:
 
 
 @contextmanager
-def running(data: Path, limits: Limits | None = None) -> Iterator[Running]:
-    r = Running(data, limits)
+def running(data: Path, limits: Limits | None = None,
+            bot_commands: dict[str, str] | None = None) -> Iterator[Running]:
+    r = Running(data, limits, bot_commands)
     r.thread.start()
     for _ in range(600):
         if r.server.started:

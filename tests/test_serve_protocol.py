@@ -7,11 +7,17 @@ verifies."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import REPO
+from helpers import processes_running
 from websockets.exceptions import ConnectionClosed
 
 from engine.replay.verify import verify_file
@@ -284,3 +290,31 @@ def test_a_connection_that_never_joins_is_closed(tmp_path: Path) -> None:
         assert json.loads(ws.recv(timeout=10))["code"] == "join_first"
         with pytest.raises(ConnectionClosed):
             ws.recv(timeout=10)
+
+
+def _bot_program(tmp_path: Path) -> tuple[dict[str, str], str]:
+    """examples/bots/first.py under a path of this test's own (to find its processes)."""
+    script = tmp_path / "serve-first-bot.py"
+    script.write_bytes((REPO / "examples" / "bots" / "first.py").read_bytes())
+    return {"first": f"cmd:{sys.executable} {script}"}, str(script)
+
+
+def test_no_bot_program_outlives_its_table(tmp_path: Path) -> None:
+    """A table's bot programs are ended when its match ends, and those of a table still in
+    play when the server stops."""
+    bots, marker = _bot_program(tmp_path)
+    try:
+        with running(tmp_path / "data", bot_commands=bots) as server:
+            over = server.table("paulista", ["first", "easy", "first", "medium"], seed=4)
+            watcher = server.join(over["spectator"])
+            assert watcher.state["over"]  # bots only: played out as the table was made
+            assert processes_running(marker) == []
+            table = server.table("paulista", ["human", "first", "easy", "first"], seed=4)
+            me = server.join(table["seats"][0]["link"])
+            assert not me.state["over"] and me.state["moves"] > 0  # a bot program played
+            assert processes_running(marker) != []
+        assert processes_running(marker) == []
+    finally:
+        for pid in processes_running(marker):  # this test's own only (not to leave them)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)

@@ -60,6 +60,19 @@ def notify(match: Match, bots: Mapping[int, Bot] | Sequence[Bot]) -> None:
             observe(match.observation(seat))
 
 
+def finish(bots: Mapping[int, Bot] | Sequence[Bot]) -> None:
+    """The match is over for good: each bot that holds something beyond it (an ``end``
+    method, as a bot program's process has) ends it. Harmless to call twice.
+
+    >>> finish([make_bot("random", Match.new("paulista", seed=1).rules, seed=1)])
+    """
+    values = bots.values() if isinstance(bots, Mapping) else bots
+    for bot in values:
+        end = getattr(bot, "end", None)
+        if end is not None:
+            end()
+
+
 register("random", RandomBot)
 register("heuristic", HeuristicBot)
 register("search", SearchBot,
@@ -67,5 +80,5 @@ register("search", SearchBot,
 register_spec("cmd", _external)
 
 __all__ = ["Bot", "HeuristicBot", "Judge", "MatchShim", "RandomBot", "SearchBot", "bot_names",
-           "bot_problem", "choose_for", "derive_seed", "make_bot", "movers", "next_actor",
+           "bot_problem", "choose_for", "derive_seed", "finish", "make_bot", "movers", "next_actor",
            "notify", "out_of_turn_raise", "register", "register_spec", "seat_view", "stronger_seat"]

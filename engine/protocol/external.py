@@ -345,6 +345,8 @@ class _Session:
         self.channel: Channel | None = channel
         self.last: dict[str, Any] | None = None
         self.begun = False
+        #: The process given back to its pool at the match's end (:meth:`end` takes it out).
+        self.idle: Channel | None = None
 
     def release(self) -> None:
         ch, self.channel = self.channel, None
@@ -352,15 +354,26 @@ class _Session:
             return
         if ch.proc.stdin is None or ch.proc.stdin.closed:  # ended already (end_all)
             return
-        if not self.begun:
-            ch.pool.setdefault(tuple(ch.argv), []).append(ch)
-            return
-        try:
-            ch.send(match_end(self.last), time.monotonic() + 1.0)
-        except Dead:
-            ch.kill()
-            return
+        if self.begun:
+            try:
+                ch.send(match_end(self.last), time.monotonic() + 1.0)
+            except Dead:
+                ch.kill()
+                return
         ch.pool.setdefault(tuple(ch.argv), []).append(ch)
+        self.idle = ch
+
+    def end(self) -> None:
+        """Release the process, then end it, unless another match took it up meanwhile."""
+        self.release()
+        ch, self.idle = self.idle, None
+        if ch is None:
+            return
+        try:  # another thread's match may take it from the pool first: then it is theirs
+            ch.pool.get(tuple(ch.argv), []).remove(ch)
+        except ValueError:
+            return
+        ch.close()
 
 
 class ExternalBot:
@@ -572,3 +585,11 @@ class ExternalBot:
         """End this bot's match now (its process goes back to the pool)."""
         if self._session is not None:
             self._session.release()
+
+    def end(self) -> None:
+        """End this bot's match and its process too (``quit``, then its process group), as a
+        server does when a table is over: no process is kept idle for a match that will not
+        come. A process another match has taken up from the pool since is left to it."""
+        self.ended = True
+        if self._session is not None:
+            self._session.end()

@@ -96,6 +96,11 @@ class Server:
         for seat in table.hashes:
             self.empty_since[(table.id, seat)] = now
 
+    def close(self) -> None:
+        """The server stops: every table's bot programs are ended (none outlives it)."""
+        for table in list(self.tables.values()):
+            table.close()
+
     def players(self) -> list[str]:
         """What a seat may be given: a person, a level, a bot the server was started with."""
         return [HUMAN, *LEVELS, *self.bot_commands]
@@ -289,6 +294,7 @@ def build_app(server: Server) -> Starlette:
             yield
         finally:
             task.cancel()
+            await asyncio.to_thread(server.close)
 
     app = Starlette(routes=[
         Route("/", lobby), Route("/favicon.ico", lambda request: Response(status_code=204)),

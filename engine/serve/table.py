@@ -24,7 +24,16 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.actions import Action
-from engine.bots import Bot, choose_for, make_bot, movers, next_actor, notify, out_of_turn_raise
+from engine.bots import (
+    Bot,
+    choose_for,
+    finish,
+    make_bot,
+    movers,
+    next_actor,
+    notify,
+    out_of_turn_raise,
+)
 from engine.cards import card_name
 from engine.errors import IllegalMoveError
 from engine.game import Match
@@ -201,7 +210,8 @@ class Table:
 
     def apply(self, action: Action) -> None:
         """Apply a legal move: logged (saved by the caller), told to the protocol bots,
-        remembered as each viewer may see it; any offer of a raise out of turn lapses."""
+        remembered as each viewer may see it; any offer of a raise out of turn lapses. The
+        move that ends the match ends the bot programs' processes too (:meth:`close`)."""
         m = self.match
         hand = m.hand_number
         self.recorder.apply(action)
@@ -211,6 +221,14 @@ class Table:
         for viewer, moves in self.recent.items():
             moves.append(_public_move(action, m, viewer, hand, self.rules))
             del moves[:-RECENT]
+        if m.is_over:
+            self.close()
+
+    def close(self) -> None:
+        """End what the table's bots hold beyond the match (a bot program's process, ended
+        with its process group): at the match's end, and when the server stops (a bot program
+        closed in play would make only its default moves). Harmless twice."""
+        finish(self.bots)
 
     def write_log(self) -> None:
         if self.save is not None and self.saved != self.moves:

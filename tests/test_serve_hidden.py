@@ -12,6 +12,8 @@ from pathlib import Path
 
 from engine import Deal, Match
 from engine.actions import Action
+from engine.replay.verify import verify_file
+from engine.serve.store import Store
 from engine.serve.table import HUMAN, Table, token_hash
 from tests.serve_util import running
 
@@ -53,8 +55,8 @@ STEPS: list[Step] = [
 ]
 
 
-def _run(hidden: list[str]) -> tuple[list[str], list[str]]:
-    table = _table(hidden)
+def _run(hidden: list[str], table: Table | None = None) -> tuple[list[str], list[str]]:
+    table = table or _table(hidden)
     seat, watch = [table.hello(0), table.message(0)], [table.hello(None), table.message(None)]
     m = table.match
     for step in STEPS:
@@ -116,3 +118,42 @@ def test_over_the_wire_a_seat_and_a_spectator_get_the_same_bytes(tmp_path: Path)
     assert len(a_seat) >= len(STEPS)
     assert a_seat == b_seat
     assert a_watch == b_watch
+
+
+def _restarted(tmp: Path, hidden: list[str]) -> tuple[Table, Table]:
+    """The game above played to the end of its first hand on a table that saves its log in
+    a server's data folder, and that table as a restarted server reads it back."""
+    folder = tmp / "t"
+    folder.mkdir(parents=True)
+    meta = {"id": "t", "variant": "paulista", "seed": 1, "players": [HUMAN] * 4,
+            "tokens": {str(s): f"h{s}" for s in range(4)}, "spectator": "spec"}
+    (folder / "table.json").write_text(json.dumps(meta), encoding="utf-8")
+    table = _table(hidden)
+    table.save = lambda text: (folder / "game.jsonl").write_text(text, encoding="utf-8")
+    _run(hidden, table)
+    [back] = Store(tmp).load_all()
+    return table, back
+
+
+def test_a_restarted_table_s_messages_are_as_they_were_and_hide_as_much(
+        tmp_path: Path) -> None:
+    """After a restart, each seat's recent moves (with the covered cards of the hand just
+    played) are rebuilt from the log as that seat saw them: the same messages as before the
+    restart, and for seat 0 and a spectator the same whatever the other seats held."""
+    sent = []
+    for name, hidden in (("a", HIDDEN), ("b", HIDDEN[::-1])):
+        table, back = _restarted(tmp_path / name, hidden)
+        assert back.moves == table.moves and back.match.hand_number == 2
+        for seat in (*range(4), None):
+            assert back.message(seat) == table.message(seat), seat
+        assert any(r["covered"] for r in json.loads(back.message(0))["recent"])
+        m = back.match
+        texts = [back.message(0), back.message(None)]
+        for _ in range(4):  # round 1 of the second hand, on the restarted table
+            turn = m.turn
+            back.submit(turn, str(_card(turn, 0)(m)))
+            texts += [back.message(0), back.message(None)]
+        sent.append(texts)
+        # the log goes on as it was written (its hand's deal not written again)
+        assert verify_file(tmp_path / name / "t" / "game.jsonl").problems == []
+    assert sent[0] == sent[1]

@@ -152,6 +152,7 @@ def test_a_restarted_server_picks_up_its_tables_from_their_logs(tmp_path: Path) 
             back = server.join(table["seats"][seat]["link"])
             assert back.state["obs"] == state["obs"]
             assert back.state["moves"] == state["moves"]
+            assert back.state["recent"] == state["recent"] != []  # rebuilt from the log
 
 
 def test_an_empty_seat_is_played_by_a_bot_after_the_wait(tmp_path: Path) -> None:

@@ -22,14 +22,14 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from engine.actions import Action
+from engine.actions import Action, Deal
 from engine.errors import LogError, TrucoError, VariantError
 from engine.fileio import atomic_write_text
 from engine.game import Checkpoint, Match
 from engine.logread import LogItem
 from engine.replay import Visitor, replay
 from engine.rules import Rules
-from engine.serve.table import HUMAN, Refusal, Table
+from engine.serve.table import HUMAN, Refusal, Table, resume
 from engine.variant import load, trusted_variants_only
 
 #: The name an uploaded house variant is kept under, beside its table's log.
@@ -40,12 +40,23 @@ _ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
 class _Moves(Visitor):
+    """A log's match as its header starts it, and its moves and (unseeded) deals."""
+
     def __init__(self) -> None:
-        self.moves: list[Action] = []
+        self.start: Match | None = None
+        self.steps: list[Action | Deal] = []
+
+    def header(self, item: LogItem, match: Match) -> None:
+        self.start = match.clone()
+
+    def hand(self, match: Match, deal: LogItem | None) -> None:
+        if deal is not None and match.rng is None:  # the deal line dealt the hand
+            d = deal.data
+            self.steps.append(Deal.of(d["dealer"], d["hands"], d.get("vira")))
 
     def move(self, item: LogItem, action: Action, match: Match,
              checkpoints: list[Checkpoint]) -> None:
-        self.moves.append(action)
+        self.steps.append(action)
 
 
 def check_house(text: str, name: str, folder: Path) -> Rules:
@@ -143,17 +154,17 @@ class Store:
         visitor = _Moves()
         with trusted_variants_only([folder]):
             replayer = replay(data, str(log_path), visitor, folder)
-        if replayer.rules is None:
+        match = visitor.start
+        if replayer.rules is None or match is None:
             raise LogError("no variant", file=str(log_path), line=1)
-        match = Match(replayer.rules, seed=meta["seed"])
-        for action in visitor.moves:
-            match.apply(action)
+        recent = resume(match, visitor.steps)  # the page's recent moves, as they were
         players = [str(p) for p in meta["players"]]
         table = Table(meta["id"], match, meta["variant"], players,
                       {int(s): str(h) for s, h in meta["tokens"].items()}, meta["spectator"],
                       bots_seed=int(meta["seed"]), save=self._saver(meta["id"]),
-                      log=data.decode("utf-8"), bot_commands=self.bot_commands)
-        table.moves = table.saved = len(visitor.moves)
+                      log=data.decode("utf-8"), bot_commands=self.bot_commands,
+                      recent=recent)
+        table.moves = table.saved = sum(isinstance(s, Action) for s in visitor.steps)
         table.run_bots()  # a bot's move the crash cut short
         return table
 

@@ -23,7 +23,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.actions import Action
+from engine.actions import Action, Deal
 from engine.bots import (
     Bot,
     choose_for,
@@ -83,7 +83,8 @@ class Table:
     def __init__(self, table_id: str, match: Match, label: str, players: Sequence[str],
                  hashes: dict[int, str], spectator: str, *, bots_seed: int,
                  save: Callable[[str], None] | None = None, log: str = "",
-                 bot_commands: dict[str, str] | None = None) -> None:
+                 bot_commands: dict[str, str] | None = None,
+                 recent: dict[int | None, list[dict[str, Any]]] | None = None) -> None:
         rules = match.rules
         if len(players) != rules.players:
             raise Refusal("seats", f"{rules.title or rules.name} has {rules.players} seats, "
@@ -118,11 +119,12 @@ class Table:
         self.out.seek(0, io.SEEK_END)
         meta = {"tool": "truco serve", "table": table_id, "seats": list(players),
                 "bots_seed": bots_seed}
+        # a log read back goes on as written: its hand's deal is in it already (position)
         self.recorder = Recorder(match, self.out, variant=label, players=self.names,
-                                 meta=meta, write_header=not log)
+                                 meta=meta, write_header=not log, position=bool(log) or None)
         #: The public moves, each as every viewer may see it (seat, or ``None``: spectators).
         self.recent: dict[int | None, list[dict[str, Any]]] = {
-            s: [] for s in [*range(rules.players), None]}
+            s: list((recent or {}).get(s, [])) for s in [*range(rules.players), None]}
         self.moves = 0
 
     @classmethod
@@ -340,6 +342,40 @@ class Table:
                "card_names": card_names(r),
                "ladder": [{"value": s.value, "name": s.name} for s in r.ladder]}
         return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+
+
+def resume(match: Match, steps: Sequence[Action | Deal]) -> dict[int | None, list[dict[str, Any]]]:
+    """Play a log's moves and deals (read back after a restart) onto ``match``, and the
+    public moves a table's messages list (``recent``) made of its last :data:`RECENT` moves,
+    each as every viewer (a seat, ``None``: spectators) may see it: as a table that played
+    them would have listed them.
+
+    >>> m = Match.new("paulista", seed=7)
+    >>> recent = resume(m, [Action.play(1, m.hand.hands[1][0])])
+    >>> recent[1][0]["card"], recent[None][0]["text"]
+    ('2h', '2♥')
+    """
+    moves = sum(isinstance(step, Action) for step in steps)
+    recent: dict[int | None, list[dict[str, Any]]] = {
+        s: [] for s in [*range(match.rules.players), None]}
+    done = at = 0
+    while at < len(steps):
+        step = steps[at]
+        at += 1
+        if isinstance(step, Deal):
+            match.deal(step)
+            continue
+        hand = match.hand_number
+        match.apply(step)
+        following = steps[at] if at < len(steps) else None
+        if match.awaiting_deal and isinstance(following, Deal):
+            match.deal(following)  # at once, as a match of recorded deals deals it
+            at += 1
+        done += 1
+        if done > moves - RECENT:
+            for viewer, listed in recent.items():
+                listed.append(_public_move(step, match, viewer, hand, match.rules))
+    return recent
 
 
 def _view_legal(m: Match, seat: int) -> list[Action]:

@@ -8,6 +8,7 @@ verifies."""
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import signal
@@ -22,6 +23,7 @@ from websockets.exceptions import ConnectionClosed
 
 from engine.replay.verify import verify_file
 from engine.serve import Limits
+from engine.serve.table import Table
 from tests.serve_util import Client, Running, running
 
 
@@ -319,3 +321,42 @@ def test_no_bot_program_outlives_its_table(tmp_path: Path) -> None:
         for pid in processes_running(marker):  # this test's own only (not to leave them)
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+
+
+def _closed_message(server: Running, table: str, token: str) -> dict[str, Any]:
+    """A connection to ``table``: the ``closed`` error it is told (after its hello and
+    states, or at once), then its end."""
+    ws = server.ws(table)
+    with contextlib.suppress(ConnectionClosed):  # a closed table's socket may close first
+        ws.send(json.dumps({"type": "join", "token": token}))
+    while True:
+        msg = json.loads(ws.recv(timeout=30))
+        if msg["type"] == "error":
+            with pytest.raises(ConnectionClosed):
+                ws.recv(timeout=10)
+            return msg
+
+
+def test_a_finished_table_leaves_memory_and_its_log_stays_served(tmp_path: Path) -> None:
+    with running(tmp_path, Limits(linger=0.2)) as server:
+        body = server.table("paulista", ["easy", "medium", "easy", "medium"], seed=9)
+        table, token = body["table"], body["spectator"].split("#k=")[1]
+        told = _closed_message(server, table, token)  # open when the table closed, or later
+        assert told["code"] == "closed" and f"/t/{table}/log" in told["message"]
+        app = server.server.config.app.state.server
+        assert table not in app.tables and table not in app.conns
+        gc.collect()
+        assert [o for o in gc.get_objects() if type(o) is Table and o.id == table] == []
+        status, log = server.get(f"/t/{table}/log")
+        assert status == 200 and log == (tmp_path / table / "game.jsonl").read_bytes()
+        assert verify_file(tmp_path / table / "game.jsonl").incomplete is None
+        for path in (f"/t/{table}/replay", f"/t/{table}"):  # the page: the replay, redirected
+            status, page = server.get(path)
+            assert status == 200 and b'id="truco-data"' in page, path
+        playing = server.table("paulista", ["human", "easy", "easy", "easy"])
+        assert server.get(f"/t/{playing['table']}/log")[0] == 409
+    with running(tmp_path) as server:  # a restart leaves it on disk, still served
+        assert table not in server.server.config.app.state.server.tables
+        assert server.get(f"/t/{table}/log") == (200, log)
+        assert _closed_message(server, table, token)["code"] == "closed"
+        assert server.join(playing["seats"][0]["link"]).state["over"] is False

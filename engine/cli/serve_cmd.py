@@ -41,11 +41,14 @@ def _commands(values: tuple[str, ...]) -> dict[str, str]:
 @click.option("--rate", default=10.0, show_default=True, type=click.FloatRange(0.1),
               help="Messages a second a connection may send (twice that in a burst); past "
                    "it a message is refused unread.")
+@click.option("--linger", default=300.0, show_default=True, type=click.FloatRange(0),
+              help="Seconds a finished table stays in memory, its page live; then it closes "
+                   "and its log and replay are given from --data; 0: within a second of the end.")
 @click.option("--bot", "bots", multiple=True, metavar="NAME=COMMAND",
               help="A bot program (docs/bot-protocol.md) the seats may be given, as NAME "
                    "(repeatable). Only the server's operator names commands.")
 def serve_(host: str, port: int, data: str, seat_timeout: float, rate: float,
-           bots: tuple[str, ...]) -> None:
+           linger: float, bots: tuple[str, ...]) -> None:
     """Serve live tables in the browser: friends and bots, every game a verifiable log.
 
     \b
@@ -54,5 +57,6 @@ def serve_(host: str, port: int, data: str, seat_timeout: float, rate: float,
       truco serve --host 0.0.0.0 --port 8080 --data ~/truco-tables
       truco serve --bot mine='python3 examples/bots/first.py'
     """
-    limits = Limits(seat_timeout=seat_timeout or None, rate=rate, burst=max(1, int(2 * rate)))
+    limits = Limits(seat_timeout=seat_timeout or None, rate=rate, burst=max(1, int(2 * rate)),
+                    linger=linger)
     serve(Path(data), host=host, port=port, limits=limits, bot_commands=_commands(bots))

@@ -24,7 +24,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -37,6 +37,12 @@ from engine.variant import load
 from engine.viewer import asset, embed_json, replay_page
 
 _ASSETS = Path(__file__).resolve().parent / "assets"
+
+
+def _closed(table_id: str) -> str:
+    """What a connection to a closed table is told (``closed``, then 4410)."""
+    return (f"the match is over and the table has closed: its log and replay stay "
+            f"(/t/{table_id}/log, /t/{table_id}/replay)")
 #: The bot levels a table's seats may be given, as ``truco play --level`` names them.
 LEVELS = {"easy": "random", "medium": "heuristic", "hard": "search:200"}
 
@@ -58,6 +64,10 @@ class Limits:
     body: int = 300_000
     #: Seconds a new connection has to send its join message.
     join: float = 10.0
+    #: Seconds a finished table stays in memory after its match ended (``0``: within a
+    #: second); then it closes: its connections are told (``closed``) and closed (4410), its
+    #: page, log and replay are given from the data folder.
+    linger: float = 300.0
 
 
 @dataclass
@@ -80,6 +90,7 @@ class Server:
         self.conns: dict[str, list[_Conn]] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.empty_since: dict[tuple[str, int], float] = {}
+        self.over_since: dict[str, float] = {}
 
     def start(self) -> None:
         """Pick up the tables of the data folder (each one that cannot be read is told)."""
@@ -101,6 +112,28 @@ class Server:
         for table in list(self.tables.values()):
             table.close()
 
+    def lock(self, table_id: str) -> asyncio.Lock:
+        """The table's lock (a table that closed meanwhile: a lock of its own, unshared)."""
+        return self.locks.get(table_id) or asyncio.Lock()
+
+    async def retire(self, table: Table) -> None:
+        """A finished table leaves memory: marked closed on disk (its log is given from
+        there), out of every registry, its connections told and closed."""
+        async with self.lock(table.id):
+            table.close()
+            with contextlib.suppress(OSError, ValueError):
+                await asyncio.to_thread(self.store.close, table)
+            self.tables.pop(table.id, None)
+            self.locks.pop(table.id, None)
+            self.over_since.pop(table.id, None)
+            for seat in table.hashes:
+                self.empty_since.pop((table.id, seat), None)
+            conns = self.conns.pop(table.id, [])
+        for conn in conns:
+            with contextlib.suppress(Exception):  # a connection closing already
+                await _send_error(conn.ws, "closed", _closed(table.id))
+                await conn.ws.close(4410)
+
     def players(self) -> list[str]:
         """What a seat may be given: a person, a level, a bot the server was started with."""
         return [HUMAN, *LEVELS, *self.bot_commands]
@@ -110,23 +143,28 @@ class Server:
         """Every connection of ``table`` its state message, all built from one position
         (under the table's lock: no move is made while they are)."""
         conns = list(self.conns.get(table.id, ()))
-        async with self.locks[table.id]:
+        async with self.lock(table.id):
             texts = {seat: table.message(seat) for seat in {c.seat for c in conns}}
         for conn in conns:
             with contextlib.suppress(Exception):  # a connection closing: its loop ends it
                 await conn.ws.send_text(texts[conn.seat])
 
     async def sweep(self) -> None:
-        """The stand-in bot for each awaited person seat left empty past the wait."""
+        """The stand-in bot for each awaited person seat left empty past the wait; each
+        finished table past :attr:`Limits.linger` leaves memory (:meth:`retire`)."""
+        now = time.monotonic()
+        for table in list(self.tables.values()):
+            if table.match.is_over and \
+                    now - self.over_since.setdefault(table.id, now) >= self.limits.linger:
+                await self.retire(table)
         wait = self.limits.seat_timeout
         if wait is None:
             return
-        now = time.monotonic()
         for table in list(self.tables.values()):
             for seat in table.awaited():
                 if table.online.get(seat, 0) == 0 and \
                         now - self.empty_since.get((table.id, seat), now) >= wait:
-                    async with self.locks[table.id]:
+                    async with self.lock(table.id):
                         await asyncio.to_thread(table.stand_in, seat)
                     await self.broadcast(table)
 
@@ -241,39 +279,49 @@ async def create(request: Request) -> Response:
 
 async def page(request: Request) -> Response:
     server: Server = request.app.state.server
-    if request.path_params["table"] not in server.tables:
+    table_id = request.path_params["table"]
+    if table_id not in server.tables:
+        if server.store.closed_log(table_id) is not None:  # closed: the game in the viewer
+            return RedirectResponse(f"/t/{table_id}/replay", 303)
         return HTMLResponse("<!DOCTYPE html><title>no such table</title>"
                             "<p>No such table.</p>", 404)
-    return _page("table", table=request.path_params["table"])
+    return _page("table", table=table_id)
 
 
-def finished(request: Request) -> Table | Response:
+async def finished(request: Request) -> tuple[str, str] | Response:
+    """The finished table's id and log: from memory, or from the data folder for a table
+    that has closed."""
     server: Server = request.app.state.server
-    table = server.tables.get(request.path_params["table"])
+    table_id = request.path_params["table"]
+    table = server.tables.get(table_id)
     if table is None:
-        return _error(404, "no_table", "no such table")
+        path = server.store.closed_log(table_id)
+        if path is None:
+            return _error(404, "no_table", "no such table")
+        return table_id, await asyncio.to_thread(path.read_text, encoding="utf-8")
     if not table.match.is_over:
         return _error(409, "not_over", "the log is given when the match is over "
                                        "(it holds the seed, which deals every card)")
-    return table
+    return table_id, table.out.getvalue()
 
 
 async def log(request: Request) -> Response:
-    table = finished(request)
-    if isinstance(table, Response):
-        return table
-    return Response(table.out.getvalue(), media_type="application/x-ndjson", headers={
-        "Content-Disposition": f'attachment; filename="truco-{table.id}.jsonl"'})
+    found = await finished(request)
+    if isinstance(found, Response):
+        return found
+    table_id, text = found
+    return Response(text, media_type="application/x-ndjson", headers={
+        "Content-Disposition": f'attachment; filename="truco-{table_id}.jsonl"'})
 
 
 async def replay(request: Request) -> Response:
     server: Server = request.app.state.server
-    table = finished(request)
-    if isinstance(table, Response):
-        return table
-    folder = server.store.root / table.id
-    html, _ = await asyncio.to_thread(replay_page, table.out.getvalue().encode("utf-8"),
-                                      "game.jsonl", base=folder)
+    found = await finished(request)
+    if isinstance(found, Response):
+        return found
+    table_id, text = found
+    html, _ = await asyncio.to_thread(replay_page, text.encode("utf-8"), "game.jsonl",
+                                      base=server.store.root / table_id)
     return HTMLResponse(html)
 
 
@@ -307,8 +355,8 @@ def build_app(server: Server) -> Starlette:
 
 
 async def _sweeper(server: Server) -> None:
-    wait = server.limits.seat_timeout
-    tick = 1.0 if wait is None else max(0.05, min(1.0, wait / 4))
+    waits = [w / 4 for w in (server.limits.seat_timeout, server.limits.linger) if w]
+    tick = max(0.05, min([1.0, *waits]))
     while True:
         await asyncio.sleep(tick)
         with contextlib.suppress(Exception):
@@ -379,8 +427,13 @@ async def _join(server: Server, ws: WebSocket, table: Table) -> _Conn | None:
 
 async def _play(server: Server, ws: WebSocket) -> None:
     await ws.accept()
-    table = server.tables.get(ws.path_params["table"])
+    table_id = ws.path_params["table"]
+    table = server.tables.get(table_id)
     if table is None:
+        if server.store.closed_log(table_id) is not None:
+            await _send_error(ws, "closed", _closed(table_id))
+            await ws.close(4410)
+            return
         await _send_error(ws, "no_table", "no such table")
         await ws.close(4404)
         return
@@ -395,9 +448,13 @@ async def _play(server: Server, ws: WebSocket) -> None:
         return
     if conn is None:
         return
+    if server.tables.get(table.id) is not table:  # it closed while the join was awaited
+        await _send_error(ws, "closed", _closed(table.id))
+        await ws.close(4410)
+        return
     seat = conn.seat
     server.conns[table.id].append(conn)
-    async with server.locks[table.id]:  # not while a stand-in plays in its thread
+    async with server.lock(table.id):  # not while a stand-in plays in its thread
         table.joined(-1 if seat is None else seat)
     try:
         await ws.send_text(table.hello(seat))
@@ -411,12 +468,13 @@ async def _play(server: Server, ws: WebSocket) -> None:
     except WebSocketDisconnect:
         pass
     finally:
-        server.conns[table.id].remove(conn)
+        with contextlib.suppress(KeyError, ValueError):  # not if the table closed
+            server.conns[table.id].remove(conn)
         if seat is not None:
-            async with server.locks[table.id]:
+            async with server.lock(table.id):
                 if table.left(seat):  # an offer to raise out of turn lapsed: bots play on
                     await asyncio.to_thread(table.run_bots)
-            if table.online.get(seat, 0) == 0:
+            if table.online.get(seat, 0) == 0 and table.id in server.tables:
                 server.empty_since[(table.id, seat)] = time.monotonic()
         await server.broadcast(table)
 
@@ -426,7 +484,7 @@ async def _handle(server: Server, table: Table, conn: _Conn, data: dict[str, Any
     kind = data["type"]
     if kind == "state":  # the position again (a page that lost track), marked as the answer
         ref = data.get("ref")
-        async with server.locks[table.id]:
+        async with server.lock(table.id):
             text = table.message(conn.seat)
         if type(ref) is int:
             text = text[:-1] + f',"ref":{ref}}}'
@@ -438,7 +496,7 @@ async def _handle(server: Server, table: Table, conn: _Conn, data: dict[str, Any
     if conn.seat is None:
         await _send_error(ws, "spectator", "a spectator makes no moves")
         return
-    async with server.locks[table.id]:
+    async with server.lock(table.id):
         try:
             await asyncio.to_thread(table.submit, conn.seat, data.get("move"))
         except Refusal as exc:

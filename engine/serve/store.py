@@ -5,7 +5,8 @@
 crash, sees the log before the move or after it, never half of it), and ``DIR/ID/variant.yaml``
 an uploaded house variant, which the log's header names beside it (so ``truco verify
 DIR/ID/game.jsonl`` reads it). A restarted server replays each log, strictly, onto a fresh
-match: nothing played is lost.
+match: nothing played is lost. A finished table that left memory (``"over": true`` in its
+``table.json``) stays on disk only: its log is read from there when asked for.
 
 >>> import tempfile
 >>> store = Store(Path(tempfile.mkdtemp()))
@@ -142,13 +143,38 @@ class Store:
             if not _ID.match(folder.name) or not (folder / "table.json").is_file():
                 continue
             try:
-                tables.append(self._load(folder))
-            except (TrucoError, OSError, ValueError, KeyError, TypeError) as exc:
+                meta = json.loads((folder / "table.json").read_text(encoding="utf-8"))
+                if meta.get("over") is not True:  # a closed table stays on disk only
+                    tables.append(self._load(folder, meta))
+            except (TrucoError, OSError, ValueError, KeyError, TypeError,
+                    AttributeError) as exc:
                 self.problems.append(f"{folder}: {exc}")
         return tables
 
-    def _load(self, folder: Path) -> Table:
+    def close(self, table: Table) -> None:
+        """A finished table leaves memory: its ``table.json`` says so (``"over": true``), so
+        that its log is given from the folder (:meth:`closed_log`) and a restart leaves it
+        there."""
+        folder = self.root / table.id
+        if not (folder / "table.json").is_file():  # a table not of this folder
+            return
         meta = json.loads((folder / "table.json").read_text(encoding="utf-8"))
+        meta["over"] = True
+        atomic_write_text(folder / "table.json", json.dumps(meta, indent=1) + "\n")
+
+    def closed_log(self, table_id: str) -> Path | None:
+        """The log of the closed table ``table_id`` (finished, out of memory), or ``None``."""
+        folder = self.root / table_id
+        if not _ID.match(table_id) or not (folder / "game.jsonl").is_file():
+            return None
+        try:
+            meta = json.loads((folder / "table.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return folder / "game.jsonl" if isinstance(meta, dict) and meta.get("over") is True \
+            else None
+
+    def _load(self, folder: Path, meta: dict[str, Any]) -> Table:
         log_path = folder / "game.jsonl"
         data = log_path.read_bytes()
         visitor = _Moves()

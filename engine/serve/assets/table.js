@@ -6,7 +6,7 @@
   var TABLE = document.body.dataset.table;
   var KEYS = "1234567890abcdefghijklmnopqrstuvwxyz";
   var token = (location.hash.match(/k=([A-Za-z0-9_-]+)/) || [])[1] || "";
-  var hello = null, state = null, ws = null, retry = 0;
+  var hello = null, state = null, ws = null, retry = 0, closed = false;
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -242,11 +242,19 @@
       } else if (msg.type === "error") {
         byId("error").textContent = msg.message;
         if (msg.code === "bad_token") { token = ""; }
+        if (msg.code === "closed") { closed = true; }
       }
     };
     ws.onclose = function () {
       byId("conn").textContent = "disconnected: reconnecting\u2026";
       document.body.dataset.connected = "0";
+      if (closed) {  // the match is over and the table left the server's memory: no retry
+        byId("conn").textContent = "the table has closed";
+        byId("over").hidden = false;
+        byId("log-link").href = "/t/" + TABLE + "/log";
+        byId("replay-link").href = "/t/" + TABLE + "/replay";
+        return;
+      }
       if (!token) { byId("conn").textContent = "this link opens no seat"; return; }
       retry = Math.min(retry + 1, 10);
       setTimeout(connect, 300 * retry);

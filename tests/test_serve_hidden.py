@@ -2,7 +2,9 @@
 same public moves on two deals that agree on the seat's cards (and differ in the other
 seats' hidden ones) give it byte-identical messages; a spectator's messages depend on no
 hidden card at all. Checked on the table's messages, and on the texts a real server's
-websockets receive."""
+websockets receive; on a table read back after a restart; in Mineiro (a raise's named card,
+the partners' cards of the mão de dez) and in a blind hand (P6), where even a seat's own
+unplayed cards change nothing it is sent."""
 
 from __future__ import annotations
 
@@ -157,3 +159,102 @@ def test_a_restarted_table_s_messages_are_as_they_were_and_hide_as_much(
         # the log goes on as it was written (its hand's deal not written again)
         assert verify_file(tmp_path / name / "t" / "game.jsonl").problems == []
     assert sent[0] == sent[1]
+
+
+# -- Mineiro (M3-M5) and a blind hand (P6) -----------------------------------------------------
+#: Each seat's first two cards, played in rounds 1 and 2 (team 0 wins both: the hand ends
+#: there); each seat's third card is never played. Two deals differ in seat 1's and seat 3's
+#: third cards (and in seat 0's own, where ``own``: a blind hand hides it from seat 0 too).
+PLAYED = {"mineiro": [("4c", "7h"), ("4d", "5h"), ("As", "7d"), ("5d", "6s")],
+          "paulista": [("Qc", "Qh"), ("4d", "5h"), ("3c", "3d"), ("4s", "6s")]}
+THIRDS = (["2c", "Kc", "2d", "Ks"], ["2c", "Jc", "2d", "Js"])
+
+
+def _special(variant: str, thirds: list[str], score: list[int] | None = None) -> Table:
+    """A table at ``score`` (a special hand's, else 0-0) whose hand is dealt ``PLAYED`` and
+    ``thirds`` (dealer seat 0)."""
+    hands = [(*PLAYED[variant][s], thirds[s]) for s in range(4)]
+    start = Match.new(variant, seed=None).position()
+    start["score"] = score or [0, 0]
+    match = Match.from_position(variant, start)
+    match.deal(Deal.of(0, hands, "7h" if variant == "paulista" else None))
+    return Table("t", match, variant, [HUMAN] * 4, {s: f"h{s}" for s in range(4)}, "spec",
+                 bots_seed=1)
+
+
+def _hand(table: Table, first: list[Step]) -> list[list[str]]:
+    """The moves ``first``, then until the hand is over the seat to play plays its first
+    card as it sees it (a blind hand's: by position), or the team decides to play: every
+    message each seat (and a spectator, last) is sent, from the start."""
+    m = table.match
+    viewers: list[int | None] = [*range(4), None]
+    sent = [[table.hello(v), table.message(v)] for v in viewers]
+    hand = m.hand_number
+
+    def told() -> None:
+        for v, texts in zip(viewers, sent, strict=True):
+            texts.append(table.message(v))
+
+    for step in first:
+        table.submit((action := step(m)).seat, str(action))
+        told()
+    while m.hand_number == hand and not m.is_over and not m.awaiting_deal:
+        seat = m.turn if m.state == "play" else m.to_act()[0]
+        legal = m.observation(seat)["legal"]
+        move = next(a for a in legal if (a.kind == "play" and not a.covered)
+                    or (a.kind == "decide" and str(a).endswith(" play")))
+        table.submit(seat, str(move))
+        told()
+    assert m.hand_number != hand or m.is_over or m.awaiting_deal
+    return sent
+
+
+def _named_raise(m: Match) -> Action:
+    """M3 and M4: in round 2, seat 3 raises out of turn (seat 0 is to play), naming its
+    third card, the one the deals differ in."""
+    assert (m.turn, m.round.number) == (0, 1)
+    return next(a for a in m.legal_actions(3)
+                if a.kind == "raise" and a.card == m.hand.hands[3][-1])
+
+
+#: Round 1 face up, then seat 3's named raise, refused: outside round 1 the card stays
+#: hidden (M4; accepted, it would be shown to all).
+MINEIRO: list[Step] = [*[lambda m: Action.play(m.turn, m.hand.hands[m.turn][0])] * 4,
+                       _named_raise, lambda m: Action.fold(m.to_act()[0])]
+
+
+def test_mineiro_a_named_raise_s_card_stays_hidden() -> None:
+    """M3/M4: seat 3's raise out of turn names a card of its own; seat 0, its partner and a
+    spectator are sent the same bytes whichever card it named; seat 3 sees it named."""
+    a = _hand(_special("mineiro", THIRDS[0]), MINEIRO)
+    b = _hand(_special("mineiro", THIRDS[1]), MINEIRO)
+    assert len(a[0]) == 2 + len(MINEIRO) and json.loads(a[0][-1])["obs"]["score"][1] > 0
+    assert a[0] == b[0] and a[2] == b[2] and a[4] == b[4]
+    pending = [json.loads(t[6])["obs"]["pending_raise"] for t in (a[0], a[3], b[3])]
+    assert pending[0] is not None and "card" not in pending[0]
+    assert (pending[1]["card"], pending[2]["card"]) == ("Ks", "Js")  # the raiser's own
+
+
+def test_mineiro_partners_cards_shown_in_the_mao_de_dez_and_only_theirs() -> None:
+    """M5: at 10 points, team 0 decides seeing each other's cards; the other team's
+    hidden cards still change nothing seat 0 or a spectator is sent."""
+    a = _hand(_special("mineiro", THIRDS[0], [10, 3]), [])
+    b = _hand(_special("mineiro", THIRDS[1], [10, 3]), [])
+    shown = json.loads(a[0][1])["obs"]["partner_hands"]
+    assert shown == {"0": ["4c", "7h", "2c"], "2": ["As", "7d", "2d"]}
+    assert a[0] == b[0] and a[2] == b[2] and a[4] == b[4]
+    partner = _hand(_special("mineiro", ["2c", "Kc", "Jd", "Ks"], [10, 3]), [])
+    assert partner[0][1] != a[0][1]  # a partner's card is what seat 0 is shown: it differs
+
+
+def test_a_blind_hand_hides_every_unplayed_card_even_one_s_own() -> None:
+    """P6 (mão de ferro, 11-11): nobody sees his own cards, plays are by position; the
+    unplayed cards, seat 0's own too, change no seat's bytes."""
+    own = (["2c", "Kc", "2d", "Ks"], ["Jc", "Ac", "2d", "Js"])
+    a = _hand(_special("paulista", own[0], [11, 11]), [])
+    b = _hand(_special("paulista", own[1], [11, 11]), [])
+    assert json.loads(a[0][1])["obs"]["blind"] is True
+    assert any('"move":"play 0 #1"' in t for t in a[0])
+    assert a == b  # every seat's messages, and the spectator's
+    seen = _hand(_special("paulista", own[0], [0, 0]), [])  # not blind: seat 0 sees its own
+    assert seen[0][1] != _hand(_special("paulista", own[1], [0, 0]), [])[0][1]

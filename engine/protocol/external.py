@@ -5,7 +5,8 @@ lines; its standard error goes to a file of its own. Every read is non-blocking 
 with a deadline), every write too, so no bot can hang the engine. A bot process serves match
 after match: :class:`ExternalBot` takes an idle one of its command from this process's pool
 when its match starts and gives it back at the end (a worker of ``--jobs`` has its own pool;
-on a Dask worker, each chunk has its own, ended with it: :mod:`engine.protocol.chunk`).
+on a Dask worker, each chunk has its own, ended with it: :mod:`engine.protocol.chunk`;
+``truco serve`` ends a table's with its match: :meth:`ExternalBot.end`).
 Every bot process is ended with its whole process group: when its match fails, at interpreter
 exit (also after Ctrl-C), and when a worker is terminated.
 

@@ -120,7 +120,7 @@ class Server:
         """A finished table leaves memory: marked closed on disk (its log is given from
         there), out of every registry, its connections told and closed."""
         async with self.lock(table.id):
-            table.close()
+            await asyncio.to_thread(table.close)  # ended at the match's end, as a rule
             with contextlib.suppress(OSError, ValueError):
                 await asyncio.to_thread(self.store.close, table)
             self.tables.pop(table.id, None)

@@ -10,17 +10,19 @@ import pytest
 from conftest import WriteFile
 from helpers import act, assert_illegal, deal, legal
 
-from engine import Match
+from engine import Match, Rules
 from engine.actions import Action
 from engine.bots.base import make_bot
 from engine.cards import card_name
 from engine.logformat import record_random
 from engine.moves.cut import cut_deal, cutter
+from engine.moves.flor import flor_index
 from engine.payload import NotationError
 from engine.replay import verify_file
 from engine.shuffle import SplitMix64, shuffle
+from engine.sidebets import is_flor
 from engine.simulate import play_match
-from engine.variant import load
+from engine.variant import load, load_variant
 
 CUT = "cut"
 CHOICES = ["seco", "burn", "bottom", "partner"]
@@ -214,3 +216,31 @@ def test_bots_play_cut_matches_to_the_end(bot: str) -> None:
 def test_the_cutter_of_a_match_is_who_moves() -> None:
     m = Match.new(CUT, seed=1, dealer=1)
     assert cutter(m) == 0 and m.to_act() == [0]
+
+
+def _gauderio_cut(write: WriteFile) -> Rules:
+    """Gaudério's flor (G33-G41) with the cutter's choices."""
+    return load_variant(write("gauderio-cut.yaml", "name: gauderio-cut\nextends: gauderio\n"
+                              "cut:\n  allowed: true\n"))
+
+
+def test_a_flor_dealt_by_the_cut_must_be_sung_as_after_a_plain_deal(write: WriteFile) -> None:
+    """G35: the deal a cut makes goes to ``sing`` where the mão holds a flor, as a plain deal
+    does (seco deals the cards of the variant without a cut)."""
+    rules = _gauderio_cut(write)
+    flor = rules.side_bets[flor_index(rules) or 0]
+    sung = 0
+    for seed in range(40):
+        plain = Match.new("gauderio", seed=seed)
+        m = Match.new(rules, seed=seed)
+        act(m, f"cut {cutter(m)} seco")
+        assert (m.hand.hands, m.hand.vira) == (plain.hand.hands, plain.hand.vira)
+        assert (m.state, m.to_act(), legal(m)) == (plain.state, plain.to_act(), legal(plain))
+        sung += plain.state == "sing"
+        for choice in ("burn", "bottom", "partner"):  # every choice's deal: due where dealt
+            other = Match.new(rules, seed=seed)
+            act(other, f"cut {cutter(other)} {choice}")
+            mao = (other.dealer + 1) % rules.players
+            due = is_flor(flor, other.hand.hands[mao], other.hand.vira)
+            assert other.state == ("sing" if due else "play")
+    assert sung >= 2  # seeds 7, 26 and 30 deal the mão a flor

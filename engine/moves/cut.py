@@ -37,7 +37,7 @@ from engine.moves.deal import KIND as DEAL
 from engine.moves.deal import has_decision
 from engine.payload import LogEvent, NotationError, Payload, Text
 from engine.ruling import Ruling, condition
-from engine.shuffle import shuffle
+from engine.shuffle import SplitMix64, shuffle
 from engine.state import Phase
 
 if TYPE_CHECKING:
@@ -146,15 +146,26 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
     return None
 
 
+def _dealt(m: Match, move: Action, rng: SplitMix64) -> tuple[list[list[Card]], Card | None]:
+    rules = m.rules
+    assert move.call is not None
+    cards = shuffle(rules.deck, rng)  # the whole deck: the generator moves on as without a cut
+    return cut_deal(cards, rules.players, rules.cards_per_player, m.dealer, rules.has_vira,
+                    move.call, _taker(m, move.seat, move.call))
+
+
+def seeded_cut_deal(m: Match, move: Action) -> tuple[list[list[Card]], Card | None] | None:
+    """The hands and vira the seeded cut ``move`` is about to deal (the match's generator left
+    as it is), what a condition before the cut's effect sees of its deal (a flor due, G35);
+    ``None`` without a seed (the recorded deal follows)."""
+    return None if m.rng is None else _dealt(m, move, m.rng.copy())
+
+
 def _effect(move: Action, r: Ruling) -> None:
     m: Match = r.model
     if m.rng is None:  # the recorded deal follows, in state deal
         return
-    rules = m.rules
-    assert move.call is not None
-    cards = shuffle(rules.deck, m.rng)  # the whole deck: the generator moves on as without a cut
-    DEAL.effect(cut_deal(cards, rules.players, rules.cards_per_player, m.dealer, rules.has_vira,
-                         move.call, _taker(m, move.seat, move.call)), r)
+    DEAL.effect(_dealt(m, move, m.rng), r)
 
 
 @condition("cut_seeded")

@@ -36,6 +36,7 @@ from engine.moves.bets import (
     pending_bet,
     settle_flor,
 )
+from engine.moves.cut import seeded_cut_deal
 from engine.payload import LogEvent, Payload, Text
 from engine.ruling import Ruling, condition
 from engine.sidebets import BetState, holders, is_flor
@@ -257,6 +258,9 @@ def _flor_due(move: Any, ruling: Ruling) -> bool:
     if trigger == "deal":
         hands, vira = (move.hands, move.vira) if isinstance(move, Deal) else move
         return is_flor(b.bet, hands[m.round.leader], vira)
+    if trigger == "cut":  # a seeded cut deals the hand (engine.moves.cut)
+        dealt = seeded_cut_deal(m, move)
+        return dealt is not None and is_flor(b.bet, dealt[0][m.round.leader], dealt[1])
     hs = holders(m, b)
     if not hs:
         return False
@@ -295,7 +299,7 @@ def _flor_raised(move: Any, ruling: Ruling) -> bool:
 
 
 #: The triggers whose moves may bring a flor's moment (G35), and the states they leave.
-_MOMENTS = {"deal": (Phase.DEAL,), "play": (Phase.PLAY,),
+_MOMENTS = {"deal": (Phase.DEAL, Phase.CUT), "cut": (Phase.CUT,), "play": (Phase.PLAY,),
             "raise": (Phase.PLAY, Phase.ANSWER), "envido": (Phase.PLAY, Phase.ANSWER)}
 
 

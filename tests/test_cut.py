@@ -13,11 +13,14 @@ from helpers import act, assert_illegal, deal, legal
 from engine import Match, Rules
 from engine.actions import Action
 from engine.bots.base import make_bot
+from engine.bots.heuristic import HeuristicBot
+from engine.bots.playout import try_move
 from engine.cards import card_name
 from engine.logformat import record_random
 from engine.moves.cut import cut_deal, cutter
 from engine.moves.flor import flor_index
 from engine.payload import NotationError
+from engine.position import build
 from engine.replay import verify_file
 from engine.shuffle import SplitMix64, shuffle
 from engine.sidebets import is_flor
@@ -244,3 +247,22 @@ def test_a_flor_dealt_by_the_cut_must_be_sung_as_after_a_plain_deal(write: Write
             due = is_flor(flor, other.hand.hands[mao], other.hand.vira)
             assert other.state == ("sing" if due else "play")
     assert sung >= 2  # seeds 7, 26 and 30 deal the mão a flor
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_playout_stops_at_the_hands_end_before_the_next_cut(seed: int) -> None:
+    """The search bot's and truco analyze's playouts play the hand out (engine.bots.playout):
+    in a cut variant they stop where the next hand's cut is awaited, with the points of the
+    same hand played out in Paulista (seco deals its cards)."""
+    ends = []
+    for variant in ("paulista", CUT):
+        m = Match.new(variant, seed=seed)
+        if m.state == "cut":
+            act(m, f"cut {cutter(m)} seco")
+        trial = build(m.rules, dict(m.position(), rng=None), trusted=True)
+        policy = [HeuristicBot(m.rules, s) for s in range(4)]
+        events = try_move(trial, m.legal_actions(1)[0], policy)
+        assert events is not None and events[-1]["event"] in ("hand", "game", "match")
+        ends.append((trial.hand_number, trial.score, trial.games, events))
+    assert ends[0] == ends[1]
+    assert trial.state == "cut" and trial.to_act() == [cutter(trial)]

@@ -27,6 +27,7 @@ from engine.bots.base import Bot, choose_for, next_actor
 from engine.cards import Card
 from engine.errors import IllegalMoveError
 from engine.game import Checkpoint, Match
+from engine.moves import PHASES
 from engine.state import DEAL, MATCH_OVER, PLAY
 
 
@@ -48,11 +49,12 @@ def try_move(m: Match, move: Action, policy: Sequence[Bot], *,
 
 def play_out(m: Match, policy: Sequence[Bot], events: list[Checkpoint] | None = None, *,
              cards: bool = True) -> None:
-    """Play ``m`` to the end of its hand (a match without a generator then waits for a deal,
-    or the match is over): cards by :func:`greedy` (with ``cards=False``, by ``policy`` too,
-    raises in turn included), answers and decisions by ``policy`` (a bot per seat); the
-    checkpoints go to ``events`` if given."""
-    while m.state not in (DEAL, MATCH_OVER):
+    """Play ``m`` to the end of its hand (a match without a generator then waits for a deal, or
+    for the next hand's cut, or the match is over): cards by :func:`greedy` (with
+    ``cards=False``, by ``policy`` too, raises in turn included), answers and decisions by
+    ``policy`` (a bot per seat); the checkpoints go to ``events`` if given. The next hand's
+    first move (a cut) is not played."""
+    while m.state not in (DEAL, MATCH_OVER) and not _opens(m.state):
         if m.state == PLAY and cards:
             seat = m.round.turn
             cps = m.apply(greedy(m, m.legal_actions(seat)))
@@ -61,6 +63,12 @@ def play_out(m: Match, policy: Sequence[Bot], events: list[Checkpoint] | None = 
             cps = m.apply(choose_for(policy[seat], m, seat))
         if events is not None:
             events += cps
+
+
+def _opens(state: str) -> bool:
+    """Whether ``state`` is a phase that opens a hand (its first move, before the deal)."""
+    phase = PHASES.get(state)
+    return phase is not None and phase.opens
 
 
 def real_move(m: Match, move: Action) -> Action | None:

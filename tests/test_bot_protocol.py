@@ -466,7 +466,9 @@ def test_ctrl_c_on_a_run_with_jobs_leaves_no_bot_behind(tmp_path: Path) -> None:
 
 def test_cmd_bots_play_a_simulation_on_jobs(tmp_path: Path) -> None:
     runner = CliRunner()
-    bots = f"cmd:{hostile('stubborn')},random"  # outlives its input: it must be killed
+    script = tmp_path / "stubborn-bot.py"  # a path of this test's own, to find its processes
+    script.write_bytes(HOSTILE.read_bytes())  # (not another run's, in this checkout or not)
+    bots = f"cmd:{PY} {script} stubborn,random"  # outlives its input: it must be killed
     one = runner.invoke(main, ["simulate", "-v", "mineiro", "-n", "6", "--bots", bots,
                                "--json"])
     two = runner.invoke(main, ["simulate", "-v", "mineiro", "-n", "6", "--bots", bots,
@@ -475,9 +477,15 @@ def test_cmd_bots_play_a_simulation_on_jobs(tmp_path: Path) -> None:
     assert two.exit_code == 0, two.output
     assert json.loads(one.stdout) == json.loads(two.stdout)
     end_all()  # this process's own (of the first run, idle in its pool)
-    left = processes_running(f"{HOSTILE} stubborn")
+    marker = f"{script} stubborn"
+    for _ in range(50):  # a killed process leaves the table within moments (at most 5 s)
+        if not processes_running(marker):
+            break
+        time.sleep(0.1)
+    left = processes_running(marker)
     for pid in left:  # (not to leave them to the rest of the suite)
-        os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
     assert left == []  # the workers' bots ended with the workers
     assert json.loads(one.stdout)["bots"][0] == bots.split(",")[0]
 

@@ -1,5 +1,5 @@
 """Count what a random playout costs the CPU, instruction by instruction, for two revisions:
-``python -m benchmarks.icount REV_A REV_B [--variant paulista] [--cache]``.
+``python -m benchmarks.icount REV_A REV_B [--variant paulista] [--log] [--cache]``.
 
 Timings on a shared VM move by 10-30% with the load of other processes; the instructions a
 program executes do not. Each revision (a temporary git worktree) plays seeded random matches
@@ -25,17 +25,20 @@ import tempfile
 from pathlib import Path
 
 CHILD = r"""
-import sys
+import io, sys
 from engine import Match
 from engine.shuffle import SplitMix64
-matches, variant = int(sys.argv[1]), sys.argv[2]
+matches, variant, log = int(sys.argv[1]), sys.argv[2], sys.argv[3] == "log"
+if log:
+    from engine.logformat import Recorder
 hands = 0
 for i in range(matches):
     m = Match.new(variant, seed=i)
     rng = SplitMix64(1_000_003 + i)
+    apply = Recorder(m, io.StringIO(), variant=variant).apply if log else m.apply
     while not m.is_over:
         legal = m.legal_actions()
-        m.apply(legal[rng.bounded(len(legal))])
+        apply(legal[rng.bounded(len(legal))])
     hands += m.hand_number
 print(hands)
 """
@@ -49,11 +52,14 @@ def _env(tree: Path) -> dict[str, str]:
     return {"PYTHONPATH": str(tree), "PYTHONHASHSEED": "0", "PATH": os.environ["PATH"]}
 
 
-def count(tree: Path, matches: int, variant: str, cache: bool) -> tuple[dict[str, int], int]:
-    """The events callgrind collected for ``matches`` matches, and the hands they had."""
+def count(tree: Path, matches: int, variant: str, cache: bool,
+          log: bool = False) -> tuple[dict[str, int], int]:
+    """The events callgrind collected for ``matches`` matches (``log``: each written by a
+    ``Recorder``), and the hands they had."""
     extra = ["--cache-sim=yes", "--branch-sim=yes"] if cache else []
     run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-                          *extra, sys.executable, "-c", CHILD, str(matches), variant],
+                          *extra, sys.executable, "-c", CHILD, str(matches), variant,
+                          "log" if log else "moves"],
                          cwd=tree, env=_env(tree), capture_output=True, text=True, check=True)
     line = next(ln for ln in run.stderr.splitlines() if "Collected :" in ln)
     values = [int(v) for v in line.split("Collected :")[1].split()]
@@ -61,13 +67,14 @@ def count(tree: Path, matches: int, variant: str, cache: bool) -> tuple[dict[str
 
 
 def per_hand(tree: Path, small: int, large: int, variant: str,
-             cache: bool) -> dict[str, float]:
+             cache: bool, log: bool = False) -> dict[str, float]:
     # once without valgrind: a fresh worktree compiles its modules on the first run, and the
     # compilation would be counted in the short run only
-    subprocess.run([sys.executable, "-c", CHILD, "1", variant], cwd=tree, env=_env(tree),
+    subprocess.run([sys.executable, "-c", CHILD, "1", variant, "log" if log else "moves"],
+                   cwd=tree, env=_env(tree),
                    capture_output=True, check=True)
-    a, hands_a = count(tree, small, variant, cache)
-    b, hands_b = count(tree, large, variant, cache)
+    a, hands_a = count(tree, small, variant, cache, log)
+    b, hands_b = count(tree, large, variant, cache, log)
     return {k: (b[k] - a[k]) / (hands_b - hands_a) for k in a}
 
 
@@ -79,6 +86,8 @@ def main() -> int:
     ap.add_argument("--variant", default="paulista")
     ap.add_argument("--small", type=int, default=30, help="matches of the short run")
     ap.add_argument("--large", type=int, default=130, help="matches of the long run")
+    ap.add_argument("--log", action="store_true",
+                    help="each match written to its log as it is played (engine.logformat)")
     ap.add_argument("--cache", action="store_true",
                     help="also simulate the caches and the branch predictor")
     args = ap.parse_args()
@@ -93,7 +102,8 @@ def main() -> int:
                            capture_output=True)
             trees[rev] = path
         try:
-            got = {rev: per_hand(tree, args.small, args.large, args.variant, args.cache)
+            got = {rev: per_hand(tree, args.small, args.large, args.variant, args.cache,
+                                  args.log)
                    for rev, tree in trees.items()}
         finally:
             for tree in trees.values():
@@ -101,7 +111,7 @@ def main() -> int:
                                capture_output=True)
     a, b = got[args.rev_a], got[args.rev_b]
     shown = SHOWN if args.cache else ("Ir",)
-    print(f"{args.variant}: per hand of a random playout "
+    print(f"{args.variant}: per hand of a random playout{' with its log' if args.log else ''} "
           f"({args.large} - {args.small} matches, PYTHONHASHSEED=0)")
     print(f"{'event':6} {args.rev_a:>14} {args.rev_b:>14}  B/A")
     for key in shown:

@@ -15,6 +15,7 @@ import io
 import json
 import os
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -58,9 +59,26 @@ def header_variant(variant: str | os.PathLike[str], log_dir: str | os.PathLike[s
     return Path(rel).as_posix()
 
 
+#: ``json.dumps(event, ensure_ascii=False)``'s encoder, made once: ``json.dumps`` builds a new
+#: ``JSONEncoder`` for every call that passes an option (it shares one only with none).
+_encode = json.JSONEncoder(ensure_ascii=False).encode
+
+
 def dumps_event(event: Mapping[str, Any]) -> str:
     """One log line (no newline), keys as given (events are built in the format's order)."""
-    return json.dumps(event, ensure_ascii=False)
+    return _encode(event)
+
+
+@lru_cache(maxsize=4096)
+def move_line(action: Action) -> str:
+    """The log line of a move, with its newline: ``dumps_event(action.to_event())``, made once
+    per move (a variant's moves are few, and :meth:`Match.legal_actions` hands out the same
+    values again and again). ``ValueError`` for a bot's view of a move.
+
+    >>> move_line(Action.play(1, "5h"))
+    '{"event": "play", "seat": 1, "card": "5h"}\\n'
+    """
+    return _encode(action.to_event()) + "\n"
 
 
 def make_header(variant: str, *, seed: int | None = None, dealer: int = 0,
@@ -142,9 +160,10 @@ class Recorder:
     def apply(self, action: Action) -> list[Checkpoint]:
         """Apply a move to the match and log it with its checkpoints (and the next deal)."""
         checkpoints = self.match.apply(action)
-        self._write(action.to_event())
+        line = move_line(action)
         for cp in checkpoints:
-            self._write(cp)
+            line += _encode(cp) + "\n"
+        self.out.write(line)  # the move and its checkpoints at once
         self._after_move()
         return checkpoints
 
@@ -166,7 +185,7 @@ class Recorder:
         self._write(Deal(m.dealer, m.hand.dealt, m.hand.vira).to_event())
 
     def _write(self, event: Mapping[str, Any]) -> None:
-        self.out.write(dumps_event(event) + "\n")
+        self.out.write(_encode(event) + "\n")
 
 
 #: Mixed into a recording's seed to seed its move chooser (the deals use the seed itself).

@@ -172,7 +172,8 @@ class LeanEvent(Event):
     The loop runs a **plan** per source state: the transitions' conditions (function and
     target), ``before`` callbacks and the states' exit and enter callbacks, read once through
     their public attributes (``Event.transitions``, ``Transition.conditions`` / ``before``,
-    ``State.on_enter`` / ``on_exit``) the first time the trigger fires from that state. A plan
+    ``State.on_enter`` / ``on_exit``) the first time the trigger fires from that state (a move
+    kind's judge that every transition asks first is called once, before the steps). A plan
     is dropped when the event gets a transition (``add_transition``) or the machine a
     machine-wide callback (:class:`LeanMachine`'s setters); callbacks added to a built
     machine's transitions or states afterwards are not seen (this engine's machines are
@@ -210,7 +211,17 @@ class LeanEvent(Event):
             plan = self.plans[name] = _plan(self, name) if PLANS_CHECKED else None
         if plan is None:
             return bool(super().trigger(model, move, ruling))
-        for conds, before, exits, dest, enters in plan:
+        judge, steps = plan
+        if judge is not None:  # the kind's judge, which every transition asks first: once
+            if ruling.judged:
+                if ruling.why is not None:
+                    return False
+            else:
+                ruling.judged = True
+                ruling.why = why = judge(ruling.model, move, ruling)
+                if why is not None:
+                    return False
+        for conds, before, exits, dest, enters in steps:
             for func, target in conds:
                 if func(move, ruling) != target:
                     break
@@ -232,8 +243,10 @@ class LeanEvent(Event):
 #: its enter callbacks.
 Step = tuple[tuple[tuple[Callback, bool], ...], tuple[Callback, ...], tuple[Callback, ...],
              "str | None", tuple[Callback, ...]]
-#: The steps of a trigger's transitions from one state, in order.
-Plan = tuple[Step, ...]
+#: The judge that every transition of the trigger from one state asks first, hoisted (a move
+#: kind's, :func:`engine.moves.register`: judged once per ruling however many ask; ``None``:
+#: none), and the steps of the transitions, in order, without it.
+Plan = tuple["Callback | None", tuple[Step, ...]]
 
 
 def _callables(refs: Iterable[Any]) -> tuple[Callback, ...] | None:
@@ -271,7 +284,21 @@ def _plan(event: Event, name: str) -> Plan | None:
             return None  # a callback given by name: the library resolves it
         steps.append((tuple(zip(conds, (c.target for c in t.conditions), strict=True)),
                       before, exits, t.dest, enters))
-    return tuple(steps)
+    return _hoisted(steps)
+
+
+def _hoisted(steps: list[Step]) -> Plan:
+    """The steps with the judge they all ask first taken out (:data:`Plan`): a condition that
+    carries its kind's judge (``judge``, set by :func:`engine.moves.register`) rules a move once
+    and answers every later ask from the ruling, so asking it once before the steps is the same;
+    it costs a call less a move (the condition's own), and two for a move that ends a hand."""
+    first = {step[0][0] if step[0] else None for step in steps}
+    head = first.pop() if len(first) == 1 else None
+    judge = getattr(head[0], "judge", None) if head is not None and head[1] is True else None
+    if judge is None:
+        return None, tuple(steps)
+    return judge, tuple((conds[1:], before, exits, dest, enters)
+                        for conds, before, exits, dest, enters in steps)
 
 
 def _setter(name: str) -> Any:

@@ -401,3 +401,19 @@ def test_lean_event_plans_call_as_the_library_does_and_see_later_changes() -> No
     lean, stock = run(LeanMachine), run(Machine)
     assert lean == stock
     assert lean[:6] == ["cond:m1", "cond:m1", "cond:m1", "before:m1", "exit-a:m1", "enter-b:m1"]
+
+
+def test_a_plan_asks_the_kind_s_judge_once_before_its_steps() -> None:
+    """Every transition of ``play`` from ``play`` asks ``legal_play`` first: the plan calls the
+    play kind's judge itself, once, and its steps ask only what comes after (``ends_hand``,
+    ``ends_match``); a condition that is no kind's check stays in its steps."""
+    from engine.moves import KINDS
+
+    m = Match.new("paulista", seed=7)
+    m.apply(m.legal_actions()[0])
+    judge, steps = m.machine.events["play"].plans["play"]
+    assert judge is KINDS["play"].judge
+    asked = [func.__name__ for conds, *_ in steps for func, _ in conds]
+    assert asked == ["_ends_hand", "_ends_match", "_ends_hand"]
+    assert all(getattr(CONDITIONS[name], "judge", None) is None
+               for name in ("ends_hand", "ends_match"))

@@ -259,6 +259,9 @@ def register(kind: MoveKind) -> MoveKind:
         return why is None
 
     check.__name__ = check.__qualname__ = f"legal_{kind.name}"
+    #: what a machine's plan calls in its place when every transition asks it first
+    #: (:func:`engine.machine._hoisted`)
+    check.judge = judge  # type: ignore[attr-defined]
     condition(f"legal_{kind.name}")(check)
     effect(kind.name)(kind.effect)
     hook = kind.hand_end

@@ -177,6 +177,9 @@ class Rules:
         init=False, compare=False, hash=False, repr=False
     )
     _levels: dict[str, int] = field(init=False, compare=False, hash=False, repr=False)
+    #: :meth:`manilhas_for` of every vira of the deck and of ``None``, made once.
+    _manilhas: dict[Card | None, tuple[Card, ...]] = field(
+        init=False, compare=False, hash=False, repr=False)
 
     # -- the flat names of before, read from the blocks (a later step moves the callers) --
     # Read for every move (move listers and judges, observations): plain attributes set once
@@ -245,6 +248,8 @@ class Rules:
         object.__setattr__(self, "match_step", any(s.match for s in self.ladder))
         object.__setattr__(self, "has_vira", self.manilha_mode in ("vira", "vira_suit"))
         object.__setattr__(self, "_levels", self._strength_levels())
+        object.__setattr__(self, "_manilhas", {vira: self._manilhas_of(vira)
+                                               for vira in (None, *deck)})
         if self.has_vira:
             tables: list[tuple[int, ...] | None] = [None] * CARD_CODES
             for vira in deck:
@@ -334,7 +339,12 @@ class Rules:
         vira suit's cards of ``manilha_ranks`` (mode ``vira_suit``, the vira itself left out,
         or replaced by the card of ``manilha_stand_in`` of its suit; above the fixed list, if
         any: truco de amostra). Only cards of the deck; an extra card turned as the vira names
-        no rank and no suit: no manilhas that hand (but the fixed list)."""
+        no rank and no suit: no manilhas that hand (but the fixed list). Made once per vira of
+        the deck (every observation asks)."""
+        got = self._manilhas.get(vira)
+        return got if got is not None else self._manilhas_of(vira)
+
+    def _manilhas_of(self, vira: Card | None) -> tuple[Card, ...]:
         if self.manilha_mode == "fixed":
             return self.fixed_manilhas
         if self.manilha_mode == "vira_suit" and (vira is None or is_extra(vira)):

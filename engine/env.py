@@ -91,8 +91,8 @@ except ImportError as exc:  # pragma: no cover - the optional extra is missing
                       "(pettingzoo and gymnasium)") from exc
 
 from engine.actions import Action
-from engine.bots import next_actor, seat_view
-from engine.cards import parse_card
+from engine.bots.base import next_actor, viewed_moves
+from engine.cards import card_name
 from engine.game import Match, resolve_rules
 from engine.logformat import Recorder
 from engine.moves import load_kinds
@@ -153,7 +153,8 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
         self.possible_agents = [f"seat_{s}" for s in range(n)]
         self.agent_seat = {a: s for s, a in enumerate(self.possible_agents)}
         self.moves = _Moves(r)
-        self._deck_index = {c: i for i, c in enumerate(r.deck)}
+        #: Each card's place in the deck, by the name observations give it.
+        self._deck_index = {card_name(c): i for i, c in enumerate(r.deck)}
         d = len(r.deck)
         cpp = r.cards_per_player
         teams = r.teams
@@ -214,10 +215,10 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
             return
         seat = next_actor(m)
         self.agent_selection = self.possible_agents[seat]
-        self._view = seat_view(m, seat)
         legal = m.legal_actions(seat)
+        # the moves as the seat sees them (engine.bots.seat_view's, without its observation)
         self._real = {self.moves.index[_Moves.key(v)]: real
-                      for v, real in zip(self._view[1], legal, strict=True)}
+                      for v, real in zip(viewed_moves(m, seat, legal), legal, strict=True)}
         for a in self.agents:
             self.infos[a] = {}
         self.infos[self.agent_selection] = {"legal": [self.action_name(i)
@@ -352,7 +353,7 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
 
         def cards(names: Any, offset: int) -> None:
             for c in names or ():
-                v[offset + idx[parse_card(c)]] = 1.0
+                v[offset + idx[c]] = 1.0
 
         cards(obs["hand"], 0)
         for s, hand in (obs["partner_hands"] or {}).items():

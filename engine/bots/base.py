@@ -28,7 +28,7 @@ from engine.shuffle import MASK64, SplitMix64
 from engine.state import PLAY
 
 __all__ = ["Bot", "Judge", "MatchShim", "Observation", "choose_for", "derive_seed", "make_bot",
-           "movers", "next_actor", "register", "seat_view", "stronger_seat"]
+           "movers", "next_actor", "register", "seat_view", "stronger_seat", "viewed_moves"]
 
 
 class Bot(Protocol):
@@ -238,16 +238,29 @@ def seat_view(match: Match, seat: int, *,
     [Action.play(1, '2h')]
     """
     obs = match.observation(seat)
-    moves = list(match.legal_actions(seat) if legal is None else legal)
-    if not obs["blind"]:
-        return obs, moves
+    return obs, viewed_moves(match, seat,
+                             match.legal_actions(seat) if legal is None else legal)
+
+
+def viewed_moves(match: Match, seat: int, legal: Sequence[Action]) -> list[Action]:
+    """The moves of :func:`seat_view`, without the observation: ``legal`` as ``seat`` may see
+    them (a blind hand's plays and raises by position, P6), in their order.
+
+    >>> from engine import Match
+    >>> m = Match.new("paulista", seed=7)
+    >>> viewed_moves(m, m.turn, m.legal_actions(m.turn)) == seat_view(m, m.turn)[1]
+    True
+    """
+    moves = list(legal)
+    if not match.hand.blind:
+        return moves
     hand = match.hand.hands[seat]
     view = []
     for a in moves:
         if a.card is not None and a.card in hand and a.kind in ("play", "raise"):
             a = Action(a.kind, a.seat, None, a.covered, a.value, position=hand.index(a.card))
         view.append(a)
-    return obs, view
+    return view
 
 
 def choose_for(bot: Bot, match: Match, seat: int) -> Action:

@@ -1,5 +1,5 @@
 """Count what a random playout costs the CPU, instruction by instruction, for two revisions:
-``python -m benchmarks.icount REV_A REV_B [--variant paulista] [--log] [--cache]``.
+``python -m benchmarks.icount REV_A REV_B [--variant paulista] [--log | --env] [--cache]``.
 
 Timings on a shared VM move by 10-30% with the load of other processes; the instructions a
 program executes do not. Each revision (a temporary git worktree) plays seeded random matches
@@ -28,19 +28,32 @@ CHILD = r"""
 import io, sys
 from engine import Match
 from engine.shuffle import SplitMix64
-matches, variant, log = int(sys.argv[1]), sys.argv[2], sys.argv[3] == "log"
-if log:
+matches, variant, mode = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+units = 0
+if mode == "env":  # a random agent through the AEC API: the unit is a step
+    from engine.env import env
+    e = env(variant=variant)
+    for i in range(matches):
+        e.reset(seed=i)
+        rng = SplitMix64(1_000_003 + i)
+        for agent in e.agent_iter():
+            obs, reward, terminated, truncated, info = e.last()
+            legal = obs["action_mask"].nonzero()[0]
+            e.step(None if terminated or truncated else int(legal[rng.bounded(len(legal))]))
+            units += 1
+    print(units)
+    sys.exit()
+if mode == "log":
     from engine.logformat import Recorder
-hands = 0
 for i in range(matches):
     m = Match.new(variant, seed=i)
     rng = SplitMix64(1_000_003 + i)
-    apply = Recorder(m, io.StringIO(), variant=variant).apply if log else m.apply
+    apply = Recorder(m, io.StringIO(), variant=variant).apply if mode == "log" else m.apply
     while not m.is_over:
         legal = m.legal_actions()
         apply(legal[rng.bounded(len(legal))])
-    hands += m.hand_number
-print(hands)
+    units += m.hand_number
+print(units)
 """
 
 EVENTS = ("Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw", "Bc", "Bcm", "Bi",
@@ -53,13 +66,13 @@ def _env(tree: Path) -> dict[str, str]:
 
 
 def count(tree: Path, matches: int, variant: str, cache: bool,
-          log: bool = False) -> tuple[dict[str, int], int]:
-    """The events callgrind collected for ``matches`` matches (``log``: each written by a
-    ``Recorder``), and the hands they had."""
+          mode: str = "moves") -> tuple[dict[str, int], int]:
+    """The events callgrind collected for ``matches`` matches (``mode``: ``moves``; ``log``,
+    each written by a ``Recorder``; ``env``, played through engine.env), and the hands they
+    had (``env``: the steps)."""
     extra = ["--cache-sim=yes", "--branch-sim=yes"] if cache else []
     run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-                          *extra, sys.executable, "-c", CHILD, str(matches), variant,
-                          "log" if log else "moves"],
+                          *extra, sys.executable, "-c", CHILD, str(matches), variant, mode],
                          cwd=tree, env=_env(tree), capture_output=True, text=True, check=True)
     line = next(ln for ln in run.stderr.splitlines() if "Collected :" in ln)
     values = [int(v) for v in line.split("Collected :")[1].split()]
@@ -67,14 +80,14 @@ def count(tree: Path, matches: int, variant: str, cache: bool,
 
 
 def per_hand(tree: Path, small: int, large: int, variant: str,
-             cache: bool, log: bool = False) -> dict[str, float]:
+             cache: bool, mode: str = "moves") -> dict[str, float]:
     # once without valgrind: a fresh worktree compiles its modules on the first run, and the
     # compilation would be counted in the short run only
-    subprocess.run([sys.executable, "-c", CHILD, "1", variant, "log" if log else "moves"],
+    subprocess.run([sys.executable, "-c", CHILD, "1", variant, mode],
                    cwd=tree, env=_env(tree),
                    capture_output=True, check=True)
-    a, hands_a = count(tree, small, variant, cache, log)
-    b, hands_b = count(tree, large, variant, cache, log)
+    a, hands_a = count(tree, small, variant, cache, mode)
+    b, hands_b = count(tree, large, variant, cache, mode)
     return {k: (b[k] - a[k]) / (hands_b - hands_a) for k in a}
 
 
@@ -88,6 +101,8 @@ def main() -> int:
     ap.add_argument("--large", type=int, default=130, help="matches of the long run")
     ap.add_argument("--log", action="store_true",
                     help="each match written to its log as it is played (engine.logformat)")
+    ap.add_argument("--env", action="store_true",
+                    help="per step of a random agent through engine.env's AEC API")
     ap.add_argument("--cache", action="store_true",
                     help="also simulate the caches and the branch predictor")
     args = ap.parse_args()
@@ -103,7 +118,7 @@ def main() -> int:
             trees[rev] = path
         try:
             got = {rev: per_hand(tree, args.small, args.large, args.variant, args.cache,
-                                  args.log)
+                                  "log" if args.log else "env" if args.env else "moves")
                    for rev, tree in trees.items()}
         finally:
             for tree in trees.values():
@@ -111,7 +126,9 @@ def main() -> int:
                                capture_output=True)
     a, b = got[args.rev_a], got[args.rev_b]
     shown = SHOWN if args.cache else ("Ir",)
-    print(f"{args.variant}: per hand of a random playout{' with its log' if args.log else ''} "
+    what = ("per step of a random agent through engine.env" if args.env else
+            "per hand of a random playout" + (" with its log" if args.log else ""))
+    print(f"{args.variant}: {what} "
           f"({args.large} - {args.small} matches, PYTHONHASHSEED=0)")
     print(f"{'event':6} {args.rev_a:>14} {args.rev_b:>14}  B/A")
     for key in shown:

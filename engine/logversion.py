@@ -35,6 +35,7 @@ guessed from a line's bytes.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import EXTRA_LETTER
@@ -105,7 +106,13 @@ def rules_need(rules: Rules) -> int:
     """The version a log of this variant may need: 2 when its deck holds an extra card (a
     move may name it), a player may concede, it has more than two teams (its scores have
     an entry per team) or side bets, or it has a move kind whose event version 1 has not (a
-    cut), else 1. What a writer that writes its header first uses."""
+    cut), else 1. What a writer that writes its header first uses (every log's header: made
+    once per variant and registry of kinds, which only grows)."""
+    return _rules_need(rules, len(KINDS))
+
+
+@lru_cache(maxsize=64)
+def _rules_need(rules: Rules, kinds: int) -> int:
     if rules.deck_extra or rules.concede or rules.teams != 2 or rules.side_bets:
         return 2
     # a kind the variant has whose event is newer than version 1 (a cut)

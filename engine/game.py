@@ -174,14 +174,25 @@ class Match:
     def clone(self) -> Match:
         """An independent copy: the same moves on both give the same results."""
         other = Match.__new__(type(self))
-        for name in Match.__slots__:
-            setattr(other, name, getattr(self, name))
+        # every slot, one by one (a loop of getattr and setattr costs several times more; the
+        # search bot clones for every playout): tests/test_invariants.py checks none is missed
+        other.rules = self.rules
+        other.machine = self.machine
+        other.state = self.state
+        other.seed = self.seed
         other.rng = self.rng.copy() if self.rng is not None else None
         other._deals = None  # a queue of recorded deals cannot be shared; the clone deals by hand
+        other.dealer = self.dealer
         other.score = self.score[:]
         other.games = self.games[:]
+        other.winner = self.winner
+        other.hand_number = self.hand_number
         other.hand = self.hand.copy()
         other.round = self.round.copy()
+        other.last_hand = self.last_hand
+        other.move_table = self.move_table
+        other._events = self._events
+        other.is_over = self.is_over
         return other
 
     @property

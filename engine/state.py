@@ -112,15 +112,27 @@ class HandState:
 
     def copy(self) -> HandState:
         other = HandState.__new__(HandState)
-        for name in HandState.__slots__:
-            setattr(other, name, getattr(self, name))
+        # every slot, one by one (cheaper than a loop of getattr and setattr)
         other.hands = [h[:] for h in self.hands]
+        other.dealt = self.dealt
+        other.vira = self.vira
+        other.strength = self.strength
+        other.value = self.value
+        other.pending = self.pending
+        other.last_raise_team = self.last_raise_team
         other.bound = self.bound[:]
         other.shown = self.shown[:]
         other.played = self.played[:]
         other.results = self.results[:]
-        if self.side is not None:
-            other.side = [b.copy() for b in self.side]
+        other.special = self.special
+        other.special_team = self.special_team
+        other.blind = self.blind
+        other.rule = self.rule
+        other.decider = self.decider
+        other.refused = self.refused
+        side = self.side
+        other.side = None if side is None else [b.copy() for b in side]
+        other.must_kill = self.must_kill
         return other
 
 

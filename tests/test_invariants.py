@@ -167,3 +167,21 @@ def test_same_seed_and_moves_give_the_same_checkpoints_in_a_new_process() -> Non
         out = subprocess.run([sys.executable, "-c", code, str(tests)], env=env, check=True,
                              capture_output=True, text=True, cwd=tests.parent).stdout
         assert json.loads(out) == here
+
+
+def test_a_clone_sets_every_slot_of_the_match_and_of_its_hand() -> None:
+    """Match.clone and HandState.copy name their slots one by one: a slot added to either and
+    forgotten there would be unset in the copy (for a match with side bets too: the copy's
+    records are its own)."""
+    from engine.state import HandState
+
+    for variant in ("paulista", "gauderio"):
+        m = Match.new(variant, seed=4)
+        m.apply(m.legal_actions()[0])
+        other = m.clone()
+        assert [name for name in Match.__slots__ if not hasattr(other, name)] == []
+        assert [name for name in HandState.__slots__ if not hasattr(other.hand, name)] == []
+        assert [getattr(other.hand, n) == getattr(m.hand, n) for n in HandState.__slots__
+                if n != "side"] == [True] * (len(HandState.__slots__) - 1)
+        if m.hand.side is not None:
+            assert other.hand.side is not None and other.hand.side is not m.hand.side

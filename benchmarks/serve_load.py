@@ -2,16 +2,17 @@
 
 Starts ``truco serve`` in its own process (a fresh ``--data`` folder), creates tables whose
 four seats are all "people", and connects one websocket client a seat; each client plays a
-seeded random legal move whenever its state message offers it one. At each level of
-simultaneous connections (``--connections``, default 10 100 400) it plays for
-``--seconds`` and reports the server's moves a second (every move the clients sent and the
-server applied), the latency of a move (from sending it to the mover's next state message:
-p50, p90, p99) and the server's memory a table (its resident set before and after the
-tables were made and played, over their number: a later level may reuse what an earlier
-one freed, so the first level's figure is the fairest). The server is started with
-``--rate 100000`` (the clients are programs: the throttle meant for people is lifted);
-"refused" counts the moves the server refused (two partners answering one raise at once: one
-answer counts). Not part of the test suite; figures are this machine's.
+seeded random legal move whenever its state message offers it one, and a table whose match
+ends is followed by a new one, so that each level of simultaneous connections
+(``--connections``, default 10 100 400) keeps that many clients playing for ``--seconds``.
+It reports the server's moves a second (every move the clients sent and the server applied),
+the latency of a move (from sending it to the mover's next state message: p50, p90, p99) and
+the server's memory a table (its resident set before and after the level, over the tables it
+made, finished ones still in memory for ``--linger``: a later level may reuse what an earlier
+one freed, so the first level's figure is the fairest). The server is started with ``--rate
+100000`` (the clients are programs: the throttle meant for people is lifted); "refused"
+counts the moves the server refused (two partners answering one raise at once: one answer
+counts). Not part of the test suite; figures are this machine's.
 
 Example: ``python -m benchmarks.serve_load --connections 10 100 400 --seconds 20``
 """
@@ -98,31 +99,45 @@ async def _seat(port: int, link: str, seed: int, stop: float, stats: _Stats) -> 
                 await ws.send(json.dumps({"type": "move", "move": move}))
 
 
+async def _table(base: str, port: int, variant: str, seats: int, first_seed: int,
+                 stop: float, stats: _Stats) -> int:
+    """Keep one table's ``seats`` connections busy until ``stop``: a table of that many clients
+    (the rest of its seats easy bots), and a new one whenever its match ends; the tables made."""
+    made = 0
+    while time.perf_counter() < stop:
+        seed = first_seed + 7919 * made
+        table = await asyncio.to_thread(_post, base, "/api/tables", {
+            "variant": variant, "seed": seed,
+            "seats": ["human" if s < seats else "easy" for s in range(4)]})
+        links = [s["link"] for s in table["seats"]]
+        await asyncio.gather(*(_seat(port, link, seed + k, stop, stats)
+                               for k, link in enumerate(links)))
+        made += 1
+    return made
+
+
 async def _level(base: str, port: int, pid: int, connections: int, seconds: float,
                  variant: str) -> dict[str, Any]:
-    tables = math.ceil(connections / 4)
     before = _rss_kib(pid)
-    # every seat a client's; the last table's seats past ``connections`` are bots (easy)
-    made = [_post(base, "/api/tables", {
-        "variant": variant, "seed": 1000 + t,
-        "seats": ["human" if 4 * t + s < connections else "easy" for s in range(4)]})
-        for t in range(tables)]
-    links = [s["link"] for t in made for s in t["seats"]][:connections]
     stats = _Stats()
     start = time.perf_counter()
     stop = start + seconds
-    await asyncio.gather(*(_seat(port, link, k, stop, stats) for k, link in enumerate(links)))
+    # ``connections`` clients at once, four a table (the last table's other seats: bots)
+    sizes = [min(4, connections - 4 * t) for t in range(math.ceil(connections / 4))]
+    made = await asyncio.gather(*(_table(base, port, variant, n, 1000 + t, stop, stats)
+                                  for t, n in enumerate(sizes)))
     elapsed = time.perf_counter() - start
     after = _rss_kib(pid)  # the tables made and played: their matches, logs, connections
+    tables = sum(made)
     lat = sorted(stats.latencies) or [0.0]
 
     def pct(p: float) -> float:
         return 1000 * lat[min(len(lat) - 1, int(p * len(lat)))]
 
-    return {"connections": len(links), "tables": tables, "moves": stats.moves,
+    return {"connections": connections, "tables": tables, "moves": stats.moves,
             "moves_per_s": stats.moves / elapsed, "p50_ms": pct(0.50), "p90_ms": pct(0.90),
             "p99_ms": pct(0.99), "mean_ms": 1000 * statistics.fmean(lat),
-            "kib_per_table": (after - before) / tables, "seconds": elapsed,
+            "kib_per_table": (after - before) / max(1, tables), "seconds": elapsed,
             "errors": stats.errors}
 
 
@@ -165,12 +180,13 @@ def main(argv: list[str] | None = None) -> int:
             print(f"memory a table (tracemalloc, {args.variant}, a new match): "
                   f"{memory_per_table(args.variant):.1f} KiB; KiB/table: the server's resident "
                   "set, before the level's tables and after their play, over their number")
-            print("| connections | tables | moves/s | p50 ms | p90 ms | p99 ms | KiB/table "
-                  "| refused |")
-            print("|---|---|---|---|---|---|---|---|")
+            print("| connections | tables played | moves | moves/s | p50 ms | p90 ms | p99 ms "
+                  "| KiB/table | refused |")
+            print("|---|---|---|---|---|---|---|---|---|")
             for n in args.connections:
                 r = asyncio.run(_level(base, port, proc.pid, n, args.seconds, args.variant))
-                print(f"| {r['connections']} | {r['tables']} | {r['moves_per_s']:.0f} | "
+                print(f"| {r['connections']} | {r['tables']} | {r['moves']} | "
+                      f"{r['moves_per_s']:.0f} | "
                       f"{r['p50_ms']:.1f} | {r['p90_ms']:.1f} | {r['p99_ms']:.1f} | "
                       f"{r['kib_per_table']:.0f} | {r['errors']} |", flush=True)
         finally:

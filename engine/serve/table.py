@@ -126,6 +126,9 @@ class Table:
         self.recent: dict[int | None, list[dict[str, Any]]] = {
             s: list((recent or {}).get(s, [])) for s in [*range(rules.players), None]}
         self.moves = 0
+        #: Each viewer's view of the match as it is now (:meth:`view`), made once a state: the
+        #: moves told and the state message read the same one. Emptied by every move.
+        self._views: dict[int | None, tuple[Observation | None, dict[str, Any]]] = {}
 
     @classmethod
     def new(cls, variant: str | Rules, players: Sequence[str], *, seed: int | None = None,
@@ -220,8 +223,10 @@ class Table:
         self.moves += 1
         self.offers.clear()
         notify(m, self.bots)
+        self._views.clear()
         for viewer, moves in self.recent.items():
-            moves.append(_public_move(action, m, viewer, hand, self.rules))
+            seen = self.view(viewer)[1] if action.kind == "play" else None
+            moves.append(_public_move(action, m, seen, hand, self.rules))
             del moves[:-RECENT]
         if m.is_over:
             self.close()
@@ -306,17 +311,30 @@ class Table:
         return False
 
     # -- what a connection is sent -----------------------------------------------------------
+    def view(self, seat: int | None) -> tuple[Observation | None, dict[str, Any]]:
+        """What ``seat`` sees now (``None``: a spectator): its observation and that as JSON
+        data (a spectator's: :func:`public_view`, and no observation), made once a state and
+        read, never changed, by the moves told and the state message."""
+        got = self._views.get(seat)
+        if got is None:
+            if seat is None:
+                got = (None, public_view(self.match))
+            else:
+                observation = self.match.observation(seat)
+                got = (observation, to_json(observation))
+            self._views[seat] = got
+        return got
+
     def message(self, seat: int | None) -> str:
         """The state message for ``seat`` (``None``: a spectator), as the JSON text sent: built
         from that seat's observation only (a spectator's from public information only)."""
         m = self.match
-        if seat is None:
-            obs = public_view(m)
-            legal: list[dict[str, Any]] = []
-        else:
-            observation = m.observation(seat)
-            obs = to_json(observation)
-            legal = [] if self.player_of[seat] != HUMAN else _menu(observation, self.rules)
+        observation, obs = self.view(seat)
+        legal: list[dict[str, Any]] = []
+        if seat is not None:
+            assert observation is not None
+            if self.player_of[seat] == HUMAN:
+                legal = _menu(observation, self.rules)
             if seat in self.offers:  # M3: the bot's card waits for this seat's raise or pass
                 legal += [{"move": f"pass {seat}", "kind": "pass", "label": "let it play",
                            "card": None, "covered": False, "position": None},
@@ -374,7 +392,9 @@ def resume(match: Match, steps: Sequence[Action | Deal]) -> dict[int | None, lis
         done += 1
         if done > moves - RECENT:
             for viewer, listed in recent.items():
-                listed.append(_public_move(step, match, viewer, hand, match.rules))
+                seen = None if step.kind != "play" else (
+                    public_view(match) if viewer is None else to_json(match.observation(viewer)))
+                listed.append(_public_move(step, match, seen, hand, match.rules))
     return recent
 
 
@@ -435,13 +455,14 @@ def move_label(a: Action, rules: Rules, names: dict[str, str]) -> str:
     return f"{a.kind}: {rest}" if rest and rest != a.kind else (rest or a.kind)
 
 
-def _public_move(action: Action, m: Match, viewer: int | None, hand: int,
+def _public_move(action: Action, m: Match, seen: dict[str, Any] | None, hand: int,
                  rules: Rules) -> dict[str, Any]:
-    """A move as ``viewer`` (a seat; ``None``: spectators) saw it: a played card's face only
-    where the viewer's observation shows it, a raise's named card never (it shows in
-    ``shown`` if it is shown)."""
+    """A move as a viewer saw it: a played card's face only where ``seen`` (the viewer's view
+    just after it, :meth:`Table.view`; needed for a card only) shows it, a raise's named card
+    never (it shows in ``shown`` if it is shown)."""
     if action.kind == "play":
-        obs = public_view(m) if viewer is None else to_json(m.observation(viewer))
+        assert seen is not None, "a card is told from the viewer's view"
+        obs = seen
         last = obs.get("last_hand") or {}
         played = obs["played"] if m.hand_number == hand else last.get("played", [])
         mine = [p for p in played if p["seat"] == action.seat]

@@ -15,7 +15,7 @@ import io
 import json
 import os
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -24,6 +24,8 @@ from engine.game import Checkpoint, Match, resolve_rules
 from engine.logversion import POSITION_VERSION, rules_need
 from engine.shuffle import SplitMix64
 from engine.shuffle import deal as seeded_deal
+from engine.sidebets import BetState
+from engine.state import HandState, RoundState
 from engine.variant import looks_like_path
 
 #: The version a log is written in unless it needs a newer one (engine.logversion).
@@ -69,7 +71,18 @@ def dumps_event(event: Mapping[str, Any]) -> str:
     return _encode(event)
 
 
-@lru_cache(maxsize=4096)
+#: Lines made by :func:`move_line` and :func:`checkpoint_line`, kept while there are fewer than
+#: :data:`KEPT_LINES` of each (then the memo starts again: a variant's moves are few, and the
+#: checkpoints that recur, a round's end above all, fewer).
+KEPT_LINES = 4096
+#: :func:`move_line`'s memo, by the move's ``id`` with the move itself: the entry holds the
+#: move, so its ``id`` names no other object while it is there (a dataclass's ``__hash__``,
+#: which ``functools.lru_cache`` would call, is Python code that hashes its eight fields).
+_MOVE_LINES: dict[int, tuple[Action, str]] = {}
+#: :func:`checkpoint_line`'s memo, by the checkpoint's ``repr``.
+_CHECKPOINT_LINES: dict[str, str] = {}
+
+
 def move_line(action: Action) -> str:
     """The log line of a move, with its newline: ``dumps_event(action.to_event())``, made once
     per move (a variant's moves are few, and :meth:`Match.legal_actions` hands out the same
@@ -78,7 +91,34 @@ def move_line(action: Action) -> str:
     >>> move_line(Action.play(1, "5h"))
     '{"event": "play", "seat": 1, "card": "5h"}\\n'
     """
-    return _encode(action.to_event()) + "\n"
+    kept = _MOVE_LINES.get(id(action))
+    if kept is not None and kept[0] is action:
+        return kept[1]
+    line = _encode(action.to_event()) + "\n"
+    if len(_MOVE_LINES) >= KEPT_LINES:
+        _MOVE_LINES.clear()
+    _MOVE_LINES[id(action)] = (action, line)
+    return line
+
+
+def checkpoint_line(checkpoint: Mapping[str, Any]) -> str:
+    """The log line of a checkpoint (:meth:`Match.apply`'s), with its newline:
+    ``dumps_event(checkpoint)``, made once for each checkpoint that recurs. A checkpoint is
+    plain JSON data (str, int, bool, ``None``, lists and dicts of them), whose ``repr`` is
+    one-to-one with its content in order, and so with its line: the memo is keyed by it (a
+    ``repr`` costs a third of the encoding; ``json`` builds an encoder for every call).
+
+    >>> checkpoint_line({"event": "round", "winner": None})
+    '{"event": "round", "winner": null}\\n'
+    """
+    key = repr(checkpoint)
+    line = _CHECKPOINT_LINES.get(key)
+    if line is None:
+        line = _encode(checkpoint) + "\n"
+        if len(_CHECKPOINT_LINES) >= KEPT_LINES:
+            _CHECKPOINT_LINES.clear()
+        _CHECKPOINT_LINES[key] = line
+    return line
 
 
 def make_header(variant: str, *, seed: int | None = None, dealer: int = 0,
@@ -109,7 +149,41 @@ def starts_fresh(match: Match) -> bool:
     """Whether ``match`` is where a new match of its rules, seed and dealer starts (a header's
     ``seed`` and ``dealer`` describe it, without a position)."""
     fresh = Match(match.rules, seed=match.seed, dealer=match.dealer)
+    if _same_state(fresh, match):
+        return True  # slot for slot the same state, so the same position (two exports less)
     return fresh.position() == match.position()
+
+
+#: Slots of a :class:`Match` that :func:`_same_state` compares otherwise (the generator by its
+#: state, the hand and round slot by slot) or not at all (what every match of the variant
+#: shares, and the queue of recorded deals, which no position holds).
+_NOT_COMPARED = frozenset(("rules", "machine", "move_table", "_events", "_deals", "rng", "hand",
+                           "round"))
+#: The values of the slots compared, as one tuple each (``attrgetter``: read in C).
+_match_slots = attrgetter(*(s for s in Match.__slots__ if s not in _NOT_COMPARED))
+_hand_slots = attrgetter(*(s for s in HandState.__slots__ if s != "side"))
+_bet_slots = attrgetter(*BetState.__slots__)  # a hand's side bets (no __eq__ of their own)
+_round_slots = attrgetter(*RoundState.__slots__)
+
+
+def _same_state(a: Match, b: Match) -> bool:
+    """Whether two matches of one variant hold equal values in every slot that their positions
+    are made from (then the positions are equal; where this says no, they may still be)."""
+    ra, rb = a.rng, b.rng
+    return (a.rules is b.rules and type(a.hand) is type(b.hand) is HandState
+            and type(a.round) is type(b.round) is RoundState
+            and (ra.state == rb.state if ra is not None and rb is not None else ra is rb)
+            and _match_slots(a) == _match_slots(b) and _hand_slots(a.hand) == _hand_slots(b.hand)
+            and _round_slots(a.round) == _round_slots(b.round) and _same_bets(a.hand, b.hand))
+
+
+def _same_bets(a: HandState, b: HandState) -> bool:
+    """Whether two hands' side bets hold equal values, slot for slot."""
+    if a.side is None or b.side is None:
+        return a.side is b.side
+    return len(a.side) == len(b.side) and all(
+        type(x) is type(y) is BetState and _bet_slots(x) == _bet_slots(y)
+        for x, y in zip(a.side, b.side, strict=True))
 
 
 class Recorder:
@@ -159,12 +233,18 @@ class Recorder:
 
     def apply(self, action: Action) -> list[Checkpoint]:
         """Apply a move to the match and log it with its checkpoints (and the next deal)."""
-        checkpoints = self.match.apply(action)
+        m = self.match
+        checkpoints = m.apply(action)
         line = move_line(action)
         for cp in checkpoints:
-            line += _encode(cp) + "\n"
-        self.out.write(line)  # the move and its checkpoints at once
-        self._after_move()
+            line += checkpoint_line(cp)
+        out = self.out
+        out.write(line)  # the move and its checkpoints at once
+        if m.hand_number != self._hand:  # _after_move, inline: once a move
+            self._hand = m.hand_number
+            if self.deals:
+                self._write_deal()
+        out.flush()
         return checkpoints
 
     def deal(self, deal: Deal) -> None:

@@ -233,18 +233,12 @@ class Recorder:
 
     def apply(self, action: Action) -> list[Checkpoint]:
         """Apply a move to the match and log it with its checkpoints (and the next deal)."""
-        m = self.match
-        checkpoints = m.apply(action)
+        checkpoints = self.match.apply(action)
         line = move_line(action)
         for cp in checkpoints:
             line += checkpoint_line(cp)
-        out = self.out
-        out.write(line)  # the move and its checkpoints at once
-        if m.hand_number != self._hand:  # _after_move, inline: once a move
-            self._hand = m.hand_number
-            if self.deals:
-                self._write_deal()
-        out.flush()
+        self.out.write(line)  # the move and its checkpoints at once
+        self._after_move()
         return checkpoints
 
     def deal(self, deal: Deal) -> None:

@@ -22,6 +22,7 @@ import pytest
 from engine import Action, Deal, IllegalMoveError, Match, Rules
 from engine.cards import card_name
 from engine.game import Checkpoint, resolve_rules
+from engine.shuffle import SplitMix64
 
 Variant = Rules | str | os.PathLike[str]
 
@@ -29,6 +30,19 @@ Variant = Rules | str | os.PathLike[str]
 def deal(dealer: int, hands: str, vira: str | None = None) -> Deal:
     """``deal(0, "4c 7h As | 3d 2d Kd | ...", vira="Qs")``: hands by seat, separated by ``|``."""
     return Deal.of(dealer, [h.split() for h in hands.split("|")], vira)
+
+
+def played_out(variant: Variant, seed: int, moves: int) -> Match:
+    """A seeded match after up to ``moves`` uniformly random legal moves (a SplitMix64 seeded
+    with ``seed``), fewer if it ends first."""
+    m = Match.new(variant, seed=seed)
+    rng = SplitMix64(seed)
+    for _ in range(moves):
+        if m.is_over:
+            break
+        legal = m.legal_actions()
+        m.apply(legal[rng.bounded(len(legal))])
+    return m
 
 
 def match(variant: Variant, *deals: Deal, dealer: int = 0) -> Match:

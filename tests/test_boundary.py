@@ -7,7 +7,7 @@ import json
 import typing
 
 import pytest
-from helpers import deal, match, score_to
+from helpers import deal, match, played_out, score_to
 
 from engine import Action, Deal, Match, checkpoint
 from engine.bots import base
@@ -17,17 +17,6 @@ from engine.shuffle import SplitMix64
 
 MINEIRO = Deal.of(0, [["4c", "7h", "As"], ["3d", "2d", "Kd"], ["5c", "6c", "Qc"],
                       ["Jd", "Qd", "Ks"]])
-
-
-def _played_out(variant: str, seed: int, moves: int) -> Match:
-    m = Match.new(variant, seed=seed)
-    rng = SplitMix64(seed)
-    for _ in range(moves):
-        if m.is_over:
-            break
-        legal = m.legal_actions()
-        m.apply(legal[rng.bounded(len(legal))])
-    return m
 
 
 # -- cards a user sees are card names ----------------------------------------------------------
@@ -72,7 +61,7 @@ def test_to_move_is_none_while_a_deal_waits_and_moves_is_the_table() -> None:
 # -- is_legal and the history --------------------------------------------------------------------
 @pytest.mark.parametrize("variant", ["paulista", "mineiro", "gauderio"])
 def test_is_legal_agrees_with_apply(variant: str) -> None:
-    m = _played_out(variant, 3, 25)
+    m = played_out(variant, 3, 25)
     for seat in range(m.players):
         for action in m.legal_actions(seat):
             assert m.is_legal(action)

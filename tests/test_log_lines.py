@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from helpers import played_out
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,17 +23,6 @@ from engine.logformat import (
 from engine.shuffle import SplitMix64
 
 VARIANTS = ("paulista", "mineiro", "gauderio")
-
-
-def _played(variant: str, seed: int, moves: int) -> Match:
-    m = Match.new(variant, seed=seed)
-    rng = SplitMix64(seed)
-    for _ in range(moves):
-        if m.is_over:
-            break
-        legal = m.legal_actions()
-        m.apply(legal[rng.bounded(len(legal))])
-    return m
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -92,7 +82,7 @@ def test_starts_fresh_agrees_with_comparing_positions(variant: str) -> None:
     found = set()
     for seed in range(12):
         for moves in (0, 1, 2, 5):
-            m = _played(variant, seed, moves)
+            m = played_out(variant, seed, moves)
             found.add(starts_fresh(m))
             assert starts_fresh(m) == _by_positions(m), (seed, moves)
             restored = Match.from_position(variant, m.position())

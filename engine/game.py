@@ -67,6 +67,7 @@ from engine.rules import Rules
 from engine.ruling import Ruling
 from engine.shuffle import SplitMix64
 from engine.shuffle import deal as seeded_deal
+from engine.slots import interpreted
 from engine.state import DEAL, MATCH_OVER, NORMAL, HandState, Played, RoundState
 from engine.variant import load
 
@@ -157,10 +158,11 @@ class Match:
 
     @classmethod
     def from_position(cls, variant: Rules | str | os.PathLike[str],
-                      position: dict[str, Any], *, history: bool = False) -> Match:
+                      position: Any, *, history: bool = False) -> Match:
         """A match in exactly the state ``position`` describes (docs/positions.md), as
         :meth:`position` gives it; an impossible position raises
-        :class:`~engine.errors.PositionError` naming the field and a stable code."""
+        :class:`~engine.errors.PositionError` naming the field and a stable code (so does
+        anything but a JSON object: ``position`` is typed ``Any``, as JSON read from a file)."""
         # no seed, no deals: waits in "deal", a fresh hand; ``history``: the moves from here on
         m = (_Recording if history else cls)(resolve_rules(variant))
         set_position(m, position)
@@ -173,7 +175,8 @@ class Match:
 
     def clone(self) -> Match:
         """An independent copy: the same moves on both give the same results."""
-        other = Match.__new__(type(self))
+        other = (Match.__new__(type(self)) if _CLONE_BY_NEW
+                 else type(self)(self.rules, dealer=self.dealer))  # compiled: see engine.slots
         # every slot, one by one (a loop of getattr and setattr costs several times more; the
         # search bot clones for every playout): tests/test_invariants.py checks none is missed
         other.rules = self.rules
@@ -382,7 +385,7 @@ class Match:
         return sorted({a.seat for a in self.legal_actions()})
 
     # -- legal moves ------------------------------------------------------------------------
-    def is_legal(self, action: Action) -> bool:
+    def is_legal(self, action: object) -> bool:
         """Whether :meth:`apply` would accept ``action`` now (it changes nothing): a move
         :meth:`legal_actions` lists, or one it does not offer but the rules allow (a raise a
         special hand penalises, P5, M5).
@@ -391,7 +394,7 @@ class Match:
         >>> m.is_legal(Action.play(1, "2h")), m.is_legal(Action.play(2, "2h"))
         (True, False)
         """
-        if action.__class__ is not Action or action.position is not None:
+        if type(action) is not Action or action.position is not None:
             return False  # not a move, or a bot's view of one (a blind hand's position)
         if action in self.legal_actions(action.seat):
             return True
@@ -425,14 +428,14 @@ class Match:
         return out
 
     # -- applying moves ---------------------------------------------------------------------
-    def apply(self, action: Action) -> list[Checkpoint]:
+    def apply(self, action: object) -> list[Checkpoint]:
         """Perform one move; return the checkpoints it caused, as log events.
 
         The variant's machine decides (see the module docstring). An illegal move raises
         :class:`IllegalMoveError` (saying why, and listing what was legal) and leaves the match
         unchanged; so does anything that is not an :class:`Action` (a malformed ``Action``
         cannot be built: ``ValueError``)."""
-        if action.__class__ is not Action:
+        if type(action) is not Action:  # (typed ``object``: anything else is refused)
             why = Why("not_a_move", f"{action!r} is not a move: expected an Action")
             raise IllegalMoveError(why, self.legal_actions(), move=action, why=why)
         kind = action.kind
@@ -554,6 +557,10 @@ class Match:
                 f"score {self.score} games {self.games}>")
 
 
+#: Whether :meth:`Match.clone` may skip ``__init__`` (interpreted: see engine.slots).
+_CLONE_BY_NEW = interpreted(Match)
+
+
 class _Recording(Match):
     """A match that keeps the moves applied to it (:attr:`Match.history`): its ``apply`` is
     Match's, then keeps the move (an illegal one raises first); a match without history runs
@@ -561,13 +568,14 @@ class _Recording(Match):
 
     __slots__ = ("_history",)
 
-    def __init__(self, rules: Rules, **kw: Any) -> None:
+    def __init__(self, rules: Rules, *, seed: int | None = None, dealer: int = 0,
+                 deals: Iterable[Deal] | None = None) -> None:
         self._history: list[Action] = []
-        super().__init__(rules, **kw)
+        super().__init__(rules, seed=seed, dealer=dealer, deals=deals)
 
-    def apply(self, action: Action) -> list[Checkpoint]:
+    def apply(self, action: object) -> list[Checkpoint]:
         checkpoints = Match.apply(self, action)
-        self._history.append(action)
+        self._history.append(cast(Action, action))  # Match.apply refused anything else
         return checkpoints
 
     def clone(self) -> Match:

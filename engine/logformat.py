@@ -25,6 +25,7 @@ from engine.logversion import POSITION_VERSION, rules_need
 from engine.shuffle import SplitMix64
 from engine.shuffle import deal as seeded_deal
 from engine.sidebets import BetState
+from engine.slots import slot_names
 from engine.state import HandState, RoundState
 from engine.variant import looks_like_path
 
@@ -160,10 +161,10 @@ def starts_fresh(match: Match) -> bool:
 _NOT_COMPARED = frozenset(("rules", "machine", "move_table", "_events", "_deals", "rng", "hand",
                            "round"))
 #: The values of the slots compared, as one tuple each (``attrgetter``: read in C).
-_match_slots = attrgetter(*(s for s in Match.__slots__ if s not in _NOT_COMPARED))
-_hand_slots = attrgetter(*(s for s in HandState.__slots__ if s != "side"))
-_bet_slots = attrgetter(*BetState.__slots__)  # a hand's side bets (no __eq__ of their own)
-_round_slots = attrgetter(*RoundState.__slots__)
+_match_slots = attrgetter(*(s for s in slot_names(Match) if s not in _NOT_COMPARED))
+_hand_slots = attrgetter(*(s for s in slot_names(HandState) if s != "side"))
+_bet_slots = attrgetter(*slot_names(BetState))  # a hand's side bets (no __eq__ of their own)
+_round_slots = attrgetter(*slot_names(RoundState))
 
 
 def _same_state(a: Match, b: Match) -> bool:

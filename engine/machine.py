@@ -62,6 +62,7 @@ from functools import cache
 from typing import Any
 
 import transitions
+from mypy_extensions import mypyc_attr
 from transitions import Machine, State, Transition
 from transitions.core import Event
 
@@ -73,6 +74,7 @@ from engine.ruling import CONDITIONS, EFFECTS, Callback
 from engine.state import Phase
 
 
+@mypyc_attr(native_class=False)  # of a built-in exception, for build_native.py's mypyc
 class MachineBuildError(RuntimeError):
     """A transition names a state, condition or effect the engine does not have (a bug, not
     bad input)."""
@@ -159,6 +161,7 @@ PLANNED_VERSIONS = ("0.9.",)
 PLANS_CHECKED = transitions.__version__.startswith(PLANNED_VERSIONS)
 
 
+@mypyc_attr(native_class=False)  # compiled (build_native.py), a subclass of the library's
 class LeanEvent(Event):
     """The library's ``Event.trigger`` for a machine that processes events at once (not
     queued), calls its callbacks with the trigger's arguments (``send_event=False``), and has
@@ -317,6 +320,7 @@ def _setter(name: str) -> Any:
     return prop.setter(fset)
 
 
+@mypyc_attr(native_class=False)  # compiled (build_native.py), a subclass of the library's
 class LeanMachine(Machine):
     """``transitions.Machine`` whose events are :class:`LeanEvent`, plugged in through the
     library's ``event_cls`` extension point; states and transitions are the library's own."""
@@ -418,10 +422,12 @@ def move_table(rules: Rules) -> MoveTable:
     return MoveTable(rules)
 
 
+@mypyc_attr(native_class=False)  # of a built-in exception, for build_native.py's mypyc
 class DiagramUnavailable(RuntimeError):
     """A diagram format needs software that is not installed."""
 
 
+@mypyc_attr(native_class=False)  # compiled (build_native.py): transitions adds its methods
 class _Drawn:
     """The model a diagram machine draws: ``Machine(model=None)`` has no graph of its own
     (transitions draws a model's graph), so one plain object is added as its model."""

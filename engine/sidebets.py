@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from engine.cards import CARD_CODES, RANKS, SUITS, Card, is_extra
 from engine.schemas import with_defaults
+from engine.slots import interpreted, slot_names
 
 if TYPE_CHECKING:
     from engine.game import Match
@@ -446,8 +447,8 @@ class BetState:
         self.flores: tuple[tuple[int, tuple[Card, ...]], ...] = ()
 
     def copy(self) -> BetState:
-        other = BetState.__new__(BetState)
-        for name in BetState.__slots__:
+        other = BetState.__new__(BetState) if _BET_BY_NEW else BetState(self.bet)
+        for name in _BET_SLOTS:
             setattr(other, name, getattr(self, name))
         return other
 
@@ -455,6 +456,11 @@ class BetState:
     def started(self) -> bool:
         """Whether the dispute was started this hand (one per hand, G24)."""
         return bool(self.chain)
+
+
+_BET_SLOTS = slot_names(BetState)
+#: Whether :meth:`BetState.copy` may skip ``__init__`` (interpreted: see engine.slots).
+_BET_BY_NEW = interpreted(BetState)
 
 
 def seats_from_mao(rules: Rules, mao: int) -> list[int]:

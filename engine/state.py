@@ -9,12 +9,13 @@ it is and the cards of the round in play. Move kinds (:mod:`engine.moves`) read 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from engine.cards import Card
+from engine.slots import interpreted
 
 if TYPE_CHECKING:
-    from engine.rules import SpecialHand
+    from engine.rules import Rules, SpecialHand
     from engine.sidebets import BetState
 
 class Phase(StrEnum):
@@ -50,6 +51,29 @@ class Phase(StrEnum):
 #: through the enum's class on every read (a thousand instructions in Python 3.11), and an
 #: enum member compares slower than the string itself; a module's name is read at once.
 DEAL, DECIDE, PLAY, ANSWER, BET_ANSWER, SING, CUT, MATCH_OVER = (phase.value for phase in Phase)
+
+
+class Strengths(Protocol):
+    """What a ruling reads of a hand: each card's strength, by card code."""
+
+    @property
+    def strength(self) -> tuple[int, ...]: ...
+
+
+class Ruled(Protocol):
+    """What the pure rulings (:func:`engine.moves.play.round_outcome`,
+    :func:`engine.moves.outcome.hand_result`) read of a match: its rules, its mão and its
+    hand's strengths. A :class:`~engine.game.Match` is one; so is a bot's
+    :class:`~engine.bots.base.MatchShim`, which has nothing else."""
+
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def mao(self) -> int: ...
+
+    @property
+    def hand(self) -> Strengths: ...
 
 
 #: A card played: (0-based round, seat, card, covered).
@@ -111,7 +135,7 @@ class HandState:
         self.must_kill: tuple[int, ...] = ()
 
     def copy(self) -> HandState:
-        other = HandState.__new__(HandState)
+        other = HandState.__new__(HandState) if _HAND_BY_NEW else HandState(0, 0)
         # every slot, one by one (cheaper than a loop of getattr and setattr)
         other.hands = [h[:] for h in self.hands]
         other.dealt = self.dealt
@@ -134,6 +158,10 @@ class HandState:
         other.side = None if side is None else [b.copy() for b in side]
         other.must_kill = self.must_kill
         return other
+
+
+#: Whether :meth:`HandState.copy` may skip ``__init__`` (interpreted: see engine.slots).
+_HAND_BY_NEW = interpreted(HandState)
 
 
 class RoundState:

@@ -12,9 +12,13 @@ Everything goes through the public API (``Match.new(..., seed=None)``, ``Match.d
 
 from __future__ import annotations
 
+import ast
+import doctest
+import importlib
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -25,6 +29,27 @@ from engine.game import Checkpoint, resolve_rules
 from engine.shuffle import SplitMix64
 
 Variant = Rules | str | os.PathLike[str]
+
+
+def doctests(module: str | ModuleType) -> doctest.TestResults:
+    """``doctest.testmod`` of a module; of a compiled one (``build_native.py``: its functions
+    keep no docstrings doctest can find) the same examples, read from the docstrings of its
+    source, each docstring run in a fresh copy of the module's namespace as testmod runs it."""
+    mod = importlib.import_module(module) if isinstance(module, str) else module
+    path = Path(mod.__file__ or "")
+    if path.suffix == ".py":
+        return doctest.testmod(mod)
+    source = path.with_name(mod.__name__.rpartition(".")[2] + ".py")
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    parser, runner = doctest.DocTestParser(), doctest.DocTestRunner()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            text = ast.get_docstring(node, clean=True)
+            if text and ">>>" in text:
+                name = getattr(node, "name", mod.__name__)
+                runner.run(parser.get_doctest(text, dict(vars(mod)), name, str(source),
+                                              getattr(node, "lineno", 0)))
+    return runner.summarize(verbose=False)
 
 
 def deal(dealer: int, hands: str, vira: str | None = None) -> Deal:

@@ -5,8 +5,6 @@ observation only; the output is the same for a seed, in any number of processes.
 from __future__ import annotations
 
 import copy
-import doctest
-import importlib
 import json
 from pathlib import Path
 from typing import Any
@@ -14,6 +12,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from conftest import REPO
+from helpers import doctests
 
 from engine import Match
 from engine.actions import Action
@@ -223,7 +222,7 @@ def test_analyze_refuses_bad_logs_as_verify_words_them() -> None:
                                     "engine.analysis.walk", "engine.analysis.run",
                                     "engine.analysis.report"])
 def test_docstring_examples_run(module: str) -> None:
-    result = doctest.testmod(importlib.import_module(module))
+    result = doctests(module)
     assert result.attempted >= 1 and result.failed == 0
 
 

@@ -3,12 +3,10 @@ beats random."""
 
 from __future__ import annotations
 
-import doctest
-import importlib
 from typing import Any
 
 import pytest
-from helpers import act, deal, match, score_to
+from helpers import act, deal, doctests, match, score_to
 
 from engine import Action, Match
 from engine.bots import (
@@ -190,5 +188,5 @@ def test_heuristic_beats_random() -> None:
                                     "engine.bots.determinize", "engine.bots.playout",
                                     "engine.protocol", "engine.protocol.chunk"])
 def test_docstring_examples_run(module: str) -> None:
-    result = doctest.testmod(importlib.import_module(module))
+    result = doctests(module)
     assert result.attempted >= 1 and result.failed == 0

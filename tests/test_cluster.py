@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from helpers import doctests
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -353,7 +354,7 @@ def test_workers_load_a_variant_once_by_its_fingerprint() -> None:
 def test_the_cluster_module_examples_run() -> None:
     import doctest
 
-    result = doctest.testmod(engine.cluster)
+    result = doctests(engine.cluster)
     assert result.attempted >= 4 and result.failed == 0
     finder = doctest.DocTestFinder()
     runner = doctest.DocTestRunner()

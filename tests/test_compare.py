@@ -3,7 +3,6 @@ simulations side by side, exit codes 0/1/2, and no traceback anywhere."""
 
 from __future__ import annotations
 
-import doctest
 import gzip
 import json
 import re
@@ -17,6 +16,7 @@ import pytest
 import scipy.stats
 from click.testing import CliRunner, Result
 from conftest import REPO
+from helpers import doctests
 
 import engine.compare
 import engine.simulate
@@ -303,7 +303,7 @@ def test_docstring_examples_run(monkeypatch: pytest.MonkeyPatch) -> None:
 
     attempted = 0
     for module in (engine.compare, engine.compare.logs, engine.compare.stats):
-        result = doctest.testmod(module)
+        result = doctests(module)
         assert result.failed == 0, module.__name__
         attempted += result.attempted
     assert attempted >= 3

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import doctest
-import importlib
 import json
 import shlex
 import sys
@@ -12,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from conftest import REPO
+from helpers import doctests
 
 from engine.cli import main
 from engine.protocol.external import end_all
@@ -34,7 +34,7 @@ def test_readme_python_example_runs() -> None:
                                     "engine.checkpoint", "engine.serve", "engine.serve.table",
                                     "engine.serve.store"])
 def test_module_docstring_examples_run(module: str) -> None:
-    result = doctest.testmod(importlib.import_module(module))
+    result = doctests(module)
     assert result.attempted >= 1 and result.failed == 0
 
 

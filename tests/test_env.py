@@ -4,11 +4,11 @@ match through the environment logged exactly as through Match."""
 
 from __future__ import annotations
 
-import doctest
 import io
 
 import numpy as np
 import pytest
+from helpers import doctests
 
 pytest.importorskip("pettingzoo", reason="the optional extra [rl] (pip install -e '.[test]')")
 
@@ -102,5 +102,5 @@ def test_env_reset_seed_is_deterministic() -> None:
 
 
 def test_docstring_examples_run() -> None:
-    result = doctest.testmod(engine.env)
+    result = doctests(engine.env)
     assert result.attempted >= 1 and result.failed == 0

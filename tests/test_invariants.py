@@ -173,15 +173,17 @@ def test_a_clone_sets_every_slot_of_the_match_and_of_its_hand() -> None:
     """Match.clone and HandState.copy name their slots one by one: a slot added to either and
     forgotten there would be unset in the copy (for a match with side bets too: the copy's
     records are its own)."""
+    from engine.slots import slot_names
     from engine.state import HandState
 
+    match_slots, hand_slots = slot_names(Match), slot_names(HandState)
     for variant in ("paulista", "gauderio"):
         m = Match.new(variant, seed=4)
         m.apply(m.legal_actions()[0])
         other = m.clone()
-        assert [name for name in Match.__slots__ if not hasattr(other, name)] == []
-        assert [name for name in HandState.__slots__ if not hasattr(other.hand, name)] == []
-        assert [getattr(other.hand, n) == getattr(m.hand, n) for n in HandState.__slots__
-                if n != "side"] == [True] * (len(HandState.__slots__) - 1)
+        assert [name for name in match_slots if not hasattr(other, name)] == []
+        assert [name for name in hand_slots if not hasattr(other.hand, name)] == []
+        assert [getattr(other.hand, n) == getattr(m.hand, n) for n in hand_slots
+                if n != "side"] == [True] * (len(hand_slots) - 1)
         if m.hand.side is not None:
             assert other.hand.side is not None and other.hand.side is not m.hand.side

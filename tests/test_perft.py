@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import doctests
 
 from engine.actions import Deal
 from engine.cards import card_name, card_pretty
@@ -138,9 +139,8 @@ def test_no_sequences_without_a_hand() -> None:
 
 
 def test_docstring_examples_run() -> None:
-    import doctest
 
     import engine.perft
 
-    result = doctest.testmod(engine.perft)
+    result = doctests(engine.perft)
     assert result.attempted >= 5 and result.failed == 0

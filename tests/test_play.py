@@ -3,13 +3,12 @@ written as it goes, --resume, and the blind hand."""
 
 from __future__ import annotations
 
-import doctest
 import json
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from helpers import deal, match, score_to
+from helpers import deal, doctests, match, score_to
 
 import engine.cli.play_cmd
 from engine import Action, Match
@@ -179,7 +178,7 @@ def test_resume_needs_a_valid_seeded_log(tmp_path: Path) -> None:
 
 
 def test_docstring_examples_run() -> None:
-    result = doctest.testmod(engine.cli.play_cmd)
+    result = doctests(engine.cli.play_cmd)
     assert result.attempted >= 1 and result.failed == 0
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 import yaml
+from helpers import doctests
 
 from engine.actions import Action
 from engine.playthrough import choose, focus, playthrough
@@ -170,9 +171,8 @@ def test_a_ladder_step_changed_in_a_copy_changes_the_playthrough(
 
 
 def test_docstring_examples_run() -> None:
-    import doctest
 
     import engine.playthrough
 
-    result = doctest.testmod(engine.playthrough)
+    result = doctests(engine.playthrough)
     assert result.attempted >= 5 and result.failed == 0

@@ -8,7 +8,7 @@ from typing import Any
 import jsonschema
 import pytest
 from conftest import REPO
-from helpers import deal, match
+from helpers import deal, doctests, match
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -143,11 +143,10 @@ def test_the_position_schema_is_closed_and_describes_every_property() -> None:
 
 
 def test_the_position_modules_examples_run() -> None:
-    import doctest
 
     import engine.position
 
-    result = doctest.testmod(engine.position)
+    result = doctests(engine.position)
     assert result.attempted >= 1 and result.failed == 0
 
 

@@ -4,14 +4,13 @@ seats see, the log round trip, positions and bots playing it (docs/rules.md, "A 
 
 from __future__ import annotations
 
-import doctest
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import WriteFile
-from helpers import act, assert_illegal, deal, legal, match
+from helpers import act, assert_illegal, deal, doctests, legal, match
 
 import engine.moves.redeal
 from engine import Match
@@ -185,5 +184,5 @@ def test_bots_play_redeal_matches_to_the_end(bot: str) -> None:
 
 
 def test_the_modules_docstring_example_runs() -> None:
-    result = doctest.testmod(engine.moves.redeal)
+    result = doctests(engine.moves.redeal)
     assert result.attempted >= 1 and result.failed == 0

@@ -3,11 +3,10 @@ only legal moves in every variant, and makes each kind of decision sensibly."""
 
 from __future__ import annotations
 
-import doctest
 from typing import Any
 
 import pytest
-from helpers import act, deal, match, score_to
+from helpers import act, deal, doctests, match, score_to
 
 import engine.bots.search
 from engine import Action, Match
@@ -229,7 +228,7 @@ def test_search_win_chance_is_a_probability_that_grows_with_the_score() -> None:
 
 
 def test_docstring_examples_run() -> None:
-    result = doctest.testmod(engine.bots.search)
+    result = doctests(engine.bots.search)
     assert result.attempted >= 1 and result.failed == 0
 
 

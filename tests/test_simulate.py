@@ -3,12 +3,12 @@ replay through the engine to the same checkpoints."""
 
 from __future__ import annotations
 
-import doctest
 import json
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers import doctests
 
 import engine.simulate
 from engine import Action, Match
@@ -129,5 +129,5 @@ def test_wilson_interval() -> None:
 
 
 def test_docstring_examples_run() -> None:
-    result = doctest.testmod(engine.simulate)
+    result = doctests(engine.simulate)
     assert result.attempted >= 1 and result.failed == 0

@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-import doctest
 import json
 
 import pytest
 from click.testing import CliRunner
+from helpers import doctests
 
 import engine.tournament
 from engine.cli import main
@@ -69,5 +69,5 @@ def test_tournament_usage_errors() -> None:
 
 
 def test_docstring_examples_run() -> None:
-    result = doctest.testmod(engine.tournament)
+    result = doctests(engine.tournament)
     assert result.attempted >= 1 and result.failed == 0

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from helpers import doctests
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -277,10 +278,8 @@ def test_build_steps_of_a_log_that_ends_early_is_valid() -> None:
 
 @pytest.mark.parametrize("module", ["engine.viewer", "engine.viewer.charts"])
 def test_the_viewer_s_examples_run(module: str) -> None:
-    import doctest
-    import importlib
 
-    result = doctest.testmod(importlib.import_module(module))
+    result = doctests(module)
     assert result.attempted > 0 and result.failed == 0
 
 

@@ -389,7 +389,7 @@ class Determinizer:
         leader: int = obs["mao"]
         for r in rounds:
             cards = [(p["seat"], parse_card(p["card"]), p["covered"]) for p in r["cards"]]
-            _, leader = round_outcome(shim, cards, leader)  # type: ignore[arg-type]
+            _, leader = round_outcome(shim, cards, leader)
         return leader
 
 

@@ -421,7 +421,7 @@ class HeuristicBot:
             results = [*obs["rounds"], outcome]
             if all(r is None for r in results):
                 return False  # no round won: the variant's all-tied rule, not judged here
-            done, winner = hand_result(shim, results)  # type: ignore[arg-type]
+            done, winner = hand_result(shim, results)
             if not done or winner == team:
                 return False
         return True

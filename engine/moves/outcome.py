@@ -5,11 +5,11 @@ below this module and the side bets'."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.moves.scoring import win_game
 from engine.ruling import HandResult, Ruling
-from engine.state import HandState
+from engine.state import HandState, Ruled
 
 if TYPE_CHECKING:
     from engine.game import Match
@@ -56,7 +56,7 @@ def conclude(m: Match, r: Ruling, winner: int | None, points: int,
         win_game(m, r, game, whole and rules.match_step)
 
 
-def hand_result(m: Match, results: list[int | None]) -> tuple[bool, int | None]:
+def hand_result(m: Ruled, results: list[int | None]) -> tuple[bool, int | None]:
     """C7: whether the hand is decided by its rounds so far, and for whom.
 
     ``results`` holds each round's winning team (``None``: tied). The hand goes to the team
@@ -117,21 +117,23 @@ def hand_result(m: Match, results: list[int | None]) -> tuple[bool, int | None]:
     return True, leader
 
 
-def _all_tied(m: Match) -> int | None:
-    """P8, M7: the team that takes a hand whose every round tied (``None``: nobody)."""
-    rules = m.rules
+def _all_tied(m: Any) -> int | None:
+    """P8, M7: the team that takes a hand whose every round tied (``None``: nobody). ``m``: a
+    :class:`Match`, or what stands for one with its rules, mão, dealer and hand (``Any``: a
+    bot's :class:`~engine.state.Ruled` never gets here, with no round won)."""
+    rules: Rules = m.rules
     how = rules.all_tied
     if how == "nobody":
         return None
     if how == "mao_team":
-        return rules.team_of[m.mao]
+        return rules.team_of[int(m.mao)]
     if how == "dealer_team":
-        return rules.team_of[m.dealer]
+        return rules.team_of[int(m.dealer)]
     # first_round_first_card (house): round 1's first strongest face-up card; the others only
     # matched it. Round 1 all face down (no card tied it, C6 pinned): its leader, the mão.
     hand = m.hand
     strength = hand.strength
-    best, seat = -1, m.mao
+    best, seat = -1, int(m.mao)
     for rnd, s, card, covered in hand.played:
         if rnd == 0 and not covered and strength[card] > best:
             best, seat = strength[card], s

@@ -14,7 +14,7 @@ from engine.moves.scoring import end_hand
 from engine.payload import CardField, Flag, LogEvent, Payload
 from engine.rules import COVERED
 from engine.ruling import Ruling, round_result
-from engine.state import Phase
+from engine.state import Phase, Ruled
 
 if TYPE_CHECKING:
     from engine.actions import Action
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from engine.rules import Rules
 
 
-def round_outcome(m: Match, cards: Sequence[tuple[int, Card, bool]],
+def round_outcome(m: Ruled, cards: Sequence[tuple[int, Card, bool]],
                   leader: int) -> tuple[int | None, int]:
     """A complete round's winning team (``None``: tied) and the next round's leader, from its
     ``cards`` (seat, card, covered) in playing order and its ``leader``. C5: the strongest

@@ -96,7 +96,7 @@ def run_plans(r: Replayer, source: IO[bytes] | bytes) -> None:
             r._announce(None)
         why: str | None = None
         try:
-            cps = m.apply(action)  # type: ignore[arg-type]
+            cps = m.apply(action)
         except IllegalMoveError as exc:
             why, code = exc.message, exc.code
         if why is not None:  # reported outside the except: a raised problem has no context

@@ -39,7 +39,8 @@ def doctests(module: str | ModuleType) -> doctest.TestResults:
     path = Path(mod.__file__ or "")
     if path.suffix == ".py":
         return doctest.testmod(mod)
-    source = path.with_name(mod.__name__.rpartition(".")[2] + ".py")
+    source = Path(__file__).resolve().parent.parent.joinpath(*mod.__name__.split("."))
+    source = source / "__init__.py" if source.is_dir() else source.with_suffix(".py")
     tree = ast.parse(source.read_text(encoding="utf-8"))
     parser, runner = doctest.DocTestParser(), doctest.DocTestRunner()
     for node in ast.walk(tree):

@@ -1,11 +1,16 @@
 """Count what a random playout costs the CPU, instruction by instruction, for two revisions:
-``python -m benchmarks.icount REV_A REV_B [--variant paulista] [--log | --env] [--cache]``.
+``python -m benchmarks.icount REV_A REV_B [--variant paulista] [--log | --env | --search]
+[--cache]``.
 
 Timings on a shared VM move by 10-30% with the load of other processes; the instructions a
 program executes do not. Each revision (a temporary git worktree) plays seeded random matches
 under valgrind's callgrind twice, ``--small`` and ``--large`` matches, with
 ``PYTHONHASHSEED=0``; the difference divided by the difference in hands is the cost of one
-hand, start-up and imports cancelled out. ``--cache`` adds callgrind's simulated caches and
+hand, start-up and imports cancelled out. ``--search`` counts a decision of the ``search`` bot
+instead (``--budget``, by default the bot's own): every seat a search bot, seeded matches
+played until ``--small`` and ``--large`` decisions were made (choices among two moves or more,
+raises out of turn included, M3), through the bot's and the engine's oldest API, so that any
+revision since the bot's can be measured. ``--cache`` adds callgrind's simulated caches and
 branch predictor per hand: instruction-cache misses (``I1mr``), data-cache misses (``D1mr``,
 ``D1mw``), mispredicted conditional and indirect branches (``Bcm``, ``Bim``).
 
@@ -43,6 +48,30 @@ if mode == "env":  # a random agent through the AEC API: the unit is a step
             units += 1
     print(units)
     sys.exit()
+if mode.startswith("search"):  # the search bot at every seat: the unit is a decision
+    from engine.bots import SearchBot, choose_for, next_actor, out_of_turn_raise
+    budget = int(mode.partition(":")[2] or 0)
+
+    class Counted(SearchBot):
+        def choose(self, observation, legal_actions):
+            global units
+            units += len(legal_actions) > 1
+            return super().choose(observation, legal_actions)
+
+    i = 0
+    while units < matches:
+        m = Match.new(variant, seed=i)
+        bots = [Counted(m.rules, 1_000_003 * i + s, **({"budget": budget} if budget else {}))
+                for s in range(m.players)]
+        while not m.is_over and units < matches:
+            action = out_of_turn_raise(m, bots) if m.move_table.any_time else None
+            if action is None:
+                seat = next_actor(m, bots=bots)
+                action = choose_for(bots[seat], m, seat)
+            m.apply(action)
+        i += 1
+    print(units)
+    sys.exit()
 if mode == "log":
     from engine.logformat import Recorder
 for i in range(matches):
@@ -68,8 +97,9 @@ def _env(tree: Path) -> dict[str, str]:
 def count(tree: Path, matches: int, variant: str, cache: bool,
           mode: str = "moves") -> tuple[dict[str, int], int]:
     """The events callgrind collected for ``matches`` matches (``mode``: ``moves``; ``log``,
-    each written by a ``Recorder``; ``env``, played through engine.env), and the hands they
-    had (``env``: the steps)."""
+    each written by a ``Recorder``; ``env``, played through engine.env; ``search`` or
+    ``search:BUDGET``, ``matches`` decisions of search bots), and the hands they had
+    (``env``: the steps; ``search``: the decisions)."""
     extra = ["--cache-sim=yes", "--branch-sim=yes"] if cache else []
     run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
                           *extra, sys.executable, "-c", CHILD, str(matches), variant, mode],
@@ -103,12 +133,20 @@ def main() -> int:
                     help="each match written to its log as it is played (engine.logformat)")
     ap.add_argument("--env", action="store_true",
                     help="per step of a random agent through engine.env's AEC API")
+    ap.add_argument("--search", action="store_true",
+                    help="per decision of the search bot, every seat one (--small and --large "
+                         "count decisions)")
+    ap.add_argument("--budget", type=int, default=0,
+                    help="with --search: the bots' budget (hands played out per decision; "
+                         "default: the bot's own)")
     ap.add_argument("--cache", action="store_true",
                     help="also simulate the caches and the branch predictor")
     args = ap.parse_args()
     if shutil.which("valgrind") is None:
         print("benchmarks.icount needs valgrind (apt-get install valgrind)", file=sys.stderr)
         return 2
+    mode = ("log" if args.log else "env" if args.env else
+            f"search:{args.budget or ''}" if args.search else "moves")
     with tempfile.TemporaryDirectory() as tmp:
         trees = {}
         for rev in (args.rev_a, args.rev_b):
@@ -117,8 +155,7 @@ def main() -> int:
                            capture_output=True)
             trees[rev] = path
         try:
-            got = {rev: per_hand(tree, args.small, args.large, args.variant, args.cache,
-                                  "log" if args.log else "env" if args.env else "moves")
+            got = {rev: per_hand(tree, args.small, args.large, args.variant, args.cache, mode)
                    for rev, tree in trees.items()}
         finally:
             for tree in trees.values():
@@ -127,9 +164,12 @@ def main() -> int:
     a, b = got[args.rev_a], got[args.rev_b]
     shown = SHOWN if args.cache else ("Ir",)
     what = ("per step of a random agent through engine.env" if args.env else
+            f"per decision of the search bot (budget {args.budget or 'default'})"
+            if args.search else
             "per hand of a random playout" + (" with its log" if args.log else ""))
+    unit = "decisions" if args.search else "matches"
     print(f"{args.variant}: {what} "
-          f"({args.large} - {args.small} matches, PYTHONHASHSEED=0)")
+          f"({args.large} - {args.small} {unit}, PYTHONHASHSEED=0)")
     print(f"{'event':6} {args.rev_a:>14} {args.rev_b:>14}  B/A")
     for key in shown:
         print(f"{key:6} {a[key]:14,.0f} {b[key]:14,.0f}  {b[key] / a[key]:.3f}")

@@ -41,7 +41,7 @@ from engine.game import Match
 from engine.moves.deal import decider_seat
 from engine.moves.play import round_outcome
 from engine.observation import Observation
-from engine.position import POSITION_FORMAT, build
+from engine.position import POSITION_FORMAT, build, build_like
 from engine.rules import Rules
 from engine.shuffle import SplitMix64
 from engine.sidebets import SideBet, best_points, flor_points, is_flor
@@ -59,16 +59,27 @@ class Determinizer:
         self._deck = [card_name(c) for c in rules.deck]
         self._special_index = {h.name: i for i, h in enumerate(rules.special_hands)}
         self._making_cache: dict[tuple[Any, ...], list[tuple[str, ...]]] = {}
+        #: The observation of the last guess built, and the match its guesses are laid out on
+        #: (:func:`engine.position.build_like`); an observation is not changed once given.
+        self._laid_for: Observation | None = None
+        self._laid_out: Match | None = None
 
     def guessed_match(self, obs: Observation) -> Match | None:
         """A match built from a guess of the hidden cards; a guess the engine refuses (the
         constraints the guess does not model: a flor's suit among covered cards, say) is
         drawn again, up to 8 times (``None`` then: the caller skips this guess)."""
         for _ in range(8):
+            guess = self.consistent_guess(obs)
             try:
-                return build(self.rules, self.consistent_guess(obs), trusted=True)
+                if self._laid_for is obs and self._laid_out is not None:
+                    return build_like(self._laid_out, guess)
+                m = build(self.rules, guess, trusted=True)
             except PositionError:
                 continue
+            # the first guess built for an observation lays out the match of every later one
+            # (its fields but the cards are the observation's): a copy gets the cards placed
+            self._laid_for, self._laid_out = obs, m.clone()
+            return m
         return None
 
     def consistent_guess(self, obs: Observation) -> dict[str, Any]:

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from engine.cards import Card, parse_card
+from engine.cards import Card, card_name, parse_card
 from engine.errors import Why
 from engine.matchpos.schema import Position, between_hands, refuse
 from engine.moves.scoring import new_hand
@@ -200,6 +201,112 @@ def read(rules: Rules, p: Position, states: Collection[str]) -> PositionData:
         special=_read_special(rules, p["special"], r), last_hand=_read_last(p["last_hand"], r),
         side_bets=_read_bets(rules, p.get("side_bets"), r), must_kill=tuple(
             p.get("must_kill") or ()))
+
+
+#: The cards of a position (:func:`read_cards`): the hands, every card played, the round in
+#: play's, the cards as dealt, the pending raise, and each side bet's shows (its ``shown`` and
+#: ``flores``).
+Cards = tuple[list[list[Card]], list[Played], list[tuple[int, Card, bool]],
+              tuple[tuple[Card, ...], ...], "tuple[int, int, Card | None] | None",
+              list[tuple["Show | None", tuple[Show, ...]]]]
+
+
+def read_cards(rules: Rules, p: Position) -> Cards:
+    """The cards of position ``p``, read as :func:`read` reads them (each in the deck; the
+    vira, the hands and the cards played once each, by seats in range), where the fields that
+    are not cards were read before, from a position that differs from ``p`` in its cards only.
+    A position whose cards pass is read by table lookups; one that does not, by
+    :func:`read`'s own reader, which refuses it as :func:`read` does."""
+    codes = deck_codes(rules)
+    n = rules.players
+    try:
+        vira = p["vira"]
+        once = [codes[vira]] if vira is not None else []
+        hands = [[codes[c] for c in h] for h in p["hands"]]
+        for h in hands:
+            once += h
+        played: list[Played] = []
+        for i, rd in enumerate(p["rounds"]):
+            for pc in rd["cards"]:
+                seat = pc["seat"]
+                if not 0 <= seat < n:
+                    raise KeyError(seat)
+                played.append((i, seat, codes[pc["card"]], pc["covered"]))
+        cur = p["round"]
+        number = cur["number"] - 1
+        repeat = number < len(p["rounds"])
+        round_cards = []
+        for pc in cur["cards"]:
+            seat = pc["seat"]
+            if not 0 <= seat < n:
+                raise KeyError(seat)
+            round_cards.append((seat, codes[pc["card"]], pc["covered"]))
+        if not repeat:
+            played += [(number, *entry) for entry in round_cards]
+        once += [c for _, _, c, _ in played]
+        if len(set(once)) != len(once):
+            raise KeyError("twice")
+        dealt = tuple(tuple(codes[c] for c in h) for h in p["dealt"])
+        pend = p["pending"]
+        pending = None if pend is None else (
+            pend["seat"], pend["value"], None if pend["card"] is None else codes[pend["card"]])
+        side: list[tuple[Show | None, tuple[Show, ...]]] = []
+        for e in p.get("side_bets") or ():
+            sh = e["shown"]
+            side.append((None if sh is None else _show_codes(sh, codes, n),
+                         tuple(_show_codes(f, codes, n) for f in e.get("flores", ()))))
+    except KeyError:  # a card outside the deck or twice, a seat out of range: refused
+        return _read_cards(rules, p)
+    return hands, played, round_cards, dealt, pending, side
+
+
+@cache
+def deck_codes(rules: Rules) -> dict[str, Card]:
+    """The code of each card of the variant's deck, by its name (made once per variant)."""
+    return {card_name(c): c for c in rules.deck}
+
+
+def _show_codes(e: dict[str, Any], codes: dict[str, Card], n: int) -> Show:
+    """A show (:func:`_read_show`) by table lookups: ``KeyError`` where it is refused."""
+    seat = e["seat"]
+    if not 0 <= seat < n:
+        raise KeyError(seat)
+    return seat, tuple(codes[c] for c in e["cards"])
+
+
+def _read_cards(rules: Rules, p: Position) -> Cards:
+    """:func:`read_cards` by :func:`read`'s reader, which refuses what it would refuse."""
+    r = _Reader(rules)
+    if p["vira"] is not None:
+        r.card(p["vira"], "vira")
+    card = r.card
+    hands = [[card(c, f"hands[{s}][{i}]") for i, c in enumerate(h)]
+             for s, h in enumerate(p["hands"])]
+    played: list[Played] = []
+    for i, rd in enumerate(p["rounds"]):
+        played += [(i, *r.played(pc, f"rounds[{i}].cards[{j}]"))
+                   for j, pc in enumerate(rd["cards"])]
+    cur = p["round"]
+    number = cur["number"] - 1
+    repeat = number < len(p["rounds"])
+    round_cards = [r.played(pc, f"round.cards[{j}]", once=not repeat)
+                   for j, pc in enumerate(cur["cards"])]
+    if not repeat:
+        played += [(number, *entry) for entry in round_cards]
+    dealt = tuple(tuple(card(c, f"dealt[{s}][{i}]", once=False) for i, c in enumerate(h))
+                  for s, h in enumerate(p["dealt"]))
+    pend = p["pending"]
+    pending = None if pend is None else (
+        pend["seat"], pend["value"],
+        None if pend["card"] is None else card(pend["card"], "pending.card", once=False))
+    side = []
+    for k, e in enumerate(p.get("side_bets") or ()):
+        at = f"side_bets[{k}]"
+        sh = e["shown"]
+        side.append((None if sh is None else _read_show(sh, f"{at}.shown", r),
+                     tuple(_read_show(f, f"{at}.flores[{i}]", r)
+                           for i, f in enumerate(e.get("flores", ())))))
+    return hands, played, round_cards, dealt, pending, side
 
 
 def _read_special(rules: Rules, sp: dict[str, Any] | None, r: _Reader) -> SpecialRecord | None:

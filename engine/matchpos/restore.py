@@ -1,11 +1,12 @@
-"""A fresh match put in a position: :func:`set_position`."""
+"""A fresh match put in a position: :func:`set_position`; a copy of one put in another
+position with the same fields but its cards: :func:`set_cards`."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from engine.matchpos.checks import check
-from engine.matchpos.reading import read, set_up
+from engine.matchpos.reading import read, read_cards, set_up
 from engine.matchpos.schema import schema_check
 
 if TYPE_CHECKING:
@@ -29,3 +30,34 @@ def set_position(m: Match, position: object, *, trusted: bool = False) -> None:
     check(m, position)
     setattr(m, m.machine.model_attribute, data.state)  # as Machine.set_state sets it
     m.is_over = data.state == "match_over"
+
+
+def set_cards(m: Match, position: object) -> None:
+    """Put on ``m`` the cards of ``position``, then check it as :func:`set_position` does:
+    ``m`` is a copy (:meth:`Match.clone`) of a match that :func:`set_position` put in a
+    position that differs from this one at most in where its cards are (the hands, the cards
+    as dealt, the faces of the cards played, a pending raise's card, the cards a side bet's
+    winner shows): the guesses of the hidden cards behind one observation, which a search
+    bot builds by the hundred. The same refusals as :func:`set_position` of the whole
+    position (the fields that are not cards were read and checked when ``m``'s original was
+    laid out, and nothing else in them varies): a card outside the deck or twice, then
+    :func:`~engine.matchpos.checks.check` of the whole match. ``position`` is trusted (the
+    shapes of the JSON Schema); ``m`` is left unusable where it raises."""
+    assert isinstance(position, dict)
+    hands, played, round_cards, dealt, pending, side = read_cards(m.rules, position)
+    hand, rnd = m.hand, m.round
+    hand.hands = hands
+    hand.played = played
+    rnd.cards = round_cards
+    hand.dealt = dealt
+    hand.pending = pending
+    for b, shows in zip(hand.side or (), side, strict=False):
+        b.shown, b.flores = shows
+        b.holders = None  # worked out from the dealt cards when first asked, as in a fresh hand
+    attr = m.machine.model_attribute
+    state = getattr(m, attr)
+    setattr(m, attr, str(m.machine.initial))  # as a fresh match is while it is checked
+    m.is_over = False
+    check(m, position)
+    setattr(m, attr, state)
+    m.is_over = state == "match_over"

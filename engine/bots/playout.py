@@ -27,7 +27,7 @@ from engine.bots.base import Bot, choose_for, next_actor
 from engine.cards import Card
 from engine.errors import IllegalMoveError
 from engine.game import Checkpoint, Match
-from engine.moves import PHASES
+from engine.moves import KINDS, PHASES
 from engine.state import DEAL, MATCH_OVER, PLAY
 
 
@@ -54,15 +54,25 @@ def play_out(m: Match, policy: Sequence[Bot], events: list[Checkpoint] | None = 
     ``cards=False``, by ``policy`` too, raises in turn included), answers and decisions by
     ``policy`` (a bot per seat); the checkpoints go to ``events`` if given. The next hand's
     first move (a cut) is not played."""
+    plays = _PLAYS if cards and _PLAYS in m.move_table.listers.get(PLAY, ()) else None
     while m.state not in (DEAL, MATCH_OVER) and not _opens(m.state):
         if m.state == PLAY and cards:
             seat = m.round.turn
-            cps = m.apply(greedy(m, m.legal_actions(seat)))
+            # greedy picks among the plays only: the play kind's own lister gives them as
+            # legal_actions lists them (in its order), the other kinds' moves are not made
+            legal: list[Action] = []
+            if plays is not None:
+                plays(m, seat, legal)
+            cps = m.apply(greedy(m, legal or m.legal_actions(seat)))
         else:
             seat = next_actor(m)
             cps = m.apply(choose_for(policy[seat], m, seat))
         if events is not None:
             events += cps
+
+
+#: The ``play`` kind's lister: the plays of the seat whose card is awaited.
+_PLAYS = KINDS["play"].lister
 
 
 def _opens(state: str) -> bool:

@@ -30,6 +30,7 @@ class WinChance:
         self._teams = rules.teams
         self._game = lru_cache(maxsize=None)(self._game_needs)
         self._match = lru_cache(maxsize=None)(self._match_needs)
+        self._matches: dict[tuple[int, ...], tuple[float, ...]] = {}
 
     def _game_needs(self, needs: tuple[int, ...]) -> tuple[float, ...]:
         teams = self._teams
@@ -67,7 +68,15 @@ class WinChance:
 
     def match(self, score: Sequence[int], games: Sequence[int]) -> tuple[float, ...]:
         """Each team's chance to win the match from ``score`` in the game in play and
-        ``games`` won."""
+        ``games`` won (worked out once per score and games: a search asks it for every hand
+        played out)."""
+        key = (*score, *games)
+        got = self._matches.get(key)
+        if got is None:
+            got = self._matches[key] = self._match_from(score, games)
+        return got
+
+    def _match_from(self, score: Sequence[int], games: Sequence[int]) -> tuple[float, ...]:
         need = self.rules.games_to_win
         q = self.game(score)
         teams = self._teams

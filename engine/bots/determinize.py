@@ -62,6 +62,11 @@ class Determinizer:
         #: The observation of the last guess built, and the match its guesses are laid out on
         #: (:func:`engine.position.build_like`); an observation is not changed once given.
         self._laid_for: Observation | None = None
+        #: The observation last guessed from, and what its seat has seen (:meth:`_seen`, the
+        #: vira, the cards not seen in the deck's order).
+        self._seen_for: Observation | None = None
+        self._seen_last: tuple[list[list[str]], set[str], list[int], list[str | None],
+                               Card | None, list[str]] = ([], set(), [], [], None, [])
         self._laid_out: Match | None = None
 
     def guessed_match(self, obs: Observation) -> Match | None:
@@ -108,9 +113,15 @@ class Determinizer:
         random from those the seat has not seen (docs/positions.md)."""
         rules = self.rules
         n = rules.players
-        held, known_cards, played_by, bound = self._seen(obs)
-        vira = parse_card(obs["vira"]) if obs["vira"] is not None else None
-        pool = [c for c in self._deck if c not in known_cards]
+        if self._seen_for is not obs:  # what the seat has seen: once per observation
+            seen = self._seen(obs)
+            vira = parse_card(obs["vira"]) if obs["vira"] is not None else None
+            self._seen_for = obs
+            self._seen_last = (*seen, vira, [c for c in self._deck if c not in seen[1]])
+        fixed, known_cards, played_by, fixed_bound, vira, unseen = self._seen_last
+        held = [h[:] for h in fixed]  # the guess deals into these
+        bound = fixed_bound[:]
+        pool = unseen[:]
         shows, pool = self._deal_shown_points(obs, held, pool, played_by, vira)
         pool, no_flor = self._deal_flores(obs, held, pool, played_by, vira)
         held, hidden_played = self._deal_unseen(obs, held, pool, played_by, no_flor, vira)

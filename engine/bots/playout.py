@@ -27,6 +27,7 @@ from engine.bots.base import Bot, choose_for, next_actor
 from engine.cards import Card
 from engine.errors import IllegalMoveError
 from engine.game import Checkpoint, Match
+from engine.machine import MoveTable
 from engine.moves import KINDS, PHASES
 from engine.state import DEAL, MATCH_OVER, PLAY
 
@@ -54,9 +55,14 @@ def play_out(m: Match, policy: Sequence[Bot], events: list[Checkpoint] | None = 
     ``cards=False``, by ``policy`` too, raises in turn included), answers and decisions by
     ``policy`` (a bot per seat); the checkpoints go to ``events`` if given. The next hand's
     first move (a cut) is not played."""
-    plays = _PLAYS if cards and _PLAYS in m.move_table.listers.get(PLAY, ()) else None
-    while m.state not in (DEAL, MATCH_OVER) and not _opens(m.state):
-        if m.state == PLAY and cards:
+    table = m.move_table
+    plays = _PLAYS if cards and _PLAYS in table.listers.get(PLAY, ()) else None
+    stops = _STOPS.get(table)
+    if stops is None:
+        stops = _STOPS[table] = frozenset(
+            s for s in m.machine.states if s in (DEAL, MATCH_OVER) or _opens(s))
+    while (state := m.state) not in stops:
+        if state == PLAY and cards:
             seat = m.round.turn
             # greedy picks among the plays only: the play kind's own lister gives them as
             # legal_actions lists them (in its order), the other kinds' moves are not made
@@ -71,6 +77,9 @@ def play_out(m: Match, policy: Sequence[Bot], events: list[Checkpoint] | None = 
             events += cps
 
 
+#: The states where a playout stops, by variant (its move table): a deal or the next hand's
+#: first move awaited, or the match over.
+_STOPS: dict[MoveTable, frozenset[str]] = {}
 #: The ``play`` kind's lister: the plays of the seat whose card is awaited.
 _PLAYS = KINDS["play"].lister
 
@@ -104,10 +113,16 @@ def greedy(m: Match, legal: Sequence[Action]) -> Action:
         plays = [a for a in legal if a.kind == "play"]
         if not plays:
             return legal[0]
-    if len(plays) == 1 or m.hand.blind:
+    hand = m.hand
+    if len(plays) == 1 or hand.blind:
         return plays[0]
-    strength = m.hand.strength
-    ranked = sorted(plays, key=lambda a: strength[a.card])  # type: ignore[index]
+    strength = hand.strength
+    if len(plays) == 2:  # the usual case, as sorted ranks it (stable: the first on a tie)
+        first, second = plays
+        weaker = strength[second.card] < strength[first.card]  # type: ignore[index]
+        ranked = [second, first] if weaker else plays
+    else:
+        ranked = sorted(plays, key=lambda a: strength[a.card])  # type: ignore[index]
     rnd = m.round
     if not rnd.cards:
         top = ranked[-1]
@@ -120,9 +135,10 @@ def greedy(m: Match, legal: Sequence[Action]) -> Action:
     for s, c, cov in rnd.cards:
         v = -1 if cov else strength[c]
         if team_of[s] == mine:
-            ours = max(ours, v)
-        else:
-            opp = max(opp, v)
+            if v > ours:
+                ours = v
+        elif v > opp:
+            opp = v
     if ours > opp:
         return ranked[0]
     for a in ranked:

@@ -20,8 +20,13 @@ from conftest import REPO
 
 from engine import Match
 from engine.analysis.run import analyse
-from engine.bots import make_bot
+from engine.bots import choose_for, make_bot, next_actor
+from engine.bots.determinize import Determinizer
+from engine.bots.heuristic import HeuristicBot
+from engine.errors import PositionError
 from engine.logformat import Recorder
+from engine.position import build, build_like
+from engine.shuffle import SplitMix64
 from engine.simulate import bot_seed, match_seed, play_match, seat_bots
 from engine.variant import load_variant
 
@@ -84,3 +89,52 @@ def test_analyze_report(snapshot: Any, replay: str) -> None:
     report = analyse(path.read_bytes(), replay, base=path.parent, playouts=3, hindsight=True)
     snapshot.assert_match(report_lines(report),
                           f"analyze-{replay.removesuffix('.jsonl')}-p3.jsonl")
+
+
+#: Variants whose guesses the engine sometimes refuses (a flor's suits, a cut, a shown card),
+#: and some whose guesses it never does.
+LAID_OUT = ["paulista", "mineiro", "gauderio", "gauderio-flor-round-1", "cut",
+            "truco-de-amostra", "raiser-must-kill", "three-players"]
+
+
+@pytest.mark.parametrize("variant", LAID_OUT)
+def test_guesses_on_a_laid_out_match_are_built_as_positions(variant: str) -> None:
+    """engine.position.build_like (a guess's cards placed on a copy of the match the
+    observation's first guess built) refuses exactly the guesses build refuses, and makes the
+    same match of the others, at every decision of heuristic matches."""
+    refused = built = 0
+    for seed in range(2):
+        m = Match.new(variant, seed=seed)
+        bots = [make_bot("heuristic", m.rules, s) for s in range(m.players)]
+        judges = [HeuristicBot(m.rules, s) for s in range(m.players)]
+        guesser = Determinizer(m.rules, SplitMix64(seed), judges)
+        while not m.is_over:
+            seat = next_actor(m)
+            obs = m.observation(seat)
+            laid: Match | None = None
+            for _ in range(5):
+                guess = guesser.consistent_guess(obs)
+                try:
+                    whole: Match | None = build(m.rules, guess, trusted=True)
+                except PositionError:
+                    whole = None
+                    refused += 1
+                if laid is None:
+                    laid = whole.clone() if whole is not None else None
+                    continue
+                try:
+                    placed: Match | None = build_like(laid, guess)
+                except PositionError:
+                    placed = None
+                assert (whole is None) == (placed is None), (variant, seed, guess)
+                if whole is None:
+                    continue
+                assert placed is not None
+                built += 1
+                assert placed.position() == whole.position()
+                assert placed.observation(seat) == whole.observation(seat)
+                assert placed.legal_actions() == whole.legal_actions()
+            m.apply(choose_for(bots[seat], m, seat))
+    assert built > 20
+    if variant.startswith(("gauderio", "cut", "truco")):
+        assert refused > 0  # the refusals are exercised

@@ -55,6 +55,32 @@ def check(m: Match, p: Position) -> None:
     _check_rounds(m, p, live, start)
 
 
+def check_cards(m: Match, p: Position) -> None:
+    """:func:`check` of a match that differs from one that passed it at most in the cards
+    :func:`~engine.matchpos.restore.set_cards` places (the hands, the cards as dealt, the
+    faces of covered cards, a pending raise's card, a side bet's shows): it refuses exactly
+    what :func:`check` would. Only the blocks that read those cards run: the cards, a pending
+    raise's card, the cards shown and bound, the side bets. The others read nothing that
+    differs (a covered card counts as nothing in a round, whatever its face, and every card
+    played face up is as it was), so they pass again; between hands and at ``match_over``
+    (where the round that ended the match is compared card by card) :func:`check` runs whole."""
+    state = p["state"]
+    if between_hands(state) or state == "match_over":
+        check(m, p)
+        return
+    _check_cards(m)
+    hand = m.hand
+    pending = hand.pending
+    if pending is not None:
+        ps, _, pc = pending
+        if pc is not None and pc not in hand.hands[ps]:
+            raise refuse(Why("pending_card", f"seat {ps} does not hold {card_name(pc)}"),
+                         "pending.card")
+    _check_shown(m, state)
+    if hand.side is not None:
+        _check_side(m, p, _hand_start_score(m))
+
+
 def _check_must_kill(m: Match, p: Position) -> None:
     """The raisers who must beat the table with their card of the round (C8 house,
     ``play.raiser_must_kill``): present exactly in a variant with the rule; each a seat that

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.matchpos.checks import check
+from engine.matchpos.checks import check, check_cards
 from engine.matchpos.reading import read, read_cards, set_up
 from engine.matchpos.schema import schema_check
 
@@ -40,9 +40,9 @@ def set_cards(m: Match, position: object) -> None:
     winner shows): the guesses of the hidden cards behind one observation, which a search
     bot builds by the hundred. The same refusals as :func:`set_position` of the whole
     position (the fields that are not cards were read and checked when ``m``'s original was
-    laid out, and nothing else in them varies): a card outside the deck or twice, then
-    :func:`~engine.matchpos.checks.check` of the whole match. ``position`` is trusted (the
-    shapes of the JSON Schema); ``m`` is left unusable where it raises."""
+    laid out, and nothing else in them varies): a card outside the deck or twice, then the
+    checks that read the cards (:func:`~engine.matchpos.checks.check_cards`). ``position`` is
+    trusted (the shapes of the JSON Schema); ``m`` is left unusable where it raises."""
     assert isinstance(position, dict)
     hands, played, round_cards, dealt, pending, side = read_cards(m.rules, position)
     hand, rnd = m.hand, m.round
@@ -58,6 +58,6 @@ def set_cards(m: Match, position: object) -> None:
     state = getattr(m, attr)
     setattr(m, attr, str(m.machine.initial))  # as a fresh match is while it is checked
     m.is_over = False
-    check(m, position)
+    check_cards(m, position)
     setattr(m, attr, state)
     m.is_over = state == "match_over"

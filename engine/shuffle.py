@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from engine.cards import Card
 from engine.slots import interpreted
@@ -144,7 +145,11 @@ def _lane_constants(c: int) -> tuple[int, int, int, Callable[[bytes], tuple[int,
     return got
 
 
-def shuffle(deck: Sequence[Card], rng: SplitMix64) -> list[Card]:
+#: What :func:`shuffle` shuffles: cards, or anything else in a sequence (card names).
+T = TypeVar("T")
+
+
+def shuffle(deck: Sequence[T], rng: SplitMix64) -> list[T]:
     """Fisher-Yates from the given (canonical) order:
     ``for i = len-1 .. 1: swap(i, rng.bounded(i+1))``.
 
@@ -155,7 +160,7 @@ def shuffle(deck: Sequence[Card], rng: SplitMix64) -> list[Card]:
     return _shuffled(deck, rng, len(deck))
 
 
-def _shuffled(deck: Sequence[Card], rng: SplitMix64, needed: int) -> list[Card]:
+def _shuffled(deck: Sequence[T], rng: SplitMix64, needed: int) -> list[T]:
     """The first ``needed`` cards of :func:`shuffle`'s result, the generator left where the
     whole shuffle leaves it. A step ``i`` of Fisher-Yates fixes the card at ``i`` for good,
     so for ``i >= needed`` only the card it moves down matters (one store instead of a swap:

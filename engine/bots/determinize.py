@@ -43,7 +43,7 @@ from engine.moves.play import round_outcome
 from engine.observation import Observation
 from engine.position import POSITION_FORMAT, build, build_like
 from engine.rules import Rules
-from engine.shuffle import SplitMix64
+from engine.shuffle import SplitMix64, shuffle
 from engine.sidebets import SideBet, best_points, flor_points, is_flor
 from engine.state import Phase
 
@@ -269,8 +269,9 @@ class Determinizer:
                      played_by: list[int], no_flor: list[tuple[SideBet, int]],
                      vira: Card | None) -> tuple[list[list[str]], list[Mapping[str, Any]]]:
         """Deal the unseen cards: Fisher-Yates over ``pool`` (in place) from the bot's own
-        generator, again where a seat of ``no_flor`` got a flor it cannot have (up to 32
-        times). Each seat's cards, and the played cards with the face-down ones dealt."""
+        generator (:func:`engine.shuffle.shuffle`: its draws one by one, computed at once),
+        again where a seat of ``no_flor`` got a flor it cannot have (up to 32 times). Each
+        seat's cards, and the played cards with the face-down ones dealt."""
         rng = self.rng
         n = self.rules.players
         me = obs["seat"]
@@ -278,9 +279,7 @@ class Determinizer:
         cards_per = self.rules.cards_per_player
         fixed = [list(h) for h in held]
         for _ in range(32):
-            for i in range(len(pool) - 1, 0, -1):
-                j = rng.bounded(i + 1)
-                pool[i], pool[j] = pool[j], pool[i]
+            pool[:] = shuffle(pool, rng)  # swap(i, rng.bounded(i + 1)), i = len-1 .. 1
             take = iter(pool)
             held = [list(h) for h in fixed]
             for s in range(n):

@@ -178,7 +178,9 @@ class RoundState:
         self.cards: list[tuple[int, Card, bool]] = []
 
     def copy(self) -> RoundState:
-        other = RoundState(self.number, self.leader)
+        other = RoundState.__new__(RoundState)  # every slot set here: no __init__ to run
+        other.number = self.number
+        other.leader = self.leader
         other.turn = self.turn
         other.cards = self.cards[:]
         return other

@@ -170,11 +170,12 @@ def test_same_seed_and_moves_give_the_same_checkpoints_in_a_new_process() -> Non
 
 
 def test_a_clone_sets_every_slot_of_the_match_and_of_its_hand() -> None:
-    """Match.clone and HandState.copy name their slots one by one: a slot added to either and
-    forgotten there would be unset in the copy (for a match with side bets too: the copy's
-    records are its own)."""
+    """Match.clone, HandState.copy, RoundState.copy and BetState.copy name their slots one by
+    one: a slot added to one and forgotten there would be unset in the copy (for a match with
+    side bets too: the copy's records are its own)."""
+    from engine.sidebets import BetState
     from engine.slots import slot_names
-    from engine.state import HandState
+    from engine.state import HandState, RoundState
 
     match_slots, hand_slots = slot_names(Match), slot_names(HandState)
     for variant in ("paulista", "gauderio"):
@@ -185,5 +186,12 @@ def test_a_clone_sets_every_slot_of_the_match_and_of_its_hand() -> None:
         assert [name for name in hand_slots if not hasattr(other.hand, name)] == []
         assert [getattr(other.hand, n) == getattr(m.hand, n) for n in hand_slots
                 if n != "side"] == [True] * (len(hand_slots) - 1)
+        round_slots = slot_names(RoundState)
+        assert [getattr(other.round, n) == getattr(m.round, n)
+                for n in round_slots] == [True] * len(round_slots)
         if m.hand.side is not None:
             assert other.hand.side is not None and other.hand.side is not m.hand.side
+            for mine, copied in zip(m.hand.side, other.hand.side, strict=True):
+                assert copied is not mine
+                assert [n for n in slot_names(BetState)
+                        if getattr(copied, n) != getattr(mine, n)] == []

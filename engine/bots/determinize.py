@@ -391,9 +391,11 @@ class Determinizer:
         if found is None:
             shown = [parse_card(c) for c in public]
             found = []
+            codes = {c: parse_card(c) for c in pool}  # each card parsed once, not per combo
+            flor = bet.kind == "flor"
             for combo in combinations(pool, want):
-                cards = shown + [parse_card(c) for c in combo]
-                if (bet.kind != "flor" or is_flor(bet, cards, vira)) and (
+                cards = shown + [codes[c] for c in combo]
+                if (not flor or is_flor(bet, cards, vira)) and (
                         points is None or bet.points(cards, vira) == points):
                     found.append(combo)
             if len(self._making_cache) > 8:

@@ -16,9 +16,10 @@ Each time it has a real choice, the bot
 2. builds that guess as a position (docs/positions.md) and a match from it
    (:meth:`engine.position.build`, so the engine checks the guess like any position; it has no
    generator, so no later deal is known either);
-3. tries each of its legal moves on a copy of that match (:meth:`Match.clone`) and plays the
-   hand out with a cheap policy: cards by a greedy rule of thumb (the lowest card that wins the
-   round, else the lowest; strong leads), never a raise in a card's place, and the
+3. tries each of its legal moves on a copy of that match (:meth:`Match.clone`; the last move
+   on the match itself) and plays the hand out with a cheap policy: cards by a greedy rule
+   of thumb (the lowest card that wins the round, else the lowest; strong leads), never a
+   raise in a card's place, and the
    :class:`~engine.bots.heuristic.HeuristicBot` answering raises and deciding special hands
    (from each seat's own observation);
 4. scores the end of the hand by the chance its team wins the match from the new score
@@ -114,8 +115,9 @@ class SearchBot:
             m = self._guesser.guessed_match(obs)
             if m is None:
                 continue
+            last = k - 1
             for i, move in enumerate(legal_actions):
-                trial = m.clone()
+                trial = m.clone() if i < last else m  # the guess itself serves the last move
                 if try_move(trial, move, self._policy) is None:
                     continue  # legal only with cards this guess does not give (never seen)
                 totals[i] += self._value.match(trial.score, trial.games)[team] \

@@ -15,7 +15,9 @@ A :class:`Determinizer` deals, from a seat's :class:`~engine.observation.Observa
 
 and builds the guess as a position (docs/positions.md) and a match from it
 (:meth:`guessed_match`, through :func:`engine.position.build`, so the engine checks the guess
-like any position; it has no generator, so no later deal is known either). Deterministic: the
+like any position; it has no generator, so no later deal is known either; the later guesses of
+one observation through :func:`engine.position.build_like`, on a copy of the first guess's
+match, refused exactly where ``build`` refuses). Deterministic: the
 draws are the given :class:`~engine.shuffle.SplitMix64`'s and nothing else.
 
 >>> from engine import Match

@@ -15,7 +15,9 @@ Each time it has a real choice, the bot
    :mod:`engine.bots.playout`);
 2. builds that guess as a position (docs/positions.md) and a match from it
    (:meth:`engine.position.build`, so the engine checks the guess like any position; it has no
-   generator, so no later deal is known either);
+   generator, so no later deal is known either; the later guesses of one observation are
+   placed on a copy of its first, :func:`engine.position.build_like`, refused where ``build``
+   would refuse them);
 3. tries each of its legal moves on a copy of that match (:meth:`Match.clone`; the last move
    on the match itself) and plays the hand out with a cheap policy: cards by a greedy rule
    of thumb (the lowest card that wins the round, else the lowest; strong leads), never a
@@ -30,9 +32,9 @@ Each time it has a real choice, the bot
 Why positions rather than ``Match.clone()`` with the hidden cards re-dealt: the bot is given
 only its observation and its legal moves (:func:`engine.bots.choose_for`), never the match, so
 what it may know is what it is given; the guess goes through the engine's own position checks,
-so a wrong reconstruction is an error, not a silent mis-search. Skipping only the JSON Schema
-check (``trusted``), a match from a position costs about 0.1 ms, a hand played out about as
-much again; every move of one guess shares that guess (common random numbers).
+so a wrong reconstruction is an error, not a silent mis-search. A guess placed on the laid-out
+match costs a fraction of a hand played out; every move of one guess shares that guess (common
+random numbers).
 
 The budget is in iterations (``search:400``): the number of hands played out per decision,
 shared among the legal moves (each guess plays every move once); an offer to raise out of turn

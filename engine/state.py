@@ -178,9 +178,14 @@ class RoundState:
         self.cards: list[tuple[int, Card, bool]] = []
 
     def copy(self) -> RoundState:
-        other = RoundState.__new__(RoundState)  # every slot set here: no __init__ to run
+        # every slot set here: no __init__ to run, where it can be skipped (see engine.slots)
+        other = RoundState.__new__(RoundState) if _ROUND_BY_NEW else RoundState(0, 0)
         other.number = self.number
         other.leader = self.leader
         other.turn = self.turn
         other.cards = self.cards[:]
         return other
+
+
+#: Whether :meth:`RoundState.copy` may skip ``__init__`` (interpreted: see engine.slots).
+_ROUND_BY_NEW = interpreted(RoundState)

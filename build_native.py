@@ -56,6 +56,15 @@ MODULES = (
     "engine/moves/raising.py",
     "engine/moves/redeal.py",
     "engine/moves/scoring.py",
+    "engine/position.py",
+    "engine/matchpos/restore.py",
+    "engine/matchpos/checks.py",
+    "engine/matchpos/reading.py",
+    "engine/bots/playout.py",
+    "engine/bots/determinize.py",
+    "engine/bots/winchance.py",
+    "engine/bots/heuristic.py",
+    "engine/bots/search.py",
 )
 #: The one shared library the modules are compiled into (mypyc's group).
 GROUP = "engine._native"

@@ -38,6 +38,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from mypy_extensions import mypyc_attr
+
 from engine.actions import Action
 from engine.bots.base import MatchShim
 from engine.cards import card_name
@@ -52,6 +54,7 @@ _MANILHA = 100
 _NO_CARD = -2  # below a covered card (-1): nothing on the table yet
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a bot may build on it, compiled too
 class HeuristicBot:
     """A rule-of-thumb player; ``bluff`` is the chance of a first raise on a weak hand."""
 

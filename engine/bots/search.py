@@ -57,6 +57,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from engine.actions import Action
 from engine.bots.base import derive_seed
 from engine.bots.determinize import Determinizer
@@ -72,6 +74,7 @@ from engine.shuffle import SplitMix64
 DEFAULT_BUDGET = 96
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a bot may build on it, compiled too
 class SearchBot:
     """Determinised search over the deals its observation allows (module docstring);
     ``budget``: hands played out per decision."""

@@ -86,6 +86,11 @@ try:
     from gymnasium import spaces
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
+    from pettingzoo.utils.env_logger import EnvLogger
+    from pettingzoo.utils.wrappers.order_enforcing import (
+        AECOrderEnforcingIterable,
+        AECOrderEnforcingIterator,
+    )
 except ImportError as exc:  # pragma: no cover - the optional extra is missing
     raise ImportError("engine.env needs the optional extra: pip install 'truco-engine[rl]' "
                       "(pettingzoo and gymnasium)") from exc
@@ -406,10 +411,76 @@ def raw_env(variant: Rules | str, **kwargs: Any) -> TrucoEnv:
     return TrucoEnv(variant, **kwargs)
 
 
+class _Checked(wrappers.OrderEnforcingWrapper):  # type: ignore[misc, type-arg, unused-ignore]
+    """:func:`env`'s wrapper: PettingZoo's ``OrderEnforcingWrapper`` around the environment,
+    with ``AssertOutOfBoundsWrapper``'s check of each action made in its ``step``, and, once
+    reset, the loop's calls (``last``, ``observe``, ``agent_iter``'s next agent) sent straight
+    to the environment rather than through the wrappers' ``__getattr__``: the same checks and
+    errors as the two wrappers stacked, for less a step."""
+
+    def __init__(self, env: TrucoEnv) -> None:
+        super().__init__(env)
+        self._actions = len(env.moves.keys)
+
+    def step(self, action: Any) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+            return
+        e = self.env
+        if not e.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
+        self._has_updated = True
+        # AssertOutOfBoundsWrapper's check; an int in the space passes it without the space
+        if not (type(action) is int and 0 <= action < self._actions):
+            agent = e.agent_selection
+            assert (action is None and (e.terminations[agent] or e.truncations[agent])) or \
+                e.action_space(agent).contains(action), "action is not in action space"
+        e.step(action)
+
+    def observe(self, agent: str) -> Any:
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self.env.observe(agent)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:  # the wrappers' error for agent_selection before reset
+            return super().last(observe)  # type: ignore[no-any-return]
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _Iterable(self, max_iter)
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
+class _Iterable(AECOrderEnforcingIterable):  # type: ignore[misc, type-arg, unused-ignore]
+    def __iter__(self) -> _Iterator:
+        return _Iterator(self.env, self.max_iter)
+
+
+class _Iterator(AECOrderEnforcingIterator):  # type: ignore[misc, type-arg, unused-ignore]
+    """``AECOrderEnforcingIterator``'s next agent, read from the environment itself."""
+
+    def __next__(self) -> str:
+        checked = self.env
+        e = checked.env
+        if not e.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert checked._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        checked._has_updated = False
+        return e.agent_selection  # type: ignore[no-any-return]
+
+
 def env(variant: Rules | str, **kwargs: Any) -> Any:
     """The environment of ``variant`` (a shipped name, a file or a ``Rules``), wrapped with
-    PettingZoo's order and bounds checks; ``seed``, ``hand_rewards``, ``render_mode``, ``log``
-    (a text stream that receives each match's log) as :class:`TrucoEnv` takes them."""
-    e: Any = TrucoEnv(variant, **kwargs)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    PettingZoo's order and bounds checks (``OrderEnforcingWrapper`` and
+    ``AssertOutOfBoundsWrapper``'s, in one wrapper); ``seed``, ``hand_rewards``,
+    ``render_mode``, ``log`` (a text stream that receives each match's log) as
+    :class:`TrucoEnv` takes them."""
+    return _Checked(TrucoEnv(variant, **kwargs))

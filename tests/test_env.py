@@ -5,6 +5,7 @@ match through the environment logged exactly as through Match."""
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import numpy as np
 import pytest
@@ -104,3 +105,47 @@ def test_env_reset_seed_is_deterministic() -> None:
 def test_docstring_examples_run() -> None:
     result = doctests(engine.env)
     assert result.attempted >= 1 and result.failed == 0
+
+
+def _stacked(variant: str) -> object:
+    """env() as it was: PettingZoo's two wrappers stacked."""
+    from pettingzoo.utils import wrappers
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(variant)))
+
+
+def _outcome(call: object) -> str:
+    try:
+        got = call()  # type: ignore[operator]
+    except (AssertionError, AttributeError, KeyError, ValueError) as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return f"ok {got!r}"[:40]
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_env_checks_as_pettingzoos_stacked_wrappers() -> None:
+    """env()'s one wrapper raises what OrderEnforcingWrapper over AssertOutOfBoundsWrapper
+    raised, call for call: before reset, out of the space, in the wrong order, after the end."""
+    def script(e: Any) -> list[str]:
+        out = [_outcome(lambda: e.step(0)), _outcome(lambda: e.observe("seat_0")),
+               _outcome(lambda: e.last()), _outcome(lambda: e.agent_iter()),
+               _outcome(lambda: e.agent_selection), _outcome(lambda: e.rewards),
+               _outcome(lambda: e.num_agents), str(e)]
+        e.reset(seed=2)
+        n = e.action_space("seat_0").n
+        legal = int(e.last()[0]["action_mask"].nonzero()[0][0])
+        out += [_outcome(lambda: e.step(n)), _outcome(lambda: e.step(-1)),
+                _outcome(lambda: e.step(None)), _outcome(lambda: e.step(1.0)),
+                _outcome(lambda: e.step(True)), _outcome(lambda: e.step(2**70)),
+                _outcome(lambda: e.step(np.int64(legal))), e.agent_selection]
+        it = iter(e.agent_iter())
+        out += [_outcome(lambda: next(it)), _outcome(lambda: next(it))]
+        e.step(int(e.last()[0]["action_mask"].nonzero()[0][0]))
+        pick = np.random.default_rng(2)
+        for agent in e.agent_iter():
+            obs, reward, terminated, truncated, _ = e.last()
+            out.append(f"{agent} {reward} {terminated}")
+            e.step(None if terminated else int(pick.choice(obs["action_mask"].nonzero()[0])))
+        out += [_outcome(lambda: e.step(None)), _outcome(lambda: e.last()), str(e.agents)]
+        return out
+
+    assert script(env("paulista")) == script(_stacked("paulista"))

@@ -97,18 +97,18 @@ except ImportError as exc:  # pragma: no cover - the optional extra is missing
 
 from engine.actions import Action
 from engine.bots.base import next_actor, viewed_moves
-from engine.cards import card_name
 from engine.game import Match, resolve_rules
 from engine.logformat import Recorder
 from engine.moves import load_kinds
-from engine.observation import Observation
+from engine.moves.bets import own_points
 from engine.payload import SLOTS
 from engine.rules import Rules
 from engine.state import Phase
 
 __all__ = ["TrucoEnv", "env", "raw_env"]
 
-_PHASES = (Phase.PLAY, Phase.ANSWER, Phase.DECIDE)
+#: The phases the vector's phase block names, and where.
+_PHASE_AT: dict[str, int] = {Phase.PLAY: 0, Phase.ANSWER: 1, Phase.DECIDE: 2}
 
 
 #: The Action slots that tell moves apart in the space: all but a raise's value (the space has
@@ -158,9 +158,12 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
         self.possible_agents = [f"seat_{s}" for s in range(n)]
         self.agent_seat = {a: s for s, a in enumerate(self.possible_agents)}
         self.moves = _Moves(r)
-        #: Each card's place in the deck, by the name observations give it.
-        self._deck_index = {card_name(c): i for i, c in enumerate(r.deck)}
-        d = len(r.deck)
+        #: Each card's place in the deck, by its code.
+        self._card_index = {c: i for i, c in enumerate(r.deck)}
+        self._deck_size = d = len(r.deck)
+        #: Each seat's partners (its team's other seats).
+        self._partners = [[s for s in range(n) if s != seat and r.team_of[s] == r.team_of[seat]]
+                          for seat in range(n)]
         cpp = r.cards_per_player
         teams = r.teams
         self._size = (d * (5 + n) + n + 2 * teams + 1 + (1 + n) + teams + 3 + cpp + 3 * cpp
@@ -298,6 +301,9 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
 
     # -- the observation vector -------------------------------------------------------------
     def _vector(self, seat: int) -> Any:
+        """The observing seat's vector (the module docstring's blocks), read from the match:
+        only what :meth:`Match.observation` gives the seat (its own cards, not in a blind hand;
+        the partners' cards a decision shows; the cards played face up; its own points)."""
         m = self.match
         assert m is not None
         r = self.rules
@@ -305,103 +311,116 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
         cpp = r.cards_per_player
         teams = r.teams
         team = r.team_of[seat]
-        obs = m.observation(seat)
+        d = self._deck_size
+        idx = self._card_index
+        h = m.hand
+        state = m.state
+        blind = h.blind
         v = np.zeros(self._size, dtype=np.float32)
-
-        def rel(s: int) -> int:
-            return (s - seat) % n
-
-        def rel_team(t: int) -> int:
-            return (t - team) % teams
-
-        at = self._cards(v, obs, seat)
+        # the card blocks: hand, partners, vira, played by seat, table, shown, covered
+        if not blind:
+            for c in h.hands[seat]:
+                v[idx[c]] = 1.0
+        rule = h.rule
+        if (state == Phase.DECIDE and rule is not None and rule.show_partner_cards
+                and team == h.special_team):  # M5: a decision shows the partners' cards
+            for s in self._partners[seat]:
+                for c in h.hands[s]:
+                    v[d + idx[c]] = 1.0
+        if h.vira is not None:
+            v[2 * d + idx[h.vira]] = 1.0
+        at = 3 * d
+        table = at + d * n
+        rnd = m.round
+        now = rnd.number
+        covered = [0] * n
+        for number, s, c, cov in h.played:
+            rs = (s - seat) % n
+            if cov:  # P6, P7: counted, never named
+                covered[rs] += 1
+            else:
+                v[at + d * rs + idx[c]] = 1.0
+                if number == now:
+                    v[table + idx[c]] = 1.0
+        at = table + d
+        for _, c in h.shown:
+            v[at + idx[c]] = 1.0
+        at += d
+        for i, k in enumerate(covered):
+            if k:
+                v[at + i] = k / cpp
+        at += n
+        score, games = m.score, m.games
         for t in range(teams):
-            v[at + rel_team(t)] = min(obs["score"][t] / r.target, 1.0)
-            v[at + teams + rel_team(t)] = min(obs["games"][t] / r.games_to_win, 1.0)
+            rt = (t - team) % teams
+            v[at + rt] = min(score[t] / r.target, 1.0)
+            v[at + teams + rt] = min(games[t] / r.games_to_win, 1.0)
         at += 2 * teams
-        v[at] = min(obs["value"] / self._top, 1.0)
+        v[at] = min(h.value / self._top, 1.0)
         at += 1
-        pending = obs["pending_raise"]
+        pending = h.pending
         if pending is not None:
             v[at] = 1.0
-            v[at + 1 + rel(pending["seat"])] = 1.0
+            v[at + 1 + (pending[0] - seat) % n] = 1.0
         at += 1 + n
-        if obs["last_raise_team"] is not None:
-            v[at + rel_team(obs["last_raise_team"])] = 1.0
+        if h.last_raise_team is not None:
+            v[at + (h.last_raise_team - team) % teams] = 1.0
         at += teams
-        if obs["phase"] in _PHASES:  # nothing at the match's end
-            v[at + _PHASES.index(obs["phase"])] = 1.0
+        phase = _PHASE_AT.get(state)
+        if phase is not None:  # nothing at the match's end
+            v[at + phase] = 1.0
         at += 3
-        v[at + min(obs["round"], cpp) - 1] = 1.0
+        v[at + min(now + 1, cpp) - 1] = 1.0
         at += cpp
-        for i, w in enumerate(obs["rounds"][:cpp]):
+        for i, w in enumerate(h.results[:cpp]):
             v[at + 3 * i + (2 if w is None else 0 if w == team else 1)] = 1.0
         at += 3 * cpp
-        if obs["turn"] is not None:
-            v[at + rel(obs["turn"])] = 1.0
+        if state == Phase.PLAY:
+            v[at + (rnd.turn - seat) % n] = 1.0
         at += n
-        v[at + rel(obs["mao"])] = 1.0
-        v[at + n + rel(obs["dealer"])] = 1.0
+        dealer = m.dealer
+        v[at + (dealer + 1 - seat) % n] = 1.0  # the mão: the dealer's next seat
+        v[at + n + (dealer - seat) % n] = 1.0
         at += 2 * n
-        v[at] = float(obs["blind"])
-        v[at + 1] = float(obs["special"] is not None)
-        at = self._side_bets(v, obs, seat, at + 2)
+        if blind:
+            v[at] = 1.0
+        if rule is not None:
+            v[at + 1] = 1.0
+        at += 2
+        if h.side is not None:
+            at = self._side_bets(v, seat, at)
         assert at == self._size
         return v
 
-    def _cards(self, v: Any, obs: Observation, seat: int) -> int:
-        """The vector's card blocks, from its start (hand, partners, vira, played by seat,
-        table, shown, covered by seat): where they end."""
-        n = self.rules.players
-        d = len(self.rules.deck)
-        idx = self._deck_index
-
-        def cards(names: Any, offset: int) -> None:
-            for c in names or ():
-                v[offset + idx[c]] = 1.0
-
-        cards(obs["hand"], 0)
-        for s, hand in (obs["partner_hands"] or {}).items():
-            if int(s) != seat:
-                cards(hand, d)
-        cards([obs["vira"]] if obs["vira"] else [], 2 * d)
-        at = 3 * d
-        covered = [0] * n
-        for p in obs["played"]:
-            if p["covered"]:
-                covered[(p["seat"] - seat) % n] += 1
-            if p["card"] is not None and not p["covered"]:
-                cards([p["card"]], at + d * ((p["seat"] - seat) % n))
-                if p["round"] == obs["round"]:
-                    cards([p["card"]], at + d * n)
-        at += d * n + d
-        cards([sh["card"] for sh in obs["shown"]], at)
-        at += d
-        for i, c in enumerate(covered):
-            v[at + i] = c / self.rules.cards_per_player
-        return at + n
-
-    def _side_bets(self, v: Any, obs: Observation, seat: int, at: int) -> int:
-        """The vector's side bet blocks (G22-G32) from ``at``: where they end."""
+    def _side_bets(self, v: Any, seat: int, at: int) -> int:
+        """The vector's side bet blocks (G22-G32) from ``at``: where they end. Of the points,
+        only the seat's own, from its own dealt cards (none in a blind hand)."""
+        m = self.match
+        assert m is not None
         r = self.rules
         n = r.players
         team = r.team_of[seat]
-        for bet, view in zip(r.side_bets, obs.get("side_bets") or (), strict=True):
+        h = m.hand
+        own = h.dealt[seat] if h.dealt and not h.blind else ()
+        side = h.side
+        assert side is not None
+        for bet, b in zip(r.side_bets, side, strict=True):
+            chain = b.chain
             for i, call in enumerate(bet.calls):
-                v[at + i] = min(view["calls"].count(call) / 2, 1.0)
+                v[at + i] = min(chain.count(call) / 2, 1.0)
             at += len(bet.calls)
-            v[at] = float(view["pending"])
-            if view["caller"] is not None:
-                v[at + 1 + (view["caller"] - seat) % n] = 1.0
+            v[at] = float(b.pending)
+            if b.caller is not None:
+                v[at + 1 + (b.caller - seat) % n] = 1.0
             at += 1 + n
-            v[at] = float(view["settled"])
-            v[at + 1] = float(view["accepted"])
+            v[at] = float(b.settled)
+            v[at + 1] = float(b.accepted)
             at += 2
-            if view["winner"] is not None:
-                v[at + (view["winner"] - team) % r.teams] = 1.0
+            if b.winner is not None:
+                v[at + (b.winner - team) % r.teams] = 1.0
             at += r.teams
-            v[at] = min(view["points"] / r.target, 1.0)
-            v[at + 1] = min((view["my_points"] or 0) / 40, 1.0)
+            v[at] = min(b.points / r.target, 1.0)
+            v[at + 1] = min((own_points(b.bet, own, h.vira) or 0) / 40, 1.0)
             at += 2
         return at
 

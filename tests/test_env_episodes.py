@@ -139,7 +139,7 @@ def test_every_shipped_variant_is_played() -> None:
 def _hidden_swapped(m: Match, seat: int, shift: int) -> Match:
     """A copy of ``m`` in which the cards ``seat`` may not see trade places: the cards in
     the other seats' hands (all hands in a blind hand, P6; not a partner's that a decision
-    shows, M5) and the covered cards it did not see (P7)."""
+    shows, M5), those seats' hands as dealt, and the covered cards it did not see (P7)."""
     twin = m.clone()
     h, rnd = twin.hand, twin.round
     shown = {int(s) for s in (m.observation(seat)["partner_hands"] or {})}
@@ -150,6 +150,13 @@ def _hidden_swapped(m: Match, seat: int, shift: int) -> Match:
     for i, (_, s, _, cov) in enumerate(h.played):
         if cov and (m.blind or s != seat):
             slots.append(("played", s, i))
+    hidden = [s for s in range(len(h.hands)) if m.blind or (s != seat and s not in shown)]
+    if h.dealt and len(hidden) > 1:  # the hands as dealt, too: whole hands trade seats
+        dealt = list(h.dealt)
+        for s, t in zip(hidden, hidden[shift % len(hidden):] + hidden[:shift % len(hidden)],
+                        strict=True):
+            dealt[s] = h.dealt[t]
+        h.dealt = tuple(dealt)
     cards = [h.hands[s][i] if where == "hand" else h.played[i][2] for where, s, i in slots]
     k = shift % len(cards) if cards else 0
     for (where, s, i), new in zip(slots, cards[k:] + cards[:k], strict=True):
@@ -173,7 +180,8 @@ def _vectors(e: TrucoEnv, m: Match) -> list[bytes]:
 
 @pytest.mark.parametrize(("variant", "seed"), [
     ("paulista", 1), ("paulista", 35), ("mineiro", 4), ("gauderio", 1),
-    ("gauderio-covered", 4), ("paulista-mao-de-11-decision", 13),
+    ("gauderio-covered", 4), ("gauderio", 2), ("gauderio-envido-public", 4),
+    ("paulista-mao-de-11-decision", 13),
     ("paulista-mao-de-11-decision", 60), ("three-players", 2), ("capixaba-jokers", 3)])
 def test_observations_do_not_depend_on_hidden_cards(variant: str, seed: int) -> None:
     """Every agent's vector, at every step, is the same with the cards it may not see moved."""

@@ -395,6 +395,17 @@ def side_view(m: Match, seat: int) -> list[SideBetView]:
     return out
 
 
+def own_points(bet: SideBet, own: Sequence[Card], vira: Card | None) -> int | None:
+    """A seat's own points for ``bet`` from its dealt cards ``own`` (``()`` in a blind hand:
+    ``None``), as :func:`side_view` gives them (``my_points``): a flor's value (G34, ``None``
+    without one), else the bet's points."""
+    if not own:
+        return None
+    if bet.kind == "flor":
+        return _flor_value(bet, own, vira)
+    return bet.points(own, vira)
+
+
 def _flor_value(bet: SideBet, cards: Sequence[Card], vira: Card | None) -> int | None:
     """G34: the flor value of ``cards`` (the hand's vira ``vira``), or ``None`` without a
     flor."""

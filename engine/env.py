@@ -97,6 +97,7 @@ except ImportError as exc:  # pragma: no cover - the optional extra is missing
 
 from engine.actions import Action
 from engine.bots.base import next_actor, viewed_moves
+from engine.cards import Card
 from engine.game import Match, resolve_rules
 from engine.logformat import Recorder
 from engine.moves import load_kinds
@@ -158,9 +159,15 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
         self.possible_agents = [f"seat_{s}" for s in range(n)]
         self.agent_seat = {a: s for s, a in enumerate(self.possible_agents)}
         self.moves = _Moves(r)
+        self._actions = len(self.moves.keys)
+        #: Each move's action index, by the move as the seat is offered it (made as met).
+        self._index_of: dict[Action, int] = {}
         #: Each card's place in the deck, by its code.
         self._card_index = {c: i for i, c in enumerate(r.deck)}
         self._deck_size = d = len(r.deck)
+        #: Each seat's own side bet points, as the vector gives them, with the deal they
+        #: come from: (dealt hands, vira, blind, points by side bet).
+        self._own_points: list[tuple[Any, Card | None, bool, list[float]] | None] = [None] * n
         #: Each seat's partners (its team's other seats).
         self._partners = [[s for s in range(n) if s != seat and r.team_of[s] == r.team_of[seat]]
                           for seat in range(n)]
@@ -210,6 +217,8 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
         self.history = []
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        #: The last step gave rewards (else ``rewards`` is all zeros and stays so).
+        self._rewarded = False
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -224,13 +233,22 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
         seat = next_actor(m)
         self.agent_selection = self.possible_agents[seat]
         legal = m.legal_actions(seat)
-        # the moves as the seat sees them (engine.bots.seat_view's, without its observation)
-        self._real = {self.moves.index[_Moves.key(v)]: real
-                      for v, real in zip(viewed_moves(m, seat, legal), legal, strict=True)}
+        # the moves as the seat sees them (engine.bots.seat_view's, without its observation):
+        # the same as the real ones but in a blind hand
+        view = viewed_moves(m, seat, legal) if m.hand.blind else legal
+        index = self._index_of
+        real = {}
+        for v, move in zip(view, legal, strict=True):
+            i = index.get(v)
+            if i is None:
+                i = index[v] = self.moves.index[_Moves.key(v)]
+            real[i] = move
+        self._real = real
+        infos = self.infos
         for a in self.agents:
-            self.infos[a] = {}
-        self.infos[self.agent_selection] = {"legal": [self.action_name(i)
-                                                      for i in sorted(self._real)]}
+            infos[a] = {}
+        names = self.moves.names
+        infos[self.agent_selection] = {"legal": [names[i] for i in sorted(real)]}
 
     def legal_indices(self) -> list[int]:
         """The action indices legal for the agent to act (its mask's ones), in order."""
@@ -248,17 +266,22 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
             raise ValueError(f"{agent}: action {action} ({self.action_name(int(action))}) is "
                              f"not legal now; legal: {self.infos[agent].get('legal')}")
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        score_before = m.score[:]
-        hand = m.hand_number
-        games_before = m.games[:]
+        if self._rewarded:  # else the rewards are zeros already
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._rewarded = False
+        hand_rewards = self.hand_rewards
+        if hand_rewards:
+            score_before = m.score[:]
+            hand = m.hand_number
+            games_before = m.games[:]
         if self._recorder is not None:
             self._recorder.apply(move)
         else:
             m.apply(move)
         self.history.append(move)
         team_of = self.rules.team_of
-        if self.hand_rewards and (m.hand_number != hand or m.is_over):
+        if hand_rewards and (m.hand_number != hand or m.is_over):
+            self._rewarded = True
             gained = [(m.score[t] - score_before[t]) if m.games == games_before
                       else (self.rules.target if m.games[t] > games_before[t] else 0)
                       for t in range(self.rules.teams)]
@@ -268,12 +291,14 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
                 theirs = sum(g for u, g in enumerate(gained) if u != t)
                 self.rewards[a] += (mine - theirs) / self.rules.target
         if m.is_over:
+            self._rewarded = True
             for a in self.agents:
                 self.rewards[a] += 1.0 if team_of[self.agent_seat[a]] == m.winner else -1.0
                 self.terminations[a] = True
         else:
             self._select()
-        self._accumulate_rewards()
+        if self._rewarded:  # adding zeros would change nothing
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -281,7 +306,7 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
         seat = self.agent_seat[agent]
         m = self.match
         assert m is not None
-        mask = np.zeros(len(self.moves.keys), dtype=np.int8)
+        mask = np.zeros(self._actions, dtype=np.int8)
         if not m.is_over and agent == self.agent_selection:
             mask[list(self._real)] = 1
         return {"observation": self._vector(seat), "action_mask": mask}
@@ -401,26 +426,39 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
         n = r.players
         team = r.team_of[seat]
         h = m.hand
-        own = h.dealt[seat] if h.dealt and not h.blind else ()
         side = h.side
         assert side is not None
-        for bet, b in zip(r.side_bets, side, strict=True):
+        dealt, vira, blind = h.dealt, h.vira, h.blind
+        mine = self._own_points[seat]
+        if mine is None or mine[0] is not dealt or mine[1] != vira or mine[2] != blind:
+            # the seat's own points change with the deal only: made once a deal (the dealt
+            # hands, a tuple the cache holds, are replaced, never changed, by the next deal)
+            own = dealt[seat] if dealt and not blind else ()
+            mine = (dealt, vira, blind,
+                    [min((own_points(bet, own, vira) or 0) / 40, 1.0) for bet in r.side_bets])
+            self._own_points[seat] = mine
+        for bet, b, points in zip(r.side_bets, side, mine[3], strict=True):
             chain = b.chain
-            for i, call in enumerate(bet.calls):
-                v[at + i] = min(chain.count(call) / 2, 1.0)
+            if chain:
+                for i, call in enumerate(bet.calls):
+                    v[at + i] = min(chain.count(call) / 2, 1.0)
             at += len(bet.calls)
-            v[at] = float(b.pending)
+            if b.pending:
+                v[at] = 1.0
             if b.caller is not None:
                 v[at + 1 + (b.caller - seat) % n] = 1.0
             at += 1 + n
-            v[at] = float(b.settled)
-            v[at + 1] = float(b.accepted)
+            if b.settled:
+                v[at] = 1.0
+            if b.accepted:
+                v[at + 1] = 1.0
             at += 2
             if b.winner is not None:
                 v[at + (b.winner - team) % r.teams] = 1.0
             at += r.teams
-            v[at] = min(b.points / r.target, 1.0)
-            v[at + 1] = min((own_points(b.bet, own, h.vira) or 0) / 40, 1.0)
+            if b.points:
+                v[at] = min(b.points / r.target, 1.0)
+            v[at + 1] = points
             at += 2
         return at
 

@@ -337,45 +337,14 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
         cpp = r.cards_per_player
         teams = r.teams
         team = r.team_of[seat]
-        d = self._deck_size
-        idx = self._card_index
         h = m.hand
         state = m.state
         blind = h.blind
         v = np.zeros(self._size, dtype=np.float32)
-        # the card blocks: hand, partners, vira, played by seat, table, shown, covered
-        if not blind:
-            for c in h.hands[seat]:
-                v[idx[c]] = 1.0
-        rule = h.rule
-        if (state == Phase.DECIDE and rule is not None and rule.show_partner_cards
-                and team == h.special_team):  # M5: a decision shows the partners' cards
-            for s in self._partners[seat]:
-                for c in h.hands[s]:
-                    v[d + idx[c]] = 1.0
-        if h.vira is not None:
-            v[2 * d + idx[h.vira]] = 1.0
-        at = 3 * d
-        table = at + d * n
+        at = self._cards(v, seat)
         rnd = m.round
         now = rnd.number
-        covered = [0] * n
-        for number, s, c, cov in h.played:
-            rs = (s - seat) % n
-            if cov:  # P6, P7: counted, never named
-                covered[rs] += 1
-            else:
-                v[at + d * rs + idx[c]] = 1.0
-                if number == now:
-                    v[table + idx[c]] = 1.0
-        at = table + d
-        for _, c in h.shown:
-            v[at + idx[c]] = 1.0
-        at += d
-        for i, k in enumerate(covered):
-            if k:
-                v[at + i] = k / cpp
-        at += n
+        rule = h.rule
         score, games = m.score, m.games
         for t in range(teams):
             rt = (t - team) % teams
@@ -417,6 +386,54 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
             at = self._side_bets(v, seat, at)
         assert at == self._size
         return v
+
+    def _cards(self, v: Any, seat: int) -> int:
+        """The vector's card blocks (hand, partners, vira, played by seat, table, shown,
+        covered by seat), from its start: where they end."""
+        m = self.match
+        assert m is not None
+        r = self.rules
+        n = r.players
+        cpp = r.cards_per_player
+        team = r.team_of[seat]
+        d = self._deck_size
+        idx = self._card_index
+        h = m.hand
+        state = m.state
+        blind = h.blind
+        if not blind:
+            for c in h.hands[seat]:
+                v[idx[c]] = 1.0
+        rule = h.rule
+        if (state == Phase.DECIDE and rule is not None and rule.show_partner_cards
+                and team == h.special_team):  # M5: a decision shows the partners' cards
+            for s in self._partners[seat]:
+                for c in h.hands[s]:
+                    v[d + idx[c]] = 1.0
+        if h.vira is not None:
+            v[2 * d + idx[h.vira]] = 1.0
+        at = 3 * d
+        table = at + d * n
+        rnd = m.round
+        now = rnd.number
+        covered = [0] * n
+        for number, s, c, cov in h.played:
+            rs = (s - seat) % n
+            if cov:  # P6, P7: counted, never named
+                covered[rs] += 1
+            else:
+                v[at + d * rs + idx[c]] = 1.0
+                if number == now:
+                    v[table + idx[c]] = 1.0
+        at = table + d
+        for _, c in h.shown:
+            v[at + idx[c]] = 1.0
+        at += d
+        for i, k in enumerate(covered):
+            if k:
+                v[at + i] = k / cpp
+        at += n
+        return at
 
     def _side_bets(self, v: Any, seat: int, at: int) -> int:
         """The vector's side bet blocks (G22-G32) from ``at``: where they end. Of the points,

@@ -29,14 +29,16 @@ ROOT = Path(__file__).resolve().parent
 #: runs once or waits on I/O, and stays interpreted; so do the modules whose functions check
 #: what callers give them and refuse it in their own words (cards, actions: a compiled function
 #: refuses an argument of the wrong type with a TypeError of its own first), and the TypedDicts
-#: of the checkpoints (compiled, they keep no annotations), and the side bets' frozen dataclasses
-#: (compiled, they cannot be unpickled: a worker process receives its rules pickled).
+#: of the checkpoints (compiled, they keep no annotations). The side bets' frozen dataclasses
+#: are compiled as Python classes (native ones cannot be unpickled, and a worker process
+#: receives its rules pickled).
 MODULES = (
     "engine/shuffle.py",
     "engine/state.py",
     "engine/ruling.py",
     "engine/machine.py",
     "engine/game.py",
+    "engine/sidebets.py",
     "engine/observation.py",
     "engine/logformat.py",
     "engine/matchpos/exporting.py",

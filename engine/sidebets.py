@@ -31,6 +31,8 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from mypy_extensions import mypyc_attr
+
 from engine.cards import CARD_CODES, RANKS, SUITS, Card, is_extra
 from engine.schemas import with_defaults
 from engine.slots import interpreted
@@ -69,6 +71,7 @@ FLORES = "flores"
 FALTA_PLUS_FLORES = "falta_plus_flores"
 
 
+@mypyc_attr(native_class=False)  # compiled (build_native.py): a Python class, to unpickle
 @dataclass(frozen=True)
 class FlorChain:
     """One flor chain (G39, G40): the stake when compared (``accepted``), when refused
@@ -81,6 +84,7 @@ class FlorChain:
     at_once: AtOnce | None
 
 
+@mypyc_attr(native_class=False)  # compiled (build_native.py): a Python class, to unpickle
 @dataclass(frozen=True)
 class Chain:
     """One legal chain of calls (G27) and its stakes (G28): ``accepted`` (an int, or ``None``
@@ -92,6 +96,7 @@ class Chain:
     refused: int
 
 
+@mypyc_attr(native_class=False)  # compiled (build_native.py): a Python class, to unpickle
 @dataclass(frozen=True)
 class SideBet:
     """One side bet of the variant (``side_bets.<name>``): see the module docstring. Every
@@ -196,6 +201,7 @@ class SideBet:
         return best_points(cards, self, vira)[0]
 
 
+@mypyc_attr(native_class=False)  # compiled (build_native.py): a Python class, to unpickle
 @dataclass(frozen=True)
 class Table:
     """The card values of one vira (:meth:`SideBet.table`): what each card code adds to the

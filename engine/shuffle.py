@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Final, TypeVar
+
+from mypy_extensions import i64
 
 from engine.cards import Card
 from engine.slots import interpreted
 
-MASK64 = (1 << 64) - 1
-_GAMMA = 0x9E3779B97F4A7C15
-_M1 = 0xBF58476D1CE4E5B9
-_M2 = 0x94D049BB133111EB
+MASK64: Final = (1 << 64) - 1
+_GAMMA: Final = 0x9E3779B97F4A7C15
+_M1: Final = 0xBF58476D1CE4E5B9
+_M2: Final = 0x94D049BB133111EB
 
 
 class SplitMix64:
@@ -102,6 +104,10 @@ class SplitMix64:
 
 #: Whether :meth:`SplitMix64.copy` may skip ``__init__`` (interpreted: see engine.slots).
 _BY_NEW = interpreted(SplitMix64)
+#: Whether this module is compiled (``build_native.py``): then draws and deals are computed
+#: in 64-bit machine integers, which wrap around as SplitMix64's arithmetic does
+#: (:func:`_draws_in_words`, :func:`_in_machine_words`).
+_COMPILED = not _BY_NEW
 
 #: Outputs a :class:`SplitMix64` computes at once (a whole number of :func:`draws`' lanes:
 #: 64 cost 7.3 us on the project's machine, 114 ns a draw; one at a time, about 400 ns).
@@ -118,6 +124,8 @@ def draws(state: int, count: int) -> tuple[int, ...]:
     right shift brings only the next lane's bits into the high half, masked off), a few
     big-integer operations in C instead of a loop of 64-bit arithmetic in Python.
     """
+    if _COMPILED:
+        return _draws_in_words(state, count)
     out: tuple[int, ...] = ()
     while count > 0:
         c = min(count, _LANES)
@@ -169,6 +177,12 @@ def _shuffled(deck: Sequence[T], rng: SplitMix64, needed: int) -> list[T]:
     size = len(cards)
     needed = min(needed, size)
     state = rng.state
+    if _COMPILED and size <= _NLIMITS:
+        if _in_machine_words(cards, state, needed):
+            rng.state = (state + (size - 1) * _GAMMA) & MASK64
+            del cards[needed:]
+            return cards
+        cards = list(deck)  # a draw may be rejected: the general way, from the deck's order
     drawn = draws(state, size - 1)
     if size <= _NLIMITS and max(drawn, default=0) < _SAFE:
         # No draw can be rejected (every limit up to 64 is at least _SAFE): one draw a step.
@@ -202,6 +216,73 @@ _LIMITS = [0] + [(1 << 64) - ((1 << 64) % n) for n in range(1, 65)]
 _NLIMITS = len(_LIMITS)
 #: The smallest rejection limit of a range of up to 64: a draw below it is never rejected.
 _SAFE = min(_LIMITS[1:])
+
+
+# SplitMix64's constants as signed 64-bit integers (the same bits)
+_GAMMA_S: Final = i64(_GAMMA - (1 << 64))
+_M1_S: Final = i64(_M1 - (1 << 64))
+_M2_S: Final = i64(_M2 - (1 << 64))
+_I64_MAX: Final = i64((1 << 63) - 1)
+
+
+def _signed(u: int) -> i64:
+    """The unsigned 64-bit ``u`` as the signed integer of the same bits."""
+    return i64(u - (1 << 64) if u >> 63 else u)
+
+
+def _mix(s: i64) -> i64:
+    """SplitMix64's output for the state ``s``, in signed 64-bit arithmetic that wraps around
+    (compiled only: see :func:`_in_machine_words`); a logical right shift is the arithmetic
+    one with the sign's copies masked off."""
+    z = (s ^ ((s >> 30) & 0x3FFFFFFFF)) * _M1_S
+    z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * _M2_S
+    return z ^ ((z >> 31) & 0x1FFFFFFFF)
+
+
+def _draws_in_words(state: int, count: int) -> tuple[int, ...]:
+    """:func:`draws` in 64-bit machine integers, for the compiled build only."""
+    s = _signed(state)
+    out: list[int] = []
+    for _ in range(count):
+        s += _GAMMA_S
+        out.append(int(_mix(s)) & MASK64)
+    return tuple(out)
+
+
+def _in_machine_words(cards: list[T], state: int, needed: int) -> bool:
+    """:func:`_shuffled`'s no-rejection path in 64-bit machine integers, for the compiled
+    build only: interpreted, ``i64`` is Python's ``int``, whose products never wrap, and the
+    big-integer lanes of :func:`draws` are what is fast.
+
+    Shuffles ``cards`` in place from ``state`` as far as ``needed`` (see :func:`_shuffled`)
+    and returns True; returns False, ``cards`` partly moved, as soon as a draw is at or
+    above ``_SAFE`` (it might be rejected: the caller starts again the general way).
+
+    Each draw is :func:`_mix`'s, signed: a draw ``z`` stands for ``z + 2^64`` when negative,
+    so ``u mod n = ((z & (2^63 - 1)) mod n + 2^63 mod n) mod n``.
+    """
+    s = _signed(state)
+    safe = _signed(_SAFE)  # _SAFE is above 2^63 (unless a test lowers it)
+    high = _SAFE >> 63 == 1
+    i: i64 = len(cards) - 1
+    while i > 0:
+        s += _GAMMA_S
+        z = _mix(s)
+        n = i + 1
+        if z >= 0:
+            if not (high or z < safe):
+                return False
+            j = z % n
+        else:
+            if not (high and z < safe):
+                return False
+            j = ((z & _I64_MAX) % n + (_I64_MAX % n + 1) % n) % n
+        if i >= needed:
+            cards[j] = cards[i]
+        else:
+            cards[i], cards[j] = cards[j], cards[i]
+        i -= 1
+    return True
 
 
 def deal(

@@ -22,6 +22,7 @@ written ``X1`` on screen too.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"
@@ -29,7 +30,7 @@ SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 #: Portuguese suit names, as players say them.
 SUIT_NAMES_PT = {"c": "paus", "d": "ouros", "h": "copas", "s": "espadas"}
 #: The word for a card played face down (P7), in play and in transcripts alike.
-COBERTA = "coberta"
+COBERTA: Final = "coberta"
 
 Card = int
 

@@ -9,7 +9,7 @@ it is and the cards of the round in play. Move kinds (:mod:`engine.moves`) read 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 from engine.cards import Card
 from engine.slots import interpreted
@@ -49,8 +49,17 @@ class Phase(StrEnum):
 #: The phases' strings, as the machine names its states and sets ``Match.state``: what the hot
 #: paths (the kinds' judges and listers) compare the state with. ``Phase.PLAY`` is looked up
 #: through the enum's class on every read (a thousand instructions in Python 3.11), and an
-#: enum member compares slower than the string itself; a module's name is read at once.
-DEAL, DECIDE, PLAY, ANSWER, BET_ANSWER, SING, CUT, MATCH_OVER = (phase.value for phase in Phase)
+#: enum member compares slower than the string itself; a module's name is read at once, and
+#: compiled (``build_native.py``) a ``Final`` string is the literal itself, not a lookup.
+#: (tests/test_machine.py checks that they are the phases' values.)
+DEAL: Final = "deal"
+DECIDE: Final = "decide"
+PLAY: Final = "play"
+ANSWER: Final = "answer"
+BET_ANSWER: Final = "bet_answer"
+SING: Final = "sing"
+CUT: Final = "cut"
+MATCH_OVER: Final = "match_over"
 
 
 class Strengths(Protocol):
@@ -81,7 +90,7 @@ Played = tuple[int, int, Card, bool]
 
 #: ``HandState.special`` of a normal hand; a special hand's is 1 + the index of its entry in
 #: ``Rules.special_hands`` (decided by the scores when the hand starts).
-NORMAL = 0
+NORMAL: Final = 0
 
 
 class HandState:

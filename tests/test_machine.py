@@ -417,3 +417,13 @@ def test_a_plan_asks_the_kind_s_judge_once_before_its_steps() -> None:
     assert asked == ["_ends_hand", "_ends_match", "_ends_hand"]
     assert all(getattr(CONDITIONS[name], "judge", None) is None
                for name in ("ends_hand", "ends_match"))
+
+
+def test_the_phase_strings_are_the_phases_values() -> None:
+    """engine.state's phase strings (what the hot paths compare ``Match.state`` with, spelt
+    out as ``Final`` literals) are the values of :class:`engine.state.Phase`, in its order."""
+    from engine import state
+
+    strings = (state.DEAL, state.DECIDE, state.PLAY, state.ANSWER, state.BET_ANSWER,
+               state.SING, state.CUT, state.MATCH_OVER)
+    assert tuple(phase.value for phase in state.Phase) == strings

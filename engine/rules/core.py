@@ -8,7 +8,7 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 from engine.cards import (
     CARD_CODES,
@@ -48,7 +48,7 @@ from engine.schemas import NOT_RULES, with_defaults
 from engine.sidebets import SideBet
 
 #: Strength of a covered card (P7): below every real card, so it never wins or ties.
-COVERED = -1
+COVERED: Final = -1
 _MANILHA_BASE = 100
 #: Strength of extra cards above every manilha (C2 ``deck.extra``: ``above: manilhas``).
 _ABOVE_MANILHAS_BASE = 200

@@ -271,24 +271,6 @@ def register(kind: MoveKind) -> MoveKind:
     return kind
 
 
-@condition("ends_hand")
-def _ends_hand(move: Any, ruling: Ruling) -> bool:
-    """The ruled move ends the hand (or the game, P5/P6)."""
-    return ruling.ends
-
-
-@effect("match_decided")
-def _match_decided(move: Any, ruling: Ruling) -> None:
-    """On entering ``match_over``: the match says it is over (:attr:`Match.is_over`)."""
-    ruling.model.is_over = True
-
-
-@condition("ends_match")
-def _ends_match(move: Any, ruling: Ruling) -> bool:
-    """The ruled move wins the match."""
-    return ruling.match is not None
-
-
 def move_transitions(kind: str, source: Phase, goes_on: Phase | None, *, ends: bool = True,
                      goes: bool = True) -> list[dict[str, Any]]:
     """The transitions of one move kind from ``source``: one that goes on to ``goes_on``

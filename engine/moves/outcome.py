@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.moves.scoring import win_game
-from engine.ruling import HandResult, Ruling
+from engine.ruling import HandResult, Ruling, condition, effect
 from engine.state import HandState, Ruled
 
 if TYPE_CHECKING:
@@ -152,3 +152,23 @@ def accept_pending(hand: HandState, team_of: Sequence[int]) -> None:
         hand.bound[seat] = card
         hand.shown.append((seat, card))
     hand.pending = None
+
+
+# The machine's end-of-hand conditions and effect (engine.moves.move_transitions' transitions
+# ask them of every move that may end a hand).
+@condition("ends_hand")
+def _ends_hand(move: Any, ruling: Ruling) -> bool:
+    """The ruled move ends the hand (or the game, P5/P6)."""
+    return ruling.ends
+
+
+@effect("match_decided")
+def _match_decided(move: Any, ruling: Ruling) -> None:
+    """On entering ``match_over``: the match says it is over (:attr:`Match.is_over`)."""
+    ruling.model.is_over = True
+
+
+@condition("ends_match")
+def _ends_match(move: Any, ruling: Ruling) -> bool:
+    """The ruled move wins the match."""
+    return ruling.match is not None

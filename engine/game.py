@@ -56,7 +56,7 @@ from engine.actions import Action, Deal
 from engine.cards import Card, card_name
 from engine.checkpoint import Checkpoint
 from engine.errors import IllegalMoveError, Why
-from engine.machine import LeanEvent, MoveTable, move_table
+from engine.machine import MODEL_ATTRIBUTE, MoveTable, Trigger, move_table, run_plan
 from engine.matchpos.exporting import export as export_position
 from engine.matchpos.restore import set_position
 from engine.moves import KINDS, PHASES, load_kinds
@@ -114,8 +114,8 @@ class Match:
         #: The variant's moves and what the move kinds read of its rules (:class:`MoveTable`).
         self.move_table = moves = move_table(rules)  # one cache lookup: holds the machine too
         self.machine = moves.machine
-        # a LeanMachine's events (engine.machine.build_machine): LeanEvent.trigger_move
-        self._events = cast("dict[str, LeanEvent]", moves.machine.events)
+        # a LeanMachine's events (engine.machine.build_machine): their plans, trigger_move
+        self._events = cast("dict[str, Trigger]", moves.machine.events)
         self.state: str = str(moves.machine.initial)  # deal, or a move before it (a cut)
         self.is_over = False
         self.seed = seed
@@ -447,8 +447,10 @@ class Match:
             self._not_now(action)
         ruling = Ruling()
         ruling.model = self
+        plan = event.plans.get(self.state)  # made by the event's first firing from this state
         try:
-            taken = event.trigger_move(self, action, ruling)
+            taken = (run_plan(plan, self, MODEL_ATTRIBUTE, action, ruling) if plan is not None
+                     else event.trigger_move(self, action, ruling))
         except MachineError:
             if ruling.judged:  # raised after a condition ran: not the machine's refusal
                 raise

@@ -50,16 +50,18 @@ One machine serves every match of its variant. It is a :class:`LeanMachine`:
 ``transitions.Machine`` with the library's own states and transitions, and events of one
 small class, :class:`LeanEvent`, plugged in through the ``event_cls`` extension point. A
 ``LeanEvent`` runs each source state's transitions as a plan read once from their public
-attributes, without the library's partial, queue check and logging calls; anything a plan
-does not cover goes to the library's own ``Event.trigger``, and so does every event under a
-release of ``transitions`` the plans have not been checked against (:data:`PLANNED_VERSIONS`).
+attributes, without the library's partial, queue check and logging calls (``Match.apply``
+runs a plan the event has made itself, :func:`run_plan`, without the call through the
+event); anything a plan does not cover goes to the library's own ``Event.trigger``, and so
+does every event under a release of ``transitions`` the plans have not been checked against
+(:data:`PLANNED_VERSIONS`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
-from typing import Any
+from typing import Any, Final, Protocol
 
 import transitions
 from mypy_extensions import mypyc_attr
@@ -70,7 +72,7 @@ from engine.actions import Action
 from engine.cards import CARD_CODES, Card
 from engine.moves import KINDS, PHASES, Lister, hand_end_hooks, load_kinds
 from engine.rules import Rules
-from engine.ruling import CONDITIONS, EFFECTS, Callback
+from engine.ruling import CONDITIONS, EFFECTS, Callback, Ruling
 from engine.state import Phase
 
 
@@ -161,6 +163,15 @@ PLANNED_VERSIONS = ("0.9.",)
 PLANS_CHECKED = transitions.__version__.startswith(PLANNED_VERSIONS)
 
 
+class Trigger(Protocol):
+    """What a match asks of its machine's events (a :class:`LeanEvent` is one): the plans
+    made so far, by source state, and the firing with this engine's two arguments."""
+
+    plans: dict[str, Plan | None]
+
+    def trigger_move(self, model: Any, move: Any, ruling: Any) -> bool: ...
+
+
 @mypyc_attr(native_class=False)  # compiled (build_native.py), a subclass of the library's
 class LeanEvent(Event):
     """The library's ``Event.trigger`` for a machine that processes events at once (not
@@ -214,31 +225,46 @@ class LeanEvent(Event):
             plan = self.plans[name] = _plan(self, name) if PLANS_CHECKED else None
         if plan is None:
             return bool(super().trigger(model, move, ruling))
-        judge, steps = plan
-        if judge is not None:  # the kind's judge, which every transition asks first: once
-            if ruling.judged:
-                if ruling.why is not None:
-                    return False
-            else:
-                ruling.judged = True
-                ruling.why = why = judge(ruling.model, move, ruling)
-                if why is not None:
-                    return False
-        for conds, before, exits, dest, enters in steps:
-            for func, target in conds:
-                if func(move, ruling) != target:
-                    break
-            else:
-                for func in before:
+        return run_plan(plan, model, attr, move, ruling)
+
+
+def run_plan(plan: Plan, model: Any, attr: str, move: Any, ruling: Any) -> bool:
+    """Fire a trigger by its plan from the model's current state (:meth:`LeanEvent.trigger_move`
+    once it has the plan; ``Match.apply`` calls it itself with a plan it finds made, in
+    ``LeanEvent.plans``): the judge once, then the first step whose conditions pass, its
+    ``before`` callbacks, and the state change to its destination (``attr``, the machine's
+    model attribute) between the exit and enter callbacks. Whether a step was taken.
+
+    Any machine's plan runs here, with whatever arguments its trigger was given; only a plan
+    with a judge (a move kind's, so a machine of this engine) reads the ruling, a
+    :class:`~engine.ruling.Ruling`."""
+    judge, steps = plan
+    if judge is not None:  # the kind's judge, which every transition asks first: once
+        r: Ruling = ruling
+        if r.judged:
+            if r.why is not None:
+                return False
+        else:
+            r.judged = True
+            r.why = why = judge(r.model, move, r)
+            if why is not None:
+                return False
+    for conds, before, exits, dest, enters in steps:
+        for func, target in conds:
+            said = func(move, ruling)
+            if said is not target and said != target:  # (the library compares with ==)
+                break
+        else:
+            for func in before:
+                func(move, ruling)
+            if dest is not None:  # None: an internal transition, no state change
+                for func in exits:
                     func(move, ruling)
-                if dest is not None:  # None: an internal transition, no state change
-                    for func in exits:
-                        func(move, ruling)
-                    setattr(model, attr, dest)
-                    for func in enters:
-                        func(move, ruling)
-                return True
-        return False
+                setattr(model, attr, dest)
+                for func in enters:
+                    func(move, ruling)
+            return True
+    return False
 
 
 #: One transition of a plan: its conditions as (function, target), its ``before`` callbacks,
@@ -334,12 +360,17 @@ class LeanMachine(Machine):
     on_final = _setter("on_final")
 
 
+#: The attribute of the model (the match) that holds its state: the library's default name.
+MODEL_ATTRIBUTE: Final = "state"
+
+
 @cache
 def build_machine(rules: Rules) -> Machine:
     """The one machine of this variant (cached: rules are hashable and immutable)."""
     states, transitions = _resolve(*machine_spec(rules))
     return LeanMachine(model=None, states=states, transitions=transitions,
-                       initial=states[0]["name"], auto_transitions=False, send_event=False)
+                       initial=states[0]["name"], auto_transitions=False, send_event=False,
+                       model_attribute=MODEL_ATTRIBUTE)
 
 
 @cache

@@ -101,19 +101,21 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
     return None
 
 
-def _effect(a: Any, r: Ruling) -> None:
+def _effect(a: Action, r: Ruling) -> None:
     m: Match = r.model
     seat = a.seat
     card = a.card
+    assert card is not None  # judged: a card the seat holds
+    covered = a.covered
     hand = m.hand
     rnd = m.round
     hand.hands[seat].remove(card)
     if hand.bound[seat] is not None:
         hand.bound[seat] = None
-    hand.played.append((rnd.number, seat, card, a.covered))
+    hand.played.append((rnd.number, seat, card, covered))
     if hand.must_kill:  # his card of the round is played (play.raiser_must_kill)
         hand.must_kill = tuple(s for s in hand.must_kill if s != seat)
-    rnd.cards.append((seat, card, a.covered))
+    rnd.cards.append((seat, card, covered))
     if r.round is None:
         rnd.turn = (seat + 1) % m.move_table.players
         return

@@ -43,24 +43,9 @@ def timed(run):
     t0 = time.perf_counter(); units, digest = run(matches); dt = time.perf_counter() - t0
     print(json.dumps({"rate": units / dt, "digest": digest}))
 """
-CHILDREN = {
-    # random playouts: every seat uniform among legal_actions() (hands/s)
-    "play": r"""
-def run(n):
-    hands, h = 0, hashlib.sha256()
-    for i in range(n):
-        m = Match.new(variant, seed=i)
-        rng = SplitMix64(1_000_003 + i)
-        while not m.is_over:
-            legal = m.legal_actions()
-            m.apply(legal[rng.bounded(len(legal))])
-        hands += m.hand_number
-        h.update(repr(m.score).encode())
-    return hands, h.hexdigest()
-timed(run)
-""",
-    # the same, each match written to its log by a Recorder (hands/s)
-    "log": r"""
+#: Random playouts: every seat uniform among legal_actions() (hands/s); with ``with_log``,
+#: each match written to its log by a Recorder.
+PLAYOUTS = r"""
 from engine.logformat import Recorder
 def run(n):
     hands, h = 0, hashlib.sha256()
@@ -68,15 +53,18 @@ def run(n):
         m = Match.new(variant, seed=i)
         rng = SplitMix64(1_000_003 + i)
         out = io.StringIO()
-        apply = Recorder(m, out, variant=variant).apply
+        apply = Recorder(m, out, variant=variant).apply if with_log else m.apply
         while not m.is_over:
             legal = m.legal_actions()
             apply(legal[rng.bounded(len(legal))])
         hands += m.hand_number
-        h.update(out.getvalue().encode())
+        h.update(out.getvalue().encode() if with_log else repr(m.score).encode())
     return hands, h.hexdigest()
 timed(run)
-""",
+"""
+CHILDREN = {
+    "play": "with_log = False" + PLAYOUTS,
+    "log": "with_log = True" + PLAYOUTS,
     # a random agent through engine.env's AEC API (steps/s)
     "env": r"""
 from engine.env import env

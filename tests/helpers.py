@@ -253,3 +253,38 @@ def processes_running(marker: str) -> list[int]:
         if marker in cmdline and state != "Z":
             found.append(int(entry.name))
     return found
+
+
+def hidden_swapped(m: Match, seat: int, shift: int) -> Match:
+    """A copy of ``m`` in which the cards ``seat`` may not see trade places (``shift``: by
+    how many): the cards in the other seats' hands (all hands in a blind hand, P6; not a
+    partner's that a decision shows, M5), those seats' hands as dealt, and the covered cards
+    it did not see (P7). What a bot, an observation or the env gives the seat must not change
+    (tests/test_bot_view.py, tests/test_env_episodes.py)."""
+    twin = m.clone()
+    h, rnd = twin.hand, twin.round
+    shown = {int(s) for s in (m.observation(seat)["partner_hands"] or {})}
+    slots: list[tuple[str, int, int]] = []
+    for s, hand in enumerate(h.hands):
+        if m.blind or (s != seat and s not in shown):
+            slots += [("hand", s, i) for i in range(len(hand))]
+    for i, (_, s, _, cov) in enumerate(h.played):
+        if cov and (m.blind or s != seat):
+            slots.append(("played", s, i))
+    hidden = [s for s in range(len(h.hands)) if m.blind or (s != seat and s not in shown)]
+    if h.dealt and len(hidden) > 1:  # the hands as dealt, too: whole hands trade seats
+        dealt = list(h.dealt)
+        for s, t in zip(hidden, hidden[shift % len(hidden):] + hidden[:shift % len(hidden)],
+                        strict=True):
+            dealt[s] = h.dealt[t]
+        h.dealt = tuple(dealt)
+    cards = [h.hands[s][i] if where == "hand" else h.played[i][2] for where, s, i in slots]
+    k = shift % len(cards) if cards else 0
+    for (where, s, i), new in zip(slots, cards[k:] + cards[:k], strict=True):
+        if where == "hand":
+            h.hands[s][i] = new
+        else:
+            number, ps, old, cov = h.played[i]
+            h.played[i] = (number, ps, new, cov)
+            rnd.cards = [(cs, new if c == old and cc else c, cc) for cs, c, cc in rnd.cards]
+    return twin

@@ -8,7 +8,7 @@ import copy
 from typing import Any
 
 import pytest
-from helpers import match, score_to
+from helpers import hidden_swapped, match, score_to
 
 from engine import Action, Deal, Match
 from engine.bots import Bot, choose_for, make_bot, next_actor, seat_view
@@ -35,32 +35,6 @@ def _deal(m: Match, seed: int) -> None:
     m.deal(Deal(m.dealer, tuple(tuple(h) for h in hands), vira))
 
 
-def _hidden_swapped(m: Match, seat: int, blind: bool, shift: int) -> Match:
-    """A copy of ``m`` in which the cards ``seat`` cannot see trade places: every card in a
-    hand and every covered card in a blind hand; the other seats' in-hand and covered cards
-    otherwise. Everything the seat may see stays."""
-    twin = m.clone()
-    slots: list[tuple[str, int, int]] = []
-    hand_state, rnd = twin.hand, twin.round
-    for s, hand in enumerate(hand_state.hands):
-        if blind or s != seat:
-            slots += [("hand", s, i) for i in range(len(hand))]
-    for i, (_, s, _, cov) in enumerate(hand_state.played):
-        if cov and (blind or s != seat):
-            slots.append(("played", s, i))
-    cards = [hand_state.hands[s][i] if where == "hand" else hand_state.played[i][2]
-             for where, s, i in slots]
-    moved = cards[shift % len(cards):] + cards[:shift % len(cards)] if cards else cards
-    for (where, s, i), new in zip(slots, moved, strict=True):
-        if where == "hand":
-            hand_state.hands[s][i] = new
-        else:
-            number, ps, old, cov = hand_state.played[i]
-            hand_state.played[i] = (number, ps, new, cov)
-            rnd.cards = [(cs, new if c == old and cc else c, cc) for cs, c, cc in rnd.cards]
-    return twin
-
-
 def _twin_bot(bot: Bot) -> Bot:
     other = copy.copy(bot)
     other.rng = bot.rng.copy()  # type: ignore[attr-defined]
@@ -72,7 +46,7 @@ def _check_seat(m: Match, bot: Bot, seat: int, shift: int) -> bool:
     whether the real legal moves differed (what bots were given before)."""
     obs, view = seat_view(m, seat)
     legal = m.legal_actions(seat)
-    twin = _hidden_swapped(m, seat, m.blind, shift)
+    twin = hidden_swapped(m, seat, shift)
     twin_obs, twin_view = seat_view(twin, seat)
     assert twin_obs == obs
     assert twin_view == view

@@ -12,6 +12,7 @@ import sys
 
 import click
 
+from engine import BUILD
 from engine.errors import TrucoError
 
 
@@ -87,8 +88,13 @@ class _Commands(_Group):
         return command
 
 
+#: ``truco --version``: the version and the build running (engine.BUILD, docs/performance.md).
+VERSION = "%(prog)s, version %(version)s, " + {"pure": "pure Python",
+                                               "compiled": "compiled (mypyc)"}[BUILD]
+
+
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="truco-engine")
+@click.version_option(package_name="truco-engine", message=VERSION)
 def main() -> None:
     """truco: a rules-as-data engine for Brazilian Truco."""
 

@@ -84,20 +84,44 @@ def clean() -> None:
     shutil.rmtree(ROOT / "build" / "native", ignore_errors=True)
 
 
+def compile_modules(build_lib: Path, build_temp: Path, *, inplace: bool) -> list[Path]:
+    """Compile ``MODULES`` with mypyc into one shared library (``GROUP``) and a small extension
+    module a source: into ``build_lib`` (as the package lays them out), and beside their sources
+    too with ``inplace``. The C sources and objects go to ``build_temp``. Returns the compiled
+    files in ``build_lib``. Used by ``python build_native.py`` and by the wheel's build hook
+    (``hatch_build.py``, ``TRUCO_NATIVE=1``), so the list of modules lives here only."""
+    from mypyc.build import mypycify
+    from setuptools import Distribution
+
+    here = os.getcwd()
+    os.chdir(ROOT)  # mypyc reads the [tool.mypy] settings of pyproject.toml and the paths here
+    try:
+        extensions = mypycify(list(MODULES), opt_level="3", group_name=GROUP,
+                              target_dir=str(build_temp / "c"))
+        # A Distribution, not setup(): setuptools reads no pyproject.toml (hatchling's) then.
+        dist = Distribution({"name": "truco-native", "packages": [], "py_modules": [],
+                             "ext_modules": extensions, "script_name": "build_native.py",
+                             "script_args": ["-q", "build_ext", "--build-temp", str(build_temp),
+                                             "--build-lib", str(build_lib),
+                                             *(["--inplace"] if inplace else [])]})
+        dist.parse_command_line()
+        dist.run_commands()
+    finally:
+        os.chdir(here)
+    return sorted(p for p in build_lib.rglob("*") if p.is_file())
+
+
 def build() -> None:
     try:
-        from mypyc.build import mypycify
-        from setuptools import setup
+        import mypyc.build  # noqa: F401
+        import setuptools  # noqa: F401
     except ImportError as e:
         need = "pip install -e '.[native]'"
         raise SystemExit(f"build_native.py: {e.name} is missing: {need}") from None
     clean()
-    os.chdir(ROOT)
     started = time.perf_counter()
-    setup(name="truco-native", packages=[], py_modules=[],
-          ext_modules=mypycify(list(MODULES), opt_level="3", group_name=GROUP),
-          script_args=["-q", "build_ext", "--inplace", "--build-temp", "build/native/temp",
-                       "--build-lib", "build/native/lib"])
+    compile_modules(ROOT / "build" / "native" / "lib", ROOT / "build" / "native" / "temp",
+                    inplace=True)
     print(f"compiled {len(MODULES)} modules in {time.perf_counter() - started:.0f} s: "
           f"{len(built())} files in place (python build_native.py --clean removes them)")
 

@@ -11,11 +11,14 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
+import re
 import sys
+from collections.abc import Callable
 from importlib.machinery import EXTENSION_SUFFIXES
 from importlib.metadata import version
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -71,3 +74,89 @@ def test_version_says_the_build() -> None:
     assert out.exit_code == 0, out.output
     words = {"pure": "pure Python", "compiled": "compiled (mypyc)"}[engine.BUILD]
     assert out.output == f"truco, version {version('truco-engine')}, {words}\n"
+
+
+# The wheel's build hook (hatch_build.py), run as hatchling runs it, with a stand-in for
+# build_native.py's compiling (the real one takes minutes: .ci/run builds the compiled wheel).
+
+FAKE_NATIVE = '''
+from pathlib import Path
+def compile_modules(build_lib, build_temp, *, inplace):
+    assert not inplace
+    if FAIL:
+        raise SystemExit("error: command 'cc' failed: No such file or directory")
+    made = [build_lib / "engine" / "_native__mypyc.so", build_lib / "engine" / "game.so"]
+    for path in made:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"compiled")
+    return made
+'''
+
+
+def _hook(root: Path) -> Any:
+    from hatchling.builders.wheel import WheelBuilder
+
+    builder = WheelBuilder(str(REPO))
+    hook = _script(REPO / "hatch_build.py").NativeBuildHook
+    return hook(str(root), {}, builder.config, builder.metadata, "", "wheel")
+
+
+@pytest.fixture
+def fake_root(tmp_path: Path) -> Callable[[bool], Path]:
+    def make(fail: bool) -> Path:
+        (tmp_path / "build_native.py").write_text(f"FAIL = {fail}\n" + FAKE_NATIVE)
+        return tmp_path
+    return make
+
+
+def test_without_truco_native_the_hook_asks_and_adds_nothing(
+        monkeypatch: pytest.MonkeyPatch, fake_root: Callable[[bool], Path]) -> None:
+    for value in (None, "", "0"):
+        if value is None:
+            monkeypatch.delenv("TRUCO_NATIVE", raising=False)
+        else:
+            monkeypatch.setenv("TRUCO_NATIVE", value)
+        hook = _hook(fake_root(False))
+        data: dict[str, Any] = {"force_include": {}, "pure_python": True}
+        assert hook.dependencies() == []
+        hook.initialize("standard", data)
+        assert data == {"force_include": {}, "pure_python": True}
+
+
+def test_truco_native_compiles_into_the_wheel(monkeypatch: pytest.MonkeyPatch,
+                                              fake_root: Callable[[bool], Path]) -> None:
+    monkeypatch.setenv("TRUCO_NATIVE", "1")
+    hook = _hook(fake_root(False))
+    data: dict[str, Any] = {"force_include": {}, "pure_python": True}
+    # what mypyc needs in pip's build environment: itself, and what it type-checks against
+    names = {re.split(r"[<>=!~ ;\[]", dependency)[0] for dependency in hook.dependencies()}
+    assert {"mypy", "setuptools", "types-pyyaml", "pyyaml", "transitions"} <= names
+    hook.initialize("standard", data)
+    assert sorted(data["force_include"].values()) == ["engine/_native__mypyc.so",
+                                                      "engine/game.so"]
+    assert all(Path(source).read_bytes() == b"compiled" for source in data["force_include"])
+    assert data["pure_python"] is False and data["infer_tag"] is True
+    hook.finalize("standard", data, "")
+    assert not any(Path(source).exists() for source in data["force_include"])
+
+
+def test_truco_native_fails_where_it_cannot_compile_and_auto_falls_back(
+        monkeypatch: pytest.MonkeyPatch, fake_root: Callable[[bool], Path]) -> None:
+    monkeypatch.setenv("TRUCO_NATIVE", "1")
+    with pytest.raises(SystemExit, match="'cc' failed"):
+        _hook(fake_root(True)).initialize("standard", {"force_include": {}})
+    monkeypatch.setenv("TRUCO_NATIVE", "auto")
+    data: dict[str, Any] = {"force_include": {}, "pure_python": True}
+    _hook(fake_root(True)).initialize("standard", data)
+    assert data == {"force_include": {}, "pure_python": True}
+
+
+def test_truco_native_leaves_an_editable_install_pure_and_refuses_a_bad_value(
+        monkeypatch: pytest.MonkeyPatch, fake_root: Callable[[bool], Path]) -> None:
+    monkeypatch.setenv("TRUCO_NATIVE", "1")
+    data: dict[str, Any] = {"force_include": {}}
+    _hook(fake_root(True)).initialize("editable", data)  # would fail if it compiled
+    assert data == {"force_include": {}}
+    monkeypatch.setenv("TRUCO_NATIVE", "yes")
+    with pytest.raises(ValueError, match="TRUCO_NATIVE='yes': expected 1, auto or 0"):
+        _hook(fake_root(False)).dependencies()

@@ -70,6 +70,9 @@ class NativeBuildHook(BuildHookInterface[BuilderConfig]):
                                                             inplace=False)
         except (Exception, SystemExit) as e:  # mypyc reports a failed type check by exit
             shutil.rmtree(self._temp, ignore_errors=True)
+            if how != "auto" and isinstance(e, ImportError):  # pip install --no-build-isolation
+                raise RuntimeError(f"{ENV}=1: {e.name} is missing: the [native] extra's mypy "
+                                   "and setuptools (pip's isolated build installs them)") from e
             if how != "auto":
                 raise
             self.app.display_warning(f"{ENV}=auto: the compiled build failed ({e}); "

@@ -83,6 +83,8 @@ FAKE_NATIVE = '''
 from pathlib import Path
 def compile_modules(build_lib, build_temp, *, inplace):
     assert not inplace
+    if FAIL == "import":
+        raise ModuleNotFoundError("No module named 'mypyc'", name="mypyc")
     if FAIL:
         raise SystemExit("error: command 'cc' failed: No such file or directory")
     made = [build_lib / "engine" / "_native__mypyc.so", build_lib / "engine" / "game.so"]
@@ -102,15 +104,15 @@ def _hook(root: Path) -> Any:
 
 
 @pytest.fixture
-def fake_root(tmp_path: Path) -> Callable[[bool], Path]:
-    def make(fail: bool) -> Path:
-        (tmp_path / "build_native.py").write_text(f"FAIL = {fail}\n" + FAKE_NATIVE)
+def fake_root(tmp_path: Path) -> Callable[[bool | str], Path]:
+    def make(fail: bool | str) -> Path:
+        (tmp_path / "build_native.py").write_text(f"FAIL = {fail!r}\n" + FAKE_NATIVE)
         return tmp_path
     return make
 
 
 def test_without_truco_native_the_hook_asks_and_adds_nothing(
-        monkeypatch: pytest.MonkeyPatch, fake_root: Callable[[bool], Path]) -> None:
+        monkeypatch: pytest.MonkeyPatch, fake_root: Callable[[bool | str], Path]) -> None:
     for value in (None, "", "0"):
         if value is None:
             monkeypatch.delenv("TRUCO_NATIVE", raising=False)
@@ -124,7 +126,7 @@ def test_without_truco_native_the_hook_asks_and_adds_nothing(
 
 
 def test_truco_native_compiles_into_the_wheel(monkeypatch: pytest.MonkeyPatch,
-                                              fake_root: Callable[[bool], Path]) -> None:
+                                              fake_root: Callable[[bool | str], Path]) -> None:
     monkeypatch.setenv("TRUCO_NATIVE", "1")
     hook = _hook(fake_root(False))
     data: dict[str, Any] = {"force_include": {}, "pure_python": True}
@@ -141,10 +143,12 @@ def test_truco_native_compiles_into_the_wheel(monkeypatch: pytest.MonkeyPatch,
 
 
 def test_truco_native_fails_where_it_cannot_compile_and_auto_falls_back(
-        monkeypatch: pytest.MonkeyPatch, fake_root: Callable[[bool], Path]) -> None:
+        monkeypatch: pytest.MonkeyPatch, fake_root: Callable[[bool | str], Path]) -> None:
     monkeypatch.setenv("TRUCO_NATIVE", "1")
     with pytest.raises(SystemExit, match="'cc' failed"):
         _hook(fake_root(True)).initialize("standard", {"force_include": {}})
+    with pytest.raises(RuntimeError, match="TRUCO_NATIVE=1: mypyc is missing: the .native. extra"):
+        _hook(fake_root("import")).initialize("standard", {"force_include": {}})
     monkeypatch.setenv("TRUCO_NATIVE", "auto")
     data: dict[str, Any] = {"force_include": {}, "pure_python": True}
     _hook(fake_root(True)).initialize("standard", data)
@@ -152,7 +156,7 @@ def test_truco_native_fails_where_it_cannot_compile_and_auto_falls_back(
 
 
 def test_truco_native_leaves_an_editable_install_pure_and_refuses_a_bad_value(
-        monkeypatch: pytest.MonkeyPatch, fake_root: Callable[[bool], Path]) -> None:
+        monkeypatch: pytest.MonkeyPatch, fake_root: Callable[[bool | str], Path]) -> None:
     monkeypatch.setenv("TRUCO_NATIVE", "1")
     data: dict[str, Any] = {"force_include": {}}
     _hook(fake_root(True)).initialize("editable", data)  # would fail if it compiled

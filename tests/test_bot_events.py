@@ -20,6 +20,7 @@ from engine.logformat import Recorder
 from engine.observation import Observation
 from engine.protocol import seat_events
 from engine.protocol.external import ExternalBot, end_all
+from engine.shuffle import SplitMix64
 from engine.simulate import play_match
 from engine.variant import load_variant
 
@@ -50,6 +51,28 @@ def _public(event: dict[str, Any]) -> tuple[Any, ...] | None:
     return None
 
 
+def _course(log: str, seat: int) -> tuple[list[tuple[Any, ...]], list[int]]:
+    """A log's public course as a seat's events tell it, and where each of the seat's moves
+    stands in it. Two things a log writes otherwise: the match's last hand ends with the
+    match (its ``hand`` line is not an event), and a game a side bet ends in the middle of a
+    hand leaves that hand (no ``hand`` line, but the seat sees a hand end)."""
+    lines = [json.loads(x) for x in log.splitlines()[1:]]
+    if [x["event"] for x in lines[-3:]] == ["hand", "game", "match"]:
+        del lines[-3]
+    course: list[tuple[Any, ...]] = []
+    moves: list[int] = []
+    for i, line in enumerate(lines):
+        if line.get("seat") == seat and line["event"] not in ("round", "hand", "game", "match"):
+            moves.append(len(course))
+        if line["event"] == "game" and lines[i - 1]["event"] != "hand" \
+                and lines[i + 1]["event"] != "match":
+            course.append(("hand",))  # a hand the game's end left
+        view = _public(line)
+        if view is not None:
+            course.append(view)
+    return course, moves
+
+
 @pytest.mark.parametrize("seed", [3, 8])
 def test_a_cut_variants_events_come_once_in_order_before_each_decision(
         tmp_path: Path, seed: int) -> None:
@@ -64,16 +87,7 @@ def test_a_cut_variants_events_come_once_in_order_before_each_decision(
     play_match(m, bots, recorder=Recorder(m, out, variant=str(CUT), players=["b"] * 4))
     end_all()
     assert m.is_over
-    lines = [json.loads(x) for x in out.getvalue().splitlines()[1:]]
-    # The log's public course, and where each of seat 0's moves stands in it.
-    expected: list[tuple[Any, ...]] = []
-    before_move: list[int] = []
-    for line in lines:
-        if line.get("seat") == 0 and line["event"] not in ("round", "hand", "game", "match"):
-            before_move.append(len(expected))
-        view = _public(line)
-        if view is not None:
-            expected.append(view)
+    expected, before_move = _course(out.getvalue(), 0)
     got: list[tuple[Any, ...]] = []
     at_decision: list[int] = []
     for msg in map(json.loads, seen.read_text(encoding="utf-8").splitlines()):
@@ -111,8 +125,41 @@ def test_a_match_waiting_for_its_deal_tells_the_hands_end_at_once_and_once() -> 
     assert len(plays) + 1 == len(m.observation(2)["last_hand"]["played"])
 
 
-def test_the_last_hand_of_a_match_is_told_as_a_hand_event() -> None:
-    m = Match.new("paulista", seed=1)
-    before = _play_until(m, 0, lambda: m.is_over)
+def test_the_side_bet_that_ends_the_match_is_told_then_the_game() -> None:
+    """Gaudério, seed 0: a falta envido accepted ends the match in the middle of a hand."""
+    m = Match.new("gauderio", seed=0)
+    choose = SplitMix64(0)
+    while True:
+        before = m.observation(0)
+        legal = m.legal_actions()
+        m.apply(legal[choose.bounded(len(legal))])
+        if m.is_over:
+            break
     kinds = [e["event"] for e in seat_events(before, m.observation(0))]
-    assert kinds[-3:] == ["hand", "game", "phase"]
+    assert kinds == ["shown", "shown", "side_bet", "game", "phase"]
+
+
+VARIANTS = ["paulista", "mineiro", "mineiro-12", "gauderio",
+            *sorted(str(p) for p in (REPO / "variants" / "house").glob("*.yaml"))]
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: Path(v).stem)
+def test_every_variants_events_follow_its_log_once_each(variant: str) -> None:
+    """Every seat's events, after every move of seeded random matches, are the log's course
+    (cards played, rounds, hands, games), each once and in order."""
+    for seed in range(3):
+        m = Match.new(variant, seed=seed)
+        out = io.StringIO()
+        recorder = Recorder(m, out, variant=variant, players=["b"] * m.players)
+        choose = SplitMix64(seed)
+        seen = [m.observation(s) for s in range(m.players)]
+        got: list[list[tuple[Any, ...]]] = [[] for _ in seen]
+        while not m.is_over:
+            legal = m.legal_actions()
+            recorder.apply(legal[choose.bounded(len(legal))])
+            for s in range(m.players):
+                now = m.observation(s)
+                got[s] += [v for v in map(_public, seat_events(seen[s], now)) if v is not None]
+                seen[s] = now
+        for s in range(m.players):
+            assert got[s] == _course(out.getvalue(), s)[0], (seed, s)

@@ -98,10 +98,8 @@ def _between(observation: Mapping[str, Any]) -> bool:
 
 def _ended(before: Mapping[str, Any], after: Mapping[str, Any]) -> Mapping[str, Any] | None:
     """The public record of the hand that ended between two observations (``hand_number``,
-    ``played``, ``rounds``, ``shown``), or ``None``."""
-    if after["phase"] == Phase.MATCH_OVER and before["phase"] != Phase.MATCH_OVER \
-            and not _between(after):
-        return after  # the match's last hand stays in play
+    ``played``, ``rounds``, ``shown``), or ``None``. The match's last hand stays in play: its
+    end is told by the match's (a side bet may end the match in the middle of a hand)."""
     last, old = after.get("last_hand"), before.get("last_hand")
     if last is not None and (old is None or old["hand_number"] != last["hand_number"]):
         return cast(Mapping[str, Any], last)
@@ -123,7 +121,8 @@ def seat_events(before: Mapping[str, Any] | None, after: Mapping[str, Any]) -> l
     nothing it may not know can leak), each event once and in order: cards played as it saw
     them, round results, cards shown, a raise, the hand's new value, side bets that changed,
     the end of a hand (its score), of a game, and the phase. A hand's end is told as soon as
-    it happens, also where the next hand waits (a cut, a deal awaited) or there is none."""
+    it happens, also where the next hand waits (a cut, a deal awaited); the match's end is told
+    by ``game`` and the phase ``match_over``."""
     if before is None:
         return []
     out: list[Message] = []
@@ -134,7 +133,7 @@ def seat_events(before: Mapping[str, Any] | None, after: Mapping[str, Any]) -> l
         out += _progress(seen if number == ended["hand_number"] else None, ended)
         out.append({"event": "hand", "hand_number": ended["hand_number"],
                     "score": list(after["score"]), "games": list(after["games"])})
-        if after is not ended and not _between(after):
+        if not _between(after):
             out += _progress(None, after)  # the next hand, dealt since
     else:
         out += _progress(seen if number == after["hand_number"] else None, after)

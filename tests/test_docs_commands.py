@@ -8,7 +8,8 @@ block is run command by command (``sh -c``, no terminal: standard input is empty
 of ``$`` prompts the lines below a command are its standard output, compared line by line (a
 line ``...`` stands for any lines: the variable or long part left out). A command must exit 0,
 or the code its comment says (``# exits 1: ...``). What makes the environment
-(``python3 -m venv``, ``. .venv/bin/activate``, ``pip install``) is taken as done. A command
+(``python3 -m venv``, ``. .venv/bin/activate``, ``pip install``, ``pip wheel``, with any
+variables set before it) is taken as done. A command
 that needs a terminal, a server, another program or a long time is left out by an HTML comment
 just before its block, with the reason: ``<!-- docs-test: skip (starts a server) -->`` (the
 whole block) or ``<!-- docs-test: skip 2, 3 (needs Node.js) -->`` (its 2nd and 3rd commands).
@@ -32,7 +33,8 @@ FENCE = re.compile(r"^```(\S*)\s*$")
 MARK = re.compile(r"^<!-- docs-test: skip(?P<which>(?: \d+,?)*) \((?P<why>[^)]+)\) -->$")
 SAVE = re.compile(r"[Ss]aved? (?:this )?as `([^`/]+)`")
 EXITS = re.compile(r"#[^'\"]*\bexits? (\d)\b")
-ENVIRONMENT = re.compile(r"^(python3 -m venv |\. \.venv/bin/activate$|pip install )")
+ENVIRONMENT = re.compile(
+    r"^(\w+=\S* )*(python3 -m venv |\. \.venv/bin/activate$|pip (install|wheel) )")
 COPIED = ["replays", "variants", "examples", "tests/conformance"]
 #: A guard against a hang, far above what any command of the docs needs.
 GUARD_S = 1800
@@ -194,3 +196,4 @@ def test_the_runner_reads_prompts_outputs_exit_codes_and_elisions() -> None:
     assert _matches(["a", "..."], ["a"]) and not _matches(["a", "d"], ["a", "b", "d"])
     assert _runnable("python3 -m venv .venv && . .venv/bin/activate && pip install . && truco x") \
         == "truco x"
+    assert _runnable("TRUCO_NATIVE=1 pip install .       # compiled") == ""

@@ -290,10 +290,12 @@ def test_the_compare_page_shows_the_real_output_of_the_logs_comparison(
     monkeypatch.chdir(REPO)
     readme = (REPO / "docs" / "compare.md").read_text(encoding="utf-8")
     for args in (["mineiro", "mineiro-12"], ["mineiro-12", "mineiro"]):
-        command = f"$ truco compare {' '.join(args)} --logs replays/\n"
-        shown = readme.split(command, 1)[1].split("```", 1)[0].split("$ ", 1)[0]
+        command = f"$ truco compare {' '.join(args)} --logs replays/"
+        comment, shown = readme.split(command, 1)[1].split("\n", 1)
+        shown = shown.split("```", 1)[0].split("$ ", 1)[0]
         result = CliRunner().invoke(main, ["compare", *args, "--logs", "replays/"])
         assert result.output == shown
+        assert result.exit_code == (1 if "exits 1" in comment else 0)  # as the page says
 
 
 def test_docstring_examples_run(monkeypatch: pytest.MonkeyPatch) -> None:

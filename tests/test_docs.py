@@ -101,3 +101,20 @@ def test_the_readme_ten_line_bot_passes_check_and_plays_its_tournament(
     assert result.exit_code == 0, result.output
     pairings = json.loads(result.stdout)["pairings"]
     assert pairings[0]["a"] == f"cmd:{python}" and pairings[0]["matches"] == 20
+
+
+def test_the_viewers_page_size_is_what_docs_viewer_md_says(tmp_path: Path) -> None:
+    """docs/viewer.md's "a whole Paulista match is X to Y KB" holds for the shipped replays."""
+    import re
+
+    text = " ".join((REPO / "docs" / "viewer.md").read_text(encoding="utf-8").split())
+    low, high = map(int, re.search(r"a whole Paulista match is (\d+) to (\d+) KB",
+                                   text).groups())  # type: ignore[union-attr]
+    sizes = []
+    for log in sorted((REPO / "replays").glob("paulista-*.jsonl")):
+        page = tmp_path / f"{log.stem}.html"
+        result = CliRunner().invoke(main, ["replay", str(log), "--html", str(page)])
+        assert result.exit_code == 0, result.output
+        sizes.append(page.stat().st_size)
+    assert len(sizes) == 3
+    assert all(low * 1000 <= size <= high * 1000 for size in sizes), sizes

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from engine.actions import Action
 from engine.observation import Observation, to_json
@@ -89,25 +89,55 @@ def quit_() -> Message:
     return {"type": "quit"}
 
 
+def _between(observation: Mapping[str, Any]) -> bool:
+    """Whether no hand is in play: the last one is over and the next not dealt yet (a cut, a
+    deal awaited)."""
+    last = observation.get("last_hand")
+    return last is not None and last["hand_number"] == observation["hand_number"]
+
+
+def _ended(before: Mapping[str, Any], after: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The public record of the hand that ended between two observations (``hand_number``,
+    ``played``, ``rounds``, ``shown``), or ``None``. The match's last hand stays in play: its
+    end is told by the match's (a side bet may end the match in the middle of a hand)."""
+    last, old = after.get("last_hand"), before.get("last_hand")
+    if last is not None and (old is None or old["hand_number"] != last["hand_number"]):
+        return cast(Mapping[str, Any], last)
+    return None
+
+
+def _progress(before: Mapping[str, Any] | None, after: Mapping[str, Any]) -> list[Message]:
+    """The cards played, rounds won and cards shown in ``after`` beyond those of ``before``
+    (the same hand seen earlier, or ``None``: all of them)."""
+    played, rounds, shown = after["played"], after["rounds"], after["shown"]
+    start = before or {"played": [], "rounds": [], "shown": []}
+    return [*({"event": "play", **p} for p in played[len(start["played"]):]),
+            *({"event": "round", "winner": w} for w in rounds[len(start["rounds"]):]),
+            *({"event": "shown", **s} for s in shown[len(start["shown"]):])]
+
+
 def seat_events(before: Mapping[str, Any] | None, after: Mapping[str, Any]) -> list[Message]:
     """What a seat saw happen between two of its observations, derived from them alone (so
-    nothing it may not know can leak): cards played as it saw them, round results, a raise,
-    the hand's new value, cards shown, side bets that changed, the phase, the end of a hand
-    (its score) and of a game."""
+    nothing it may not know can leak), each event once and in order: cards played as it saw
+    them, round results, cards shown, a raise, the hand's new value, side bets that changed,
+    the end of a hand (its score), of a game, and the phase. A hand's end is told as soon as
+    it happens, also where the next hand waits (a cut, a deal awaited); the match's end is told
+    by ``game`` and the phase ``match_over``."""
     if before is None:
         return []
     out: list[Message] = []
-    same = before["hand_number"] == after["hand_number"]
-    last = after.get("last_hand")
-    if same:
-        played, rounds, shown = after["played"], after["rounds"], after["shown"]
-    elif last is not None and last["hand_number"] == before["hand_number"]:
-        played, rounds, shown = last["played"], last["rounds"], last["shown"]
+    ended = _ended(before, after)
+    number = before["hand_number"]
+    seen = before if not _between(before) else None
+    if ended is not None:
+        out += _progress(seen if number == ended["hand_number"] else None, ended)
+        out.append({"event": "hand", "hand_number": ended["hand_number"],
+                    "score": list(after["score"]), "games": list(after["games"])})
+        if not _between(after):
+            out += _progress(None, after)  # the next hand, dealt since
     else:
-        played, rounds, shown = before["played"], before["rounds"], before["shown"]
-    out += [{"event": "play", **p} for p in played[len(before["played"]):]]
-    out += [{"event": "round", "winner": w} for w in rounds[len(before["rounds"]):]]
-    out += [{"event": "shown", **s} for s in shown[len(before["shown"]):]]
+        out += _progress(seen if number == after["hand_number"] else None, after)
+    same = ended is None and number == after["hand_number"]
     pending = after["pending_raise"]
     old = before["pending_raise"]
     if pending is not None and (old is None or (old["seat"], old["value"])
@@ -121,9 +151,6 @@ def seat_events(before: Mapping[str, Any] | None, after: Mapping[str, Any]) -> l
         for i, bet in enumerate(after.get("side_bets") or []):
             if i >= len(old_bets) or old_bets[i] != bet:
                 out.append({"event": "side_bet", **bet})
-    if not same:
-        out.append({"event": "hand", "hand_number": before["hand_number"],
-                    "score": list(after["score"]), "games": list(after["games"])})
     if after["games"] != before["games"]:
         out.append({"event": "game", "games": list(after["games"])})
     if after["phase"] != before["phase"] or after["special"] != before["special"]:

@@ -50,7 +50,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("engine.game", "engine.matchpos", "engine"),
     ("engine.position", "engine.logformat", "engine.logread", "engine.logcheck",
      "engine.logversion", "engine.replay", "engine.transcript", "engine.playthrough",
-     "engine.perft", "engine.words", "engine.logschema"),
+     "engine.perft", "engine.words", "engine.logschema", "engine.generate"),
     ("engine.bots", "engine.simulate", "engine.tournament", "engine.compare", "engine.viewer",
      "engine.env", "engine.tui", "engine.telling", "engine.cluster", "engine.protocol"),
     ("engine.analysis", "engine.serve"),

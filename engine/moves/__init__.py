@@ -55,7 +55,7 @@ beside it); :mod:`engine.machine` builds each variant's machine from the registe
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import import_module
@@ -66,13 +66,16 @@ from engine.actions import declare
 from engine.moves.scoring import HandEnd, hooks_in_order
 from engine.payload import LogEvent, Payload
 from engine.ruling import Ruling, condition, effect
+from engine.schemas import KIND_BLOCKS
 from engine.state import Phase
+from engine.variant.checks import KIND_CHECKS
 
 if TYPE_CHECKING:
     from engine.actions import Action
-    from engine.errors import Why
+    from engine.errors import VariantError, Why
     from engine.game import Match
     from engine.rules import Rules
+    from engine.variant.messages import Err
 
 #: ``judge(match, move, ruling)``: why the move is illegal, or ``None`` (legal, ruled).
 Judge = Callable[["Match", Any, Ruling], "str | None"]
@@ -89,6 +92,8 @@ SpaceMove = tuple[tuple[int, ...], dict[str, Any], str]
 #: One way to type a kind's move in truco play (``MoveKind.typed``): its rank, its phrases and
 #: the move's notation after kind and seat.
 Reading = tuple[int, tuple[str, ...], str]
+#: ``checks(d, err)``: a kind's cross-key checks of a resolved variant (:class:`VariantBlock`).
+Check = Callable[[dict[str, Any], "Err"], Iterator["VariantError"]]
 
 
 #: What is wrong with a side bet's record in a position: the refusal, and the field of the
@@ -149,6 +154,54 @@ class Waiting:
     #: Whether a hand begins here, before its deal (a cut): the machine starts in this state
     #: (the kind's ``adjust`` sends the hand's end here instead of to ``deal``).
     opens: bool = False
+    #: What the match waits for here, as the position schema describes the phase
+    #: (``a raise waits for its answer``).
+    about: str = ""
+
+
+@dataclass(frozen=True)
+class VariantBlock:
+    """A kind's own top-level block of variant keys (``cut``: ``cut.allowed``,
+    ``cut.choices``): its part of the variant schema, each key's schema with its ``default``
+    (what :meth:`Rules.block <engine.rules.Rules.block>` fills in), and the cross-key checks the
+    schema cannot say. :func:`register` adds the block to the variant schema
+    (:data:`engine.schemas.KIND_BLOCKS`) and its checks to the loader's
+    (:data:`engine.variant.checks.KIND_CHECKS`); ``python -m engine.generate`` writes the
+    shipped ``schemas/variant.schema.json``."""
+
+    #: The block's top-level key, the kind's name as a rule.
+    name: str
+    #: The block's description in the schema (what it is, and what its absence means).
+    about: str
+    #: Each key's JSON Schema, in the order the schema lists them, with its ``default``.
+    keys: dict[str, dict[str, Any]]
+    #: ``checks(d, err)``: the problems of the resolved variant ``d`` (defaults filled in)
+    #: the schema cannot say, each ``err(path, message, also)``
+    #: (:func:`engine.variant.checks.semantic_errors`); ``None``: none.
+    checks: Check | None = None
+
+    def schema(self) -> dict[str, Any]:
+        """The block's JSON Schema: a mapping of its keys, none required, ``{}`` by default
+        (each key's ``description`` and ``default`` written last, as the base blocks do)."""
+        last = ("description", "default")
+        keys = {name: {**{k: v for k, v in key.items() if k not in last},
+                       **{k: key[k] for k in last if k in key}}
+                for name, key in self.keys.items()}
+        return {"type": "object", "description": self.about, "additionalProperties": False,
+                "properties": keys, "default": {}}
+
+
+def flag(about: str) -> dict[str, Any]:
+    """A :class:`VariantBlock` key that switches a rule on, off by default."""
+    return {"type": "boolean", "description": about, "default": False}
+
+
+def words(allowed: Sequence[str], default: Sequence[str], about: str) -> dict[str, Any]:
+    """A :class:`VariantBlock` key that lists some of the ``allowed`` words, each once, at
+    least one (``default`` when left out)."""
+    return {"type": "array", "minItems": 1, "uniqueItems": True,
+            "items": {"type": "string", "enum": list(allowed)}, "description": about,
+            "default": list(default)}
 
 
 @dataclass(frozen=True)
@@ -227,6 +280,9 @@ class MoveKind:
     #: What the end of every hand owes to moves of the kind (side bets: GH6, G32), ruled and
     #: applied by the kinds that end a hand without naming this one; ``None``: nothing.
     hand_end: HandEnd | None = None
+    #: The kind's own top-level block of variant keys (``cut``), its schema and checks;
+    #: ``None``: its keys are in the base blocks (``keys`` names them).
+    block: VariantBlock | None = None
 
 
 #: The registered kinds, by name, in registration order.
@@ -267,6 +323,13 @@ def register(kind: MoveKind) -> MoveKind:
     hook = kind.hand_end
     if hook is not None and HAND_ENDS.setdefault(hook.name, hook) is not hook:
         raise ValueError(f"two end-of-hand hooks are named {hook.name!r}")
+    block = kind.block
+    if block is not None:
+        if block.name in KIND_BLOCKS:
+            raise ValueError(f"two kinds declare the variant block {block.name!r}")
+        KIND_BLOCKS[block.name] = block.schema()
+        if block.checks is not None:
+            KIND_CHECKS.append(block.checks)
     KINDS[kind.name] = kind
     return kind
 

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from engine.actions import Action
 from engine.cards import Card
 from engine.errors import Why
-from engine.moves import MoveKind, Waiting, Words, register
+from engine.moves import MoveKind, VariantBlock, Waiting, Words, flag, register, words
 from engine.moves.deal import KIND as DEAL
 from engine.moves.deal import has_decision
 from engine.payload import LogEvent, NotationError, Payload, Text
@@ -220,6 +220,24 @@ def _menu(a: Action, w: Words) -> str:
             }[a.call or "seco"]
 
 
+#: The kind's variant keys (``cut.allowed``, ``cut.choices``).
+BLOCK = VariantBlock("cut", about=(
+    "House rule, catalogue #36 (the cut, per the Copag rules): before each deal the cutter "
+    "(the dealer's previous seat in playing order) chooses what his cut does to the seeded "
+    "deck. Absent: no cut, the seeded deal stands for shuffle and cut."), keys={
+    "allowed": flag(
+        "House rule: before each hand the cutter makes a cut move (cut SEAT CHOICE), one of "
+        "choices, and the hand is dealt from the seeded deck as the choice says. Default "
+        "false."),
+    "choices": words(CHOICES, CHOICES, (
+        "House rule: the cuts the cutter may choose, in the order they are offered: seco "
+        "(corte seco, the deal as the seed deals it), burn (the top card is burnt, shown and "
+        "out of the hand), bottom (the cutter takes the deck's bottom card as one of his "
+        "cards), partner (the bottom card goes to the cutter's partner; not offered where he "
+        "has none). Default all four.")),
+})
+
+
 KIND = register(MoveKind(
     name="cut", tell=_tell, menu=_menu, order=10, judge=_judge, effect=_effect, lister=_lister,
     transitions=_transitions, adjust=_adjust,
@@ -231,10 +249,12 @@ KIND = register(MoveKind(
                  about=("Move (version 2, variants with cut.allowed): before the hand's deal the "
                         "cutter (the dealer's previous seat) chooses his cut; with a seed the "
                         "hand is dealt from the seeded deck as the choice says.")),
-    phases=(Waiting(Phase.CUT, lambda m: [cutter(m)], pending="cut_pending", opens=True),),
+    phases=(Waiting(Phase.CUT, lambda m: [cutter(m)], pending="cut_pending", opens=True,
+                    about="the cutter's choice is awaited before the deal, house rule "
+                          "cut.allowed"),),
     not_now={None: "no cut is awaited: the cutter cuts before the deal, once a hand",
              "deal": "the hand is cut already: its deal is awaited"},
-    keys=("cut.allowed", "cut.choices"),
+    block=BLOCK, keys=("cut.allowed", "cut.choices"),
     # its words in a log's transcript, and its moves in engine.env's action space (after the
     # side bets' answers, before a blind hand's positions)
     told=_tell,

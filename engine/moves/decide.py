@@ -102,7 +102,8 @@ KIND = register(MoveKind(
     log=LogEvent(place=5,
                  about=("Move: the team in a mão de dez / mão de 11 with a decision plays "
                         "(true) or folds (false).")),
-    phases=(Waiting(Phase.DECIDE, _deciders, pending="decision_pending"),),
+    phases=(Waiting(Phase.DECIDE, _deciders, pending="decision_pending",
+                    about="a special hand's decision is awaited, M5"),),
     not_now={None: "no decision is awaited"},
     keys=("special_hands.one_team.decision", "special_hands.one_team.fold_points",
           "special_hands.one_team.show_partner_cards", "special_hands.one_team.decider"),

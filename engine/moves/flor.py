@@ -473,7 +473,8 @@ KIND = register(MoveKind(
                         "flor (compulsory, G35, G36), or, the first holder of the other team, "
                         "chooses (flor, com flor me achico, contra-flor, contra-flor ao resto, "
                         "G39), or raises over a pending contra-flor (G39).")),
-    phases=(Waiting(Phase.SING, _singers, pending="flor_pending"),),
+    phases=(Waiting(Phase.SING, _singers, pending="flor_pending",
+                    about="a flor must be sung, G35, G36"),),
     not_now={None: "no flor is sung now",
              Phase.BET_ANSWER: "no flor's call waits for its answer"},
     keys=("side_bets",),

@@ -314,7 +314,8 @@ KIND = register(MoveKind(
                     view_factory="play_at"),
     log=LogEvent(place=1,
                  about="Move: a card played."),
-    phases=(Waiting(Phase.PLAY, lambda m: [m.turn]),),  # a card is awaited: the seat to play
+    # a card is awaited: the seat to play
+    phases=(Waiting(Phase.PLAY, lambda m: [m.turn], about="a card or a raise is awaited"),),
     not_now={Phase.ANSWER: "a raise is waiting for its answer",
              Phase.DECIDE: "the special hand's decision comes first",
              None: "no card is awaited"},

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
 
 from engine.actions import Action
 from engine.cards import Card, card_name
+from engine.moves import hands_seen, kind_states
 from engine.moves.bets import side_view
 
 if TYPE_CHECKING:
@@ -143,12 +144,11 @@ def observe(m: Match, seat: int) -> Observation:
     team = r.team_of[seat]
     blind = h.blind
     hand = h.hands[seat]
-    partners: dict[int, list[str]] | None = None
     rule = h.rule
-    if (m.state == "decide" and rule is not None and rule.show_partner_cards
-            and team == h.special_team):
-        partners = {s: [card_name(c) for c in h.hands[s]] for s in range(r.players)
-                    if r.team_of[s] == team}
+    seen_hands = hands_seen(m, seat)  # by a kind's rule (M5: a decision shows the partners')
+    partners: dict[int, list[str]] | None = None
+    if seen_hands:
+        partners = {s: [card_name(c) for c in h.hands[s]] for s in seen_hands}
     pending: PendingRaise | None = None
     if h.pending is not None:
         ps, pv, pc = h.pending
@@ -197,8 +197,11 @@ def observe(m: Match, seat: int) -> Observation:
     }
     if h.side is not None:  # G22-G32: the side bets, as the seat may know them
         obs["side_bets"] = side_view(m, seat)
-    if r.raiser_must_kill:  # C8 (house): who must beat the table (public)
-        obs["must_kill"] = list(h.must_kill)
+    if h.own:  # the kinds' own state, as the seat may see it (must_kill: public)
+        seen = cast("dict[str, Any]", obs)
+        for own in kind_states(r):
+            value = h.own[own.key]
+            seen[own.key] = own.export(value) if own.view is None else own.view(m, seat, value)
     return obs
 
 

@@ -191,6 +191,35 @@ class VariantBlock:
                 "properties": keys, "default": {}}
 
 
+@dataclass(frozen=True)
+class KindState:
+    """A kind's own per-hand state, in its own entry of the hand's
+    :attr:`~engine.state.HandState.own` (by ``key``), which general code carries for it:
+    copying a hand (the value is immutable: a change replaces it,
+    :func:`~engine.state.set_own`), a position's export, reading and checks
+    (:mod:`engine.matchpos`) and its schema, and what each seat sees of it
+    (:func:`engine.observation.observe`). Only in a variant that ``has`` it."""
+
+    #: Its key in the hand's ``own``, in a position and in an observation (``must_kill``).
+    key: str
+    #: ``has(rules)``: whether the variant has the state.
+    has: Callable[[Rules], bool]
+    #: Its value at the start of every hand (immutable: shared by every hand).
+    fresh: Any
+    #: Its JSON Schema in a position, with its ``description``.
+    schema: dict[str, Any]
+    #: ``check(match, given)``: refuse (:class:`~engine.errors.PositionError`) the position's
+    #: value ``given`` (``None`` where the position has none), on the match built from it
+    #: before anything else is checked.
+    check: Callable[[Match, Any], None]
+    #: ``export(value)``: its JSON in a position; ``read(given)``: back from it.
+    export: Callable[[Any], Any] = list
+    read: Callable[[Any], Any] = tuple
+    #: ``view(match, seat, value)``: what ``seat`` sees of it (its observation's entry);
+    #: ``None``: everything, as exported (public).
+    view: Callable[[Match, int, Any], Any] | None = None
+
+
 def flag(about: str) -> dict[str, Any]:
     """A :class:`VariantBlock` key that switches a rule on, off by default."""
     return {"type": "boolean", "description": about, "default": False}
@@ -283,6 +312,14 @@ class MoveKind:
     #: The kind's own top-level block of variant keys (``cut``), its schema and checks;
     #: ``None``: its keys are in the base blocks (``keys`` names them).
     block: VariantBlock | None = None
+    #: The kind's own per-hand state (``raise``: the raisers who must beat the table);
+    #: ``None``: none.
+    state: KindState | None = None
+    #: ``sees(match, seat)``: the seats whose cards ``seat`` sees now because of the kind
+    #: (M5: a special hand's decision shows the partners' cards), himself among them or not;
+    #: ``None``: none. What the observation and the environment both read
+    #: (:func:`hands_seen`).
+    sees: Callable[[Match, int], Sequence[int]] | None = None
 
 
 #: The registered kinds, by name, in registration order.
@@ -293,6 +330,8 @@ KINDS: dict[str, MoveKind] = {}
 PHASES: dict[str, Waiting] = {}
 #: The end-of-hand hooks the kinds declare, by name (:class:`~engine.moves.scoring.HandEnd`).
 HAND_ENDS: dict[str, HandEnd] = {}
+#: What the kinds show a seat of the others' cards (:attr:`MoveKind.sees`).
+_SEES: list[Callable[[Match, int], Sequence[int]]] = []
 
 
 def register(kind: MoveKind) -> MoveKind:
@@ -330,6 +369,8 @@ def register(kind: MoveKind) -> MoveKind:
         KIND_BLOCKS[block.name] = block.schema()
         if block.checks is not None:
             KIND_CHECKS.append(block.checks)
+    if kind.sees is not None:
+        _SEES.append(kind.sees)
     KINDS[kind.name] = kind
     return kind
 
@@ -352,6 +393,30 @@ def move_transitions(kind: str, source: Phase, goes_on: Phase | None, *, ends: b
         out.append({"trigger": kind, "source": source, "dest": Phase.DEAL,
                     "conditions": [legal, "ends_hand"], "before": [kind]})
     return out
+
+
+def kind_states(rules: Rules, every: bool = False) -> tuple[KindState, ...]:
+    """The states of the variant's kinds (``every``: of every kind, whether the variant has
+    it or not: what a position's checks go through), in the kinds' order (how positions and
+    observations list them)."""
+    return tuple(k.state for k in sorted(KINDS.values(), key=lambda k: k.order)
+                 if k.state is not None and (every or k.state.has(rules)))
+
+
+def fresh_own(rules: Rules) -> dict[str, Any]:
+    """A new hand's :attr:`~engine.state.HandState.own` in this variant: each state's fresh
+    value (one dict, shared by every hand until a kind replaces a value)."""
+    return {s.key: s.fresh for s in kind_states(rules)}
+
+
+def hands_seen(m: Match, seat: int) -> list[int]:
+    """The seats whose cards ``seat`` sees now by a kind's rule (:attr:`MoveKind.sees`),
+    himself included where a rule shows him his own with the others', in seat order: what
+    the observation and the environment show him."""
+    seen: set[int] = set()
+    for sees in _SEES:
+        seen.update(sees(m, seat))
+    return sorted(seen)
 
 
 def hand_end_hooks(rules: Rules) -> tuple[HandEnd, ...]:

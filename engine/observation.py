@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
 from engine.actions import Action
 from engine.cards import Card, card_name
 from engine.moves import hands_seen, kind_states
+from engine.moves.bets import Declared as Declared
+from engine.moves.bets import SideBetView as SideBetView
 from engine.moves.bets import side_view
 
 if TYPE_CHECKING:
@@ -69,33 +71,6 @@ class LastHand(TypedDict):
     played: list[PlayedCard]
     shown: list[ShownCard]
     rounds: list[int | None]
-
-
-class Declared(TypedDict):
-    """What a player said when a side bet was accepted (G30): his points, or ``None`` for
-    "são boas" (his points stay hidden)."""
-
-    seat: int
-    points: int | None
-
-
-class SideBetView(TypedDict):
-    """A side bet of the hand as every seat sees it (G22-G32, G49), and the seat's own points
-    (``my_points``, from its own cards only)."""
-
-    bet: str
-    calls: list[str]
-    caller: int | None
-    pending: bool
-    settled: bool
-    accepted: bool
-    winner: int | None
-    points: int
-    declared: list[Declared]
-    my_points: int | None
-    #: Flor (G49): the seats that sang, in order (``my_points``: the seat's own flor value,
-    #: ``None`` without one; ``declared``: the flores compared).
-    sung: NotRequired[list[int]]
 
 
 class Observation(TypedDict):

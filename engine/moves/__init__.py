@@ -141,7 +141,9 @@ class Words:
 class Waiting:
     """A state in which the match rests, waiting for a move of the kind that declares it."""
 
-    phase: Phase
+    #: The state's name (a :class:`~engine.state.Phase`, or a new kind's own string: the
+    #: machine, positions and observations name it as given).
+    phase: str
     #: ``movers(match)``: the seats that may make the awaited move, the default first (a
     #: driver asks it: :func:`engine.bots.base.next_actor`).
     movers: Callable[[Match], list[int]]

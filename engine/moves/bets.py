@@ -32,7 +32,7 @@ from engine.sidebets import (
     declarations,
     falta_value,
     flor_points,
-    holders,
+    is_flor,
     seats_from_mao,
     shown_set,
 )
@@ -70,6 +70,16 @@ class SideBetView(TypedDict):
     #: Flor (G49): the seats that sang, in order (``my_points``: the seat's own flor value,
     #: ``None`` without one; ``declared``: the flores compared).
     sung: NotRequired[list[int]]
+
+
+def holders(m: Match, b: BetState) -> tuple[int, ...]:
+    """The seats that hold a flor, in playing order from the mão (computed once a hand)."""
+    got = b.holders
+    if got is None:
+        dealt = m.hand.dealt
+        got = b.holders = tuple(s for s in seats_from_mao(m.rules, m.mao)
+                                if is_flor(b.bet, dealt[s], m.hand.vira))
+    return got
 
 
 def pending_bet(m: Match) -> tuple[int, BetState] | None:

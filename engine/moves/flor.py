@@ -32,6 +32,7 @@ from engine.moves.bets import (
     AT_HAND_END,
     apply_settlement,
     bet_answerers,
+    holders,
     judge_bet_answer,
     pending_bet,
     settle_flor,
@@ -39,7 +40,7 @@ from engine.moves.bets import (
 from engine.moves.cut import seeded_cut_deal
 from engine.payload import LogEvent, Payload, Text
 from engine.ruling import Ruling, condition
-from engine.sidebets import BetState, holders, is_flor
+from engine.sidebets import BetState, is_flor
 from engine.state import BET_ANSWER, PLAY, Phase
 
 if TYPE_CHECKING:

@@ -313,8 +313,8 @@ def _told(a: Action, w: Words) -> str:
     return f"{w.who} play{w.s} {w.card(a.card)}" + (f" {COBERTA}" if a.covered else "")  # type: ignore[arg-type]
 
 
-def _refuse_kill(message: str, at: str, code: str = "bad_must_kill") -> PositionError:
-    return PositionError(Why(code, message), path=at)
+def _refuse_kill(message: str, at: str) -> PositionError:
+    return PositionError(Why("bad_must_kill", message), path=at)
 
 
 def _check_must_kill(m: Match, p: dict[str, Any]) -> None:
@@ -338,8 +338,8 @@ def _check_must_kill(m: Match, p: dict[str, Any]) -> None:
     for k, seat in enumerate(given):
         at = f"must_kill[{k}]"
         if not 0 <= seat < rules.players:
-            raise _refuse_kill(f"there is no seat {seat} (0..{rules.players - 1})", at,
-                               "seat_out_of_range")
+            raise PositionError(Why("seat_out_of_range", f"there is no seat {seat} "
+                                                         f"(0..{rules.players - 1})"), path=at)
         if seat in seats:
             raise _refuse_kill(f"seat {seat} is listed twice", at)
         if any(c[0] == seat for c in m.round.cards):

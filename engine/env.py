@@ -102,7 +102,7 @@ from engine.game import Match, resolve_rules
 from engine.logformat import Recorder
 from engine.moves import hands_seen, load_kinds
 from engine.moves.bets import own_points
-from engine.payload import SLOTS
+from engine.payload import DERIVED, SLOTS
 from engine.rules import Rules
 from engine.state import Phase
 
@@ -123,8 +123,10 @@ class _Moves:
     (:class:`engine.moves.MoveKind`): the key of each, its name and the index of each key."""
 
     def __init__(self, rules: Rules) -> None:
-        listed = sorted(((place, kind.name, fields, name)
-                         for kind in load_kinds().values() if kind.space is not None
+        # a move that gives no place: after the others, in the kinds' order (DERIVED)
+        listed = sorted(((place or (DERIVED + i,), kind.name, fields, name)
+                         for i, kind in enumerate(load_kinds().values())
+                         if kind.space is not None
                          for place, fields, name in kind.space(rules)), key=lambda e: e[0])
         self.keys: list[tuple[Any, ...]] = [
             (kind, *(fields.get(slot, SLOTS.get(slot)) for slot in _KEY_SLOTS))

@@ -56,7 +56,7 @@ beside it); :mod:`engine.machine` builds each variant's machine from the registe
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import import_module
 from pkgutil import iter_modules
@@ -64,7 +64,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.actions import declare
 from engine.moves.scoring import HandEnd, hooks_in_order
-from engine.payload import LogEvent, Payload
+from engine.payload import DERIVED, LogEvent, Payload
 from engine.ruling import Ruling, condition, effect
 from engine.schemas import KIND_BLOCKS
 from engine.state import Phase
@@ -85,7 +85,8 @@ Lister = Callable[["Match", "int | None", "list[Action]"], None]
 #: A machine callback: called with the move and its :class:`~engine.ruling.Ruling`.
 Callback = Callable[[Any, Ruling], Any]
 #: One move of the environment's action space: its place (the space lists every kind's moves
-#: by place, a kind's own in the order it gives them), its fields by Action slot (``card``,
+#: by place, a kind's own in the order it gives them; ``()``: after every place given, in
+#: the kinds' order, :data:`DERIVED`), its fields by Action slot (``card``,
 #: ``covered``, ``play_on``, ``call``, ``position``: what tells the moves apart; a raise's
 #: ``value`` is never one, it follows from the hand) and its name (``play 4c``, ``raise``).
 SpaceMove = tuple[tuple[int, ...], dict[str, Any], str]
@@ -240,10 +241,13 @@ class MoveKind:
     """One kind of move (see the module docstring)."""
 
     name: str
-    order: int
     judge: Judge
     effect: Callback
     transitions: Callable[[Rules], list[dict[str, Any]]]
+    #: Where its moves are listed among the kinds' (``legal_actions``), and its end-of-hand
+    #: hook run; left out (:data:`DERIVED`): after every kind that gives one, in the kinds'
+    #: order (:func:`register` derives it).
+    order: int = DERIVED
     lister: Lister | None = None  # None: the chance step (deal), not listed
     enabled: Callable[[Rules], bool] = lambda rules: True
     #: Why a move of the kind is refused in a state with no trigger for it, by
@@ -341,6 +345,7 @@ def register(kind: MoveKind) -> MoveKind:
     trigger, however many transitions ask), its effect as the ``<name>`` effect, its payload
     with :class:`~engine.actions.Action`, its phases, and its end-of-hand hook (by name, in
     :data:`HAND_ENDS`)."""
+    kind = _placed(kind)
     judge = kind.judge
     if kind.payload is not None:
         declare(kind.name, kind.payload)
@@ -374,6 +379,17 @@ def register(kind: MoveKind) -> MoveKind:
     if kind.sees is not None:
         _SEES.append(kind.sees)
     KINDS[kind.name] = kind
+    return kind
+
+
+def _placed(kind: MoveKind) -> MoveKind:
+    """The kind with the places it leaves out (:data:`DERIVED`) derived: ``DERIVED`` + its
+    registration index, after every place given."""
+    at = DERIVED + len(KINDS)
+    if kind.order == DERIVED:
+        kind = replace(kind, order=at)
+    if kind.log is not None and kind.log.place == DERIVED:
+        kind = replace(kind, log=replace(kind.log, place=at))
     return kind
 
 

@@ -166,7 +166,7 @@ def test_the_engine_has_no_import_cycle_but_the_known_ones() -> None:
 #: (issue 41): the move kinds, the rulings, the observation and the positions are typed
 #: against ``engine.game.Match``, a layer up (a narrow view of the match below them
 #: would end it: under mypyc it must stay a native class, for speed); an error holds the
-#: Actions it refused, a payload field writes one; the replayer's fast path and the replayer.
+#: Actions it refused, a payload field writes one.
 #: The test fails both ways, so the list only shrinks.
 TYPED_CYCLES: list[list[str]] = [
     ["engine.actions", "engine.errors", "engine.payload"],
@@ -175,7 +175,6 @@ TYPED_CYCLES: list[list[str]] = [
      "engine.matchpos.schema", "engine.moves", "engine.moves.answers", "engine.moves.bets",
      "engine.moves.deal", "engine.moves.outcome", "engine.moves.play", "engine.moves.scoring",
      "engine.observation", "engine.ruling"],
-    ["engine.replay.fast", "engine.replay.replayer"],
 ]
 
 

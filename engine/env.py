@@ -100,9 +100,9 @@ from engine.bots.base import next_actor, viewed_moves
 from engine.cards import Card
 from engine.game import Match, resolve_rules
 from engine.logformat import Recorder
-from engine.moves import load_kinds
+from engine.moves import hands_seen, load_kinds
 from engine.moves.bets import own_points
-from engine.payload import SLOTS
+from engine.payload import DERIVED, SLOTS
 from engine.rules import Rules
 from engine.state import Phase
 
@@ -123,8 +123,10 @@ class _Moves:
     (:class:`engine.moves.MoveKind`): the key of each, its name and the index of each key."""
 
     def __init__(self, rules: Rules) -> None:
-        listed = sorted(((place, kind.name, fields, name)
-                         for kind in load_kinds().values() if kind.space is not None
+        # a move that gives no place: after the others, in the kinds' order (DERIVED)
+        listed = sorted(((place or (DERIVED + i,), kind.name, fields, name)
+                         for i, kind in enumerate(load_kinds().values())
+                         if kind.space is not None
                          for place, fields, name in kind.space(rules)), key=lambda e: e[0])
         self.keys: list[tuple[Any, ...]] = [
             (kind, *(fields.get(slot, SLOTS.get(slot)) for slot in _KEY_SLOTS))
@@ -168,9 +170,6 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
         #: Each seat's own side bet points, as the vector gives them, with the deal they
         #: come from: (dealt hands, vira, blind, points by side bet).
         self._own_points: list[tuple[Any, Card | None, bool, list[float]] | None] = [None] * n
-        #: Each seat's partners (its team's other seats).
-        self._partners = [[s for s in range(n) if s != seat and r.team_of[s] == r.team_of[seat]]
-                          for seat in range(n)]
         cpp = r.cards_per_player
         teams = r.teams
         self._size = (d * (5 + n) + n + 2 * teams + 1 + (1 + n) + teams + 3 + cpp + 3 * cpp
@@ -395,19 +394,15 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
         r = self.rules
         n = r.players
         cpp = r.cards_per_player
-        team = r.team_of[seat]
         d = self._deck_size
         idx = self._card_index
         h = m.hand
-        state = m.state
         blind = h.blind
         if not blind:
             for c in h.hands[seat]:
                 v[idx[c]] = 1.0
-        rule = h.rule
-        if (state == Phase.DECIDE and rule is not None and rule.show_partner_cards
-                and team == h.special_team):  # M5: a decision shows the partners' cards
-            for s in self._partners[seat]:
+        for s in hands_seen(m, seat):  # by a kind's rule (M5: a decision, the partners')
+            if s != seat:
                 for c in h.hands[s]:
                     v[d + idx[c]] = 1.0
         if h.vira is not None:

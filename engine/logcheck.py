@@ -12,9 +12,9 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any, Literal
 
-from engine.logschema import CHECKPOINTS, MOVES, NEWER
+from engine.logschema import CHECKPOINTS, MOVES, NEWER, build
 from engine.logversion import VERSIONS
-from engine.schemas import shipped_schema, strict_validator
+from engine.schemas import strict_validator
 
 ItemKind = Literal["header", "deal", "move", "checkpoint"]
 
@@ -26,9 +26,12 @@ EVENT_TYPES = MOVES + CHECKPOINTS
 VERSION_2_EVENTS = tuple(NEWER)
 
 
+@cache
 def log_schema() -> dict[str, Any]:
-    """``schemas/log.schema.json`` as data."""
-    return shipped_schema("log")
+    """The log schema as data, as the kinds give it (:func:`engine.logschema.build`, what
+    ``schemas/log.schema.json`` holds once ``python -m engine.generate`` wrote it): never the
+    file, so that a stale file cannot break a check."""
+    return build()
 
 
 @cache

@@ -1,8 +1,8 @@
 """``schemas/log.schema.json``, built from the move kinds: each kind gives its log event (its
 place, description, format version, and its fields from its payload, :mod:`engine.payload`);
-the format's own parts (the header, the shared definitions, the checkpoints) are below. A test
-keeps the committed file equal to :func:`render`; ``python -m engine.logschema --write``
-rewrites it, ``--check`` exits 1 when it differs.
+the format's own parts (the header, the shared definitions, the checkpoints) are below. The
+engine checks logs against :func:`build` (:func:`engine.logcheck.log_schema`), never the file;
+``python -m engine.generate`` rewrites the file, and a test fails when it differs.
 
 >>> MOVES[:3], NEWER["concede"]
 (('deal', 'play', 'raise'), (2, 'a concede move'))
@@ -11,14 +11,11 @@ rewrites it, ``--check`` exits 1 when it differs.
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Sequence
 from typing import Any
 
-from engine.fileio import atomic_write_text
 from engine.moves import MoveKind, load_kinds
 from engine.payload import LogEvent
-from engine.resources import schema_path
 
 # -- the format's own parts ----------------------------------------------------------------
 _TOP: dict[str, Any] = {
@@ -361,30 +358,3 @@ def build() -> dict[str, Any]:
 def render() -> str:
     """The text of ``schemas/log.schema.json``."""
     return json.dumps(build(), indent=2, ensure_ascii=False) + "\n"
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m engine.logschema [--write | --check]``: print the schema, write it to the
-    shipped ``schemas/log.schema.json``, or check that file (exit 1 when it differs)."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    path = schema_path("log")
-    text = render()
-    if args == ["--write"]:
-        atomic_write_text(path, text)
-        print(f"wrote {path}", file=sys.stderr)
-        return 0
-    if args == ["--check"]:
-        same = path.read_text(encoding="utf-8") == text
-        if not same:
-            print(f"{path} is not the schema the kinds give: run python -m engine.logschema "
-                  "--write", file=sys.stderr)
-        return 0 if same else 1
-    if args:
-        print("usage: python -m engine.logschema [--write | --check]", file=sys.stderr)
-        return 2
-    sys.stdout.write(text)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

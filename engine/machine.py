@@ -70,7 +70,7 @@ from transitions.core import Event
 
 from engine.actions import Action
 from engine.cards import CARD_CODES, Card
-from engine.moves import KINDS, PHASES, Lister, hand_end_hooks, load_kinds
+from engine.moves import KINDS, PHASES, Lister, fresh_own, hand_end_hooks, load_kinds
 from engine.rules import Rules
 from engine.ruling import CONDITIONS, EFFECTS, Callback, Ruling
 from engine.state import Phase
@@ -391,7 +391,7 @@ class MoveTable:
 
     __slots__ = ("play", "covered", "covered_from", "raises", "accept", "fold", "decide", "players",
                  "next_value", "any_time", "listers", "by_seat", "triggers", "opponents", "winning",
-                 "constrained", "plain_raises", "special_at", "machine", "hand_ends")
+                 "constrained", "plain_raises", "special_at", "machine", "hand_ends", "own")
 
     def __init__(self, rules: Rules) -> None:
         n = rules.players
@@ -437,6 +437,8 @@ class MoveTable:
                      if k.lister is not None and k.name in self.triggers[s])
             for s in machine.states}
         self.hand_ends = hand_end_hooks(rules)  # of its kinds, in the order they run
+        #: A new hand's kinds' state (shared: :func:`engine.moves.fresh_own`).
+        self.own = fresh_own(rules)
         #: States whose moves are listed seat by seat (the partners who answer a raise).
         self.by_seat = {str(phase) for phase, waiting in PHASES.items() if waiting.by_seat}
         team_of = rules.team_of

@@ -19,6 +19,9 @@ from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
 
 from engine.actions import Action
 from engine.cards import Card, card_name
+from engine.moves import hands_seen, kind_states
+from engine.moves.bets import Declared as Declared
+from engine.moves.bets import SideBetView as SideBetView
 from engine.moves.bets import side_view
 
 if TYPE_CHECKING:
@@ -70,33 +73,6 @@ class LastHand(TypedDict):
     rounds: list[int | None]
 
 
-class Declared(TypedDict):
-    """What a player said when a side bet was accepted (G30): his points, or ``None`` for
-    "são boas" (his points stay hidden)."""
-
-    seat: int
-    points: int | None
-
-
-class SideBetView(TypedDict):
-    """A side bet of the hand as every seat sees it (G22-G32, G49), and the seat's own points
-    (``my_points``, from its own cards only)."""
-
-    bet: str
-    calls: list[str]
-    caller: int | None
-    pending: bool
-    settled: bool
-    accepted: bool
-    winner: int | None
-    points: int
-    declared: list[Declared]
-    my_points: int | None
-    #: Flor (G49): the seats that sang, in order (``my_points``: the seat's own flor value,
-    #: ``None`` without one; ``declared``: the flores compared).
-    sung: NotRequired[list[int]]
-
-
 class Observation(TypedDict):
     """Everything one seat may know now; never another seat's hidden cards."""
 
@@ -143,12 +119,11 @@ def observe(m: Match, seat: int) -> Observation:
     team = r.team_of[seat]
     blind = h.blind
     hand = h.hands[seat]
-    partners: dict[int, list[str]] | None = None
     rule = h.rule
-    if (m.state == "decide" and rule is not None and rule.show_partner_cards
-            and team == h.special_team):
-        partners = {s: [card_name(c) for c in h.hands[s]] for s in range(r.players)
-                    if r.team_of[s] == team}
+    seen_hands = hands_seen(m, seat)  # by a kind's rule (M5: a decision shows the partners')
+    partners: dict[int, list[str]] | None = None
+    if seen_hands:
+        partners = {s: [card_name(c) for c in h.hands[s]] for s in seen_hands}
     pending: PendingRaise | None = None
     if h.pending is not None:
         ps, pv, pc = h.pending
@@ -197,8 +172,11 @@ def observe(m: Match, seat: int) -> Observation:
     }
     if h.side is not None:  # G22-G32: the side bets, as the seat may know them
         obs["side_bets"] = side_view(m, seat)
-    if r.raiser_must_kill:  # C8 (house): who must beat the table (public)
-        obs["must_kill"] = list(h.must_kill)
+    if h.own:  # the kinds' own state, as the seat may see it (must_kill: public)
+        seen = cast("dict[str, Any]", obs)
+        for own in kind_states(r):
+            value = h.own[own.key]
+            seen[own.key] = own.export(value) if own.view is None else own.view(m, seat, value)
     return obs
 
 

@@ -27,6 +27,11 @@ from engine.errors import TrucoError
 if TYPE_CHECKING:
     from engine.actions import Action
 
+#: A place a move kind leaves out (its ``order``, its log event's ``place``; a place of its
+#: moves in the environment is then ``()``): :func:`engine.moves.register` derives it, this
+#: plus the kind's registration index, after every place given (the shipped kinds give theirs,
+#: all below it), so that a new kind needs no number and the order is stable.
+DERIVED = 1000
 #: Action's payload slots, each with the value it holds when a kind does not use it.
 SLOTS: dict[str, Any] = {"card": None, "covered": False, "value": None, "play_on": None,
                          "call": None}
@@ -337,8 +342,9 @@ class LogEvent:
     ``a KIND move``); ``schema``, the event's schema for a kind whose moves are no Action (a
     deal), else derived from its payload (:func:`engine.logschema.build`)."""
 
-    place: int
     about: str
+    #: Left out (:data:`DERIVED`): after the places given, in the kinds' order.
+    place: int = DERIVED
     version: int = 1
     named: str | None = None
     schema: dict[str, Any] | None = None

@@ -9,14 +9,15 @@ spec uses from these registries when it builds a variant's machine.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from engine.cards import Card
 from engine.checkpoint import Checkpoint
 
 if TYPE_CHECKING:
     from engine.game import Match
-    from engine.moves.bets import Settlement
 
 #: A condition or callback of this engine's machines: called with the trigger's arguments,
 #: the move and its :class:`Ruling` (``send_event=False``).
@@ -83,6 +84,24 @@ class Owed(NamedTuple):
     team: int
     points: int
     score: list[int]
+
+
+@dataclass
+class Settlement:
+    """A dispute ruled, before anything changed: the bet (its index in the hand's records),
+    whether the last call was accepted, the winning team and its points, who said what (G30),
+    the seat whose points won and the cards that make them (G32), and the score after the
+    crediting (``None`` where it waits for the end of the hand, GH6)."""
+
+    index: int
+    accepted: bool
+    team: int
+    points: int
+    said: list[tuple[int, int | None]]
+    shown: tuple[int, tuple[Card, ...]] | None
+    score: list[int] | None
+    #: Flor: the flores that scored, shown at the end of the hand (G41).
+    flores: tuple[tuple[int, tuple[Card, ...]], ...] = ()
 
 
 class Ruling:

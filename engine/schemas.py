@@ -4,6 +4,12 @@ YAML ``12.0``, is no ``integer``, though jsonschema's own checker would take ``1
 files, positions and log lines are all checked by it), and the variant schema as data with the
 one statement of what a key left out means, its ``default`` there (:func:`with_defaults`).
 
+The variant schema is built here, not read from ``schemas/variant.schema.json``: the base blocks
+(``engine/schemabase/variant.json``) with the move kinds' own blocks (:data:`KIND_BLOCKS`, each
+declared in its kind's module, :class:`engine.moves.VariantBlock`) inserted before
+``special_hands``. ``python -m engine.generate`` writes the shipped file from it, so a stale file
+never changes what the engine reads.
+
 >>> v = strict_validator({"type": "integer"})
 >>> v.is_valid(3), v.is_valid(3.0), v.is_valid(True)
 (True, False, False)
@@ -14,9 +20,17 @@ from __future__ import annotations
 import copy
 import json
 from functools import cache
+from pathlib import Path
 from typing import Any
 
-from engine.resources import schema_path
+#: The base blocks of the shipped schemas (``variant.json``, ``position.json``): what no move
+#: kind declares. :mod:`engine.generate` writes ``schemas/`` from them and the kinds.
+BASE = Path(__file__).resolve().parent / "schemabase"
+#: The move kinds' own top-level blocks of the variant schema, by name, in the order the kinds
+#: register (:func:`engine.moves.register`).
+KIND_BLOCKS: dict[str, dict[str, Any]] = {}
+#: The base block before which the kinds' own blocks stand in the variant schema.
+_KINDS_BEFORE = "special_hands"
 
 
 def _is_int(_checker: Any, value: Any) -> bool:
@@ -44,17 +58,29 @@ NOT_RULES = frozenset({"$schema", "name", "title", "description", "extends", "ca
                        "move_names"})
 
 
-@cache
-def shipped_schema(name: str) -> dict[str, Any]:
-    """The shipped JSON Schema ``schemas/<name>.schema.json`` (``variant``, ``log``,
-    ``position``), as data, read once."""
-    with open(schema_path(name), encoding="utf-8") as f:
+def base_schema(name: str) -> dict[str, Any]:
+    """A base schema (``variant``, ``position``) as data, a new copy on every call."""
+    with open(BASE / f"{name}.json", encoding="utf-8") as f:
         return json.load(f)  # type: ignore[no-any-return]
 
 
+@cache
 def variant_schema() -> dict[str, Any]:
-    """The shipped JSON Schema of variant files, as data."""
-    return shipped_schema("variant")
+    """The JSON Schema of variant files, as data: the base blocks and the kinds' own
+    (:data:`KIND_BLOCKS`), made once (the kinds are registered when ``engine`` is imported)."""
+    schema = base_schema("variant")
+    props: dict[str, Any] = {}
+    for key, value in schema["properties"].items():
+        if key == _KINDS_BEFORE:
+            props.update(KIND_BLOCKS)
+        props[key] = value
+    schema["properties"] = props
+    return schema
+
+
+def render_schema(schema: dict[str, Any]) -> str:
+    """A schema as the shipped files write it (``schemas/*.schema.json``)."""
+    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
 
 
 def with_defaults(value: Any, path: tuple[str, ...] = ()) -> Any:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
 from mypy_extensions import mypyc_attr
 
@@ -37,9 +37,17 @@ from engine.cards import CARD_CODES, RANKS, SUITS, Card, is_extra
 from engine.schemas import with_defaults
 from engine.slots import interpreted
 
-if TYPE_CHECKING:
-    from engine.game import Match
-    from engine.rules import Rules
+
+class Seating(Protocol):
+    """What the side bets read of the rules: the seats and their teams (a
+    :class:`~engine.rules.Rules` is one)."""
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def team_of(self) -> tuple[int, ...]: ...
+
 
 #: How the falta's value is read from the score (G29 and the GH7 readings).
 Falta = Literal["target_minus_leader", "target_minus_trailer", "first_half_wins_game",
@@ -482,7 +490,7 @@ class BetState:
 _BET_BY_NEW = interpreted(BetState)
 
 
-def seats_from_mao(rules: Rules, mao: int) -> list[int]:
+def seats_from_mao(rules: Seating, mao: int) -> list[int]:
     """The seats in playing order from the mão."""
     n = rules.players
     return [(mao + k) % n for k in range(n)]
@@ -496,17 +504,7 @@ def is_flor(bet: SideBet, cards: tuple[int, ...] | list[int], vira: int | None) 
     return flor_points(cards, bet, vira) is not None
 
 
-def holders(m: Match, b: BetState) -> tuple[int, ...]:
-    """The seats that hold a flor, in playing order from the mão (computed once a hand)."""
-    got = b.holders
-    if got is None:
-        dealt = m.hand.dealt
-        got = b.holders = tuple(s for s in seats_from_mao(m.rules, m.mao)
-                                if is_flor(b.bet, dealt[s], m.hand.vira))
-    return got
-
-
-def declarations(rules: Rules, bet: SideBet, mao: int,
+def declarations(rules: Seating, bet: SideBet, mao: int,
                  pts: Sequence[int]) -> tuple[list[tuple[int, int | None]], int]:
     """G30: who says what when the bet is accepted, and the winning seat.
 

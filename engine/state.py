@@ -9,7 +9,7 @@ it is and the cards of the round in play. Move kinds (:mod:`engine.moves`) read 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import TYPE_CHECKING, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from engine.cards import Card
 from engine.slots import interpreted
@@ -98,7 +98,7 @@ class HandState:
 
     __slots__ = ("hands", "dealt", "vira", "strength", "value", "pending", "last_raise_team",
                  "bound", "shown", "played", "results", "special", "special_team", "blind",
-                 "rule", "decider", "refused", "side", "must_kill")
+                 "rule", "decider", "refused", "side", "own")
 
     def __init__(self, players: int, value: int) -> None:
         #: The cards each seat holds now, by seat.
@@ -138,10 +138,10 @@ class HandState:
         #: The side bets of the hand, one record per ``Rules.side_bets`` entry, in its order
         #: (G22-G32); ``None`` in a variant without side bets.
         self.side: list[BetState] | None = None
-        #: The seats that raised against a card of another team on the table and have not
-        #: played their card of the round since (``play.raiser_must_kill``); a raise that is no
-        #: longer pending while the hand goes on was accepted.
-        self.must_kill: tuple[int, ...] = ()
+        #: The move kinds' own state (:class:`engine.moves.KindState`), by key: in the
+        #: variants that have one, what :func:`engine.moves.fresh_own` gives at the hand's
+        #: start. Never changed in place (a copy of the hand shares it): :func:`set_own`.
+        self.own: dict[str, Any] = NO_OWN
 
     def copy(self) -> HandState:
         other = HandState.__new__(HandState) if _HAND_BY_NEW else HandState(0, 0)
@@ -165,12 +165,21 @@ class HandState:
         other.refused = self.refused
         side = self.side
         other.side = None if side is None else [b.copy() for b in side]
-        other.must_kill = self.must_kill
+        other.own = self.own  # never changed in place: shared
         return other
 
 
 #: Whether :meth:`HandState.copy` may skip ``__init__`` (interpreted: see engine.slots).
 _HAND_BY_NEW = interpreted(HandState)
+
+#: The kinds' state of a hand in a variant whose kinds have none (never changed).
+NO_OWN: Final[dict[str, Any]] = {}
+
+
+def set_own(hand: HandState, key: str, value: Any) -> None:
+    """Set a kind's state ``key`` of ``hand`` to ``value``: a new mapping (a copy of the
+    hand, and the other hands of the variant, share the old one)."""
+    hand.own = {**hand.own, key: value}
 
 
 class RoundState:

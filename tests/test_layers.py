@@ -50,7 +50,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("engine.game", "engine.matchpos", "engine"),
     ("engine.position", "engine.logformat", "engine.logread", "engine.logcheck",
      "engine.logversion", "engine.replay", "engine.transcript", "engine.playthrough",
-     "engine.perft", "engine.words", "engine.logschema"),
+     "engine.perft", "engine.words", "engine.logschema", "engine.generate"),
     ("engine.bots", "engine.simulate", "engine.tournament", "engine.compare", "engine.viewer",
      "engine.env", "engine.tui", "engine.telling", "engine.cluster", "engine.protocol"),
     ("engine.analysis", "engine.serve"),
@@ -73,9 +73,10 @@ def _module_names() -> dict[str, Path]:
     return names
 
 
-def import_graph() -> dict[str, set[str]]:
+def import_graph(typing: bool = False) -> dict[str, set[str]]:
     """Each engine module's engine imports at run time, inside functions too (an import
-    under ``if TYPE_CHECKING:`` is for the type checker only and is left out)."""
+    under ``if TYPE_CHECKING:`` is for the type checker only and is left out, unless
+    ``typing``)."""
     modules = _module_names()
 
     def owner(name: str) -> str | None:
@@ -93,7 +94,7 @@ def import_graph() -> dict[str, set[str]]:
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         found: set[str] = set()
         for node in ast.walk(tree):
-            if id(node) in typing_only:
+            if id(node) in typing_only and not typing:
                 continue
             if isinstance(node, ast.Import):
                 found |= {t for a in node.names if (t := owner(a.name))}
@@ -159,6 +160,26 @@ def test_every_module_is_in_a_layer_and_imports_only_down() -> None:
 
 def test_the_engine_has_no_import_cycle_but_the_known_ones() -> None:
     assert _cycles(import_graph()) == sorted(CYCLES)
+
+
+#: The cycles the imports for the type checker alone (``if TYPE_CHECKING:``) still close
+#: (issue 41): the move kinds, the rulings, the observation and the positions are typed
+#: against ``engine.game.Match``, a layer up (a narrow view of the match below them
+#: would end it: under mypyc it must stay a native class, for speed); an error holds the
+#: Actions it refused, a payload field writes one.
+#: The test fails both ways, so the list only shrinks.
+TYPED_CYCLES: list[list[str]] = [
+    ["engine.actions", "engine.errors", "engine.payload"],
+    ["engine.game", "engine.machine", "engine.matchpos.bets", "engine.matchpos.checks",
+     "engine.matchpos.exporting", "engine.matchpos.reading", "engine.matchpos.restore",
+     "engine.matchpos.schema", "engine.moves", "engine.moves.answers", "engine.moves.bets",
+     "engine.moves.deal", "engine.moves.outcome", "engine.moves.play", "engine.moves.scoring",
+     "engine.observation", "engine.ruling"],
+]
+
+
+def test_imports_for_the_type_checker_close_no_cycle_but_the_known_ones() -> None:
+    assert _cycles(import_graph(typing=True)) == sorted(TYPED_CYCLES)
 
 
 def test_the_cycle_finder_finds_a_cycle_through_a_function_s_import() -> None:

@@ -24,21 +24,17 @@ from engine.machine import (
     triggers_from,
 )
 from engine.moves.concede import concedes
+from engine.moves.cut import CHOICES
 from engine.moves.envido import calls_of
 from engine.moves.nao_quero import nao_queros
 from engine.moves.quero import queros
+from engine.resources import shipped_variants
 from engine.ruling import CONDITIONS, EFFECTS
 from engine.shuffle import SplitMix64
 
-VARIANTS = ("paulista", "mineiro", "mineiro-12", "one-on-one", "paulista-mao-de-11-decision",
-            "mineiro-mao-de-dez-wins-game", "covered-from-round-1", "tie-leader-who-tied",
-            "special-hands-list", "single-decider", "no-raise-when-winning", "game-step",
-            "concede", "next-seat-answers", "both-refuse", "no-raise-back",
-            "tie-leader-lowest-seat", "tie-leader-mao", "all-tied-first-round", "five-cards",
-            "leader-face-up", "no-cover-after-tie", "highest-after-tied-first",
-            "raiser-must-beat", "gauderio", "gauderio-envido-at-end",
-            "gauderio-truco-closes-envido", "gauderio-envido-pes", "gauderio-real-envido-twice",
-            "gauderio-flor-argentina", "gauderio-flor-round-1")
+#: Every shipped variant: the machine against every listed move (issue 41: the list was
+#: hand-picked and held none of the newer kinds).
+VARIANTS = tuple(shipped_variants())
 
 
 def _states(variant: Any) -> set[str]:
@@ -142,6 +138,8 @@ def _every_move(m: Match) -> list[Action]:
     out += [*t.raises.values(), *t.accept, *t.fold, *(a for pair in t.decide for a in pair)]
     if m.rules.side_bets:  # the side bets' calls and answers (G27)
         out += [*calls_of(m.rules).values(), *queros(m.players), *nao_queros(m.players)]
+    out += [Action("cut", s, call=c) for s in range(m.players) for c in CHOICES]
+    out += [Action("redeal", s) for s in range(m.players)]
     return out + list(concedes(m.players))
 
 

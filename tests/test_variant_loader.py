@@ -141,8 +141,8 @@ HOUSE_RULES: dict[str, dict[str, Any]] = {
     "next-seat-answers": {"answered_by": "next_seat", "refusal": "one_player"},
     "both-refuse": {"refusal": "whole_team", "answered_by": "challenged_team"},
     "no-raise-back": {"raise_back": False, "concede": False},
-    "cut": {"cut_rules.allowed": True,
-            "cut_rules.choices": ("seco", "burn", "bottom", "partner")},  # catalogue #36
+    "cut": {"cut.allowed": True,
+            "cut.choices": ["seco", "burn", "bottom", "partner"]},  # catalogue #36
     "redeal": {"redeal.allowed": True, "redeal.void_ranks": ["Q", "J", "K"]},  # a kind's block
     "tie-leader-lowest-seat": {"tied_round_leader": "lowest_seat"},
     "tie-leader-mao": {"tied_round_leader": "mao", "cards_per_player": 5},

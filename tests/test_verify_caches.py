@@ -191,4 +191,4 @@ def test_only_short_lines_are_kept() -> None:
     play = b'{"event": "play", "seat": 1, "card": "2h", "t": "' + b"x" * KEEP_LINE_BYTES + b'"}'
     for _ in range(2):
         assert verify_bytes(header + play + b"\n", "a.jsonl").valid
-    assert play not in replay_fast._PLANS
+    assert play not in replay_fast.PLANS

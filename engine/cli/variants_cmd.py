@@ -15,7 +15,8 @@ import yaml
 from engine.errors import VariantError
 from engine.machine import DiagramUnavailable
 from engine.machine import diagram as machine_diagram
-from engine.resources import data_dir, schema_path, shipped_variants
+from engine.resources import data_dir, shipped_variants
+from engine.schemas import render_schema, variant_schema
 from engine.variant import load_variant, resolved_document
 
 
@@ -117,4 +118,4 @@ def diagram(variant: str, fmt: str) -> None:
 @variants.command()
 def schema() -> None:
     """Print the JSON Schema of variant files."""
-    click.echo(schema_path("variant").read_text(encoding="utf-8"), nl=False)
+    click.echo(render_schema(variant_schema()), nl=False)  # as schemas/ holds it, never stale

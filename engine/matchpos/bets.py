@@ -18,7 +18,7 @@ from engine.sidebets import shown_set
 
 if TYPE_CHECKING:
     from engine.game import Match
-    from engine.moves.bets import Settlement
+    from engine.ruling import Settlement
     from engine.sidebets import BetState
 
 

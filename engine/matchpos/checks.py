@@ -11,11 +11,11 @@ from engine.cards import Card, card_name
 from engine.errors import Why
 from engine.matchpos.bets import check_bet_results, check_bets
 from engine.matchpos.exporting import export
-from engine.matchpos.reading import seat_in_range
 from engine.matchpos.schema import Position, between_hands, refuse
+from engine.moves import kind_states
 from engine.moves.deal import decider_seat, special_for
 from engine.moves.outcome import hand_result
-from engine.moves.play import kill_target, round_outcome
+from engine.moves.play import round_outcome
 from engine.moves.scoring import new_hand
 from engine.state import NORMAL
 
@@ -33,12 +33,14 @@ def _fresh(m: Match) -> Position:
 def check(m: Match, p: Position) -> None:
     """Refuse (:class:`PositionError`) a position that no play of the rules could reach;
     ``m`` is the match built from it (its state not yet set). The checks go block by block,
-    in this order (the first refusal is the one raised): the raisers who must beat the table,
-    the score, the last hand's record, the state between hands, the cards, the special hand,
-    the bet, the cards shown and bound, a decision, the rounds and the side bets."""
+    in this order (the first refusal is the one raised): the kinds' own state (each kind's
+    check, :class:`engine.moves.KindState`: the raisers who must beat the table), the score,
+    the last hand's record, the state between hands, the cards, the special hand, the bet,
+    the cards shown and bound, a decision, the rounds and the side bets."""
     state = p["state"]
     live = state != "match_over"
-    _check_must_kill(m, p)
+    for own in kind_states(m.rules, every=True):
+        own.check(m, p)
     _check_score(m, live)
     if p["last_hand"] is not None:
         _check_last_number(m, p, state)
@@ -79,39 +81,6 @@ def check_cards(m: Match, p: Position) -> None:
     _check_shown(m, state)
     if hand.side is not None:
         _check_side(m, p, _hand_start_score(m))
-
-
-def _check_must_kill(m: Match, p: Position) -> None:
-    """The raisers who must beat the table with their card of the round (C8 house,
-    ``play.raiser_must_kill``): present exactly in a variant with the rule; each a seat that
-    raised against a card of another team face up in the round in play and has not played
-    since, in state play or answer."""
-    rules = m.rules
-    given = p.get("must_kill")
-    if (given is not None) != rules.raiser_must_kill:
-        said = ("this variant has play.raiser_must_kill: expected must_kill, the raisers who "
-                "must beat the table" if given is None
-                else "this variant has no play.raiser_must_kill")
-        raise refuse(Why("bad_must_kill", said), "must_kill")
-    if not given:
-        return
-    if p["state"] not in ("play", "answer"):
-        raise refuse(Why("bad_must_kill", f"a raiser must beat the table only while the "
-                                          f"round is played, not in state {p['state']}"),
-                     "must_kill")
-    seats: list[int] = []
-    for k, s in enumerate(given):
-        at = f"must_kill[{k}]"
-        seat = seat_in_range(s, rules.players, at)
-        if seat in seats:
-            raise refuse(Why("bad_must_kill", f"seat {seat} is listed twice"), at)
-        if any(c[0] == seat for c in m.round.cards):
-            raise refuse(Why("bad_must_kill", f"seat {seat} has played his card of the round: "
-                                              "he has nothing more to beat it with"), at)
-        if kill_target(m, seat) is None:
-            raise refuse(Why("bad_must_kill", f"no card of another team than seat {seat}'s is "
-                                              "face up on the table: nothing to beat"), at)
-        seats.append(seat)
 
 
 def _check_score(m: Match, live: bool) -> None:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.cards import Card, card_name
 from engine.matchpos.schema import POSITION_FORMAT, Position
-from engine.moves import KINDS
+from engine.moves import KINDS, kind_states
 from engine.state import NORMAL
 
 if TYPE_CHECKING:
@@ -71,7 +71,8 @@ def export(m: Match) -> Position:
         "last_hand": last,
         "rng": m.rng.state if m.rng is not None else None,
         **({"side_bets": _export_bets(hand.side)} if hand.side is not None else {}),
-        **({"must_kill": list(hand.must_kill)} if m.rules.raiser_must_kill else {}),
+        # the kinds' own state (engine.moves.KindState), in the kinds' order
+        **{s.key: s.export(hand.own[s.key]) for s in kind_states(m.rules)},
     }
 
 

@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, Any
 from engine.cards import Card, card_name, parse_card
 from engine.errors import Why
 from engine.matchpos.schema import Position, between_hands, refuse
+from engine.moves import kind_states
 from engine.moves.scoring import new_hand
 from engine.shuffle import SplitMix64
-from engine.state import Played
+from engine.state import NO_OWN, Played
 
 if TYPE_CHECKING:
     from engine.game import Match
@@ -86,8 +87,9 @@ class PositionData:
     last_hand: LastHandRecord | None
     #: One record per side bet of the variant; ``None`` in a variant without side bets.
     side_bets: tuple[SideBetRecord, ...] | None
-    #: The raisers who must beat the table, as given (checked on the match: ``check``).
-    must_kill: tuple[int, ...]
+    #: The kinds' own state (:class:`engine.moves.KindState`), by key, as given (checked on
+    #: the match: ``check``); a state the position leaves out fresh.
+    own: dict[str, Any]
 
 
 class _Reader:
@@ -199,8 +201,9 @@ def read(rules: Rules, p: Position, states: Collection[str]) -> PositionData:
         round_cards=round_cards, dealt=dealt, shown=shown, bound=bound, value=p["value"],
         last_raise_team=last_team, pending=pending, refused=refused,
         special=_read_special(rules, p["special"], r), last_hand=_read_last(p["last_hand"], r),
-        side_bets=_read_bets(rules, p.get("side_bets"), r), must_kill=tuple(
-            p.get("must_kill") or ()))
+        side_bets=_read_bets(rules, p.get("side_bets"), r),
+        own={s.key: s.fresh if p.get(s.key) is None else s.read(p[s.key])
+             for s in kind_states(rules)})
 
 
 #: The cards of a position (:func:`read_cards`): the hands, every card played, the round in
@@ -425,4 +428,4 @@ def set_up(m: Match, data: PositionData) -> None:
          b.killed, b.sung, b.flores, b.shown) = (
             rec.chain, rec.caller, rec.pending, rec.settled, rec.accepted, rec.winner,
             rec.points, rec.owed, rec.killed, rec.sung, rec.flores, rec.shown)
-    hand.must_kill = data.must_kill
+    hand.own = data.own or NO_OWN

@@ -1,5 +1,7 @@
-"""A position's shape: its JSON Schema (``schemas/position.schema.json``), checked strictly
-(a JSON integer is never ``1.0`` or ``true``), and the refusal naming the field."""
+"""A position's shape: its JSON Schema (built from ``engine/schemabase/position.json`` and the
+phases the move kinds declare; ``python -m engine.generate`` writes it to
+``schemas/position.schema.json``), checked strictly (a JSON integer is never ``1.0`` or
+``true``), and the refusal naming the field."""
 
 from __future__ import annotations
 
@@ -8,8 +10,8 @@ from functools import cache
 from typing import Any
 
 from engine.errors import PositionError, Why
-from engine.moves import PHASES
-from engine.schemas import shipped_schema, strict_validator
+from engine.moves import KINDS, PHASES
+from engine.schemas import base_schema, strict_validator
 
 #: The version of the position format (the ``position`` key).
 POSITION_FORMAT = 1
@@ -23,9 +25,33 @@ def refuse(why: Why, path: str) -> PositionError:
     return PositionError(why, path=path)
 
 
+#: The machine's own phases (no kind declares them), first and last, and what each waits for.
+_OWN_PHASES = (("deal", "the next hand's cards are awaited"),)
+_LAST_PHASE = "match_over"
+#: The base key before which the kinds' own state (:class:`engine.moves.KindState`) stands.
+_KINDS_BEFORE = "side_bets"
+
+
+@cache
 def position_schema() -> dict[str, Any]:
-    """The JSON Schema of a position (``schemas/position.schema.json``)."""
-    return shipped_schema("position")
+    """The JSON Schema of a position: the base, the phases (``state``: ``deal``, those the
+    kinds declare in their order, :data:`engine.moves.PHASES`, then ``match_over``) and the
+    kinds' own state (before ``side_bets``)."""
+    schema = base_schema("position")
+    phases = [*_OWN_PHASES, *((name, w.about) for name, w in PHASES.items())]
+    told = ", ".join(f"{name} ({about})" if about else name for name, about in phases)
+    props = schema["properties"]
+    props["state"] = {
+        "enum": [*(name for name, _ in phases), _LAST_PHASE],
+        "description": f"The phase of the match: {told}, {_LAST_PHASE}."}
+    states = {k.state.key: k.state.schema for k in sorted(KINDS.values(), key=lambda k: k.order)
+              if k.state is not None}
+    schema["properties"] = {}
+    for key, value in props.items():  # the kinds' own state before the side bets
+        if key == _KINDS_BEFORE:
+            schema["properties"].update(states)
+        schema["properties"][key] = value
+    return schema
 
 
 @cache

@@ -55,8 +55,8 @@ beside it); :mod:`engine.machine` builds each variant's machine from the registe
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import import_module
 from pkgutil import iter_modules
@@ -64,15 +64,18 @@ from typing import TYPE_CHECKING, Any
 
 from engine.actions import declare
 from engine.moves.scoring import HandEnd, hooks_in_order
-from engine.payload import LogEvent, Payload
+from engine.payload import DERIVED, LogEvent, Payload
 from engine.ruling import Ruling, condition, effect
+from engine.schemas import KIND_BLOCKS
 from engine.state import Phase
+from engine.variant.checks import KIND_CHECKS
 
 if TYPE_CHECKING:
     from engine.actions import Action
-    from engine.errors import Why
+    from engine.errors import VariantError, Why
     from engine.game import Match
     from engine.rules import Rules
+    from engine.variant.messages import Err
 
 #: ``judge(match, move, ruling)``: why the move is illegal, or ``None`` (legal, ruled).
 Judge = Callable[["Match", Any, Ruling], "str | None"]
@@ -82,13 +85,16 @@ Lister = Callable[["Match", "int | None", "list[Action]"], None]
 #: A machine callback: called with the move and its :class:`~engine.ruling.Ruling`.
 Callback = Callable[[Any, Ruling], Any]
 #: One move of the environment's action space: its place (the space lists every kind's moves
-#: by place, a kind's own in the order it gives them), its fields by Action slot (``card``,
+#: by place, a kind's own in the order it gives them; ``()``: after every place given, in
+#: the kinds' order, :data:`DERIVED`), its fields by Action slot (``card``,
 #: ``covered``, ``play_on``, ``call``, ``position``: what tells the moves apart; a raise's
 #: ``value`` is never one, it follows from the hand) and its name (``play 4c``, ``raise``).
 SpaceMove = tuple[tuple[int, ...], dict[str, Any], str]
 #: One way to type a kind's move in truco play (``MoveKind.typed``): its rank, its phrases and
 #: the move's notation after kind and seat.
 Reading = tuple[int, tuple[str, ...], str]
+#: ``checks(d, err)``: a kind's cross-key checks of a resolved variant (:class:`VariantBlock`).
+Check = Callable[[dict[str, Any], "Err"], Iterator["VariantError"]]
 
 
 #: What is wrong with a side bet's record in a position: the refusal, and the field of the
@@ -136,7 +142,9 @@ class Words:
 class Waiting:
     """A state in which the match rests, waiting for a move of the kind that declares it."""
 
-    phase: Phase
+    #: The state's name (a :class:`~engine.state.Phase`, or a new kind's own string: the
+    #: machine, positions and observations name it as given).
+    phase: str
     #: ``movers(match)``: the seats that may make the awaited move, the default first (a
     #: driver asks it: :func:`engine.bots.base.next_actor`).
     movers: Callable[[Match], list[int]]
@@ -149,6 +157,83 @@ class Waiting:
     #: Whether a hand begins here, before its deal (a cut): the machine starts in this state
     #: (the kind's ``adjust`` sends the hand's end here instead of to ``deal``).
     opens: bool = False
+    #: What the match waits for here, as the position schema describes the phase
+    #: (``a raise waits for its answer``).
+    about: str = ""
+
+
+@dataclass(frozen=True)
+class VariantBlock:
+    """A kind's own top-level block of variant keys (``cut``: ``cut.allowed``,
+    ``cut.choices``): its part of the variant schema, each key's schema with its ``default``
+    (what :meth:`Rules.block <engine.rules.Rules.block>` fills in), and the cross-key checks the
+    schema cannot say. :func:`register` adds the block to the variant schema
+    (:data:`engine.schemas.KIND_BLOCKS`) and its checks to the loader's
+    (:data:`engine.variant.checks.KIND_CHECKS`); ``python -m engine.generate`` writes the
+    shipped ``schemas/variant.schema.json``."""
+
+    #: The block's top-level key, the kind's name as a rule.
+    name: str
+    #: The block's description in the schema (what it is, and what its absence means).
+    about: str
+    #: Each key's JSON Schema, in the order the schema lists them, with its ``default``.
+    keys: dict[str, dict[str, Any]]
+    #: ``checks(d, err)``: the problems of the resolved variant ``d`` (defaults filled in)
+    #: the schema cannot say, each ``err(path, message, also)``
+    #: (:func:`engine.variant.checks.semantic_errors`); ``None``: none.
+    checks: Check | None = None
+
+    def schema(self) -> dict[str, Any]:
+        """The block's JSON Schema: a mapping of its keys, none required, ``{}`` by default
+        (each key's ``description`` and ``default`` written last, as the base blocks do)."""
+        last = ("description", "default")
+        keys = {name: {**{k: v for k, v in key.items() if k not in last},
+                       **{k: key[k] for k in last if k in key}}
+                for name, key in self.keys.items()}
+        return {"type": "object", "description": self.about, "additionalProperties": False,
+                "properties": keys, "default": {}}
+
+
+@dataclass(frozen=True)
+class KindState:
+    """A kind's own per-hand state, in its own entry of the hand's
+    :attr:`~engine.state.HandState.own` (by ``key``), which general code carries for it:
+    copying a hand (the value is immutable: a change replaces it,
+    :func:`~engine.state.set_own`), a position's export, reading and checks
+    (:mod:`engine.matchpos`) and its schema, and what each seat sees of it
+    (:func:`engine.observation.observe`). Only in a variant that ``has`` it."""
+
+    #: Its key in the hand's ``own``, in a position and in an observation (``must_kill``).
+    key: str
+    #: ``has(rules)``: whether the variant has the state.
+    has: Callable[[Rules], bool]
+    #: Its value at the start of every hand (immutable: shared by every hand).
+    fresh: Any
+    #: Its JSON Schema in a position, with its ``description``.
+    schema: dict[str, Any]
+    #: ``check(match, given)``: refuse (:class:`~engine.errors.PositionError`) the position's
+    #: value ``given`` (``None`` where the position has none), on the match built from it
+    #: before anything else is checked.
+    check: Callable[[Match, Any], None]
+    #: ``export(value)``: its JSON in a position; ``read(given)``: back from it.
+    export: Callable[[Any], Any] = list
+    read: Callable[[Any], Any] = tuple
+    #: ``view(match, seat, value)``: what ``seat`` sees of it (its observation's entry);
+    #: ``None``: everything, as exported (public).
+    view: Callable[[Match, int, Any], Any] | None = None
+
+
+def flag(about: str) -> dict[str, Any]:
+    """A :class:`VariantBlock` key that switches a rule on, off by default."""
+    return {"type": "boolean", "description": about, "default": False}
+
+
+def words(allowed: Sequence[str], default: Sequence[str], about: str) -> dict[str, Any]:
+    """A :class:`VariantBlock` key that lists some of the ``allowed`` words, each once, at
+    least one (``default`` when left out)."""
+    return {"type": "array", "minItems": 1, "uniqueItems": True,
+            "items": {"type": "string", "enum": list(allowed)}, "description": about,
+            "default": list(default)}
 
 
 @dataclass(frozen=True)
@@ -156,10 +241,13 @@ class MoveKind:
     """One kind of move (see the module docstring)."""
 
     name: str
-    order: int
     judge: Judge
     effect: Callback
     transitions: Callable[[Rules], list[dict[str, Any]]]
+    #: Where its moves are listed among the kinds' (``legal_actions``), and its end-of-hand
+    #: hook run; left out (:data:`DERIVED`): after every kind that gives one, in the kinds'
+    #: order (:func:`register` derives it).
+    order: int = DERIVED
     lister: Lister | None = None  # None: the chance step (deal), not listed
     enabled: Callable[[Rules], bool] = lambda rules: True
     #: Why a move of the kind is refused in a state with no trigger for it, by
@@ -227,6 +315,17 @@ class MoveKind:
     #: What the end of every hand owes to moves of the kind (side bets: GH6, G32), ruled and
     #: applied by the kinds that end a hand without naming this one; ``None``: nothing.
     hand_end: HandEnd | None = None
+    #: The kind's own top-level block of variant keys (``cut``), its schema and checks;
+    #: ``None``: its keys are in the base blocks (``keys`` names them).
+    block: VariantBlock | None = None
+    #: The kind's own per-hand state (``raise``: the raisers who must beat the table);
+    #: ``None``: none.
+    state: KindState | None = None
+    #: ``sees(match, seat)``: the seats whose cards ``seat`` sees now because of the kind
+    #: (M5: a special hand's decision shows the partners' cards), himself among them or not;
+    #: ``None``: none. What the observation and the environment both read
+    #: (:func:`hands_seen`).
+    sees: Callable[[Match, int], Sequence[int]] | None = None
 
 
 #: The registered kinds, by name, in registration order.
@@ -237,6 +336,8 @@ KINDS: dict[str, MoveKind] = {}
 PHASES: dict[str, Waiting] = {}
 #: The end-of-hand hooks the kinds declare, by name (:class:`~engine.moves.scoring.HandEnd`).
 HAND_ENDS: dict[str, HandEnd] = {}
+#: What the kinds show a seat of the others' cards (:attr:`MoveKind.sees`).
+_SEES: list[Callable[[Match, int], Sequence[int]]] = []
 
 
 def register(kind: MoveKind) -> MoveKind:
@@ -244,6 +345,7 @@ def register(kind: MoveKind) -> MoveKind:
     trigger, however many transitions ask), its effect as the ``<name>`` effect, its payload
     with :class:`~engine.actions.Action`, its phases, and its end-of-hand hook (by name, in
     :data:`HAND_ENDS`)."""
+    kind = _placed(kind)
     judge = kind.judge
     if kind.payload is not None:
         declare(kind.name, kind.payload)
@@ -267,7 +369,27 @@ def register(kind: MoveKind) -> MoveKind:
     hook = kind.hand_end
     if hook is not None and HAND_ENDS.setdefault(hook.name, hook) is not hook:
         raise ValueError(f"two end-of-hand hooks are named {hook.name!r}")
+    block = kind.block
+    if block is not None:
+        if block.name in KIND_BLOCKS:
+            raise ValueError(f"two kinds declare the variant block {block.name!r}")
+        KIND_BLOCKS[block.name] = block.schema()
+        if block.checks is not None:
+            KIND_CHECKS.append(block.checks)
+    if kind.sees is not None:
+        _SEES.append(kind.sees)
     KINDS[kind.name] = kind
+    return kind
+
+
+def _placed(kind: MoveKind) -> MoveKind:
+    """The kind with the places it leaves out (:data:`DERIVED`) derived: ``DERIVED`` + its
+    registration index, after every place given."""
+    at = DERIVED + len(KINDS)
+    if kind.order == DERIVED:
+        kind = replace(kind, order=at)
+    if kind.log is not None and kind.log.place == DERIVED:
+        kind = replace(kind, log=replace(kind.log, place=at))
     return kind
 
 
@@ -289,6 +411,30 @@ def move_transitions(kind: str, source: Phase, goes_on: Phase | None, *, ends: b
         out.append({"trigger": kind, "source": source, "dest": Phase.DEAL,
                     "conditions": [legal, "ends_hand"], "before": [kind]})
     return out
+
+
+def kind_states(rules: Rules, every: bool = False) -> tuple[KindState, ...]:
+    """The states of the variant's kinds (``every``: of every kind, whether the variant has
+    it or not: what a position's checks go through), in the kinds' order (how positions and
+    observations list them)."""
+    return tuple(k.state for k in sorted(KINDS.values(), key=lambda k: k.order)
+                 if k.state is not None and (every or k.state.has(rules)))
+
+
+def fresh_own(rules: Rules) -> dict[str, Any]:
+    """A new hand's :attr:`~engine.state.HandState.own` in this variant: each state's fresh
+    value (one dict, shared by every hand until a kind replaces a value)."""
+    return {s.key: s.fresh for s in kind_states(rules)}
+
+
+def hands_seen(m: Match, seat: int) -> list[int]:
+    """The seats whose cards ``seat`` sees now by a kind's rule (:attr:`MoveKind.sees`),
+    himself included where a rule shows him his own with the others', in seat order: what
+    the observation and the environment show him."""
+    seen: set[int] = set()
+    for sees in _SEES:
+        seen.update(sees(m, seat))
+    return sorted(seen)
 
 
 def hand_end_hooks(rules: Rules) -> tuple[HandEnd, ...]:

@@ -63,7 +63,8 @@ KIND = register(MoveKind(
     log=LogEvent(place=3,
                  about="Move: the challenged team accepts the pending raise."),
     # a raise waits for its answer: accept (or fold, or raise back) by the seats that may answer
-    phases=(Waiting(Phase.ANSWER, _answerers, pending="answer_pending", by_seat=True),),
+    phases=(Waiting(Phase.ANSWER, _answerers, pending="answer_pending", by_seat=True,
+                    about="a raise waits for its answer"),),
     not_now={None: "no raise is waiting for an answer"},
     keys=("betting.ladder", "betting.answered_by", "betting.refusal"),
     # its words (truco play, the transcript) and its moves in engine.env's action space

@@ -15,15 +15,14 @@ and the score after (docs/log-format.md).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from engine.cards import Card, card_name
 from engine.checkpoint import Checkpoint, SideBetEnd
 from engine.errors import Why
 from engine.moves.scoring import HandEnd, end_hand, win_game
-from engine.ruling import Owed, condition
+from engine.ruling import Owed, Settlement, condition
 from engine.sidebets import (
     FALTA_PLUS_FLORES,
     FLORES,
@@ -33,7 +32,7 @@ from engine.sidebets import (
     declarations,
     falta_value,
     flor_points,
-    holders,
+    is_flor,
     seats_from_mao,
     shown_set,
 )
@@ -42,27 +41,45 @@ from engine.state import Phase
 if TYPE_CHECKING:
     from engine.actions import Action
     from engine.game import Match
-    from engine.observation import SideBetView
     from engine.ruling import Ruling
     from engine.sidebets import SideBet
 
 
-@dataclass
-class Settlement:
-    """A dispute ruled, before anything changed: the bet (its index in the hand's records),
-    whether the last call was accepted, the winning team and its points, who said what (G30),
-    the seat whose points won and the cards that make them (G32), and the score after the
-    crediting (``None`` where it waits for the end of the hand, GH6)."""
+class Declared(TypedDict):
+    """What a player said when a side bet was accepted (G30): his points, or ``None`` for
+    "são boas" (his points stay hidden)."""
 
-    index: int
+    seat: int
+    points: int | None
+
+
+class SideBetView(TypedDict):
+    """A side bet of the hand as every seat sees it (G22-G32, G49), and the seat's own points
+    (``my_points``, from its own cards only)."""
+
+    bet: str
+    calls: list[str]
+    caller: int | None
+    pending: bool
+    settled: bool
     accepted: bool
-    team: int
+    winner: int | None
     points: int
-    said: list[tuple[int, int | None]]
-    shown: tuple[int, tuple[Card, ...]] | None
-    score: list[int] | None
-    #: Flor: the flores that scored, shown at the end of the hand (G41).
-    flores: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+    declared: list[Declared]
+    my_points: int | None
+    #: Flor (G49): the seats that sang, in order (``my_points``: the seat's own flor value,
+    #: ``None`` without one; ``declared``: the flores compared).
+    sung: NotRequired[list[int]]
+
+
+def holders(m: Match, b: BetState) -> tuple[int, ...]:
+    """The seats that hold a flor, in playing order from the mão (computed once a hand)."""
+    got = b.holders
+    if got is None:
+        dealt = m.hand.dealt
+        got = b.holders = tuple(s for s in seats_from_mao(m.rules, m.mao)
+                                if is_flor(b.bet, dealt[s], m.hand.vira))
+    return got
 
 
 def pending_bet(m: Match) -> tuple[int, BetState] | None:

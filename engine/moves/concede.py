@@ -26,12 +26,21 @@ Never during a decision (M5 has its own fold) and never out of turn.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action
-from engine.errors import Why
-from engine.moves import MoveKind, Words, has_ladder, move_transitions, register
+from engine.errors import VariantError, Why
+from engine.moves import (
+    MoveKind,
+    VariantBlock,
+    Words,
+    flag,
+    has_ladder,
+    move_transitions,
+    register,
+)
 from engine.moves.answers import judge_answer, refuse
 from engine.moves.bets import (
     apply_settlement,
@@ -49,6 +58,7 @@ from engine.state import ANSWER, BET_ANSWER, NORMAL, Phase
 if TYPE_CHECKING:
     from engine.game import Match
     from engine.rules import Rules
+    from engine.variant.messages import Err
 
 
 @cache
@@ -152,6 +162,56 @@ def _told(a: Action, w: Words) -> str:
     return f"{w.who} concede{w.s} the hand (corre)"
 
 
+def _checks(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
+    """The keys of ``concede`` that would have no effect: a concede instead of an answer
+    without a ladder, in special hands none of which is enabled, either without ``allowed``."""
+    concede = d["concede"]
+    allowed = concede["allowed"]
+    if concede["instead_of_answer"]:
+        if not allowed:
+            yield err(("concede", "instead_of_answer"), "expected concede.allowed: true with "
+                      "instead_of_answer (conceding is off), found concede.allowed false",
+                      (("concede", "allowed"),))
+        elif not d["betting"]["ladder"]:
+            yield err(("concede", "instead_of_answer"), "expected no instead_of_answer "
+                      "without a ladder (no raise is ever answered), found true",
+                      (("betting", "ladder"),))
+    if concede["in_special_hands"]:
+        specials = d["special_hands"]
+        if not allowed:
+            yield err(("concede", "in_special_hands"), "expected concede.allowed: true with "
+                      "in_special_hands (conceding is off), found concede.allowed false",
+                      (("concede", "allowed"),))
+        elif not any(specials[k]["enabled"] for k in ("one_team", "both_teams")):
+            yield err(("concede", "in_special_hands"), "expected an enabled special hand "
+                      "with in_special_hands (special_hands.*.enabled are all false), found "
+                      "true", (("special_hands",),))
+
+
+#: The kind's variant keys (``concede.*``), read as the rules' flat ``concede``,
+#: ``concede_instead_of_answer`` and ``concede_in_special_hands``.
+BLOCK = VariantBlock("concede", checks=_checks, about=(
+    "House rule, correr: a player gives up the hand and the other team scores the hand's "
+    "value (C11). Absent: no concede."), keys={
+    "allowed": flag(
+        "House rule, correr: a player may concede the hand on his own turn, when a card is "
+        "awaited from him and no raise is pending; the team of the next seat of another team "
+        "(with two teams, the other team) scores the hand's value (C11). A concede is not a "
+        "win of the hand where a special hand's winner takes the game. Default false."),
+    "instead_of_answer": flag(
+        "House rule, correr as an answer (C9): a player who may answer a raise "
+        "(betting.answered_by) may concede instead: the raising team scores the value before "
+        "the raise, and the hand ends at once, even where betting.refusal is whole_team (a "
+        "fold there is one partner's refusal; a concede gives the hand up for the team). "
+        "Needs allowed and a ladder. Default false."),
+    "in_special_hands": flag(
+        "House rule, correr in the special hands (P5 mão de onze, P6 mão de ferro, M5, M6): "
+        "whether a player may concede there too (after the decision, where there is one); the "
+        "other team scores the special hand's value. Needs allowed and an enabled special "
+        "hand. Default false."),
+})
+
+
 KIND = register(MoveKind(
     name="concede", tell=_tell, menu=_menu, order=5, judge=_judge, effect=_effect, lister=_lister,
     transitions=_transitions, enabled=lambda rules: rules.concede, payload=Payload(),
@@ -165,6 +225,7 @@ KIND = register(MoveKind(
                            "instead of an answer needs concede.instead_of_answer)",
              Phase.DECIDE: "the special hand's decision comes first",
              Phase.DEAL: "no hand is in play"},
+    block=BLOCK,
     keys=("concede.allowed", "concede.instead_of_answer", "concede.in_special_hands",
           "betting.answered_by"),
     # its words (truco play, the transcript) and its moves in engine.env's action space

@@ -32,18 +32,19 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from engine.actions import Action
 from engine.cards import Card
 from engine.errors import Why
-from engine.moves import MoveKind, Waiting, Words, register
+from engine.moves import MoveKind, VariantBlock, Waiting, Words, flag, register, words
 from engine.moves.deal import KIND as DEAL
 from engine.moves.deal import has_decision
 from engine.payload import LogEvent, NotationError, Payload, Text
 from engine.ruling import Ruling, condition
 from engine.shuffle import SplitMix64, shuffle
-from engine.state import Phase
 
 if TYPE_CHECKING:
     from engine.game import Match
     from engine.rules import Rules
 
+#: The state in which a hand waits for its cut (:data:`engine.state.Phase.CUT`).
+PHASE = "cut"
 #: The cutter's choices, as the notation and the log write them.
 CHOICES = ("seco", "burn", "bottom", "partner")
 _SAID = {"seco": "corte seco", "burn": "burns the top card",
@@ -81,6 +82,16 @@ class Word(Text):
                                 f"{' '.join(words[:at])!r}, found {found}")
         into[self.slot] = word
         return at + 1
+
+
+def allowed(rules: Rules) -> bool:
+    """Whether the variant has the cut (``cut.allowed``)."""
+    return bool(rules.block(BLOCK.name)["allowed"])
+
+
+def choices(rules: Rules) -> list[str]:
+    """The cutter's choices, in the order they are offered (``cut.choices``)."""
+    return list(rules.block(BLOCK.name)["choices"])
 
 
 def cutter(m: Match) -> int:
@@ -137,7 +148,7 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
         return Why("not_the_cutter",
                    f"seat {seat} cuts this hand (the dealer's previous seat), not seat {a.seat}")
     choice = a.call
-    allowed = m.rules.cut_rules.choices
+    allowed = choices(m.rules)
     if choice not in allowed:
         return Why("cut_not_allowed",
                    f"no {choice} cut in this variant (cut.choices: {', '.join(allowed)})")
@@ -179,7 +190,7 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
     if seat is not None and seat != s:
         return
     has_partner = partner_of(m.rules, s) is not None
-    out.extend(Action("cut", s, call=c) for c in m.rules.cut_rules.choices
+    out.extend(Action("cut", s, call=c) for c in choices(m.rules)
                if c != "partner" or has_partner)
 
 
@@ -220,10 +231,28 @@ def _menu(a: Action, w: Words) -> str:
             }[a.call or "seco"]
 
 
+#: The kind's variant keys (``cut.allowed``, ``cut.choices``).
+BLOCK = VariantBlock("cut", about=(
+    "House rule, catalogue #36 (the cut, per the Copag rules): before each deal the cutter "
+    "(the dealer's previous seat in playing order) chooses what his cut does to the seeded "
+    "deck. Absent: no cut, the seeded deal stands for shuffle and cut."), keys={
+    "allowed": flag(
+        "House rule: before each hand the cutter makes a cut move (cut SEAT CHOICE), one of "
+        "choices, and the hand is dealt from the seeded deck as the choice says. Default "
+        "false."),
+    "choices": words(CHOICES, CHOICES, (
+        "House rule: the cuts the cutter may choose, in the order they are offered: seco "
+        "(corte seco, the deal as the seed deals it), burn (the top card is burnt, shown and "
+        "out of the hand), bottom (the cutter takes the deck's bottom card as one of his "
+        "cards), partner (the bottom card goes to the cutter's partner; not offered where he "
+        "has none). Default all four.")),
+})
+
+
 KIND = register(MoveKind(
     name="cut", tell=_tell, menu=_menu, order=10, judge=_judge, effect=_effect, lister=_lister,
     transitions=_transitions, adjust=_adjust,
-    enabled=lambda rules: rules.cut_rules.allowed,
+    enabled=allowed,
     payload=Payload((Word(key="choice", what="a cut", doc=(
         "seco (a plain cut), burn (the top card is burnt), bottom (the cutter takes the "
         "bottom card), partner (the bottom card to the cutter's partner).")),)),
@@ -231,12 +260,14 @@ KIND = register(MoveKind(
                  about=("Move (version 2, variants with cut.allowed): before the hand's deal the "
                         "cutter (the dealer's previous seat) chooses his cut; with a seed the "
                         "hand is dealt from the seeded deck as the choice says.")),
-    phases=(Waiting(Phase.CUT, lambda m: [cutter(m)], pending="cut_pending", opens=True),),
+    phases=(Waiting(PHASE, lambda m: [cutter(m)], pending="cut_pending", opens=True,
+                    about="the cutter's choice is awaited before the deal, house rule "
+                          "cut.allowed"),),
     not_now={None: "no cut is awaited: the cutter cuts before the deal, once a hand",
              "deal": "the hand is cut already: its deal is awaited"},
-    keys=("cut.allowed", "cut.choices"),
+    block=BLOCK, keys=("cut.allowed", "cut.choices"),
     # its words in a log's transcript, and its moves in engine.env's action space (after the
     # side bets' answers, before a blind hand's positions)
     told=_tell,
-    space=lambda rules: ([((8, 1), {"call": c}, f"cut {c}") for c in rules.cut_rules.choices]
-                         if rules.cut_rules.allowed else [])))
+    space=lambda rules: ([((8, 1), {"call": c}, f"cut {c}") for c in choices(rules)]
+                         if allowed(rules) else [])))

@@ -21,7 +21,7 @@ from engine.moves.outcome import conclude, other_team
 from engine.moves.scoring import end_hand
 from engine.payload import Choice, LogEvent, Payload
 from engine.ruling import Ruling
-from engine.state import Phase
+from engine.state import DECIDE, Phase
 
 if TYPE_CHECKING:
     from engine.actions import Action
@@ -74,6 +74,18 @@ def _deciders(m: Match) -> list[int]:
     return [s for s in ((m.mao + i) % n for i in range(n)) if team_of[s] == team]
 
 
+def _sees(m: Match, seat: int) -> list[int]:
+    """M5: during a special hand's decision the deciding team sees its partners' cards
+    (``show_partner_cards``), each seat his own among them."""
+    hand = m.hand
+    rule = hand.rule
+    team_of = m.rules.team_of
+    if (m.state != DECIDE or rule is None or not rule.show_partner_cards
+            or team_of[seat] != hand.special_team):
+        return []
+    return [s for s in range(len(team_of)) if team_of[s] == team_of[seat]]
+
+
 def _transitions(rules: Rules) -> list[dict[str, Any]]:
     return move_transitions("decide", Phase.DECIDE, Phase.PLAY)  # play on, or fold: fold points
 
@@ -102,8 +114,9 @@ KIND = register(MoveKind(
     log=LogEvent(place=5,
                  about=("Move: the team in a mão de dez / mão de 11 with a decision plays "
                         "(true) or folds (false).")),
-    phases=(Waiting(Phase.DECIDE, _deciders, pending="decision_pending"),),
-    not_now={None: "no decision is awaited"},
+    phases=(Waiting(Phase.DECIDE, _deciders, pending="decision_pending",
+                    about="a special hand's decision is awaited, M5"),),
+    not_now={None: "no decision is awaited"}, sees=_sees,
     keys=("special_hands.one_team.decision", "special_hands.one_team.fold_points",
           "special_hands.one_team.show_partner_cards", "special_hands.one_team.decider"),
     # its words (truco play, the transcript) and its moves in engine.env's action space

@@ -32,6 +32,7 @@ from engine.moves.bets import (
     AT_HAND_END,
     apply_settlement,
     bet_answerers,
+    holders,
     judge_bet_answer,
     pending_bet,
     settle_flor,
@@ -39,7 +40,7 @@ from engine.moves.bets import (
 from engine.moves.cut import seeded_cut_deal
 from engine.payload import LogEvent, Payload, Text
 from engine.ruling import Ruling, condition
-from engine.sidebets import BetState, holders, is_flor
+from engine.sidebets import BetState, is_flor
 from engine.state import BET_ANSWER, PLAY, Phase
 
 if TYPE_CHECKING:
@@ -473,7 +474,8 @@ KIND = register(MoveKind(
                         "flor (compulsory, G35, G36), or, the first holder of the other team, "
                         "chooses (flor, com flor me achico, contra-flor, contra-flor ao resto, "
                         "G39), or raises over a pending contra-flor (G39).")),
-    phases=(Waiting(Phase.SING, _singers, pending="flor_pending"),),
+    phases=(Waiting(Phase.SING, _singers, pending="flor_pending",
+                    about="a flor must be sung, G35, G36"),),
     not_now={None: "no flor is sung now",
              Phase.BET_ANSWER: "no flor's call waits for its answer"},
     keys=("side_bets",),

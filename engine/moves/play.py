@@ -7,19 +7,24 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import COBERTA, Card, card_name
-from engine.errors import Why
-from engine.moves import MoveKind, Waiting, Words, move_transitions, register
+from engine.errors import PositionError, Why
+from engine.moves import KindState, MoveKind, Waiting, Words, move_transitions, register
 from engine.moves.outcome import conclude, hand_result
 from engine.moves.scoring import end_hand
 from engine.payload import CardField, Flag, LogEvent, Payload
 from engine.rules import COVERED
 from engine.ruling import Ruling, round_result
-from engine.state import Phase, Ruled
+from engine.state import Phase, Ruled, set_own
 
 if TYPE_CHECKING:
     from engine.actions import Action
     from engine.game import Match
     from engine.rules import Rules
+
+
+#: The raisers who must beat the table (``play.raiser_must_kill``): the kind's own state
+#: (:data:`STATE`), set by their raises (:mod:`engine.moves.raising`).
+MUST_KILL = "must_kill"
 
 
 def round_outcome(m: Ruled, cards: Sequence[tuple[int, Card, bool]],
@@ -113,8 +118,9 @@ def _effect(a: Action, r: Ruling) -> None:
     if hand.bound[seat] is not None:
         hand.bound[seat] = None
     hand.played.append((rnd.number, seat, card, covered))
-    if hand.must_kill:  # his card of the round is played (play.raiser_must_kill)
-        hand.must_kill = tuple(s for s in hand.must_kill if s != seat)
+    killers = hand.own.get(MUST_KILL)
+    if killers:  # his card of the round is played (play.raiser_must_kill)
+        set_own(hand, MUST_KILL, tuple(s for s in killers if s != seat))
     rnd.cards.append((seat, card, covered))
     if r.round is None:
         rnd.turn = (seat + 1) % m.move_table.players
@@ -171,7 +177,7 @@ def _constraints(m: Match, seat: int, card: int, covered: bool, bound: int | Non
         if covered:
             return Why("highest_face_up",
                        "after a tied first round the highest card is played face up")
-    if hand.must_kill and bound is None:
+    if bound is None and hand.own.get(MUST_KILL):
         killers = _killers(m, seat)
         if killers and (covered or card not in killers):
             return Why("must_kill",
@@ -191,7 +197,7 @@ def _constrained_plays(m: Match, t: int, row: list[Action], out: list[Action]) -
         top = max(strength[c] for c in cards)
         out.extend([row[c] for c in cards if strength[c] == top])
         return
-    if hand.must_kill:
+    if hand.own.get(MUST_KILL):
         killers = _killers(m, t)
         if killers:  # C8 (house): a raiser who can beat the table plays a card that does
             out.extend([row[c] for c in cards if c in killers])
@@ -257,7 +263,7 @@ def _killers(m: Match, seat: int) -> list[Card]:
     the table. Empty: no such duty, or no card that beats it (he plays as usual). Not in a
     blind hand (P6), where nobody sees his cards."""
     hand = m.hand
-    if seat not in hand.must_kill or hand.blind:
+    if seat not in hand.own.get(MUST_KILL, ()) or hand.blind:
         return []
     best = kill_target(m, seat)
     if best is None:
@@ -307,6 +313,56 @@ def _told(a: Action, w: Words) -> str:
     return f"{w.who} play{w.s} {w.card(a.card)}" + (f" {COBERTA}" if a.covered else "")  # type: ignore[arg-type]
 
 
+def _refuse_kill(message: str, at: str) -> PositionError:
+    return PositionError(Why("bad_must_kill", message), path=at)
+
+
+def _check_must_kill(m: Match, p: dict[str, Any]) -> None:
+    """The raisers who must beat the table with their card of the round (C8 house,
+    ``play.raiser_must_kill``) in a position: present exactly in a variant with the rule; each
+    a seat that raised against a card of another team face up in the round in play and has
+    not played since, in state play or answer."""
+    rules = m.rules
+    given = p.get(MUST_KILL)
+    if (given is not None) != rules.raiser_must_kill:
+        said = ("this variant has play.raiser_must_kill: expected must_kill, the raisers who "
+                "must beat the table" if given is None
+                else "this variant has no play.raiser_must_kill")
+        raise _refuse_kill(said, MUST_KILL)
+    if not given:
+        return
+    if p["state"] not in ("play", "answer"):
+        raise _refuse_kill(f"a raiser must beat the table only while the round is played, "
+                           f"not in state {p['state']}", MUST_KILL)
+    seats: list[int] = []
+    for k, seat in enumerate(given):
+        at = f"must_kill[{k}]"
+        if not 0 <= seat < rules.players:
+            raise PositionError(Why("seat_out_of_range", f"there is no seat {seat} "
+                                                         f"(0..{rules.players - 1})"), path=at)
+        if seat in seats:
+            raise _refuse_kill(f"seat {seat} is listed twice", at)
+        if any(c[0] == seat for c in m.round.cards):
+            raise _refuse_kill(f"seat {seat} has played his card of the round: he has nothing "
+                               "more to beat it with", at)
+        if kill_target(m, seat) is None:
+            raise _refuse_kill(f"no card of another team than seat {seat}'s is face up on the "
+                               "table: nothing to beat", at)
+        seats.append(seat)
+
+
+#: ``must_kill``: set by a raise against the table (:mod:`engine.moves.raising`), emptied
+#: seat by seat by their cards, public (everyone saw the raise and the table).
+STATE = KindState(MUST_KILL, lambda rules: rules.raiser_must_kill, (), check=_check_must_kill,
+                  schema={"type": "array", "uniqueItems": True,
+                          "items": {"type": "integer", "minimum": 0}, "description": (
+                              "C8 (house, play.raiser_must_kill): the seats that raised "
+                              "against a card of another team face up in the round in play "
+                              "and have not played since: each plays a card that beats the "
+                              "table if he holds one. Only in a variant with the rule "
+                              "(required there).")})
+
+
 KIND = register(MoveKind(
     name="play", tell=_tell, menu=_menu, order=1, judge=_judge, effect=_effect, lister=_lister,
     transitions=_transitions,
@@ -314,12 +370,14 @@ KIND = register(MoveKind(
                     view_factory="play_at"),
     log=LogEvent(place=1,
                  about="Move: a card played."),
-    phases=(Waiting(Phase.PLAY, lambda m: [m.turn]),),  # a card is awaited: the seat to play
+    # a card is awaited: the seat to play
+    phases=(Waiting(Phase.PLAY, lambda m: [m.turn], about="a card or a raise is awaited"),),
     not_now={Phase.ANSWER: "a raise is waiting for its answer",
              Phase.DECIDE: "the special hand's decision comes first",
              None: "no card is awaited"},
     keys=("ranking", "manilhas", "rounds", "covered_cards", "play.leader_face_up",
           "play.no_cover_after_tie", "play.highest_after_tied_first", "play.raiser_must_kill"),
+    state=STATE,
     # its words (truco play, the transcript) and its moves in engine.env's action space
     hint=(0, lambda legal, rules: f"a card like 4c or 4♣ ('4c {COBERTA}' to hide it)"),
     told=_told,

@@ -82,7 +82,8 @@ KIND = register(MoveKind(
                  about=("Move (version 2): the seat accepts the pending side bet's call (G27); "
                         "the dispute is settled at once (side_declare and side_bet "
                         "checkpoints).")),
-    phases=(Waiting(Phase.BET_ANSWER, _bet_answerers, pending="bet_answer_pending"),),
+    phases=(Waiting(Phase.BET_ANSWER, _bet_answerers, pending="bet_answer_pending",
+                    about="a side bet's call waits for its answer, G27"),),
     not_now={None: "no side bet's call is waiting for its answer"},
     keys=("side_bets",),
     # its words (truco play, the transcript) and its moves in engine.env's action space

@@ -14,11 +14,11 @@ from engine.moves import MoveKind, Words, has_ladder, move_transitions, register
 from engine.moves.answers import who_answers
 from engine.moves.deal import has_decision
 from engine.moves.outcome import accept_pending, conclude, other_team
-from engine.moves.play import beats_table, kill_target
+from engine.moves.play import MUST_KILL, beats_table, kill_target
 from engine.moves.scoring import end_hand, win_game
 from engine.payload import CardField, LogEvent, Number, Payload
 from engine.ruling import Ruling
-from engine.state import ANSWER, DECIDE, NORMAL, PLAY, Phase
+from engine.state import ANSWER, DECIDE, NORMAL, PLAY, Phase, set_own
 
 if TYPE_CHECKING:
     from engine.actions import Action
@@ -110,12 +110,14 @@ def _effect(a: Any, r: Ruling) -> None:
             hand.refused = ()  # and overrules a partner's fold (betting.refusal: whole_team)
     hand.pending = (a.seat, a.value, a.card)
     seat = a.seat
-    if (m.rules.raiser_must_kill and seat not in hand.must_kill
-            and all(s != seat for s, _, _ in m.round.cards)
-            and kill_target(m, seat) is not None):
-        # C8 (house): a raise against a card on the table, before his card of the round; once
-        # no longer pending with the hand going on, it was accepted (a refusal ends the hand)
-        hand.must_kill = (*hand.must_kill, seat)
+    if m.rules.raiser_must_kill:
+        killers = hand.own[MUST_KILL]
+        if (seat not in killers and all(s != seat for s, _, _ in m.round.cards)
+                and kill_target(m, seat) is not None):
+            # C8 (house): a raise against a card on the table, before his card of the round;
+            # once no longer pending with the hand going on, it was accepted (a refusal ends
+            # the hand)
+            set_own(hand, MUST_KILL, (*killers, seat))
 
 
 def _lister(m: Match, seat: int | None, out: list[Action]) -> None:

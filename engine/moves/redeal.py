@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from engine.actions import Action
 from engine.cards import card_rank, is_extra
 from engine.errors import Why
-from engine.moves import MoveKind, Words, move_transitions, register
+from engine.moves import MoveKind, VariantBlock, Words, flag, move_transitions, register, words
 from engine.moves.outcome import conclude
 from engine.moves.scoring import end_hand
 from engine.payload import LogEvent, Payload
@@ -41,6 +41,21 @@ if TYPE_CHECKING:
 
 #: The kind's variant block (its keys: ``redeal.allowed``, ``redeal.void_ranks``).
 BLOCK = "redeal"
+#: Its schema: each key's type and default.
+KEYS = VariantBlock(BLOCK, about=(
+    "House rule, a void hand (the família real of Truco Capixaba's glossary): a player dealt "
+    "a hand of void_ranks only, none a manilha, may throw it in on his first turn of the "
+    "hand, before his card and before any raise or side bet; the hand scores for nobody and "
+    "the next hand is dealt. Absent: no redeal."), keys={
+    "allowed": flag(
+        "House rule: a player whose dealt hand is void may make a redeal move (redeal SEAT) "
+        "on his turn in round 1, before his card, while no raise or side bet was made, "
+        "outside the special hands. Default false."),
+    "void_ranks": words("A23456789TJQK", "QJK", (
+        "House rule: the ranks of a void hand: every card the player was dealt is of one of "
+        "them, and none is a manilha of the hand (an extra card, a joker, is of no rank). "
+        "Default the figures, Q J K (the família real).")),
+})
 
 
 def allowed(rules: Rules) -> bool:
@@ -129,7 +144,7 @@ KIND = register(MoveKind(
     not_now={None: "no redeal now: a void hand is thrown in on its turn in round 1, before "
                    "its card",
              Phase.DEAL: "no hand is in play"},
-    keys=("redeal.allowed", "redeal.void_ranks"),
+    block=KEYS, keys=("redeal.allowed", "redeal.void_ranks"),
     # its words (truco play, the transcript) and its moves in engine.env's action space (after
     # a concede, before the side bets' calls)
     told=_tell,

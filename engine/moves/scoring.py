@@ -102,4 +102,7 @@ def new_hand(m: Match) -> None:
     m.hand = hand = HandState(rules.players, rules.initial_value)
     if rules.side_bets:  # G22-G32: a fresh record of each side bet
         hand.side = [BetState(bet) for bet in rules.side_bets]
+    own = m.move_table.own
+    if own:  # the kinds' own state (engine.moves.KindState), fresh
+        hand.own = own
     m.round = RoundState(0, (m.dealer + 1) % rules.players)

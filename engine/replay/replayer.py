@@ -19,10 +19,18 @@ from engine.cards import card_name, parse_card
 from engine.errors import IllegalMoveError, PositionError, VariantError
 from engine.game import Checkpoint, Match
 from engine.logformat import dumps_event
-from engine.logread import LogItem, LogProblem, ProblemKind, read_log
-from engine.logversion import header_problem
+from engine.logread import (
+    LogItem,
+    LogProblem,
+    ProblemKind,
+    empty_log,
+    log_lines,
+    read_line,
+    read_log,
+)
+from engine.logversion import LATEST, header_problem
 from engine.position import hand_has_moves
-from engine.replay.fast import _plan, run_plans
+from engine.replay.fast import PLANS, plan_of
 from engine.rules import Rules
 from engine.variant import is_shipped_name, load
 
@@ -148,8 +156,52 @@ for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
         if visitor.move is not Visitor.move or visitor.checkpoint is not Visitor.checkpoint:
             self.run(read_log(source, self.file))
         else:
-            run_plans(self, source)
+            self._run_plans(source)
 
+    def _run_plans(self, source: IO[bytes] | bytes) -> None:
+        """Replay the lines of ``source`` (the visitor takes no move or checkpoint), each line
+        met before from its plan (:mod:`engine.replay.fast`), then call the visitor's ``end``."""
+        file = self.file
+        plans = PLANS
+        line = 0
+        version = LATEST  # the header's, once read (engine.logversion)
+        for body in log_lines(source, file):
+            if isinstance(body, LogProblem):  # a limit: the reading ends
+                self._item(body)
+                self._finish()  # its problem is the log's: not also called empty
+                return
+            line += 1
+            plan = plans.get(body) if line > 1 else None
+            if plan is None:  # a line not met before (or the header): the reader's way
+                item = read_line(body, line, file, version)
+                if line == 1 and isinstance(item, LogItem):
+                    version = item.data["truco_log"]
+                self._item(item)
+                if isinstance(item, LogItem) and item.raw is not None:
+                    plan_of(item)  # what a line it kept is, for the next time
+                continue
+            self.lines = line
+            m = self.match
+            if m is None or self.stopped:
+                continue
+            kind, event, action, given = plan
+            if kind == "checkpoint":
+                cps, j = self._cps, self._cp_next
+                if j < len(cps) and cps[j] == given:  # the usual case: the next one, equal
+                    self._cp_next = j + 1
+                else:
+                    self._checkpoint_at(line, event, given, None)  # type: ignore[arg-type]
+                continue
+            # what _item does with a move, its LogItem aside
+            self._new_hand_check()
+            if m.is_over:
+                self._stop("after_end", f"{event} after the match ended (at line "
+                        f"{self._end_line})", line)
+                continue
+            self._move_at(line, action, None)  # type: ignore[arg-type]
+        if line == 0:
+            self._item(empty_log(file))
+        self._finish()
 
     def _item(self, item: LogItem | LogProblem) -> None:
         self.lines = item.line or self.lines
@@ -163,7 +215,7 @@ for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
         elif self.match is None or self.stopped:
             return
         elif item.kind == "checkpoint":
-            given = _plan(item)[3]
+            given = plan_of(item)[3]
             assert given is not None
             self._checkpoint_at(item.line, item.event, given, item)
         else:
@@ -341,7 +393,7 @@ for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
             self._stop("deal", f"hand {m.hand_number + 1} has no deal event: a log without a "
                        "seed deals every hand with one, before its first move", item.line)
             return
-        action = _plan(item)[2]
+        action = plan_of(item)[2]
         assert action is not None
         self._move_at(item.line, action, item)
 

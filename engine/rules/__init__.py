@@ -20,7 +20,6 @@ from engine.rules.blocks import (
     BothTeamsHand,
     ConcedeRules,
     CoveredCardRules,
-    CutRules,
     DeckRules,
     GameRules,
     ManilhaMode,
@@ -46,7 +45,7 @@ from engine.schemas import NOT_RULES, variant_schema, with_defaults
 
 __all__ = [
     "ABOVE_MANILHAS", "COVERED", "NOT_RULES", "AllTied", "AnsweredBy", "BettingRules",
-    "BothTeamsHand", "ConcedeRules", "CutRules", "CoveredCardRules", "DeckRules", "GameRules",
+    "BothTeamsHand", "ConcedeRules", "CoveredCardRules", "DeckRules", "GameRules",
     "ManilhaMode", "ManilhaRules", "MatchRules", "OneTeamHand", "Penalty", "PlayRules",
     "RaiseTiming", "Raises", "Refusal", "RoundRules", "Rules", "SpecialHand",
     "SpecialHandRules", "Step", "Teams", "TieLeader", "rules_from_data",

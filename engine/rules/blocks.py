@@ -219,15 +219,6 @@ class ConcedeRules:
 
 
 @dataclass(frozen=True)
-class CutRules:
-    """``cut`` (house, catalogue #36): the cutter's choices before the deal
-    (:mod:`engine.moves.cut`)."""
-
-    allowed: bool
-    choices: tuple[str, ...]
-
-
-@dataclass(frozen=True)
 class SpecialHandRules:
     """``special_hands`` (P5, P6, M5, M6, house rules): the hands, in the order they are
     tried, and the readers' views of the first exactly-one-team and all-teams ones."""

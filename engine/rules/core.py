@@ -28,7 +28,6 @@ from engine.rules.blocks import (
     BothTeamsHand,
     ConcedeRules,
     CoveredCardRules,
-    CutRules,
     DeckRules,
     GameRules,
     ManilhaMode,
@@ -149,8 +148,6 @@ class Rules:
     game: GameRules  # C11
     match: MatchRules  # P9, M8
     concede_rules: ConcedeRules  # house
-    #: The cutter's choices before the deal (house, ``cut``); off unless a variant says so.
-    cut_rules: CutRules = CutRules(False, ())
     #: Side bets beside the ladder (G22-G32, ``side_bets``); none in Paulista and Mineiro.
     side_bets: tuple[SideBet, ...]
     #: The resolved variant as plain data, as the files state it (what the fingerprint is

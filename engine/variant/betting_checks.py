@@ -1,5 +1,6 @@
-"""The cross-key checks of the ``betting`` block (C8, C9, C10, house) and of ``concede``: what
-the schema cannot say about the ladder, who answers a raise, and conceding."""
+"""The cross-key checks of the ``betting`` block (C8, C9, C10, house): what the schema cannot
+say about the ladder and who answers a raise (``concede``'s are its kind's,
+:mod:`engine.moves.concede`)."""
 
 from __future__ import annotations
 
@@ -59,7 +60,7 @@ def _ladder_errors(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
 
 
 def _answer_errors(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
-    """Who acts for a team (C9 house rules) and conceding: keys that would have no effect."""
+    """Who acts for a team (C9 house rules): keys that would have no effect."""
     bet = d["betting"]
     ladder = bool(bet["ladder"])
     players = d["players"]
@@ -87,24 +88,3 @@ def _answer_errors(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
         yield err(("betting", "raise_back"), f"expected no raise_back with a ladder of "
                   f"{len(bet['ladder'])} step(s) (no raise back exists), found false",
                   (("betting", "ladder"),))
-    concede = d["concede"]
-    allowed = concede["allowed"]
-    if concede["instead_of_answer"]:
-        if not allowed:
-            yield err(("concede", "instead_of_answer"), "expected concede.allowed: true with "
-                      "instead_of_answer (conceding is off), found concede.allowed false",
-                      (("concede", "allowed"),))
-        elif not ladder:
-            yield err(("concede", "instead_of_answer"), "expected no instead_of_answer "
-                      "without a ladder (no raise is ever answered), found true",
-                      (("betting", "ladder"),))
-    if concede["in_special_hands"]:
-        specials = d["special_hands"]
-        if not allowed:
-            yield err(("concede", "in_special_hands"), "expected concede.allowed: true with "
-                      "in_special_hands (conceding is off), found concede.allowed false",
-                      (("concede", "allowed"),))
-        elif not any(specials[k]["enabled"] for k in ("one_team", "both_teams")):
-            yield err(("concede", "in_special_hands"), "expected an enabled special hand "
-                      "with in_special_hands (special_hands.*.enabled are all false), found "
-                      "true", (("special_hands",),))

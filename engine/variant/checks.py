@@ -4,7 +4,7 @@ where the user wrote it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from engine.errors import VariantError
@@ -14,6 +14,10 @@ from engine.variant.messages import Err, _where
 from engine.variant.reader import KeyPath, _Doc
 from engine.variant.side_bet_checks import _side_bet_errors
 from engine.variant.special_checks import _special_errors
+
+#: The move kinds' own cross-key checks, ``check(d, err)``, in the order the kinds register
+#: (:class:`engine.moves.VariantBlock`): run after the base blocks' checks.
+KIND_CHECKS: list[Callable[[dict[str, Any], Err], Iterator[VariantError]]] = []
 
 
 def _semantic_errors(doc: _Doc, d: dict[str, Any]) -> Iterator[VariantError]:
@@ -38,6 +42,8 @@ def _semantic_errors(doc: _Doc, d: dict[str, Any]) -> Iterator[VariantError]:
 
     yield from _special_errors(d, err, stated)
     yield from _side_bet_errors(d, err, stated)
+    for check in KIND_CHECKS:
+        yield from check(d, err)
 
 
 def _round_errors(d: dict[str, Any], err: Err) -> Iterator[VariantError]:

@@ -1,0 +1,92 @@
+"""A new rule mechanism is one module (issue 41): in a copy of the engine, a kind's module
+copied under a new name (every ``redeal`` in it renamed, its variant block with it) and a house
+variant that turns it on play, record, verify, round-trip their positions and appear in the
+environment after ``python -m engine.generate``, no other file edited (the copy leaves out its
+list and log places: they are derived): for a kind without
+state (``redeal``) and one with a phase of its own that opens the hand (``cut``)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+#: Run in the copy: a match of the new variant where the new kind's move is made (when it is
+#: legal, a seed at a time), recorded and verified; every position of the match read back as
+#: it was written; the kind's moves in the environment's action space.
+_PLAY = """
+import io, sys
+from engine import Match
+from engine.env import raw_env
+from engine.logformat import Recorder
+from engine.replay.verify import verify_bytes
+from engine.shuffle import SplitMix64
+
+name, kind = sys.argv[1], sys.argv[2]
+for seed in range(200):
+    m, out, pick = Match.new(name, seed=seed), io.StringIO(), SplitMix64(seed)
+    rec, made = Recorder(m, out, variant=name), 0
+    while not m.is_over:
+        p = m.position()
+        assert Match.from_position(name, p).position() == p
+        legal = m.legal_actions()
+        mine = [a for a in legal if a.kind == kind]
+        rec.apply(mine[0] if mine else legal[pick.bounded(len(legal))])
+        made += bool(mine)
+    if made:
+        break
+assert made, "the new kind's move was never legal"
+log = out.getvalue()
+assert f'"event": "{kind}"' in log
+result = verify_bytes(log.encode(), f"{name}.jsonl")
+assert not result.problems and result.winner is not None, result.problems
+e = raw_env(name)
+names = [e.action_name(i) for i in range(e.action_space("seat_0").n)]
+assert any(n.split()[0] == kind for n in names), names
+print("ok", made)
+"""
+
+#: The kind copied, the new name, and the house variant's keys under the new block.
+_NEW = {"redeal": ("throwin", "allowed: true\n  void_ranks: [Q, J, K, A]"),
+        "cut": ("slice", "allowed: true\n  choices: [burn, bottom]")}
+
+
+def _copy(root: Path) -> None:
+    skip = shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", "_data")
+    for folder in ("engine", "schemas", "variants"):
+        shutil.copytree(REPO / folder, root / folder, ignore=skip)
+
+
+def _run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    return subprocess.run([sys.executable, *args], cwd=root, env=env, capture_output=True,
+                          text=True, timeout=600)
+
+
+@pytest.mark.parametrize("kind", sorted(_NEW))
+def test_a_copied_kind_module_is_a_new_mechanism(kind: str, tmp_path: Path) -> None:
+    new, keys = _NEW[kind]
+    root = tmp_path / "truco"
+    _copy(root)
+    source = (REPO / "engine" / "moves" / f"{kind}.py").read_text(encoding="utf-8")
+    # the copy leaves its places out (engine.payload.DERIVED): listed and logged after the rest
+    source = re.sub(r"\b(order|place)=\d+, ", "", source.replace(kind, new))
+    (root / "engine" / "moves" / f"{new}.py").write_text(source, encoding="utf-8")
+    (root / "variants" / "house" / f"{new}.yaml").write_text(
+        f"name: {new}\nextends: paulista\n{new}:\n  {keys}\n", encoding="utf-8")
+    stale = _run(root, "-m", "engine.generate", "--check")
+    assert stale.returncode == 1 and "engine.generate" in stale.stderr, stale.stderr
+    assert _run(root, "-m", "engine.generate").returncode == 0
+    assert _run(root, "-m", "engine.generate", "--check").returncode == 0
+    schemas = {p.name: p.read_text(encoding="utf-8") for p in (root / "schemas").glob("*.json")}
+    assert f'"{new}"' in schemas["variant.schema.json"] and f'"{new}"' in schemas[
+        "log.schema.json"]
+    played = _run(root, "-c", _PLAY, new, new)
+    assert (played.returncode, played.stderr) == (0, ""), played.stdout
+    assert played.stdout.startswith("ok")

@@ -18,11 +18,14 @@ from pathlib import Path
 
 import uvicorn
 
-from engine.serve.app import Limits, Server, build_app
+from engine.serve.app import Server, build_app
+from engine.serve.guard import Limits, guarded_protocol
 
 #: The largest websocket frame uvicorn reads; past it the connection is closed (1009). The
 #: application refuses, with an error message, anything over ``Limits.message`` below it.
 WS_MAX_BYTES = 65_536
+#: The largest request head (request line and headers, bytes) read: past it, 400.
+H11_MAX_HEADER_BYTES = 16_384
 
 __all__ = ["Limits", "Server", "build_app", "config", "serve"]
 
@@ -31,10 +34,13 @@ def config(data: Path, *, host: str = "127.0.0.1", port: int = 8000,
            limits: Limits | None = None, bot_commands: dict[str, str] | None = None
            ) -> uvicorn.Config:
     """The uvicorn configuration of a server of the tables under ``data``."""
+    limits = limits or Limits()
     app = build_app(Server(data, limits, bot_commands))
     return uvicorn.Config(app, host=host, port=port, ws="websockets-sansio",
-                          ws_max_size=WS_MAX_BYTES, log_level="warning", access_log=False,
-                          lifespan="on")
+                          http=guarded_protocol(limits), ws_max_size=WS_MAX_BYTES,
+                          h11_max_incomplete_event_size=H11_MAX_HEADER_BYTES,
+                          timeout_keep_alive=5, limit_concurrency=limits.connections,
+                          log_level="warning", access_log=False, lifespan="on")
 
 
 def serve(data: Path, *, host: str = "127.0.0.1", port: int = 8000,

@@ -23,6 +23,7 @@ from string import Template
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route, WebSocketRoute
@@ -31,7 +32,22 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from engine.bots import bot_problem
 from engine.errors import TrucoError, VariantError
 from engine.resources import shipped_variants
-from engine.serve.store import Store, check_house, variant_errors
+from engine.serve.guard import (
+    BodyRefused,
+    Limits,
+    OneRequestAConnection,
+    player_names,
+    read_body,
+    untrusted_json,
+)
+from engine.serve.store import (
+    HOUSE_FILE,
+    LEVELS,
+    Store,
+    check_house,
+    shipped,
+    variant_errors,
+)
 from engine.serve.table import HUMAN, Refusal, Table
 from engine.variant import load
 from engine.viewer import asset, embed_json, replay_page
@@ -43,39 +59,14 @@ def _closed(table_id: str) -> str:
     """What a connection to a closed table is told (``closed``, then 4410)."""
     return (f"the match is over and the table has closed: its log and replay stay "
             f"(/t/{table_id}/log, /t/{table_id}/replay)")
-#: The bot levels a table's seats may be given, as ``truco play --level`` names them.
-LEVELS = {"easy": "random", "medium": "heuristic", "hard": "search:200"}
-
-
-@dataclass
-class Limits:
-    """What the server takes (docs/serve.md, Faults and limits)."""
-
-    #: The longest websocket message read (characters); a longer one is refused.
-    message: int = 2048
-    #: Messages a connection may send a second, on average, and in one burst.
-    rate: float = 10.0
-    burst: int = 20
-    #: Seconds a person's awaited seat may stay without a connection before the stand-in
-    #: bot plays it (``None``: the table waits).
-    seat_timeout: float | None = 120.0
-    #: The most tables in play at once, and the largest request body (bytes).
-    tables: int = 1000
-    body: int = 300_000
-    #: Seconds a new connection has to send its join message.
-    join: float = 10.0
-    #: Seconds a finished table stays in memory after its match ended (``0``: within a
-    #: second); then it closes: its connections are told (``closed``) and closed (4410), its
-    #: page, log and replay are given from the data folder.
-    linger: float = 300.0
-
-
 @dataclass
 class _Conn:
     ws: WebSocket
     seat: int | None  # None: a spectator
     allowance: float = 0.0
     stamp: float = field(default_factory=time.monotonic)
+    refused: int = 0  # refused messages in a row
+    told: bool = False  # the client was told it sends too fast (the next too_fast is not)
 
 
 class Server:
@@ -89,23 +80,39 @@ class Server:
         self.tables: dict[str, Table] = {}
         self.conns: dict[str, list[_Conn]] = {}
         self.locks: dict[str, asyncio.Lock] = {}
+        #: When each person seat that was joined was left without a connection (a seat
+        #: never joined is not timed: the game waits for its person).
         self.empty_since: dict[tuple[str, int], float] = {}
         self.over_since: dict[str, float] = {}
+        #: The tables no person has joined yet, since when; and who created each table.
+        self.unjoined: dict[str, float] = {}
+        self.creator: dict[str, str] = {}
 
     def start(self) -> None:
         """Pick up the tables of the data folder (each one that cannot be read is told)."""
         for table in self.store.load_all():
-            self.add(table)
+            self.add(table, self.store.moved.get(table.id, set()))
         for problem in self.store.problems:
             print(f"truco serve: a table not picked up: {problem}", file=sys.stderr)
 
-    def add(self, table: Table) -> None:
+    def add(self, table: Table, joined: set[int] | None = None, creator: str = "") -> None:
+        """Hold ``table``; ``joined``: its person seats known to have been played (a table
+        read back), timed from now while nobody is at them."""
         self.tables[table.id] = table
         self.conns.setdefault(table.id, [])
         self.locks.setdefault(table.id, asyncio.Lock())
         now = time.monotonic()
-        for seat in table.hashes:
+        for seat in joined or ():
             self.empty_since[(table.id, seat)] = now
+        if table.hashes and not joined and not table.match.is_over:
+            self.unjoined[table.id] = now
+        if creator:
+            self.creator[table.id] = creator
+
+    def held_by(self, client: str) -> int:
+        """The tables in play that ``client`` (an address) created."""
+        return sum(1 for t, who in self.creator.items() if who == client
+                   and t in self.tables and not self.tables[t].match.is_over)
 
     def close(self) -> None:
         """The server stops: every table's bot programs are ended (none outlives it)."""
@@ -126,6 +133,8 @@ class Server:
             self.tables.pop(table.id, None)
             self.locks.pop(table.id, None)
             self.over_since.pop(table.id, None)
+            self.unjoined.pop(table.id, None)
+            self.creator.pop(table.id, None)
             for seat in table.hashes:
                 self.empty_since.pop((table.id, seat), None)
             conns = self.conns.pop(table.id, [])
@@ -157,6 +166,11 @@ class Server:
             if table.match.is_over and \
                     now - self.over_since.setdefault(table.id, now) >= self.limits.linger:
                 await self.retire(table)
+        for table_id, since in list(self.unjoined.items()):
+            idle = self.tables.get(table_id)
+            if idle is not None and now - since >= self.limits.unjoined:
+                await asyncio.to_thread(self.store.remove, table_id)  # then gone from disk
+                await self.retire(idle)
         wait = self.limits.seat_timeout
         if wait is None:
             return
@@ -186,16 +200,39 @@ def _error(status: int, code: str, message: str | list[str]) -> JSONResponse:
     return JSONResponse({"error": code, "message": lines[0], "problems": lines}, status)
 
 
-async def _body(request: Request, limit: int) -> dict[str, Any] | JSONResponse:
-    data = await request.body()
-    if len(data) > limit:
-        return _error(413, "too_large", f"a request is at most {limit} bytes")
+#: The keys of the API's requests (anything else is refused, not ignored).
+_CHECK_KEYS = {"variant", "upload"}
+_CREATE_KEYS = {"variant", "upload", "seats", "seed", "names"}
+
+
+async def _body(request: Request, limits: Limits, keys: set[str]
+                ) -> dict[str, Any] | JSONResponse:
+    """The request's JSON object (bounded in size, time and depth; its keys among ``keys``;
+    ``variant`` or ``upload``, not both), or the refusal to answer with."""
     try:
-        body = json.loads(data)
-    except (ValueError, UnicodeDecodeError):
-        return _error(400, "malformed", "the request is not JSON")
+        data = await read_body(request, limits)
+    except BodyRefused as exc:
+        return _error(exc.status, exc.code, exc.message)
+    try:
+        body = untrusted_json(data)
+    except ValueError as exc:
+        return _error(400, "malformed", f"the request is {exc}" if str(exc) == "not JSON"
+                      else f"the request is refused: {exc}")
     if not isinstance(body, dict):
         return _error(400, "malformed", "the request is not a JSON object")
+    unknown = sorted(set(body) - keys)
+    if unknown:
+        return _error(400, "unknown_key", f"{unknown[0][:40]!r} is not a key here: "
+                                          f"{', '.join(sorted(keys))}")
+    if ("variant" in body) == ("upload" in body):
+        return _error(400, "variant", "give a shipped variant's name (variant) or a house "
+                                      "variant (upload), one of the two")
+    upload = body.get("upload")
+    if "upload" in body and not (isinstance(upload, dict) and set(upload) <= {"name", "text"}
+                                 and isinstance(upload.get("text"), str)
+                                 and isinstance(upload.get("name", ""), str)):
+        return _error(400, "upload", 'upload: {"name": the file\'s name, "text": its text}, '
+                                     "both strings")
     return body
 
 
@@ -204,7 +241,8 @@ def _house(body: dict[str, Any]) -> tuple[str, str] | None:
     if isinstance(upload, dict) and isinstance(upload.get("text"), str):
         name = upload.get("name")
         name = name if isinstance(name, str) and name.strip() else "house.yaml"
-        return name.replace("/", "_")[:80], upload["text"]
+        return "".join(c if c.isprintable() and c not in "/\\" else "_"
+                       for c in name)[:80], upload["text"]
     return None
 
 
@@ -221,7 +259,7 @@ async def lobby(request: Request) -> Response:
 
 async def check(request: Request) -> Response:
     server: Server = request.app.state.server
-    body = await _body(request, server.limits.body)
+    body = await _body(request, server.limits, _CHECK_KEYS)
     if isinstance(body, Response):
         return body
     house = _house(body)
@@ -230,7 +268,7 @@ async def check(request: Request) -> Response:
             with tempfile.TemporaryDirectory(dir=server.store.root, prefix=".check-") as t:
                 rules = await asyncio.to_thread(check_house, house[1], house[0], Path(t))
         else:
-            rules = load(str(body.get("variant", "")))
+            rules = shipped(body.get("variant"))
     except VariantError as exc:
         return _error(400, "variant", variant_errors(exc))
     return JSONResponse({"title": rules.title or rules.name, "players": rules.players,
@@ -239,12 +277,18 @@ async def check(request: Request) -> Response:
 
 async def create(request: Request) -> Response:
     server: Server = request.app.state.server
-    body = await _body(request, server.limits.body)
+    limits = server.limits
+    client = request.client.host if request.client else "?"
+    body = await _body(request, limits, _CREATE_KEYS)
     if isinstance(body, Response):
         return body
-    if sum(not t.match.is_over for t in server.tables.values()) >= server.limits.tables:
-        return _error(503, "full", f"this server plays at most {server.limits.tables} "
+    if sum(not t.match.is_over for t in server.tables.values()) >= limits.tables:
+        return _error(503, "full", f"this server plays at most {limits.tables} "
                                    "tables at once")
+    if server.held_by(client) >= limits.client_tables:
+        return _error(429, "too_many_tables", f"one client may have at most "
+                      f"{limits.client_tables} tables in play: finish one, or wait "
+                      f"{limits.unjoined:g} seconds for those nobody joined to be removed")
     seats = body.get("seats")
     seed = body.get("seed")
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
@@ -259,17 +303,20 @@ async def create(request: Request) -> Response:
     for p in players:
         if p != HUMAN and p not in server.bot_commands and bot_problem(p):
             return _error(400, "seats", str(bot_problem(p)))
+    names = player_names(body.get("names"), len(seats))
+    if isinstance(names, str):
+        return _error(400, "names", names)
     try:
         table = await asyncio.to_thread(
             server.store.create, str(body.get("variant", "")), players, seed=seed,
-            house=_house(body))
+            house=_house(body), names=names)
     except VariantError as exc:
         return _error(400, "variant", variant_errors(exc))
     except Refusal as exc:
         return _error(400, exc.code, exc.message)
     except TrucoError as exc:
         return _error(400, "invalid", str(exc))
-    server.add(table)
+    server.add(table, creator=client)
     links = [{"seat": s, "link": f"/t/{table.id}#k={tok}"}
              for s, tok in sorted(table.tokens.items())]
     return JSONResponse({"table": table.id, "title": table.rules.title or table.rules.name,
@@ -298,7 +345,10 @@ async def finished(request: Request) -> tuple[str, str] | Response:
         path = server.store.closed_log(table_id)
         if path is None:
             return _error(404, "no_table", "no such table")
-        return table_id, await asyncio.to_thread(path.read_text, encoding="utf-8")
+        try:
+            return table_id, await asyncio.to_thread(server.store.read_log, path)
+        except (OSError, ValueError):
+            return _error(404, "no_table", "no such table: its log cannot be read")
     if not table.match.is_over:
         return _error(409, "not_over", "the log is given when the match is over "
                                        "(it holds the seed, which deals every card)")
@@ -312,6 +362,22 @@ async def log(request: Request) -> Response:
     table_id, text = found
     return Response(text, media_type="application/x-ndjson", headers={
         "Content-Disposition": f'attachment; filename="truco-{table_id}.jsonl"'})
+
+
+async def house_file(request: Request) -> Response:
+    """The house variant an upload table's log names (``variant.yaml``), once the log is
+    given: saved beside the log, ``truco verify`` checks the log as served."""
+    server: Server = request.app.state.server
+    found = await finished(request)
+    if isinstance(found, Response):
+        return found
+    table_id = found[0]
+    try:
+        text = await asyncio.to_thread(server.store.house_text, table_id)
+    except (OSError, ValueError):
+        return _error(404, "no_variant_file", "this table plays a shipped variant")
+    return Response(text, media_type="application/yaml", headers={
+        "Content-Disposition": f'attachment; filename="{HOUSE_FILE}"'})
 
 
 async def replay(request: Request) -> Response:
@@ -348,8 +414,10 @@ def build_app(server: Server) -> Starlette:
         Route("/", lobby), Route("/favicon.ico", lambda request: Response(status_code=204)),
         Route("/api/check", check, methods=["POST"]),
         Route("/api/tables", create, methods=["POST"]), Route("/t/{table}", page),
-        Route("/t/{table}/log", log), Route("/t/{table}/replay", replay),
-        WebSocketRoute("/t/{table}/ws", socket)], lifespan=lifespan)
+        Route("/t/{table}/log", log), Route(f"/t/{{table}}/{HOUSE_FILE}", house_file),
+        Route("/t/{table}/replay", replay),
+        WebSocketRoute("/t/{table}/ws", socket)], lifespan=lifespan,
+        middleware=[Middleware(OneRequestAConnection)])
     app.state.server = server
     return app
 
@@ -380,11 +448,15 @@ async def _read(server: Server, ws: WebSocket, conn: _Conn | None) -> dict[str, 
         now = time.monotonic()
         conn.allowance = min(limits.burst, conn.allowance + (now - conn.stamp) * limits.rate)
         conn.stamp = now
-        if conn.allowance < 1:
-            await _send_error(ws, "too_fast", f"at most {limits.rate:g} messages a second: "
-                                              "this one was not read")
+        if conn.allowance < 1:  # told once a run: the runs after it are not answered
+            if not conn.told:
+                conn.told = True
+                await _send_error(ws, "too_fast", f"at most {limits.rate:g} messages a "
+                                  "second: this one was not read (nor, untold, the next "
+                                  "ones sent too fast)")
             return "too_fast"
         conn.allowance -= 1
+        conn.told = False
     if text is None:
         await _send_error(ws, "malformed", "messages are JSON text, not binary")
         return "malformed"
@@ -393,9 +465,10 @@ async def _read(server: Server, ws: WebSocket, conn: _Conn | None) -> dict[str, 
                                            "characters")
         return "too_large"
     try:
-        data = json.loads(text)
-    except ValueError:
-        await _send_error(ws, "malformed", "the message is not JSON")
+        data = untrusted_json(text)
+    except ValueError as exc:
+        await _send_error(ws, "malformed", f"the message is {exc}" if str(exc) == "not JSON"
+                          else f"the message is refused: {exc}")
         return "malformed"
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         await _send_error(ws, "malformed", 'a message is a JSON object with a "type"')
@@ -453,7 +526,15 @@ async def _play(server: Server, ws: WebSocket) -> None:
         await ws.close(4410)
         return
     seat = conn.seat
+    limits = server.limits
+    if sum(c.seat == seat for c in server.conns[table.id]) >= limits.link:
+        await _send_error(ws, "too_many_connections", f"at most {limits.link} connections "
+                                                      "at once on one link")
+        await ws.close(4429)
+        return
     server.conns[table.id].append(conn)
+    if seat is not None:
+        server.unjoined.pop(table.id, None)
     async with server.lock(table.id):  # not while a stand-in plays in its thread
         table.joined(-1 if seat is None else seat)
     try:
@@ -463,8 +544,13 @@ async def _play(server: Server, ws: WebSocket) -> None:
             data = await _read(server, ws, conn)
             if data == "closed":
                 break
-            if isinstance(data, dict):
-                await _handle(server, table, conn, data)
+            refused = not isinstance(data, dict) or await _handle(server, table, conn, data)
+            conn.refused = conn.refused + 1 if refused else 0
+            if conn.refused >= limits.refused:
+                await _send_error(ws, "flood", f"{limits.refused} refused messages in a "
+                                               "row: the connection is closed")
+                await ws.close(1008)
+                break
     except WebSocketDisconnect:
         pass
     finally:
@@ -479,7 +565,8 @@ async def _play(server: Server, ws: WebSocket) -> None:
         await server.broadcast(table)
 
 
-async def _handle(server: Server, table: Table, conn: _Conn, data: dict[str, Any]) -> None:
+async def _handle(server: Server, table: Table, conn: _Conn, data: dict[str, Any]) -> bool:
+    """Answer a client's message; whether it was refused."""
     ws = conn.ws
     kind = data["type"]
     if kind == "state":  # the position again (a page that lost track), marked as the answer
@@ -489,19 +576,20 @@ async def _handle(server: Server, table: Table, conn: _Conn, data: dict[str, Any
         if type(ref) is int:
             text = text[:-1] + f',"ref":{ref}}}'
         await ws.send_text(text)
-        return
+        return False
     if kind != "move":
         await _send_error(ws, "unknown_type", f"{kind[:40]!r} is not a message: move, state")
-        return
+        return True
     if conn.seat is None:
         await _send_error(ws, "spectator", "a spectator makes no moves")
-        return
+        return True
     async with server.lock(table.id):
         try:
             await asyncio.to_thread(table.submit, conn.seat, data.get("move"))
         except Refusal as exc:
             await _send_error(ws, exc.code, exc.message)
-            return
+            return True
         except ValueError as exc:  # a bot program that failed mid-move (a TrucoError too)
             await _send_error(ws, "table_error", f"the table could not go on: {exc}")
     await server.broadcast(table)
+    return False

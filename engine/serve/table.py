@@ -68,7 +68,7 @@ class Refusal(Exception):
 def token_hash(token: str) -> str:
     """What the table keeps of a token: its SHA-256, so that a table's file on disk does not
     hold the invite links themselves."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def new_token() -> str:
@@ -84,7 +84,8 @@ class Table:
                  hashes: dict[int, str], spectator: str, *, bots_seed: int,
                  save: Callable[[str], None] | None = None, log: str = "",
                  bot_commands: dict[str, str] | None = None,
-                 recent: dict[int | None, list[dict[str, Any]]] | None = None) -> None:
+                 recent: dict[int | None, list[dict[str, Any]]] | None = None,
+                 names: Sequence[str | None] | None = None) -> None:
         rules = match.rules
         if len(players) != rules.players:
             raise Refusal("seats", f"{rules.title or rules.name} has {rules.players} seats, "
@@ -99,7 +100,8 @@ class Table:
         self.bots_seed = bots_seed
         self.save = save
         self.tokens: dict[int, str] = {}  # the plain tokens, only while the table is new
-        self.names = [f"Player {s}" if p == HUMAN else f"Bot {s} ({p})"
+        given = list(names or [None] * len(players))
+        self.names = [given[s] or (f"Player {s}" if p == HUMAN else f"Bot {s} ({p})")
                       for s, p in enumerate(players)]
         commands = bot_commands or {}
         self.bots: dict[int, Bot] = {
@@ -134,7 +136,8 @@ class Table:
     def new(cls, variant: str | Rules, players: Sequence[str], *, seed: int | None = None,
             table_id: str | None = None, label: str | None = None,
             save: Callable[[str], None] | None = None,
-            bot_commands: dict[str, str] | None = None) -> Table:
+            bot_commands: dict[str, str] | None = None,
+            names: Sequence[str | None] | None = None) -> Table:
         """A new table of ``variant`` (a shipped name, a file, or rules): fresh tokens for its
         person seats (kept in :attr:`tokens` for the invite links) and for its spectators
         (:attr:`spectator_token`)."""
@@ -147,7 +150,7 @@ class Table:
         table = cls(table_id or secrets.token_urlsafe(6), match,
                     label or (variant if isinstance(variant, str) else rules.name), players,
                     {s: token_hash(t) for s, t in tokens.items()}, token_hash(watch),
-                    bots_seed=seed, save=save, bot_commands=bot_commands)
+                    bots_seed=seed, save=save, bot_commands=bot_commands, names=names)
         table.tokens = tokens
         table.spectator_token = watch
         table.run_bots()

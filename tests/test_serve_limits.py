@@ -1,0 +1,237 @@
+"""``truco serve`` at its limits (issue 40, defects 3 to 7, 10, 11 and the limits it asks
+for), tried as they were found: scripts over loopback, only to 127.0.0.1, bounded in count.
+Each limit is a documented default (docs/serve.md, Faults and limits); a client's bad input
+gets a refusal and never a traceback in the server's log."""
+
+from __future__ import annotations
+
+import json
+import socket
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from engine.serve import Limits
+from tests.serve_util import Client, Running, running
+
+
+def _raw(server: Running, source: str = "127.0.0.1") -> socket.socket:
+    s = socket.create_connection(("127.0.0.1", server.port), timeout=30,
+                                 source_address=(source, 0))
+    return s
+
+
+def _answer(s: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection."""
+    out = b""
+    while chunk := s.recv(65536):
+        out += chunk
+    return out
+
+
+def _post_from(server: Running, source: str, body: dict[str, Any]) -> int:
+    s = _raw(server, source)
+    data = json.dumps(body).encode()
+    s.sendall(b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+              b"Content-Length: " + str(len(data)).encode() + b"\r\n\r\n" + data)
+    status = int(_answer(s).split(b" ", 2)[1])
+    s.close()
+    return status
+
+
+def _waits_for_close(client: Client) -> list[dict[str, Any]]:
+    got = []
+    with pytest.raises(ConnectionClosed):
+        while True:
+            got.append(client.next())
+    return got
+
+
+def test_a_seat_never_joined_is_not_played_by_a_bot(tmp_path: Path) -> None:
+    """Defect 3: the seat timeout runs from when the seat's person left, not from the
+    table's creation: a friend who opens the link late finds the seat waiting."""
+    with running(tmp_path, Limits(seat_timeout=0.2)) as server:
+        late = server.table("paulista", ["medium", "human", "medium", "easy"], seed=2)
+        left = server.table("paulista", ["medium", "human", "medium", "easy"], seed=2)
+        watcher = server.join(left["spectator"])
+        server.join(left["seats"][0]["link"]).close()
+        start = watcher.state["moves"]
+        while watcher.state["moves"] == start:  # the seat left is played past the wait...
+            watcher.next_state()
+        friend = server.join(late["seats"][0]["link"])  # ...the one never joined waits
+        assert friend.state["legal"] and friend.state["seats"][1]["standin"] is False
+        assert friend.state["moves"] == start
+
+
+def test_one_client_cannot_fill_the_lobby(tmp_path: Path) -> None:
+    """Defect 4: one client address may hold ``client_tables`` tables in play; another
+    address may still create one."""
+    body = {"variant": "paulista", "seats": ["human", "easy", "easy", "easy"]}
+    with running(tmp_path, Limits(client_tables=3)) as server:
+        assert [_post_from(server, "127.0.0.1", body) for _ in range(4)] == [201] * 3 + [429]
+        assert _post_from(server, "127.0.0.2", body) == 201
+        status, answer = server.post("/api/tables", body)
+        assert status == 429 and answer["error"] == "too_many_tables"
+
+
+@pytest.mark.parametrize("restart", [False, True])
+def test_a_table_nobody_joins_is_reclaimed(tmp_path: Path, restart: bool) -> None:
+    """Defect 4: a table no person joined within ``unjoined`` seconds is removed (folder
+    too), also one read back by a restart; a spectator is not a person joining."""
+    limits = Limits(unjoined=0.3)
+    with running(tmp_path, None if restart else limits) as server:
+        table = server.table("paulista", ["human", "easy", "easy", "easy"])
+        if restart:
+            server.server.should_exit = True
+    with running(tmp_path, limits) as server:
+        watcher = server.join(table["spectator"])
+        assert _waits_for_close(watcher)[-1]["code"] == "closed"
+        assert not (tmp_path / table["table"]).exists()
+        assert server.get(f"/t/{table['table']}")[0] == 404
+
+
+def test_a_joined_table_is_not_reclaimed(tmp_path: Path) -> None:
+    with running(tmp_path, Limits(unjoined=0.3, seat_timeout=None)) as server:
+        table = server.table("paulista", ["human", "easy", "human", "easy"])
+        server.join(table["seats"][0]["link"]).close()
+        other = server.table("paulista", ["human", "easy", "easy", "easy"])
+        assert _waits_for_close(server.join(other["spectator"]))[-1]["code"] == "closed"
+        assert server.get(f"/t/{table['table']}")[0] == 200  # swept past its wait: kept
+
+
+def test_one_link_takes_a_bounded_number_of_connections(tmp_path: Path) -> None:
+    """Defect 11: 50 connections on one spectator link were all served; now ``link`` are."""
+    with running(tmp_path, Limits(link=3)) as server:
+        table = server.table("paulista", ["human", "easy", "easy", "easy"])
+        watchers = [server.join(table["spectator"]) for _ in range(3)]
+        extra = server.ws(table["table"])
+        extra.send(json.dumps({"type": "join", "token": table["spectator"].split("#k=")[1]}))
+        assert json.loads(extra.recv(timeout=30))["code"] == "too_many_connections"
+        with pytest.raises(ConnectionClosed):
+            extra.recv(timeout=30)
+        assert extra.close_code == 4429
+        watchers[0].close()
+        seat = server.join(table["seats"][0]["link"])  # a seat's link counts apart
+        assert seat.hello["seat"] == 0
+
+
+def test_a_request_s_headers_and_body_have_a_deadline(tmp_path: Path,
+                                                      capfd: pytest.CaptureFixture[str]) -> None:
+    """Defect 5: a half-open request is closed after ``header`` seconds, a slow body is
+    answered 408 after ``body_time``, and a client that goes away mid-body leaves no
+    traceback in the server's log."""
+    with running(tmp_path, Limits(header=0.3, body_time=0.3)) as server:
+        half = _raw(server)
+        half.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # never the blank line
+        assert _answer(half) == b""
+        slow = _raw(server)
+        slow.sendall(b"POST /api/check HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
+        answer = _answer(slow)
+        assert b" 408 " in answer.split(b"\r\n")[0] and b"too_slow" in answer
+        gone = _raw(server)
+        gone.sendall(b"POST /api/check HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
+        gone.close()
+        assert server.get("/")[0] == 200
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_connections_are_bounded_per_client(tmp_path: Path) -> None:
+    """Defect 5: 1,100 half-open requests made the server unreachable (too many open
+    files); now one address holds at most ``client_connections``, and each closes after
+    ``header`` seconds: another client is served meanwhile."""
+    with running(tmp_path, Limits(client_connections=5, header=30)) as server:
+        held = [_raw(server) for _ in range(5)]
+        for s in held:
+            s.sendall(b"GET / HTTP/1.1\r\n")
+        refused = _raw(server)
+        assert _answer(refused) == b""  # closed at once
+        other = _raw(server, "127.0.0.2")
+        other.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert b" 200 " in _answer(other).split(b"\r\n")[0]
+        for s in held:
+            s.close()
+
+
+def test_deep_nesting_is_refused_and_the_connection_kept(tmp_path: Path,
+                                                        capfd: pytest.CaptureFixture[str]) -> None:
+    """Defect 6: JSON nested 960 levels (under the size limits) is refused on the websocket
+    (the connection stays) and by the API (400, not 500)."""
+    nested = "[" * 960 + "]" * 960
+    with running(tmp_path) as server:
+        table = server.table("paulista", ["human", "easy", "easy", "easy"])
+        client = server.join(table["seats"][0]["link"])
+        before = client.fresh()
+        client.sent('{"type": "state", "x": ' + nested + "}")
+        assert client.error()["code"] == "malformed"
+        assert client.fresh() == before
+        for path in ("/api/check", "/api/tables"):
+            req = urllib.request.Request(server.base + path, nested.encode(),
+                                         {"Content-Type": "application/json"})
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(req, timeout=30)
+            assert refused.value.code == 400
+    assert "RecursionError" not in capfd.readouterr().err
+
+
+def test_a_lone_surrogate_is_refused(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    """Defect 7: ``"token": "\\ud800"`` is refused, not a dropped connection; in an upload's
+    text it is a 400, not a 500."""
+    with running(tmp_path) as server:
+        table = server.table("paulista", ["human", "easy", "easy", "easy"])
+        ws = server.ws(table["table"])
+        ws.send('{"type": "join", "token": "\\ud800"}')
+        assert json.loads(ws.recv(timeout=30))["code"] == "malformed"
+        ws.send(json.dumps({"type": "join", "token": table["seats"][0]["link"].split("#k=")[1]}))
+        assert json.loads(ws.recv(timeout=30))["type"] == "hello"  # still open, and joins
+        for path in ("/api/check", "/api/tables"):
+            status, answer = server.post(path, {"upload": {"name": "x.yaml",
+                                                           "text": "title: \ud800\n"},
+                                                **({"seats": ["easy"] * 4}
+                                                   if path == "/api/tables" else {})})
+            assert status == 400 and "surrogate" in answer["message"]
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_the_api_refuses_what_it_does_not_take(tmp_path: Path) -> None:
+    """Defect 10: unknown keys, ``variant`` with ``upload``, an upload's text that is not a
+    string: each a clear 400."""
+    seats = {"seats": ["easy"] * 4}
+    with running(tmp_path) as server:
+        for body, code in [({"variant": "paulista", "colour": "red", **seats}, "unknown_key"),
+                           ({"variant": "paulista", "upload": {"text": "x: 1"}, **seats},
+                            "variant"),
+                           ({"upload": {"name": "a.yaml", "text": 7}, **seats}, "upload"),
+                           ({"upload": {"name": "a.yaml", "text": ["x"]}, **seats}, "upload"),
+                           ({**seats}, "variant")]:
+            for path in ("/api/check", "/api/tables"):
+                sent = body if path == "/api/tables" else {
+                    k: v for k, v in body.items() if k != "seats"}
+                status, answer = server.post(path, sent)
+                assert (status, answer["error"]) == (400, code), (path, body, answer)
+                assert "directory" not in answer["message"]
+
+
+def test_players_have_names(tmp_path: Path) -> None:
+    """Also: names given at the lobby are every client's, the log's header's, and kept by a
+    restart; a name over 24 characters or with a control character is refused."""
+    names = ["Ana <b>", None, "Bia", None]
+    with running(tmp_path) as server:
+        for bad in (["x" * 25, None, None, None], ["a\nb", None, None, None], ["Ana"]):
+            status, answer = server.post("/api/tables", {"variant": "paulista", "seats": [
+                "human", "easy", "human", "easy"], "names": bad})
+            assert (status, answer["error"]) == (400, "names")
+        status, table = server.post("/api/tables", {"variant": "paulista", "seats": [
+            "human", "easy", "human", "easy"], "names": names})
+        assert status == 201
+        client = server.join(table["seats"][0]["link"])
+        shown = ["Ana <b>", "Bot 1 (random)", "Bia", "Bot 3 (random)"]
+        assert client.hello["names"] == shown
+        assert [s["name"] for s in client.state["seats"]] == shown
+        header = json.loads((tmp_path / table["table"] / "game.jsonl").read_text()
+                            .splitlines()[0])
+        assert header["players"] == shown
+    with running(tmp_path) as server:
+        assert server.join(table["seats"][1]["link"]).hello["names"] == shown

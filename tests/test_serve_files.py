@@ -166,3 +166,21 @@ def test_a_restart_reads_regular_files_only_and_bounded(tmp_path: Path) -> None:
     assert tables == {ids[3]} | (set() if os.path.exists("/dev/zero") else {ids[2]})
     assert len(problems) == (3 if os.path.exists("/dev/zero") else 2), problems
     assert all("not a regular file" in p for p in problems), problems
+
+
+def test_a_closed_table_s_replay_reads_no_file_its_log_names(tmp_path: Path) -> None:
+    """A closed table's log is read from disk: its header may name only a shipped variant or
+    the table's own house file; the replay page reads and quotes nothing else."""
+    (tmp_path / "creds.yml").write_text(f"players: {SECRET}\n")
+    data = tmp_path / "data"
+    with running(data) as server:
+        table = server.table("paulista", ["easy"] * 4)
+    folder = data / table["table"]
+    _edit(folder, over=True)
+    lines = (folder / "game.jsonl").read_text().splitlines(keepends=True)
+    header = json.loads(lines[0])
+    header["variant"] = str(tmp_path / "creds.yml")
+    (folder / "game.jsonl").write_text(json.dumps(header) + "\n" + "".join(lines[1:]))
+    with running(data) as server:
+        status, page = server.get(f"/t/{table['table']}/replay")
+        assert status == 200 and SECRET.encode() not in page

@@ -5,8 +5,13 @@ gets a refusal and never a traceback in the server's log."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import signal
 import socket
+import subprocess
+import sys
+import time
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -15,7 +20,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from engine.serve import Limits
-from tests.serve_util import Client, Running, running
+from tests.serve_util import Client, Running, free_port, running
 
 
 def _raw(server: Running, source: str = "127.0.0.1") -> socket.socket:
@@ -235,3 +240,59 @@ def test_players_have_names(tmp_path: Path) -> None:
         assert header["players"] == shown
     with running(tmp_path) as server:
         assert server.join(table["seats"][1]["link"]).hello["names"] == shown
+
+
+def _started(port: int, proc: subprocess.Popen[bytes]) -> None:
+    """Wait until ``truco serve`` accepts connections (or has exited)."""
+    for _ in range(1200):
+        assert proc.poll() is None, "truco serve exited"
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
+            return
+        time.sleep(0.05)
+    raise AssertionError("truco serve did not listen")
+
+
+def test_no_bad_input_leaves_a_traceback_in_the_server_s_log(tmp_path: Path) -> None:
+    """Also: a real ``truco serve`` given every bad input above (nesting, lone surrogates,
+    bodies cut short or slow, half-open requests, binary and oversized frames, floods,
+    connections dropped mid-join) answers each, and its log holds no traceback."""
+    port = free_port()
+    err = tmp_path / "stderr"
+    with err.open("wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "engine", "serve", "--port", str(port),
+                                 "--data", str(tmp_path / "data")], stderr=out,
+                                stdout=subprocess.DEVNULL)
+    try:
+        _started(port, proc)
+        server = Running.__new__(Running)
+        server.port, server.base = port, f"http://127.0.0.1:{port}"
+        bad = [b"[" * 960 + b"]" * 960, b'{"variant": "\\ud800"}', b'{"variant": {"a": 1}}',
+               b'{"upload": {"name": "x", "text": "\\udfff"}}', b"\xff\xfe", b"[]"]
+        for path in ("/api/check", "/api/tables"):
+            for body in bad:
+                s = _raw(server)
+                s.sendall(b"POST " + path.encode() + b" HTTP/1.1\r\nHost: x\r\nContent-Length: "
+                          + str(len(body)).encode() + b"\r\n\r\n" + body)
+                assert b" 400 " in _answer(s).split(b"\r\n")[0], (path, body)
+            cut = _raw(server)  # a body cut short: the client goes away
+            cut.sendall(b"POST " + path.encode() + b" HTTP/1.1\r\nHost: x\r\n"
+                        b"Content-Length: 100\r\n\r\n{")
+            cut.close()
+        _raw(server).close()  # a connection that sends nothing
+        table = server.table("paulista", ["human", "easy", "easy", "easy"])
+        token = table["seats"][0]["link"].split("#k=")[1]
+        for messages in (['{"type":"join","token":"\\ud800"}'], [b"\x00"], ["x" * 70000],
+                         [json.dumps({"type": "join", "token": token}),
+                          '{"type":"state","x":' + "[" * 960 + "]" * 960 + "}",
+                          *['{"type":"state"}'] * 200]):
+            ws = server.ws(table["table"])
+            for m in messages:
+                with contextlib.suppress(ConnectionClosed):
+                    ws.send(m)
+            ws.close()
+        assert server.get("/")[0] == 200
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(60)
+    log = err.read_text()
+    assert "Traceback" not in log and "Error" not in log, log

@@ -50,7 +50,7 @@ from engine.serve.store import (
 )
 from engine.serve.table import HUMAN, Refusal, Table
 from engine.variant import load
-from engine.viewer import asset, embed_json, replay_page
+from engine.viewer import asset, embed_json
 
 _ASSETS = Path(__file__).resolve().parent / "assets"
 
@@ -386,8 +386,7 @@ async def replay(request: Request) -> Response:
     if isinstance(found, Response):
         return found
     table_id, text = found
-    html, _ = await asyncio.to_thread(replay_page, text.encode("utf-8"), "game.jsonl",
-                                      base=server.store.root / table_id)
+    html = await asyncio.to_thread(server.store.replay_html, table_id, text)
     return HTMLResponse(html)
 
 

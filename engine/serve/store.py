@@ -36,6 +36,7 @@ from engine.resources import shipped_variants
 from engine.rules import Rules
 from engine.serve.table import HUMAN, Refusal, Table, resume
 from engine.variant import load, trusted_variants_only
+from engine.viewer import replay_page
 
 #: The name an uploaded house variant is kept under, beside its table's log.
 HOUSE_FILE = "variant.yaml"
@@ -220,6 +221,13 @@ class Store:
         if len(data) > MAX_VARIANT_BYTES:
             raise TableFileError(f"{table_id}: {HOUSE_FILE} is over {MAX_VARIANT_BYTES} bytes")
         return data.decode("utf-8")
+
+    def replay_html(self, table_id: str, log: str) -> str:
+        """The replay page of a table's log, whose header may name only a shipped variant or
+        the table's own house file (the log is on disk: it is read as any log received)."""
+        folder = self.root / table_id
+        with trusted_variants_only([folder]):
+            return replay_page(log.encode("utf-8"), "game.jsonl", base=folder)[0]
 
     def read_log(self, path: Path) -> str:
         """A table's log as text: a regular file, at most a log's size (``engine.reading``)."""

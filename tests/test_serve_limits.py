@@ -20,6 +20,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from engine.serve import Limits
+from engine.serve.table import HUMAN, Table
 from tests.serve_util import Client, Running, free_port, running
 
 
@@ -296,3 +297,25 @@ def test_no_bad_input_leaves_a_traceback_in_the_server_s_log(tmp_path: Path) -> 
         proc.wait(60)
     log = err.read_text()
     assert "Traceback" not in log and "Error" not in log, log
+
+
+def test_the_moves_panel_speaks_the_menu_s_words() -> None:
+    """Issue 40 (12): the moves panel says what the buttons say (``aceito``, ``coberta``,
+    not ``accept``, ``a card face down``), and each move carries its hand (the page draws a
+    line between hands)."""
+    table = Table.new("paulista", [HUMAN] * 4, seed=4)
+    said: dict[str, str] = {}
+    for _ in range(60):
+        seat = table.awaited()[0]
+        legal = json.loads(table.message(seat))["legal"]
+        pick = next((m for kind in ("accept", "raise") for m in legal if m["kind"] == kind),
+                    None) or next((m for m in legal if m["covered"]), legal[0])
+        said.setdefault(pick["kind"] + ("-covered" if pick["covered"] else ""),
+                        pick["label"].split(" (")[0])
+        table.submit(seat, pick["move"])
+        if {"accept", "play-covered"} <= set(said):
+            break
+    seen = {(m["kind"], m["covered"]): m["text"] for m in table.recent[None]}
+    assert seen[("accept", False)] == said["accept"] == "aceito"
+    assert seen[("play", True)] == "coberta"
+    assert all(isinstance(m["hand"], int) for m in table.recent[None])

@@ -34,7 +34,7 @@ from engine.bots import (
     notify,
     out_of_turn_raise,
 )
-from engine.cards import card_name
+from engine.cards import COBERTA, card_name
 from engine.errors import IllegalMoveError
 from engine.game import Match
 from engine.logformat import Recorder
@@ -460,9 +460,15 @@ def move_label(a: Action, rules: Rules, names: dict[str, str]) -> str:
 
 def _public_move(action: Action, m: Match, seen: dict[str, Any] | None, hand: int,
                  rules: Rules) -> dict[str, Any]:
-    """A move as a viewer saw it: a played card's face only where ``seen`` (the viewer's view
-    just after it, :meth:`Table.view`; needed for a card only) shows it, a raise's named card
-    never (it shows in ``shown`` if it is shown)."""
+    """A move as a viewer saw it, in the words of the seats' menus (a covered card is
+    ``coberta``, an accept ``aceito``...) and the hand it was made in: a played card's face
+    only where ``seen`` (the viewer's view just after it, :meth:`Table.view`; needed for a
+    card only) shows it, a raise's named card never (it shows in ``shown`` if it is shown)."""
+    return {**_told(action, m, seen, hand, rules), "hand": hand}
+
+
+def _told(action: Action, m: Match, seen: dict[str, Any] | None, hand: int,
+          rules: Rules) -> dict[str, Any]:
     if action.kind == "play":
         assert seen is not None, "a card is told from the viewer's view"
         obs = seen
@@ -470,13 +476,15 @@ def _public_move(action: Action, m: Match, seen: dict[str, Any] | None, hand: in
         played = obs["played"] if m.hand_number == hand else last.get("played", [])
         mine = [p for p in played if p["seat"] == action.seat]
         card = mine[-1]["card"] if mine else None
-        text = named(card, card_names(rules)) if card is not None else "a card face down"
+        text = COBERTA if card is None else named(card, card_names(rules)) + (
+            f" ({COBERTA})" if action.covered else "")
         return {"seat": action.seat, "kind": "play", "card": card, "covered": action.covered,
                 "text": text}
     if action.kind == "raise":
         return {"seat": action.seat, "kind": "raise", "card": None, "covered": False,
                 "text": rules.step_name(action.value or 0)}
-    label = move_label(action, rules, {}) if action.card is None else action.kind
+    label = menu_entry(action, rules, None).split(" (")[0] if action.card is None \
+        else action.kind
     return {"seat": action.seat, "kind": action.kind, "card": None, "covered": False,
             "text": label}
 

@@ -168,6 +168,9 @@
     var p = obs.pending_raise;
     byId("pending").textContent = p ? name(p.seat) + " asks " + p.name + " (" + p.value + ")" : "none";
     byId("special").textContent = obs.special ? obs.special.name : "none";
+    var manilhas = byId("manilhas");
+    manilhas.textContent = (obs.manilhas || []).length ? "" : "none";
+    (obs.manilhas || []).forEach(function (c) { manilhas.appendChild(cardFace(c, obs, "small")); });
     var shown = byId("shown");
     shown.textContent = "";
     obs.shown.forEach(function (s) {
@@ -191,7 +194,8 @@
     });
     var list = byId("moves");
     list.textContent = "";
-    state.recent.forEach(function (r) {
+    state.recent.forEach(function (r, i) {
+      if (i > 0 && r.hand !== state.recent[i - 1].hand) { list.appendChild(el("li", "hand-sep", "hand " + r.hand)); }
       list.appendChild(el("li", "move", hello.names[r.seat] + ": " + r.text));
     });
   }

@@ -270,3 +270,18 @@ def test_the_lobby_fits_names_the_players_and_the_table_lists_manilhas_and_hands
     assert seat.page.query_selector("#moves .hand-sep") is not None
     assert errors == [] and seat.errors == []
     context.close()
+
+
+def test_an_upload_table_s_page_links_its_variant_file(browser: Any, server: Running) -> None:
+    """Issue 40 (9): the page of a finished upload table links the house variant its log
+    names, to keep beside the log."""
+    status, table = server.post("/api/tables", {"upload": {
+        "name": "casa.yaml", "text": "extends: paulista\ntitle: Truco da casa\n"},
+        "seats": ["easy"] * 4})
+    assert status == 201
+    watcher = Seat(browser, server, table["spectator"])
+    watcher.page.wait_for_selector("#variant-link", state="visible")
+    href = watcher.page.get_attribute("#variant-link", "href")
+    assert href == f"/t/{table['table']}/variant.yaml"
+    assert server.get(href)[1].decode().startswith("extends: paulista")
+    assert watcher.errors == []

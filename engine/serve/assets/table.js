@@ -200,14 +200,22 @@
     });
   }
 
+  function showOver() {  // the log, its replay, and an upload's variant file to keep beside it
+    byId("over").hidden = false;
+    byId("log-link").href = "/t/" + TABLE + "/log";
+    byId("replay-link").href = "/t/" + TABLE + "/replay";
+    if (hello && hello.variant === "variant.yaml") {
+      byId("variant-file").hidden = false;
+      byId("variant-link").href = "/t/" + TABLE + "/variant.yaml";
+    }
+  }
+
   function drawStatus() {
     var status = byId("status"), obs = state.obs;
     status.className = "";
     if (state.over) {
       status.textContent = "The match is over: team " + state.winner + " won.";
-      byId("over").hidden = false;
-      byId("log-link").href = "/t/" + TABLE + "/log";
-      byId("replay-link").href = "/t/" + TABLE + "/replay";
+      showOver();
     } else if (state.legal.some(function (m) { return m.kind === "pass"; })) {
       status.textContent = "You may raise before " + name(obs.turn) + "'s card, or let it play.";
       status.className = "mine";
@@ -254,9 +262,7 @@
       document.body.dataset.connected = "0";
       if (closed) {  // the match is over and the table left the server's memory: no retry
         byId("conn").textContent = "the table has closed";
-        byId("over").hidden = false;
-        byId("log-link").href = "/t/" + TABLE + "/log";
-        byId("replay-link").href = "/t/" + TABLE + "/replay";
+        showOver();
         return;
       }
       if (!token) { byId("conn").textContent = "this link opens no seat"; return; }

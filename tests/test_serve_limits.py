@@ -256,12 +256,14 @@ def _started(port: int, proc: subprocess.Popen[bytes]) -> None:
 def test_no_bad_input_leaves_a_traceback_in_the_server_s_log(tmp_path: Path) -> None:
     """Also: a real ``truco serve`` given every bad input above (nesting, lone surrogates,
     bodies cut short or slow, half-open requests, binary and oversized frames, floods,
-    connections dropped mid-join) answers each, and its log holds no traceback."""
+    connections dropped mid-join) answers each, and its log holds no traceback; its
+    ``--client-tables`` holds."""
     port = free_port()
     err = tmp_path / "stderr"
     with err.open("wb") as out:
         proc = subprocess.Popen([sys.executable, "-m", "engine", "serve", "--port", str(port),
-                                 "--data", str(tmp_path / "data")], stderr=out,
+                                 "--data", str(tmp_path / "data"), "--client-tables", "1"],
+                                stderr=out,
                                 stdout=subprocess.DEVNULL)
     try:
         _started(port, proc)
@@ -281,6 +283,8 @@ def test_no_bad_input_leaves_a_traceback_in_the_server_s_log(tmp_path: Path) -> 
             cut.close()
         _raw(server).close()  # a connection that sends nothing
         table = server.table("paulista", ["human", "easy", "easy", "easy"])
+        assert server.post("/api/tables", {"variant": "paulista", "seats": ["easy"] * 4}
+                           )[0] == 429  # --client-tables 1
         token = table["seats"][0]["link"].split("#k=")[1]
         for messages in (['{"type":"join","token":"\\ud800"}'], [b"\x00"], ["x" * 70000],
                          [json.dumps({"type": "join", "token": token}),

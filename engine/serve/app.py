@@ -422,7 +422,8 @@ def build_app(server: Server) -> Starlette:
 
 
 async def _sweeper(server: Server) -> None:
-    waits = [w / 4 for w in (server.limits.seat_timeout, server.limits.linger) if w]
+    limits = server.limits
+    waits = [w / 4 for w in (limits.seat_timeout, limits.linger, limits.unjoined) if w]
     tick = max(0.05, min([1.0, *waits]))
     while True:
         await asyncio.sleep(tick)

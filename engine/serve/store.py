@@ -284,8 +284,6 @@ class Store:
         spectator = meta.get("spectator")
         if not isinstance(spectator, str) or not _HASH.match(spectator):
             raise TableFileError("table.json: spectator: a SHA-256")
-        if type(meta.get("seed")) is not int:
-            raise TableFileError("table.json: seed: an integer")
         return players, {int(s): h for s, h in tokens.items()}
 
 

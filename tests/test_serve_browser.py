@@ -285,3 +285,19 @@ def test_an_upload_table_s_page_links_its_variant_file(browser: Any, server: Run
     assert href == f"/t/{table['table']}/variant.yaml"
     assert server.get(href)[1].decode().startswith("extends: paulista")
     assert watcher.errors == []
+
+
+def test_a_person_names_their_seat_on_the_page(browser: Any, server: Running) -> None:
+    """Also (names): the page of a seat the lobby left unnamed asks for a name; once given,
+    every page shows it and the form is gone."""
+    table = server.table("paulista", ["human", "easy", "easy", "easy"])
+    seat = Seat(browser, server, table["seats"][0]["link"], phone=True)
+    seat.page.wait_for_selector("#name-form", state="visible")
+    seat.page.fill("#name-input", "Zé <b>")
+    seat.page.click("#name-set")
+    seat.page.wait_for_selector("#name-form", state="hidden")
+    assert "Zé <b> (you)" in seat.page.inner_text("#score")
+    watcher = Seat(browser, server, table["spectator"])
+    assert "Zé <b>" in watcher.page.inner_text("#score")
+    assert watcher.page.is_hidden("#name-form")
+    assert seat.errors == [] and watcher.errors == []

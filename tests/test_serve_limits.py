@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from engine.replay.verify import verify_file
 from engine.serve import Limits
 from engine.serve.table import HUMAN, Table
 from tests.serve_util import Client, Running, free_port, running
@@ -323,3 +324,33 @@ def test_the_moves_panel_speaks_the_menu_s_words() -> None:
     assert seen[("accept", False)] == said["accept"] == "aceito"
     assert seen[("play", True)] == "coberta"
     assert all(isinstance(m["hand"], int) for m in table.recent[None])
+
+
+def test_a_person_names_their_seat_on_joining(tmp_path: Path) -> None:
+    """Also (names): a seat the lobby left unnamed is named by its person, on joining or by
+    a ``name`` message, once; every client and the log's header say it, a restart keeps it,
+    and the log still verifies."""
+    with running(tmp_path) as server:
+        table = server.table("paulista", ["human", "easy", "human", "easy"])
+        token = table["seats"][0]["link"].split("#k=")[1]
+        ana = Client.__new__(Client)
+        ana.ws, ana.asked, ana.received = server.ws(table["table"]), 0, []
+        ana.sent(json.dumps({"type": "join", "token": token, "name": "Ana"}))
+        assert ana.next()["type"] == "hello"
+        assert ana.next_state()["seats"][0]["name"] == "Ana"
+        bia = server.join(table["seats"][1]["link"])
+        for bad in ("a\nb", "x" * 25, 7, ""):
+            bia.sent(json.dumps({"type": "name", "name": bad}))
+            assert bia.error()["code"] == "name"
+        bia.sent(json.dumps({"type": "name", "name": "Bia"}))
+        assert [s["name"] for s in bia.next_state()["seats"]][::2] == ["Ana", "Bia"]
+        bia.sent(json.dumps({"type": "name", "name": "Other"}))
+        assert bia.error()["code"] == "named"
+        watcher = server.join(table["spectator"])
+        watcher.sent(json.dumps({"type": "name", "name": "Eve"}))
+        assert watcher.error()["code"] == "name"
+        log = tmp_path / table["table"] / "game.jsonl"
+        assert json.loads(log.read_text().splitlines()[0])["players"][::2] == ["Ana", "Bia"]
+        assert verify_file(log).problems == []
+    with running(tmp_path) as server:
+        assert server.join(table["seats"][0]["link"]).hello["names"][::2] == ["Ana", "Bia"]

@@ -33,11 +33,14 @@ from engine.bots import bot_problem
 from engine.errors import TrucoError, VariantError
 from engine.resources import shipped_variants
 from engine.serve.guard import (
-    BodyRefused,
+    CHECK_KEYS,
+    CREATE_KEYS,
     Limits,
     OneRequestAConnection,
+    house_of,
     player_names,
-    read_body,
+    refusal,
+    request_object,
     untrusted_json,
 )
 from engine.serve.store import (
@@ -66,6 +69,7 @@ class _Conn:
     allowance: float = 0.0
     stamp: float = field(default_factory=time.monotonic)
     refused: int = 0  # refused messages in a row
+    name: object = None  # the name the join message gave, if any
     told: bool = False  # the client was told it sends too fast (the next too_fast is not)
 
 
@@ -195,57 +199,6 @@ def _page(name: str, **values: str) -> HTMLResponse:
                                        "Referrer-Policy": "no-referrer"})
 
 
-def _error(status: int, code: str, message: str | list[str]) -> JSONResponse:
-    lines = message if isinstance(message, list) else [message]
-    return JSONResponse({"error": code, "message": lines[0], "problems": lines}, status)
-
-
-#: The keys of the API's requests (anything else is refused, not ignored).
-_CHECK_KEYS = {"variant", "upload"}
-_CREATE_KEYS = {"variant", "upload", "seats", "seed", "names"}
-
-
-async def _body(request: Request, limits: Limits, keys: set[str]
-                ) -> dict[str, Any] | JSONResponse:
-    """The request's JSON object (bounded in size, time and depth; its keys among ``keys``;
-    ``variant`` or ``upload``, not both), or the refusal to answer with."""
-    try:
-        data = await read_body(request, limits)
-    except BodyRefused as exc:
-        return _error(exc.status, exc.code, exc.message)
-    try:
-        body = untrusted_json(data)
-    except ValueError as exc:
-        return _error(400, "malformed", f"the request is {exc}" if str(exc) == "not JSON"
-                      else f"the request is refused: {exc}")
-    if not isinstance(body, dict):
-        return _error(400, "malformed", "the request is not a JSON object")
-    unknown = sorted(set(body) - keys)
-    if unknown:
-        return _error(400, "unknown_key", f"{unknown[0][:40]!r} is not a key here: "
-                                          f"{', '.join(sorted(keys))}")
-    if ("variant" in body) == ("upload" in body):
-        return _error(400, "variant", "give a shipped variant's name (variant) or a house "
-                                      "variant (upload), one of the two")
-    upload = body.get("upload")
-    if "upload" in body and not (isinstance(upload, dict) and set(upload) <= {"name", "text"}
-                                 and isinstance(upload.get("text"), str)
-                                 and isinstance(upload.get("name", ""), str)):
-        return _error(400, "upload", 'upload: {"name": the file\'s name, "text": its text}, '
-                                     "both strings")
-    return body
-
-
-def _house(body: dict[str, Any]) -> tuple[str, str] | None:
-    upload = body.get("upload")
-    if isinstance(upload, dict) and isinstance(upload.get("text"), str):
-        name = upload.get("name")
-        name = name if isinstance(name, str) and name.strip() else "house.yaml"
-        return "".join(c if c.isprintable() and c not in "/\\" else "_"
-                       for c in name)[:80], upload["text"]
-    return None
-
-
 async def lobby(request: Request) -> Response:
     server: Server = request.app.state.server
     variants = []
@@ -259,10 +212,10 @@ async def lobby(request: Request) -> Response:
 
 async def check(request: Request) -> Response:
     server: Server = request.app.state.server
-    body = await _body(request, server.limits, _CHECK_KEYS)
+    body = await request_object(request, server.limits, CHECK_KEYS)
     if isinstance(body, Response):
         return body
-    house = _house(body)
+    house = house_of(body)
     try:
         if house is not None:
             with tempfile.TemporaryDirectory(dir=server.store.root, prefix=".check-") as t:
@@ -270,7 +223,7 @@ async def check(request: Request) -> Response:
         else:
             rules = shipped(body.get("variant"))
     except VariantError as exc:
-        return _error(400, "variant", variant_errors(exc))
+        return refusal(400, "variant", variant_errors(exc))
     return JSONResponse({"title": rules.title or rules.name, "players": rules.players,
                          "team_of": list(rules.team_of)})
 
@@ -279,43 +232,43 @@ async def create(request: Request) -> Response:
     server: Server = request.app.state.server
     limits = server.limits
     client = request.client.host if request.client else "?"
-    body = await _body(request, limits, _CREATE_KEYS)
+    body = await request_object(request, limits, CREATE_KEYS)
     if isinstance(body, Response):
         return body
     if sum(not t.match.is_over for t in server.tables.values()) >= limits.tables:
-        return _error(503, "full", f"this server plays at most {limits.tables} "
+        return refusal(503, "full", f"this server plays at most {limits.tables} "
                                    "tables at once")
     if server.held_by(client) >= limits.client_tables:
-        return _error(429, "too_many_tables", f"one client may have at most "
+        return refusal(429, "too_many_tables", f"one client may have at most "
                       f"{limits.client_tables} tables in play: finish one, or wait "
                       f"{limits.unjoined:g} seconds for those nobody joined to be removed")
     seats = body.get("seats")
     seed = body.get("seed")
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
-        return _error(400, "seats", "seats: a list of 'human' or a bot level per seat")
+        return refusal(400, "seats", "seats: a list of 'human' or a bot level per seat")
     unknown = [s for s in seats if s not in server.players()]
     if unknown:
-        return _error(400, "seats", f"{unknown[0]!r} is not a player here: "
+        return refusal(400, "seats", f"{unknown[0]!r} is not a player here: "
                                     f"{', '.join(server.players())}")
     if seed is not None and (type(seed) is not int or not 0 <= seed < 1 << 64):
-        return _error(400, "seed", "seed: an integer from 0 to 2**64-1")
+        return refusal(400, "seed", "seed: an integer from 0 to 2**64-1")
     players = [LEVELS.get(str(s), str(s)) for s in seats]
     for p in players:
         if p != HUMAN and p not in server.bot_commands and bot_problem(p):
-            return _error(400, "seats", str(bot_problem(p)))
+            return refusal(400, "seats", str(bot_problem(p)))
     names = player_names(body.get("names"), len(seats))
     if isinstance(names, str):
-        return _error(400, "names", names)
+        return refusal(400, "names", names)
     try:
         table = await asyncio.to_thread(
             server.store.create, str(body.get("variant", "")), players, seed=seed,
-            house=_house(body), names=names)
+            house=house_of(body), names=names)
     except VariantError as exc:
-        return _error(400, "variant", variant_errors(exc))
+        return refusal(400, "variant", variant_errors(exc))
     except Refusal as exc:
-        return _error(400, exc.code, exc.message)
+        return refusal(400, exc.code, exc.message)
     except TrucoError as exc:
-        return _error(400, "invalid", str(exc))
+        return refusal(400, "invalid", str(exc))
     server.add(table, creator=client)
     links = [{"seat": s, "link": f"/t/{table.id}#k={tok}"}
              for s, tok in sorted(table.tokens.items())]
@@ -344,13 +297,13 @@ async def finished(request: Request) -> tuple[str, str] | Response:
     if table is None:
         path = server.store.closed_log(table_id)
         if path is None:
-            return _error(404, "no_table", "no such table")
+            return refusal(404, "no_table", "no such table")
         try:
             return table_id, await asyncio.to_thread(server.store.read_log, path)
         except (OSError, ValueError):
-            return _error(404, "no_table", "no such table: its log cannot be read")
+            return refusal(404, "no_table", "no such table: its log cannot be read")
     if not table.match.is_over:
-        return _error(409, "not_over", "the log is given when the match is over "
+        return refusal(409, "not_over", "the log is given when the match is over "
                                        "(it holds the seed, which deals every card)")
     return table_id, table.out.getvalue()
 
@@ -375,7 +328,7 @@ async def house_file(request: Request) -> Response:
     try:
         text = await asyncio.to_thread(server.store.house_text, table_id)
     except (OSError, ValueError):
-        return _error(404, "no_variant_file", "this table plays a shipped variant")
+        return refusal(404, "no_variant_file", "this table plays a shipped variant")
     return Response(text, media_type="application/yaml", headers={
         "Content-Disposition": f'attachment; filename="{HOUSE_FILE}"'})
 
@@ -493,7 +446,9 @@ async def _join(server: Server, ws: WebSocket, table: Table) -> _Conn | None:
             await _send_error(ws, "bad_token", "this link opens no seat of this table")
             await ws.close(4403)
             return None
-        return _Conn(ws, None if seat < 0 else seat, float(server.limits.burst))
+        conn = _Conn(ws, None if seat < 0 else seat, float(server.limits.burst))
+        conn.name = data.get("name")
+        return conn
     await ws.close(4400)
     return None
 
@@ -539,6 +494,8 @@ async def _play(server: Server, ws: WebSocket) -> None:
         table.joined(-1 if seat is None else seat)
     try:
         await ws.send_text(table.hello(seat))
+        if conn.name is not None:
+            await _rename(server, table, conn, conn.name)
         await server.broadcast(table)
         while True:
             data = await _read(server, ws, conn)
@@ -577,8 +534,11 @@ async def _handle(server: Server, table: Table, conn: _Conn, data: dict[str, Any
             text = text[:-1] + f',"ref":{ref}}}'
         await ws.send_text(text)
         return False
+    if kind == "name":
+        return await _rename(server, table, conn, data.get("name"))
     if kind != "move":
-        await _send_error(ws, "unknown_type", f"{kind[:40]!r} is not a message: move, state")
+        await _send_error(ws, "unknown_type", f"{kind[:40]!r} is not a message: move, state, "
+                                              "name")
         return True
     if conn.seat is None:
         await _send_error(ws, "spectator", "a spectator makes no moves")
@@ -591,5 +551,24 @@ async def _handle(server: Server, table: Table, conn: _Conn, data: dict[str, Any
             return True
         except ValueError as exc:  # a bot program that failed mid-move (a TrucoError too)
             await _send_error(ws, "table_error", f"the table could not go on: {exc}")
+    await server.broadcast(table)
+    return False
+
+
+async def _rename(server: Server, table: Table, conn: _Conn, value: object) -> bool:
+    """A person names their seat (where the lobby did not); whether it was refused."""
+    names = player_names([value], 1)
+    if isinstance(names, str) or names is None or names[0] is None or conn.seat is None:
+        why = names if isinstance(names, str) else "a name of 1 to 24 printable characters"
+        await _send_error(conn.ws, "name", "a spectator has no name to give"
+                          if conn.seat is None else why.replace("names: ", "name: ")
+                          .replace(" (seat 0)", ""))
+        return True
+    async with server.lock(table.id):
+        try:
+            await asyncio.to_thread(table.rename, conn.seat, names[0])
+        except Refusal as exc:
+            await _send_error(conn.ws, exc.code, exc.message)
+            return True
     await server.broadcast(table)
     return False

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from starlette.requests import ClientDisconnect, Request
+from starlette.responses import JSONResponse
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 #: How deep a client's JSON may nest (the protocol's messages nest three levels).
@@ -154,6 +155,59 @@ async def read_body(request: Request, limits: Limits) -> bytes:
     return b"".join(chunks)
 
 
+def refusal(status: int, code: str, message: str | list[str]) -> JSONResponse:
+    """An API refusal: ``{"error": code, "message": first line, "problems": lines}``."""
+    lines = message if isinstance(message, list) else [message]
+    return JSONResponse({"error": code, "message": lines[0], "problems": lines}, status)
+
+
+#: The keys of the API's requests (anything else is refused, not ignored).
+CHECK_KEYS = {"variant", "upload"}
+CREATE_KEYS = {"variant", "upload", "seats", "seed", "names"}
+
+
+async def request_object(request: Request, limits: Limits, keys: set[str]
+                         ) -> dict[str, Any] | JSONResponse:
+    """The request's JSON object (bounded in size, time and depth; its keys among ``keys``;
+    ``variant`` or ``upload``, not both), or the refusal to answer with."""
+    try:
+        data = await read_body(request, limits)
+    except BodyRefused as exc:
+        return refusal(exc.status, exc.code, exc.message)
+    try:
+        body = untrusted_json(data)
+    except ValueError as exc:
+        return refusal(400, "malformed", f"the request is {exc}" if str(exc) == "not JSON"
+                       else f"the request is refused: {exc}")
+    if not isinstance(body, dict):
+        return refusal(400, "malformed", "the request is not a JSON object")
+    unknown = sorted(set(body) - keys)
+    if unknown:
+        return refusal(400, "unknown_key", f"{unknown[0][:40]!r} is not a key here: "
+                                           f"{', '.join(sorted(keys))}")
+    if ("variant" in body) == ("upload" in body):
+        return refusal(400, "variant", "give a shipped variant's name (variant) or a house "
+                                       "variant (upload), one of the two")
+    upload = body.get("upload")
+    if "upload" in body and not (isinstance(upload, dict) and set(upload) <= {"name", "text"}
+                                 and isinstance(upload.get("text"), str)
+                                 and isinstance(upload.get("name", ""), str)):
+        return refusal(400, "upload", 'upload: {"name": the file\'s name, "text": its text}, '
+                                      "both strings")
+    return body
+
+
+def house_of(body: dict[str, Any]) -> tuple[str, str] | None:
+    """The uploaded file's name (made safe to show: no folder, printable) and text."""
+    upload = body.get("upload")
+    if isinstance(upload, dict) and isinstance(upload.get("text"), str):
+        name = upload.get("name")
+        name = name if isinstance(name, str) and name.strip() else "house.yaml"
+        return "".join(c if c.isprintable() and c not in "/\\" else "_"
+                       for c in name)[:80], upload["text"]
+    return None
+
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -225,5 +279,6 @@ def guarded_protocol(limits: Limits) -> type[H11Protocol]:
     return Guarded
 
 
-__all__ = ["MAX_DEPTH", "MAX_NAME", "BodyRefused", "Limits", "guarded_protocol",
-           "OneRequestAConnection", "player_names", "read_body", "untrusted_json"]
+__all__ = ["CHECK_KEYS", "CREATE_KEYS", "MAX_DEPTH", "MAX_NAME", "BodyRefused", "Limits",
+           "OneRequestAConnection", "guarded_protocol", "house_of", "player_names", "read_body",
+           "refusal", "request_object", "untrusted_json"]

@@ -60,11 +60,13 @@ class _Moves(Visitor):
     def __init__(self) -> None:
         self.start: Match | None = None
         self.variant: object = None
+        self.players: object = None
         self.steps: list[Action | Deal] = []
 
     def header(self, item: LogItem, match: Match) -> None:
         self.start = match.clone()
         self.variant = item.data.get("variant")
+        self.players = item.data.get("players")
 
     def hand(self, match: Match, deal: LogItem | None) -> None:
         if deal is not None and match.rng is None:  # the deal line dealt the hand
@@ -163,7 +165,7 @@ class Store:
             raise
         meta = {"id": table_id, "variant": label, "seed": table.match.seed,
                 "players": players, "tokens": {str(s): h for s, h in table.hashes.items()},
-                "spectator": table.spectator_hash, "names": names}
+                "spectator": table.spectator_hash}
         atomic_write_text(folder / "table.json", json.dumps(meta, indent=1) + "\n")
         table.saved = -1
         table.write_log()
@@ -250,10 +252,10 @@ class Store:
         if meta.get("variant") != visitor.variant:
             raise TableFileError(f"table.json: variant {meta.get('variant')!r} is not the "
                                  f"log's ({visitor.variant!r})")
-        names = meta.get("names")
-        if names is not None and (not isinstance(names, list) or len(names) != len(players)
-                                  or not all(n is None or isinstance(n, str) for n in names)):
-            raise TableFileError("table.json: names: a name or null a seat")
+        names = visitor.players  # as the log's header says them (a seat named on joining too)
+        if not isinstance(names, list) or len(names) != len(players) or \
+                not all(isinstance(n, str) for n in names):
+            raise LogError("players: a name a seat", file="game.jsonl", line=1)
         recent = resume(match, visitor.steps)  # the page's recent moves, as they were
         table = Table(folder.name, match, str(visitor.variant), players, hashes,
                       meta["spectator"], bots_seed=int(meta["seed"]),

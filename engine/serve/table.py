@@ -37,7 +37,7 @@ from engine.bots import (
 from engine.cards import COBERTA, card_name
 from engine.errors import IllegalMoveError
 from engine.game import Match
-from engine.logformat import Recorder
+from engine.logformat import Recorder, dumps_event
 from engine.observation import Observation, to_json
 from engine.payload import NotationError
 from engine.rules import Rules
@@ -295,6 +295,25 @@ class Table:
         """The stand-in bot takes ``seat`` (left empty too long) and plays on."""
         self.standins.add(seat)
         return self.run_bots()
+
+    def rename(self, seat: int, name: str) -> None:
+        """The person at ``seat`` names it (on joining, where the lobby left it unnamed):
+        every client's messages and the log's header (``players``) say it from now on. A
+        :class:`Refusal` for a bot's seat, a seat named already, or a name it does not take
+        (:func:`engine.serve.guard.player_names`: the caller checks the words)."""
+        if self.player_of[seat] != HUMAN:
+            raise Refusal("not_your_seat", f"seat {seat} is a bot's")
+        if self.names[seat] != f"Player {seat}":
+            raise Refusal("named", f"seat {seat} is named already: {self.names[seat]}")
+        self.names[seat] = name
+        first, _, rest = self.out.getvalue().partition("\n")
+        header = json.loads(first)
+        header["players"] = list(self.names)
+        self.out.seek(0)
+        self.out.truncate()
+        self.out.write(dumps_event(header) + "\n" + rest)  # the recorder's stream, rewritten
+        self.saved = -1
+        self.write_log()
 
     # -- connections -------------------------------------------------------------------------
     def joined(self, seat: int) -> None:

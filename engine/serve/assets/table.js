@@ -229,7 +229,19 @@
     }
   }
 
+  function drawName() {  // a person seat the lobby left unnamed may be named by its person
+    var mine = hello.seat === null ? null : state.seats[hello.seat];
+    byId("name-form").hidden = !(mine && mine.player === "human" && mine.name === "Player " + hello.seat);
+  }
+  byId("name-form").addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    var value = byId("name-input").value.trim();
+    if (value) { send({ type: "name", name: value }); }
+  });
+
   function draw() {
+    hello.names = state.seats.map(function (s) { return s.name; });
+    drawName();
     document.body.dataset.moves = state.moves;
     document.body.dataset.phase = state.obs.phase;
     document.body.dataset.over = state.over ? "1" : "0";

@@ -265,7 +265,7 @@ def guarded_protocol(limits: Limits) -> type[H11Protocol]:
         def data_received(self, data: bytes) -> None:
             if self._timer is not None:
                 seen = self._tail + data
-                if b"\r\n\r\n" in seen:  # the headers are in: the app reads on
+                if b"\r\n\r\n" in seen or b"\n\n" in seen:  # the headers are in
                     self._timer.cancel()
                     self._timer = None
                 self._tail = seen[-3:]

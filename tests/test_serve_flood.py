@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from websockets.exceptions import ConnectionClosed
@@ -18,14 +19,28 @@ from websockets.exceptions import ConnectionClosed
 from tests.serve_util import Running, free_port, raw_socket, read_all
 
 
-def _started(port: int, proc: subprocess.Popen[bytes]) -> None:
-    """Wait until ``truco serve`` accepts connections (or has exited)."""
-    for _ in range(1200):
-        assert proc.poll() is None, "truco serve exited"
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
-            return
-        time.sleep(0.05)
-    raise AssertionError("truco serve did not listen")
+@contextlib.contextmanager
+def truco_serve(tmp_path: Path, *options: str, preexec: Callable[[], None] | None = None
+                ) -> Iterator[Running]:
+    """``truco serve`` in its own process on a free loopback port, listening; stopped with
+    SIGINT at the end, its standard error then in ``tmp_path / "stderr"``."""
+    port = free_port()
+    with (tmp_path / "stderr").open("wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "engine", "serve", "--port", str(port),
+                                 "--data", str(tmp_path / "data"), *options], stderr=out,
+                                stdout=subprocess.DEVNULL, preexec_fn=preexec)
+    try:
+        for _ in range(1200):  # until it accepts connections (or has exited)
+            assert proc.poll() is None, "truco serve exited"
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
+                break
+            time.sleep(0.05)
+        server = Running.__new__(Running)
+        server.port, server.base = port, f"http://127.0.0.1:{port}"
+        yield server
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(60)
 
 
 def test_no_bad_input_leaves_a_traceback_in_the_server_s_log(tmp_path: Path) -> None:
@@ -33,17 +48,7 @@ def test_no_bad_input_leaves_a_traceback_in_the_server_s_log(tmp_path: Path) -> 
     bodies cut short or slow, half-open requests, binary and oversized frames, floods,
     connections dropped mid-join) answers each, and its log holds no traceback; its
     ``--client-tables`` holds."""
-    port = free_port()
-    err = tmp_path / "stderr"
-    with err.open("wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "engine", "serve", "--port", str(port),
-                                 "--data", str(tmp_path / "data"), "--client-tables", "1"],
-                                stderr=out,
-                                stdout=subprocess.DEVNULL)
-    try:
-        _started(port, proc)
-        server = Running.__new__(Running)
-        server.port, server.base = port, f"http://127.0.0.1:{port}"
+    with truco_serve(tmp_path, "--client-tables", "1") as server:
         bad = [b"[" * 960 + b"]" * 960, b'{"variant": "\\ud800"}', b'{"variant": {"a": 1}}',
                b'{"upload": {"name": "x", "text": "\\udfff"}}', b"\xff\xfe", b"[]"]
         for path in ("/api/check", "/api/tables"):
@@ -71,10 +76,7 @@ def test_no_bad_input_leaves_a_traceback_in_the_server_s_log(tmp_path: Path) -> 
                     ws.send(m)
             ws.close()
         assert server.get("/")[0] == 200
-    finally:
-        proc.send_signal(signal.SIGINT)
-        proc.wait(60)
-    log = err.read_text()
+    log = (tmp_path / "stderr").read_text()
     assert "Traceback" not in log and "Error" not in log, log
 
 
@@ -89,16 +91,7 @@ def test_half_open_requests_past_the_open_files_leave_the_server_reachable(
     """Defect 5, as found: more half-open requests than the server may open files (here 300
     against a limit of 256) are each closed (at once past the limit, else at the header
     deadline); then the server answers, and its log holds no error."""
-    port = free_port()
-    err = tmp_path / "stderr"
-    with err.open("wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "engine", "serve", "--port", str(port),
-                                 "--data", str(tmp_path / "data")], stderr=out,
-                                stdout=subprocess.DEVNULL, preexec_fn=_few_files)
-    try:
-        _started(port, proc)
-        server = Running.__new__(Running)
-        server.port, server.base = port, f"http://127.0.0.1:{port}"
+    with truco_serve(tmp_path, preexec=_few_files) as server:
         half = []
         for _ in range(300):
             s = raw_socket(server)
@@ -110,8 +103,5 @@ def test_half_open_requests_past_the_open_files_leave_the_server_reachable(
                 assert read_all(s) == b""
             s.close()
         assert server.get("/")[0] == 200
-    finally:
-        proc.send_signal(signal.SIGINT)
-        proc.wait(60)
-    log = err.read_text()
+    log = (tmp_path / "stderr").read_text()
     assert "Traceback" not in log and "rror" not in log, log

@@ -237,11 +237,11 @@ async def create(request: Request) -> Response:
         return body
     if sum(not t.match.is_over for t in server.tables.values()) >= limits.tables:
         return refusal(503, "full", f"this server plays at most {limits.tables} "
-                                   "tables at once")
+                                    "tables at once")
     if server.held_by(client) >= limits.client_tables:
         return refusal(429, "too_many_tables", f"one client may have at most "
-                      f"{limits.client_tables} tables in play: finish one, or wait "
-                      f"{limits.unjoined:g} seconds for those nobody joined to be removed")
+                       f"{limits.client_tables} tables in play: finish one, or wait "
+                       f"{limits.unjoined:g} seconds for those nobody joined to be removed")
     seats = body.get("seats")
     seed = body.get("seed")
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
@@ -249,7 +249,7 @@ async def create(request: Request) -> Response:
     unknown = [s for s in seats if s not in server.players()]
     if unknown:
         return refusal(400, "seats", f"{unknown[0]!r} is not a player here: "
-                                    f"{', '.join(server.players())}")
+                                     f"{', '.join(server.players())}")
     if seed is not None and (type(seed) is not int or not 0 <= seed < 1 << 64):
         return refusal(400, "seed", "seed: an integer from 0 to 2**64-1")
     players = [LEVELS.get(str(s), str(s)) for s in seats]
@@ -304,7 +304,7 @@ async def finished(request: Request) -> tuple[str, str] | Response:
             return refusal(404, "no_table", "no such table: its log cannot be read")
     if not table.match.is_over:
         return refusal(409, "not_over", "the log is given when the match is over "
-                                       "(it holds the seed, which deals every card)")
+                                        "(it holds the seed, which deals every card)")
     return table_id, table.out.getvalue()
 
 
@@ -405,8 +405,8 @@ async def _read(server: Server, ws: WebSocket, conn: _Conn | None) -> dict[str, 
             if not conn.told:
                 conn.told = True
                 await _send_error(ws, "too_fast", f"at most {limits.rate:g} messages a "
-                                  "second: this one was not read (nor, untold, the next "
-                                  "ones sent too fast)")
+                                  "second: this one is not read, nor are the next ones "
+                                  "sent too fast (and they are not answered)")
             return "too_fast"
         conn.allowance -= 1
         conn.told = False

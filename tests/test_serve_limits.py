@@ -274,3 +274,22 @@ def test_a_person_names_their_seat_on_joining(tmp_path: Path) -> None:
         assert verify_file(log).problems == []
     with running(tmp_path) as server:
         assert server.join(table["seats"][0]["link"]).hello["names"][::2] == ["Ana", "Bia"]
+
+
+def test_a_restart_times_the_seats_its_log_shows_played(tmp_path: Path) -> None:
+    """Defect 3 across a restart: a seat whose person had played is timed from the restart
+    (then the stand-in plays it); the table is not taken for one nobody joined."""
+    with running(tmp_path) as server:
+        table = server.table("paulista", ["human", "easy", "easy", "easy"], seed=2)
+        person = server.join(table["seats"][0]["link"])
+        person.sent(json.dumps({"type": "move", "move": person.state["legal"][0]["move"]}))
+        person.next_state()
+        while not person.state["legal"]:  # the bots' moves, up to the person's again
+            person.next_state()
+        moved = person.state["moves"]
+    with running(tmp_path, Limits(seat_timeout=0.2, unjoined=0.2)) as server:
+        watcher = server.join(table["spectator"])
+        while watcher.state["moves"] == moved:  # the stand-in plays the seat played before
+            watcher.next_state()
+        assert watcher.state["seats"][0]["standin"] is True
+        assert server.get(f"/t/{table['table']}")[0] == 200  # not reclaimed as unjoined

@@ -1,7 +1,8 @@
 """What ``truco serve`` takes from a client, and how long it waits for it (docs/serve.md,
 Faults and limits): the limits, the connection guard (how many connections, from whom, and
-the seconds to send a request's headers), the bounded reading of a request's body, and the
-checks every JSON text from a client passes (nesting, lone surrogates).
+the seconds to send a request's headers), the bounded reading of a request's body and the
+API's request objects (their keys, a variant or an upload, players' names), and the checks
+every JSON text from a client passes (nesting, lone surrogates).
 
 >>> untrusted_json('{"type": "join", "token": "abc"}')
 {'type': 'join', 'token': 'abc'}

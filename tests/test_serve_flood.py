@@ -75,6 +75,15 @@ def test_no_bad_input_leaves_a_traceback_in_the_server_s_log(tmp_path: Path) -> 
                 with contextlib.suppress(ConnectionClosed):
                     ws.send(m)
             ws.close()
+        watch = json.dumps({"type": "join", "token": table["spectator"].split("#k=")[1]})
+        held = [server.ws(table["table"]) for _ in range(4)]  # the link's four connections
+        for ws in held:
+            ws.send(watch)
+            ws.recv(timeout=30)
+        for ws in [server.ws(table["table"]) for _ in range(10)] + [server.ws("no-such")]:
+            with contextlib.suppress(ConnectionClosed):
+                ws.send(watch)  # one too many (or no table), gone before it is told
+            ws.close()
         assert server.get("/")[0] == 200
     log = (tmp_path / "stderr").read_text()
     assert "Traceback" not in log and "Error" not in log, log

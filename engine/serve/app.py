@@ -384,6 +384,14 @@ async def _sweeper(server: Server) -> None:
             await server.sweep()
 
 
+async def _turn_away(ws: WebSocket, code: str, message: str, close: int) -> None:
+    """Refuse the connection: ``code`` and ``message``, then closed with ``close`` (a client
+    gone meanwhile is no fault of the server's: nothing is logged)."""
+    with contextlib.suppress(Exception):
+        await _send_error(ws, code, message)
+        await ws.close(close)
+
+
 async def _send_error(ws: WebSocket, code: str, message: str) -> None:
     await ws.send_text(json.dumps({"type": "error", "code": code, "message": message},
                                   ensure_ascii=False))
@@ -443,8 +451,7 @@ async def _join(server: Server, ws: WebSocket, table: Table) -> _Conn | None:
             continue
         seat = table.seat_of(token)
         if seat is None:
-            await _send_error(ws, "bad_token", "this link opens no seat of this table")
-            await ws.close(4403)
+            await _turn_away(ws, "bad_token", "this link opens no seat of this table", 4403)
             return None
         conn = _Conn(ws, None if seat < 0 else seat, float(server.limits.burst))
         conn.name = data.get("name")
@@ -459,34 +466,23 @@ async def _play(server: Server, ws: WebSocket) -> None:
     table = server.tables.get(table_id)
     if table is None:
         if server.store.closed_log(table_id) is not None:
-            await _send_error(ws, "closed", _closed(table_id))
-            await ws.close(4410)
-            return
-        await _send_error(ws, "no_table", "no such table")
-        await ws.close(4404)
-        return
+            return await _turn_away(ws, "closed", _closed(table_id), 4410)
+        return await _turn_away(ws, "no_table", "no such table", 4404)
     try:  # the join within the limit's seconds, or the connection is closed
         conn = await asyncio.wait_for(_join(server, ws, table), server.limits.join)
     except WebSocketDisconnect:
         return
     except TimeoutError:
-        with contextlib.suppress(Exception):
-            await _send_error(ws, "join_first", "no join message in time")
-            await ws.close(4408)
-        return
+        return await _turn_away(ws, "join_first", "no join message in time", 4408)
     if conn is None:
         return
     if server.tables.get(table.id) is not table:  # it closed while the join was awaited
-        await _send_error(ws, "closed", _closed(table.id))
-        await ws.close(4410)
-        return
+        return await _turn_away(ws, "closed", _closed(table.id), 4410)
     seat = conn.seat
     limits = server.limits
     if sum(c.seat == seat for c in server.conns[table.id]) >= limits.link:
-        await _send_error(ws, "too_many_connections", f"at most {limits.link} connections "
-                                                      "at once on one link")
-        await ws.close(4429)
-        return
+        return await _turn_away(ws, "too_many_connections", f"at most {limits.link} "
+                                "connections at once on one link", 4429)
     server.conns[table.id].append(conn)
     if seat is not None:
         server.unjoined.pop(table.id, None)

@@ -293,3 +293,12 @@ def test_a_restart_times_the_seats_its_log_shows_played(tmp_path: Path) -> None:
             watcher.next_state()
         assert watcher.state["seats"][0]["standin"] is True
         assert server.get(f"/t/{table['table']}")[0] == 200  # not reclaimed as unjoined
+
+
+def test_one_client_creates_a_bounded_number_of_tables_an_hour(tmp_path: Path) -> None:
+    """Defect 4: a table of bots only is over at once (never in play), so creations are
+    counted too: ``client_creations`` a ``window`` from one address."""
+    body = {"variant": "paulista", "seats": ["easy"] * 4}
+    with running(tmp_path, Limits(client_creations=3)) as server:
+        assert [_post_from(server, "127.0.0.1", body) for _ in range(4)] == [201] * 3 + [429]
+        assert _post_from(server, "127.0.0.2", body) == 201

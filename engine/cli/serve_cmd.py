@@ -48,6 +48,9 @@ def _commands(values: tuple[str, ...]) -> dict[str, str]:
 @click.option("--client-tables", default=20, show_default=True, type=click.IntRange(1),
               help="Tables in play one client address may have created (behind a reverse "
                    "proxy every client is the proxy's address).")
+@click.option("--client-creations", default=60, show_default=True, type=click.IntRange(1),
+              help="Tables one client address may create in an hour (a table of bots only "
+                   "counts too: it plays its whole match at once).")
 @click.option("--client-connections", default=200, show_default=True,
               type=click.IntRange(1),
               help="Connections one client address may hold open at once (the server takes "
@@ -56,7 +59,7 @@ def _commands(values: tuple[str, ...]) -> dict[str, str]:
               help="A bot program (docs/bot-protocol.md) the seats may be given, as NAME "
                    "(repeatable). Only the server's operator names commands.")
 def serve_(host: str, port: int, data: str, seat_timeout: float, rate: float,
-           linger: float, client_tables: int, client_connections: int,
+           linger: float, client_tables: int, client_creations: int, client_connections: int,
            bots: tuple[str, ...]) -> None:
     """Serve live tables in the browser: friends and bots, every game a verifiable log.
 
@@ -68,5 +71,6 @@ def serve_(host: str, port: int, data: str, seat_timeout: float, rate: float,
     """
     limits = Limits(seat_timeout=seat_timeout or None, rate=rate, burst=max(1, int(2 * rate)),
                     linger=linger, client_tables=client_tables,
+                    client_creations=client_creations,
                     client_connections=client_connections)
     serve(Path(data), host=host, port=port, limits=limits, bot_commands=_commands(bots))

@@ -91,6 +91,7 @@ class Server:
         #: The tables no person has joined yet, since when; and who created each table.
         self.unjoined: dict[str, float] = {}
         self.creator: dict[str, str] = {}
+        self.created: dict[str, list[float]] = {}  # by client: when it created its tables
 
     def start(self) -> None:
         """Pick up the tables of the data folder (each one that cannot be read is told)."""
@@ -113,10 +114,23 @@ class Server:
         if creator:
             self.creator[table.id] = creator
 
-    def held_by(self, client: str) -> int:
-        """The tables in play that ``client`` (an address) created."""
-        return sum(1 for t, who in self.creator.items() if who == client
+    def too_many(self, client: str) -> str | None:
+        """Why ``client`` (an address) may create no table now, or ``None``: it has
+        :attr:`Limits.client_tables` in play, or created :attr:`Limits.client_creations` in
+        the last :attr:`Limits.window` seconds."""
+        limits, now = self.limits, time.monotonic()
+        times = [t for t in self.created.get(client, []) if now - t < limits.window]
+        self.created[client] = times
+        if len(times) >= limits.client_creations:
+            return (f"one client may create at most {limits.client_creations} tables in "
+                    f"{limits.window:g} seconds")
+        held = sum(1 for t, who in self.creator.items() if who == client
                    and t in self.tables and not self.tables[t].match.is_over)
+        if held >= limits.client_tables:
+            return (f"one client may have at most {limits.client_tables} tables in play: "
+                    f"finish one, or wait {limits.unjoined:g} seconds for those nobody "
+                    "joined to be removed")
+        return None
 
     def close(self) -> None:
         """The server stops: every table's bot programs are ended (none outlives it)."""
@@ -238,10 +252,9 @@ async def create(request: Request) -> Response:
     if sum(not t.match.is_over for t in server.tables.values()) >= limits.tables:
         return refusal(503, "full", f"this server plays at most {limits.tables} "
                                     "tables at once")
-    if server.held_by(client) >= limits.client_tables:
-        return refusal(429, "too_many_tables", f"one client may have at most "
-                       f"{limits.client_tables} tables in play: finish one, or wait "
-                       f"{limits.unjoined:g} seconds for those nobody joined to be removed")
+    why = server.too_many(client)
+    if why is not None:
+        return refusal(429, "too_many_tables", why)
     seats = body.get("seats")
     seed = body.get("seed")
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
@@ -270,6 +283,7 @@ async def create(request: Request) -> Response:
     except TrucoError as exc:
         return refusal(400, "invalid", str(exc))
     server.add(table, creator=client)
+    server.created.setdefault(client, []).append(time.monotonic())
     links = [{"seat": s, "link": f"/t/{table.id}#k={tok}"}
              for s, tok in sorted(table.tokens.items())]
     return JSONResponse({"table": table.id, "title": table.rules.title or table.rules.name,

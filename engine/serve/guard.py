@@ -48,8 +48,11 @@ class Limits:
     #: The most tables in play at once, and the largest request body (bytes).
     tables: int = 1000
     body: int = 300_000
-    #: The most tables in play one client address may have created.
+    #: The most tables in play one client address may have created, and the most it may
+    #: create in ``window`` seconds (a table of bots only is over at once: it counts here).
     client_tables: int = 20
+    client_creations: int = 60
+    window: float = 3600.0
     #: Seconds a table in play may go without any person joining it; then it is removed.
     unjoined: float = 900.0
     #: The most connections open at once on one link (a seat's, or the spectators').

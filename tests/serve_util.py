@@ -25,6 +25,21 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def raw_socket(server: Running, source: str = "127.0.0.1") -> socket.socket:
+    """A plain TCP connection to the server, from ``source`` (another loopback address is
+    another client)."""
+    return socket.create_connection(("127.0.0.1", server.port), timeout=30,
+                                    source_address=(source, 0))
+
+
+def read_all(s: socket.socket) -> bytes:
+    """Everything the server sends on ``s`` until it closes the connection."""
+    out = b""
+    while chunk := s.recv(65536):
+        out += chunk
+    return out
+
+
 class Running:
     def __init__(self, data: Path, limits: Limits | None,
                  bot_commands: dict[str, str] | None = None) -> None:

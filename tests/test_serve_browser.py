@@ -234,3 +234,70 @@ def test_the_lobby_shows_a_house_file_s_problems_and_creates_its_table(
     assert seat.page.inner_text("#who") == "you are seat 2"
     assert seat.page.inner_text("#title") == "Truco da casa"
     assert errors == [] and seat.errors == []
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_the_lobby_fits_names_the_players_and_the_table_lists_manilhas_and_hands(
+        browser: Any, server: Running, width: int) -> None:
+    """Issue 40 (12, and names): the lobby's form is whole at 360 px (nothing wider than the
+    screen, "Create the table" on it); a name typed for a seat is the table's; the table
+    lists the manilhas and separates the hands in its moves panel."""
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + "/")
+    page.wait_for_selector("#seat-3")
+    wide = page.evaluate("""() => [...document.querySelectorAll('form.lobby *')]
+      .filter(e => e.getBoundingClientRect().right > window.innerWidth + 0.5)
+      .map(e => e.id || e.tagName)""")
+    assert wide == [] and page.evaluate(
+        "document.documentElement.scrollWidth <= window.innerWidth")
+    page.select_option("#seat-0", "human")
+    for seat in (1, 2, 3):
+        page.select_option(f"#seat-{seat}", "easy")
+    page.fill("#name-0", "Ana <i>")
+    page.click("#create")
+    page.wait_for_selector("#link-0")
+    seat = Seat(browser, server, str(page.get_attribute("#link-0", "href")),
+                phone=width < 600)
+    assert "Ana <i> (you)" in seat.page.inner_text("#score")
+    assert seat.page.query_selector_all("#manilhas .card")  # Paulista: four manilhas
+    while seat.page.query_selector("#moves .hand-sep") is None and not seat.over():
+        before = seat.moves()
+        seat.page.click("#menu button")  # the first move offered, until a new hand
+        seat.page.wait_for_function(f"{MOVES} > {before} || document.body.dataset.over === '1'")
+    assert seat.page.query_selector("#moves .hand-sep") is not None
+    assert errors == [] and seat.errors == []
+    context.close()
+
+
+def test_an_upload_table_s_page_links_its_variant_file(browser: Any, server: Running) -> None:
+    """Issue 40 (9): the page of a finished upload table links the house variant its log
+    names, to keep beside the log."""
+    status, table = server.post("/api/tables", {"upload": {
+        "name": "casa.yaml", "text": "extends: paulista\ntitle: Truco da casa\n"},
+        "seats": ["easy"] * 4})
+    assert status == 201
+    watcher = Seat(browser, server, table["spectator"])
+    watcher.page.wait_for_selector("#variant-link", state="visible")
+    href = watcher.page.get_attribute("#variant-link", "href")
+    assert href == f"/t/{table['table']}/variant.yaml"
+    assert server.get(href)[1].decode().startswith("extends: paulista")
+    assert watcher.errors == []
+
+
+def test_a_person_names_their_seat_on_the_page(browser: Any, server: Running) -> None:
+    """Also (names): the page of a seat the lobby left unnamed asks for a name; once given,
+    every page shows it and the form is gone."""
+    table = server.table("paulista", ["human", "easy", "easy", "easy"])
+    seat = Seat(browser, server, table["seats"][0]["link"], phone=True)
+    seat.page.wait_for_selector("#name-form", state="visible")
+    seat.page.fill("#name-input", "Zé <b>")
+    seat.page.click("#name-set")
+    seat.page.wait_for_selector("#name-form", state="hidden")
+    assert "Zé <b> (you)" in seat.page.inner_text("#score")
+    watcher = Seat(browser, server, table["spectator"])
+    assert "Zé <b>" in watcher.page.inner_text("#score")
+    assert watcher.page.is_hidden("#name-form")
+    assert seat.errors == [] and watcher.errors == []

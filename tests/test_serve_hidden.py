@@ -128,7 +128,8 @@ def _restarted(tmp: Path, hidden: list[str]) -> tuple[Table, Table]:
     folder = tmp / "t"
     folder.mkdir(parents=True)
     meta = {"id": "t", "variant": "paulista", "seed": 1, "players": [HUMAN] * 4,
-            "tokens": {str(s): f"h{s}" for s in range(4)}, "spectator": "spec"}
+            "tokens": {str(s): token_hash(f"t{s}") for s in range(4)},
+            "spectator": token_hash("spec")}
     (folder / "table.json").write_text(json.dumps(meta), encoding="utf-8")
     table = _table(hidden)
     table.save = lambda text: (folder / "game.jsonl").write_text(text, encoding="utf-8")

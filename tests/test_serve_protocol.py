@@ -116,15 +116,20 @@ def test_a_spectator_makes_no_moves_and_sees_no_hand(server: Running) -> None:
 
 
 def test_a_client_sending_too_fast_is_throttled(tmp_path: Path) -> None:
-    with running(tmp_path, Limits(rate=0.2, burst=3)) as server:
+    """Issue 40 (11): a run of messages sent too fast is answered once, not once each, and a
+    client that goes on is disconnected after ``refused`` refusals in a row."""
+    with running(tmp_path, Limits(rate=0.2, burst=3, refused=5)) as server:
         table = server.table("paulista", ["human", "easy", "easy", "easy"])
         client = server.join(table["seats"][0]["link"])
         for _ in range(12):
             client.sent(json.dumps({"type": "state"}))
-        answers = [client.next() for _ in range(12)]
-        throttled = [m for m in answers if m["type"] == "error"]
-        assert {m["code"] for m in throttled} == {"too_fast"}
-        assert len(throttled) >= 8  # 3 at once, then one each 5 s
+        answers = []
+        with pytest.raises(ConnectionClosed):
+            while True:
+                answers.append(client.next())
+        assert [m["type"] for m in answers[:3]] == ["state"] * 3  # the burst is read
+        assert [m.get("code") for m in answers[3:]] == ["too_fast", "flood"]
+        assert client.ws.close_code == 1008
 
 
 def test_a_dropped_connection_reconnects_to_its_seat_with_the_position(server: Running) -> None:
@@ -161,6 +166,7 @@ def test_an_empty_seat_is_played_by_a_bot_after_the_wait(tmp_path: Path) -> None
     with running(tmp_path, Limits(seat_timeout=0.2)) as server:
         table = server.table("paulista", ["medium", "human", "medium", "easy"], seed=2)
         watcher = server.join(table["spectator"])
+        server.join(table["seats"][0]["link"]).close()  # joined once, then left
         start = watcher.state["moves"]
         while watcher.state["moves"] == start:  # the stand-in bot plays seat 1
             watcher.next_state()

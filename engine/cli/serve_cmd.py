@@ -36,19 +36,31 @@ def _commands(values: tuple[str, ...]) -> dict[str, str]:
               type=click.Path(file_okay=False),
               help="The folder of the tables: each game's log, written as it goes.")
 @click.option("--seat-timeout", default=120.0, show_default=True, type=click.FloatRange(0),
-              help="Seconds a person's seat may be empty while the game waits for it before "
-                   "a bot (heuristic) plays it, until the person is back; 0: wait forever.")
+              help="Seconds a person's seat, once joined, may be empty while the game waits "
+                   "for it before a bot (heuristic) plays it, until the person is back; 0: "
+                   "wait forever.")
 @click.option("--rate", default=10.0, show_default=True, type=click.FloatRange(0.1),
               help="Messages a second a connection may send (twice that in a burst); past "
                    "it a message is refused unread.")
 @click.option("--linger", default=300.0, show_default=True, type=click.FloatRange(0),
               help="Seconds a finished table stays in memory, its page live; then it closes "
                    "and its log and replay are given from --data; 0: within a second of the end.")
+@click.option("--client-tables", default=20, show_default=True, type=click.IntRange(1),
+              help="Tables in play one client address may have created (behind a reverse "
+                   "proxy every client is the proxy's address).")
+@click.option("--client-creations", default=60, show_default=True, type=click.IntRange(1),
+              help="Tables one client address may create in an hour (a table of bots only "
+                   "counts too: it plays its whole match at once).")
+@click.option("--client-connections", default=200, show_default=True,
+              type=click.IntRange(1),
+              help="Connections one client address may hold open at once (the server takes "
+                   "800 in all).")
 @click.option("--bot", "bots", multiple=True, metavar="NAME=COMMAND",
               help="A bot program (docs/bot-protocol.md) the seats may be given, as NAME "
                    "(repeatable). Only the server's operator names commands.")
 def serve_(host: str, port: int, data: str, seat_timeout: float, rate: float,
-           linger: float, bots: tuple[str, ...]) -> None:
+           linger: float, client_tables: int, client_creations: int, client_connections: int,
+           bots: tuple[str, ...]) -> None:
     """Serve live tables in the browser: friends and bots, every game a verifiable log.
 
     \b
@@ -58,5 +70,7 @@ def serve_(host: str, port: int, data: str, seat_timeout: float, rate: float,
       truco serve --bot mine='python3 examples/bots/first.py'
     """
     limits = Limits(seat_timeout=seat_timeout or None, rate=rate, burst=max(1, int(2 * rate)),
-                    linger=linger)
+                    linger=linger, client_tables=client_tables,
+                    client_creations=client_creations,
+                    client_connections=client_connections)
     serve(Path(data), host=host, port=port, limits=limits, bot_commands=_commands(bots))

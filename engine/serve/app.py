@@ -23,6 +23,7 @@ from string import Template
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route, WebSocketRoute
@@ -31,10 +32,28 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from engine.bots import bot_problem
 from engine.errors import TrucoError, VariantError
 from engine.resources import shipped_variants
-from engine.serve.store import Store, check_house, variant_errors
+from engine.serve.guard import (
+    CHECK_KEYS,
+    CREATE_KEYS,
+    Limits,
+    OneRequestAConnection,
+    house_of,
+    player_names,
+    refusal,
+    request_object,
+    untrusted_json,
+)
+from engine.serve.store import (
+    HOUSE_FILE,
+    LEVELS,
+    Store,
+    check_house,
+    shipped,
+    variant_errors,
+)
 from engine.serve.table import HUMAN, Refusal, Table
 from engine.variant import load
-from engine.viewer import asset, embed_json, replay_page
+from engine.viewer import asset, embed_json
 
 _ASSETS = Path(__file__).resolve().parent / "assets"
 
@@ -43,39 +62,15 @@ def _closed(table_id: str) -> str:
     """What a connection to a closed table is told (``closed``, then 4410)."""
     return (f"the match is over and the table has closed: its log and replay stay "
             f"(/t/{table_id}/log, /t/{table_id}/replay)")
-#: The bot levels a table's seats may be given, as ``truco play --level`` names them.
-LEVELS = {"easy": "random", "medium": "heuristic", "hard": "search:200"}
-
-
-@dataclass
-class Limits:
-    """What the server takes (docs/serve.md, Faults and limits)."""
-
-    #: The longest websocket message read (characters); a longer one is refused.
-    message: int = 2048
-    #: Messages a connection may send a second, on average, and in one burst.
-    rate: float = 10.0
-    burst: int = 20
-    #: Seconds a person's awaited seat may stay without a connection before the stand-in
-    #: bot plays it (``None``: the table waits).
-    seat_timeout: float | None = 120.0
-    #: The most tables in play at once, and the largest request body (bytes).
-    tables: int = 1000
-    body: int = 300_000
-    #: Seconds a new connection has to send its join message.
-    join: float = 10.0
-    #: Seconds a finished table stays in memory after its match ended (``0``: within a
-    #: second); then it closes: its connections are told (``closed``) and closed (4410), its
-    #: page, log and replay are given from the data folder.
-    linger: float = 300.0
-
-
 @dataclass
 class _Conn:
     ws: WebSocket
     seat: int | None  # None: a spectator
     allowance: float = 0.0
     stamp: float = field(default_factory=time.monotonic)
+    refused: int = 0  # refused messages in a row
+    name: object = None  # the name the join message gave, if any
+    told: bool = False  # the client was told it sends too fast (the next too_fast is not)
 
 
 class Server:
@@ -89,23 +84,53 @@ class Server:
         self.tables: dict[str, Table] = {}
         self.conns: dict[str, list[_Conn]] = {}
         self.locks: dict[str, asyncio.Lock] = {}
+        #: When each person seat that was joined was left without a connection (a seat
+        #: never joined is not timed: the game waits for its person).
         self.empty_since: dict[tuple[str, int], float] = {}
         self.over_since: dict[str, float] = {}
+        #: The tables no person has joined yet, since when; and who created each table.
+        self.unjoined: dict[str, float] = {}
+        self.creator: dict[str, str] = {}
+        self.created: dict[str, list[float]] = {}  # by client: when it created its tables
 
     def start(self) -> None:
         """Pick up the tables of the data folder (each one that cannot be read is told)."""
         for table in self.store.load_all():
-            self.add(table)
+            self.add(table, self.store.moved.get(table.id, set()))
         for problem in self.store.problems:
             print(f"truco serve: a table not picked up: {problem}", file=sys.stderr)
 
-    def add(self, table: Table) -> None:
+    def add(self, table: Table, joined: set[int] | None = None, creator: str = "") -> None:
+        """Hold ``table``; ``joined``: its person seats known to have been played (a table
+        read back), timed from now while nobody is at them."""
         self.tables[table.id] = table
         self.conns.setdefault(table.id, [])
         self.locks.setdefault(table.id, asyncio.Lock())
         now = time.monotonic()
-        for seat in table.hashes:
+        for seat in joined or ():
             self.empty_since[(table.id, seat)] = now
+        if table.hashes and not joined and not table.match.is_over:
+            self.unjoined[table.id] = now
+        if creator:
+            self.creator[table.id] = creator
+
+    def too_many(self, client: str) -> str | None:
+        """Why ``client`` (an address) may create no table now, or ``None``: it has
+        :attr:`Limits.client_tables` in play, or created :attr:`Limits.client_creations` in
+        the last :attr:`Limits.window` seconds."""
+        limits, now = self.limits, time.monotonic()
+        times = [t for t in self.created.get(client, []) if now - t < limits.window]
+        self.created[client] = times
+        if len(times) >= limits.client_creations:
+            return (f"one client may create at most {limits.client_creations} tables in "
+                    f"{limits.window:g} seconds")
+        held = sum(1 for t, who in self.creator.items() if who == client
+                   and t in self.tables and not self.tables[t].match.is_over)
+        if held >= limits.client_tables:
+            return (f"one client may have at most {limits.client_tables} tables in play: "
+                    f"finish one, or wait {limits.unjoined:g} seconds for those nobody "
+                    "joined to be removed")
+        return None
 
     def close(self) -> None:
         """The server stops: every table's bot programs are ended (none outlives it)."""
@@ -126,6 +151,8 @@ class Server:
             self.tables.pop(table.id, None)
             self.locks.pop(table.id, None)
             self.over_since.pop(table.id, None)
+            self.unjoined.pop(table.id, None)
+            self.creator.pop(table.id, None)
             for seat in table.hashes:
                 self.empty_since.pop((table.id, seat), None)
             conns = self.conns.pop(table.id, [])
@@ -157,6 +184,11 @@ class Server:
             if table.match.is_over and \
                     now - self.over_since.setdefault(table.id, now) >= self.limits.linger:
                 await self.retire(table)
+        for table_id, since in list(self.unjoined.items()):
+            idle = self.tables.get(table_id)
+            if idle is not None and now - since >= self.limits.unjoined:
+                await asyncio.to_thread(self.store.remove, table_id)  # then gone from disk
+                await self.retire(idle)
         wait = self.limits.seat_timeout
         if wait is None:
             return
@@ -181,33 +213,6 @@ def _page(name: str, **values: str) -> HTMLResponse:
                                        "Referrer-Policy": "no-referrer"})
 
 
-def _error(status: int, code: str, message: str | list[str]) -> JSONResponse:
-    lines = message if isinstance(message, list) else [message]
-    return JSONResponse({"error": code, "message": lines[0], "problems": lines}, status)
-
-
-async def _body(request: Request, limit: int) -> dict[str, Any] | JSONResponse:
-    data = await request.body()
-    if len(data) > limit:
-        return _error(413, "too_large", f"a request is at most {limit} bytes")
-    try:
-        body = json.loads(data)
-    except (ValueError, UnicodeDecodeError):
-        return _error(400, "malformed", "the request is not JSON")
-    if not isinstance(body, dict):
-        return _error(400, "malformed", "the request is not a JSON object")
-    return body
-
-
-def _house(body: dict[str, Any]) -> tuple[str, str] | None:
-    upload = body.get("upload")
-    if isinstance(upload, dict) and isinstance(upload.get("text"), str):
-        name = upload.get("name")
-        name = name if isinstance(name, str) and name.strip() else "house.yaml"
-        return name.replace("/", "_")[:80], upload["text"]
-    return None
-
-
 async def lobby(request: Request) -> Response:
     server: Server = request.app.state.server
     variants = []
@@ -221,55 +226,64 @@ async def lobby(request: Request) -> Response:
 
 async def check(request: Request) -> Response:
     server: Server = request.app.state.server
-    body = await _body(request, server.limits.body)
+    body = await request_object(request, server.limits, CHECK_KEYS)
     if isinstance(body, Response):
         return body
-    house = _house(body)
+    house = house_of(body)
     try:
         if house is not None:
             with tempfile.TemporaryDirectory(dir=server.store.root, prefix=".check-") as t:
                 rules = await asyncio.to_thread(check_house, house[1], house[0], Path(t))
         else:
-            rules = load(str(body.get("variant", "")))
+            rules = shipped(body.get("variant"))
     except VariantError as exc:
-        return _error(400, "variant", variant_errors(exc))
+        return refusal(400, "variant", variant_errors(exc))
     return JSONResponse({"title": rules.title or rules.name, "players": rules.players,
                          "team_of": list(rules.team_of)})
 
 
 async def create(request: Request) -> Response:
     server: Server = request.app.state.server
-    body = await _body(request, server.limits.body)
+    limits = server.limits
+    client = request.client.host if request.client else "?"
+    body = await request_object(request, limits, CREATE_KEYS)
     if isinstance(body, Response):
         return body
-    if sum(not t.match.is_over for t in server.tables.values()) >= server.limits.tables:
-        return _error(503, "full", f"this server plays at most {server.limits.tables} "
-                                   "tables at once")
+    if sum(not t.match.is_over for t in server.tables.values()) >= limits.tables:
+        return refusal(503, "full", f"this server plays at most {limits.tables} "
+                                    "tables at once")
+    why = server.too_many(client)
+    if why is not None:
+        return refusal(429, "too_many_tables", why)
     seats = body.get("seats")
     seed = body.get("seed")
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
-        return _error(400, "seats", "seats: a list of 'human' or a bot level per seat")
+        return refusal(400, "seats", "seats: a list of 'human' or a bot level per seat")
     unknown = [s for s in seats if s not in server.players()]
     if unknown:
-        return _error(400, "seats", f"{unknown[0]!r} is not a player here: "
-                                    f"{', '.join(server.players())}")
+        return refusal(400, "seats", f"{unknown[0]!r} is not a player here: "
+                                     f"{', '.join(server.players())}")
     if seed is not None and (type(seed) is not int or not 0 <= seed < 1 << 64):
-        return _error(400, "seed", "seed: an integer from 0 to 2**64-1")
+        return refusal(400, "seed", "seed: an integer from 0 to 2**64-1")
     players = [LEVELS.get(str(s), str(s)) for s in seats]
     for p in players:
         if p != HUMAN and p not in server.bot_commands and bot_problem(p):
-            return _error(400, "seats", str(bot_problem(p)))
+            return refusal(400, "seats", str(bot_problem(p)))
+    names = player_names(body.get("names"), len(seats))
+    if isinstance(names, str):
+        return refusal(400, "names", names)
     try:
         table = await asyncio.to_thread(
             server.store.create, str(body.get("variant", "")), players, seed=seed,
-            house=_house(body))
+            house=house_of(body), names=names)
     except VariantError as exc:
-        return _error(400, "variant", variant_errors(exc))
+        return refusal(400, "variant", variant_errors(exc))
     except Refusal as exc:
-        return _error(400, exc.code, exc.message)
+        return refusal(400, exc.code, exc.message)
     except TrucoError as exc:
-        return _error(400, "invalid", str(exc))
-    server.add(table)
+        return refusal(400, "invalid", str(exc))
+    server.add(table, creator=client)
+    server.created.setdefault(client, []).append(time.monotonic())
     links = [{"seat": s, "link": f"/t/{table.id}#k={tok}"}
              for s, tok in sorted(table.tokens.items())]
     return JSONResponse({"table": table.id, "title": table.rules.title or table.rules.name,
@@ -297,11 +311,14 @@ async def finished(request: Request) -> tuple[str, str] | Response:
     if table is None:
         path = server.store.closed_log(table_id)
         if path is None:
-            return _error(404, "no_table", "no such table")
-        return table_id, await asyncio.to_thread(path.read_text, encoding="utf-8")
+            return refusal(404, "no_table", "no such table")
+        try:
+            return table_id, await asyncio.to_thread(server.store.read_log, path)
+        except (OSError, ValueError):
+            return refusal(404, "no_table", "no such table: its log cannot be read")
     if not table.match.is_over:
-        return _error(409, "not_over", "the log is given when the match is over "
-                                       "(it holds the seed, which deals every card)")
+        return refusal(409, "not_over", "the log is given when the match is over "
+                                        "(it holds the seed, which deals every card)")
     return table_id, table.out.getvalue()
 
 
@@ -314,14 +331,29 @@ async def log(request: Request) -> Response:
         "Content-Disposition": f'attachment; filename="truco-{table_id}.jsonl"'})
 
 
+async def house_file(request: Request) -> Response:
+    """The house variant an upload table's log names (``variant.yaml``), once the log is
+    given: saved beside the log, ``truco verify`` checks the log as served."""
+    server: Server = request.app.state.server
+    found = await finished(request)
+    if isinstance(found, Response):
+        return found
+    table_id = found[0]
+    try:
+        text = await asyncio.to_thread(server.store.house_text, table_id)
+    except (OSError, ValueError):
+        return refusal(404, "no_variant_file", "this table plays a shipped variant")
+    return Response(text, media_type="application/yaml", headers={
+        "Content-Disposition": f'attachment; filename="{HOUSE_FILE}"'})
+
+
 async def replay(request: Request) -> Response:
     server: Server = request.app.state.server
     found = await finished(request)
     if isinstance(found, Response):
         return found
     table_id, text = found
-    html, _ = await asyncio.to_thread(replay_page, text.encode("utf-8"), "game.jsonl",
-                                      base=server.store.root / table_id)
+    html = await asyncio.to_thread(server.store.replay_html, table_id, text)
     return HTMLResponse(html)
 
 
@@ -348,19 +380,30 @@ def build_app(server: Server) -> Starlette:
         Route("/", lobby), Route("/favicon.ico", lambda request: Response(status_code=204)),
         Route("/api/check", check, methods=["POST"]),
         Route("/api/tables", create, methods=["POST"]), Route("/t/{table}", page),
-        Route("/t/{table}/log", log), Route("/t/{table}/replay", replay),
-        WebSocketRoute("/t/{table}/ws", socket)], lifespan=lifespan)
+        Route("/t/{table}/log", log), Route(f"/t/{{table}}/{HOUSE_FILE}", house_file),
+        Route("/t/{table}/replay", replay),
+        WebSocketRoute("/t/{table}/ws", socket)], lifespan=lifespan,
+        middleware=[Middleware(OneRequestAConnection)])
     app.state.server = server
     return app
 
 
 async def _sweeper(server: Server) -> None:
-    waits = [w / 4 for w in (server.limits.seat_timeout, server.limits.linger) if w]
+    limits = server.limits
+    waits = [w / 4 for w in (limits.seat_timeout, limits.linger, limits.unjoined) if w]
     tick = max(0.05, min([1.0, *waits]))
     while True:
         await asyncio.sleep(tick)
         with contextlib.suppress(Exception):
             await server.sweep()
+
+
+async def _turn_away(ws: WebSocket, code: str, message: str, close: int) -> None:
+    """Refuse the connection: ``code`` and ``message``, then closed with ``close`` (a client
+    gone meanwhile is no fault of the server's: nothing is logged)."""
+    with contextlib.suppress(Exception):
+        await _send_error(ws, code, message)
+        await ws.close(close)
 
 
 async def _send_error(ws: WebSocket, code: str, message: str) -> None:
@@ -380,11 +423,15 @@ async def _read(server: Server, ws: WebSocket, conn: _Conn | None) -> dict[str, 
         now = time.monotonic()
         conn.allowance = min(limits.burst, conn.allowance + (now - conn.stamp) * limits.rate)
         conn.stamp = now
-        if conn.allowance < 1:
-            await _send_error(ws, "too_fast", f"at most {limits.rate:g} messages a second: "
-                                              "this one was not read")
+        if conn.allowance < 1:  # told once a run: the runs after it are not answered
+            if not conn.told:
+                conn.told = True
+                await _send_error(ws, "too_fast", f"at most {limits.rate:g} messages a "
+                                  "second: this one is not read, nor are the next ones "
+                                  "sent too fast (and they are not answered)")
             return "too_fast"
         conn.allowance -= 1
+        conn.told = False
     if text is None:
         await _send_error(ws, "malformed", "messages are JSON text, not binary")
         return "malformed"
@@ -393,9 +440,10 @@ async def _read(server: Server, ws: WebSocket, conn: _Conn | None) -> dict[str, 
                                            "characters")
         return "too_large"
     try:
-        data = json.loads(text)
-    except ValueError:
-        await _send_error(ws, "malformed", "the message is not JSON")
+        data = untrusted_json(text)
+    except ValueError as exc:
+        await _send_error(ws, "malformed", f"the message is {exc}" if str(exc) == "not JSON"
+                          else f"the message is refused: {exc}")
         return "malformed"
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         await _send_error(ws, "malformed", 'a message is a JSON object with a "type"')
@@ -417,10 +465,11 @@ async def _join(server: Server, ws: WebSocket, table: Table) -> _Conn | None:
             continue
         seat = table.seat_of(token)
         if seat is None:
-            await _send_error(ws, "bad_token", "this link opens no seat of this table")
-            await ws.close(4403)
+            await _turn_away(ws, "bad_token", "this link opens no seat of this table", 4403)
             return None
-        return _Conn(ws, None if seat < 0 else seat, float(server.limits.burst))
+        conn = _Conn(ws, None if seat < 0 else seat, float(server.limits.burst))
+        conn.name = data.get("name")
+        return conn
     await ws.close(4400)
     return None
 
@@ -431,40 +480,44 @@ async def _play(server: Server, ws: WebSocket) -> None:
     table = server.tables.get(table_id)
     if table is None:
         if server.store.closed_log(table_id) is not None:
-            await _send_error(ws, "closed", _closed(table_id))
-            await ws.close(4410)
-            return
-        await _send_error(ws, "no_table", "no such table")
-        await ws.close(4404)
-        return
+            return await _turn_away(ws, "closed", _closed(table_id), 4410)
+        return await _turn_away(ws, "no_table", "no such table", 4404)
     try:  # the join within the limit's seconds, or the connection is closed
         conn = await asyncio.wait_for(_join(server, ws, table), server.limits.join)
     except WebSocketDisconnect:
         return
     except TimeoutError:
-        with contextlib.suppress(Exception):
-            await _send_error(ws, "join_first", "no join message in time")
-            await ws.close(4408)
-        return
+        return await _turn_away(ws, "join_first", "no join message in time", 4408)
     if conn is None:
         return
     if server.tables.get(table.id) is not table:  # it closed while the join was awaited
-        await _send_error(ws, "closed", _closed(table.id))
-        await ws.close(4410)
-        return
+        return await _turn_away(ws, "closed", _closed(table.id), 4410)
     seat = conn.seat
+    limits = server.limits
+    if sum(c.seat == seat for c in server.conns[table.id]) >= limits.link:
+        return await _turn_away(ws, "too_many_connections", f"at most {limits.link} "
+                                "connections at once on one link", 4429)
     server.conns[table.id].append(conn)
+    if seat is not None:
+        server.unjoined.pop(table.id, None)
     async with server.lock(table.id):  # not while a stand-in plays in its thread
         table.joined(-1 if seat is None else seat)
     try:
         await ws.send_text(table.hello(seat))
+        if conn.name is not None:
+            await _rename(server, table, conn, conn.name)
         await server.broadcast(table)
         while True:
             data = await _read(server, ws, conn)
             if data == "closed":
                 break
-            if isinstance(data, dict):
-                await _handle(server, table, conn, data)
+            refused = not isinstance(data, dict) or await _handle(server, table, conn, data)
+            conn.refused = conn.refused + 1 if refused else 0
+            if conn.refused >= limits.refused:
+                await _send_error(ws, "flood", f"{limits.refused} refused messages in a "
+                                               "row: the connection is closed")
+                await ws.close(1008)
+                break
     except WebSocketDisconnect:
         pass
     finally:
@@ -479,7 +532,8 @@ async def _play(server: Server, ws: WebSocket) -> None:
         await server.broadcast(table)
 
 
-async def _handle(server: Server, table: Table, conn: _Conn, data: dict[str, Any]) -> None:
+async def _handle(server: Server, table: Table, conn: _Conn, data: dict[str, Any]) -> bool:
+    """Answer a client's message; whether it was refused."""
     ws = conn.ws
     kind = data["type"]
     if kind == "state":  # the position again (a page that lost track), marked as the answer
@@ -489,19 +543,42 @@ async def _handle(server: Server, table: Table, conn: _Conn, data: dict[str, Any
         if type(ref) is int:
             text = text[:-1] + f',"ref":{ref}}}'
         await ws.send_text(text)
-        return
+        return False
+    if kind == "name":
+        return await _rename(server, table, conn, data.get("name"))
     if kind != "move":
-        await _send_error(ws, "unknown_type", f"{kind[:40]!r} is not a message: move, state")
-        return
+        await _send_error(ws, "unknown_type", f"{kind[:40]!r} is not a message: move, state, "
+                                              "name")
+        return True
     if conn.seat is None:
         await _send_error(ws, "spectator", "a spectator makes no moves")
-        return
+        return True
     async with server.lock(table.id):
         try:
             await asyncio.to_thread(table.submit, conn.seat, data.get("move"))
         except Refusal as exc:
             await _send_error(ws, exc.code, exc.message)
-            return
+            return True
         except ValueError as exc:  # a bot program that failed mid-move (a TrucoError too)
             await _send_error(ws, "table_error", f"the table could not go on: {exc}")
     await server.broadcast(table)
+    return False
+
+
+async def _rename(server: Server, table: Table, conn: _Conn, value: object) -> bool:
+    """A person names their seat (where the lobby did not); whether it was refused."""
+    names = player_names([value], 1)
+    if isinstance(names, str) or names is None or names[0] is None or conn.seat is None:
+        why = names if isinstance(names, str) else "a name of 1 to 24 printable characters"
+        await _send_error(conn.ws, "name", "a spectator has no name to give"
+                          if conn.seat is None else why.replace("names: ", "name: ")
+                          .replace(" (seat 0)", ""))
+        return True
+    async with server.lock(table.id):
+        try:
+            await asyncio.to_thread(table.rename, conn.seat, names[0])
+        except Refusal as exc:
+            await _send_error(conn.ws, exc.code, exc.message)
+            return True
+    await server.broadcast(table)
+    return False

@@ -17,7 +17,9 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
 import secrets
 from pathlib import Path
@@ -27,17 +29,29 @@ from engine.actions import Action, Deal
 from engine.errors import LogError, TrucoError, VariantError
 from engine.fileio import atomic_write_text
 from engine.game import Checkpoint, Match
-from engine.logread import LogItem
+from engine.logread import MAX_FILE_BYTES, LogItem
+from engine.reading import read_regular
 from engine.replay import Visitor, replay
+from engine.resources import shipped_variants
 from engine.rules import Rules
 from engine.serve.table import HUMAN, Refusal, Table, resume
 from engine.variant import load, trusted_variants_only
+from engine.viewer import replay_page
 
 #: The name an uploaded house variant is kept under, beside its table's log.
 HOUSE_FILE = "variant.yaml"
 #: The largest house variant file taken (bytes).
 MAX_VARIANT_BYTES = 200_000
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_HASH = re.compile(r"^[0-9a-f]{64}$")
+#: The largest ``table.json`` read back (bytes): a few hundred, as written.
+MAX_META_BYTES = 65_536
+#: The bot levels a table's seats may be given, as ``truco play --level`` names them.
+LEVELS = {"easy": "random", "medium": "heuristic", "hard": "search:200"}
+
+
+class TableFileError(ValueError):
+    """A table's folder that does not hold what the server wrote (read back at a restart)."""
 
 
 class _Moves(Visitor):
@@ -45,10 +59,14 @@ class _Moves(Visitor):
 
     def __init__(self) -> None:
         self.start: Match | None = None
+        self.variant: object = None
+        self.players: object = None
         self.steps: list[Action | Deal] = []
 
     def header(self, item: LogItem, match: Match) -> None:
         self.start = match.clone()
+        self.variant = item.data.get("variant")
+        self.players = item.data.get("players")
 
     def hand(self, match: Match, deal: LogItem | None) -> None:
         if deal is not None and match.rng is None:  # the deal line dealt the hand
@@ -80,12 +98,29 @@ def check_house(text: str, name: str, folder: Path) -> Rules:
 def _renamed(exc: VariantError, path: Path, name: str) -> VariantError:
     """The loader's error with the server's paths left out: the uploaded file as ``name``."""
 
+    folders = {str(path.parent), os.path.realpath(path.parent)}
+
     def said(e: Exception) -> str:
-        return str(e).replace(str(path), name).replace(
-            str(path.parent) + "/", "").replace(str(path.parent), "the upload's folder")
+        text = str(e)
+        for folder in sorted(folders, key=len, reverse=True):  # the longest first
+            text = text.replace(folder + "/" + HOUSE_FILE, name).replace(folder + "/", "")
+            text = text.replace(folder, "the upload's folder")
+        return text
 
     problems = [said(e) for e in (getattr(exc, "errors", None) or [exc])]
     return VariantError(problems[0], errors=[VariantError(p) for p in problems])
+
+
+def shipped(variant: object) -> Rules:
+    """The shipped variant named ``variant``, and nothing else: no file of the server is
+    read, and the refusal is the same whatever the name (it tells nothing of the server's
+    files)."""
+    names = shipped_variants()
+    if not isinstance(variant, str) or variant not in names:
+        raise VariantError("variant: not a shipped variant; expected one of "
+                           f"{', '.join(sorted(names))}, or an upload")
+    with trusted_variants_only():  # a shipped variant extends shipped ones only
+        return load(variant)
 
 
 def variant_errors(exc: VariantError) -> list[str]:
@@ -97,18 +132,19 @@ class Store:
     """The tables' folders under ``root``."""
 
     def __init__(self, root: Path, *, bot_commands: dict[str, str] | None = None) -> None:
-        self.root = root
-        self.bot_commands = bot_commands or {}
         root.mkdir(parents=True, exist_ok=True)
+        self.root = Path(os.path.realpath(root))  # one spelling, left out of every refusal
+        self.bot_commands = bot_commands or {}
 
     def _saver(self, table_id: str) -> Any:
         path = self.root / table_id / "game.jsonl"
         return lambda text: atomic_write_text(path, text)
 
     def create(self, variant: str, players: list[str], *, seed: int | None = None,
-               house: tuple[str, str] | None = None) -> Table:
+               house: tuple[str, str] | None = None,
+               names: list[str | None] | None = None) -> Table:
         """A new table of the shipped ``variant``, or of ``house`` (an uploaded file's name
-        and text), saved at once."""
+        and text), saved at once; ``names``: the players' names (``None``: the default)."""
         table_id = secrets.token_urlsafe(6)
         while (self.root / table_id).exists() or not table_id[0].isalnum():
             table_id = secrets.token_urlsafe(6)
@@ -119,10 +155,11 @@ class Store:
                 rules: Rules | str = check_house(house[1], house[0], folder)
                 label = HOUSE_FILE
             else:
-                rules = load(variant)
+                rules = shipped(variant)
                 label = variant
             table = Table.new(rules, players, seed=seed, table_id=table_id, label=label,
-                              save=self._saver(table_id), bot_commands=self.bot_commands)
+                              save=self._saver(table_id), bot_commands=self.bot_commands,
+                              names=names)
         except (TrucoError, Refusal):
             _remove(folder)
             raise
@@ -138,17 +175,19 @@ class Store:
         """Every table under the root, rebuilt from its log (a folder that cannot be read
         back is skipped; :attr:`problems` says why)."""
         self.problems: list[str] = []
+        #: The person seats each table read back had played (timed as joined seats).
+        self.moved: dict[str, set[int]] = {}
         tables = []
-        for folder in sorted(p for p in self.root.iterdir() if p.is_dir()):
-            if not _ID.match(folder.name) or not (folder / "table.json").is_file():
+        for folder in sorted(self.root.iterdir()):
+            if folder.is_symlink() or not folder.is_dir() or not _ID.match(folder.name):
                 continue
             try:
-                meta = json.loads((folder / "table.json").read_text(encoding="utf-8"))
-                if meta.get("over") is not True:  # a closed table stays on disk only
+                meta = _read_meta(folder)
+                if meta is not None and meta.get("over") is not True:  # closed: on disk only
                     tables.append(self._load(folder, meta))
             except (TrucoError, OSError, ValueError, KeyError, TypeError,
-                    AttributeError) as exc:
-                self.problems.append(f"{folder}: {exc}")
+                    AttributeError, RecursionError) as exc:
+                self.problems.append(f"{folder.name}: {exc}")
         return tables
 
     def close(self, table: Table) -> None:
@@ -156,43 +195,120 @@ class Store:
         that its log is given from the folder (:meth:`closed_log`) and a restart leaves it
         there."""
         folder = self.root / table.id
-        if not (folder / "table.json").is_file():  # a table not of this folder
+        if folder.is_symlink() or not (folder / "table.json").is_file():  # not of this folder
             return
-        meta = json.loads((folder / "table.json").read_text(encoding="utf-8"))
+        meta = _read_meta(folder) or {}
         meta["over"] = True
         atomic_write_text(folder / "table.json", json.dumps(meta, indent=1) + "\n")
 
     def closed_log(self, table_id: str) -> Path | None:
         """The log of the closed table ``table_id`` (finished, out of memory), or ``None``."""
         folder = self.root / table_id
-        if not _ID.match(table_id) or not (folder / "game.jsonl").is_file():
+        if not _ID.match(table_id) or folder.is_symlink() or \
+                not (folder / "game.jsonl").is_file():
             return None
         try:
-            meta = json.loads((folder / "table.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            meta = _read_meta(folder)
+        except (OSError, ValueError, RecursionError):
             return None
-        return folder / "game.jsonl" if isinstance(meta, dict) and meta.get("over") is True \
-            else None
+        return folder / "game.jsonl" if meta is not None and meta.get("over") is True \
+            and meta.get("id") == table_id else None
+
+    def house_text(self, table_id: str) -> str:
+        """The uploaded house variant of the table ``table_id`` (``OSError`` if it has none)."""
+        path = self.root / table_id / HOUSE_FILE
+        if not _ID.match(table_id) or (self.root / table_id).is_symlink():
+            raise FileNotFoundError(table_id)
+        data = read_regular(path, MAX_VARIANT_BYTES)
+        if len(data) > MAX_VARIANT_BYTES:
+            raise TableFileError(f"{table_id}: {HOUSE_FILE} is over {MAX_VARIANT_BYTES} bytes")
+        return data.decode("utf-8")
+
+    def replay_html(self, table_id: str, log: str) -> str:
+        """The replay page of a table's log, whose header may name only a shipped variant or
+        the table's own house file (the log is on disk: it is read as any log received)."""
+        folder = self.root / table_id
+        with trusted_variants_only([folder]):
+            return replay_page(log.encode("utf-8"), "game.jsonl", base=folder)[0]
+
+    def read_log(self, path: Path) -> str:
+        """A table's log as text: a regular file, at most a log's size (``engine.reading``)."""
+        data = read_regular(path, MAX_FILE_BYTES)
+        if len(data) > MAX_FILE_BYTES:
+            raise TableFileError(f"{path.parent.name}: the log is over {MAX_FILE_BYTES} bytes")
+        return data.decode("utf-8")
 
     def _load(self, folder: Path, meta: dict[str, Any]) -> Table:
-        log_path = folder / "game.jsonl"
-        data = log_path.read_bytes()
+        """The table of ``folder`` read back: ``table.json`` checked against what the API
+        allows, the folder's name and the log's header (a restart trusts nothing more)."""
+        log = self.read_log(folder / "game.jsonl")
         visitor = _Moves()
         with trusted_variants_only([folder]):
-            replayer = replay(data, str(log_path), visitor, folder)
+            replayer = replay(log.encode("utf-8"), "game.jsonl", visitor, folder)
         match = visitor.start
         if replayer.rules is None or match is None:
-            raise LogError("no variant", file=str(log_path), line=1)
+            raise LogError("no variant", file="game.jsonl", line=1)
+        players, hashes = self._checked(folder.name, meta, match.rules.players)
+        if meta.get("variant") != visitor.variant:
+            raise TableFileError(f"table.json: variant {meta.get('variant')!r} is not the "
+                                 f"log's ({visitor.variant!r})")
+        names = visitor.players  # as the log's header says them (a seat named on joining too)
+        if not isinstance(names, list) or len(names) != len(players) or \
+                not all(isinstance(n, str) for n in names):
+            raise LogError("players: a name a seat", file="game.jsonl", line=1)
         recent = resume(match, visitor.steps)  # the page's recent moves, as they were
-        players = [str(p) for p in meta["players"]]
-        table = Table(meta["id"], match, meta["variant"], players,
-                      {int(s): str(h) for s, h in meta["tokens"].items()}, meta["spectator"],
-                      bots_seed=int(meta["seed"]), save=self._saver(meta["id"]),
-                      log=data.decode("utf-8"), bot_commands=self.bot_commands,
-                      recent=recent)
+        table = Table(folder.name, match, str(visitor.variant), players, hashes,
+                      meta["spectator"], bots_seed=int(meta["seed"]),
+                      save=self._saver(folder.name), log=log,
+                      bot_commands=self.bot_commands, recent=recent, names=names)
         table.moves = table.saved = sum(isinstance(s, Action) for s in visitor.steps)
+        self.moved[table.id] = {s.seat for s in visitor.steps if isinstance(s, Action)
+                                and s.seat in hashes}
         table.run_bots()  # a bot's move the crash cut short
         return table
+
+    def _checked(self, name: str, meta: dict[str, Any], seats: int
+                 ) -> tuple[list[str], dict[int, str]]:
+        """The players and token hashes of ``table.json``, as the API could have made them."""
+        if meta.get("id") != name:
+            raise TableFileError(f"table.json: id {str(meta.get('id'))[:80]!r} is not the "
+                                 "folder's name")
+        players = meta.get("players")
+        allowed = {HUMAN, *LEVELS.values(), *self.bot_commands}
+        if not isinstance(players, list) or len(players) != seats or \
+                not all(isinstance(p, str) and p in allowed for p in players):
+            raise TableFileError(f"table.json: players: {seats} of {', '.join(sorted(allowed))}")
+        tokens = meta.get("tokens")
+        humans = {str(s) for s, p in enumerate(players) if p == HUMAN}
+        if not isinstance(tokens, dict) or set(tokens) != humans or \
+                not all(isinstance(h, str) and _HASH.match(h) for h in tokens.values()):
+            raise TableFileError("table.json: tokens: a SHA-256 for each person seat")
+        spectator = meta.get("spectator")
+        if not isinstance(spectator, str) or not _HASH.match(spectator):
+            raise TableFileError("table.json: spectator: a SHA-256")
+        return players, {int(s): h for s, h in tokens.items()}
+
+
+    def remove(self, table_id: str) -> None:
+        """Take away the folder of ``table_id`` (a table no person joined, reclaimed)."""
+        folder = self.root / table_id
+        if _ID.match(table_id) and not folder.is_symlink():
+            with contextlib.suppress(OSError):
+                _remove(folder)
+
+
+def _read_meta(folder: Path) -> dict[str, Any] | None:
+    """A folder's ``table.json`` (a regular file, bounded), or ``None`` where there is none."""
+    path = folder / "table.json"
+    if not path.exists():
+        return None
+    data = read_regular(path, MAX_META_BYTES)
+    if len(data) > MAX_META_BYTES:
+        raise TableFileError(f"table.json: over {MAX_META_BYTES} bytes")
+    meta = json.loads(data)
+    if not isinstance(meta, dict):
+        raise TableFileError("table.json: not a JSON object")
+    return meta
 
 
 def _remove(folder: Path) -> None:
@@ -202,4 +318,5 @@ def _remove(folder: Path) -> None:
         folder.rmdir()
 
 
-__all__ = ["HOUSE_FILE", "HUMAN", "Store", "check_house", "variant_errors"]
+__all__ = ["HOUSE_FILE", "HUMAN", "LEVELS", "Store", "TableFileError", "check_house",
+           "shipped", "variant_errors"]

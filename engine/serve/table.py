@@ -34,10 +34,10 @@ from engine.bots import (
     notify,
     out_of_turn_raise,
 )
-from engine.cards import card_name
+from engine.cards import COBERTA, card_name
 from engine.errors import IllegalMoveError
 from engine.game import Match
-from engine.logformat import Recorder
+from engine.logformat import Recorder, dumps_event
 from engine.observation import Observation, to_json
 from engine.payload import NotationError
 from engine.rules import Rules
@@ -68,7 +68,7 @@ class Refusal(Exception):
 def token_hash(token: str) -> str:
     """What the table keeps of a token: its SHA-256, so that a table's file on disk does not
     hold the invite links themselves."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def new_token() -> str:
@@ -84,7 +84,8 @@ class Table:
                  hashes: dict[int, str], spectator: str, *, bots_seed: int,
                  save: Callable[[str], None] | None = None, log: str = "",
                  bot_commands: dict[str, str] | None = None,
-                 recent: dict[int | None, list[dict[str, Any]]] | None = None) -> None:
+                 recent: dict[int | None, list[dict[str, Any]]] | None = None,
+                 names: Sequence[str | None] | None = None) -> None:
         rules = match.rules
         if len(players) != rules.players:
             raise Refusal("seats", f"{rules.title or rules.name} has {rules.players} seats, "
@@ -99,7 +100,8 @@ class Table:
         self.bots_seed = bots_seed
         self.save = save
         self.tokens: dict[int, str] = {}  # the plain tokens, only while the table is new
-        self.names = [f"Player {s}" if p == HUMAN else f"Bot {s} ({p})"
+        given = list(names or [None] * len(players))
+        self.names = [given[s] or (f"Player {s}" if p == HUMAN else f"Bot {s} ({p})")
                       for s, p in enumerate(players)]
         commands = bot_commands or {}
         self.bots: dict[int, Bot] = {
@@ -134,7 +136,8 @@ class Table:
     def new(cls, variant: str | Rules, players: Sequence[str], *, seed: int | None = None,
             table_id: str | None = None, label: str | None = None,
             save: Callable[[str], None] | None = None,
-            bot_commands: dict[str, str] | None = None) -> Table:
+            bot_commands: dict[str, str] | None = None,
+            names: Sequence[str | None] | None = None) -> Table:
         """A new table of ``variant`` (a shipped name, a file, or rules): fresh tokens for its
         person seats (kept in :attr:`tokens` for the invite links) and for its spectators
         (:attr:`spectator_token`)."""
@@ -147,7 +150,7 @@ class Table:
         table = cls(table_id or secrets.token_urlsafe(6), match,
                     label or (variant if isinstance(variant, str) else rules.name), players,
                     {s: token_hash(t) for s, t in tokens.items()}, token_hash(watch),
-                    bots_seed=seed, save=save, bot_commands=bot_commands)
+                    bots_seed=seed, save=save, bot_commands=bot_commands, names=names)
         table.tokens = tokens
         table.spectator_token = watch
         table.run_bots()
@@ -292,6 +295,25 @@ class Table:
         """The stand-in bot takes ``seat`` (left empty too long) and plays on."""
         self.standins.add(seat)
         return self.run_bots()
+
+    def rename(self, seat: int, name: str) -> None:
+        """The person at ``seat`` names it (on joining, where the lobby left it unnamed):
+        every client's messages and the log's header (``players``) say it from now on. A
+        :class:`Refusal` for a bot's seat, a seat named already, or a name it does not take
+        (:func:`engine.serve.guard.player_names`: the caller checks the words)."""
+        if self.player_of[seat] != HUMAN:
+            raise Refusal("not_your_seat", f"seat {seat} is a bot's")
+        if self.names[seat] != f"Player {seat}":
+            raise Refusal("named", f"seat {seat} is named already: {self.names[seat]}")
+        self.names[seat] = name
+        first, _, rest = self.out.getvalue().partition("\n")
+        header = json.loads(first)
+        header["players"] = list(self.names)
+        self.out.seek(0)
+        self.out.truncate()
+        self.out.write(dumps_event(header) + "\n" + rest)  # the recorder's stream, rewritten
+        self.saved = -1
+        self.write_log()
 
     # -- connections -------------------------------------------------------------------------
     def joined(self, seat: int) -> None:
@@ -457,9 +479,15 @@ def move_label(a: Action, rules: Rules, names: dict[str, str]) -> str:
 
 def _public_move(action: Action, m: Match, seen: dict[str, Any] | None, hand: int,
                  rules: Rules) -> dict[str, Any]:
-    """A move as a viewer saw it: a played card's face only where ``seen`` (the viewer's view
-    just after it, :meth:`Table.view`; needed for a card only) shows it, a raise's named card
-    never (it shows in ``shown`` if it is shown)."""
+    """A move as a viewer saw it, in the words of the seats' menus (a covered card is
+    ``coberta``, an accept ``aceito``...) and the hand it was made in: a played card's face
+    only where ``seen`` (the viewer's view just after it, :meth:`Table.view`; needed for a
+    card only) shows it, a raise's named card never (it shows in ``shown`` if it is shown)."""
+    return {**_told(action, m, seen, hand, rules), "hand": hand}
+
+
+def _told(action: Action, m: Match, seen: dict[str, Any] | None, hand: int,
+          rules: Rules) -> dict[str, Any]:
     if action.kind == "play":
         assert seen is not None, "a card is told from the viewer's view"
         obs = seen
@@ -467,13 +495,15 @@ def _public_move(action: Action, m: Match, seen: dict[str, Any] | None, hand: in
         played = obs["played"] if m.hand_number == hand else last.get("played", [])
         mine = [p for p in played if p["seat"] == action.seat]
         card = mine[-1]["card"] if mine else None
-        text = named(card, card_names(rules)) if card is not None else "a card face down"
+        text = COBERTA if card is None else named(card, card_names(rules)) + (
+            f" ({COBERTA})" if action.covered else "")
         return {"seat": action.seat, "kind": "play", "card": card, "covered": action.covered,
                 "text": text}
     if action.kind == "raise":
         return {"seat": action.seat, "kind": "raise", "card": None, "covered": False,
                 "text": rules.step_name(action.value or 0)}
-    label = move_label(action, rules, {}) if action.card is None else action.kind
+    label = menu_entry(action, rules, None).split(" (")[0] if action.card is None \
+        else action.kind
     return {"seat": action.seat, "kind": action.kind, "card": None, "covered": False,
             "text": label}
 

@@ -30,6 +30,10 @@
       });
       sel.value = s < 2 ? "human" : "medium";
       label.appendChild(sel);
+      var name = el("input");
+      name.id = "name-" + s; name.maxLength = 24; name.placeholder = "name (optional)";
+      name.setAttribute("aria-label", "seat " + s + "'s name");
+      label.appendChild(name);
       box.appendChild(label);
       box.appendChild(el("br"));
     }
@@ -67,7 +71,12 @@
     if (!layout) { return; }
     var b = body();
     b.seats = [];
-    for (var s = 0; s < layout.players; s++) { b.seats.push(byId("seat-" + s).value); }
+    var names = [];
+    for (var s = 0; s < layout.players; s++) {
+      b.seats.push(byId("seat-" + s).value);
+      names.push(byId("name-" + s).value.trim() || null);
+    }
+    if (names.some(function (n) { return n !== null; })) { b.names = names; }
     var seed = byId("seed").value;
     if (seed !== "") { b.seed = Number(seed); }
     post("/api/tables", b).then(function (res) {

@@ -168,6 +168,9 @@
     var p = obs.pending_raise;
     byId("pending").textContent = p ? name(p.seat) + " asks " + p.name + " (" + p.value + ")" : "none";
     byId("special").textContent = obs.special ? obs.special.name : "none";
+    var manilhas = byId("manilhas");
+    manilhas.textContent = (obs.manilhas || []).length ? "" : "none";
+    (obs.manilhas || []).forEach(function (c) { manilhas.appendChild(cardFace(c, obs, "small")); });
     var shown = byId("shown");
     shown.textContent = "";
     obs.shown.forEach(function (s) {
@@ -191,9 +194,20 @@
     });
     var list = byId("moves");
     list.textContent = "";
-    state.recent.forEach(function (r) {
+    state.recent.forEach(function (r, i) {
+      if (i > 0 && r.hand !== state.recent[i - 1].hand) { list.appendChild(el("li", "hand-sep", "hand " + r.hand)); }
       list.appendChild(el("li", "move", hello.names[r.seat] + ": " + r.text));
     });
+  }
+
+  function showOver() {  // the log, its replay, and an upload's variant file to keep beside it
+    byId("over").hidden = false;
+    byId("log-link").href = "/t/" + TABLE + "/log";
+    byId("replay-link").href = "/t/" + TABLE + "/replay";
+    if (hello && hello.variant === "variant.yaml") {
+      byId("variant-file").hidden = false;
+      byId("variant-link").href = "/t/" + TABLE + "/variant.yaml";
+    }
   }
 
   function drawStatus() {
@@ -201,9 +215,7 @@
     status.className = "";
     if (state.over) {
       status.textContent = "The match is over: team " + state.winner + " won.";
-      byId("over").hidden = false;
-      byId("log-link").href = "/t/" + TABLE + "/log";
-      byId("replay-link").href = "/t/" + TABLE + "/replay";
+      showOver();
     } else if (state.legal.some(function (m) { return m.kind === "pass"; })) {
       status.textContent = "You may raise before " + name(obs.turn) + "'s card, or let it play.";
       status.className = "mine";
@@ -217,7 +229,19 @@
     }
   }
 
+  function drawName() {  // a person seat the lobby left unnamed may be named by its person
+    var mine = hello.seat === null ? null : state.seats[hello.seat];
+    byId("name-form").hidden = !(mine && mine.player === "human" && mine.name === "Player " + hello.seat);
+  }
+  byId("name-form").addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    var value = byId("name-input").value.trim();
+    if (value) { send({ type: "name", name: value }); }
+  });
+
   function draw() {
+    hello.names = state.seats.map(function (s) { return s.name; });
+    drawName();
     document.body.dataset.moves = state.moves;
     document.body.dataset.phase = state.obs.phase;
     document.body.dataset.over = state.over ? "1" : "0";
@@ -250,9 +274,7 @@
       document.body.dataset.connected = "0";
       if (closed) {  // the match is over and the table left the server's memory: no retry
         byId("conn").textContent = "the table has closed";
-        byId("over").hidden = false;
-        byId("log-link").href = "/t/" + TABLE + "/log";
-        byId("replay-link").href = "/t/" + TABLE + "/replay";
+        showOver();
         return;
       }
       if (!token) { byId("conn").textContent = "this link opens no seat"; return; }

@@ -121,13 +121,34 @@ def _start_as_the_pool_is_terminated(argv: list[str], where: str) -> None:
     os._exit(0)  # (not reached: the worker ends on SIGTERM)
 
 
-def test_sigterm_while_a_bot_starts_in_a_worker_ends_it(tmp_path: Path) -> None:
+def _command_terminated_as_a_bot_starts(where: str) -> None:
+    """A command (``truco simulate``, its own signal handlers) that gets SIGTERM just as its
+    first bot started."""
+    real = subprocess.Popen
+
+    def popen(*args: object, **kwargs: object) -> subprocess.Popen[bytes]:
+        started = real(*args, **kwargs)  # type: ignore[call-overload]
+        Path(where).write_text(str(started.pid), encoding="utf-8")
+        os.kill(os.getpid(), signal.SIGTERM)
+        return started  # type: ignore[no-any-return]
+
+    subprocess.Popen = popen  # type: ignore[assignment,misc]
+    main(["simulate", "-v", "paulista", "-n", "1", "--bots",
+          f"cmd:{hostile('stubborn')},random"])
+
+
+@pytest.mark.parametrize("target", [_start_as_the_pool_is_terminated,
+                                    _command_terminated_as_a_bot_starts],
+                         ids=["worker", "command"])
+def test_sigterm_while_a_bot_starts_ends_it(tmp_path: Path, target: object) -> None:
     where = tmp_path / "pid"
-    worker = multiprocessing.get_context("fork").Process(
-        target=_start_as_the_pool_is_terminated, args=([PY, str(HOSTILE), "good"], str(where)))
+    args = (([PY, str(HOSTILE), "stubborn"], str(where))  # it outlives its input
+            if target is _start_as_the_pool_is_terminated else (str(where),))
+    worker = multiprocessing.get_context("fork").Process(target=target, args=args)
     worker.start()
     worker.join(GUARD)
-    assert worker.exitcode == -signal.SIGTERM
+    assert worker.exitcode == (-signal.SIGTERM if target is _start_as_the_pool_is_terminated
+                               else 128 + signal.SIGTERM)
     pid = int(where.read_text(encoding="utf-8"))
     gone = wait_gone(pid, GUARD)
     if not gone:

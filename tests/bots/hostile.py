@@ -1,10 +1,11 @@
 """A bot that misbehaves as told, for tests/test_bot_protocol.py: ``hostile.py MODE [FILE]``.
 
 Modes: ``good`` (the first legal move), ``record FILE`` (good, and every line it reads copied
-to FILE), ``crash``, ``hang``, ``garbage``, ``illegal``, ``flood``, ``partial`` (a good move
-written in two pieces), ``utf8`` (invalid UTF-8), ``fork`` (starts a child that sleeps, then
-hangs), ``stubborn`` (ignores quit, SIGTERM and the end of its input), ``badhello``
-(another protocol version), ``late`` (answers twice: the second answer arrives late),
+to FILE), ``crash`` and ``flood`` (on decision 3), ``hang`` (on its first decision),
+``garbage``, ``illegal``, ``partial`` (a good move written in two pieces), ``utf8`` (invalid
+UTF-8), ``fork`` (on its first decision, starts a child that sleeps, then hangs),
+``stubborn`` (ignores quit, SIGTERM and the end of its input), ``badhello`` (another
+protocol version), ``late`` (answers twice: the second answer arrives late),
 ``silent`` (no handshake), ``options`` (good, and its ``id`` names an option),
 ``badoptions`` (good, but an option of a type the protocol does not have), ``deaf``
 (reads nothing after its handshake), ``strict`` (good, but exits on a message of a type it
@@ -99,7 +100,7 @@ for raw in sys.stdin.buffer:
     if mode == "crash" and decisions == 3:
         sys.stderr.write("hostile: crashing on decision 3\n")
         sys.exit(3)
-    elif mode == "hang" and decisions == 3:
+    elif mode == "hang":  # from its first decision: no answer it gives depends on time
         time.sleep(3600)
     elif mode == "hangescape" and decisions == 3:
         escape()
@@ -109,7 +110,7 @@ for raw in sys.stdin.buffer:
         with open(sys.argv[2], "w") as f:
             f.write(f"{os.getpid()} {child}\n")
         say(move)
-    elif mode == "fork" and decisions == 3:
+    elif mode == "fork":
         if os.fork() == 0:
             time.sleep(3600)
         time.sleep(3600)

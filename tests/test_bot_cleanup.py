@@ -53,8 +53,9 @@ def tell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Tell]:
 
 
 def _truco(*args: str) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([PY, "-m", "engine", *args], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, cwd=REPO, start_new_session=True,
+    return subprocess.Popen([PY, "-m", "engine", *args], stdin=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=REPO,
+                            start_new_session=True,
                             env={**os.environ, "TRUCO_BOT_MOVE_MS": "600000"})
 
 
@@ -68,17 +69,23 @@ HANG = f"cmd:{hostile('hangescape')}"
     ["simulate", "-v", "paulista", "-n", "5", "--bots", f"{HANG},random", "--jobs", "2"],
     ["tournament", "-v", "paulista", "--bots", f"{HANG},random", "-n", "1"],
     ["bot", "check", hostile("hangescape"), "--move-ms", "600000"],
-], ids=["simulate", "simulate-jobs", "tournament", "bot-check"])
+    ["play", "-v", "paulista", "--bots", HANG],
+], ids=["simulate", "simulate-jobs", "tournament", "bot-check", "play"])
 def test_sigterm_ends_every_bot_and_its_escaped_children(args: list[str], tell: Tell) -> None:
     """A bot hangs in a decision after starting a child that left its session (setsid);
     SIGTERM to truco alone (as ``kill`` sends it): truco says so and exits 143, and neither
     the bot, nor its child, nor any other bot of the run is left (the fixture waits for
     each pid told)."""
     run = _truco(*args)
+    assert run.stdin is not None and run.stderr is not None
+    run.stdin.write(b"a\n" * 200)  # (play: your moves, the first offered each time)
+    run.stdin.close()
     tell.wait(lambda lines: any(len(line.split()) == 2 for line in lines), GUARD)
     run.send_signal(signal.SIGTERM)
     assert run.wait(GUARD) == 128 + signal.SIGTERM
-    assert b"truco: stopped by SIGTERM" in run.communicate()[1]
+    told = run.stderr.read()
+    assert (b"game interrupted by SIGTERM" if args[0] == "play"
+            else b"truco: stopped by SIGTERM") in told
     assert len(tell.pids()) >= 2
 
 

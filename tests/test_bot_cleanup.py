@@ -70,7 +70,8 @@ HANG = f"cmd:{hostile('hangescape')}"
     ["tournament", "-v", "paulista", "--bots", f"{HANG},random", "-n", "1"],
     ["bot", "check", hostile("hangescape"), "--move-ms", "600000"],
     ["play", "-v", "paulista", "--bots", HANG],
-], ids=["simulate", "simulate-jobs", "tournament", "bot-check", "play"])
+    ["compare", "paulista", "mineiro", "-n", "2", "--bots", f"{HANG},random"],
+], ids=["simulate", "simulate-jobs", "tournament", "bot-check", "play", "compare"])
 def test_sigterm_ends_every_bot_and_its_escaped_children(args: list[str], tell: Tell) -> None:
     """A bot hangs in a decision after starting a child that left its session (setsid);
     SIGTERM to truco alone (as ``kill`` sends it): truco says so and exits 143, and neither

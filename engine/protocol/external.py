@@ -1,14 +1,16 @@
 """A bot program as an :class:`engine.bots.Bot`: ``cmd:./mybot --level 3`` (docs/bot-protocol.md).
 
 Each bot runs as a subprocess in its own process group (its own session), spoken to in JSON
-lines; its standard error goes to a file of its own. Every read is non-blocking (a selector,
-with a deadline), every write too, so no bot can hang the engine. A bot process serves match
+lines; its standard error goes to a capped file of its own (:mod:`engine.protocol.process`:
+how a bot process is started, ended with everything it started, and its stderr kept).
+Every read is non-blocking (a selector, with a deadline), every write too, so no bot can hang
+the engine. A bot process serves match
 after match: :class:`ExternalBot` takes an idle one of its command from this process's pool
 when its match starts and gives it back at the end (a worker of ``--jobs`` has its own pool;
 on a Dask worker, each chunk has its own, ended with it: :mod:`engine.protocol.chunk`;
 ``truco serve`` ends a table's with its match: :meth:`ExternalBot.end`).
 Every bot process is ended with its whole process group: when its match fails, at interpreter
-exit (also after Ctrl-C), and when a worker is terminated.
+exit (also after Ctrl-C, and SIGTERM to a command), and when a worker is terminated.
 
 What a failure costs (the default move: ``pass`` where it is offered, else the first legal
 move):

@@ -19,7 +19,8 @@ WriteFile = Callable[[str, str | bytes], Path]
 SLOW_FILES = frozenset({"test_serve_flood.py",
                         "test_viewer_browser.py", "test_cluster.py", "test_cluster_bots.py",
                         "test_fuzz.py", "test_memory_ceiling.py", "test_fifos.py",
-                        "test_bot_protocol.py", "test_rule_keys_watched.py", "test_viewer.py",
+                        "test_bot_protocol.py", "test_bot_cleanup.py", "test_rule_keys_watched.py",
+                        "test_viewer.py",
                         "test_machine.py", "test_search_bot.py", "test_serve_browser.py",
                         "test_analysis_variants.py", "test_docs_commands.py",
                         "test_new_kind.py"})

@@ -288,3 +288,67 @@ def hidden_swapped(m: Match, seat: int, shift: int) -> Match:
             h.played[i] = (number, ps, new, cov)
             rnd.cards = [(cs, new if c == old and cc else c, cc) for cs, c, cc in rnd.cards]
     return twin
+
+
+def wait_gone(pid: int, guard: float = 300.0) -> bool:
+    """Wait until the process ``pid`` has exited (a zombie counts as exited): an event (its
+    ``pidfd`` becomes readable), ``guard`` seconds at most; whether it has."""
+    import select
+
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return True
+    try:
+        return bool(select.select([fd], [], [], guard)[0])
+    finally:
+        os.close(fd)
+
+
+class Tell:
+    """A named pipe that test bots write lines to (``HOSTILE_TELL``, tests/bots/hostile.py):
+    a test waits on their lines (an event), never polls. It holds a writer of its own, so a
+    read never sees the end of the pipe between two bots."""
+
+    def __init__(self, path: Path) -> None:
+        os.mkfifo(path)
+        self.path = path
+        self.reader = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        self.writer = os.open(path, os.O_WRONLY)
+        self.buffer = b""
+        self.lines: list[str] = []
+
+    def _read(self, timeout: float) -> None:
+        import select
+
+        if select.select([self.reader], [], [], timeout)[0]:
+            try:
+                self.buffer += os.read(self.reader, 65536)
+            except BlockingIOError:
+                return
+            *done, self.buffer = self.buffer.split(b"\n")
+            self.lines += [line.decode() for line in done]
+
+    def wait(self, enough: Any, guard: float = 300.0) -> list[str]:
+        """Every line read until ``enough(lines)`` holds (``guard`` seconds at most)."""
+        import time
+
+        deadline = time.monotonic() + guard
+        while not enough(self.lines):
+            left = deadline - time.monotonic()
+            assert left > 0, f"the bots did not tell enough: {self.lines}"
+            self._read(left)
+        return self.lines
+
+    def told(self) -> list[str]:
+        """Every line written so far (what is in the pipe now, without waiting)."""
+        self._read(0)
+        return self.lines
+
+    def pids(self) -> list[int]:
+        """Every pid told so far (the bots' and their children's)."""
+        return [int(p) for line in self.told() for p in line.split()]
+
+    def close(self) -> None:
+        os.close(self.reader)
+        os.close(self.writer)

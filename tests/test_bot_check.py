@@ -36,7 +36,7 @@ def test_the_examples_pass_truco_bot_check(command: str) -> None:
         pytest.fail("node is not installed (.ci/run installs nodejs)")
     result = CliRunner().invoke(main, ["bot", "check", command, "--decisions", "120"])
     assert result.exit_code == 0, result.output
-    assert result.output.count("\nok ") + result.output.startswith("ok ") == 6
+    assert result.output.count("\nok ") + result.output.startswith("ok ") == 7
     assert result.output.rstrip().endswith("passed")
 
 
@@ -68,3 +68,24 @@ def test_truco_bot_serve_refuses_a_command() -> None:
     result = CliRunner().invoke(main, ["bot", "serve", "cmd:./x"])
     assert result.exit_code == 2
     assert "serve a built-in bot, not a command" in result.output
+
+
+def test_truco_bot_check_says_what_a_bot_did_with_a_message_of_an_unknown_type() -> None:
+    """The doc's contract: a bot ignores a message of an unknown type (as an unknown field).
+    A bot that exits on one fails that check alone, with what happened, not a vague line."""
+    result = CliRunner().invoke(main, ["bot", "check", hostile("strict"), "--decisions", "20"])
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert lines[4] == "ok      abandoned match: the next match goes on, on the same process"
+    assert lines[5].startswith(
+        'FAILED  unknown message: after a message of an unknown type ({"type": "x-unknown", '
+        '"note": "a later version\'s message"}), which a bot must ignore, the next match failed ')
+    assert ": crash: the bot" in lines[5] and "did not end well" not in result.output
+    assert [line.split(":")[0] for line in lines if line.startswith("FAILED")] == [
+        "FAILED  unknown message"]
+
+
+def test_truco_bot_check_refuses_a_command_that_cannot_be_split() -> None:
+    result = CliRunner().invoke(main, ["bot", "check", f"{PY} 'oops"])
+    assert result.exit_code == 2
+    assert "a quote is not closed" in result.output and "Traceback" not in result.output

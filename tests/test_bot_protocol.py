@@ -7,14 +7,10 @@ guard (SIGALRM) fails a test that would hang; every test checks that no bot proc
 
 from __future__ import annotations
 
-import contextlib
 import io
 import json
-import os
 import signal
-import subprocess
 import sys
-import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from types import FrameType
@@ -24,7 +20,6 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 from conftest import REPO
-from helpers import processes_running
 
 from engine import Action, Deal, Match
 from engine.bots import make_bot
@@ -41,6 +36,8 @@ from engine.variant import load_variant
 SCHEMAS = REPO / "schemas" / "bot-protocol"
 HOSTILE = REPO / "tests" / "bots" / "hostile.py"
 PY = sys.executable
+#: A guard against a hang, far above what any test here needs even on a loaded machine.
+GUARD_S = 600
 
 
 def hostile(mode: str, *extra: str) -> str:
@@ -71,8 +68,8 @@ class Guard(Exception):
 
 @pytest.fixture(autouse=True)
 def guard(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """Fail (instead of hanging) after 120 s; keep the bots' stderr in tmp_path; at the end,
-    end every bot and check that none of the groups seen is left."""
+    """Fail (instead of hanging) after GUARD_S seconds; keep the bots' stderr in tmp_path; at
+    the end, end every bot and check that none of the groups seen is left."""
     monkeypatch.setenv("TRUCO_BOT_STDERR", str(tmp_path / "stderr"))
     groups: list[int] = []
     start = Channel.__init__
@@ -87,7 +84,7 @@ def guard(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]
         raise Guard("the test hung")
 
     old = signal.signal(signal.SIGALRM, ring)
-    signal.alarm(120)
+    signal.alarm(GUARD_S)
     try:
         yield groups
     finally:
@@ -301,7 +298,7 @@ def test_seat_events_leave_out_a_covered_card() -> None:
 
 # -- hostile bots -------------------------------------------------------------------------------
 
-def _hostile_match(mode: str, groups: list[int], move_ms: int = 500,
+def _hostile_match(mode: str, groups: list[int], move_ms: int = 10_000,
                    variant: str = "paulista") -> ExternalBot:
     rules = load_variant(variant)
     m = Match(rules, seed=21)
@@ -316,14 +313,17 @@ def _hostile_match(mode: str, groups: list[int], move_ms: int = 500,
     return bot
 
 
-@pytest.mark.parametrize("mode,kind", [
-    ("crash", "crash"), ("hang", "timeout"), ("flood", "flood"), ("fork", "timeout")])
+@pytest.mark.parametrize("mode,kind,at", [
+    ("crash", "crash", 3), ("hang", "timeout", 1), ("flood", "flood", 3),
+    ("fork", "timeout", 1)])
 def test_a_bot_that_fails_for_good_forfeits_its_match_and_is_killed(
-        mode: str, kind: str, guard: list[int]) -> None:
-    bot = _hostile_match(mode, guard)
+        mode: str, kind: str, at: int, guard: list[int]) -> None:
+    """No outcome depends on the machine's speed: a bot that must time out hangs from its
+    first decision (a short limit), one that answers has a limit far above what it needs."""
+    bot = _hostile_match(mode, guard, move_ms=300 if kind == "timeout" else 10_000)
     assert [f["kind"] for f in bot.faults] == [kind]
-    assert bot.faults[0]["decision"] == 3
-    assert bot.dead and bot.decisions > 3  # the rest of its moves: the default move
+    assert bot.faults[0]["decision"] == at
+    assert bot.dead and bot.decisions > at  # the rest of its moves: the default move
     assert not _group_alive(guard[-1])  # killed at once, children included
 
 
@@ -358,7 +358,7 @@ def test_a_bad_answer_forfeits_that_move_only(mode: str, guard: list[int]) -> No
 
 @pytest.mark.parametrize("mode", ["partial", "late", "good"])
 def test_partial_lines_and_late_answers_cost_nothing(mode: str, guard: list[int]) -> None:
-    bot = _hostile_match(mode, guard, move_ms=5000)
+    bot = _hostile_match(mode, guard)
     assert bot.faults == [] and bot.decisions > 3
 
 
@@ -376,7 +376,7 @@ def test_the_clock_runs_out(guard: list[int]) -> None:
 def test_the_default_move_passes_an_offer_to_raise(guard: list[int]) -> None:
     rules = load_variant("paulista")
     m = Match(rules, seed=21)
-    bot = ExternalBot(rules, 1, hostile("garbage"), move_ms=500, report=lambda _t: None)
+    bot = ExternalBot(rules, 1, hostile("garbage"), report=lambda _t: None)
     seat = m.turn
     offer = [Action.raise_to(seat, 3), Action.pass_(seat)]
     assert bot.choose(m.observation(seat), offer) == Action.pass_(seat)
@@ -402,7 +402,7 @@ def test_a_program_that_does_not_exist_is_a_clear_error() -> None:
 
 
 def test_a_bot_that_ignores_quit_and_sigterm_is_killed_at_the_end(guard: list[int]) -> None:
-    bot = _hostile_match("stubborn", guard, move_ms=5000)
+    bot = _hostile_match("stubborn", guard)
     assert bot.faults == []
     end_all()
     assert not _group_alive(guard[-1])
@@ -418,77 +418,19 @@ def test_keyboard_interrupt_leaves_no_bot_behind(guard: list[int]) -> None:
         raise KeyboardInterrupt
 
     old = signal.signal(signal.SIGALRM, interrupt)
-    signal.setitimer(signal.ITIMER_REAL, 1.0)  # Ctrl-C while the bot hangs on decision 3
+    signal.setitimer(signal.ITIMER_REAL, 1.0)  # Ctrl-C while the bot hangs (its first decision)
     try:
         with pytest.raises(KeyboardInterrupt):
             play_match(m, [bot, *(make_bot("random", rules, s) for s in range(1, 4))])
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
-        signal.alarm(120)
+        signal.alarm(GUARD_S)
     end_all()  # what the interpreter's exit does (atexit)
     assert not _group_alive(guard[-1])
 
 
-def test_ctrl_c_on_a_run_with_jobs_leaves_no_bot_behind(tmp_path: Path) -> None:
-    """Ctrl-C (SIGINT to the terminal's process group) on truco simulate --jobs 2 whose bots
-    ignore quit, SIGTERM and the end of their input: none is left."""
-    script = tmp_path / "stubborn-bot.py"  # a path of this test's own, to find its processes
-    script.write_bytes(HOSTILE.read_bytes())
-    marker = f"{script} stubborn"
-    config = tmp_path / "bots.toml"  # the command line of truco itself does not name it
-    config.write_text(f'[bots]\nstubborn = "cmd:{PY} {marker}"\n', encoding="utf-8")
-    command = [PY, "-m", "engine", "simulate", "-v", "paulista", "-n", "400", "--jobs", "2",
-               "--config", str(config), "--bots", "stubborn,random"]
-    run = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.PIPE, cwd=REPO)
-    try:
-        for _ in range(600):  # until both workers' bots play (at most a minute)
-            if len(processes_running(marker)) >= 2 or run.poll() is not None:
-                break
-            time.sleep(0.1)
-        assert len(processes_running(marker)) >= 2, "the bots did not start"
-        os.killpg(run.pid, signal.SIGINT)
-        assert run.wait(60) != 0
-        assert b"Aborted!" in run.communicate()[1]
-        for _ in range(50):
-            if not processes_running(marker):
-                break
-            time.sleep(0.1)
-        assert processes_running(marker) == []
-    finally:
-        for pid in processes_running(marker):  # this test's own only (not to leave them)
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-
-
 # -- where bots go: the command line ----------------------------------------------------------
-
-def test_cmd_bots_play_a_simulation_on_jobs(tmp_path: Path) -> None:
-    runner = CliRunner()
-    script = tmp_path / "stubborn-bot.py"  # a path of this test's own, to find its processes
-    script.write_bytes(HOSTILE.read_bytes())  # (not another run's, in this checkout or not)
-    bots = f"cmd:{PY} {script} stubborn,random"  # outlives its input: it must be killed
-    one = runner.invoke(main, ["simulate", "-v", "mineiro", "-n", "6", "--bots", bots,
-                               "--json"])
-    two = runner.invoke(main, ["simulate", "-v", "mineiro", "-n", "6", "--bots", bots,
-                               "--json", "--jobs", "2"])
-    assert one.exit_code == 0, one.output
-    assert two.exit_code == 0, two.output
-    assert json.loads(one.stdout) == json.loads(two.stdout)
-    end_all()  # this process's own (of the first run, idle in its pool)
-    marker = f"{script} stubborn"
-    for _ in range(50):  # a killed process leaves the table within moments (at most 5 s)
-        if not processes_running(marker):
-            break
-        time.sleep(0.1)
-    left = processes_running(marker)
-    for pid in left:  # (not to leave them to the rest of the suite)
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGKILL)
-    assert left == []  # the workers' bots ended with the workers
-    assert json.loads(one.stdout)["bots"][0] == bots.split(",")[0]
-
 
 def test_cmd_bots_play_a_tournament() -> None:
     bots = f"cmd:{hostile('good')},random"
@@ -503,11 +445,11 @@ def test_the_reports_count_each_bots_faults(monkeypatch: pytest.MonkeyPatch,
                                             guard: list[int]) -> None:
     """Each fault is told on standard error as it happens, and the report of the run counts
     them by bot and kind (``bot_faults``, only where a bot failed), the same for any --jobs."""
-    monkeypatch.setenv("TRUCO_BOT_MOVE_MS", "300")
-    runner = CliRunner()
+    runner = CliRunner()  # (the default per-move limit: far above what an answer needs)
     garbage = f"cmd:{hostile('garbage')}"
     args = ["simulate", "-v", "paulista", "-n", "2", "--bots", f"{garbage},random"]
     one, two = (runner.invoke(main, [*args, "--json", *jobs]) for jobs in ([], ["--jobs", "2"]))
+    assert (one.exit_code, two.exit_code) == (0, 0), one.output + two.output
     counted = json.loads(one.stdout)["bot_faults"]
     told = one.stderr.count(": garbage: not a JSON object")
     assert counted == {garbage: {"garbage": told}} and told > 20
@@ -515,7 +457,8 @@ def test_the_reports_count_each_bots_faults(monkeypatch: pytest.MonkeyPatch,
     text = runner.invoke(main, args).stdout
     assert text.rstrip().endswith(f"bot faults (each told on standard error): {garbage}: "
                                   f"{told} garbage")
-    hang = f"cmd:{hostile('hang')}"
+    hang = f"cmd:{hostile('hang')}"  # it hangs from its first decision
+    monkeypatch.setenv("TRUCO_BOT_MOVE_MS", "300")
     result = runner.invoke(main, ["tournament", "-v", "paulista", "--bots", f"random,{hang}",
                                   "--games", "1", "--json"])
     assert json.loads(result.stdout)["bot_faults"] == {hang: {"timeout": 4}}  # 2 seats, 2 matches

@@ -108,3 +108,48 @@ def test_the_docs_example_config_names_its_bots(tmp_path: Path) -> None:
     bots = read_bots_config(path)
     assert bots["mine"] == "cmd:./mybot --level 3 --book openings,late"
     assert set(bots) == {"mine", "node", "strong"}
+
+
+# -- a command that cannot be split (issue 39, defect 15) --------------------------------------
+UNSPLIT = [("cmd:./mybot 'oops", "a quote is not closed"),
+           ("cmd:./mybot \\", "ends with a backslash that escapes nothing"),
+           ("cmd:''", "names no program")]
+
+
+@pytest.mark.parametrize("bot,why", UNSPLIT)
+@pytest.mark.parametrize("command", [
+    ["simulate", "-v", "paulista", "-n", "1"], ["tournament", "-v", "paulista", "-n", "1"],
+    ["compare", "paulista", "mineiro", "-n", "1"], ["play", "-v", "paulista"]])
+def test_a_bot_command_that_cannot_be_split_is_a_usage_error(
+        command: list[str], bot: str, why: str) -> None:
+    code, out, err = run(*command, "--bots", f"{bot},random")
+    assert code == 2, out + err
+    assert f": cmd: the command {bot[4:]!r} " in err
+    assert "Invalid value for --bots" in err and why in err
+    assert "Traceback" not in out + err
+
+
+@pytest.mark.parametrize("bot,why", UNSPLIT)
+def test_a_bot_command_that_cannot_be_split_is_refused_in_a_config_file(
+        tmp_path: Path, bot: str, why: str) -> None:
+    path = tmp_path / "bots.toml"
+    path.write_text(f"[bots]\nmine = {json.dumps(bot)}\n", encoding="utf-8")
+    code, _out, err = run("simulate", "-v", "paulista", "--config", str(path), "--bots", "mine")
+    assert code == 2 and f"[bots] mine: cmd: the command {bot[4:]!r}" in err and why in err
+
+
+@pytest.mark.parametrize("bot,why", UNSPLIT)
+def test_truco_serve_refuses_a_bot_command_that_cannot_be_split_at_start(
+        monkeypatch: pytest.MonkeyPatch, bot: str, why: str) -> None:
+    served: list[object] = []
+    monkeypatch.setattr("engine.cli.serve_cmd.serve", lambda *a, **k: served.append(a))
+    code, _out, err = run("serve", "--bot", f"mine={bot[4:]}")
+    assert (code, served) == (2, []) and "--bot: mine: cmd: the command" in err and why in err
+
+
+def test_a_bot_command_that_cannot_be_split_is_a_bot_error_in_python() -> None:
+    from engine.protocol.external import BotError, ExternalBot
+    from engine.variant import load_variant
+
+    with pytest.raises(BotError, match="a quote is not closed"):
+        ExternalBot(load_variant("paulista"), 1, "./mybot 'oops")

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import shutil
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import processes_running
+from helpers import processes_running, wait_gone
 from test_cluster import needs_dask, scheduler
 
 from engine.cli import main
@@ -21,11 +20,9 @@ __all__ = ["scheduler"]  # the fixture, the cluster of 2 workers
 
 
 def _bots_running(marker: str) -> list[int]:
-    """The processes whose command line holds ``marker``, still running after a few seconds."""
-    deadline = time.monotonic() + 10
-    while (found := processes_running(marker)) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    return found
+    """The processes whose command line holds ``marker`` that do not exit: each is waited
+    on (its pidfd, an event), for a guard far above what ending it needs."""
+    return [pid for pid in processes_running(marker) if not wait_gone(pid, 300)]
 
 
 @needs_dask

@@ -50,6 +50,12 @@ def _external(rules: Rules, seed: int, command: str) -> Bot:
     return ExternalBot(rules, seed, command)
 
 
+def _command_problem(command: str) -> str | None:
+    from engine.protocol.process import command_problem
+
+    return command_problem(command)
+
+
 def notify(match: Match, bots: Mapping[int, Bot] | Sequence[Bot]) -> None:
     """After a move: each bot that watches the match (an ``observe`` method, as a bot over
     the protocol has) is given its own seat's observation, nothing more."""
@@ -77,7 +83,7 @@ register("random", RandomBot)
 register("heuristic", HeuristicBot)
 register("search", SearchBot,
          budgeted=lambda rules, seed, budget: SearchBot(rules, seed, budget=budget))
-register_spec("cmd", _external)
+register_spec("cmd", _external, problem=_command_problem)
 
 __all__ = ["Bot", "HeuristicBot", "Judge", "MatchShim", "RandomBot", "SearchBot", "bot_names",
            "bot_problem", "choose_for", "derive_seed", "finish", "make_bot", "movers", "next_actor",

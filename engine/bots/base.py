@@ -79,12 +79,18 @@ SpecFactory = Callable[[Rules, int, str], Bot]
 _REGISTRY: dict[str, BotFactory] = {}
 _BUDGETED: dict[str, BudgetFactory] = {}
 _SPECS: dict[str, SpecFactory] = {}
+#: Why the text after ``PREFIX:`` is not a bot (``None``: it is one), by prefix.
+_SPEC_PROBLEMS: dict[str, Callable[[str], str | None]] = {}
 
 
-def register_spec(prefix: str, factory: SpecFactory) -> None:
+def register_spec(prefix: str, factory: SpecFactory, *,
+                  problem: Callable[[str], str | None] | None = None) -> None:
     """Make ``PREFIX:TEXT`` a bot, built from ``TEXT`` (``cmd:COMMAND``, a bot program over
-    the protocol, :mod:`engine.protocol.external`)."""
+    the protocol, :mod:`engine.protocol.external`); ``problem`` says why a ``TEXT`` is not
+    one (:func:`bot_problem`), so that a command line refuses it before anything runs."""
     _SPECS[prefix] = factory
+    if problem is not None:
+        _SPEC_PROBLEMS[prefix] = problem
 
 
 def register(name: str, factory: BotFactory, *, budgeted: BudgetFactory | None = None) -> None:
@@ -111,7 +117,11 @@ def bot_problem(name: str) -> str | None:
     """
     base, colon, arg = name.partition(":")
     if colon and base in _SPECS:
-        return None if arg.strip() else f"{base}: needs a command, e.g. {base}:./mybot"
+        if not arg.strip():
+            return f"{base}: needs a command, e.g. {base}:./mybot"
+        check = _SPEC_PROBLEMS.get(base)
+        problem = check(arg) if check is not None else None
+        return None if problem is None else f"{base}: {problem}"
     if base not in _REGISTRY:
         return f"unknown bot {base!r}; known bots: {', '.join(_known())}"
     if not colon:

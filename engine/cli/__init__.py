@@ -5,10 +5,16 @@ Exit codes everywhere: 0 ok, 1 the input (a log or a variant) is invalid, 2 usag
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import inspect
 import os
+import signal
 import sys
+import threading
+from collections.abc import Iterator
+from types import FrameType
+from typing import Any
 
 import click
 
@@ -26,6 +32,10 @@ class _Group(click.Group):
     def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)
+        except Terminated as exc:
+            name = signal.Signals(exc.signum).name
+            click.echo(f"truco: stopped by {name}", err=True)
+            sys.exit(128 + exc.signum)
         except BrokenPipeError:  # the reader went away (| head): stop quietly, all is well
             _silence_stdout()
             sys.exit(0)
@@ -70,9 +80,66 @@ COMMANDS = {
 }
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP (``timeout``, a closed terminal) stops a command as Ctrl-C does:
+    ``finally`` blocks run, a pool of ``--jobs`` is terminated, bots are ended; then exit
+    128 + the signal's number (``truco: stopped by SIGTERM``)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def _ending_signals() -> Iterator[None]:
+    """While a command runs (in the main thread): SIGTERM and SIGHUP kill its bots at once
+    and raise :class:`Terminated`; SIGINT stays Ctrl-C's ``KeyboardInterrupt``. While a bot
+    is being started, any of them waits until the bot is registered, so that none escapes
+    (:func:`engine.protocol.process.held`). In a process forked by the command (a ``--jobs``
+    worker) they keep their default meaning, bots ended first. A signal ignored when the
+    command starts stays ignored. The handlers are restored at the end."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    owner = os.getpid()
+    stopping: list[int] = []
+
+    def on_signal(signum: int, _frame: FrameType | None) -> None:
+        # engine.protocol.process is loaded once a bot program is named: not before (import
+        # time), and without it there is no bot to end
+        bots = sys.modules.get("engine.protocol.process")
+        if bots is not None and bots.held(signum):
+            return
+        if signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        if bots is not None:
+            bots.kill_all()
+        if os.getpid() != owner or stopping:  # a worker, or a second signal: die of it now
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
+        stopping.append(signum)
+        raise Terminated(signum)
+
+    old: dict[int, Any] = {}
+    for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        default = signal.default_int_handler if signum == signal.SIGINT else signal.SIG_DFL
+        if signal.getsignal(signum) is default:
+            old[signum] = signal.signal(signum, on_signal)
+    try:
+        yield
+    finally:
+        for number, handler in old.items():
+            signal.signal(number, handler)
+
+
 class _Commands(_Group):
     """The ``truco`` group: its commands imported on demand (click's lazily loaded subcommands
-    pattern, through ``list_commands`` and ``get_command``)."""
+    pattern, through ``list_commands`` and ``get_command``), run with :func:`_ending_signals`."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        with _ending_signals():
+            return super().main(*args, **kwargs)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)

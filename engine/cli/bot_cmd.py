@@ -50,7 +50,11 @@ def check(command: str, decisions: int, move_ms: int) -> None:
       truco bot check 'python3 examples/bots/first.py'
     """
     from engine.protocol.check import check as run
+    from engine.protocol.process import command_problem
 
+    problem = command_problem(command)
+    if problem is not None:
+        raise click.BadParameter(problem, param_hint="COMMAND")
     report = run(command, decisions=decisions, move_ms=move_ms)
     for line in report.lines():
         click.echo(line)

@@ -25,6 +25,7 @@ Exit codes: 0 ok (also when stopped), 1 an invalid variant or log, 2 usage error
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -286,10 +287,12 @@ def play(variant: str | None, seat: int, bots: str, level: str | None, seed: int
     except _Stop:
         kept = f"; the log is kept: continue with --resume {target}" if target else ""
         click.echo(f"\ngame stopped{kept}")
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP (engine.cli.Terminated)
         kept = f"; the log is kept: continue with --resume {target}" if target else ""
-        click.echo(f"\ngame interrupted{kept}", err=True)
-        sys.exit(130)
+        signum = getattr(exc, "signum", None)
+        by = "" if signum is None else f" by {signal.Signals(signum).name}"
+        click.echo(f"\ngame interrupted{by}{kept}", err=True)
+        sys.exit(130 if signum is None else 128 + signum)
     finally:
         if out is not None:
             out.close()

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from engine.bots import bot_problem
 from engine.serve import Limits, serve
 
 
@@ -22,6 +23,9 @@ def _commands(values: tuple[str, ...]) -> dict[str, str]:
         name, sep, command = value.partition("=")
         if not sep or not name.strip() or not command.strip():
             raise click.BadParameter(f"{value!r}: expected NAME=COMMAND", param_hint="--bot")
+        problem = bot_problem(f"cmd:{command.strip()}")
+        if problem is not None:
+            raise click.BadParameter(f"{name.strip()}: {problem}", param_hint="--bot")
         out[name.strip()] = f"cmd:{command.strip()}"
     return out
 

@@ -3,16 +3,15 @@
 The handshake (its ``id`` checked against its schema, and shown: name, author, options); a
 few hundred decisions in each shipped family (Paulista, Mineiro, Gaudério: their special
 hands and side bets), the bot on one team against the built-in ``heuristic``;
-a match abandoned half-way and the next one on the same process; a message of a kind it does
-not know (it must go on); every answer legal and in time; ``quit``. Each check is a line,
+a match abandoned half-way and the next one on the same process; a message of a type it does
+not know (it must ignore it and go on, on the same process); every answer legal and in time;
+``quit``. Each check is a line,
 ``ok`` or ``FAILED`` with why.
 """
 
 from __future__ import annotations
 
 import json
-import shlex
-import subprocess
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -24,7 +23,8 @@ from engine.actions import Action
 from engine.bots import make_bot, notify
 from engine.game import Match
 from engine.observation import Observation
-from engine.protocol.external import BotError, Channel, ExternalBot, end_all
+from engine.protocol.external import Channel, ExternalBot, end_all
+from engine.protocol.process import BotError, split_command
 from engine.resources import schema_path
 from engine.simulate import bot_seed, match_seed, play_match
 from engine.state import Phase
@@ -112,7 +112,7 @@ class _Timed:
 
 def _abandoned(command: str, move_ms: int, faults: list[str]) -> str:
     """A match left half-way (``end`` with a null result), then a whole one on the same
-    process, with a message of an unknown kind before it."""
+    process."""
     rules = load_variant(root_variants()[-1])  # a four-seat family (paulista today)
     match = Match(rules, seed=11)
     bot = ExternalBot(rules, 1, command, move_ms=move_ms, report=faults.append)
@@ -127,27 +127,54 @@ def _abandoned(command: str, move_ms: int, faults: list[str]) -> str:
         notify(match, seats)
     pid = bot.pid
     bot.close()
-    bot2 = ExternalBot(rules, 2, command, move_ms=move_ms, report=faults.append, match=1)
-    bot2.send({"type": "x-unknown", "note": "a later version's message"})
-    again = bot2.pid
-    m2 = Match(rules, seed=12)
-    play_match(m2, [bot2, *(make_bot("random", rules, s) for s in range(1, rules.players))])
-    if bot2.dead or not bot2.ended:
-        return "the next match did not end well"
-    if pid is None or again != pid:
-        return "a new process for the next match (expected the same one to go on)"
+    return _next_match(command, move_ms, faults, pid, 1, None,
+                       "after a match abandoned half-way (an 'end' with a null result)")
+
+
+#: The message of a type the bot cannot know (a later version's): it must ignore it.
+UNKNOWN = {"type": "x-unknown", "note": "a later version's message"}
+
+
+def _next_match(command: str, move_ms: int, faults: list[str], pid: int | None, number: int,
+                before: dict[str, Any] | None, after: str) -> str:
+    """A whole match (``before``: a message sent first), on the idle process ``pid`` if it
+    is given; what went wrong, ``""`` if nothing."""
+    rules = load_variant(root_variants()[-1])
+    bot = ExternalBot(rules, 2, command, move_ms=move_ms, report=faults.append, match=number)
+    match = Match(rules, seed=11 + number)
+    bot.observe(match.observation(0))  # the match begins: on which process?
+    again = bot.pid
+    if before is not None:
+        bot.send(before)
+    play_match(match, [bot, *(make_bot("random", rules, s) for s in range(1, rules.players))])
+    if pid is not None and again != pid:
+        return f"{after}, a new process (expected the same one to go on)"
+    if bot.faults:
+        first = bot.faults[0]
+        at = f"at its decision {first['decision']}" if first["decision"] else \
+            "before its first decision"
+        return f"{after}, the next match failed {at}: {first['kind']}: {first['detail']}"
+    if bot.dead or not bot.ended:
+        return f"{after}, the next match did not reach its end"
     return ""
+
+
+def _unknown(command: str, move_ms: int, faults: list[str]) -> str:
+    """A message of a type the bot does not know, then a whole match on the same process:
+    the bot must ignore the message (docs/bot-protocol.md: unknown types and fields)."""
+    return _next_match(command, move_ms, faults, None, 2, UNKNOWN,
+                       f"after a message of an unknown type ({json.dumps(UNKNOWN)}), which a "
+                       f"bot must ignore")
 
 
 def _quit(command: str) -> str:
     """The bot exits on ``quit`` within 2 seconds."""
-    ch = Channel(shlex.split(command))
+    ch = Channel(split_command(command))
     ch.handshake()
     try:
         ch.send({"type": "quit"}, time.monotonic() + 1)
-        ch.proc.wait(2)
-    except subprocess.TimeoutExpired:
-        return "still running 2 s after quit"
+        if ch.wait(2) is None:
+            return "still running 2 s after quit"
     except Exception as exc:  # a dead pipe: it exited before reading quit
         return f"{exc}"
     finally:
@@ -184,7 +211,7 @@ def check(command: str, *, decisions: int = 200, move_ms: int = 5000) -> Report:
     """Run every check of ``command`` (a command line) and return the report."""
     report = Report()
     try:
-        ch = Channel(shlex.split(command))
+        ch = Channel(split_command(command))
         ch.handshake()
     except BotError as exc:
         report.add("handshake", False, str(exc))
@@ -200,10 +227,12 @@ def check(command: str, *, decisions: int = 200, move_ms: int = 5000) -> Report:
                        f"{made} decisions in {matches} matches, slowest answer "
                        f"{slowest:.0f} ms" + (f"; {len(faults)} faults, the first: {faults[0]}"
                                               if faults else ""))
-        faults = []
-        problem = _abandoned(command, move_ms, faults)
-        report.add("abandoned match, unknown message", not problem and not faults,
-                   problem or (faults[0] if faults else "the next match goes on, same process"))
+        for name, run in (("abandoned match", _abandoned), ("unknown message", _unknown)):
+            faults = []
+            problem = run(command, move_ms, faults)
+            report.add(name, not problem and not faults,
+                       problem or (faults[0] if faults else
+                                   "the next match goes on, on the same process"))
         problem = _quit(command)
         report.add("quit", not problem, problem or "exited")
     except BotError as exc:

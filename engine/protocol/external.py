@@ -1,14 +1,16 @@
 """A bot program as an :class:`engine.bots.Bot`: ``cmd:./mybot --level 3`` (docs/bot-protocol.md).
 
 Each bot runs as a subprocess in its own process group (its own session), spoken to in JSON
-lines; its standard error goes to a file of its own. Every read is non-blocking (a selector,
-with a deadline), every write too, so no bot can hang the engine. A bot process serves match
+lines; its standard error goes to a capped file of its own (:mod:`engine.protocol.process`:
+how a bot process is started, ended with everything it started, and its stderr kept).
+Every read is non-blocking (a selector, with a deadline), every write too, so no bot can hang
+the engine. A bot process serves match
 after match: :class:`ExternalBot` takes an idle one of its command from this process's pool
 when its match starts and gives it back at the end (a worker of ``--jobs`` has its own pool;
 on a Dask worker, each chunk has its own, ended with it: :mod:`engine.protocol.chunk`;
 ``truco serve`` ends a table's with its match: :meth:`ExternalBot.end`).
 Every bot process is ended with its whole process group: when its match fails, at interpreter
-exit (also after Ctrl-C), and when a worker is terminated.
+exit (also after Ctrl-C, and SIGTERM to a command), and when a worker is terminated.
 
 What a failure costs (the default move: ``pass`` where it is offered, else the first legal
 move):
@@ -28,24 +30,16 @@ from __future__ import annotations
 import atexit
 import contextlib
 import json
-import multiprocessing
 import os
 import selectors
 import shlex
-import signal
-import subprocess
 import sys
-import tempfile
 import time
 import weakref
 from collections.abc import Callable, Mapping, Sequence
-from multiprocessing import util as _mp_util
-from pathlib import Path
-from types import FrameType
 from typing import Any
 
 from engine.actions import Action
-from engine.errors import TrucoError
 from engine.observation import Observation, to_json
 from engine.protocol import (
     VERSION,
@@ -59,6 +53,8 @@ from engine.protocol import (
     seat_events,
 )
 from engine.protocol.chunk import current
+from engine.protocol.process import BotError as BotError  # where callers have found it
+from engine.protocol.process import BotProcess, guard_termination, live, split_command
 from engine.rules import Rules
 from engine.state import Phase
 
@@ -70,10 +66,6 @@ MAX_BYTES = 4 << 20
 HANDSHAKE_MS = 10_000
 #: How long a bot has to exit after ``quit`` before its process group is killed (seconds).
 QUIT_GRACE = 0.5
-
-
-class BotError(TrucoError):
-    """A bot program cannot be started or fails its handshake."""
 
 
 class Dead(Exception):
@@ -96,40 +88,13 @@ def default_time() -> dict[str, int | None]:
     return {"move_ms": move, "clock_ms": int(clock) if clock else None}
 
 
-def stderr_dir() -> Path:
-    """Where each bot's standard error is kept: ``TRUCO_BOT_STDERR``, else a ``truco-bots``
-    folder in the temporary directory."""
-    where = os.environ.get("TRUCO_BOT_STDERR")
-    path = Path(where) if where else Path(tempfile.gettempdir()) / "truco-bots"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-class Channel:
-    """One bot process: its pipes (both non-blocking), its process group, a line reader."""
+class Channel(BotProcess):
+    """One bot process (:class:`engine.protocol.process.BotProcess`) spoken to: a line
+    reader, its handshake, ``quit``."""
 
     def __init__(self, argv: Sequence[str], *, cwd: str | None = None) -> None:
-        self.argv = list(argv)
-        self.owner = os.getpid()
-        label = "".join(c if c.isalnum() else "-" for c in Path(argv[0]).name)[:40]
-        fd, name = tempfile.mkstemp(prefix=f"{label}-{os.getpid()}-", suffix=".stderr",
-                                    dir=stderr_dir())
-        self.stderr_path = name
-        try:
-            self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE, stderr=fd, cwd=cwd,
-                                         start_new_session=True, bufsize=0)
-        except OSError as exc:
-            raise BotError(f"cannot start bot {shlex.join(self.argv)}: "
-                           f"{exc.strerror or exc}") from None
-        finally:
-            os.close(fd)
-        _LIVE.add(self)
-        _guard_termination()
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.stdin, self.stdout = self.proc.stdin.fileno(), self.proc.stdout.fileno()
-        os.set_blocking(self.stdin, False)
-        os.set_blocking(self.stdout, False)
+        guard_termination(end_all)
+        super().__init__(argv, cwd=cwd)
         self.buffer = bytearray()
         self.eof = False
         self.name = ""
@@ -139,11 +104,6 @@ class Channel:
         #: The idle pool this process goes back to between matches.
         self.pool = _IDLE
 
-    @property
-    def pid(self) -> int:
-        """The bot's process id, which is its process group's too (it leads a new session)."""
-        return self.proc.pid
-
     def send(self, message: Mapping[str, Any], deadline: float) -> None:
         """Write one message, waiting at most until ``deadline`` for the pipe to take it."""
         if self.proc.stdin is None or self.proc.stdin.closed:
@@ -151,6 +111,7 @@ class Channel:
         data = memoryview(dumps(message))
         with selectors.DefaultSelector() as sel:
             sel.register(self.stdin, selectors.EVENT_WRITE)
+            self.watch_stderr(sel)
             while data:
                 try:
                     n = os.write(self.stdin, data)
@@ -159,8 +120,7 @@ class Channel:
                 except (BrokenPipeError, ConnectionResetError):
                     raise Dead("crash", "the bot closed its input (it exited?)") from None
                 data = data[n:]
-                if data and not sel.select(max(0.0, deadline - time.monotonic())) \
-                        and time.monotonic() >= deadline:
+                if data and not self.ready(sel, deadline):
                     raise Dead("timeout", "the bot does not read its input")
 
     def read_line(self, deadline: float, budget: list[int]) -> bytes | None:
@@ -169,6 +129,7 @@ class Channel:
         Raises :class:`Dead` on end of output or a flood."""
         with selectors.DefaultSelector() as sel:
             sel.register(self.stdout, selectors.EVENT_READ)
+            self.watch_stderr(sel)
             while True:
                 end = self.buffer.find(b"\n")
                 if end >= 0:
@@ -179,11 +140,8 @@ class Channel:
                     raise Dead("flood", f"a line longer than {MAX_LINE} bytes")
                 if self.eof:
                     raise Dead("crash", f"the bot's output ended{self._exit_note()}")
-                left = deadline - time.monotonic()
-                if left <= 0 or not sel.select(left):
-                    if time.monotonic() >= deadline:
-                        return None
-                    continue
+                if not self.ready(sel, deadline):
+                    return None
                 try:
                     chunk = os.read(self.stdout, 65536)
                 except BlockingIOError:
@@ -197,10 +155,8 @@ class Channel:
                 self.buffer += chunk
 
     def _exit_note(self) -> str:
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            code = self.proc.wait(0.2)
-            return f" (exit code {code})"
-        return ""
+        code = self.wait(0.2)
+        return "" if code is None else f" (exit code {code})"
 
     def handshake(self) -> None:
         """``hello``, then the bot's ``id`` and ``ready`` (:data:`HANDSHAKE_MS`)."""
@@ -227,31 +183,19 @@ class Channel:
                     raise Dead("garbage", f"expected an 'id' message, then 'ready'; found "
                                           f"{_shown(line)}")
         except Dead as exc:
+            where = self.keep_stderr()
             self.kill()
             raise BotError(f"bot {shlex.join(self.argv)} failed its handshake: {exc.detail} "
-                           f"(its stderr: {self.stderr_path})") from None
+                           f"(its stderr: {where})") from None
         self.name = str(ident.get("name", ""))
         self.judges = ident.get("judge") is True
         self.ident = ident
-
-    def kill(self) -> None:
-        """End the bot's whole process group (SIGKILL), reap it and close the pipes."""
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pid, signal.SIGKILL)
-        with contextlib.suppress(ChildProcessError, subprocess.TimeoutExpired):
-            self.proc.wait(5)
-        for stream in (self.proc.stdin, self.proc.stdout):
-            with contextlib.suppress(OSError):
-                if stream is not None:
-                    stream.close()
-        _LIVE.discard(self)
 
     def close(self) -> None:
         """Say ``quit``, give the bot :data:`QUIT_GRACE` to exit, then end its group."""
         with contextlib.suppress(Dead, OSError):
             self.send(quit_(), time.monotonic() + QUIT_GRACE)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.proc.wait(QUIT_GRACE)
+        self.wait(QUIT_GRACE)
         self.kill()
 
 
@@ -270,43 +214,20 @@ def _shown(line: bytes) -> str:
 
 
 # -- the processes of this interpreter: an idle pool per command, all ended at exit ----------
-_LIVE: weakref.WeakSet[Channel] = weakref.WeakSet()
 _IDLE: dict[tuple[str, ...], list[Channel]] = {}
-_GUARDED: list[int] = []
 
 
 def end_all() -> None:
     """End every bot process this process started (idle or in a match)."""
-    for ch in list(_LIVE):
-        if ch.owner == os.getpid():
-            ch.close() if ch.proc.poll() is None else ch.kill()
+    for ch in live():
+        if isinstance(ch, Channel) and ch.proc.poll() is None:
+            ch.close()
+        else:
+            ch.kill()
     _IDLE.clear()
 
 
 atexit.register(end_all)
-
-
-def _guard_termination() -> None:
-    """Once in each process that starts bots: a worker of a multiprocessing pool leaves
-    through ``os._exit``, without atexit (on Ctrl-C too), so multiprocessing's own exit
-    handlers end its bots; and a SIGTERM (a pool being terminated) ends them first."""
-    if os.getpid() in _GUARDED:
-        return
-    _GUARDED.append(os.getpid())
-    if multiprocessing.parent_process() is None:
-        return  # the main process: atexit ends its bots; its handlers are its own
-    _mp_util.Finalize(None, end_all, exitpriority=100)
-    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
-        with contextlib.suppress(ValueError):  # not the main thread: atexit still ends them
-            signal.signal(signal.SIGTERM, _on_term)
-
-
-def _on_term(signum: int, _frame: FrameType | None) -> None:
-    for ch in list(_LIVE):
-        if ch.owner == os.getpid():
-            ch.kill()
-    signal.signal(signum, signal.SIG_DFL)
-    os.kill(os.getpid(), signum)
 
 
 def _take(argv: tuple[str, ...]) -> Channel:
@@ -384,7 +305,10 @@ class ExternalBot:
     def __init__(self, rules: Rules, seed: int, command: str | Sequence[str], *,
                  move_ms: int | None = None, clock_ms: int | None = None,
                  report: Report | None = None, match: int = 0) -> None:
-        self.argv = tuple(shlex.split(command) if isinstance(command, str) else command)
+        try:
+            self.argv = tuple(split_command(command) if isinstance(command, str) else command)
+        except ValueError as exc:
+            raise BotError(f"cmd: {exc}") from None
         if not self.argv:
             raise BotError("cmd: needs a command, e.g. cmd:./mybot")
         self.name = "cmd:" + shlex.join(self.argv)
@@ -451,7 +375,7 @@ class ExternalBot:
         session = self._session
         where = ""
         if session is not None and session.channel is not None:
-            where = f"; its stderr: {session.channel.stderr_path}"
+            where = f"; its stderr: {session.channel.keep_stderr()}"
             session.channel.kill()
             session.channel = None
         self.dead = True

@@ -166,7 +166,8 @@ def main(argv: list[str] | None = None) -> int:
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as data:
         proc = subprocess.Popen([sys.executable, "-m", "engine", "serve", "--port", str(port),
-                                 "--data", data, "--seat-timeout", "0", "--rate", "100000"],
+                                 "--data", data, "--seat-timeout", "0", "--rate", "100000",
+                                 "--fixed-seeds"],
                                 stderr=subprocess.DEVNULL)
         try:
             for _ in range(200):

@@ -74,6 +74,7 @@ def run_plans(r: Replayer, source: IO[bytes] | bytes) -> None:
         r.lines = line
         m = r.match
         if m is None or r.stopped:
+            r.after_reveal(line)
             continue
         kind, event, action, given = plan
         if kind == "checkpoint":
@@ -107,6 +108,8 @@ def run_plans(r: Replayer, source: IO[bytes] | bytes) -> None:
         r._move_line = line
         if m.is_over:
             r._end_line = line
+        if r.sealed is not None:
+            r.sealed.move(line, action)  # type: ignore[arg-type]
     if line == 0:
         r._item(empty_log(file))
     r._finish()

@@ -68,6 +68,9 @@ class Limits:
     #: second); then it closes: its connections are told (``closed``) and closed (4410), its
     #: page, log and replay are given from the data folder.
     linger: float = 300.0
+    #: Whether a table with a person seat may be given a fixed ``seed`` (tests: its deals are
+    #: known to whoever chose it). A table of bots only may always be.
+    fixed_seeds: bool = False
 
 
 @dataclass
@@ -76,6 +79,8 @@ class _Conn:
     seat: int | None  # None: a spectator
     allowance: float = 0.0
     stamp: float = field(default_factory=time.monotonic)
+    #: The join message's ``entropy`` (mixed into a sealed table's seed before its deal).
+    entropy: object = None
 
 
 class Server:
@@ -255,6 +260,10 @@ async def create(request: Request) -> Response:
                                     f"{', '.join(server.players())}")
     if seed is not None and (type(seed) is not int or not 0 <= seed < 1 << 64):
         return _error(400, "seed", "seed: an integer from 0 to 2**64-1")
+    if seed is not None and HUMAN in seats and not server.limits.fixed_seeds:
+        return _error(400, "seed", "seed: only a table of bots may be given a seed (whoever "
+                                   "chose it would know every hand); the server draws a "
+                                   "secret one (truco serve --fixed-seeds allows it, for tests)")
     players = [LEVELS.get(str(s), str(s)) for s in seats]
     for p in players:
         if p != HUMAN and p not in server.bot_commands and bot_problem(p):
@@ -420,7 +429,8 @@ async def _join(server: Server, ws: WebSocket, table: Table) -> _Conn | None:
             await _send_error(ws, "bad_token", "this link opens no seat of this table")
             await ws.close(4403)
             return None
-        return _Conn(ws, None if seat < 0 else seat, float(server.limits.burst))
+        return _Conn(ws, None if seat < 0 else seat, float(server.limits.burst),
+                     entropy=data.get("entropy"))
     await ws.close(4400)
     return None
 
@@ -455,9 +465,13 @@ async def _play(server: Server, ws: WebSocket) -> None:
     seat = conn.seat
     server.conns[table.id].append(conn)
     async with server.lock(table.id):  # not while a stand-in plays in its thread
-        table.joined(-1 if seat is None else seat)
+        dealt, refused = table.joined(-1 if seat is None else seat, conn.entropy)
+        if dealt:  # the first deal: the bots play
+            await asyncio.to_thread(table.run_bots)
     try:
         await ws.send_text(table.hello(seat))
+        if refused is not None:  # bad entropy: told, the join stands
+            await _send_error(ws, "entropy", refused)
         await server.broadcast(table)
         while True:
             data = await _read(server, ws, conn)

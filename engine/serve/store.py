@@ -30,6 +30,7 @@ from engine.game import Checkpoint, Match
 from engine.logread import LogItem
 from engine.replay import Visitor, replay
 from engine.rules import Rules
+from engine.serve.fair import Seal
 from engine.serve.table import HUMAN, Refusal, Table, resume
 from engine.variant import load, trusted_variants_only
 
@@ -101,9 +102,22 @@ class Store:
         self.bot_commands = bot_commands or {}
         root.mkdir(parents=True, exist_ok=True)
 
-    def _saver(self, table_id: str) -> Any:
+    def _saver(self, table_id: str, seal: Seal | None = None) -> Any:
+        """What writes the table's log; a sealed table's secret (its entropy) is written to
+        its ``table.json`` first whenever it changed, so that the log's deals can always be
+        dealt again from it."""
         path = self.root / table_id / "game.jsonl"
-        return lambda text: atomic_write_text(path, text)
+        kept = [None if seal is None else seal.to_json()]
+
+        def save(text: str) -> None:
+            if seal is not None and seal.to_json() != kept[0]:
+                meta_path = self.root / table_id / "table.json"
+                meta = json.loads(meta_path.read_text(encoding="utf-8"))
+                meta["seal"] = kept[0] = seal.to_json()
+                atomic_write_text(meta_path, json.dumps(meta, indent=1) + "\n")
+            atomic_write_text(path, text)
+
+        return save
 
     def create(self, variant: str, players: list[str], *, seed: int | None = None,
                house: tuple[str, str] | None = None) -> Table:
@@ -122,14 +136,19 @@ class Store:
                 rules = load(variant)
                 label = variant
             table = Table.new(rules, players, seed=seed, table_id=table_id, label=label,
-                              save=self._saver(table_id), bot_commands=self.bot_commands)
+                              bot_commands=self.bot_commands)
         except (TrucoError, Refusal):
             _remove(folder)
             raise
-        meta = {"id": table_id, "variant": label, "seed": table.match.seed,
+        # "seed" is the bots' seed (the deals' too at a table of a fixed seed); "seal" the
+        # secret seed a table without a fixed one committed to (never sent to a client)
+        meta = {"id": table_id, "variant": label, "seed": table.bots_seed,
                 "players": players, "tokens": {str(s): h for s, h in table.hashes.items()},
                 "spectator": table.spectator_hash}
+        if table.seal is not None:
+            meta["seal"] = table.seal.to_json()
         atomic_write_text(folder / "table.json", json.dumps(meta, indent=1) + "\n")
+        table.save = self._saver(table_id, table.seal)
         table.saved = -1
         table.write_log()
         return table
@@ -183,13 +202,20 @@ class Store:
         match = visitor.start
         if replayer.rules is None or match is None:
             raise LogError("no variant", file=str(log_path), line=1)
-        recent = resume(match, visitor.steps)  # the page's recent moves, as they were
+        steps = visitor.steps
+        seal = Seal.from_json(meta["seal"]) if "seal" in meta else None
+        if seal is not None:  # the log's deals are the secret seed's: it deals on
+            seal.dealt = any(isinstance(s, Deal) for s in steps)
+            steps = [s for s in steps if isinstance(s, Action)]
+            if seal.dealt:
+                match = Match(match.rules, seed=seal.deal_seed(), dealer=match.dealer)
+        recent = resume(match, steps)  # the page's recent moves, as they were
         players = [str(p) for p in meta["players"]]
         table = Table(meta["id"], match, meta["variant"], players,
                       {int(s): str(h) for s, h in meta["tokens"].items()}, meta["spectator"],
-                      bots_seed=int(meta["seed"]), save=self._saver(meta["id"]),
+                      bots_seed=int(meta["seed"]), save=self._saver(meta["id"], seal),
                       log=data.decode("utf-8"), bot_commands=self.bot_commands,
-                      recent=recent)
+                      recent=recent, seal=seal)
         table.moves = table.saved = sum(isinstance(s, Action) for s in visitor.steps)
         table.run_bots()  # a bot's move the crash cut short
         return table

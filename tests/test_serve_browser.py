@@ -234,3 +234,23 @@ def test_the_lobby_shows_a_house_file_s_problems_and_creates_its_table(
     assert seat.page.inner_text("#who") == "you are seat 2"
     assert seat.page.inner_text("#title") == "Truco da casa"
     assert errors == [] and seat.errors == []
+
+
+def test_the_page_gives_entropy_and_shows_the_deals_verified_at_the_end(
+        browser: Any, server: Running) -> None:
+    status, table = server.post("/api/tables", {"variant": "paulista",  # no seed: a secret one
+                                                "seats": ["human", "easy", "easy", "easy"]})
+    assert status == 201, table
+    a = Seat(browser, server, table["seats"][0]["link"])
+    fair = a.page.inner_text("#fair")
+    assert "committed to its secret seed before the first card" in fair, fair
+    _play([a], a.over, prefer=("raise", "accept"))
+    a.page.wait_for_function("document.body.dataset.fair !== undefined")
+    assert a.page.evaluate("document.body.dataset.fair") == "verified"
+    fair = a.page.inner_text("#fair")
+    assert "Deals verified" in fair and "Your entropy was mixed in" in fair, fair
+    assert f"truco verify truco-{table['table']}.jsonl" in fair
+    sealed = _table_of(server, table["table"]).seal
+    assert sealed is not None and len(sealed.entropy[0]) == 64  # the page's 32 random bytes
+    assert _verified(server, table["table"], complete=True)
+    assert a.errors == []

@@ -218,11 +218,12 @@ def test_the_seed_reaches_no_client_before_the_end_and_the_entropy_is_mixed_in(
         reveal = final["reveal"]
         status, log = server.get(f"/t/{table}/log")
     assert reveal["entropy"] == ["ab" * 32, "0123", "", ""]
-    assert commitment(reveal["seed"], reveal["nonce"]) == a.hello["seed_commitment"]
+    assert commitment(int(reveal["seed"]), reveal["nonce"]) == a.hello["seed_commitment"]
     header = json.loads(log.splitlines()[0])
     assert header["seed_commitment"] == a.hello["seed_commitment"]
     assert verify_bytes(log, "g.jsonl").valid
-    secrets = [str(reveal["seed"]), reveal["nonce"], str(reveal["deal_seed"])]
+    secrets = [reveal["seed"], reveal["nonce"], reveal["deal_seed"]]
+    assert all(isinstance(s, str) for s in secrets)  # exact in a page's JavaScript
     for client in (a, b):
         end = next(i for i, t in enumerate(client.received) if json.loads(t).get("over"))
         before = "".join(client.received[:end])
@@ -273,3 +274,15 @@ def test_a_sealed_table_read_back_after_a_restart_deals_on_from_its_secret(
 def test_other_variants_commit_and_verify(variant: str) -> None:
     table = Table.new(variant, ["random"] * load(variant).players)
     assert verify_bytes(table.out.getvalue().encode(), "g.jsonl").valid
+
+
+def test_a_person_seat_never_joined_is_stood_in_for_and_the_deal_goes_on(
+        tmp_path: Path) -> None:
+    with running(tmp_path, Limits(seat_timeout=0.2), fixed_seeds=False) as server:
+        status, body = server.post("/api/tables", {"variant": "paulista",
+                                                   "seats": ["human", "easy", "easy", "easy"]})
+        watcher = server.join(body["spectator"])
+        state = watcher.state
+        while state["moves"] == 0:  # the stand-in takes seat 0 after the wait: dealt, played
+            state = watcher.next_state()
+        assert state["seats"][0]["standin"] or state["over"]

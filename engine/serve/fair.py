@@ -55,9 +55,11 @@ class Seal:
         return None
 
     def reveal(self) -> dict[str, Any]:
-        """What the end of the match makes public (the log's ``reveal`` line, the pages')."""
-        return {"seed": self.seed, "nonce": self.nonce, "entropy": list(self.entropy),
-                "seed_commitment": self.commitment, "deal_seed": self.deal_seed()}
+        """What the end of the match makes public to the pages (the log's ``reveal`` line
+        holds the same): the seeds as decimal strings, which a page's JavaScript reads
+        exactly (its numbers are exact only up to 2^53)."""
+        return {"seed": str(self.seed), "nonce": self.nonce, "entropy": list(self.entropy),
+                "seed_commitment": self.commitment, "deal_seed": str(self.deal_seed())}
 
     def to_json(self) -> dict[str, Any]:
         """As the table's file keeps it (the server's own folder: never sent to a client)."""

@@ -286,3 +286,10 @@ def test_a_person_seat_never_joined_is_stood_in_for_and_the_deal_goes_on(
         while state["moves"] == 0:  # the stand-in takes seat 0 after the wait: dealt, played
             state = watcher.next_state()
         assert state["seats"][0]["standin"] or state["over"]
+
+
+def test_replay_checkpoints_writes_a_committed_log_again_with_its_reveal() -> None:
+    from engine.replay.annotate import annotate, strip_checkpoints
+    text, _ = _bots_log()
+    assert annotate(text.encode(), "g.jsonl")[0] == text
+    assert verify_bytes(strip_checkpoints(text).encode(), "g.jsonl").valid

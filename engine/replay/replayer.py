@@ -46,6 +46,10 @@ class Visitor:
         """A checkpoint line of the log, with the engine's checkpoint it stands for (``None``
         when the move did not cause one of its kind)."""
 
+    def reveal(self, item: LogItem) -> None:
+        """The log's reveal of its committed seed, checked good (docs/log-format.md,
+        Committed seeds)."""
+
     def problem(self, problem: LogProblem) -> None:
         """A problem at a line. Raise to stop the replay; return to go on."""
         raise problem
@@ -222,6 +226,7 @@ for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
             self._problem("reveal", why, item.line)
             return
         self.revealed_at = item.line
+        self.visitor.reveal(item)
 
     def _problem(self, kind: ProblemKind, message: str, line: int,
                  code: str | None = None) -> None:

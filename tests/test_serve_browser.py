@@ -164,6 +164,7 @@ def test_a_reconnect_mid_hand_gets_the_seat_and_its_cards(browser: Any,
                                                           server: Running) -> None:
     table = server.table("paulista", ["human", "easy", "easy", "easy"], seed=4)
     a = Seat(browser, server, table["seats"][0]["link"])
+    assert "fixed seed" in a.page.inner_text("#fair")  # a test server's seeded table says so
     _play([a], lambda: len(a.page.query_selector_all(".seat.me .hand .card")) < 3)
     hand = a.page.eval_on_selector_all(".seat.me .hand .card", "cs => cs.map(c => c.dataset.card)")
     moves = a.moves()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -198,24 +199,29 @@ def test_only_a_table_of_bots_takes_a_seed_unless_the_operator_allows_it(tmp_pat
         assert json.loads(log.splitlines()[0])["seed"] == 3  # as before: a seeded log
 
 
-def _people(server: Running) -> tuple[str, Client, Client]:
+def _people(server: Running) -> tuple[dict[str, Any], Client, Client]:
     status, body = server.post("/api/tables", {"variant": "paulista",
                                                "seats": ["human", "human", "easy", "easy"]})
     assert status == 201, body
     a = server.join(body["seats"][0]["link"], entropy="ab" * 32)
     assert a.state["obs"]["hand"] == [] and a.state["obs"]["phase"] == "deal"  # waits for b
     b = server.join(body["seats"][1]["link"], entropy="0123")
-    return body["table"], a, b
+    return body, a, b
 
 
 def test_the_seed_reaches_no_client_before_the_end_and_the_entropy_is_mixed_in(
         tmp_path: Path) -> None:
     with running(tmp_path, Limits(rate=1000, burst=2000), fixed_seeds=False) as server:
-        table, a, b = _people(server)
+        body, a, b = _people(server)
+        table = body["table"]
+        watcher = server.join(body["spectator"])
+        status, _ = server.get(f"/t/{table}/log")
+        assert status == 409  # the log holds every hand: not before the end
         assert a.hello["seed_commitment"] == b.hello["seed_commitment"]
         assert a.hello["fixed_seed"] is False
         final = play_out([a, b])
         reveal = final["reveal"]
+        watcher.fresh()
         status, log = server.get(f"/t/{table}/log")
     assert reveal["entropy"] == ["ab" * 32, "0123", "", ""]
     assert commitment(int(reveal["seed"]), reveal["nonce"]) == a.hello["seed_commitment"]
@@ -224,7 +230,7 @@ def test_the_seed_reaches_no_client_before_the_end_and_the_entropy_is_mixed_in(
     assert verify_bytes(log, "g.jsonl").valid
     secrets = [reveal["seed"], reveal["nonce"], reveal["deal_seed"]]
     assert all(isinstance(s, str) for s in secrets)  # exact in a page's JavaScript
-    for client in (a, b):
+    for client in (a, b, watcher):
         end = next(i for i, t in enumerate(client.received) if json.loads(t).get("over"))
         before = "".join(client.received[:end])
         assert not [s for s in secrets if s in before]

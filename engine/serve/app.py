@@ -310,7 +310,7 @@ async def finished(request: Request) -> tuple[str, str] | Response:
         return table_id, await asyncio.to_thread(path.read_text, encoding="utf-8")
     if not table.match.is_over:
         return _error(409, "not_over", "the log is given when the match is over "
-                                       "(it holds the seed, which deals every card)")
+                                       "(it holds every hand's cards)")
     return table_id, table.out.getvalue()
 
 

@@ -299,3 +299,17 @@ def test_replay_checkpoints_writes_a_committed_log_again_with_its_reveal() -> No
     text, _ = _bots_log()
     assert annotate(text.encode(), "g.jsonl")[0] == text
     assert verify_bytes(strip_checkpoints(text).encode(), "g.jsonl").valid
+
+
+def test_a_table_whose_seal_does_not_answer_its_log_is_not_picked_up(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    table = store.create("paulista", [HUMAN, "random", "random", "random"])
+    table.joined(0, "aa")
+    table.run_bots()
+    meta_path = tmp_path / table.id / "table.json"
+    meta = json.loads(meta_path.read_text())
+    meta["seal"]["seed"] = (meta["seal"]["seed"] + 1) % 2**64
+    meta_path.write_text(json.dumps(meta))
+    again = Store(tmp_path)
+    assert again.load_all() == []
+    assert "does not answer its log's seed_commitment" in again.problems[0]

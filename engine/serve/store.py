@@ -47,9 +47,11 @@ class _Moves(Visitor):
     def __init__(self) -> None:
         self.start: Match | None = None
         self.steps: list[Action | Deal] = []
+        self.commitment: str | None = None
 
     def header(self, item: LogItem, match: Match) -> None:
         self.start = match.clone()
+        self.commitment = item.data.get("seed_commitment")
 
     def hand(self, match: Match, deal: LogItem | None) -> None:
         if deal is not None and match.rng is None:  # the deal line dealt the hand
@@ -204,6 +206,9 @@ class Store:
             raise LogError("no variant", file=str(log_path), line=1)
         steps = visitor.steps
         seal = Seal.from_json(meta["seal"]) if "seal" in meta else None
+        if (seal and seal.commitment) != visitor.commitment:  # its deals are not the seal's
+            raise LogError("the table's seal does not answer its log's seed_commitment",
+                           file=str(log_path), line=1)
         if seal is not None:  # the log's deals are the secret seed's: it deals on
             seal.dealt = any(isinstance(s, Deal) for s in steps)
             steps = [s for s in steps if isinstance(s, Action)]

@@ -168,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         proc = subprocess.Popen([sys.executable, "-m", "engine", "serve", "--port", str(port),
                                  "--data", data, "--seat-timeout", "0", "--rate", "100000",
                                  "--client-tables", "100000", "--client-creations", "100000",
-                                 "--client-connections", "800"],
+                                 "--client-connections", "800", "--fixed-seeds"],
                                 stderr=subprocess.DEVNULL)
         try:
             for _ in range(200):

@@ -12,14 +12,15 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any, Literal
 
-from engine.logschema import CHECKPOINTS, MOVES, NEWER, build
+from engine.logschema import CHECKPOINTS, MOVES, NEWER, OTHERS, build
 from engine.logversion import VERSIONS
 from engine.schemas import strict_validator
 
-ItemKind = Literal["header", "deal", "move", "checkpoint"]
+ItemKind = Literal["header", "deal", "move", "checkpoint", "reveal"]
 
-# The move events (the kinds', engine.logschema) and the checkpoints, in the format's order.
-EVENT_TYPES = MOVES + CHECKPOINTS
+# The move events (the kinds', engine.logschema), the checkpoints and the reveal of a committed
+# seed, in the format's order.
+EVENT_TYPES = MOVES + CHECKPOINTS + OTHERS
 #: Event types of version 2 only: accepted by the schema, refused in a version-1 log by the
 #: version gate (engine.logversion), not named among the types an unknown event's message
 #: lists (version 1's).
@@ -252,7 +253,7 @@ def check_line(obj: Any, line: int) -> tuple[ItemKind, str | None]:
         return "move", (f"schema violation: unknown event type "
                         f"{json.dumps(event, ensure_ascii=False)}: expected one of "
                         + ", ".join(t for t in EVENT_TYPES if t not in VERSION_2_EVENTS))
-    kind: ItemKind = ("checkpoint" if event in CHECKPOINTS
+    kind: ItemKind = ("checkpoint" if event in CHECKPOINTS else "reveal" if event in OTHERS
                       else "deal" if event == "deal" else "move")
     e = schema_problem(obj, event)
     if e is not None:

@@ -125,7 +125,8 @@ def checkpoint_line(checkpoint: Mapping[str, Any]) -> str:
 def make_header(variant: str, *, seed: int | None = None, dealer: int = 0,
                 players: Sequence[str] | None = None, variant_sha256: str | None = None,
                 meta: dict[str, Any] | None = None, version: int = LOG_VERSION,
-                position: dict[str, Any] | None = None) -> dict[str, Any]:
+                position: dict[str, Any] | None = None,
+                seed_commitment: str | None = None) -> dict[str, Any]:
     """A header in the format's key order; absent optional fields are left out. ``version``
     is the format version the log needs (:mod:`engine.logversion`). With a ``position``
     (docs/positions.md: the match starts there) the header has neither ``seed`` nor
@@ -136,6 +137,8 @@ def make_header(variant: str, *, seed: int | None = None, dealer: int = 0,
     else:
         if seed is not None:
             header["seed"] = seed
+        if seed_commitment is not None:  # docs/log-format.md, Committed seeds
+            header["seed_commitment"] = seed_commitment
         header["dealer"] = dealer
     if players is not None:
         header["players"] = list(players)
@@ -215,7 +218,8 @@ class Recorder:
     def __init__(self, match: Match, out: TextIO, *, variant: str,
                  players: Sequence[str] | None = None, deals: bool = False,
                  fingerprint: bool = True, meta: dict[str, Any] | None = None,
-                 write_header: bool = True, position: bool | None = None) -> None:
+                 write_header: bool = True, position: bool | None = None,
+                 seed_commitment: str | None = None) -> None:
         self.match = match
         self.out = out
         self.deals = deals or match.rng is None
@@ -226,8 +230,10 @@ class Recorder:
             self._write(make_header(
                 variant, seed=match.seed, dealer=match.dealer, players=players,
                 variant_sha256=match.rules.fingerprint if fingerprint else None, meta=meta,
-                version=max(rules_need(match.rules), POSITION_VERSION if position else 1),
-                position=match.position() if position else None))
+                version=max(rules_need(match.rules), POSITION_VERSION if position else 1,
+                            2 if seed_commitment else 1),
+                position=match.position() if position else None,
+                seed_commitment=seed_commitment))
         if self.deals and match.hand_number and not position:
             self._write_deal()
         self.out.flush()
@@ -253,6 +259,12 @@ class Recorder:
             self._hand = m.hand_number
             if self.deals:
                 self._write_deal()
+        self.out.flush()
+
+    def reveal(self, seed: int, nonce: str, entropy: Sequence[str]) -> None:
+        """Write the reveal of the header's ``seed_commitment``, the log's last line (once
+        the match is over: docs/log-format.md, Committed seeds)."""
+        self._write({"event": "reveal", "seed": seed, "nonce": nonce, "entropy": list(entropy)})
         self.out.flush()
 
     def _write_deal(self) -> None:

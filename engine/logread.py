@@ -57,7 +57,7 @@ _CHUNK = MAX_LINE_BYTES + 3
 #: What went wrong, one word per error kind of docs/log-format.md (plus the reader's own).
 ProblemKind = Literal[
     "json", "encoding", "limit", "blank", "schema", "header", "variant", "illegal",
-    "checkpoint", "deal", "after_end", "incomplete",
+    "checkpoint", "deal", "after_end", "reveal", "incomplete",
 ]
 
 

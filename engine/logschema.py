@@ -107,6 +107,16 @@ _BASE: dict[str, Any] = {
                     "Unsigned 64-bit seed of the deals (docs/log-format.md, Seeded deals). "
                     "Without one, every hand needs a deal event."),
             },
+            "seed_commitment": {
+                "type": "string",
+                "pattern": "^[0-9a-f]{64}$",
+                "description": (
+                    "Version 2 only: SHA-256, lowercase hex, of \"<seed>:<nonce>\" (docs/"
+                    "log-format.md, Committed seeds): a secret seed the table committed to "
+                    "before the first card, revealed by the last line's reveal event. A header "
+                    "with a commitment has no seed and no position; every hand has a deal "
+                    "event."),
+            },
             "dealer": {
                 "$ref": "#/$defs/seat",
                 "description": "Seat of the first hand's dealer, default 0.",
@@ -284,6 +294,44 @@ _CHECKPOINTS: dict[str, Any] = {
     },
 }
 
+#: The reveal of a committed seed (docs/log-format.md, Committed seeds): neither a move nor a
+#: checkpoint, the last line of a log whose header has a ``seed_commitment``.
+_REVEAL: dict[str, Any] = {
+    "reveal": {
+        "type": "object",
+        "description": (
+            "Reveal (version 2): the last line of a log whose header has a seed_commitment, "
+            "written once the match is over: the committed seed, its nonce and the seats' "
+            "entropy, from which every deal of the log follows."),
+        "additionalProperties": False,
+        "required": ["event", "seed", "nonce", "entropy"],
+        "properties": {
+            "event": {"const": "reveal", "description": "The event type, \"reveal\"."},
+            "seed": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 18446744073709551615,
+                "description": "The server's secret seed, committed to in the header.",
+            },
+            "nonce": {
+                "type": "string",
+                "pattern": "^[0-9a-f]{32}$",
+                "description": "The commitment's nonce: 32 lowercase hex digits.",
+            },
+            "entropy": {
+                "type": "array",
+                "items": {"type": "string", "pattern": "^[0-9a-f]{0,64}$"},
+                "minItems": 1,
+                "description": (
+                    "Each seat's contribution, in seat order: up to 64 lowercase hex digits, "
+                    "\"\" for a seat that gave none."),
+            },
+            "t": {"$ref": "#/$defs/t"},
+            "meta": {"$ref": "#/$defs/meta"},
+        },
+    },
+}
+
 #: The checkpoints' format versions, where above 1 (side bets, G28-G32), and how an error
 #: names them.
 _CHECKPOINT_VERSIONS = {name: (2, f"a side bet's {name} event")
@@ -324,11 +372,14 @@ def _event_schema(kind: MoveKind, log: LogEvent) -> dict[str, Any]:
 MOVES: tuple[str, ...] = tuple(k.name for k, _ in _logged())
 #: The checkpoint events, in the format's order.
 CHECKPOINTS: tuple[str, ...] = tuple(_CHECKPOINTS)
+#: The events that are neither moves nor checkpoints: the reveal of a committed seed.
+OTHERS: tuple[str, ...] = tuple(_REVEAL)
 #: The events version 1 has not: the version that has each, and how an error names it.
 NEWER: dict[str, tuple[int, str]] = {
     **{k.name: (log.version, log.named or f"a {k.name} move")
        for k, log in _logged() if log.version > 1},
     **_CHECKPOINT_VERSIONS,
+    "reveal": (2, "a reveal event"),
 }
 
 
@@ -340,12 +391,12 @@ def _listed(names: Sequence[str]) -> str:
 
 def build() -> dict[str, Any]:
     """The log schema, as data."""
-    events = {k.name: _event_schema(k, log) for k, log in _logged()} | _CHECKPOINTS
+    events = {k.name: _event_schema(k, log) for k, log in _logged()} | _CHECKPOINTS | _REVEAL
     names = list(events)
     any_event = {
         "type": "object",
-        "description": (f"Any line after the header: a move ({_listed(MOVES)}) or a checkpoint "
-                        f"({_listed(CHECKPOINTS)})."),
+        "description": (f"Any line after the header: a move ({_listed(MOVES)}), a checkpoint "
+                        f"({_listed(CHECKPOINTS)}) or, last, a reveal (version 2)."),
         "required": ["event"],
         "properties": {"event": {"enum": names, "description": "The event type."}},
         "allOf": [{"if": {"properties": {"event": {"const": name}}, "required": ["event"]},

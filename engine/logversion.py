@@ -39,7 +39,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import EXTRA_LETTER
-from engine.logschema import CHECKPOINTS, MOVES, NEWER
+from engine.logschema import CHECKPOINTS, MOVES, NEWER, OTHERS
 from engine.moves import KINDS
 
 if TYPE_CHECKING:
@@ -73,6 +73,7 @@ def _extra_card(event: Mapping[str, Any]) -> str | None:
 EVENTS: dict[str, tuple[str, int]] = {
     **{e: ("deal" if e == "deal" else "move", NEWER.get(e, (1, ""))[0]) for e in MOVES},
     **{e: ("checkpoint", NEWER.get(e, (1, ""))[0]) for e in CHECKPOINTS},
+    **{e: (e, NEWER.get(e, (1, ""))[0]) for e in OTHERS},
 }
 
 #: The event types version 1 has not (each needs version 2 or later).

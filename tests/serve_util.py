@@ -10,6 +10,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -71,9 +72,9 @@ class Running:
         assert status == 201, body
         return body
 
-    def join(self, link: str) -> Client:
+    def join(self, link: str, entropy: str | None = None) -> Client:
         table, token = link.split("/t/")[1].split("#k=")
-        return Client(self.ws(table), token)
+        return Client(self.ws(table), token, entropy)
 
     def ws(self, table: str) -> ClientConnection:
         """A websocket to the table (the context manager entered: closed by its close())."""
@@ -83,12 +84,15 @@ class Running:
 class Client:
     """A websocket client at one seat: ``hello`` and the first ``state`` read on joining."""
 
-    def __init__(self, ws: ClientConnection, token: str) -> None:
+    def __init__(self, ws: ClientConnection, token: str, entropy: str | None = None) -> None:
         self.ws = ws
         self.asked = 0
         #: Every text received, as received.
         self.received: list[str] = []
-        self.sent(json.dumps({"type": "join", "token": token}))
+        join = {"type": "join", "token": token}
+        if entropy is not None:
+            join["entropy"] = entropy
+        self.sent(json.dumps(join))
         self.hello = self.next()
         self.state = self.next_state()
 
@@ -133,9 +137,29 @@ class Client:
         self.ws.close()
 
 
+def play_out(clients: list[Client]) -> dict[str, Any]:
+    """Play the match to its end, each client's last legal move when it has one; the final
+    state."""
+    for _ in range(5000):
+        for c in clients:
+            c.fresh()
+        if clients[0].state["over"]:
+            return clients[0].state
+        mover = next((c for c in clients if c.state["legal"]), None)
+        if mover is None:
+            continue
+        mover.sent(json.dumps({"type": "move", "move": mover.state["legal"][-1]["move"]}))
+        mover.fresh()
+    raise AssertionError("the match did not end")
+
+
 @contextmanager
 def running(data: Path, limits: Limits | None = None,
-            bot_commands: dict[str, str] | None = None) -> Iterator[Running]:
+            bot_commands: dict[str, str] | None = None, *,
+            fixed_seeds: bool = True) -> Iterator[Running]:
+    """A server over loopback; by default it takes a fixed seed at any table
+    (``--fixed-seeds``), so that the tests' tables deal known cards."""
+    limits = replace(limits or Limits(), fixed_seeds=fixed_seeds)
     r = Running(data, limits, bot_commands)
     r.thread.start()
     for _ in range(600):

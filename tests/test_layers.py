@@ -42,7 +42,8 @@ def test_the_core_imports_no_front_end(path: Path) -> None:
 #: The engine's layers, lowest first: a module may import its own layer and the ones below.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("engine.cards", "engine.errors", "engine.shuffle", "engine.resources", "engine.fileio",
-     "engine.reading", "engine.schemas", "engine.strictjson", "engine.checkpoint", "engine.slots"),
+     "engine.reading", "engine.schemas", "engine.strictjson", "engine.checkpoint", "engine.slots",
+     "engine.fairness"),
     ("engine.rules", "engine.variant", "engine.sidebets"),
     ("engine.ruling", "engine.payload", "engine.actions", "engine.state", "engine.observation",
      "engine.moves"),

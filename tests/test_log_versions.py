@@ -35,6 +35,7 @@ LINES = {
     "side_bet": {"event": "side_bet", "bet": "envido", "calls": ["envido"], "accepted": True,
                  "winner": 1, "points": 2, "score": [0, 2]},
     "side_show": {"event": "side_show", "seat": 1, "cards": ["4c", "5c"]},
+    "reveal": {"event": "reveal", "seed": 7, "nonce": "0" * 32, "entropy": ["", "ab"]},
 }
 
 
@@ -43,7 +44,8 @@ def test_GH26_the_schema_names_the_event_types_of_logversion() -> None:
     assert schema["event"]["properties"]["event"]["enum"] == list(EVENTS)
     for event, (kind, version) in EVENTS.items():
         words = schema[event]["description"]
-        assert words.startswith("Checkpoint" if kind == "checkpoint" else "Move"), event
+        assert words.startswith({"checkpoint": "Checkpoint", "reveal": "Reveal"}.get(
+            kind, "Move")), event
         assert ("(version 2" in words) == (version == 2), event
     assert set(logread.EVENT_TYPES) == set(EVENTS) == set(LINES)
     assert set(logread.VERSION_2_EVENTS) == NEWER_EVENTS

@@ -164,6 +164,7 @@ def test_a_reconnect_mid_hand_gets_the_seat_and_its_cards(browser: Any,
                                                           server: Running) -> None:
     table = server.table("paulista", ["human", "easy", "easy", "easy"], seed=4)
     a = Seat(browser, server, table["seats"][0]["link"])
+    assert "fixed seed" in a.page.inner_text("#fair")  # a test server's seeded table says so
     _play([a], lambda: len(a.page.query_selector_all(".seat.me .hand .card")) < 3)
     hand = a.page.eval_on_selector_all(".seat.me .hand .card", "cs => cs.map(c => c.dataset.card)")
     moves = a.moves()
@@ -301,3 +302,23 @@ def test_a_person_names_their_seat_on_the_page(browser: Any, server: Running) ->
     assert "Zé <b>" in watcher.page.inner_text("#score")
     assert watcher.page.is_hidden("#name-form")
     assert seat.errors == [] and watcher.errors == []
+
+
+def test_the_page_gives_entropy_and_shows_the_deals_verified_at_the_end(
+        browser: Any, server: Running) -> None:
+    status, table = server.post("/api/tables", {"variant": "paulista",  # no seed: a secret one
+                                                "seats": ["human", "easy", "easy", "easy"]})
+    assert status == 201, table
+    a = Seat(browser, server, table["seats"][0]["link"])
+    fair = a.page.inner_text("#fair")
+    assert "committed to its secret seed before the first card" in fair, fair
+    _play([a], a.over, prefer=("raise", "accept"))
+    a.page.wait_for_function("document.body.dataset.fair !== undefined")
+    assert a.page.evaluate("document.body.dataset.fair") == "verified"
+    fair = a.page.inner_text("#fair")
+    assert "Deals verified" in fair and "Your entropy was mixed in" in fair, fair
+    assert f"truco verify truco-{table['table']}.jsonl" in fair
+    sealed = _table_of(server, table["table"]).seal
+    assert sealed is not None and len(sealed.entropy[0]) == 64  # the page's 32 random bytes
+    assert _verified(server, table["table"], complete=True)
+    assert a.errors == []

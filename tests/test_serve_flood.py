@@ -62,7 +62,9 @@ def test_no_bad_input_leaves_a_traceback_in_the_server_s_log(tmp_path: Path) -> 
                         b"Content-Length: 100\r\n\r\n{")
             cut.close()
         raw_socket(server).close()  # a connection that sends nothing
-        table = server.table("paulista", ["human", "easy", "easy", "easy"])
+        status, table = server.post("/api/tables", {"variant": "paulista",  # a secret seed
+                                                     "seats": ["human", "easy", "easy", "easy"]})
+        assert status == 201, table
         assert server.post("/api/tables", {"variant": "paulista", "seats": ["easy"] * 4}
                            )[0] == 429  # --client-tables 1
         token = table["seats"][0]["link"].split("#k=")[1]

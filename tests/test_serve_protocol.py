@@ -24,7 +24,7 @@ from websockets.exceptions import ConnectionClosed
 from engine.replay.verify import verify_file
 from engine.serve import Limits
 from engine.serve.table import Table
-from tests.serve_util import Client, Running, running
+from tests.serve_util import Client, Running, play_out, running
 
 
 @pytest.fixture
@@ -177,17 +177,7 @@ def test_an_empty_seat_is_played_by_a_bot_after_the_wait(tmp_path: Path) -> None
 
 
 def _play_out(server: Running, clients: list[Client]) -> dict[str, Any]:
-    for _ in range(5000):
-        for c in clients:
-            c.fresh()
-        if clients[0].state["over"]:
-            return clients[0].state
-        mover = next((c for c in clients if c.state["legal"]), None)
-        if mover is None:
-            continue
-        mover.sent(json.dumps({"type": "move", "move": mover.state["legal"][-1]["move"]}))
-        mover.fresh()
-    raise AssertionError("the match did not end")
+    return play_out(clients)
 
 
 def test_a_whole_match_through_the_server_writes_a_log_that_verifies(tmp_path: Path) -> None:

@@ -62,9 +62,14 @@ def _commands(values: tuple[str, ...]) -> dict[str, str]:
 @click.option("--bot", "bots", multiple=True, metavar="NAME=COMMAND",
               help="A bot program (docs/bot-protocol.md) the seats may be given, as NAME "
                    "(repeatable). Only the server's operator names commands.")
+@click.option("--fixed-seeds", is_flag=True,
+              help="For tests: let a table with a person seat be created with a fixed seed "
+                   "(whoever chose it knows every hand; its page says so). Without it only a "
+                   "table of bots takes one; every other table deals from a secret seed it "
+                   "commits to and reveals at the end.")
 def serve_(host: str, port: int, data: str, seat_timeout: float, rate: float,
            linger: float, client_tables: int, client_creations: int, client_connections: int,
-           bots: tuple[str, ...]) -> None:
+           bots: tuple[str, ...], fixed_seeds: bool) -> None:
     """Serve live tables in the browser: friends and bots, every game a verifiable log.
 
     \b
@@ -76,5 +81,5 @@ def serve_(host: str, port: int, data: str, seat_timeout: float, rate: float,
     limits = Limits(seat_timeout=seat_timeout or None, rate=rate, burst=max(1, int(2 * rate)),
                     linger=linger, client_tables=client_tables,
                     client_creations=client_creations,
-                    client_connections=client_connections)
+                    client_connections=client_connections, fixed_seeds=fixed_seeds)
     serve(Path(data), host=host, port=port, limits=limits, bot_commands=_commands(bots))

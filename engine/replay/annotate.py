@@ -71,6 +71,10 @@ class Annotator(Visitor):
         if engine is not None and _same(given, engine):
             self._kept[id(engine)] = dumps_event(item.data)  # one move may cause several
 
+    def reveal(self, item: LogItem) -> None:
+        self._flush()
+        self.lines.append(dumps_event(item.data))
+
     def problem(self, problem: LogProblem) -> None:
         if problem.kind == "checkpoint":
             self.replaced.append(problem)

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import IO, Any
 
 from engine.actions import Action, Deal
-from engine.cards import card_name, parse_card
 from engine.errors import IllegalMoveError, PositionError, VariantError
 from engine.game import Checkpoint, Match
 from engine.logformat import dumps_event
@@ -31,6 +30,8 @@ from engine.logread import (
 from engine.logversion import LATEST, header_problem
 from engine.position import hand_has_moves
 from engine.replay.fast import PLANS, plan_of
+from engine.replay.sealed import Sealed, seeded_deal_mismatch
+from engine.replay.sealed import header_problem as sealed_problem
 from engine.rules import Rules
 from engine.variant import is_shipped_name, load
 
@@ -52,6 +53,10 @@ class Visitor:
     def checkpoint(self, item: LogItem, engine: Checkpoint | None) -> None:
         """A checkpoint line of the log, with the engine's checkpoint it stands for (``None``
         when the move did not cause one of its kind)."""
+
+    def reveal(self, item: LogItem) -> None:
+        """The log's reveal of its committed seed, checked good (docs/log-format.md,
+        Committed seeds)."""
 
     def problem(self, problem: LogProblem) -> None:
         """A problem at a line. Raise to stop the replay; return to go on."""
@@ -136,6 +141,10 @@ for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
         self._cp_next = 0
         self._move_line: int | None = None
         self._end_line: int | None = None
+        #: A header's seed_commitment: the deals and moves kept for the reveal.
+        self.sealed: Sealed | None = None
+        #: The line of the reveal, once read.
+        self.revealed_at: int | None = None
 
     # -- the loop -------------------------------------------------------------------------------
     def run(self, items: Iterable[LogItem | LogProblem]) -> None:
@@ -183,6 +192,7 @@ for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
             self.lines = line
             m = self.match
             if m is None or self.stopped:
+                self.after_reveal(line)
                 continue
             kind, event, action, given = plan
             if kind == "checkpoint":
@@ -213,7 +223,9 @@ for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
         if item.kind == "header":
             self._header(item)
         elif self.match is None or self.stopped:
-            return
+            self.after_reveal(item.line)
+        elif item.kind == "reveal":
+            self._reveal(item)
         elif item.kind == "checkpoint":
             given = plan_of(item)[3]
             assert given is not None
@@ -235,7 +247,39 @@ for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
                 "incomplete", f"incomplete: the log ends before the match is over (hand "
                 f"{m.hand_number}, score {m.score}, games {m.games})", file=self.file,
                 line=max(self.lines, 1))
+        elif self.sealed is not None and not self.stopped and self.revealed_at is None:
+            self.incomplete = LogProblem(
+                "incomplete", "incomplete: the match is over but its committed seed is not "
+                "revealed yet (no reveal line): its deals are not checked", file=self.file,
+                line=max(self.lines, 1))
         self.visitor.end(self)
+
+    def after_reveal(self, line: int) -> None:
+        """A line after the reveal is a problem (the reveal is the log's last line); after
+        any other stop, the lines are not replayed."""
+        if self.revealed_at is not None:
+            self._problem("after_end", f"an event after the reveal (at line "
+                          f"{self.revealed_at}): the reveal is the log's last line", line)
+
+    def _reveal(self, item: LogItem) -> None:
+        """The reveal of a committed seed: after the match's end, answering the header's
+        commitment, and every deal following from the seed it reveals."""
+        m = self.match
+        assert m is not None
+        why: str | None
+        if self.sealed is None:
+            why = "a reveal in a log whose header has no seed_commitment"
+        elif not m.is_over:
+            why = (f"reveal before the match is over (hand {m.hand_number}, score "
+                   f"{m.score}): the seed is revealed once the match has ended")
+        else:
+            why = self.sealed.reveal(item.data)
+        self.stopped = True
+        if why is not None:
+            self._problem("reveal", why, item.line)
+            return
+        self.revealed_at = item.line
+        self.visitor.reveal(item)
 
     def _problem(self, kind: ProblemKind, message: str, line: int,
                  code: str | None = None) -> None:
@@ -268,6 +312,11 @@ for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
             self._problem("variant", f"variant_sha256 {sha} does not match the fingerprint of "
                           f"variant {ref!r}, {fingerprint}: the rules changed since the "
                           "log was written", item.line)
+        if "seed_commitment" in h:
+            why = sealed_problem(h)
+            if why is not None:
+                self._stop("header", f"bad header: {why}", item.line)
+                return
         position = h.get("position")
         if position is not None:
             self._position_header(item, rules)
@@ -287,6 +336,8 @@ for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
             return
         self.rules = rules
         self.match = Match(rules, seed=h.get("seed"), dealer=dealer)
+        if "seed_commitment" in h:
+            self.sealed = Sealed(h["seed_commitment"], rules, dealer)
         self.visitor.header(item, self.match)
 
     def _position_header(self, item: LogItem, rules: Rules) -> None:
@@ -357,6 +408,8 @@ for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
                 return
             self._new_hand_check()
             self._hand_events = 1
+            if self.sealed is not None:
+                self.sealed.deal(item.line, d)
             self._announce(item)
             return
         if self._hand_events:
@@ -371,20 +424,7 @@ for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
 
     @staticmethod
     def _seeded_deal_mismatch(m: Match, d: dict[str, Any]) -> str | None:
-        if d["dealer"] != m.dealer:
-            return f"the dealer is seat {m.dealer} by rotation, not {d['dealer']}"
-        hands = d["hands"]
-        if len(hands) != len(m.hand.dealt):
-            return f"expected {len(m.hand.dealt)} hands, found {len(hands)}"
-        for seat, (found, dealt) in enumerate(zip(hands, m.hand.dealt, strict=True)):
-            if sorted(parse_card(c) for c in found) != sorted(dealt):
-                return (f"seat {seat} holds {' '.join(found)}, the seed deals "
-                        f"{' '.join(card_name(c) for c in dealt)}")
-        vira = d.get("vira")
-        seeded = None if m.hand.vira is None else card_name(m.hand.vira)
-        if vira != seeded:
-            return f"the vira is {vira or 'missing'}, the seed turns {seeded or 'none'}"
-        return None
+        return seeded_deal_mismatch(m, d)
 
     def _move(self, item: LogItem) -> None:
         m = self.match
@@ -421,6 +461,8 @@ for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
         self._move_line = line
         if m.is_over:
             self._end_line = line
+        if self.sealed is not None:
+            self.sealed.move(line, action)
         if item is not None:
             self.visitor.move(item, action, m, cps)
 

@@ -71,6 +71,8 @@ class _Conn:
     refused: int = 0  # refused messages in a row
     name: object = None  # the name the join message gave, if any
     told: bool = False  # the client was told it sends too fast (the next too_fast is not)
+    #: The join message's ``entropy`` (mixed into a sealed table's seed before its deal).
+    entropy: object = None
 
 
 class Server:
@@ -194,8 +196,9 @@ class Server:
             return
         for table in list(self.tables.values()):
             for seat in table.awaited():
-                if table.online.get(seat, 0) == 0 and \
-                        now - self.empty_since.get((table.id, seat), now) >= wait:
+                left_at = self.empty_since.get((table.id, seat))  # None: never joined
+                if table.online.get(seat, 0) == 0 and left_at is not None and \
+                        now - left_at >= wait:
                     async with self.lock(table.id):
                         await asyncio.to_thread(table.stand_in, seat)
                     await self.broadcast(table)
@@ -265,6 +268,11 @@ async def create(request: Request) -> Response:
                                      f"{', '.join(server.players())}")
     if seed is not None and (type(seed) is not int or not 0 <= seed < 1 << 64):
         return refusal(400, "seed", "seed: an integer from 0 to 2**64-1")
+    if seed is not None and HUMAN in seats and not server.limits.fixed_seeds:
+        return refusal(400, "seed", "seed: only a table of bots may be given a seed (whoever "
+                                    "chose it would know every hand); the server draws a "
+                                    "secret one (truco serve --fixed-seeds allows it, for "
+                                    "tests)")
     players = [LEVELS.get(str(s), str(s)) for s in seats]
     for p in players:
         if p != HUMAN and p not in server.bot_commands and bot_problem(p):
@@ -318,7 +326,7 @@ async def finished(request: Request) -> tuple[str, str] | Response:
             return refusal(404, "no_table", "no such table: its log cannot be read")
     if not table.match.is_over:
         return refusal(409, "not_over", "the log is given when the match is over "
-                                        "(it holds the seed, which deals every card)")
+                                        "(it holds every hand's cards)")
     return table_id, table.out.getvalue()
 
 
@@ -467,9 +475,8 @@ async def _join(server: Server, ws: WebSocket, table: Table) -> _Conn | None:
         if seat is None:
             await _turn_away(ws, "bad_token", "this link opens no seat of this table", 4403)
             return None
-        conn = _Conn(ws, None if seat < 0 else seat, float(server.limits.burst))
-        conn.name = data.get("name")
-        return conn
+        return _Conn(ws, None if seat < 0 else seat, float(server.limits.burst),
+                     name=data.get("name"), entropy=data.get("entropy"))
     await ws.close(4400)
     return None
 
@@ -501,9 +508,13 @@ async def _play(server: Server, ws: WebSocket) -> None:
     if seat is not None:
         server.unjoined.pop(table.id, None)
     async with server.lock(table.id):  # not while a stand-in plays in its thread
-        table.joined(-1 if seat is None else seat)
+        dealt, bad_entropy = table.joined(-1 if seat is None else seat, conn.entropy)
+        if dealt:  # the first deal: the bots play
+            await asyncio.to_thread(table.run_bots)
     try:
         await ws.send_text(table.hello(seat))
+        if bad_entropy is not None:  # told, the join stands
+            await _send_error(ws, "entropy", bad_entropy)
         if conn.name is not None:
             await _rename(server, table, conn, conn.name)
         await server.broadcast(table)

@@ -69,6 +69,9 @@ class Limits:
     #: second); then it closes: its connections are told (``closed``) and closed (4410), its
     #: page, log and replay are given from the data folder.
     linger: float = 300.0
+    #: Whether a table with a person seat may be given a fixed ``seed`` (tests: its deals are
+    #: known to whoever chose it). A table of bots only may always be.
+    fixed_seeds: bool = False
 
 
 def untrusted_json(text: str | bytes) -> Any:

@@ -34,6 +34,7 @@ from engine.reading import read_regular
 from engine.replay import Visitor, replay
 from engine.resources import shipped_variants
 from engine.rules import Rules
+from engine.serve.fair import Seal
 from engine.serve.table import HUMAN, Refusal, Table, resume
 from engine.variant import load, trusted_variants_only
 from engine.viewer import replay_page
@@ -62,11 +63,13 @@ class _Moves(Visitor):
         self.variant: object = None
         self.players: object = None
         self.steps: list[Action | Deal] = []
+        self.commitment: str | None = None
 
     def header(self, item: LogItem, match: Match) -> None:
         self.start = match.clone()
         self.variant = item.data.get("variant")
         self.players = item.data.get("players")
+        self.commitment = item.data.get("seed_commitment")
 
     def hand(self, match: Match, deal: LogItem | None) -> None:
         if deal is not None and match.rng is None:  # the deal line dealt the hand
@@ -136,9 +139,22 @@ class Store:
         self.root = Path(os.path.realpath(root))  # one spelling, left out of every refusal
         self.bot_commands = bot_commands or {}
 
-    def _saver(self, table_id: str) -> Any:
+    def _saver(self, table_id: str, seal: Seal | None = None) -> Any:
+        """What writes the table's log; a sealed table's secret (its entropy) is written to
+        its ``table.json`` first whenever it changed, so that the log's deals can always be
+        dealt again from it."""
         path = self.root / table_id / "game.jsonl"
-        return lambda text: atomic_write_text(path, text)
+        kept = [None if seal is None else seal.to_json()]
+
+        def save(text: str) -> None:
+            if seal is not None and seal.to_json() != kept[0]:
+                meta = _read_meta(self.root / table_id) or {}
+                meta["seal"] = kept[0] = seal.to_json()
+                atomic_write_text(self.root / table_id / "table.json",
+                                  json.dumps(meta, indent=1) + "\n")
+            atomic_write_text(path, text)
+
+        return save
 
     def create(self, variant: str, players: list[str], *, seed: int | None = None,
                house: tuple[str, str] | None = None,
@@ -158,15 +174,19 @@ class Store:
                 rules = shipped(variant)
                 label = variant
             table = Table.new(rules, players, seed=seed, table_id=table_id, label=label,
-                              save=self._saver(table_id), bot_commands=self.bot_commands,
-                              names=names)
+                              bot_commands=self.bot_commands, names=names)
         except (TrucoError, Refusal):
             _remove(folder)
             raise
-        meta = {"id": table_id, "variant": label, "seed": table.match.seed,
+        # "seed" is the bots' seed (the deals' too at a table of a fixed seed); "seal" the
+        # secret seed a table without a fixed one committed to (never sent to a client)
+        meta = {"id": table_id, "variant": label, "seed": table.bots_seed,
                 "players": players, "tokens": {str(s): h for s, h in table.hashes.items()},
                 "spectator": table.spectator_hash}
+        if table.seal is not None:
+            meta["seal"] = table.seal.to_json()
         atomic_write_text(folder / "table.json", json.dumps(meta, indent=1) + "\n")
+        table.save = self._saver(table_id, table.seal)
         table.saved = -1
         table.write_log()
         return table
@@ -256,11 +276,21 @@ class Store:
         if not isinstance(names, list) or len(names) != len(players) or \
                 not all(isinstance(n, str) for n in names):
             raise LogError("players: a name a seat", file="game.jsonl", line=1)
-        recent = resume(match, visitor.steps)  # the page's recent moves, as they were
+        steps = visitor.steps
+        seal = _seal(meta, len(players))
+        if (seal and seal.commitment) != visitor.commitment:  # its deals are not the seal's
+            raise LogError("the table's seal does not answer its log's seed_commitment",
+                           file="game.jsonl", line=1)
+        if seal is not None:  # the log's deals are the secret seed's: it deals on
+            seal.dealt = any(isinstance(s, Deal) for s in steps)
+            steps = [s for s in steps if isinstance(s, Action)]
+            if seal.dealt:
+                match = Match(match.rules, seed=seal.deal_seed(), dealer=match.dealer)
+        recent = resume(match, steps)  # the page's recent moves, as they were
         table = Table(folder.name, match, str(visitor.variant), players, hashes,
                       meta["spectator"], bots_seed=int(meta["seed"]),
-                      save=self._saver(folder.name), log=log,
-                      bot_commands=self.bot_commands, recent=recent, names=names)
+                      save=self._saver(folder.name, seal), log=log,
+                      bot_commands=self.bot_commands, recent=recent, names=names, seal=seal)
         table.moves = table.saved = sum(isinstance(s, Action) for s in visitor.steps)
         self.moved[table.id] = {s.seat for s in visitor.steps if isinstance(s, Action)
                                 and s.seat in hashes}
@@ -309,6 +339,18 @@ def _read_meta(folder: Path) -> dict[str, Any] | None:
     if not isinstance(meta, dict):
         raise TableFileError("table.json: not a JSON object")
     return meta
+
+
+def _seal(meta: dict[str, Any], seats: int) -> Seal | None:
+    """The secret seed ``table.json`` keeps for a table without a fixed one (``"seal"``), or
+    ``None``: its seed, nonce and one entropy a seat."""
+    if "seal" not in meta:
+        return None
+    data = meta["seal"]
+    if not isinstance(data, dict) or not isinstance(data.get("entropy"), list) or \
+            len(data["entropy"]) != seats:
+        raise TableFileError(f"table.json: seal: a seed, a nonce and {seats} entropies")
+    return Seal.from_json(data)
 
 
 def _remove(folder: Path) -> None:

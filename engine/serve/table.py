@@ -41,6 +41,7 @@ from engine.logformat import Recorder, dumps_event
 from engine.observation import Observation, to_json
 from engine.payload import NotationError
 from engine.rules import Rules
+from engine.serve.fair import Seal
 from engine.simulate import bot_seed
 from engine.telling import menu_entry
 from engine.variant import load
@@ -85,7 +86,7 @@ class Table:
                  save: Callable[[str], None] | None = None, log: str = "",
                  bot_commands: dict[str, str] | None = None,
                  recent: dict[int | None, list[dict[str, Any]]] | None = None,
-                 names: Sequence[str | None] | None = None) -> None:
+                 names: Sequence[str | None] | None = None, seal: Seal | None = None) -> None:
         rules = match.rules
         if len(players) != rules.players:
             raise Refusal("seats", f"{rules.title or rules.name} has {rules.players} seats, "
@@ -117,13 +118,19 @@ class Table:
         self.offered_at = -1
         self.quiet: dict[int, int] = {}
         self.saved = -1
+        #: The secret seed a table without a fixed one committed to (docs/serve.md,
+        #: Provably fair deals), and the person seats joined before its first deal.
+        self.seal = seal
+        self.entered: set[int] = set()
         self.out = io.StringIO(log)
         self.out.seek(0, io.SEEK_END)
         meta = {"tool": "truco serve", "table": table_id, "seats": list(players),
                 "bots_seed": bots_seed}
         # a log read back goes on as written: its hand's deal is in it already (position)
         self.recorder = Recorder(match, self.out, variant=label, players=self.names,
-                                 meta=meta, write_header=not log, position=bool(log) or None)
+                                 meta=meta, write_header=not log, position=bool(log) or None,
+                                 deals=seal is not None,
+                                 seed_commitment=None if seal is None else seal.commitment)
         #: The public moves, each as every viewer may see it (seat, or ``None``: spectators).
         self.recent: dict[int | None, list[dict[str, Any]]] = {
             s: list((recent or {}).get(s, [])) for s in [*range(rules.players), None]}
@@ -140,19 +147,22 @@ class Table:
             names: Sequence[str | None] | None = None) -> Table:
         """A new table of ``variant`` (a shipped name, a file, or rules): fresh tokens for its
         person seats (kept in :attr:`tokens` for the invite links) and for its spectators
-        (:attr:`spectator_token`)."""
+        (:attr:`spectator_token`). Without a ``seed`` the table draws a secret one and
+        commits to it (:attr:`seal`): its first hand is dealt once every person seat has
+        joined (each may give entropy then; :meth:`deal_in`)."""
         rules = variant if isinstance(variant, Rules) else load(variant)
-        if seed is None:
-            seed = secrets.randbits(64)
-        match = Match(rules, seed=seed)
+        seal = Seal.new(rules.players) if seed is None else None
+        match = Match(rules, seed=seed)  # the sealed table's match awaits its deal
         tokens = {s: new_token() for s, p in enumerate(players) if p == HUMAN}
         watch = new_token()
         table = cls(table_id or secrets.token_urlsafe(6), match,
                     label or (variant if isinstance(variant, str) else rules.name), players,
                     {s: token_hash(t) for s, t in tokens.items()}, token_hash(watch),
-                    bots_seed=seed, save=save, bot_commands=bot_commands, names=names)
+                    bots_seed=secrets.randbits(64) if seed is None else seed, save=save,
+                    bot_commands=bot_commands, names=names, seal=seal)
         table.tokens = tokens
         table.spectator_token = watch
+        table.deal_in()
         table.run_bots()
         return table
 
@@ -177,9 +187,24 @@ class Table:
         """The person seats the match waits for now (none while it is over), offers of a
         raise out of turn left out."""
         m = self.match
-        if m.is_over or m.awaiting_deal:
+        if m.is_over or m.awaiting_deal:  # a sealed table's first deal waits for joins
             return []
         return [s for s in movers(m) if self.player_of[s] == HUMAN and s not in self.standins]
+
+    def deal_in(self) -> bool:
+        """Deal a sealed table's first hand from its secret seed mixed with the seats'
+        entropy, once every person seat has joined (never before: no stand-in plays a seat
+        its person has not opened, docs/serve.md); whether it was dealt now."""
+        seal = self.seal
+        if seal is None or seal.dealt or any(s not in self.entered for s in self.hashes):
+            return False
+        seal.dealt = True
+        self.match = Match(self.rules, seed=seal.deal_seed(), dealer=self.match.dealer)
+        self.recorder = Recorder(self.match, self.out, variant=self.label, deals=True,
+                                 write_header=False, position=False)
+        self._views.clear()
+        self.saved = -1
+        return True
 
     # -- moves -------------------------------------------------------------------------------
     def submit(self, seat: int, text: object) -> None:
@@ -232,6 +257,8 @@ class Table:
             moves.append(_public_move(action, m, seen, hand, self.rules))
             del moves[:-RECENT]
         if m.is_over:
+            if self.seal is not None:  # the log's last line: the secret, now public
+                self.recorder.reveal(self.seal.seed, self.seal.nonce, self.seal.entropy)
             self.close()
 
     def close(self) -> None:
@@ -316,11 +343,20 @@ class Table:
         self.write_log()
 
     # -- connections -------------------------------------------------------------------------
-    def joined(self, seat: int) -> None:
-        """A connection for ``seat`` opened: a stand-in gives the seat back."""
-        if seat >= 0:
-            self.online[seat] = self.online.get(seat, 0) + 1
-            self.standins.discard(seat)
+    def joined(self, seat: int, entropy: object = None) -> tuple[bool, str | None]:
+        """A connection for ``seat`` opened: a stand-in gives the seat back. A person seat's
+        ``entropy`` before the first deal is mixed into the seed (:class:`Seal`). Whether the
+        first hand was dealt now (the caller runs the bots), and why the entropy was refused
+        (the join stands), or ``None``."""
+        if seat < 0:
+            return False, None
+        self.online[seat] = self.online.get(seat, 0) + 1
+        self.standins.discard(seat)
+        why = None
+        if self.seal is not None and entropy is not None and not self.seal.dealt:
+            why = self.seal.give(seat, entropy)
+        self.entered.add(seat)
+        return self.deal_in(), why
 
     def left(self, seat: int) -> bool:
         """A connection for ``seat`` closed; whether the bots may now play on (an offer of a
@@ -366,6 +402,8 @@ class Table:
         msg = {"type": "state", "seat": seat, "moves": self.moves, "over": m.is_over,
                "winner": m.winner, "seats": self.seat_list(), "obs": obs, "legal": legal,
                "recent": self.recent[seat]}
+        if self.seal is not None and m.is_over:  # the reveal: never before the end
+            msg["reveal"] = self.seal.reveal()
         return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
 
     def seat_list(self) -> list[dict[str, Any]]:
@@ -380,7 +418,9 @@ class Table:
                "title": r.title or r.name, "players": r.players, "team_of": list(r.team_of),
                "target": r.target, "cards": r.cards_per_player, "names": self.names,
                "card_names": card_names(r),
-               "ladder": [{"value": s.value, "name": s.name} for s in r.ladder]}
+               "ladder": [{"value": s.value, "name": s.name} for s in r.ladder],
+               "seed_commitment": None if self.seal is None else self.seal.commitment,
+               "fixed_seed": self.seal is None}
         return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
 
 

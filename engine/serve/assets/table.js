@@ -7,6 +7,20 @@
   var KEYS = "1234567890abcdefghijklmnopqrstuvwxyz";
   var token = (location.hash.match(/k=([A-Za-z0-9_-]+)/) || [])[1] || "";
   var hello = null, state = null, ws = null, retry = 0, closed = false;
+  // Provably fair deals (docs/serve.md): the commitment as first received, and this seat's
+  // entropy (kept for the tab, sent with every join: the first before the deal counts).
+  var committed = null, fairDone = false, entropy = myEntropy();
+
+  function myEntropy() {
+    var key = "truco-entropy-" + TABLE + "-" + token, kept = null;
+    try { kept = sessionStorage.getItem(key); } catch (e) { kept = null; }
+    if (kept) { return kept; }
+    var bytes = new Uint8Array(32), hex = "";
+    (window.crypto || window.msCrypto).getRandomValues(bytes);
+    bytes.forEach(function (b) { hex += (b < 16 ? "0" : "") + b.toString(16); });
+    try { sessionStorage.setItem(key, hex); } catch (e) { /* not kept: a fresh one */ }
+    return hex;
+  }
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -239,6 +253,47 @@
     if (value) { send({ type: "name", name: value }); }
   });
 
+  function drawFair() {
+    var box = byId("fair"), log = "truco-" + TABLE + ".jsonl";
+    if (hello.fixed_seed) {
+      box.textContent = "This table deals from a fixed seed chosen when it was created " +
+        "(a table of bots, or a test server): whoever chose it knows every hand.";
+      return;
+    }
+    var reveal = state && state.reveal;
+    if (!reveal) {
+      box.textContent = "Fair deals: the server committed to its secret seed before the " +
+        "first card (SHA-256 " + committed.slice(0, 16) + "…); it reveals it at the end.";
+      return;
+    }
+    if (fairDone) { return; }
+    fairDone = true;
+    var how = " Check it yourself: download the log and run “truco verify " + log +
+      "”: it checks the reveal against the commitment and that every deal follows " +
+      "from the seed.";
+    var mine = hello.seat !== null && reveal.entropy[hello.seat] === entropy ?
+      " Your entropy was mixed in." : "";
+    var subtle = window.crypto && window.crypto.subtle;
+    if (!subtle) {
+      box.textContent = "The seed is revealed; this browser cannot hash it here (it needs " +
+        "https or localhost)." + mine + how;
+      return;
+    }
+    var text = new TextEncoder().encode(reveal.seed + ":" + reveal.nonce);
+    subtle.digest("SHA-256", text).then(function (d) {
+      var hex = Array.prototype.map.call(new Uint8Array(d), function (b) {
+        return (b < 16 ? "0" : "") + b.toString(16);
+      }).join("");
+      var ok = hex === committed && reveal.seed_commitment === committed;
+      document.body.dataset.fair = ok ? "verified" : "mismatch";
+      box.textContent = ok ? "Deals verified: the revealed seed matches the commitment " +
+        "sent before the first card." + mine + how :
+        "Deals NOT verified: the revealed seed does not match the commitment sent before " +
+        "the first card." + how;
+      box.className = ok ? "ok" : "bad";
+    });
+  }
+
   function draw() {
     hello.names = state.seats.map(function (s) { return s.name; });
     drawName();
@@ -246,17 +301,20 @@
     document.body.dataset.phase = state.obs.phase;
     document.body.dataset.over = state.over ? "1" : "0";
     document.body.dataset.mine = state.legal.length ? "1" : "0";
-    drawTable(); drawMenu(); drawBoard(); drawStatus();
+    drawTable(); drawMenu(); drawBoard(); drawStatus(); drawFair();
   }
 
   function connect() {
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
     ws = new WebSocket(scheme + location.host + "/t/" + TABLE + "/ws");
-    ws.onopen = function () { retry = 0; send({ type: "join", token: token }); };
+    ws.onopen = function () {
+      retry = 0; send({ type: "join", token: token, entropy: entropy });
+    };
     ws.onmessage = function (ev) {
       var msg = JSON.parse(ev.data);
       if (msg.type === "hello") {
         hello = msg;
+        committed = committed || msg.seed_commitment;
         byId("title").textContent = msg.title;
         byId("who").textContent = msg.seat === null ? "spectator" : "you are seat " + msg.seat;
         byId("conn").textContent = "connected";

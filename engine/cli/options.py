@@ -1,8 +1,9 @@
 """Options that several commands share, defined once so that they mean the same everywhere.
 
-- ``--bots NAME[,NAME...]``: one name for every seat, two names (teams 0 and 1) or one name per
-  seat, in ``truco simulate``, ``truco compare`` and ``truco play`` alike (in ``truco play`` your
-  own seat is yours, whatever the list gives it). ``--config FILE`` (beside it, and in
+- ``--bots NAME[,NAME...]``: one name for every seat, one per team (two: teams 0 and 1; with
+  more teams, two names are team 0's and every other team's) or one name per seat, in
+  ``truco simulate``, ``truco compare`` and ``truco play`` alike (in ``truco play`` your own
+  seat is yours, whatever the list gives it). ``--config FILE`` (beside it, and in
   ``truco tournament``) reads a TOML file whose ``[bots]`` table names bots, for long command
   lines: ``mine = "cmd:./mybot --level 3"``, then ``--bots mine,heuristic``
   (:func:`read_bots_config`).
@@ -32,8 +33,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 U64 = click.IntRange(0, 2**64 - 1)
 
-BOTS_HELP = ("One bot for every seat, one per team (two: teams 0 and 1) or one per seat, by "
-             "seat: "
+BOTS_HELP = ("One bot for every seat, one per team (two: teams 0 and 1; with more teams, team "
+             "0's and every other team's) or one per seat, by seat: "
              + ", ".join(bot_names()) + " (search:N: search with a budget of N iterations).")
 
 

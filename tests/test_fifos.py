@@ -54,6 +54,8 @@ COMMANDS = {
                       "truco: p.json: "),
     "skip-verified": (["verify", "logs/good.jsonl", "--skip-verified", "p.jsonl"],
                       "truco: p.jsonl: "),
+    "replay-analysis": (["replay", "logs/good.jsonl", "--html", "out.html", "--analysis",
+                         "p.json"], "truco: cannot read p.json: "),
 }
 
 

@@ -28,8 +28,8 @@ from engine.bots.base import derive_seed
 from engine.cluster import Executor, SerialExecutor, VariantRef, cached_rules, ordered
 from engine.shuffle import MASK64
 
-#: The version of the analysis JSON (``"analysis": 1``).
-FORMAT = 1
+#: The version of the analysis JSON (``"analysis": 2``; 2 added ``log_sha256``).
+FORMAT = 2
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,8 @@ def analyse(data: IO[bytes] | bytes, file: str, *, base: Path | None = None,
              for s in range(rules.players)]
     return {
         "analysis": FORMAT, "file": file, "variant": found.header_data["variant"],
-        "log_seed": log_seed, "seed": seed, "playouts": playouts, "hindsight": hindsight,
+        "log_seed": log_seed, "log_sha256": found.digest.hexdigest(), "seed": seed,
+        "playouts": playouts, "hindsight": hindsight,
         "complete": not found.incomplete, "teams": rules.teams,
         "team_of": list(rules.team_of), "names": list(names),
         "marks": {name: least for name, least in MARKS}, "significance": SIGNIFICANCE,

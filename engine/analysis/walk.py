@@ -30,6 +30,7 @@ from engine.game import Checkpoint, Match
 from engine.logread import LogItem
 from engine.observation import Observation
 from engine.replay import Replayer, Visitor, replay
+from engine.replay.identity import LogDigest
 from engine.rules import Rules
 from engine.state import PLAY
 
@@ -63,17 +64,23 @@ class Decisions(Visitor):
         #: The log ends before the match is over (its decisions so far are analysed).
         self.incomplete = False
         self._before: Match | None = None
+        #: The log's identity, recorded in the analysis (``log_sha256``).
+        self.digest = LogDigest()
 
     def header(self, item: LogItem, match: Match) -> None:
+        self.digest.add(item)
         self.rules = match.rules
         self.header_data = dict(item.data)
         self._before = match.clone()
 
     def hand(self, match: Match, deal: LogItem | None) -> None:
+        if deal is not None:
+            self.digest.add(deal)
         self._before = match.clone()
 
     def move(self, item: LogItem, action: Action, match: Match,
              checkpoints: list[Checkpoint]) -> None:
+        self.digest.add(item)
         before, self._before = self._before, match.clone()
         if before is None or (self.seats is not None and action.seat not in self.seats):
             return

@@ -28,7 +28,7 @@ def test_G39_only_the_team_the_contra_flor_names_is_asked_to_answer() -> None:
     m = match("gauderio-carancho", deal(0, "7c 5c 6c | 7d As Ac | 5d Jd Kd"), dealer=0)
     act(m, "envido 1 real envido", "flor 2 flor", "flor 0 contra-flor ao resto")
     assert {a.split()[-1] for a in legal(m)} == {"2"}
-    assert movers(m) == [2]
+    assert movers(m) == [2] and m.to_move == 2 and m.to_act() == [2]
     bots = [make_bot("random", m.rules, s) for s in range(3)]
     assert next_actor(m) == next_actor(m, bots=bots) == next_actor(m, prefer=1) == 2
 

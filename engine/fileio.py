@@ -25,6 +25,7 @@ import stat
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TextIO
 
 
 def current_umask() -> int:
@@ -89,6 +90,14 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` (UTF-8, ``\\n`` line ends) to ``path`` atomically, with the usual mode
     (a replaced file keeps its own). A target that exists and is not a regular file (a link,
     a pipe, a device, a folder) is never replaced: :class:`OSError`, and it is left as it is."""
+    with atomic_text_file(path) as f:
+        f.write(text)
+
+
+@contextlib.contextmanager
+def atomic_text_file(path: str | os.PathLike[str]) -> Iterator[TextIO]:
+    """:func:`atomic_write_text` written piece by piece: a text file (UTF-8, ``\\n`` line
+    ends) that takes ``path``'s place when the block ends, and is removed if it raises."""
     target = Path(path)
     _refuse_unless_replaceable(target)
     try:
@@ -99,7 +108,7 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     try:
         os.fchmod(fd, _mode_for(target, 0o666))  # mkstemp makes it 0600
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+            yield f
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, target)

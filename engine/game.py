@@ -246,6 +246,8 @@ class Match:
         if phase is None:
             return None
         seats = phase.movers(self)
+        if len(seats) > 1:  # of several, one with a legal move (G39: the team it names)
+            seats = [s for s in seats if self.legal_actions(s)] or seats
         return seats[0] if seats else None
 
     @property

@@ -96,8 +96,8 @@ _BASE: dict[str, Any] = {
                 "type": "string",
                 "minLength": 1,
                 "description": (
-                    "A shipped variant name (paulista, mineiro, ...) or a path to a variant "
-                    "YAML file, relative to the log's folder."),
+                    "A shipped variant's name (as truco variants list shows them) or a path "
+                    "to a variant YAML file, relative to the log's folder."),
             },
             "seed": {
                 "type": "integer",

@@ -30,6 +30,7 @@ from engine.game import Checkpoint, Match, resolve_rules
 from engine.rules import NOT_RULES, Rules
 from engine.shuffle import SplitMix64
 from engine.state import Phase
+from engine.variant import variant_files
 
 #: How often each kind of move is drawn, relative to the others present: mostly cards, so that
 #: hands reach their later rounds and special hands, with raises, folds and accepts mixed in.
@@ -158,8 +159,20 @@ FOCUS_LEGEND = (
     "  from its parent's: at some state the parent would refuse the position, list other",
     "  moves, show a seat something else, or reach another position by the same move ('≠'",
     "  says which, under the state). States are written as in a full playthrough (its",
-    "  legend: tests/snapshots/paulista/paulista-seed1.txt).",
 )
+
+
+def focus_legend(rules: Rules) -> tuple[str, ...]:
+    """:data:`FOCUS_LEGEND`, then where a full playthrough's legend is: the snapshot of the
+    root variant ``rules`` extends (the last file of its ``extends`` chain; the variant's own
+    name where the chain is not known).
+
+    >>> focus_legend(resolve_rules("mineiro-12"))[-1]
+    '  legend: tests/snapshots/mineiro/mineiro-seed1.txt).'
+    """
+    chain = variant_files(rules.source) if rules.source else []
+    root = chain[-1].stem if chain else rules.name
+    return (*FOCUS_LEGEND, f"  legend: tests/snapshots/{root}/{root}-seed1.txt).")
 
 
 def difference(match: Match, parent: Rules) -> tuple[Match | None, str | None]:
@@ -221,7 +234,7 @@ def focus(variant: Rules | str | os.PathLike[str], parent: Rules | str | os.Path
     """
     rules, base = resolve_rules(variant), resolve_rules(parent)
     ours, theirs = render_rules(rules), render_rules(base)
-    out = [f"focus {rules.name} ({rules.title}) against {base.name}", *FOCUS_LEGEND,
+    out = [f"focus {rules.name} ({rules.title}) against {base.name}", *focus_legend(rules),
            f"rules that differ from {base.name}:"]
     out.extend(f"  - {line}" for line in theirs if line not in ours)
     out.extend(f"  + {line}" for line in ours if line not in theirs)

@@ -76,12 +76,16 @@ def bot_seed(seed: int, seat: int) -> int:
 def seat_bots(names: Sequence[str], players: int,
               team_of: Sequence[int] | None = None) -> list[str]:
     """Bot names by seat from one name (every seat), one per team (by team number; ``team_of``
-    gives each seat's team, by default partners in alternate seats) or one per seat.
+    gives each seat's team, by default partners in alternate seats), one per seat, or two on
+    a table of more teams: the first for team 0, the second for every other team (so
+    ``truco simulate``'s default, ``heuristic,random``, fits any table).
 
     >>> seat_bots(["heuristic", "random"], 4)
     ['heuristic', 'random', 'heuristic', 'random']
     >>> seat_bots(["a", "b", "c"], 3, team_of=[0, 1, 2])
     ['a', 'b', 'c']
+    >>> seat_bots(["heuristic", "random"], 3, team_of=[0, 1, 2])
+    ['heuristic', 'random', 'random']
     """
     names = list(names)
     team_of = list(team_of) if team_of is not None else [s % 2 for s in range(players)]
@@ -92,9 +96,11 @@ def seat_bots(names: Sequence[str], players: int,
         return names
     if len(names) == teams:
         return [names[team_of[s]] for s in range(players)]
-    counts = (f"1 bot or {players} (one per seat)" if teams == players else
-              f"1 bot, {teams} (one per team) or {players} (one per seat)")
-    raise ValueError(f"give {counts}, not {len(names)}")
+    if len(names) == 2:
+        return [names[min(team_of[s], 1)] for s in range(players)]
+    ways = ["1 bot", *([] if teams == 2 else ["2 (team 0, the other teams)"]),
+            *([] if teams == players else [f"{teams} (one per team)"])]
+    raise ValueError(f"give {', '.join(ways)} or {players} (one per seat), not {len(names)}")
 
 
 def play_match(match: Match, bots: Sequence[Bot], *, recorder: Recorder | None = None,
@@ -375,7 +381,7 @@ def run_simulation(variant: str, *, games: int, seed: int, bots: Sequence[str], 
     """Play ``games`` matches of ``variant`` (a shipped name or a file) and return their
     statistics (see :func:`statistics`). The result is the same for any ``jobs``.
 
-    ``bots``: one name, two (teams 0 and 1) or one per seat. ``logs``: a folder that receives
+    ``bots``: as :func:`seat_bots` reads them. ``logs``: a folder that receives
     ``match-000001.jsonl``... (created if missing). ``progress(done, total)`` is called as
     matches finish. ``on_tally(tally)`` is called with each match's tally in match order,
     whatever ``jobs`` (``truco compare`` accumulates its per-match moments from them).

@@ -202,7 +202,7 @@ def test_analyze_reports_each_seat_and_its_worst_moves(tmp_path: Path) -> None:
         assert lines[i + 1].count(" · ") == len(d["legal"]) - 1
     out = tmp_path / "a.json"
     assert run("analyze", LOG, "-p", "2", "--json", "-o", str(out))[0] == 0
-    assert json.loads(out.read_text(encoding="utf-8"))["analysis"] == 1
+    assert json.loads(out.read_text(encoding="utf-8"))["analysis"] == 2
     code, _, err = run("analyze", LOG, "-p", "2", "--json", "-o", str(out))
     assert code == 2 and "--force" in err
 
@@ -239,7 +239,7 @@ def test_replay_html_takes_the_analysis_of_its_own_log_only(tmp_path: Path) -> N
     other = str(REPO / "replays" / "paulista-special.jsonl")
     code, _, err = run("replay", other, "--html", str(tmp_path / "b.html"), "--analysis",
                        str(analysis))
-    assert code == 1 and "the analysis is of another log: its log_seed is 1" in err
+    assert code == 1 and "the analysis is of another log: its log_sha256 is " in err
     code, _, err = run("replay", LOG, "--html", str(tmp_path / "c.html"), "--analysis", LOG)
     assert code == 1 and "not JSON" in err
     assert run("replay", LOG, "--analysis", str(analysis))[0] == 2

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from conftest import REPO
 
 from engine.cli import main
-from engine.cli.options import read_bots_config
+from engine.cli.options import MAX_CONFIG_BYTES, read_bots_config
 from engine.protocol.external import end_all
 
 #: A bot program whose command line holds a comma (the separator of --bots).
@@ -153,3 +153,19 @@ def test_a_bot_command_that_cannot_be_split_is_a_bot_error_in_python() -> None:
 
     with pytest.raises(BotError, match="a quote is not closed"):
         ExternalBot(load_variant("paulista"), 1, "./mybot 'oops")
+
+
+@pytest.mark.parametrize(("content", "says"), [
+    (b"# " + b"x" * MAX_CONFIG_BYTES + b"\n", f"is larger than {MAX_CONFIG_BYTES:,} bytes"),
+    (b'[bots]\nmine = "\xff"\n', "is not UTF-8 text (byte 15)"),
+    (b"a = " + b"[" * 100_000 + b"]" * 100_000 + b"\n", "values nested too deep"),
+])
+def test_a_config_file_too_large_not_text_or_too_deep_is_a_usage_error(
+        tmp_path: Path, content: bytes, says: str) -> None:
+    """Each was read whole (a 200 MB file cost 1.25 GB) or gave a traceback (issue 39)."""
+    path = tmp_path / "bots.toml"
+    path.write_bytes(content)
+    code, _out, err = run("simulate", "-v", "paulista", "-n", "1", "--config", str(path))
+    assert code == 2, err
+    assert f"Invalid value for --config: {path}" in err and says in err, err
+    assert "Traceback" not in err

@@ -54,6 +54,8 @@ COMMANDS = {
                       "truco: p.json: "),
     "skip-verified": (["verify", "logs/good.jsonl", "--skip-verified", "p.jsonl"],
                       "truco: p.jsonl: "),
+    "replay-analysis": (["replay", "logs/good.jsonl", "--html", "out.html", "--analysis",
+                         "p.json"], "truco: cannot read p.json: "),
 }
 
 
@@ -98,3 +100,27 @@ def test_GH26_open_regular_refuses_what_is_not_a_regular_file(folder: Path) -> N
     (folder / "fifo-link.jsonl").symlink_to(folder / "p.jsonl")
     with pytest.raises(NotARegularFile):
         open_regular(folder / "fifo-link.jsonl")
+
+
+#: Every command that takes --config FILE (issue 39): a usage error, as any bad config file.
+CONFIG_COMMANDS = {
+    "simulate": ["simulate", "-v", "paulista", "-n", "1"],
+    "tournament": ["tournament", "--variant", "paulista", "--bots", "random,heuristic",
+                   "--games", "1"],
+    "play": ["play", "--variant", "paulista", "--bots", "random"],
+    "compare": ["compare", "paulista", "mineiro", "--matches", "1"],
+}
+
+
+@pytest.mark.parametrize("source", ["fifo", "/dev/zero"])
+@pytest.mark.parametrize("name", sorted(CONFIG_COMMANDS))
+def test_a_config_file_that_is_a_fifo_or_a_device_is_refused_at_once(
+        name: str, source: str, folder: Path) -> None:
+    """--config read a FIFO by waiting for a writer, and /dev/zero until the memory ran out."""
+    path = "p.json" if source == "fifo" else source
+    done = _truco(*CONFIG_COMMANDS[name], "--config", path, cwd=folder)
+    output = done.stdout + done.stderr
+    assert "Traceback" not in output
+    assert done.returncode == 2, output
+    says = FIFO_SAYS if source == "fifo" else "not a regular file: a character device"
+    assert f"--config: cannot read {path}: {says}" in output, output

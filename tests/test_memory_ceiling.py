@@ -114,3 +114,30 @@ def test_GH26_skip_verified_keeps_only_the_logs_asked_for(tmp_path: Path) -> Non
     assert code == 0, out[-500:]
     assert out.splitlines()[-1] == ("1 log: 1 valid (1 of them incomplete), 0 invalid; 1 of "
                                     "them verified before, in report.jsonl")
+
+
+def _all_tied(hands: int) -> str:
+    """A valid Paulista log of ``hands`` hands whose every round ties (recorded deals: each seat
+    holds the 4, 5 and 6 of its suit, the Ks turned), none scoring (P8): 12 decisions a hand."""
+    lines = [json.dumps({"truco_log": 1, "variant": "paulista", "dealer": 0})]
+    for h in range(hands):
+        dealer = h % 4
+        lines.append(json.dumps({"event": "deal", "dealer": dealer, "vira": "Kc", "hands": [
+            [f"{rank}{suit}" for rank in "456"] for suit in "cdhs"]}))
+        for rank in "456":
+            for k in range(1, 5):
+                seat = (dealer + k) % 4
+                lines.append(json.dumps({"event": "play", "seat": seat,
+                                         "card": f"{rank}{'cdhs'[seat]}"}))
+    return "\n".join(lines) + "\n"
+
+
+def test_analyze_of_a_long_log_stays_under_the_ceiling(tmp_path: Path) -> None:
+    """truco analyze kept every decision (some 16 KB) before valuing any: a 650 KB log of
+    12,000 decisions peaked at 246 MB, and this 1 MB one of 18,000 died under the ceiling
+    with a MemoryError; valued as it is read, they take some 35 MB (issue 39)."""
+    (tmp_path / "a.jsonl").write_text(_all_tied(1500), encoding="utf-8")
+    code, out = _truco("analyze", "a.jsonl", "-p", "1", "-o", "a.txt", cwd=tmp_path)
+    assert code == 0, out[-2000:]
+    head = (tmp_path / "a.txt").read_text(encoding="utf-8").splitlines()[0]
+    assert head.startswith("Analysis of a.jsonl (paulista, recorded deals): 18000 decisions")

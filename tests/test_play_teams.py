@@ -32,6 +32,9 @@ def test_C1_seat_labels_follow_the_variants_teams() -> None:
 def test_C1_bots_one_per_team_by_the_variants_teams() -> None:
     assert seat_bots(["a", "b", "c"], 3, team_of=[0, 1, 2]) == ["a", "b", "c"]
     assert seat_bots(["a", "b"], 4, team_of=[0, 0, 1, 1]) == ["a", "a", "b", "b"]
+    # two names on a table of three teams: team 0 the first, the other teams the second
+    assert seat_bots(["a", "b"], 3, team_of=[0, 1, 2]) == ["a", "b", "b"]
     result = CliRunner().invoke(main, ["simulate", "--variant", "three-players", "--bots",
-                                       "heuristic,random", "-n", "1"])
-    assert result.exit_code == 2 and "give 1 bot or 3 (one per seat), not 2" in result.output
+                                       "heuristic,random,random,heuristic", "-n", "1"])
+    assert result.exit_code == 2 and ("give 1 bot, 2 (team 0, the other teams) or 3 (one per "
+                                      "seat), not 4") in result.output

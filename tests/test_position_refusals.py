@@ -199,6 +199,12 @@ def test_position_refuses_a_match_winner_without_the_games() -> None:
     refused("paulista", p, "match_winner", "winner")
 
 
+def test_position_refuses_a_final_score_past_what_the_rules_allow() -> None:
+    p = over().position()
+    p["score"][p["winner"]] = 2**63  # was an OverflowError (issue 39)
+    refused("paulista", p, "score_out_of_reach", f"score[{p['winner']}]")
+
+
 def test_position_refuses_at_match_over_a_round_that_did_not_end_it() -> None:
     p = over().position()
     p["round"]["cards"].pop()

@@ -16,20 +16,23 @@ each, their results taken back in the log's order: each is seeded by the log lin
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 from typing import IO, Any
 
 from engine.analysis.evaluate import DEFAULT_PLAYOUTS, fair_values, hindsight_values
 from engine.analysis.judge import MARKS, SIGNIFICANCE, judge
-from engine.analysis.walk import Decision, decisions
+from engine.analysis.walk import Decision, Decisions, count, stream
 from engine.bots.base import derive_seed
 from engine.cluster import Executor, SerialExecutor, VariantRef, cached_rules, ordered
+from engine.logread import LogProblem
 from engine.shuffle import MASK64
 
-#: The version of the analysis JSON (``"analysis": 1``).
-FORMAT = 1
+#: The version of the analysis JSON (``"analysis": 2``; 2 added ``log_sha256``).
+FORMAT = 2
 
 
 @dataclass(frozen=True)
@@ -84,17 +87,89 @@ def _named(summary: dict[str, Any], d: Decision) -> dict[str, Any]:
     return summary
 
 
+class Summary:
+    """The per-seat sums of an analysis, taken one result at a time in the log's order (so
+    nothing of a decision is kept but its loss and, for the seat's worst, the result)."""
+
+    def __init__(self, players: int, count: int = 3) -> None:
+        self.players = players
+        self.count = count
+        self.decisions = 0
+        self._losses: list[array[float]] = [array("d") for _ in range(players)]
+        self._marks = [dict.fromkeys((m for m, _ in MARKS), 0) for _ in range(players)]
+        self._clean = [0] * players
+        self._best = [0] * players
+        #: Per seat, its marked decisions of the greatest loss: (-loss, line, result).
+        self._worst: list[list[tuple[float, int, dict[str, Any]]]] = [[] for _ in range(players)]
+
+    def add(self, r: dict[str, Any]) -> None:
+        """One more decision's result (the next in the log's order)."""
+        self.decisions += 1
+        seat = r["seat"]
+        if r["loss"] is None:
+            return
+        self._losses[seat].append(r["loss"])
+        if r["mark"] is None:
+            self._clean[seat] += 1
+        else:
+            self._marks[seat][r["mark"]] += 1
+            kept = self._worst[seat]
+            kept.append((-r["loss"], r["line"], r))
+            kept.sort(key=lambda k: k[:2])
+            del kept[self.count:]
+        self._best[seat] += r["rank"] == 1
+
+    def seat(self, seat: int, name: str) -> dict[str, Any]:
+        """The seat's summary, as the report's ``seats`` give it."""
+        losses = self._losses[seat]
+        n = len(losses)
+        clean = self._clean[seat]
+        return {"seat": seat, "name": name, "decisions": n, **self._marks[seat],
+                "accuracy": round(100.0 * clean / n, 1) if n else None,
+                "mean_loss": round(sum(losses) / n, 4) if n else None,
+                "best_played": self._best[seat]}
+
+    def worst(self, seat: int) -> list[dict[str, Any]]:
+        """The seat's marked decisions of the greatest loss, the worst first (the log's
+        order on a tie), as :func:`worst` gives them."""
+        return [r for _, _, r in self._worst[seat]]
+
+
 def analyse(data: IO[bytes] | bytes, file: str, *, base: Path | None = None,
             seats: frozenset[int] | None = None, playouts: int = DEFAULT_PLAYOUTS,
             seed: int = 0, hindsight: bool = False, executor: Executor | None = None,
-            progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+            progress: Callable[[int, int | None], None] | None = None) -> dict[str, Any]:
     """The analysis of a log: ``decisions`` (each as :func:`value_decision` gives it, in the
     log's order) and ``seats`` (per seat: how many decisions, the marks, ``accuracy``: the
     percentage of its decisions without a mark, ``mean_loss``); ``progress(done, total)`` is
     told as each decision is valued (a progress bar). Raises
     :class:`~engine.logread.LogProblem` for an invalid log, ``ValueError`` for a seat the
-    variant does not have."""
-    found = decisions(data, file, base=base, seats=seats)
+    variant does not have. The whole report in memory: :func:`analyse_each` keeps no
+    decision."""
+    results: list[dict[str, Any]] = []
+    report, _ = analyse_each(data, file, results.append, base=base, seats=seats,
+                             playouts=playouts, seed=seed, hindsight=hindsight,
+                             executor=executor, progress=progress)
+    report["decisions"] = results
+    return report
+
+
+def analyse_each(data: IO[bytes] | bytes, file: str, keep: Callable[[dict[str, Any]], None], *,
+                 base: Path | None = None, seats: frozenset[int] | None = None,
+                 playouts: int = DEFAULT_PLAYOUTS, seed: int = 0, hindsight: bool = False,
+                 executor: Executor | None = None,
+                 progress: Callable[[int, int | None], None] | None = None,
+                 ) -> tuple[dict[str, Any], Summary]:
+    """:func:`analyse` as the log is read: each decision is valued as soon as its line is
+    read (a few executor windows of them in flight at most) and its result handed to
+    ``keep``, in the log's order. Returns the report without its ``decisions`` (its last
+    key) and the per-seat :class:`Summary`. ``progress(done, total)``: ``total`` from a
+    first pass that counts the decisions (where ``data`` is bytes or a file that can be read
+    again), else ``None``. The memory does not grow with the log's decisions."""
+    total = None if progress is None else _count(data, file, base, seats)
+    found = Decisions(seats)
+    items = stream(data, file, found, base=base)
+    first = next(items, None)  # the header is read: the rules are known
     rules = found.rules
     assert rules is not None  # a log without a match raised its problem
     bad = sorted(s for s in seats or () if not 0 <= s < rules.players)
@@ -104,8 +179,7 @@ def analyse(data: IO[bytes] | bytes, file: str, *, base: Path | None = None,
     ref = VariantRef.of(rules)
     log_seed = found.header_data.get("seed")
     jobs = (Job(ref, d, decision_seed(seed, log_seed, d.line), playouts, hindsight)
-            for d in found.decisions)
-    total = len(found.decisions)
+            for d in chain(() if first is None else (first,), items))
     done = 0
 
     def tell(_job: Job, _result: dict[str, Any]) -> None:
@@ -114,29 +188,41 @@ def analyse(data: IO[bytes] | bytes, file: str, *, base: Path | None = None,
         if progress is not None:
             progress(done, total)
 
-    results = list(ordered(value_decision, jobs, executor or SerialExecutor(), tell))
+    summary = Summary(rules.players)
+    for result in ordered(value_decision, jobs, executor or SerialExecutor(), tell):
+        summary.add(result)
+        keep(result)
     given = found.header_data.get("players") or []
     names = [str(given[s]) if s < len(given) and given[s] not in (None, "") else f"seat {s}"
              for s in range(rules.players)]
     return {
         "analysis": FORMAT, "file": file, "variant": found.header_data["variant"],
-        "log_seed": log_seed, "seed": seed, "playouts": playouts, "hindsight": hindsight,
+        "log_seed": log_seed, "log_sha256": found.digest.hexdigest(), "seed": seed,
+        "playouts": playouts, "hindsight": hindsight,
         "complete": not found.incomplete, "teams": rules.teams,
         "team_of": list(rules.team_of), "names": list(names),
         "marks": {name: least for name, least in MARKS}, "significance": SIGNIFICANCE,
-        "seats": [_seat_summary(results, s, names[s]) for s in range(rules.players)
-                  if seats is None or s in seats],
-        "decisions": results}
+        "seats": [summary.seat(s, names[s]) for s in range(rules.players)
+                  if seats is None or s in seats]}, summary
 
 
-def _seat_summary(results: list[dict[str, Any]], seat: int, name: str) -> dict[str, Any]:
-    mine = [r for r in results if r["seat"] == seat and r["loss"] is not None]
-    counts = {mark: sum(1 for r in mine if r["mark"] == mark) for mark, _ in MARKS}
-    clean = sum(1 for r in mine if r["mark"] is None)
-    return {"seat": seat, "name": name, "decisions": len(mine), **counts,
-            "accuracy": round(100.0 * clean / len(mine), 1) if mine else None,
-            "mean_loss": round(sum(r["loss"] for r in mine) / len(mine), 4) if mine else None,
-            "best_played": sum(1 for r in mine if r["rank"] == 1)}
+def _count(data: IO[bytes] | bytes, file: str, base: Path | None,
+           seats: frozenset[int] | None) -> int | None:
+    """The number of decisions of a log read twice; ``None`` for a stream that cannot be."""
+    if isinstance(data, bytes):
+        try:
+            return count(data, file, base=base, seats=seats)
+        except LogProblem:
+            return None  # the reading that values them says it, where it is met
+    if not data.seekable():
+        return None
+    at = data.tell()
+    try:
+        return count(data, file, base=base, seats=seats)
+    except LogProblem:
+        return None
+    finally:
+        data.seek(at)
 
 
 def worst(report: dict[str, Any], seat: int, count: int = 3) -> Iterator[dict[str, Any]]:

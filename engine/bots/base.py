@@ -193,12 +193,16 @@ def movers(match: Match) -> list[int]:
     """The seats that may make the move the match waits for, the default first (see
     :func:`next_actor`): one seat for a card, a flor's song or a single decider; else the
     seats that may answer or decide, in playing order from the raiser's (or caller's) next
-    seat, or from the mão for a decision. Who moves in each phase is its kind's
-    (:class:`engine.moves.Waiting`)."""
+    seat, or from the mão for a decision. Who may move in each phase is its kind's
+    (:class:`engine.moves.Waiting`); of several, only the seats with a legal move are kept
+    (a rule may let only some of them answer: G39's contra-flor, by the team it names)."""
     phase = PHASES.get(match.state)
     if phase is None:
         raise ValueError(f"nobody moves while the match is in {match.state!r}")
-    return phase.movers(match)
+    seats = phase.movers(match)
+    if len(seats) > 1:
+        seats = [s for s in seats if match.legal_actions(s)] or seats
+    return seats
 
 
 def stronger_seat(match: Match, seats: Sequence[int],

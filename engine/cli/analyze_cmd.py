@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import json
 import sys
+import tempfile
 from collections.abc import Callable
+from typing import Any
 
 import click
 
 from engine.analysis.evaluate import DEFAULT_PLAYOUTS
-from engine.analysis.report import text_report
-from engine.analysis.run import analyse
+from engine.analysis.report import json_chunks, text_chunks
+from engine.analysis.run import analyse_each
 from engine.cli.options import U64, force_option, refuse_existing, wrote
 from engine.cli.replay_cmd import _read
 from engine.cli.scale import dask_option, executor_for, warm_up
 from engine.cli.simulate_cmd import _progress_bar
-from engine.fileio import atomic_write_text
+from engine.fileio import atomic_text_file
 from engine.logread import LogProblem
 
 
@@ -66,25 +68,35 @@ def analyze(log: str, seats: tuple[int, ...], hindsight: bool, playouts: int, se
     warm_up(dask)
     data, file, base = _read(log)
     bar = _Bar()
-    try:
-        with executor_for(jobs, dask, 1 << 20) as executor:
-            report = analyse(data, file, base=base, seats=frozenset(seats) if seats else None,
-                             playouts=playouts, seed=seed, hindsight=hindsight,
-                             executor=executor, progress=bar.update)
-    except LogProblem as exc:
-        click.echo(f"truco: {exc}", err=True)
-        sys.exit(1)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--seat") from None
-    finally:
-        bar.stop()
-    text = (json.dumps(report, ensure_ascii=False, indent=1) + "\n" if as_json
-            else text_report(report))
-    if out is None:
-        click.echo(text, nl=False)
-    else:
-        atomic_write_text(out, text)
-        wrote(out, "the analysis")
+    with tempfile.TemporaryFile() as spool:  # the results, one line each, read back in order
+
+        def keep(result: dict[str, Any]) -> None:
+            spool.write(json.dumps(result, ensure_ascii=False).encode("utf-8") + b"\n")
+
+        try:
+            with executor_for(jobs, dask, 1 << 20) as executor:
+                report, summary = analyse_each(
+                    data, file, keep, base=base, seats=frozenset(seats) if seats else None,
+                    playouts=playouts, seed=seed, hindsight=hindsight, executor=executor,
+                    progress=bar.update if sys.stderr.isatty() else None)
+        except LogProblem as exc:
+            click.echo(f"truco: {exc}", err=True)
+            sys.exit(1)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--seat") from None
+        finally:
+            bar.stop()
+        spool.seek(0)
+        results = (json.loads(line) for line in spool)
+        chunks = (json_chunks(report, results) if as_json
+                  else text_chunks(report, results, summary.decisions, summary.worst))
+        if out is None:
+            for chunk in chunks:
+                click.echo(chunk, nl=False)
+        else:
+            with atomic_text_file(out) as f:
+                f.writelines(chunks)
+            wrote(out, "the analysis")
 
 
 class _Bar:
@@ -92,10 +104,10 @@ class _Bar:
     the first decision valued, when their number is known."""
 
     def __init__(self) -> None:
-        self._update: Callable[[int, int], None] | None = None
+        self._update: Callable[[int, int | None], None] | None = None
         self._stop: Callable[[], None] | None = None
 
-    def update(self, done: int, total: int) -> None:
+    def update(self, done: int, total: int | None) -> None:
         if self._stop is None:
             self._update, self._stop = _progress_bar(total, "analysing")
         if self._update is not None:

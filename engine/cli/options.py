@@ -1,8 +1,9 @@
 """Options that several commands share, defined once so that they mean the same everywhere.
 
-- ``--bots NAME[,NAME...]``: one name for every seat, two names (teams 0 and 1) or one name per
-  seat, in ``truco simulate``, ``truco compare`` and ``truco play`` alike (in ``truco play`` your
-  own seat is yours, whatever the list gives it). ``--config FILE`` (beside it, and in
+- ``--bots NAME[,NAME...]``: one name for every seat, one per team (two: teams 0 and 1; with
+  more teams, two names are team 0's and every other team's) or one name per seat, in
+  ``truco simulate``, ``truco compare`` and ``truco play`` alike (in ``truco play`` your own
+  seat is yours, whatever the list gives it). ``--config FILE`` (beside it, and in
   ``truco tournament``) reads a TOML file whose ``[bots]`` table names bots, for long command
   lines: ``mine = "cmd:./mybot --level 3"``, then ``--bots mine,heuristic``
   (:func:`read_bots_config`).
@@ -26,14 +27,15 @@ import click
 
 from engine.bots import bot_names, bot_problem
 from engine.fileio import not_replaceable
+from engine.reading import read_regular
 from engine.simulate import seat_bots
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 U64 = click.IntRange(0, 2**64 - 1)
 
-BOTS_HELP = ("One bot for every seat, one per team (two: teams 0 and 1) or one per seat, by "
-             "seat: "
+BOTS_HELP = ("One bot for every seat, one per team (two: teams 0 and 1; with more teams, team "
+             "0's and every other team's) or one per seat, by seat: "
              + ", ".join(bot_names()) + " (search:N: search with a budget of N iterations).")
 
 
@@ -56,17 +58,32 @@ _CONFIG_KEY = "truco.bots_config"
 _ALIAS = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 
 
+#: The largest ``--config`` file read (bytes): a [bots] table is a few lines.
+MAX_CONFIG_BYTES = 1 << 20
+
+
 def read_bots_config(path: str | os.PathLike[str]) -> dict[str, str]:
     """The ``[bots]`` table of a TOML file: each name (letters, digits, ``_``, ``-``, ``.``;
     not a built-in bot's) and the bot it stands for (anything ``--bots`` takes, not another
-    name of the table). Raises ``ValueError`` saying what is wrong."""
+    name of the table). Only a regular file of at most :data:`MAX_CONFIG_BYTES` is read
+    (never a pipe or a device: :func:`engine.reading.read_regular`). Raises ``ValueError``
+    saying what is wrong."""
     try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
+        raw = read_regular(path, MAX_CONFIG_BYTES)
     except OSError as exc:
         raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ValueError(f"{path} is larger than {MAX_CONFIG_BYTES:,} bytes, the limit of a "
+                         "config file (a [bots] table is a few lines)")
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path} is not UTF-8 text (byte {exc.start}): a config file is "
+                         "TOML") from None
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"{path} is not TOML: {exc}") from None
+    except RecursionError:
+        raise ValueError(f"{path}: values nested too deep for a config file") from None
     unknown = sorted(set(data) - {"bots"})
     if unknown:
         raise ValueError(f"{path}: unknown key {unknown[0]!r}; a config file has a [bots] table")

@@ -9,7 +9,6 @@ Exit codes: 0 ok, 1 the log is invalid (``file:line: message`` on standard error
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import IO
@@ -19,8 +18,9 @@ import click
 from engine.cli.options import force_option, refuse_existing, wrote
 from engine.fileio import atomic_write_text
 from engine.logread import LogProblem, read_log_file, read_log_stream
-from engine.reading import NotARegularFile
+from engine.reading import NotARegularFile, read_regular
 from engine.replay import annotate, replay
+from engine.strictjson import loads_strict
 from engine.transcript import Transcript
 
 
@@ -76,7 +76,7 @@ def replay_(log: str, checkpoints: bool, out: str | None, html: str | None,
         if checkpoints or out is not None:
             raise click.UsageError("--html writes a page: give it without --checkpoints and --out")
         refuse_existing(html, force, "--html")
-        _html(log, html, None if analysis is None else _analysis(analysis))
+        _html(log, html, None if analysis is None else _analysis(analysis), analysis)
         return
     if out is not None:
         refuse_existing(out, force, "--out")
@@ -110,18 +110,20 @@ def replay_(log: str, checkpoints: bool, out: str | None, html: str | None,
 
 
 def _analysis(path: str) -> object:
-    """The JSON data of the ``--analysis`` file; exit 1 where it cannot be read or is not
-    JSON."""
+    """The JSON data of the ``--analysis`` file, read as a log's lines are (a regular file
+    only, never waited on; strict JSON: no NaN, no duplicate key, nesting bounded); exit 1
+    where it cannot be read or is not JSON."""
     try:
-        with open(path, "rb") as f:
-            text = f.read(MAX_ANALYSIS_BYTES + 1)
+        text = read_regular(path, MAX_ANALYSIS_BYTES)
         if len(text) > MAX_ANALYSIS_BYTES:
             click.echo(f"truco: {path}: over {MAX_ANALYSIS_BYTES >> 20} MiB, not an analysis",
                        err=True)
         else:
-            return json.loads(text)
+            return loads_strict(text.decode("utf-8"))
     except OSError as exc:
         click.echo(f"truco: cannot read {path}: {exc.strerror}", err=True)
+    except UnicodeDecodeError as exc:
+        click.echo(f"truco: {path}: not JSON (not UTF-8 at byte {exc.start})", err=True)
     except ValueError as exc:
         click.echo(f"truco: {path}: not JSON ({exc})", err=True)
     sys.exit(1)
@@ -131,14 +133,18 @@ def _analysis(path: str) -> object:
 MAX_ANALYSIS_BYTES = 64 << 20
 
 
-def _html(log: str, target: str, analysis: object = None) -> None:
+def _html(log: str, target: str, analysis: object = None, source: str | None = None) -> None:
     """``--html``: the viewer page of the log, written atomically; exit 1 for an invalid log
-    (the page shows it up to its first problem), an analysis of another log, or a page that
-    cannot be written."""
-    from engine.viewer import replay_page
+    (the page shows it up to its first problem), an analysis (read from ``source``) that is
+    not one of this log, or a page that cannot be written."""
+    from engine.viewer import AnalysisMismatch, replay_page
 
     data, file, base = _read(log)
-    page, problem = replay_page(data, file, base=base, analysis=analysis)
+    try:
+        page, problem = replay_page(data, file, base=base, analysis=analysis)
+    except AnalysisMismatch as exc:
+        click.echo(f"truco: {source}: {exc}", err=True)
+        sys.exit(1)
     try:
         atomic_write_text(target, page)
     except OSError as exc:

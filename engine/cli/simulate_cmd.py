@@ -138,9 +138,10 @@ def write_html(path: str, page: str) -> None:
     wrote(path, "the page")
 
 
-def _progress_bar(total: int, label: str = "simulating"
-                  ) -> tuple[Callable[[int, int], None] | None, Callable[[], None]]:
-    """A progress bar on standard error when it is a terminal; else nothing."""
+def _progress_bar(total: int | None, label: str = "simulating"
+                  ) -> tuple[Callable[[int, int | None], None] | None, Callable[[], None]]:
+    """A progress bar on standard error when it is a terminal (of an unknown length where
+    ``total`` is ``None``); else nothing."""
     if not sys.stderr.isatty():
         return None, lambda: None
     from rich.console import Console
@@ -150,7 +151,7 @@ def _progress_bar(total: int, label: str = "simulating"
     task = bar.add_task(label, total=total)
     bar.start()
 
-    def update(done: int, _total: int) -> None:
+    def update(done: int, _total: int | None) -> None:
         bar.update(task, completed=done)
 
     return update, bar.stop

@@ -17,10 +17,12 @@ from engine.moves.deal import decider_seat, special_for
 from engine.moves.outcome import hand_result
 from engine.moves.play import round_outcome
 from engine.moves.scoring import new_hand
+from engine.sidebets import FALTA, FLORES
 from engine.state import NORMAL
 
 if TYPE_CHECKING:
     from engine.game import Match
+    from engine.rules import Rules
 
 
 def _fresh(m: Match) -> Position:
@@ -83,6 +85,36 @@ def check_cards(m: Match, p: Position) -> None:
         _check_side(m, p, _hand_start_score(m))
 
 
+def score_ceiling(rules: Rules) -> int:
+    """The most points a team may hold when a match ends (docs/positions.md): a game goes on
+    while every team is below the target, so its last hand began at most at the target less
+    1, and one hand gives at most its highest value (the ladder's top, the initial value, a
+    special hand's value or what its refusal pays) plus what a concede adds while a side bet
+    is open (GH11) plus each side bet's highest stake (the falta at most the target, G29; a
+    flor's per flor stake for every seat, G38, G40).
+
+    >>> from engine.variant import load_variant
+    >>> score_ceiling(load_variant("paulista")), score_ceiling(load_variant("gauderio"))
+    (23, 87)
+    """
+    target, per_hand = rules.target, [rules.initial_value, rules.top_value]
+    per_hand += [h.value for h in rules.special_hands] + [h.fold_points
+                                                          for h in rules.special_hands]
+    extra = 0
+    for bet in rules.side_bets:
+        extra += bet.open_fold_penalty
+        flores = bet.per_flor * rules.players
+        stakes = [flores]  # uncontested: per flor sung (G38)
+        for chain in bet.chains.values():
+            stakes += [target if chain.accepted is None else chain.accepted, chain.refused]
+        for flor in (bet.flor_chains or {}).values():
+            for stake in (flor.accepted, flor.refused or 0):
+                stakes.append(stake if isinstance(stake, int) else
+                              {FALTA: target, FLORES: flores}.get(stake, target + flores))
+        extra += max(stakes)
+    return target - 1 + max(per_hand) + extra
+
+
 def _check_score(m: Match, live: bool) -> None:
     """The match's score: a live match has no winner and no finished game; one over has the
     winner of the match."""
@@ -107,6 +139,20 @@ def _check_score(m: Match, live: bool) -> None:
         raise refuse(Why("match_winner",
                          f"team {m.winner} has won {m.games[m.winner]} games: not the match"),
                      "winner")
+    if not live:
+        top = score_ceiling(rules)
+        for t, s in enumerate(m.score):
+            if s > top:
+                raise refuse(Why("score_out_of_reach",
+                                 f"team {t} has {s} points; no game of this variant ends past "
+                                 f"{top} (the target less 1, plus the most one hand gives)"),
+                             f"score[{t}]")
+        for t, g in enumerate(m.games):
+            most = rules.games_to_win - (t != m.winner)
+            if g > most:
+                raise refuse(Why("score_out_of_reach",
+                                 f"team {t} has won {g} games; the match ends when a team "
+                                 f"wins {rules.games_to_win}, so {most} at most"), f"games[{t}]")
 
 
 def _check_last_number(m: Match, p: Position, state: str) -> None:

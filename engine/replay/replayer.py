@@ -10,7 +10,7 @@ replays lines met before from their plans.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -149,8 +149,16 @@ for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
     # -- the loop -------------------------------------------------------------------------------
     def run(self, items: Iterable[LogItem | LogProblem]) -> None:
         """Replay every item, then call the visitor's ``end``."""
+        for _ in self.steps(items):
+            pass
+
+    def steps(self, items: Iterable[LogItem | LogProblem]) -> Iterator[int]:
+        """:meth:`run`, one item at a time: the line of each item, yielded once the item is
+        replayed (the visitor has been told), so a caller takes what the visitor made of it
+        as the log is read (``truco analyze`` values each decision so)."""
         for item in items:
             self._item(item)
+            yield self.lines
         self._finish()
 
 

@@ -60,7 +60,7 @@ def replay_page(data: IO[bytes] | bytes, file: str, *, base: Path | None = None,
     steps = builder.steps
     payload = {"info": info, "own": list(OWN_KEYS), "steps": delta(steps)}
     if analysis is not None and problem is None:
-        payload["an"] = overlay(analysis, steps, info)
+        payload["an"] = overlay(analysis, steps, info, builder.digest.hexdigest())
     names = info["names"]
     title = f"{info['title']}: {Path(file).name}"
     sub = [f"seed {info['seed']}" if info.get("seed") is not None else "recorded deals",

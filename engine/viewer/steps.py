@@ -38,6 +38,7 @@ from engine.game import Checkpoint, Match
 from engine.logread import LogItem, LogProblem
 from engine.observation import Observation, PlayedCard
 from engine.replay import Replayer, replay
+from engine.replay.identity import LogDigest
 from engine.rules import Rules
 from engine.sidebets import BetState, best_points, declarations, flor_points
 from engine.state import HandState
@@ -69,11 +70,15 @@ class StepBuilder(Transcript):
         self.steps: list[Step] = []
         self.info: dict[str, Any] = {}
         self.match: Match | None = None
+        #: The log's identity (:class:`~engine.replay.identity.LogDigest`): what ties an
+        #: analysis to it.
+        self.digest = LogDigest()
         self._hand_obj: HandState | None = None
         self._dealer = 0
 
     # -- the visitor ----------------------------------------------------------------------------
     def header(self, item: LogItem, match: Match) -> None:
+        self.digest.add(item)
         r = match.rules
         given = item.data.get("players")
         meta = item.data.get("meta")
@@ -95,6 +100,8 @@ class StepBuilder(Transcript):
         }
 
     def hand(self, match: Match, deal: LogItem | None) -> None:
+        if deal is not None:
+            self.digest.add(deal)
         before = len(self.lines)
         super().hand(match, deal)
         new = self.lines[before:]
@@ -113,6 +120,7 @@ class StepBuilder(Transcript):
 
     def move(self, item: LogItem, action: Action, match: Match,
              checkpoints: list[Checkpoint]) -> None:
+        self.digest.add(item)
         before = len(self.lines)
         old = self._hand_obj
         super().move(item, action, match, checkpoints)

@@ -238,6 +238,20 @@ class GameRules:
 
 @dataclass(frozen=True)
 class MatchRules:
-    """``match`` (P9, M8): the games a team must win to win the match."""
+    """``match`` (P9, M8, C11 house): the games a team must win to win the match, and the score
+    every team starts a game with from a game on (house: a match's later games at 11 x 11)."""
 
     games_to_win: int
+    #: C11 (house): the score each team starts the games from ``start_score_from_game`` with.
+    start_score: int = 0
+    #: C11 (house): the first game (1-based) that starts at ``start_score``.
+    start_score_from_game: int = 1
+
+    def start(self, game: int, teams: int) -> list[int]:
+        """The score a game (1-based: ``game`` 1 is the match's first) starts with.
+
+        >>> MatchRules(2, 11, 2).start(1, 2), MatchRules(2, 11, 2).start(2, 2)
+        ([0, 0], [11, 11])
+        """
+        at = self.start_score if game >= self.start_score_from_game else 0
+        return [at] * teams

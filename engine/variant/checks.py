@@ -37,6 +37,7 @@ def _semantic_errors(doc: _Doc, d: dict[str, Any]) -> Iterator[VariantError]:
     yield from _answer_errors(d, err)
     yield from _round_errors(d, err)
     yield from _team_errors(d, err)
+    yield from _match_errors(d, err)
     def stated(path: KeyPath) -> bool:  # whether a file wrote the key (d has the defaults)
         return path in doc.marks
 
@@ -72,6 +73,21 @@ def _round_errors(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
         if play[key] and not d["betting"]["ladder"]:
             yield err(("play", key), f"play.{key} constrains raises: expected a "
                       "betting.ladder with a step, found none", (("betting", "ladder"),))
+
+
+def _match_errors(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
+    """``match`` (C11 house): a starting score below the target, from a game the match has."""
+    match, target = d["match"], d["game"]["target"]
+    if match["start_score"] >= target:
+        yield err(("match", "start_score"), "a game starting at the target would be won before "
+                  f"it is played: expected a start_score below game.target ({target}), found "
+                  f"{match['start_score']}", (("game", "target"),))
+    teams = len(d["teams"]) or 2
+    most = teams * (match["games_to_win"] - 1) + 1  # the games of the longest match
+    if match["start_score_from_game"] > most:
+        yield err(("match", "start_score_from_game"), f"a match has at most {most} game"
+                  f"{'s' * (most > 1)}: expected a start_score_from_game of at most {most}, "
+                  f"found {match['start_score_from_game']}", (("match", "games_to_win"),))
 
 
 def _team_errors(d: dict[str, Any], err: Err) -> Iterator[VariantError]:

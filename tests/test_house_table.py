@@ -1,0 +1,63 @@
+"""House rules of issue 42 about the table and the match: a starting score for a match's later
+games (``later-games-11-11``), ..."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import of, score_to, win_hand
+
+from engine import Match
+from engine.errors import VariantError
+from engine.variant import load_variant
+
+
+def _game_over(m: Match, team: int) -> list[dict[str, object]]:
+    """Win hands for ``team`` until a game ends; that game's checkpoints."""
+    while True:
+        events = win_hand(m, team)
+        if of(events, "game"):
+            return events
+
+
+# -- later-games-11-11: match.start_score, match.start_score_from_game --------------------------
+def test_later_games_11_11_the_second_game_starts_at_11_11() -> None:
+    m = Match.new("later-games-11-11", seed=None)
+    assert m.score == [0, 0]  # the first game starts at 0-0
+    score_to(m, [11, 0])
+    assert _game_over(m, 0)[-1] == {"event": "game", "winner": 0, "score": [14, 0],
+                                    "games": [1, 0]}  # the mão de onze is worth 3
+    assert m.score == [11, 11] and m.games == [1, 0]
+    # at 11-11 the hand is Paulista's mão de ferro: one hand decides the game
+    events = win_hand(m, 1)
+    assert of(events, "game")[0]["score"] == [11, 14] and m.score == [11, 11]  # game 3 too
+    events = win_hand(m, 0)
+    assert of(events, "match") == [{"event": "match", "winner": 0, "games": [2, 1]}]
+
+
+def test_later_games_11_11_left_out_every_game_starts_at_0() -> None:
+    m = Match.new("mineiro", seed=None)  # a best of 3 without the keys
+    _game_over(m, 0)
+    assert m.score == [0, 0]
+
+
+def test_later_games_11_11_from_game_1_starts_the_match_there(tmp_path: Path) -> None:
+    f = tmp_path / "all-11.yaml"
+    f.write_text("extends: paulista\nmatch: {start_score: 11}\n", encoding="utf-8")
+    m = Match.new(load_variant(str(f)), seed=1)
+    assert m.score == [11, 11] and m.hand.blind
+
+
+@pytest.mark.parametrize(("keys", "words"), [
+    ("{start_score: 12}", "expected a start_score below game.target (12), found 12"),
+    ("{start_score: 5, start_score_from_game: 2}", "a match has at most 1 game: expected a "
+                                                   "start_score_from_game of at most 1, found 2"),
+])
+def test_later_games_11_11_a_start_the_match_never_reaches_is_refused(
+        tmp_path: Path, keys: str, words: str) -> None:
+    f = tmp_path / "bad.yaml"
+    f.write_text(f"extends: paulista\nmatch: {keys}\n", encoding="utf-8")
+    with pytest.raises(VariantError) as e:
+        load_variant(str(f))
+    assert words in str(e.value) and "bad.yaml:2:" in str(e.value)

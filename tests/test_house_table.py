@@ -1,12 +1,13 @@
 """House rules of issue 42 about the table and the match: a starting score for a match's later
-games (``later-games-11-11``), ..."""
+games (``later-games-11-11``), an order among ordinary cards by suit (``amostra-ace-of-ouros``),
+..."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from helpers import of, score_to, win_hand
+from helpers import act, deal, match, of, rounds, score_to, win_hand
 
 from engine import Match
 from engine.errors import VariantError
@@ -61,3 +62,37 @@ def test_later_games_11_11_a_start_the_match_never_reaches_is_refused(
     with pytest.raises(VariantError) as e:
         load_variant(str(f))
     assert words in str(e.value) and "bad.yaml:2:" in str(e.value)
+
+
+# -- amostra-ace-of-ouros: suit_ranking ----------------------------------------------------------
+#: Truco de amostra, dealer 0 (seat 1 is the mão), vira 6s (the pieces are spades, none dealt):
+#: seat 1 holds the ace of copas, seat 2 the ace of ouros; no flor.
+ACES = deal(0, "4c 5d 6h | Ah 4d 5c | Ad 4h 6c | Kc 5h 6d", vira="6s")
+
+
+def test_amostra_ace_of_ouros_beats_the_ace_of_copas() -> None:
+    m = match("amostra-ace-of-ouros", ACES)
+    assert m.strength["Ad"] > m.strength["Ah"] > m.strength["Kd"]
+    assert m.strength["2c"] > m.strength["Ad"]  # between the rank below and the rank above
+    assert m.strength["4c"] == m.strength["4d"]  # the other ranks still tie
+    assert rounds(act(m, "play 1 Ah", "play 2 Ad", "play 3 Kc", "play 0 4c")) == [0]
+
+
+def test_amostra_ace_of_ouros_the_parent_ties_the_aces() -> None:
+    m = match("truco-de-amostra", ACES)
+    assert m.strength["Ad"] == m.strength["Ah"]
+    assert rounds(act(m, "play 1 Ah", "play 2 Ad", "play 3 Kc", "play 0 4c")) == [None]
+
+
+def test_amostra_ace_of_ouros_a_manilha_is_not_ordered_by_suit() -> None:
+    m = match("amostra-ace-of-ouros", ACES)  # the espadão (As) and bastião (Ac) are matas
+    assert m.strength["As"] > m.strength["Ac"] > m.strength["3c"] > m.strength["2c"]
+
+
+def test_amostra_ace_of_ouros_a_rank_outside_the_ranking_is_refused(tmp_path: Path) -> None:
+    f = tmp_path / "bad.yaml"
+    f.write_text("extends: gauderio\nsuit_ranking: {ranks: [A, '8']}\n", encoding="utf-8")
+    with pytest.raises(VariantError) as e:
+        load_variant(str(f))
+    assert ("bad.yaml:2:27: suit_ranking.ranks[1]: expected a rank of ranking "
+            "(4 5 6 7 J Q K A 2 3), found 8") in str(e.value)

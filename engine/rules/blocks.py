@@ -142,6 +142,15 @@ class DeckRules:
 
 
 @dataclass(frozen=True)
+class SuitRanking:
+    """``suit_ranking`` (P3, house): the ranks whose ordinary cards are ordered by suit, and
+    the suits, weakest first (none: equal ranks tie)."""
+
+    ranks: tuple[str, ...] = ()
+    suits: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class ManilhaRules:
     """``manilhas`` (P1, P2, M1, house): the mode, the vira's suits weakest first (P2), the
     fixed manilhas weakest first (M1; under ``vira_suit``, the ones below the suit's), and for

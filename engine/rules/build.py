@@ -22,6 +22,7 @@ from engine.rules.blocks import (
     SpecialHand,
     SpecialHandRules,
     Step,
+    SuitRanking,
 )
 from engine.rules.core import Rules
 from engine.schemas import with_defaults
@@ -48,6 +49,8 @@ def rules_from_data(data: dict[str, Any], source: str = "") -> Rules:
         players=full["players"],
         cards_per_player=full["cards_per_player"],
         ranking=tuple(full["ranking"]),
+        suit_ranking=SuitRanking(ranks=tuple(full["suit_ranking"]["ranks"]),
+                                 suits=tuple(full["suit_ranking"]["suits"])),
         team_seats=tuple(tuple(seats) for seats in full["teams"]),
         deck_rules=DeckRules(
             ranks=tuple(deck["ranks"]),

@@ -41,6 +41,7 @@ from engine.rules.blocks import (
     SpecialHand,
     SpecialHandRules,
     Step,
+    SuitRanking,
     TieLeader,
 )
 from engine.schemas import NOT_RULES, with_defaults
@@ -148,6 +149,8 @@ class Rules:
     game: GameRules  # C11
     match: MatchRules  # P9, M8
     concede_rules: ConcedeRules  # house
+    #: P3 (house): ordinary cards of some ranks ordered by suit (``suit_ranking``).
+    suit_ranking: SuitRanking = SuitRanking()
     #: Side bets beside the ladder (G22-G32, ``side_bets``); none in Paulista and Mineiro.
     side_bets: tuple[SideBet, ...]
     #: The resolved variant as plain data, as the files state it (what the fingerprint is
@@ -364,7 +367,8 @@ class Rules:
 
     def strengths(self, vira: Card | None) -> tuple[int, ...]:
         """A table indexed by card code: the card's strength in this hand (higher wins).
-        Ordinary cards rank by ``ranking`` (suits tie, P3/M2); manilhas beat them all (P2/M1);
+        Ordinary cards rank by ``ranking`` (suits tie, P3/M2, unless ``suit_ranking`` orders
+        a rank's by suit); manilhas beat them all (P2/M1);
         extra cards stand where ``deck.extra`` puts them (C2). Before the vira is turned (a
         hand waiting for its cut) there are no manilhas yet."""
         if vira is None and self.has_vira:
@@ -378,6 +382,13 @@ class Rules:
         levels = self._levels
         for card in self.deck:
             table[card] = levels[card_name(card) if is_extra(card) else card_rank(card)]
+        by_suit = self.suit_ranking
+        if by_suit.ranks:  # P3 (house): each level below the manilhas split by suit
+            for card in self.deck:
+                if table[card] < _MANILHA_BASE:
+                    ordered = not is_extra(card) and card_rank(card) in by_suit.ranks
+                    sub = by_suit.suits.index(card_suit(card)) if ordered else 0
+                    table[card] = table[card] * len(SUITS) + sub
         for i, card in enumerate(manilhas):
             table[card] = _MANILHA_BASE + i
         return tuple(table)

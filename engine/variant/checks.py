@@ -38,6 +38,10 @@ def _semantic_errors(doc: _Doc, d: dict[str, Any]) -> Iterator[VariantError]:
     yield from _round_errors(d, err)
     yield from _team_errors(d, err)
     yield from _match_errors(d, err)
+    for i, rank in enumerate(d["suit_ranking"]["ranks"]):  # P3 (house)
+        if rank not in d["ranking"]:
+            yield err(("suit_ranking", "ranks", i), f"expected a rank of ranking "
+                      f"({' '.join(d['ranking'])}), found {rank}", (("ranking",),))
     def stated(path: KeyPath) -> bool:  # whether a file wrote the key (d has the defaults)
         return path in doc.marks
 

@@ -1,16 +1,20 @@
 """House rules of issue 42 about the table and the match: a starting score for a match's later
 games (``later-games-11-11``), an order among ordinary cards by suit (``amostra-ace-of-ouros``),
-..."""
+tables of 8, 10 and 12 players (``amostra-twelve-players``)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
-from helpers import act, deal, match, of, rounds, score_to, win_hand
+from helpers import act, deal, match, of, rounds, score_to, stacked_deal, win_hand
 
 from engine import Match
 from engine.errors import VariantError
+from engine.logformat import record_random
+from engine.replay.verify import verify_bytes
+from engine.state import NORMAL
 from engine.variant import load_variant
 
 
@@ -96,3 +100,46 @@ def test_amostra_ace_of_ouros_a_rank_outside_the_ranking_is_refused(tmp_path: Pa
         load_variant(str(f))
     assert ("bad.yaml:2:27: suit_ranking.ranks[1]: expected a rank of ranking "
             "(4 5 6 7 J Q K A 2 3), found 8") in str(e.value)
+
+
+# -- amostra-twelve-players: players 8, 10, 12 ---------------------------------------------------
+def test_amostra_twelve_players_deals_twelve_hands_to_two_teams_of_six() -> None:
+    m = Match.new("amostra-twelve-players", seed=1)
+    assert m.rules.teams == 2 and m.rules.team_of == (0, 1) * 6  # partners alternate
+    assert [len(h) for h in m.hand.dealt] == [3] * 12
+    assert len({c for h in m.hand.dealt for c in h} | {m.hand.vira}) == 37  # of the 40
+
+
+@pytest.mark.parametrize("seed", [2, 6])  # among 12 a flor is nearly always dealt: 2 and 6
+def test_amostra_twelve_players_side_bets_are_called_and_credited(seed: int) -> None:
+    text = record_random("amostra-twelve-players", seed)
+    events = [json.loads(line) for line in text.splitlines()[1:]]
+    settled = {e["bet"] for e in events if e.get("event") == "side_bet"}
+    assert settled == {"envido", "flor"}  # both Gaudério side bets, among 12
+    assert {e["seat"] for e in events if e.get("event") in ("envido", "flor")} & set(range(4, 12))
+    assert verify_bytes(text.encode(), "a.jsonl").valid
+
+
+@pytest.mark.parametrize("players", [8, 10, 12])
+def test_amostra_twelve_players_special_hands_act_at_a_big_table(
+        tmp_path: Path, players: int) -> None:
+    f = tmp_path / f"paulista-{players}.yaml"
+    f.write_text(f"extends: paulista\nplayers: {players}\n", encoding="utf-8")
+    m = Match.new(load_variant(str(f)), seed=None)
+    score_to(m, [11, 4])
+    m.deal(stacked_deal(m, 0))
+    assert m.hand.special != NORMAL and m.value == 3  # P5, the mão de onze, worth 3
+    m = Match.new(load_variant(str(f)), seed=None)
+    score_to(m, [11, 11])
+    m.deal(stacked_deal(m, 1))
+    assert m.hand.special != NORMAL and m.hand.blind  # P6, the mão de ferro, blind
+
+
+@pytest.mark.parametrize("players", [5, 14])
+def test_amostra_twelve_players_other_table_sizes_are_refused(
+        tmp_path: Path, players: int) -> None:
+    f = tmp_path / "bad.yaml"
+    f.write_text(f"extends: paulista\nplayers: {players}\n", encoding="utf-8")
+    with pytest.raises(VariantError) as e:
+        load_variant(str(f))
+    assert "bad.yaml:2:10: players:" in str(e.value) and "12" in str(e.value)

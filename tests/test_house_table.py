@@ -1,6 +1,7 @@
 """House rules of issue 42 about the table and the match: a starting score for a match's later
 games (``later-games-11-11``), an order among ordinary cards by suit (``amostra-ace-of-ouros``),
-tables of 8, 10 and 12 players (``amostra-twelve-players``)."""
+tables of 8, 10 and 12 players (``amostra-twelve-players``), rounds and leads
+(``partners-tie-lowest-seat``, ``no-cover-after-partner``)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,18 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import act, deal, match, of, rounds, score_to, stacked_deal, win_hand
+from helpers import (
+    act,
+    assert_illegal,
+    deal,
+    legal,
+    match,
+    of,
+    rounds,
+    score_to,
+    stacked_deal,
+    win_hand,
+)
 
 from engine import Match
 from engine.errors import VariantError
@@ -143,3 +155,35 @@ def test_amostra_twelve_players_other_table_sizes_are_refused(
     with pytest.raises(VariantError) as e:
         load_variant(str(f))
     assert "bad.yaml:2:10: players:" in str(e.value) and "12" in str(e.value)
+
+
+# -- partners-tie-lowest-seat, no-cover-after-partner: rounds.partners_tie_leader,
+# -- play.no_cover_after_partner -----------------------------------------------------------------
+#: Paulista, dealer 1 (seat 2 is the mão), vira 7c (the Qs are manilhas, none dealt): in round 1
+#: seat 3 and then his partner seat 1 play a 3, the round's strongest cards.
+PARTNERS = deal(1, "4d 5d 6d | 3h 4h 6h | 4s 5s 6s | 3c 5c 6c", vira="7c")
+ROUND_1 = ("play 2 4s", "play 3 3c", "play 0 4d", "play 1 3h")
+
+
+@pytest.mark.parametrize(("variant", "leader"), [("paulista", 3),
+                                                 ("partners-tie-lowest-seat", 1)])
+def test_partners_tie_lowest_seat_leads_the_next_round(variant: str, leader: int) -> None:
+    m = match(variant, PARTNERS, dealer=1)
+    assert rounds(act(m, *ROUND_1)) == [1]  # equal cards of one team win for it (C5)
+    assert m.round.leader == leader  # the first of them (pinned), or the lowest seat (house)
+
+
+def test_no_cover_after_partner_refuses_a_covered_card_after_a_partner_s() -> None:
+    m = match("no-cover-after-partner", PARTNERS, dealer=1)
+    act(m, *ROUND_1, "play 3 5c")
+    assert "play 0 5d covered" in legal(m)  # seat 0's partner (seat 2) has not played yet
+    act(m, "play 0 5d")
+    assert legal(m) == ["play 1 4h", "play 1 6h", "raise 1 3"]  # seat 3 played: face up
+    err = assert_illegal(m, "play 1 4h covered", "no covered card after a partner's card")
+    assert err.code == "no_cover_after_partner"
+
+
+def test_no_cover_after_partner_paulista_still_covers() -> None:
+    m = match("paulista", PARTNERS, dealer=1)
+    act(m, *ROUND_1, "play 3 5c", "play 0 5d")
+    assert "play 1 4h covered" in legal(m)

@@ -150,6 +150,8 @@ HOUSE_RULES: dict[str, dict[str, Any]] = {
     "amostra-ace-of-ouros": {"suit_ranking.ranks": ("A",),
                              "suit_ranking.suits": ("h", "c", "s", "d")},
     "amostra-twelve-players": {"players": 12, "teams": 2},
+    "partners-tie-lowest-seat": {"rounds.partners_tie_leader": "lowest_seat"},
+    "no-cover-after-partner": {"no_cover_after_partner": True},
     "tie-leader-lowest-seat": {"tied_round_leader": "lowest_seat"},
     "tie-leader-mao": {"tied_round_leader": "mao", "cards_per_player": 5},
     "all-tied-first-round": {"all_tied": "first_round_first_card"},

@@ -170,6 +170,9 @@ class RoundRules:
 
     tied_round_leader: TieLeader
     all_tied: AllTied
+    #: C5 (house): who leads after a round won by partners' equal cards: the first of them, or
+    #: the lowest seat among them.
+    partners_tie_leader: Literal["first_card", "lowest_seat"] = "first_card"
 
 
 @dataclass(frozen=True)
@@ -188,6 +191,8 @@ class PlayRules:
     leader_face_up: bool
     #: P7 (house): no covered card once a round of the hand has tied.
     no_cover_after_tie: bool
+    #: P7 (house): no covered card after a partner's card in the round.
+    no_cover_after_partner: bool
     #: C7 (house): after a tied first round, each plays (face up) his highest card.
     highest_after_tied_first: bool
     #: C8 (house): a raise only by a player whose best card beats the round's best so far.

@@ -66,11 +66,13 @@ def rules_from_data(data: dict[str, Any], source: str = "") -> Rules:
             ranks=tuple(man["ranks"]) if vira_suit else (),
             stand_in=man["stand_in"] if vira_suit else None),
         rounds=RoundRules(tied_round_leader=full["rounds"]["tied_round_leader"],
-                          all_tied=full["rounds"]["all_tied"]),
+                          all_tied=full["rounds"]["all_tied"],
+                          partners_tie_leader=full["rounds"]["partners_tie_leader"]),
         covered_cards=CoveredCardRules(allowed=full["covered_cards"]["allowed"],
                                        from_round=full["covered_cards"]["from_round"]),
         play=PlayRules(**{key: play[key] for key in (
-            "leader_face_up", "no_cover_after_tie", "highest_after_tied_first",
+            "leader_face_up", "no_cover_after_tie", "no_cover_after_partner",
+            "highest_after_tied_first",
             "raiser_must_beat", "raiser_must_kill")}),
         betting=BettingRules(
             initial_value=bet["initial_value"],

@@ -94,6 +94,7 @@ _HOT: dict[str, tuple[str, str]] = {
     "covered_from_round": ("covered_cards", "from_round"),
     "leader_face_up": ("play", "leader_face_up"),
     "no_cover_after_tie": ("play", "no_cover_after_tie"),
+    "no_cover_after_partner": ("play", "no_cover_after_partner"),
     "highest_after_tied_first": ("play", "highest_after_tied_first"),
     "raiser_must_beat": ("play", "raiser_must_beat"),
     "raiser_must_kill": ("play", "raiser_must_kill"),
@@ -194,6 +195,7 @@ class Rules:
     covered_from_round: int = _hot()  # P7
     leader_face_up: bool = _hot()  # P7 (house)
     no_cover_after_tie: bool = _hot()  # P7 (house)
+    no_cover_after_partner: bool = _hot()  # P7 (house)
     highest_after_tied_first: bool = _hot()  # C7 (house)
     raiser_must_beat: bool = _hot()  # C8 (house)
     raiser_must_kill: bool = _hot()  # C8 (house)

@@ -64,7 +64,7 @@ def _round_errors(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
                   "tied_round_leader: mao, found " + str(d["cards_per_player"]),
                   (("cards_per_player",),))
     play = d["play"]
-    for key in ("leader_face_up", "no_cover_after_tie"):
+    for key in ("leader_face_up", "no_cover_after_tie", "no_cover_after_partner"):
         if play[key] and not d["covered_cards"]["allowed"]:
             yield err(("play", key), f"play.{key} constrains covered cards: expected "
                       "covered_cards.allowed: true, found false",

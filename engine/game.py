@@ -123,7 +123,7 @@ class Match:
         queued = list(deals) if deals is not None else None
         self._deals: Iterator[Deal] | None = iter(queued) if queued is not None else None
         self.dealer = dealer
-        self.score = [0] * rules.teams
+        self.score = rules.match.start(1, rules.teams)  # 0-0, or a house start_score
         self.games = [0] * rules.teams
         self.winner: int | None = None
         self.hand_number = 0

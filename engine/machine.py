@@ -403,6 +403,7 @@ class MoveTable:
         self.covered_from = rules.covered_from_round - 1 if rules.covered_allowed else 99
         #: Whether a play constraint of the ``play`` block applies to cards (P7, C7 house)
         self.constrained = (rules.leader_face_up or rules.no_cover_after_tie
+                            or rules.no_cover_after_partner
                             or rules.highest_after_tied_first or rules.raiser_must_kill)
         cards: list[Card | None] = list(deck) if rules.name_card else [None]
         self.raises = {(s, step.value, c): Action("raise", s, c, False, step.value)

@@ -100,7 +100,8 @@ def test_check_reports_each_file_and_fails_if_any_is_invalid(write: WriteFile) -
     assert result.exit_code == 1
     lines = result.output.splitlines()
     assert lines[0] == "paulista: ok"
-    assert lines[1].startswith(f"{bad}:2:10: players: expected one of 2, 3, 4, 6, found 5")
+    assert lines[1].startswith(
+        f"{bad}:2:10: players: expected one of 2, 3, 4, 6, 8, 10, 12, found 5")
     assert lines[2].startswith(f"{bad}:3:16: game.target: expected an integer")
 
 

@@ -53,7 +53,10 @@ def test_every_house_variant_is_tested_here() -> None:
         # the catalogue's last house rules (issue 24): tests/test_house_catalogue.py
         "doze-e-queda", "raiser-must-kill", "truco-de-amostra",
         "cut",  # catalogue #36, the cutter's choices: tests/test_cut.py
-        "redeal"}  # a void hand thrown in: tests/test_redeal.py
+        "redeal",  # a void hand thrown in: tests/test_redeal.py
+        # issue 42, the table and the match: tests/test_house_table.py
+        "later-games-11-11", "amostra-ace-of-ouros", "amostra-twelve-players",
+        "partners-tie-lowest-seat", "no-cover-after-partner"}
 
 
 def test_classic_mineiro_starts_at_2_and_climbs_4_6_8_10_12() -> None:

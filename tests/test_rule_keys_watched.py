@@ -133,6 +133,15 @@ MUTATIONS: dict[str, tuple[str, dict[str, Any]]] = {
     "game.target": ("gauderio", {"game": {"target": 25}}),
     "game.cap_score": ("gauderio", {"game": {"cap_score": True}}),
     "match.games_to_win": ("gauderio", {"match": {"games_to_win": 2}}),
+    "suit_ranking.ranks": ("amostra-ace-of-ouros", {"suit_ranking": {"ranks": ["K"]}}),
+    "suit_ranking.suits": ("amostra-ace-of-ouros", {"suit_ranking": {"suits": ["d", "c", "s",
+                                                                             "h"]}}),
+    "rounds.partners_tie_leader": ("partners-tie-lowest-seat", {"rounds": {
+        "partners_tie_leader": "first_card"}}),
+    "play.no_cover_after_partner": ("no-cover-after-partner", {"play": {
+        "no_cover_after_partner": False}}),
+    "match.start_score": ("later-games-11-11", {"match": {"start_score": 10}}),
+    "match.start_score_from_game": ("later-games-11-11", {"match": {"start_score_from_game": 3}}),
     "side_bets.*.kind": ("gauderio", {"side_bets": {"flor": {"played": False}}}),
     "side_bets.*.calls": ("gauderio", {"side_bets": {"envido": {
         "calls": ["falta envido", "real envido", "envido"]}}}),

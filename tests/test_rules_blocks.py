@@ -22,7 +22,7 @@ FLAT = {
     "tied_round_leader": ("rounds", "tied_round_leader"), "all_tied": ("rounds", "all_tied"),
     "covered_allowed": ("covered_cards", "allowed"),
     "covered_from_round": ("covered_cards", "from_round"),
-    **{k: ("play", k) for k in ("leader_face_up", "no_cover_after_tie",
+    **{k: ("play", k) for k in ("leader_face_up", "no_cover_after_tie", "no_cover_after_partner",
                                 "highest_after_tied_first", "raiser_must_beat",
                                 "raiser_must_kill")},
     **{k: ("betting", k) for k in ("initial_value", "ladder", "raise_timing", "name_card",

@@ -144,6 +144,14 @@ HOUSE_RULES: dict[str, dict[str, Any]] = {
     "cut": {"cut.allowed": True,
             "cut.choices": ["seco", "burn", "bottom", "partner"]},  # catalogue #36
     "redeal": {"redeal.allowed": True, "redeal.void_ranks": ["Q", "J", "K"]},  # a kind's block
+    # issue 42, the table and the match
+    "later-games-11-11": {"games_to_win": 2, "match.start_score": 11,
+                          "match.start_score_from_game": 2},
+    "amostra-ace-of-ouros": {"suit_ranking.ranks": ("A",),
+                             "suit_ranking.suits": ("h", "c", "s", "d")},
+    "amostra-twelve-players": {"players": 12, "teams": 2},
+    "partners-tie-lowest-seat": {"rounds.partners_tie_leader": "lowest_seat"},
+    "no-cover-after-partner": {"no_cover_after_partner": True},
     "tie-leader-lowest-seat": {"tied_round_leader": "lowest_seat"},
     "tie-leader-mao": {"tied_round_leader": "mao", "cards_per_player": 5},
     "all-tied-first-round": {"all_tied": "first_round_first_card"},
@@ -434,7 +442,7 @@ SCHEMA_ERRORS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
         ('expected one of "nobody", "mao_team"', 'found "everybody"')),
     "players must be 2, 3, 4 or 6": (
         "extends: paulista\nplayers: 5\n", "2:10", "players",
-        ("expected one of 2, 3, 4, 6, found 5",)),
+        ("expected one of 2, 3, 4, 6, 8, 10, 12, found 5",)),
     "3 players need teams": (
         "extends: paulista\nplayers: 3\n", "2:10", "players",
         ("3 players cannot sit as two teams in alternate seats: expected teams",)),

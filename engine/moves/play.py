@@ -31,7 +31,8 @@ def round_outcome(m: Ruled, cards: Sequence[tuple[int, Card, bool]],
                   leader: int) -> tuple[int | None, int]:
     """A complete round's winning team (``None``: tied) and the next round's leader, from its
     ``cards`` (seat, card, covered) in playing order and its ``leader``. C5: the strongest
-    card wins; equal strongest cards of one team win for it, the first of them leads (pinned);
+    card wins; equal strongest cards of one team win for it, the first of them leads (pinned;
+    house: the lowest seat of them, ``rounds.partners_tie_leader``);
     across teams they tie. P7: a covered card is nothing. C6: who leads after a tie."""
     strength = m.hand.strength
     best = -2
@@ -46,6 +47,8 @@ def round_outcome(m: Ruled, cards: Sequence[tuple[int, Card, bool]],
     team_of = m.rules.team_of
     first_team = team_of[tops[0]]
     if best != COVERED and (len(tops) == 1 or all(team_of[s] == first_team for s in tops)):
+        if len(tops) > 1 and m.rules.rounds.partners_tie_leader == "lowest_seat":
+            return first_team, min(tops)  # C5 (house): partners' tie led by the lowest seat
         return first_team, tops[0]
     how = m.rules.tied_round_leader  # C6
     if how == "mao":  # the mão, whatever the cards (a round all face down too)
@@ -218,6 +221,11 @@ def _no_cover(m: Match) -> str | None:
     if rules.no_cover_after_tie and None in m.hand.results:
         return Why("no_cover_after_tie",
                    "no covered card after a tied round (play.no_cover_after_tie)")
+    if rules.no_cover_after_partner and m.round.cards:
+        team_of, seat = rules.team_of, m.round.turn
+        if any(team_of[s] == team_of[seat] for s, _, _ in m.round.cards):
+            return Why("no_cover_after_partner", "no covered card after a partner's card in "
+                                                 "the round (play.no_cover_after_partner)")
     return None
 
 
@@ -376,7 +384,8 @@ KIND = register(MoveKind(
              Phase.DECIDE: "the special hand's decision comes first",
              None: "no card is awaited"},
     keys=("ranking", "manilhas", "rounds", "covered_cards", "play.leader_face_up",
-          "play.no_cover_after_tie", "play.highest_after_tied_first", "play.raiser_must_kill"),
+          "play.no_cover_after_tie", "play.no_cover_after_partner",
+          "play.highest_after_tied_first", "play.raiser_must_kill"),
     state=STATE,
     # its words (truco play, the transcript) and its moves in engine.env's action space
     hint=(0, lambda legal, rules: f"a card like 4c or 4♣ ('4c {COBERTA}' to hide it)"),

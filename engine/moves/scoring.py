@@ -87,7 +87,8 @@ def end_hand(m: Match, ruling: Ruling) -> None:
             m.winner = w
             events.append({"event": "match", "winner": w, "games": m.games[:]})
             return
-        m.score = [0] * m.rules.teams  # M8: each game starts at 0-0
+        # M8: each game starts at 0-0 (C11 house: from a game on, at match.start_score)
+        m.score = m.rules.match.start(sum(m.games) + 1, m.rules.teams)
     players = m.rules.players
     m.dealer = (m.dealer + 1) % players  # the next dealer is to the right
     hand = m.hand

@@ -142,6 +142,15 @@ class DeckRules:
 
 
 @dataclass(frozen=True)
+class SuitRanking:
+    """``suit_ranking`` (P3, house): the ranks whose ordinary cards are ordered by suit, and
+    the suits, weakest first (none: equal ranks tie)."""
+
+    ranks: tuple[str, ...] = ()
+    suits: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class ManilhaRules:
     """``manilhas`` (P1, P2, M1, house): the mode, the vira's suits weakest first (P2), the
     fixed manilhas weakest first (M1; under ``vira_suit``, the ones below the suit's), and for
@@ -161,6 +170,9 @@ class RoundRules:
 
     tied_round_leader: TieLeader
     all_tied: AllTied
+    #: C5 (house): who leads after a round won by partners' equal cards: the first of them, or
+    #: the lowest seat among them.
+    partners_tie_leader: Literal["first_card", "lowest_seat"] = "first_card"
 
 
 @dataclass(frozen=True)
@@ -179,6 +191,8 @@ class PlayRules:
     leader_face_up: bool
     #: P7 (house): no covered card once a round of the hand has tied.
     no_cover_after_tie: bool
+    #: P7 (house): no covered card after a partner's card in the round.
+    no_cover_after_partner: bool
     #: C7 (house): after a tied first round, each plays (face up) his highest card.
     highest_after_tied_first: bool
     #: C8 (house): a raise only by a player whose best card beats the round's best so far.
@@ -238,6 +252,20 @@ class GameRules:
 
 @dataclass(frozen=True)
 class MatchRules:
-    """``match`` (P9, M8): the games a team must win to win the match."""
+    """``match`` (P9, M8, C11 house): the games a team must win to win the match, and the score
+    every team starts a game with from a game on (house: a match's later games at 11 x 11)."""
 
     games_to_win: int
+    #: C11 (house): the score each team starts the games from ``start_score_from_game`` with.
+    start_score: int = 0
+    #: C11 (house): the first game (1-based) that starts at ``start_score``.
+    start_score_from_game: int = 1
+
+    def start(self, game: int, teams: int) -> list[int]:
+        """The score a game (1-based: ``game`` 1 is the match's first) starts with.
+
+        >>> MatchRules(2, 11, 2).start(1, 2), MatchRules(2, 11, 2).start(2, 2)
+        ([0, 0], [11, 11])
+        """
+        at = self.start_score if game >= self.start_score_from_game else 0
+        return [at] * teams

@@ -22,6 +22,7 @@ from engine.rules.blocks import (
     SpecialHand,
     SpecialHandRules,
     Step,
+    SuitRanking,
 )
 from engine.rules.core import Rules
 from engine.schemas import with_defaults
@@ -48,6 +49,8 @@ def rules_from_data(data: dict[str, Any], source: str = "") -> Rules:
         players=full["players"],
         cards_per_player=full["cards_per_player"],
         ranking=tuple(full["ranking"]),
+        suit_ranking=SuitRanking(ranks=tuple(full["suit_ranking"]["ranks"]),
+                                 suits=tuple(full["suit_ranking"]["suits"])),
         team_seats=tuple(tuple(seats) for seats in full["teams"]),
         deck_rules=DeckRules(
             ranks=tuple(deck["ranks"]),
@@ -63,11 +66,13 @@ def rules_from_data(data: dict[str, Any], source: str = "") -> Rules:
             ranks=tuple(man["ranks"]) if vira_suit else (),
             stand_in=man["stand_in"] if vira_suit else None),
         rounds=RoundRules(tied_round_leader=full["rounds"]["tied_round_leader"],
-                          all_tied=full["rounds"]["all_tied"]),
+                          all_tied=full["rounds"]["all_tied"],
+                          partners_tie_leader=full["rounds"]["partners_tie_leader"]),
         covered_cards=CoveredCardRules(allowed=full["covered_cards"]["allowed"],
                                        from_round=full["covered_cards"]["from_round"]),
         play=PlayRules(**{key: play[key] for key in (
-            "leader_face_up", "no_cover_after_tie", "highest_after_tied_first",
+            "leader_face_up", "no_cover_after_tie", "no_cover_after_partner",
+            "highest_after_tied_first",
             "raiser_must_beat", "raiser_must_kill")}),
         betting=BettingRules(
             initial_value=bet["initial_value"],
@@ -81,7 +86,8 @@ def rules_from_data(data: dict[str, Any], source: str = "") -> Rules:
             raise_back=bet["raise_back"]),
         special_rules=SpecialHandRules(hands=specials, one_team=one, both_teams=both),
         game=GameRules(target=target, cap_score=full["game"]["cap_score"]),
-        match=MatchRules(games_to_win=full["match"]["games_to_win"]),
+        match=MatchRules(**{key: full["match"][key] for key in (
+            "games_to_win", "start_score", "start_score_from_game")}),
         concede_rules=ConcedeRules(allowed=concede["allowed"],
                                    instead_of_answer=concede["instead_of_answer"],
                                    in_special_hands=concede["in_special_hands"]),

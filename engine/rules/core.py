@@ -41,6 +41,7 @@ from engine.rules.blocks import (
     SpecialHand,
     SpecialHandRules,
     Step,
+    SuitRanking,
     TieLeader,
 )
 from engine.schemas import NOT_RULES, with_defaults
@@ -93,6 +94,7 @@ _HOT: dict[str, tuple[str, str]] = {
     "covered_from_round": ("covered_cards", "from_round"),
     "leader_face_up": ("play", "leader_face_up"),
     "no_cover_after_tie": ("play", "no_cover_after_tie"),
+    "no_cover_after_partner": ("play", "no_cover_after_partner"),
     "highest_after_tied_first": ("play", "highest_after_tied_first"),
     "raiser_must_beat": ("play", "raiser_must_beat"),
     "raiser_must_kill": ("play", "raiser_must_kill"),
@@ -148,6 +150,8 @@ class Rules:
     game: GameRules  # C11
     match: MatchRules  # P9, M8
     concede_rules: ConcedeRules  # house
+    #: P3 (house): ordinary cards of some ranks ordered by suit (``suit_ranking``).
+    suit_ranking: SuitRanking = SuitRanking()
     #: Side bets beside the ladder (G22-G32, ``side_bets``); none in Paulista and Mineiro.
     side_bets: tuple[SideBet, ...]
     #: The resolved variant as plain data, as the files state it (what the fingerprint is
@@ -191,6 +195,7 @@ class Rules:
     covered_from_round: int = _hot()  # P7
     leader_face_up: bool = _hot()  # P7 (house)
     no_cover_after_tie: bool = _hot()  # P7 (house)
+    no_cover_after_partner: bool = _hot()  # P7 (house)
     highest_after_tied_first: bool = _hot()  # C7 (house)
     raiser_must_beat: bool = _hot()  # C8 (house)
     raiser_must_kill: bool = _hot()  # C8 (house)
@@ -364,7 +369,8 @@ class Rules:
 
     def strengths(self, vira: Card | None) -> tuple[int, ...]:
         """A table indexed by card code: the card's strength in this hand (higher wins).
-        Ordinary cards rank by ``ranking`` (suits tie, P3/M2); manilhas beat them all (P2/M1);
+        Ordinary cards rank by ``ranking`` (suits tie, P3/M2, unless ``suit_ranking`` orders
+        a rank's by suit); manilhas beat them all (P2/M1);
         extra cards stand where ``deck.extra`` puts them (C2). Before the vira is turned (a
         hand waiting for its cut) there are no manilhas yet."""
         if vira is None and self.has_vira:
@@ -378,6 +384,13 @@ class Rules:
         levels = self._levels
         for card in self.deck:
             table[card] = levels[card_name(card) if is_extra(card) else card_rank(card)]
+        by_suit = self.suit_ranking
+        if by_suit.ranks:  # P3 (house): each level below the manilhas split by suit
+            for card in self.deck:
+                if table[card] < _MANILHA_BASE:
+                    ordered = not is_extra(card) and card_rank(card) in by_suit.ranks
+                    sub = by_suit.suits.index(card_suit(card)) if ordered else 0
+                    table[card] = table[card] * len(SUITS) + sub
         for i, card in enumerate(manilhas):
             table[card] = _MANILHA_BASE + i
         return tuple(table)

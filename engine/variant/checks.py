@@ -37,6 +37,11 @@ def _semantic_errors(doc: _Doc, d: dict[str, Any]) -> Iterator[VariantError]:
     yield from _answer_errors(d, err)
     yield from _round_errors(d, err)
     yield from _team_errors(d, err)
+    yield from _match_errors(d, err)
+    for i, rank in enumerate(d["suit_ranking"]["ranks"]):  # P3 (house)
+        if rank not in d["ranking"]:
+            yield err(("suit_ranking", "ranks", i), f"expected a rank of ranking "
+                      f"({' '.join(d['ranking'])}), found {rank}", (("ranking",),))
     def stated(path: KeyPath) -> bool:  # whether a file wrote the key (d has the defaults)
         return path in doc.marks
 
@@ -59,7 +64,7 @@ def _round_errors(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
                   "tied_round_leader: mao, found " + str(d["cards_per_player"]),
                   (("cards_per_player",),))
     play = d["play"]
-    for key in ("leader_face_up", "no_cover_after_tie"):
+    for key in ("leader_face_up", "no_cover_after_tie", "no_cover_after_partner"):
         if play[key] and not d["covered_cards"]["allowed"]:
             yield err(("play", key), f"play.{key} constrains covered cards: expected "
                       "covered_cards.allowed: true, found false",
@@ -72,6 +77,21 @@ def _round_errors(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
         if play[key] and not d["betting"]["ladder"]:
             yield err(("play", key), f"play.{key} constrains raises: expected a "
                       "betting.ladder with a step, found none", (("betting", "ladder"),))
+
+
+def _match_errors(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
+    """``match`` (C11 house): a starting score below the target, from a game the match has."""
+    match, target = d["match"], d["game"]["target"]
+    if match["start_score"] >= target:
+        yield err(("match", "start_score"), "a game starting at the target would be won before "
+                  f"it is played: expected a start_score below game.target ({target}), found "
+                  f"{match['start_score']}", (("game", "target"),))
+    teams = len(d["teams"]) or 2
+    most = teams * (match["games_to_win"] - 1) + 1  # the games of the longest match
+    if match["start_score_from_game"] > most:
+        yield err(("match", "start_score_from_game"), f"a match has at most {most} game"
+                  f"{'s' * (most > 1)}: expected a start_score_from_game of at most {most}, "
+                  f"found {match['start_score_from_game']}", (("match", "games_to_win"),))
 
 
 def _team_errors(d: dict[str, Any], err: Err) -> Iterator[VariantError]:

@@ -1,0 +1,189 @@
+"""House rules of issue 42 about the table and the match: a starting score for a match's later
+games (``later-games-11-11``), an order among ordinary cards by suit (``amostra-ace-of-ouros``),
+tables of 8, 10 and 12 players (``amostra-twelve-players``), rounds and leads
+(``partners-tie-lowest-seat``, ``no-cover-after-partner``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from helpers import (
+    act,
+    assert_illegal,
+    deal,
+    legal,
+    match,
+    of,
+    rounds,
+    score_to,
+    stacked_deal,
+    win_hand,
+)
+
+from engine import Match
+from engine.errors import VariantError
+from engine.logformat import record_random
+from engine.replay.verify import verify_bytes
+from engine.state import NORMAL
+from engine.variant import load_variant
+
+
+def _game_over(m: Match, team: int) -> list[dict[str, object]]:
+    """Win hands for ``team`` until a game ends; that game's checkpoints."""
+    while True:
+        events = win_hand(m, team)
+        if of(events, "game"):
+            return events
+
+
+# -- later-games-11-11: match.start_score, match.start_score_from_game --------------------------
+def test_later_games_11_11_the_second_game_starts_at_11_11() -> None:
+    m = Match.new("later-games-11-11", seed=None)
+    assert m.score == [0, 0]  # the first game starts at 0-0
+    score_to(m, [11, 0])
+    assert _game_over(m, 0)[-1] == {"event": "game", "winner": 0, "score": [14, 0],
+                                    "games": [1, 0]}  # the mão de onze is worth 3
+    assert m.score == [11, 11] and m.games == [1, 0]
+    # at 11-11 the hand is Paulista's mão de ferro: one hand decides the game
+    events = win_hand(m, 1)
+    assert of(events, "game")[0]["score"] == [11, 14] and m.score == [11, 11]  # game 3 too
+    events = win_hand(m, 0)
+    assert of(events, "match") == [{"event": "match", "winner": 0, "games": [2, 1]}]
+
+
+def test_later_games_11_11_left_out_every_game_starts_at_0() -> None:
+    m = Match.new("mineiro", seed=None)  # a best of 3 without the keys
+    _game_over(m, 0)
+    assert m.score == [0, 0]
+
+
+def test_later_games_11_11_from_game_1_starts_the_match_there(tmp_path: Path) -> None:
+    f = tmp_path / "all-11.yaml"
+    f.write_text("extends: paulista\nmatch: {start_score: 11}\n", encoding="utf-8")
+    m = Match.new(load_variant(str(f)), seed=1)
+    assert m.score == [11, 11] and m.hand.blind
+
+
+@pytest.mark.parametrize(("keys", "words"), [
+    ("{start_score: 12}", "expected a start_score below game.target (12), found 12"),
+    ("{start_score: 5, start_score_from_game: 2}", "a match has at most 1 game: expected a "
+                                                   "start_score_from_game of at most 1, found 2"),
+])
+def test_later_games_11_11_a_start_the_match_never_reaches_is_refused(
+        tmp_path: Path, keys: str, words: str) -> None:
+    f = tmp_path / "bad.yaml"
+    f.write_text(f"extends: paulista\nmatch: {keys}\n", encoding="utf-8")
+    with pytest.raises(VariantError) as e:
+        load_variant(str(f))
+    assert words in str(e.value) and "bad.yaml:2:" in str(e.value)
+
+
+# -- amostra-ace-of-ouros: suit_ranking ----------------------------------------------------------
+#: Truco de amostra, dealer 0 (seat 1 is the mão), vira 6s (the pieces are spades, none dealt):
+#: seat 1 holds the ace of copas, seat 2 the ace of ouros; no flor.
+ACES = deal(0, "4c 5d 6h | Ah 4d 5c | Ad 4h 6c | Kc 5h 6d", vira="6s")
+
+
+def test_amostra_ace_of_ouros_beats_the_ace_of_copas() -> None:
+    m = match("amostra-ace-of-ouros", ACES)
+    assert m.strength["Ad"] > m.strength["Ah"] > m.strength["Kd"]
+    assert m.strength["2c"] > m.strength["Ad"]  # between the rank below and the rank above
+    assert m.strength["4c"] == m.strength["4d"]  # the other ranks still tie
+    assert rounds(act(m, "play 1 Ah", "play 2 Ad", "play 3 Kc", "play 0 4c")) == [0]
+
+
+def test_amostra_ace_of_ouros_the_parent_ties_the_aces() -> None:
+    m = match("truco-de-amostra", ACES)
+    assert m.strength["Ad"] == m.strength["Ah"]
+    assert rounds(act(m, "play 1 Ah", "play 2 Ad", "play 3 Kc", "play 0 4c")) == [None]
+
+
+def test_amostra_ace_of_ouros_a_manilha_is_not_ordered_by_suit() -> None:
+    m = match("amostra-ace-of-ouros", ACES)  # the espadão (As) and bastião (Ac) are matas
+    assert m.strength["As"] > m.strength["Ac"] > m.strength["3c"] > m.strength["2c"]
+
+
+def test_amostra_ace_of_ouros_a_rank_outside_the_ranking_is_refused(tmp_path: Path) -> None:
+    f = tmp_path / "bad.yaml"
+    f.write_text("extends: gauderio\nsuit_ranking: {ranks: [A, '8']}\n", encoding="utf-8")
+    with pytest.raises(VariantError) as e:
+        load_variant(str(f))
+    assert ("bad.yaml:2:27: suit_ranking.ranks[1]: expected a rank of ranking "
+            "(4 5 6 7 J Q K A 2 3), found 8") in str(e.value)
+
+
+# -- amostra-twelve-players: players 8, 10, 12 ---------------------------------------------------
+def test_amostra_twelve_players_deals_twelve_hands_to_two_teams_of_six() -> None:
+    m = Match.new("amostra-twelve-players", seed=1)
+    assert m.rules.teams == 2 and m.rules.team_of == (0, 1) * 6  # partners alternate
+    assert [len(h) for h in m.hand.dealt] == [3] * 12
+    assert len({c for h in m.hand.dealt for c in h} | {m.hand.vira}) == 37  # of the 40
+
+
+@pytest.mark.parametrize("seed", [2, 6])  # among 12 a flor is nearly always dealt: 2 and 6
+def test_amostra_twelve_players_side_bets_are_called_and_credited(seed: int) -> None:
+    text = record_random("amostra-twelve-players", seed)
+    events = [json.loads(line) for line in text.splitlines()[1:]]
+    settled = {e["bet"] for e in events if e.get("event") == "side_bet"}
+    assert settled == {"envido", "flor"}  # both Gaudério side bets, among 12
+    assert {e["seat"] for e in events if e.get("event") in ("envido", "flor")} & set(range(4, 12))
+    assert verify_bytes(text.encode(), "a.jsonl").valid
+
+
+@pytest.mark.parametrize("players", [8, 10, 12])
+def test_amostra_twelve_players_special_hands_act_at_a_big_table(
+        tmp_path: Path, players: int) -> None:
+    f = tmp_path / f"paulista-{players}.yaml"
+    f.write_text(f"extends: paulista\nplayers: {players}\n", encoding="utf-8")
+    m = Match.new(load_variant(str(f)), seed=None)
+    score_to(m, [11, 4])
+    m.deal(stacked_deal(m, 0))
+    assert m.hand.special != NORMAL and m.value == 3  # P5, the mão de onze, worth 3
+    m = Match.new(load_variant(str(f)), seed=None)
+    score_to(m, [11, 11])
+    m.deal(stacked_deal(m, 1))
+    assert m.hand.special != NORMAL and m.hand.blind  # P6, the mão de ferro, blind
+
+
+@pytest.mark.parametrize("players", [5, 14])
+def test_amostra_twelve_players_other_table_sizes_are_refused(
+        tmp_path: Path, players: int) -> None:
+    f = tmp_path / "bad.yaml"
+    f.write_text(f"extends: paulista\nplayers: {players}\n", encoding="utf-8")
+    with pytest.raises(VariantError) as e:
+        load_variant(str(f))
+    assert "bad.yaml:2:10: players:" in str(e.value) and "12" in str(e.value)
+
+
+# -- partners-tie-lowest-seat, no-cover-after-partner: rounds.partners_tie_leader,
+# -- play.no_cover_after_partner -----------------------------------------------------------------
+#: Paulista, dealer 1 (seat 2 is the mão), vira 7c (the Qs are manilhas, none dealt): in round 1
+#: seat 3 and then his partner seat 1 play a 3, the round's strongest cards.
+PARTNERS = deal(1, "4d 5d 6d | 3h 4h 6h | 4s 5s 6s | 3c 5c 6c", vira="7c")
+ROUND_1 = ("play 2 4s", "play 3 3c", "play 0 4d", "play 1 3h")
+
+
+@pytest.mark.parametrize(("variant", "leader"), [("paulista", 3),
+                                                 ("partners-tie-lowest-seat", 1)])
+def test_partners_tie_lowest_seat_leads_the_next_round(variant: str, leader: int) -> None:
+    m = match(variant, PARTNERS, dealer=1)
+    assert rounds(act(m, *ROUND_1)) == [1]  # equal cards of one team win for it (C5)
+    assert m.round.leader == leader  # the first of them (pinned), or the lowest seat (house)
+
+
+def test_no_cover_after_partner_refuses_a_covered_card_after_a_partner_s() -> None:
+    m = match("no-cover-after-partner", PARTNERS, dealer=1)
+    act(m, *ROUND_1, "play 3 5c")
+    assert "play 0 5d covered" in legal(m)  # seat 0's partner (seat 2) has not played yet
+    act(m, "play 0 5d")
+    assert legal(m) == ["play 1 4h", "play 1 6h", "raise 1 3"]  # seat 3 played: face up
+    err = assert_illegal(m, "play 1 4h covered", "no covered card after a partner's card")
+    assert err.code == "no_cover_after_partner"
+
+
+def test_no_cover_after_partner_paulista_still_covers() -> None:
+    m = match("paulista", PARTNERS, dealer=1)
+    act(m, *ROUND_1, "play 3 5c", "play 0 5d")
+    assert "play 1 4h covered" in legal(m)

@@ -42,7 +42,8 @@ def test_the_core_imports_no_front_end(path: Path) -> None:
 #: The engine's layers, lowest first: a module may import its own layer and the ones below.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("engine.cards", "engine.errors", "engine.shuffle", "engine.resources", "engine.fileio",
-     "engine.reading", "engine.schemas", "engine.strictjson", "engine.checkpoint", "engine.slots"),
+     "engine.reading", "engine.schemas", "engine.strictjson", "engine.checkpoint", "engine.slots",
+     "engine.i18n"),
     ("engine.rules", "engine.variant", "engine.sidebets"),
     ("engine.ruling", "engine.payload", "engine.actions", "engine.state", "engine.observation",
      "engine.moves"),
@@ -52,7 +53,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "engine.logversion", "engine.replay", "engine.transcript", "engine.playthrough",
      "engine.perft", "engine.words", "engine.logschema"),
     ("engine.bots", "engine.simulate", "engine.tournament", "engine.compare", "engine.viewer",
-     "engine.env", "engine.tui", "engine.telling", "engine.cluster", "engine.protocol"),
+     "engine.env", "engine.tui", "engine.telling", "engine.refusals", "engine.cluster",
+     "engine.protocol"),
     ("engine.analysis", "engine.serve"),
     ("engine.cli", "engine.__main__"),
 )

@@ -41,6 +41,7 @@ from engine.cli.play_input import _card_token, parse_move
 from engine.cli.play_loop import _Game, _Stop
 from engine.cli.play_resume import _resume, position_match
 from engine.game import Match, resolve_rules
+from engine.i18n import _, ngettext
 from engine.logformat import Recorder, header_variant
 from engine.reading import NotARegularFile, open_regular
 from engine.rules import Rules
@@ -52,6 +53,7 @@ from engine.telling import (
     menu_entry,
     menu_order,
     seat_names,
+    shown_names,
 )
 from engine.tui import side_text
 
@@ -93,7 +95,8 @@ def sides_text(names: Sequence[str], team_of: Sequence[int], seat: int) -> str:
     parts = []
     for t in teams:
         label = side_text(t, team_of[seat], len(teams))
-        parts.append(f"{label}: " + " and ".join(n for s, n in enumerate(names) if team_of[s] == t))
+        parts.append(f"{label}: " + _(" and ").join(n for s, n in enumerate(names)
+                                                     if team_of[s] == t))
     return "; ".join(parts)
 
 
@@ -148,8 +151,9 @@ def _new_game(variant: str, seed: int | None, log_path: str | None,
     rules = resolve_rules(variant)
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "big")
-        again = "this position" if position_file is not None else "this deal"
-        click.echo(f"seed {seed} (play {again} again with --seed {seed})")
+        click.echo(_("seed {seed} (play this position again with --seed {seed})").format(seed=seed)
+                   if position_file is not None else
+                   _("seed {seed} (play this deal again with --seed {seed})").format(seed=seed))
     if position_file is not None:
         match = position_match(rules, position_file, seed)
     else:
@@ -195,7 +199,8 @@ def _open_log(start: _Start, target: str | None, resume: bool, force: bool, seat
         log_meta["bots_seed"] = start.seed
     recorder = Recorder(start.match, out, variant=start.label, players=seat_names(names),
                         meta=log_meta, write_header=not resume)
-    click.echo(f"truco: the game's log is written to {target} as it goes", err=True)
+    click.echo(_("truco: the game's log is written to {file} as it goes").format(file=target),
+               err=True)
     return out, recorder
 
 
@@ -272,23 +277,25 @@ def play(variant: str | None, seat: int, bots: str, level: str | None, seed: int
     out, recorder = _open_log(start, target, resume is not None, force, seat, names,
                               position_file is not None)
     if start.moves:
-        click.echo(f"resumed {resume} after {len(start.moves)} moves")
+        click.echo(ngettext("resumed {file} after {n} move", "resumed {file} after {n} moves",
+                            len(start.moves)).format(file=resume, n=len(start.moves)))
     try:
         if match.is_over:
-            click.echo(f"the match in {resume or position_file} is over: team {match.winner} "
-                       "won")
+            click.echo(_("the match in {file} is over: team {team} won").format(
+                file=resume or position_file, team=match.winner))
             return
-        shown = seat_names(names)
+        shown = shown_names(names)
         title = rules.title or rules.name
-        click.echo(f"{title}: you are seat {seat}; {sides_text(shown, rules.team_of, seat)}. "
-                   "Type a move's letter or name; 'quit' or end of input stops.")
+        click.echo(_("{title}: you are seat {seat}; {sides}. Type a move's letter or name; "
+                     "'quit' or end of input stops.").format(
+                         title=title, seat=seat, sides=sides_text(shown, rules.team_of, seat)))
         _Game(match, seat, players, title, recorder, stdin, shown, first).run()
     except _Stop:
-        kept = f"; the log is kept: continue with --resume {target}" if target else ""
-        click.echo(f"\ngame stopped{kept}")
+        click.echo("\n" + (_("game stopped; the log is kept: continue with --resume {file}")
+                           if target else _("game stopped")).format(file=target))
     except KeyboardInterrupt:
-        kept = f"; the log is kept: continue with --resume {target}" if target else ""
-        click.echo(f"\ngame interrupted{kept}", err=True)
+        click.echo("\n" + (_("game interrupted; the log is kept: continue with --resume {file}")
+                           if target else _("game interrupted")).format(file=target), err=True)
         sys.exit(130)
     finally:
         if out is not None:

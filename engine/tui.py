@@ -305,8 +305,10 @@ def _side_bet_lines(obs: Mapping[str, Any], rules: Rules | None,
                 seats=", ".join(who(s) for s in bet.get("sung", ())))
         elif (killer := _killed_by(bet["bet"], obs["side_bets"], rules)) is not None:
             state = _("annulled by the {bet} sung (G37)").format(bet=killer)
+        elif "sung" in bet:
+            state = _("not sung")
         else:
-            state = _("not sung") if "sung" in bet else _("not called")
+            state = _not_called(obs, bet["bet"], rules)
         mine = _(" · your points {points}").format(points=bet["my_points"]) \
             if bet["my_points"] is not None else ""
         lines.append(f"{bet['bet'].capitalize()}: {state}{mine}")
@@ -315,3 +317,19 @@ def _side_bet_lines(obs: Mapping[str, Any], rules: Rules | None,
         if said:
             lines.append(_("  declared: {said}").format(said=", ".join(said)))
     return lines
+
+
+def _not_called(obs: Mapping[str, Any], name: str, rules: Rules | None) -> str:
+    """A side bet not called: still open, or closed for the hand, with the rule (G24: only in
+    its round; G25 or GH8: a truco accepted, or called, closes it)."""
+    spec = next((b for b in rules.side_bets if b.name == name), None) if rules else None
+    if spec is None or rules is None:
+        return _("not called")
+    if obs["round"] - 1 > spec.round:
+        return _("not called; closed after round {round} (G24)").format(round=spec.round + 1)
+    raised = obs["special"] is None and obs["value"] > rules.initial_value
+    if raised or (spec.closed_by_truco == "called" and obs["pending_raise"] is not None):
+        return (_("not called; closed by the truco accepted (G25)")
+                if spec.closed_by_truco == "accepted"
+                else _("not called; closed by the truco called (GH8)"))
+    return _("not called")

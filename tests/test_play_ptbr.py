@@ -70,3 +70,9 @@ def test_the_falta_is_shown_as_its_number() -> None:
     result = CliRunner().invoke(main, ["--lang", "pt-BR", "play", "--variant", "gauderio",
                                        "--seat", "1", "--seed", "3"], input="a\n" * 40)
     assert "falta envido (a falta (24); não quero dá 1)" in result.output  # G29 at 0-0
+
+
+def test_a_closed_envido_says_so_with_its_rule() -> None:
+    result = CliRunner().invoke(main, ["play", "--variant", "gauderio", "--seed", "1",
+                                       "--bots", "random"], input="a\n" * 300)
+    assert "Envido: not called; closed after round 1 (G24)" in result.output

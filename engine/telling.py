@@ -238,3 +238,15 @@ def _settled_word(word: str) -> str:
     """How a side bet settled without an answer, in words (:func:`unanswered`)."""
     return {"refused": _("refused"), "sung": _("sung")}.get(word, word)
 
+
+def move_words(notation: str, rules: Rules) -> str:
+    """A move written in the log's notation (``raise 1 6``, ``play 0 2h covered``) in the
+    table's words, as the menu offers it (``seis (raise to 6)``, ``play 2♥ coberta``); a
+    notation that is no move of ``rules`` stays as it is."""
+    try:
+        action = Action.parse(notation)
+        position = action.position + 1 if action.card is None and action.position is not None \
+            else None
+        return menu_entry(action, rules, position)
+    except (ValueError, KeyError, AssertionError):
+        return notation

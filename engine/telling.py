@@ -36,8 +36,16 @@ def seat_names(kinds: Sequence[str]) -> list[str]:
 def shown_names(kinds: Sequence[str]) -> list[str]:
     """The seats' names on the screen, in the reader's language (:func:`seat_names` are the
     log's, always in English): ``'you'``, ``'Bot 1 (heuristic)'``."""
-    return [_("you") if kind == HUMAN else _("Bot {seat} ({kind})").format(seat=s, kind=kind)
-            for s, kind in enumerate(kinds)]
+    return [_("you") if kind == HUMAN else _("Bot {seat} ({kind})").format(
+        seat=s, kind=_bot_kind(kind)) for s, kind in enumerate(kinds)]
+
+
+def _bot_kind(kind: str) -> str:
+    """A bot's kind for people: the shipped bots' names translated (``heuristic``,
+    ``random``, ``search:96``), any other as given (a command, a file)."""
+    name, colon, budget = kind.partition(":")
+    said = {"random": _("random"), "heuristic": _("heuristic"), "search": _("search")}
+    return said.get(name, name) + colon + budget if name in said else kind
 
 
 def describe(action: Action, rules: Rules, me: int, position: int | None = None,

@@ -55,7 +55,7 @@ def unmarked(text: str, words: list[str]) -> list[str]:
             rest = INNER.sub(" ", rest)
         rest = re.sub(r"'[^']*'", " ", rest)  # what the player typed, echoed
         rest = re.sub(r"(?:^|\s)[a-z]\)", " ", rest)  # a menu's letters
-        rest = re.sub(r"\((?:random|heuristic|first)\)", " ", rest)  # a bot's program
+        rest = re.sub(r"\(first\)", " ", rest)  # a bot's program (not a shipped bot)
         rest = CARD.sub(" ", rest)
         for w in words:
             rest = re.sub(re.escape(w), " ", rest, flags=re.IGNORECASE)

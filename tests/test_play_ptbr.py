@@ -76,3 +76,11 @@ def test_a_closed_envido_says_so_with_its_rule() -> None:
     result = CliRunner().invoke(main, ["play", "--variant", "gauderio", "--seed", "1",
                                        "--bots", "random"], input="a\n" * 300)
     assert "Envido: not called; closed after round 1 (G24)" in result.output
+
+
+def test_usage_errors_speak_the_players_language_with_the_same_exit_code() -> None:
+    result = CliRunner().invoke(main, ["--lang", "pt-BR", "play"])
+    assert result.exit_code == 2 and "falta --variant (ou --resume REGISTRO)" in result.output
+    result = CliRunner().invoke(main, ["play", "--variant", "paulista", "--seat", "9"])
+    assert result.exit_code == 2 and "seat 9 is not a seat of paulista (0..3)" in result.output
+

@@ -78,8 +78,8 @@ def _refuse_with_resume(level: str | None) -> None:
     if level is not None:
         given.append("--level")
     if given:
-        raise click.UsageError(f"--resume goes on with its log's variant, seed, seat and bots: "
-                               f"leave out {given[0]}")
+        raise click.UsageError(_("--resume goes on with its log's variant, seed, seat and "
+                                 "bots: leave out {option}").format(option=given[0]))
 
 
 def sides_text(names: Sequence[str], team_of: Sequence[int], seat: int) -> str:
@@ -187,8 +187,8 @@ def _open_log(start: _Start, target: str | None, resume: bool, force: bool, seat
     if target is None:
         return None, None
     if not resume and not force and Path(target).exists():
-        raise click.BadParameter(f"{target} exists: continue it with --resume {target}, "
-                                 "replace it with --force, or choose another file",
+        raise click.BadParameter(_("{file} exists: continue it with --resume {file}, replace "
+                                   "it with --force, or choose another file").format(file=target),
                                  param_hint="--log")
     out = open(target, "a" if resume else "w" if force else "x",  # noqa: SIM115
                encoding="utf-8", newline="\n")
@@ -249,24 +249,24 @@ def play(variant: str | None, seat: int, bots: str, level: str | None, seed: int
     bots_source = click.get_current_context().get_parameter_source("bots")
     if level is not None:
         if bots_source is not click.core.ParameterSource.DEFAULT:
-            raise click.UsageError("--level chooses the bots: leave out --bots (or --level)")
+            raise click.UsageError(_("--level chooses the bots: leave out --bots (or --level)"))
         bots = LEVELS[level]
     if resume is not None:
         if log_path is not None:
-            raise click.UsageError("--resume goes on writing to its own log; leave out --log")
+            raise click.UsageError(_("--resume goes on writing to its own log; leave out --log"))
         if position_file is not None:
-            raise click.UsageError("--resume goes on from its log; leave out --position")
+            raise click.UsageError(_("--resume goes on from its log; leave out --position"))
         _refuse_with_resume(level)
         start = _resumed(resume)
     else:
         if variant is None:
-            raise click.UsageError("--variant is required (or --resume LOG)")
+            raise click.UsageError(_("--variant is required (or --resume LOG)"))
         start = _new_game(variant, seed, log_path, position_file)
     match, rules, seed = start.match, start.match.rules, start.seed
     seat = start.seat if start.seat is not None else seat
     if seat >= rules.players:
-        raise click.BadParameter(f"seat {seat} is not a seat of {rules.name} "
-                                 f"(0..{rules.players - 1})", param_hint="--seat")
+        raise click.BadParameter(_("seat {seat} is not a seat of {variant} (0..{last})").format(
+            seat=seat, variant=rules.name, last=rules.players - 1), param_hint="--seat")
     names = start.names
     if names is None or len(names) != rules.players or names[seat] != HUMAN:
         names = _bots_by_seat(bots, seat, rules)

@@ -15,8 +15,8 @@ the bot protocol stay as they are.
 comes back marked (``⟦...⟧``), so a test can find text that never went through it.
 
 >>> with using("pt-BR"):
-...     print(gettext("you accept"), ngettext("{n} point", "{n} points", 2).format(n=2))
-você aceita 2 pontos
+...     print(gettext("you accept"), ngettext("{n} decision", "{n} decisions", 2).format(n=2))
+você aceita 2 decisões
 >>> with using(PSEUDO):
 ...     gettext("you accept")
 '⟦you accept⟧'

@@ -23,7 +23,9 @@ PO = REPO / "engine" / "locales" / "pt_BR" / "LC_MESSAGES" / "truco.po"
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
             "mark": None}
 
-test_doctests = doctests(engine.i18n)
+def test_the_module_examples_run() -> None:
+    result = doctests(engine.i18n)
+    assert result.attempted >= 4 and result.failed == 0
 
 
 def _code_messages() -> set[str | tuple[str, str]]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import click
 
@@ -21,8 +22,11 @@ from engine.cli.options import U64, force_option, refuse_existing, wrote
 from engine.cli.replay_cmd import _read
 from engine.cli.scale import dask_option, executor_for, warm_up
 from engine.cli.simulate_cmd import _progress_bar
+from engine.errors import TrucoError
 from engine.fileio import atomic_write_text
+from engine.game import resolve_rules
 from engine.logread import LogProblem
+from engine.rules import Rules
 
 
 @click.command("analyze")
@@ -79,12 +83,26 @@ def analyze(log: str, seats: tuple[int, ...], hindsight: bool, playouts: int, se
     finally:
         bar.stop()
     text = (json.dumps(report, ensure_ascii=False, indent=1) + "\n" if as_json
-            else text_report(report))
+            else text_report(report, _rules_of(report["variant"], base)))
     if out is None:
         click.echo(text, nl=False)
     else:
         atomic_write_text(out, text)
         wrote(out, "the analysis")
+
+
+def _rules_of(variant: str, base: Path | None) -> Rules | None:
+    """The rules of the log's ``variant`` (a shipped name, or a file beside the log), to name
+    the report's moves in the table's words; ``None`` where they cannot be read (the moves
+    are then written in the log's notation)."""
+    for name in (variant, str(base / variant) if base is not None else None):
+        if name is None:
+            continue
+        try:
+            return resolve_rules(name)
+        except (TrucoError, OSError):
+            continue
+    return None
 
 
 class _Bar:

@@ -9,6 +9,7 @@ from helpers import deal, match, score_to
 
 from engine import i18n
 from engine.cli import main
+from engine.cli.play_cmd import _interrupted
 from engine.cli.play_input import hint, parse_move
 from engine.cli.play_loop import _Game
 from engine.game import Match
@@ -84,3 +85,15 @@ def test_usage_errors_speak_the_players_language_with_the_same_exit_code() -> No
     result = CliRunner().invoke(main, ["play", "--variant", "paulista", "--seat", "9"])
     assert result.exit_code == 2 and "seat 9 is not a seat of paulista (0..3)" in result.output
 
+
+
+def test_a_game_stopped_by_a_signal_says_so_in_the_players_language() -> None:
+    # main's SIGTERM/SIGHUP handling (engine.cli.Terminated) met ptbr's messages in the merge:
+    # the signal's sentence is whole in the catalog, the log's --resume hint kept.
+    assert _interrupted("g.jsonl", 15) == ("game interrupted by SIGTERM; the log is kept: "
+                                           "continue with --resume g.jsonl")
+    with i18n.using("pt-BR"):
+        assert _interrupted("g.jsonl", 15) == ("jogo interrompido por SIGTERM; o registro fica "
+                                               "guardado: continue com --resume g.jsonl")
+        assert _interrupted(None, 1) == "jogo interrompido por SIGHUP"
+        assert _interrupted(None, None) == "jogo interrompido"

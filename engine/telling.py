@@ -12,10 +12,11 @@ from collections.abc import Sequence
 from engine.actions import Action
 from engine.cards import card_name, parse_card
 from engine.game import Checkpoint
+from engine.i18n import _, person
 from engine.moves import KINDS, Words
 from engine.observation import SideBetView
 from engine.rules import Rules
-from engine.sidebets import SideBet
+from engine.sidebets import SideBet, falta_value
 from engine.tui import card_label, scores_text, seat_label, side_text
 from engine.words import card_names, named, table_word, unanswered
 
@@ -32,6 +33,21 @@ def seat_names(kinds: Sequence[str]) -> list[str]:
     return ["you" if kind == HUMAN else f"Bot {s} ({kind})" for s, kind in enumerate(kinds)]
 
 
+def shown_names(kinds: Sequence[str]) -> list[str]:
+    """The seats' names on the screen, in the reader's language (:func:`seat_names` are the
+    log's, always in English): ``'you'``, ``'Bot 1 (heuristic)'``."""
+    return [_("you") if kind == HUMAN else _("Bot {seat} ({kind})").format(
+        seat=s, kind=_bot_kind(kind)) for s, kind in enumerate(kinds)]
+
+
+def _bot_kind(kind: str) -> str:
+    """A bot's kind for people: the shipped bots' names translated (``heuristic``,
+    ``random``, ``search:96``), any other as given (a command, a file)."""
+    name, colon, budget = kind.partition(":")
+    said = {"random": _("random"), "heuristic": _("heuristic"), "search": _("search")}
+    return said.get(name, name) + colon + budget if name in said else kind
+
+
 def describe(action: Action, rules: Rules, me: int, position: int | None = None,
              names: Sequence[str] | None = None) -> str:
     """A move in words, as seen from seat ``me``, told by its kind (``MoveKind.tell``):
@@ -44,9 +60,11 @@ def describe(action: Action, rules: Rules, me: int, position: int | None = None,
         return named(card_name(c), called)
 
     said = table_word(action, rules)
+    mine = action.seat == me
     if said is not None:  # the table's own word (move_names): "Bot 1 says VOU AO BARALHO"
-        return f"{who} say{'s' * (who != 'you')} {said.upper()}"
-    words = Words(who=who, s="s" * (who != "you"), me=me, rules=rules, position=position,
+        return person(mine, _("you say {word}"), _("{who} says {word}"), who=who,
+                      word=said.upper())
+    words = Words(who=who, s="" if mine else "s", me=me, rules=rules, position=position,
                   card=card, label=card)
     tell = KINDS[action.kind].tell
     assert tell is not None, f"{action.kind} has no words"
@@ -56,7 +74,8 @@ def describe(action: Action, rules: Rules, me: int, position: int | None = None,
 def menu_entry(action: Action, rules: Rules, position: int | None,
                manilhas: Sequence[str] = (), names: dict[str, str] | None = None,
                side: Sequence[SideBetView] = (),
-               worth: tuple[int, int | None] | None = None) -> str:
+               worth: tuple[int, int | None] | None = None,
+               score: Sequence[int] | None = None) -> str:
     """One line of the move menu, offered by its kind (``MoveKind.menu``): what the move is,
     in words to type for it; a card is marked as a manilha (``manilhas``, card names), named
     where ``names`` name it; ``position`` as for :func:`describe`. A side bet's call or
@@ -64,44 +83,61 @@ def menu_entry(action: Action, rules: Rules, position: int | None,
     ``envido (2; não quero gives 1)``; with ``worth`` (the hand's value and the pending
     raise's, if any) a raise, an accept and a fold say theirs (C8, C9):
     ``seis (raise to 6; corro gives 3)``, ``aceito (accept: worth 3)``, ``corro (fold: gives
-    1)``."""
+    1)``; with ``score`` (the game's) a falta says its value: ``the falta (10)``."""
 
     def label(c: int) -> str:
         return card_label(card_name(c), manilhas, names or {})
 
     pending = next((v for v in side if v["pending"]), None)
-    stakes = _call_stakes(action, rules, pending) if action.call is not None else None
+    at = (rules.target, tuple(score)) if score is not None else None
+    stakes = _call_stakes(action, rules, pending, at) if action.call is not None else None
     if stakes is not None:
         return stakes
     words = Words(who="you", s="", me=action.seat, rules=rules, position=position,
-                  card=label, label=label, worth=worth, bet=_answer_stakes(rules, pending))
+                  card=label, label=label, worth=worth, bet=_answer_stakes(rules, pending, at))
     menu = KINDS[action.kind].menu
     assert menu is not None, f"{action.kind} has no words"
     return menu(action, words)
 
 
-def _stake_text(stake: int | str | None, bet: SideBet) -> str:
-    """A side bet's stake in words: ``2``, ``the falta``, ``3 a flor``."""
+#: The target and the game's score, from which a falta's value is read (G29).
+At = tuple[int, tuple[int, ...]] | None
+
+
+def _falta(bet: SideBet, at: At) -> str:
+    """The falta in words with its value at the score (G29: ``the falta (10)``; where the
+    variant's reading gives each team its own, each: ``the falta (10/12)``)."""
+    if at is None:
+        return _("the falta")
+    target, score = at
+    values = dict.fromkeys(falta_value(bet.falta, target, score, t) for t in range(len(score)))
+    return _("the falta ({value})").format(value="/".join(map(str, values)))
+
+
+def _stake_text(stake: int | str | None, bet: SideBet, at: At = None) -> str:
+    """A side bet's stake in words: ``2``, ``the falta (10)``, ``3 a flor``."""
     if stake is None or stake == "falta":
-        return "the falta"
+        return _falta(bet, at)
     if stake == "flores":
-        return f"{bet.per_flor} a flor"
+        return _("{points} a flor").format(points=bet.per_flor)
     if stake == "falta_plus_flores":
-        return f"the falta + {bet.per_flor} a flor"
+        return _("{falta} + {points} a flor").format(falta=_falta(bet, at), points=bet.per_flor)
     return str(stake)
 
 
-def _answer_stakes(rules: Rules, pending: SideBetView | None) -> tuple[str, str, str] | None:
+def _answer_stakes(rules: Rules, pending: SideBetView | None,
+                   at: At = None) -> tuple[str, str, str] | None:
     """The side bet whose call waits for its answer (``pending``, the observation's view), its
     name with what its acceptance plays for and its refusal gives, in words (G28, G40)."""
     if pending is None:
         return None
     bet = next(b for b in rules.side_bets if b.name == pending["bet"])
     accepted, refused = _chain_stakes(bet, tuple(pending["calls"]))
-    return bet.name, _stake_text(accepted, bet), _stake_text(refused, bet)
+    return bet.name, _stake_text(accepted, bet, at), _stake_text(refused, bet, at)
 
 
-def _call_stakes(action: Action, rules: Rules, pending: SideBetView | None) -> str | None:
+def _call_stakes(action: Action, rules: Rules, pending: SideBetView | None,
+                 at: At = None) -> str | None:
     """The menu line of a side bet's call (a move with a ``call``: envido, flor) with what
     it plays for and what a refusal gives (G28, G39, G40); ``None`` for a call the variant's
     chains do not price."""
@@ -117,10 +153,12 @@ def _call_stakes(action: Action, rules: Rules, pending: SideBetView | None) -> s
     if bet.flor_chains is not None:  # a flor's chain (G39): conceded or compared at once
         at_once = bet.flor_chains[key].at_once
         if at_once == "concede":
-            return f"{call} / é boa (concede the flor: {_stake_text(accepted, bet)})"
+            return _("{call} / é boa (concede the flor: {stake})").format(
+                call=call, stake=_stake_text(accepted, bet, at))
         if at_once == "compare" or refused is None:
-            return f"{call} ({_stake_text(accepted, bet)})"
-    return f"{call} ({_stake_text(accepted, bet)}; não quero gives {_stake_text(refused, bet)})"
+            return f"{call} ({_stake_text(accepted, bet, at)})"
+    return _("{call} ({stake}; não quero gives {refused})").format(
+        call=call, stake=_stake_text(accepted, bet, at), refused=_stake_text(refused, bet, at))
 
 
 Stakes = tuple[int | str | None, int | str | None]
@@ -172,31 +210,51 @@ def describe_checkpoint(cp: Checkpoint, me: int, team_of: Sequence[int] | None =
     teams = len(set(team_of)) if team_of is not None else 2
 
     def side(t: int | None) -> str:
-        return "nobody" if t is None else side_text(t, team, teams)
+        return _("nobody") if t is None else side_text(t, team, teams)
 
     if cp["event"] == "round":
-        return f"  → round won by {side(cp['winner'])}" if cp["winner"] is not None \
-            else "  → round tied"
+        return _("  → round won by {side}").format(side=side(cp["winner"])) \
+            if cp["winner"] is not None else _("  → round tied")
     if cp["event"] == "side_declare":  # G30: the declared points, or "são boas"
         said = str(cp["points"]) if cp["points"] is not None else "são boas"
         return f"  {seat_label(cp['seat'], me, names, team_of)}: \"{said}\""
     if cp["event"] == "side_bet":
-        how = "accepted" if cp["accepted"] else unanswered(after)
-        return (f"  → {cp['bet']} ({' - '.join(cp['calls'])}, {how}) won by "
-                f"{side(cp['winner'])} for {cp['points']} · score "
-                f"{scores_text(cp['score'], team)}")
+        how = _("accepted") if cp["accepted"] else _settled_word(unanswered(after))
+        return _("  → {bet} ({calls}, {how}) won by {side} for {points} · score {score}").format(
+            bet=cp["bet"], calls=" - ".join(cp["calls"]), how=how, side=side(cp["winner"]),
+            points=cp["points"], score=scores_text(cp["score"], team))
     if cp["event"] == "side_show":  # G32: the winning points' cards
-        why = f" for the {proves}" if proves is not None else ""
-        return (f"  shown{why}: {seat_label(cp['seat'], me, names, team_of)} "
-                + " ".join(named(c, called or {}) for c in cp["cards"]))
+        shown = (_("  shown for the {bet}: {who} {cards}") if proves is not None
+                 else _("  shown: {who} {cards}"))
+        return shown.format(bet=proves, who=seat_label(cp["seat"], me, names, team_of),
+                            cards=" ".join(named(c, called or {}) for c in cp["cards"]))
     if cp["event"] == "hand":
-        s = cp["score"]
-        won = (f"hand won by {side(cp['winner'])} for {cp['points']}" if cp["winner"] is not None
-               else "hand tied: nobody scores")
-        return f"  → {won} · score {scores_text(s, team)}"
+        won = (_("  → hand won by {side} for {points} · score {score}")
+               if cp["winner"] is not None else _("  → hand tied: nobody scores · score {score}"))
+        return won.format(side=side(cp["winner"]), points=cp["points"],
+                          score=scores_text(cp["score"], team))
     if cp["event"] == "game":
-        return (f"  ★ game won by {side(cp['winner'])}, {scores_text(cp['score'], team)} · "
-                f"games {scores_text(cp['games'], team)}")
-    return f"  ★★ match won by {side(cp['winner'])}: " + (
-        "you win!" if cp["winner"] == team else "you lose.")
+        return _("  ★ game won by {side}, {score} · games {games}").format(
+            side=side(cp["winner"]), score=scores_text(cp["score"], team),
+            games=scores_text(cp["games"], team))
+    won = (_("  ★★ match won by {side}: you win!") if cp["winner"] == team
+           else _("  ★★ match won by {side}: you lose."))
+    return won.format(side=side(cp["winner"]))
 
+
+def _settled_word(word: str) -> str:
+    """How a side bet settled without an answer, in words (:func:`unanswered`)."""
+    return {"refused": _("refused"), "sung": _("sung")}.get(word, word)
+
+
+def move_words(notation: str, rules: Rules) -> str:
+    """A move written in the log's notation (``raise 1 6``, ``play 0 2h covered``) in the
+    table's words, as the menu offers it (``seis (raise to 6)``, ``play 2♥ coberta``); a
+    notation that is no move of ``rules`` stays as it is."""
+    try:
+        action = Action.parse(notation)
+        position = action.position + 1 if action.card is None and action.position is not None \
+            else None
+        return menu_entry(action, rules, position)
+    except (ValueError, KeyError, AssertionError):
+        return notation

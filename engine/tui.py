@@ -11,10 +11,11 @@ team  won
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine.cards import COBERTA, parse_card
+from engine.i18n import _, person
 from engine.rules import Rules
 from engine.words import card_names, manilhas_text, named, pretty
 
@@ -36,7 +37,9 @@ def card_label(card: str, manilhas: Sequence[str], names: Mapping[str, str]) -> 
     text = pretty(card)
     if card not in manilhas:
         return named(card, names)
-    return f"{text} ({names[card]}, manilha)" if card in names else f"{text} (manilha)"
+    if card in names:
+        return _("{card} ({name}, manilha)").format(card=text, name=names[card])
+    return _("{card} (manilha)").format(card=text)
 
 
 def by_strength(cards: Sequence[str], rules: Rules, vira: str | None) -> list[str]:
@@ -56,13 +59,13 @@ def seat_label(seat: int, me: int, names: Sequence[str] | None = None,
     else ``'partner (seat 2)'`` or ``'seat 1'`` (``team_of``: each seat's team, the rules'
     ``team_of``; by default partners sit in alternate seats)."""
     if seat == me:
-        return "you"
+        return _("you")
     if names is not None and seat < len(names):
         return names[seat]
     partners = team_of[seat] == team_of[me] if team_of is not None else seat % 2 == me % 2
     if partners:
-        return f"partner (seat {seat})"
-    return f"seat {seat}"
+        return _("partner (seat {seat})").format(seat=seat)
+    return _("seat {seat}").format(seat=seat)
 
 
 def scores_text(values: Sequence[int], team: int, sep: str = ", ") -> str:
@@ -73,18 +76,20 @@ def scores_text(values: Sequence[int], team: int, sep: str = ", ") -> str:
     ('us 5, them 3', 'us 3 · team 1 1 · team 2 4')
     """
     if len(values) == 2:
-        return f"us {values[team]}{sep}them {values[1 - team]}"
-    return sep.join(("us" if t == team else f"team {t}") + f" {v}" for t, v in enumerate(values))
+        return (_("us {score}").format(score=values[team]) + sep
+                + _("them {score}").format(score=values[1 - team]))
+    return sep.join((_("us {score}") if t == team else _("team {team} {score}")).format(
+        team=t, score=v) for t, v in enumerate(values))
 
 
 def side_text(winner: int | None, team: int, teams: int) -> str:
     """Who won a round, from ``team``'s side: ``us``, ``them`` (``team N`` with more than two
     teams) or ``tied``."""
     if winner is None:
-        return "tied"
+        return _("tied")
     if winner == team:
-        return "us"
-    return "them" if teams == 2 else f"team {winner}"
+        return _("us")
+    return _("them") if teams == 2 else _("team {team}").format(team=winner)
 
 
 def _played(p: Mapping[str, Any], names: Mapping[str, str]) -> str:
@@ -102,14 +107,16 @@ def your_cards(obs: Mapping[str, Any], rules: Rules | None = None,
     1 to the number of cards held)."""
     if obs["blind"]:
         shown = places if places is not None else range(1, obs["hand_size"] + 1)
-        return "Your cards (blind hand, hidden): " + " ".join(f"[#{i}]" for i in shown)
+        return _("Your cards (blind hand, hidden): {cards}").format(
+            cards=" ".join(f"[#{i}]" for i in shown))
     cards = list(obs["hand"])
     if rules is None:
-        return "Your cards: " + (" ".join(pretty(c) for c in cards) or "none")
+        return _("Your cards: {cards}").format(
+            cards=" ".join(pretty(c) for c in cards) or _("none"))
     names = card_names(rules)
     cards = by_strength(cards, rules, obs["vira"])
-    return "Your cards, strongest first: " + (
-        ", ".join(card_label(c, obs["manilhas"], names) for c in cards) or "none")
+    return _("Your cards, strongest first: {cards}").format(
+        cards=", ".join(card_label(c, obs["manilhas"], names) for c in cards) or _("none"))
 
 
 def hand_text(obs: Mapping[str, Any], first: int | None, games: bool) -> str:
@@ -117,9 +124,11 @@ def hand_text(obs: Mapping[str, Any], first: int | None, games: bool) -> str:
     than one game, ``games``); ``first`` is the match's number of the game's first hand
     (``None``: unknown, the match's own number is given)."""
     if first is None:
-        return f"hand {obs['hand_number']}"
-    number = f"hand {obs['hand_number'] - first + 1}"
-    return f"game {sum(obs['games']) + 1} · {number}" if games else number
+        return _("hand {number}").format(number=obs["hand_number"])
+    number = obs["hand_number"] - first + 1
+    if games:
+        return _("game {game} · hand {number}").format(game=sum(obs["games"]) + 1, number=number)
+    return _("hand {number}").format(number=number)
 
 
 def render_banner(obs: Mapping[str, Any], *, rules: Rules, names: Sequence[str] | None,
@@ -138,19 +147,22 @@ def render_banner(obs: Mapping[str, Any], *, rules: Rules, names: Sequence[str] 
        Your cards, strongest first: K♦, J♣, 4♥
     """
     me, team, score = obs["seat"], obs["team"], obs["score"]
-    games = f" · games {scores_text(obs['games'], team)}" if any(obs["games"]) else ""
+    games = _(" · games {games}").format(games=scores_text(obs["games"], team)) \
+        if any(obs["games"]) else ""
     dealer, mao = (seat_label(obs[k], me, names, rules.team_of) for k in ("dealer", "mao"))
     hand = hand_text(obs, first, rules.games_to_win > 1)
-    lines = [f"══ {hand[0].upper()}{hand[1:]} · dealer {dealer} · mão {mao} · score "
-             f"{scores_text(score, team)} (to {target}){games}"]
+    lines = ["══ " + _("{hand} · dealer {dealer} · mão {mao} · score {score} (to {target})"
+                       ).format(hand=hand[0].upper() + hand[1:], dealer=dealer, mao=mao,
+                                score=scores_text(score, team), target=target) + games]
     special = obs["special"]
     if special is not None:
-        whose = "" if special["team"] is None else (
-            " for us" if special["team"] == team else " for them")
-        lines.append(f"   {special['name']}{whose}: worth {obs['value']}")
+        whose = (_("{special}: worth {value}") if special["team"] is None else
+                 _("{special} for us: worth {value}") if special["team"] == team else
+                 _("{special} for them: worth {value}"))
+        lines.append("   " + whose.format(special=special["name"], value=obs["value"]))
     table = []
     if obs["vira"] is not None:
-        table.append(f"vira {pretty(obs['vira'])}")
+        table.append(_("vira {card}").format(card=pretty(obs["vira"])))
     if obs["manilhas"]:
         table.append(manilhas_text(obs["manilhas"], card_names(rules)))
     if table:
@@ -205,7 +217,7 @@ def round_lines(obs: Mapping[str, Any], rules: Rules | None,
                 best = max(face_up, key=lambda p: strength[parse_card(p["card"])])
                 done += (f" ({seat_label(best['seat'], me, names, team_of)} "
                          f"{named(best['card'], called)})")
-        lines.append(f"Round {rnd}: {shown}{done}")
+        lines.append(_("Round {round}: {cards}").format(round=rnd, cards=shown) + done)
     return lines
 
 
@@ -230,56 +242,94 @@ def render_table(obs: Mapping[str, Any], *, title: str, target: int, rules: Rule
     def who(seat: int) -> str:
         return seat_label(seat, me, names, rules.team_of if rules is not None else None)
 
+    hand = hand_text(obs, first, rules is not None and rules.games_to_win > 1)
     lines = [
-        f"── {title} · {hand_text(obs, first, rules is not None and rules.games_to_win > 1)}"
-        f" · dealer {who(obs['dealer'])}, "
-        f"mão {who(obs['mao'])}",
-        f"Score: {scores_text(score, team, ' · ')} (to {target})"
-        + (f" · games {scores_text(obs['games'], team)}" if any(obs["games"]) else ""),
+        f"── {title} · " + _("{hand} · dealer {dealer}, mão {mao}").format(
+            hand=hand, dealer=who(obs["dealer"]), mao=who(obs["mao"])),
+        _("Score: {score} (to {target})").format(score=scores_text(score, team, " · "),
+                                                 target=target)
+        + (_(" · games {games}").format(games=scores_text(obs["games"], team))
+           if any(obs["games"]) else ""),
     ]
-    worth = f"Hand worth {obs['value']}"
+    worth = _("Hand worth {value}").format(value=obs["value"])
     if obs["special"] is not None:
         worth += f" · {obs['special']['name']}"
     if obs["vira"] is not None:
-        worth += f" · vira {pretty(obs['vira'])}"
+        worth += " · " + _("vira {card}").format(card=pretty(obs["vira"]))
     if obs["manilhas"]:
         worth += " · " + manilhas_text(obs["manilhas"],
                                        card_names(rules) if rules is not None else {})
     lines.append(worth)
-    teams = len(score)
     lines.extend(round_lines(obs, rules, names))
     face_up = {(p["seat"], p["card"]) for p in obs["played"] if not p["covered"]}
     for s in obs["shown"]:  # M4: until the card is played, where everyone sees it anyway
         if (s["seat"], s["card"]) not in face_up:
-            lines.append(f"Shown with a raise: {who(s['seat'])} {named(s['card'], called)}")
+            lines.append(_("Shown with a raise: {who} {card}").format(
+                who=who(s["seat"]), card=named(s["card"], called)))
     pending = obs["pending_raise"]
     if pending is not None:
-        lines.append(f"Pending: {who(pending['seat'])} calls {pending['name'].upper()} "
-                     f"({pending['value']})")
-    for bet in obs.get("side_bets", ()):  # G22-G32: the side bet and the seat's own points
+        lines.append(person(pending["seat"] == me, _("Pending: you call {raise_} ({value})"),
+                            _("Pending: {who} calls {raise_} ({value})"),
+                            who=who(pending["seat"]), raise_=pending["name"].upper(),
+                            value=pending["value"]))
+    lines.extend(_side_bet_lines(obs, rules, who))
+    if obs.get("partner_hands"):
+        for s, cards in sorted(obs["partner_hands"].items()):
+            if s != me:
+                lines.append(_("Partner's cards ({who}): {cards}").format(
+                    who=who(s), cards=" ".join(named(c, called) for c in cards)))
+    lines.append(your_cards(obs, rules, places))
+    return "\n".join(lines)
+
+
+def _side_bet_lines(obs: Mapping[str, Any], rules: Rules | None,
+                    who: Callable[[int], str]) -> list[str]:
+    """The side bets on the table (G22-G32): each bet's state and the seat's own points,
+    and what was declared."""
+    team, teams, lines = obs["team"], len(obs["score"]), []
+    for bet in obs.get("side_bets", ()):
+        calls = " - ".join(bet["calls"])
         if bet["pending"]:
-            state = (f"{who(bet['caller'])} calls {' - '.join(bet['calls']).upper()}, "
-                     "waiting for quero / não quero")
+            state = person(bet["caller"] == obs["seat"],
+                           _("you call {calls}, waiting for quero / não quero"),
+                           _("{who} calls {calls}, waiting for quero / não quero"),
+                           who=who(bet["caller"]), calls=calls.upper())
         elif bet["settled"]:
-            how = "accepted" if bet["accepted"] else "sung" if _sung(bet, rules) else "refused"
-            state = (f"{' - '.join(bet['calls'])} {how}: {side_text(bet['winner'], team, teams)}"
-                     f" scored {bet['points']}")
+            how = (_("{calls} accepted: {side} scored {points}") if bet["accepted"] else
+                   _("{calls} sung: {side} scored {points}") if _sung(bet, rules) else
+                   _("{calls} refused: {side} scored {points}"))
+            state = how.format(calls=calls, side=side_text(bet["winner"], team, teams),
+                               points=bet["points"])
         elif bet.get("sung"):  # G36: the flores sung so far
-            state = "sung by " + ", ".join(who(s) for s in bet.get("sung", ()))
+            state = _("sung by {seats}").format(
+                seats=", ".join(who(s) for s in bet.get("sung", ())))
         elif (killer := _killed_by(bet["bet"], obs["side_bets"], rules)) is not None:
-            state = f"annulled by the {killer} sung (G37)"
+            state = _("annulled by the {bet} sung (G37)").format(bet=killer)
+        elif "sung" in bet:
+            state = _("not sung")
         else:
-            state = "not sung" if "sung" in bet else "not called"
-        mine = f" · your points {bet['my_points']}" if bet["my_points"] is not None else ""
+            state = _not_called(obs, bet["bet"], rules)
+        mine = _(" · your points {points}").format(points=bet["my_points"]) \
+            if bet["my_points"] is not None else ""
         lines.append(f"{bet['bet'].capitalize()}: {state}{mine}")
         said = [f"{who(d['seat'])} " + (str(d["points"]) if d["points"] is not None
                                         else "são boas") for d in bet["declared"]]
         if said:
-            lines.append("  declared: " + ", ".join(said))
-    if obs.get("partner_hands"):
-        for s, cards in sorted(obs["partner_hands"].items()):
-            if s != me:
-                lines.append(f"Partner's cards ({who(s)}): "
-                             + " ".join(named(c, called) for c in cards))
-    lines.append(your_cards(obs, rules, places))
-    return "\n".join(lines)
+            lines.append(_("  declared: {said}").format(said=", ".join(said)))
+    return lines
+
+
+def _not_called(obs: Mapping[str, Any], name: str, rules: Rules | None) -> str:
+    """A side bet not called: still open, or closed for the hand, with the rule (G24: only in
+    its round; G25 or GH8: a truco accepted, or called, closes it)."""
+    spec = next((b for b in rules.side_bets if b.name == name), None) if rules else None
+    if spec is None or rules is None:
+        return _("not called")
+    if obs["round"] - 1 > spec.round:
+        return _("not called; closed after round {round} (G24)").format(round=spec.round + 1)
+    raised = obs["special"] is None and obs["value"] > rules.initial_value
+    if raised or (spec.closed_by_truco == "called" and obs["pending_raise"] is not None):
+        return (_("not called; closed by the truco accepted (G25)")
+                if spec.closed_by_truco == "accepted"
+                else _("not called; closed by the truco called (GH8)"))
+    return _("not called")

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+#: The tests read English (engine.i18n): a tester's own locale (LANG=pt_BR.UTF-8) must not
+#: change what they see, in this process or the commands they start. Tests of the language's
+#: choice pass their environment explicitly.
+os.environ["TRUCO_LANG"] = "en"
 
 REPO = Path(__file__).resolve().parent.parent
 #: The engine's own logs of the spec's example matches (tests/conformance/README.md).
@@ -24,6 +30,16 @@ SLOW_FILES = frozenset({"test_serve_flood.py",
                         "test_machine.py", "test_search_bot.py", "test_serve_browser.py",
                         "test_analysis_variants.py", "test_docs_commands.py",
                         "test_new_kind.py"})
+
+
+@pytest.fixture(autouse=True)
+def _english_after() -> object:
+    """A test that speaks another language (``truco --lang pt-BR``, ``i18n.use``) leaves
+    English behind it for the next."""
+    yield
+    from engine import i18n
+
+    i18n.use(i18n.ENGLISH)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -20,6 +20,8 @@ from engine.analysis import Decision, decision_at, value_decision
 from engine.analysis.run import Job
 from engine.cli import main
 from engine.cluster import VariantRef
+from engine.telling import move_words
+from engine.variant import load_variant
 
 PLAYOUTS = 48
 
@@ -173,6 +175,7 @@ def run(*args: str) -> tuple[int, str, str]:
 
 
 LOG = str(REPO / "replays" / "paulista-seed1.jsonl")
+PAULISTA = load_variant("paulista")
 
 
 def test_analyze_gives_the_same_json_on_any_number_of_processes() -> None:
@@ -197,7 +200,7 @@ def test_analyze_reports_each_seat_and_its_worst_moves(tmp_path: Path) -> None:
     report = json.loads(run("analyze", LOG, "-p", "6", "--seat", "1", "--json")[1])
     for i, d in zip(decided, report["decisions"], strict=True):  # every move, valued
         assert lines[i + 1].split(" · ")[0].split() == [
-            *d["legal"][0].split(), f"{d['moves'][0]['win']:.3f}", "±",
+            *move_words(d["legal"][0], PAULISTA).split(), f"{d['moves'][0]['win']:.3f}", "±",
             f"{d['moves'][0]['win_se']:.3f}", f"{d['moves'][0]['points']:+.2f}"]
         assert lines[i + 1].count(" · ") == len(d["legal"]) - 1
     out = tmp_path / "a.json"
@@ -259,3 +262,17 @@ def test_a_blind_hand_names_cards_by_their_place() -> None:
     blind = [d for d in report["decisions"] if d["cards"] is None]
     assert blind and all(m.split()[2].startswith("#") for d in blind for m in d["legal"])
     assert all(d["hindsight"]["best_move"] in d["legal"] for d in blind)
+
+
+def test_the_text_report_names_moves_in_the_tables_words_in_both_languages() -> None:
+    """Issue 43: "better raise 1 6" was the log's notation; the report names each move as
+    the table does ("seis (raise to 6)"), in the reader's language ("melhor: seis (sobe para
+    6)"); its JSON is the same in both."""
+    code, text, _ = run("analyze", LOG, "-p", "2", "--seat", "1")
+    assert code == 0 and "corro (fold)" in text and " fold 1 " not in text
+    code, texto, _ = run("--lang", "pt-BR", "analyze", LOG, "-p", "2", "--seat", "1")
+    assert code == 0 and texto.startswith(f"Análise de {LOG} (paulista, semente 1): 17 decisões")
+    assert "Bia (lugar 1, dupla 1): 17 decisões, precisão " in texto
+    assert "corro (corre)" in texto and "  linha " in texto
+    assert (run("--lang", "pt-BR", "analyze", LOG, "-p", "2", "--json")[1]
+            == run("analyze", LOG, "-p", "2", "--json")[1])

@@ -19,6 +19,7 @@ import engine.analysis.walk
 from engine.analysis import analyse
 from engine.analysis.report import text_report
 from engine.cli import main
+from engine.variant import load_variant
 from tests.conftest import REPO
 
 LOG = REPO / "replays" / "paulista-seed1.jsonl"
@@ -63,7 +64,7 @@ def test_the_output_is_the_whole_reports_byte_for_byte(tmp_path: Path, args: lis
     report = analyse(LOG.read_bytes(), str(LOG), playouts=int(args[args.index("-p") + 1]),
                      hindsight="--hindsight" in args, seats=seats)
     whole = (json.dumps(report, ensure_ascii=False, indent=1) + "\n" if "--json" in args
-             else text_report(report))
+             else text_report(report, load_variant(report["variant"])))
     assert run("analyze", str(LOG), *args) == whole
     out = tmp_path / "a.out"
     run("analyze", str(LOG), *args, "-o", str(out))

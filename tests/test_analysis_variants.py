@@ -58,9 +58,11 @@ def test_the_readme_excerpt_is_what_analyze_prints() -> None:
     from conftest import REPO
 
     from engine.analysis.report import text_report
+    from engine.variant import load_variant
 
     log = REPO / "replays" / "paulista-seed1.jsonl"
-    report = text_report(analyse(log.read_bytes(), "replays/paulista-seed1.jsonl"))
+    report = text_report(analyse(log.read_bytes(), "replays/paulista-seed1.jsonl"),
+                         load_variant("paulista"))  # as truco analyze: the table's words
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     excerpt = readme.split("## Analyse a game")[1].split("```text\n")[1].split("```")[0]
     shown = [ln for ln in excerpt.splitlines() if ln.strip() != "..."]

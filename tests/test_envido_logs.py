@@ -102,7 +102,7 @@ def test_truco_play_offers_envido_in_portuguese_and_tells_the_declarations() -> 
                                        "--seed", "3"], input="envido\n" + "a\n" * 40)
     out = result.output
     assert "envido (2; não quero gives 1)" in out and "real envido (3; não quero gives 1)" in out
-    assert "falta envido (the falta; não quero gives 1)" in out and "you call ENVIDO" in out
+    assert "falta envido (the falta (24); não quero gives 1)" in out and "you call ENVIDO" in out
     assert "Envido: not called · your points" in out
     assert "QUERO" in out or "NÃO QUERO" in out
 

@@ -43,7 +43,7 @@ def test_the_core_imports_no_front_end(path: Path) -> None:
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("engine.cards", "engine.errors", "engine.shuffle", "engine.resources", "engine.fileio",
      "engine.reading", "engine.schemas", "engine.strictjson", "engine.checkpoint", "engine.slots",
-     "engine.fairness"),
+     "engine.fairness", "engine.i18n"),
     ("engine.rules", "engine.variant", "engine.sidebets"),
     ("engine.ruling", "engine.payload", "engine.actions", "engine.state", "engine.observation",
      "engine.moves"),
@@ -53,7 +53,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "engine.logversion", "engine.replay", "engine.transcript", "engine.playthrough",
      "engine.perft", "engine.words", "engine.logschema", "engine.generate"),
     ("engine.bots", "engine.simulate", "engine.tournament", "engine.compare", "engine.viewer",
-     "engine.env", "engine.tui", "engine.telling", "engine.cluster", "engine.protocol"),
+     "engine.env", "engine.tui", "engine.telling", "engine.refusals", "engine.cluster",
+     "engine.protocol"),
     ("engine.analysis", "engine.serve"),
     ("engine.cli", "engine.__main__"),
 )

@@ -66,7 +66,7 @@ def test_G28_G40_side_bet_menus_say_their_stakes_and_what_a_refusal_gives(
         _run(m, "", capsys)
     out = capsys.readouterr().out
     assert "  f) envido (2; não quero gives 1)\n" in out
-    assert "  h) falta envido (the falta; não quero gives 1)\n" in out
+    assert "  h) falta envido (the falta (24); não quero gives 1)\n" in out  # G29 at 0-0
     m = match("gauderio", deal(0, "Qs 2s 3s | 4c 5c 6c | 4d 5h 6h | 7h Kd Jc"))
     with pytest.raises(_Stop):
         _run(m, "", capsys)

@@ -94,7 +94,8 @@ def test_M3_resume_replays_the_bots_offers_at_any_move(tmp_path: Path) -> None:
         part = tmp_path / f"part-{n}.jsonl"
         part.write_text("".join(lines[:ends[n - 1]]), encoding="utf-8")
         result = _play("--resume", str(part))
-        assert result.exit_code == 0 and f"after {n} moves" in result.output, result.output
+        moves = f"after {n} move{'s' * (n != 1)}\n"
+        assert result.exit_code == 0 and moves in result.output, result.output
         assert part.read_bytes() == whole.read_bytes(), f"stopped after move {n}"
 
 

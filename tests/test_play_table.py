@@ -348,7 +348,7 @@ def test_the_terminal_says_why_a_move_is_refused(capsys: pytest.CaptureFixture[s
         game.run()
     out = capsys.readouterr().out
     assert "'aceito': no raise is waiting for an answer" in out
-    assert "'As': seat 0 does not hold As" in out
+    assert "'As': you do not hold A♠" in out  # the player's words, not the log's (issue 43)
 
 
 def test_C8_C9_the_menu_says_what_a_raise_and_its_answers_are_worth() -> None:

@@ -15,55 +15,84 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from engine.analysis.run import worst
+from engine.i18n import _, ngettext
+from engine.rules import Rules
+from engine.telling import move_words
+from engine.words import pretty
+
+#: A move's notation in words (:func:`engine.telling.move_words`), or as it is.
+Say = Callable[[str], str]
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s" if not word.endswith("y") \
-        else f"{n} {word[:-1]}ies"
+def _count(n: int, what: str) -> str:
+    """``n`` decisions or marks, in the reader's language."""
+    forms = {
+        "decision": ngettext("{n} decision", "{n} decisions", n),
+        "blunder": ngettext("{n} blunder", "{n} blunders", n),
+        "mistake": ngettext("{n} mistake", "{n} mistakes", n),
+        "inaccuracy": ngettext("{n} inaccuracy", "{n} inaccuracies", n),
+    }
+    return forms[what].format(n=n)
+
+
+def _mark(mark: str) -> str:
+    return {"blunder": _("blunder"), "mistake": _("mistake"),
+            "inaccuracy": _("inaccuracy")}.get(mark, mark)
 
 
 def _win(entry: dict[str, Any]) -> str:
     return f"{entry['win']:.3f} ± {entry['win_se']:.3f}"
 
 
-def _where(d: dict[str, Any]) -> str:
+def _where(d: dict[str, Any], table: bool) -> str:
+    """Where a decision was (``table``: its cards for people, ``A♣``, else as logged)."""
+    card = pretty if table else str
     score = "-".join(map(str, d["score"]))
-    cards = " ".join(d["cards"]) if d["cards"] is not None else "blind"
-    return (f"line {d['line']}, hand {d['hand']}, round {d['round']}, score {score}, "
-            f"worth {d['value']}, holding {cards}, vira {d['vira'] or '-'}")
+    cards = " ".join(map(card, d["cards"])) if d["cards"] is not None else _("blind")
+    return _("line {line}, hand {hand}, round {round}, score {score}, worth {value}, holding "
+             "{cards}, vira {vira}").format(line=d["line"], hand=d["hand"], round=d["round"],
+                                            score=score, value=d["value"], cards=cards,
+                                            vira=card(d["vira"]) if d["vira"] else "-")
 
 
-def text_report(report: dict[str, Any]) -> str:
-    """The report as text (ends with a newline)."""
+def text_report(report: dict[str, Any], rules: Rules | None = None) -> str:
+    """The report as text (ends with a newline), in the reader's language; with the log's
+    ``rules`` each move is named in the table's words (``seis (raise to 6)``), else in the
+    log's notation (``raise 1 6``)."""
     return "".join(text_chunks(report, report["decisions"], len(report["decisions"]),
-                               lambda seat: worst(report, seat)))
+                               lambda seat: worst(report, seat), rules))
 
 
 def text_chunks(report: dict[str, Any], decisions: Iterable[dict[str, Any]], count: int,
-                worst_of: Callable[[int], Iterable[dict[str, Any]]]) -> Iterator[str]:
+                worst_of: Callable[[int], Iterable[dict[str, Any]]],
+                rules: Rules | None = None) -> Iterator[str]:
     """:func:`text_report` in pieces, from the report without its decisions, the
     ``decisions`` as they are read again (``count`` of them) and each seat's worst
     (:meth:`engine.analysis.run.Summary.worst`): what ``truco analyze`` prints, one decision
     at a time."""
+    say: Say = (lambda n: move_words(n, rules)) if rules is not None else str
     seed = report["log_seed"]
-    how = f"seed {seed}" if seed is not None else "recorded deals"
-    head = (f"Analysis of {report['file']} ({report['variant']}, {how}): "
-            f"{_plural(count, 'decision')}, {report['playouts']} playouts a move")
+    how = _("seed {seed}").format(seed=seed) if seed is not None else _("recorded deals")
+    head = _("Analysis of {file} ({variant}, {how}): {decisions}, {playouts} playouts a move"
+             ).format(file=report["file"], variant=report["variant"], how=how,
+                      decisions=_count(count, "decision"), playouts=report["playouts"])
     if not report["complete"]:
-        head += " (the log is incomplete)"
-    marks = ", ".join(f"{name} {least:g}" for name, least in reversed(report["marks"].items()))
-    lines = [head, f"Marks, by the loss in chance to win the match: {marks} (and more than "
-             f"{report['significance']:g} standard errors)", ""]
+        head += _(" (the log is incomplete)")
+    marks = ", ".join(f"{_mark(name)} {least:g}"
+                      for name, least in reversed(report["marks"].items()))
+    lines = [head, _("Marks, by the loss in chance to win the match: {marks} (and more than "
+                     "{significance} standard errors)").format(
+                         marks=marks, significance=f"{report['significance']:g}"), ""]
     for seat in report["seats"]:
-        lines += _seat_lines(report, seat, worst_of(seat["seat"]))
-    lines.append("Decisions (win: the chance to win the match, ± its standard error; points: "
-                 "the hand's, net; then every legal move):")
+        lines += _seat_lines(report, seat, say, rules is not None, worst_of(seat["seat"]))
+    lines.append(_("Decisions (win: the chance to win the match, ± its standard error; points: "
+                   "the hand's, net; then every legal move):"))
     yield "\n".join(lines) + "\n"
     for d in decisions:
-        text = _decision_line(d, report["hindsight"]) + "\n"
+        text = _decision_line(d, report["hindsight"], say) + "\n"
         if d["best"] is not None:
             text += "        " + " · ".join(
-                f"{m['move']} {_win(m)} {m['points']:+.2f}" for m in d["moves"]) + "\n"
+                f"{say(m['move'])} {_win(m)} {m['points']:+.2f}" for m in d["moves"]) + "\n"
         yield text
 
 
@@ -88,37 +117,48 @@ def json_chunks(report: dict[str, Any], decisions: Iterable[dict[str, Any]]) -> 
     yield ("\n ]\n}\n" if sep == ",\n" else head + "\n")
 
 
-def _seat_lines(report: dict[str, Any], seat: dict[str, Any],
-                worst_ones: Iterable[dict[str, Any]]) -> list[str]:
+def _seat_lines(report: dict[str, Any], seat: dict[str, Any], say: Say,
+                table: bool, worst_ones: Iterable[dict[str, Any]]) -> list[str]:
     s = seat["seat"]
     team = report["team_of"][s]
     if not seat["decisions"]:
-        return [f"{seat['name']} (seat {s}, team {team}): no decision", ""]
-    counts = ", ".join(_plural(seat[m], m) for m in ("blunder", "mistake", "inaccuracy"))
-    out = [f"{seat['name']} (seat {s}, team {team}): {_plural(seat['decisions'], 'decision')}, "
-           f"accuracy {seat['accuracy']:.1f}%, best move {seat['best_played']} times, mean "
-           f"loss {seat['mean_loss']:.3f}; {counts}"]
+        return [_("{name} (seat {seat}, team {team}): no decision").format(
+            name=seat["name"], seat=s, team=team), ""]
+    counts = ", ".join(_count(seat[m], m) for m in ("blunder", "mistake", "inaccuracy"))
+    out = [_("{name} (seat {seat}, team {team}): {decisions}, accuracy {accuracy}%, best move "
+             "{best} times, mean loss {loss}; {counts}").format(
+                 name=seat["name"], seat=s, team=team,
+                 decisions=_count(seat["decisions"], "decision"),
+                 accuracy=f"{seat['accuracy']:.1f}", best=seat["best_played"],
+                 loss=f"{seat['mean_loss']:.3f}", counts=counts)]
     for d in worst_ones:
         played = d["moves"][d["legal"].index(d["played"])]
         best = d["moves"][d["best"]]
-        out.append(f"  {d['mark']} ({_where(d)}): played {d['played']} (win {_win(played)}), "
-                   f"better {d['best_move']} (win {_win(best)}): loses {d['loss']:.3f}")
+        out.append("  " + _("{mark} ({where}): played {played} (win {win}), better {best} (win "
+                            "{best_win}): loses {loss}").format(
+            mark=_mark(d["mark"]), where=_where(d, table), played=say(d["played"]),
+            win=_win(played),
+            best=say(d["best_move"]), best_win=_win(best), loss=f"{d['loss']:.3f}"))
     out.append("")
     return out
 
 
-def _decision_line(d: dict[str, Any], hindsight: bool) -> str:
+def _decision_line(d: dict[str, Any], hindsight: bool, say: Say) -> str:
+    where = _("  line {line:>4}  seat {seat}  ").format(line=d["line"], seat=d["seat"])
     if d["best"] is None:
-        return f"  line {d['line']:>4}  seat {d['seat']}  {d['played']}: not valued"
+        return where + _("{played}: not valued").format(played=say(d["played"]))
     played = d["moves"][d["legal"].index(d["played"])]
-    text = (f"  line {d['line']:>4}  seat {d['seat']}  {d['played']:<22} "
-            f"rank {d['rank']}/{len(d['legal'])}  win {_win(played)}  "
-            f"points {played['points']:+.2f}")
+    text = where + f"{say(d['played']):<22} " + _(
+        "rank {rank}/{moves}  win {win}  points {points}").format(
+        rank=d["rank"], moves=len(d["legal"]), win=_win(played),
+        points=f"{played['points']:+.2f}")
     if d["rank"] != 1 or d["loss"] > 0:
-        text += f"  best {d['best_move']} (-{d['loss']:.3f})"
+        text += "  " + _("best {best} (-{loss})").format(best=say(d["best_move"]),
+                                                         loss=f"{d['loss']:.3f}")
     if d["mark"] is not None:
-        text += f"  {d['mark'].upper()}"
+        text += f"  {_mark(d['mark']).upper()}"
     if hindsight:
         h = d["hindsight"]
-        text += f"  | hindsight: best {h['best_move']}, loss {h['loss']:.3f}"
+        text += "  | " + _("hindsight: best {best}, loss {loss}").format(
+            best=say(h["best_move"]), loss=f"{h['loss']:.3f}")
     return text

@@ -18,7 +18,7 @@ from typing import Any
 
 import click
 
-from engine import BUILD
+from engine import BUILD, i18n
 from engine.errors import TrucoError
 
 
@@ -162,8 +162,16 @@ VERSION = "%(prog)s, version %(version)s, " + {"pure": "pure Python",
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="truco-engine", message=VERSION)
-def main() -> None:
+@click.option("--lang", metavar="LANG", default=None,
+              help="The language people read: en or pt-BR (else TRUCO_LANG, else the locale's "
+                   "LANG; English by default). --json output, logs, error codes and the bot "
+                   "protocol are the same in every language.")
+def main(lang: str | None) -> None:
     """truco: a rules-as-data engine for Brazilian Truco."""
+    try:
+        i18n.use(i18n.choose(lang))
+    except i18n.LanguageError as exc:
+        raise click.UsageError(str(exc)) from None
 
 
 def _whole_summaries(command: click.Command) -> None:

@@ -12,6 +12,7 @@ import json
 import sys
 import tempfile
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
@@ -23,8 +24,11 @@ from engine.cli.options import U64, force_option, refuse_existing, wrote
 from engine.cli.replay_cmd import _read
 from engine.cli.scale import dask_option, executor_for, warm_up
 from engine.cli.simulate_cmd import _progress_bar
+from engine.errors import TrucoError
 from engine.fileio import atomic_text_file
+from engine.game import resolve_rules
 from engine.logread import LogProblem
+from engine.rules import Rules
 
 
 @click.command("analyze")
@@ -89,7 +93,8 @@ def analyze(log: str, seats: tuple[int, ...], hindsight: bool, playouts: int, se
         spool.seek(0)
         results = (json.loads(line) for line in spool)
         chunks = (json_chunks(report, results) if as_json
-                  else text_chunks(report, results, summary.decisions, summary.worst))
+                  else text_chunks(report, results, summary.decisions, summary.worst,
+                                   _rules_of(report["variant"], base)))
         if out is None:
             for chunk in chunks:
                 click.echo(chunk, nl=False)
@@ -97,6 +102,20 @@ def analyze(log: str, seats: tuple[int, ...], hindsight: bool, playouts: int, se
             with atomic_text_file(out) as f:
                 f.writelines(chunks)
             wrote(out, "the analysis")
+
+
+def _rules_of(variant: str, base: Path | None) -> Rules | None:
+    """The rules of the log's ``variant`` (a shipped name, or a file beside the log), to name
+    the report's moves in the table's words; ``None`` where they cannot be read (the moves
+    are then written in the log's notation)."""
+    for name in (variant, str(base / variant) if base is not None else None):
+        if name is None:
+            continue
+        try:
+            return resolve_rules(name)
+        except (TrucoError, OSError):
+            continue
+    return None
 
 
 class _Bar:

@@ -42,6 +42,7 @@ from engine.cli.play_input import _card_token, parse_move
 from engine.cli.play_loop import _Game, _Stop
 from engine.cli.play_resume import _resume, position_match
 from engine.game import Match, resolve_rules
+from engine.i18n import _, ngettext
 from engine.logformat import Recorder, header_variant
 from engine.reading import NotARegularFile, open_regular
 from engine.rules import Rules
@@ -53,6 +54,7 @@ from engine.telling import (
     menu_entry,
     menu_order,
     seat_names,
+    shown_names,
 )
 from engine.tui import side_text
 
@@ -77,8 +79,8 @@ def _refuse_with_resume(level: str | None) -> None:
     if level is not None:
         given.append("--level")
     if given:
-        raise click.UsageError(f"--resume goes on with its log's variant, seed, seat and bots: "
-                               f"leave out {given[0]}")
+        raise click.UsageError(_("--resume goes on with its log's variant, seed, seat and "
+                                 "bots: leave out {option}").format(option=given[0]))
 
 
 def sides_text(names: Sequence[str], team_of: Sequence[int], seat: int) -> str:
@@ -94,7 +96,8 @@ def sides_text(names: Sequence[str], team_of: Sequence[int], seat: int) -> str:
     parts = []
     for t in teams:
         label = side_text(t, team_of[seat], len(teams))
-        parts.append(f"{label}: " + " and ".join(n for s, n in enumerate(names) if team_of[s] == t))
+        parts.append(f"{label}: " + _(" and ").join(n for s, n in enumerate(names)
+                                                     if team_of[s] == t))
     return "; ".join(parts)
 
 
@@ -149,8 +152,9 @@ def _new_game(variant: str, seed: int | None, log_path: str | None,
     rules = resolve_rules(variant)
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "big")
-        again = "this position" if position_file is not None else "this deal"
-        click.echo(f"seed {seed} (play {again} again with --seed {seed})")
+        click.echo(_("seed {seed} (play this position again with --seed {seed})").format(seed=seed)
+                   if position_file is not None else
+                   _("seed {seed} (play this deal again with --seed {seed})").format(seed=seed))
     if position_file is not None:
         match = position_match(rules, position_file, seed)
     else:
@@ -184,8 +188,8 @@ def _open_log(start: _Start, target: str | None, resume: bool, force: bool, seat
     if target is None:
         return None, None
     if not resume and not force and Path(target).exists():
-        raise click.BadParameter(f"{target} exists: continue it with --resume {target}, "
-                                 "replace it with --force, or choose another file",
+        raise click.BadParameter(_("{file} exists: continue it with --resume {file}, replace "
+                                   "it with --force, or choose another file").format(file=target),
                                  param_hint="--log")
     out = open(target, "a" if resume else "w" if force else "x",  # noqa: SIM115
                encoding="utf-8", newline="\n")
@@ -196,8 +200,21 @@ def _open_log(start: _Start, target: str | None, resume: bool, force: bool, seat
         log_meta["bots_seed"] = start.seed
     recorder = Recorder(start.match, out, variant=start.label, players=seat_names(names),
                         meta=log_meta, write_header=not resume)
-    click.echo(f"truco: the game's log is written to {target} as it goes", err=True)
+    click.echo(_("truco: the game's log is written to {file} as it goes").format(file=target),
+               err=True)
     return out, recorder
+
+
+def _interrupted(target: str | None, signum: int | None) -> str:
+    """What a game stopped by Ctrl-C (``signum`` None) or by a signal says, in whole sentences."""
+    if signum is None:
+        said = (_("game interrupted; the log is kept: continue with --resume {file}") if target
+                else _("game interrupted"))
+    else:
+        said = (_("game interrupted by {signal}; the log is kept: continue with --resume {file}")
+                if target else _("game interrupted by {signal}"))
+    return said.format(file=target, signal=None if signum is None
+                       else signal.Signals(signum).name)
 
 
 @click.command()
@@ -245,24 +262,24 @@ def play(variant: str | None, seat: int, bots: str, level: str | None, seed: int
     bots_source = click.get_current_context().get_parameter_source("bots")
     if level is not None:
         if bots_source is not click.core.ParameterSource.DEFAULT:
-            raise click.UsageError("--level chooses the bots: leave out --bots (or --level)")
+            raise click.UsageError(_("--level chooses the bots: leave out --bots (or --level)"))
         bots = LEVELS[level]
     if resume is not None:
         if log_path is not None:
-            raise click.UsageError("--resume goes on writing to its own log; leave out --log")
+            raise click.UsageError(_("--resume goes on writing to its own log; leave out --log"))
         if position_file is not None:
-            raise click.UsageError("--resume goes on from its log; leave out --position")
+            raise click.UsageError(_("--resume goes on from its log; leave out --position"))
         _refuse_with_resume(level)
         start = _resumed(resume)
     else:
         if variant is None:
-            raise click.UsageError("--variant is required (or --resume LOG)")
+            raise click.UsageError(_("--variant is required (or --resume LOG)"))
         start = _new_game(variant, seed, log_path, position_file)
     match, rules, seed = start.match, start.match.rules, start.seed
     seat = start.seat if start.seat is not None else seat
     if seat >= rules.players:
-        raise click.BadParameter(f"seat {seat} is not a seat of {rules.name} "
-                                 f"(0..{rules.players - 1})", param_hint="--seat")
+        raise click.BadParameter(_("seat {seat} is not a seat of {variant} (0..{last})").format(
+            seat=seat, variant=rules.name, last=rules.players - 1), param_hint="--seat")
     names = start.names
     if names is None or len(names) != rules.players or names[seat] != HUMAN:
         names = _bots_by_seat(bots, seat, rules)
@@ -273,25 +290,25 @@ def play(variant: str | None, seat: int, bots: str, level: str | None, seed: int
     out, recorder = _open_log(start, target, resume is not None, force, seat, names,
                               position_file is not None)
     if start.moves:
-        click.echo(f"resumed {resume} after {len(start.moves)} moves")
+        click.echo(ngettext("resumed {file} after {n} move", "resumed {file} after {n} moves",
+                            len(start.moves)).format(file=resume, n=len(start.moves)))
     try:
         if match.is_over:
-            click.echo(f"the match in {resume or position_file} is over: team {match.winner} "
-                       "won")
+            click.echo(_("the match in {file} is over: team {team} won").format(
+                file=resume or position_file, team=match.winner))
             return
-        shown = seat_names(names)
+        shown = shown_names(names)
         title = rules.title or rules.name
-        click.echo(f"{title}: you are seat {seat}; {sides_text(shown, rules.team_of, seat)}. "
-                   "Type a move's letter or name; 'quit' or end of input stops.")
+        click.echo(_("{title}: you are seat {seat}; {sides}. Type a move's letter or name; "
+                     "'quit' or end of input stops.").format(
+                         title=title, seat=seat, sides=sides_text(shown, rules.team_of, seat)))
         _Game(match, seat, players, title, recorder, stdin, shown, first).run()
     except _Stop:
-        kept = f"; the log is kept: continue with --resume {target}" if target else ""
-        click.echo(f"\ngame stopped{kept}")
+        click.echo("\n" + (_("game stopped; the log is kept: continue with --resume {file}")
+                           if target else _("game stopped")).format(file=target))
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP (engine.cli.Terminated)
-        kept = f"; the log is kept: continue with --resume {target}" if target else ""
         signum = getattr(exc, "signum", None)
-        by = "" if signum is None else f" by {signal.Signals(signum).name}"
-        click.echo(f"\ngame interrupted{by}{kept}", err=True)
+        click.echo("\n" + _interrupted(target, signum), err=True)
         sys.exit(130 if signum is None else 128 + signum)
     finally:
         if out is not None:

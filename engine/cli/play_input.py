@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 
 from engine.actions import Action
 from engine.cards import COBERTA, RANKS, CardError, card_name, card_pretty, card_rank, parse_card
+from engine.i18n import _
 from engine.moves import KINDS
 from engine.rules import Rules
 
@@ -89,7 +90,8 @@ def parse_move(text: str, legal: Sequence[Action], legal_text: Sequence[str],
         if got is not None:
             return got
     if len(words) == 1 and words[0].isdigit():
-        return f"'{words[0]}' is no move: choose a letter from a to {letters[-1]}"
+        return _("'{typed}' is no move: choose a letter from a to {last}").format(
+            typed=words[0], last=letters[-1])
     return hint(legal, rules)
 
 
@@ -143,16 +145,22 @@ def _by_position(line: _Line) -> Action | str | None:
     for a, t in zip(line.legal, line.legal_text, strict=True):
         if a.kind == CARD_KIND and t.split()[2] == pos and a.covered == line.covered:
             return a
-    return f"no card {pos} to play now" + (f" {COBERTA}" if line.covered else "")
+    return _("no card {place} to play now").format(place=pos) + (
+        f" {COBERTA}" if line.covered else "")
 
 
-def _by_phrase(line: _Line) -> Action | None:
+def _by_phrase(line: _Line) -> Action | str | None:
     """A line that is a move's phrase: a side bet's call (G27, G39: ``real envido``,
     ``contra-flor``), or a kind's phrase (``MoveKind.typed``, rank 0: ``quero``, ``não
     quero``, ``é boa``)."""
     for a in line.legal:
         if a.call is not None and line.said == a.call.lower():
             return a
+    for bet in line.rules.side_bets:  # a side bet's call that is not a move now: the rule
+        if line.said in (c.lower() for c in bet.calls) and bet.kind in KINDS:
+            call = next(c for c in bet.calls if c.lower() == line.said)
+            return line.refused(Action.parse(f"{bet.kind} {line.seat} {call}"),
+                                hint(line.legal, line.rules))
     for rank, phrases, kind, notation in line.readings:
         if rank == 0 and line.said in phrases:
             move = line.find(kind, notation)
@@ -170,21 +178,23 @@ def _by_raise(line: _Line) -> Action | str | None:
         return None
     raises = [a for a in line.legal if a.kind == RAISE_KIND]
     if not raises:
-        return "no raise is possible now"
+        first = rules.ladder[0].value if rules.ladder else 0
+        return line.refused(Action.parse(f"{RAISE_KIND} {line.seat} {first}"),
+                            _("no raise is possible now"))
     if card is not None:
         value = raises[0].value or 0
         raises = [a for a in raises if a.card == parse_card(card)]
         if not raises:
             return line.refused(Action.parse(f"{RAISE_KIND} {line.seat} {value} {card}"),
-                                f"you cannot raise with {_pretty(card)} now")
+                                _("you cannot raise with {card} now").format(card=_pretty(card)))
     elif rank is not None and rules.name_card:
         raises = [a for a in raises if a.card is not None and card_rank(a.card) == rank]
         if not raises:
-            return f"you cannot raise with a {_rank_text(rank)} now"
+            return _("you cannot raise with a {rank} now").format(rank=_rank_text(rank))
     if len(raises) > 1:
         step = rules.step_name(raises[0].value or 0)
-        return ("name the card you raise with, e.g. "
-                + " or ".join(f"'{step} {_short(a)}'" for a in raises))
+        return _("name the card you raise with, e.g. {examples}").format(
+            examples=_(" or ").join(f"'{step} {_short(a)}'" for a in raises))
     return raises[0]
 
 
@@ -203,7 +213,7 @@ def _by_words(line: _Line) -> Action | str | None:
         missing = KINDS[kind].untyped
         if missing is not None and not read and line.card is None and line.rank is None:
             return line.refused(Action.parse(f"{kind} {line.seat} {notation}"),
-                                f"{missing}: " + hint(line.legal, line.rules))
+                                f"{_(missing)}: " + hint(line.legal, line.rules))
         read = True
     return None
 
@@ -217,8 +227,9 @@ def _by_card(line: _Line) -> Action | str | None:
     if move in line.legal:
         return move
     if any(a.kind == CARD_KIND and a.card == move.card for a in line.legal):
-        return line.refused(move, f"{_pretty(card)} cannot be played {COBERTA} now")
-    return line.refused(move, f"you cannot play {_pretty(card)} now")
+        return line.refused(move, _("{card} cannot be played {coberta} now").format(
+            card=_pretty(card), coberta=COBERTA))
+    return line.refused(move, _("you cannot play {card} now").format(card=_pretty(card)))
 
 
 def _by_rank(line: _Line) -> Action | str | None:
@@ -231,13 +242,15 @@ def _by_rank(line: _Line) -> Action | str | None:
     if len(fitting) == 1:
         return fitting[0]
     if len(fitting) > 1:
-        return (f"you hold {' and '.join(card_pretty(a.card) for a in fitting)}: "  # type: ignore[arg-type]
-                f"type {' or '.join(_short(a) for a in fitting)}, or a letter")
+        return _("you hold {cards}: type {names}, or a letter").format(
+            cards=_(" and ").join(card_pretty(a.card) for a in fitting),  # type: ignore[arg-type]
+            names=_(" or ").join(_short(a) for a in fitting))
     if plays:
-        return f"no {_rank_text(rank)} can be played {COBERTA} now"
+        return _("no {rank} can be played {coberta} now").format(rank=_rank_text(rank),
+                                                                 coberta=COBERTA)
     if CARD_KIND not in line.kinds:
-        return "no card can be played now: " + hint(line.legal, line.rules)
-    return f"you have no {_rank_text(rank)} to play now"
+        return _("no card can be played now: {hint}").format(hint=hint(line.legal, line.rules))
+    return _("you have no {rank} to play now").format(rank=_rank_text(rank))
 
 
 def _by_move_name(typed: str, legal: Sequence[Action], rules: Rules) -> Action | None:
@@ -276,6 +289,6 @@ def hint(legal: Sequence[Action], rules: Rules) -> str:
         if kind.hint is not None and kind.name in kinds:
             rank, text = kind.hint
             said.setdefault(rank, []).append(text(list(legal), rules))
-    say = [f"a letter from a to {MENU_LETTERS[len(legal) - 1]}",
+    say = [_("a letter from a to {last}").format(last=MENU_LETTERS[len(legal) - 1]),
            *("/".join(said[rank]) for rank in sorted(said))]
-    return "type " + ", ".join(say) + " (or 'quit')"
+    return _("type {what} (or 'quit')").format(what=", ".join(say))

@@ -23,8 +23,10 @@ from engine.cli.play_input import (
 )
 from engine.errors import IllegalMoveError
 from engine.game import Match
+from engine.i18n import _, person
 from engine.logformat import Recorder
 from engine.observation import Observation
+from engine.refusals import no_raise_now, refusal
 from engine.state import HandState
 from engine.telling import describe, describe_checkpoint, menu_entry, menu_order
 from engine.tui import card_label, render_banner, render_table, seat_label
@@ -119,8 +121,10 @@ class _Game:
         last = obs["last_hand"]
         shown = obs["shown"] if m.hand_number == hand else (last["shown"] if last else [])
         for s in shown[before:len(shown) - proofs]:
-            click.echo(f"  shown: {seat_label(s['seat'], self.seat, self.names)} raised with "
-                       f"{card_label(s['card'], obs['manilhas'], self.card_names)}")
+            click.echo(person(s["seat"] == self.seat, _("  shown: you raised with {card}"),
+                              _("  shown: {who} raised with {card}"),
+                              who=seat_label(s["seat"], self.seat, self.names),
+                              card=card_label(s["card"], obs["manilhas"], self.card_names)))
 
     def offer_raise(self, seat: int) -> Action | None:
         """Before a bot's card: where the person (``seat``) may raise now, out of turn (M3),
@@ -138,13 +142,14 @@ class _Game:
         texts = [str(a) for a in legal]
         choices = "  ".join(
             f"{MENU_LETTERS[i]}) {m.rules.step_name(a.value or 0)}" + (
-                "" if a.card is None else
-                f" with {card_label(card_name(a.card), obs['manilhas'], self.card_names)}")
+                "" if a.card is None else _(" with {card}").format(
+                    card=card_label(card_name(a.card), obs["manilhas"], self.card_names)))
             for i, a in enumerate(legal))
-        click.echo(f"Raise before {seat_label(actor, self.seat, self.names)} plays? {choices}")
+        who = seat_label(actor, self.seat, self.names)
+        click.echo(_("Raise before {who} plays? {choices}").format(who=who, choices=choices))
         while True:
-            click.echo(f"[Enter: let {seat_label(actor, self.seat, self.names)} play · no: not "
-                       "again this hand] ", nl=False)
+            click.echo(_("[Enter: let {who} play · no: not again this hand] ").format(who=who),
+                       nl=False)
             line = self.stdin.readline()
             if not line:
                 raise _Stop
@@ -183,7 +188,10 @@ class _Game:
         try:
             self.match.clone().apply(action)
         except IllegalMoveError as exc:
-            return str(exc.why)
+            return refusal(exc.code, str(exc.why), action, self.match, self.seat, self.names)
+        rule = self.match.hand.rule  # a raise the special hand penalises is never offered
+        if action.kind == RAISE_KIND and rule is not None and rule.raises != "allowed":
+            return no_raise_now(self.match)
         return None
 
     def entry(self, action: Action, obs: Observation) -> str:
@@ -193,7 +201,7 @@ class _Game:
         pending = obs["pending_raise"]
         worth = (obs["value"], pending["value"] if pending is not None else None)
         return menu_entry(action, self.match.rules, position, obs["manilhas"], self.card_names,
-                          obs.get("side_bets", ()), worth)
+                          obs.get("side_bets", ()), worth, obs["score"])
 
     def ask(self, obs: Observation, legal: list[Action]) -> Action:
         rules = self.match.rules
@@ -210,7 +218,7 @@ class _Game:
         for i, a in enumerate(legal):
             click.echo(f"  {MENU_LETTERS[i]}) {self.entry(a, obs)}")
         while True:
-            click.echo("Your move: ", nl=False)
+            click.echo(_("Your move: "), nl=False)
             line = self.stdin.readline()
             if not line:
                 raise _Stop

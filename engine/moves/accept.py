@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.i18n import _, mark, person
 from engine.moves import MoveKind, Waiting, Words, has_ladder, move_transitions, register
 from engine.moves.answers import judge_answer, may_answer
 from engine.moves.outcome import accept_pending
@@ -40,13 +41,14 @@ def _answerers(m: Match) -> list[int]:
 
 
 def _tell(a: Action, w: Words) -> str:
-    return f"{w.who} accept{w.s}"
+    return person(a.seat == w.me, _("you accept"), _("{who} accepts"), who=w.who)
 
 
 def _menu(a: Action, w: Words) -> str:
     if w.worth is not None and w.worth[1] is not None:
-        return f"{w.rules.move_name('accept', 'aceito')} (accept: worth {w.worth[1]})"
-    return f"{w.rules.move_name('accept', 'aceito')} (accept)"
+        return _("{word} (accept: worth {value})").format(
+            word=w.rules.move_name("accept", "aceito"), value=w.worth[1])
+    return _("{word} (accept)").format(word=w.rules.move_name("accept", "aceito"))
 
 def _told(a: Action, w: Words) -> str:
     if w.said is not None:
@@ -68,9 +70,9 @@ KIND = register(MoveKind(
     not_now={None: "no raise is waiting for an answer"},
     keys=("betting.ladder", "betting.answered_by", "betting.refusal"),
     # its words (truco play, the transcript) and its moves in engine.env's action space
-    hint=(2, lambda legal, rules: f"{rules.move_name('accept', 'aceito')}/accept, "
-                                  f"{rules.move_name('fold', 'corro')}/fold"),
-    named=(("accept", ""),), untyped="nothing to accept now",
+    hint=(2, lambda legal, rules: _("{accept}/accept, {fold}/fold").format(
+        accept=rules.move_name("accept", "aceito"), fold=rules.move_name("fold", "corro"))),
+    named=(("accept", ""),), untyped=mark("nothing to accept now"),
     typed=lambda rules: [(4, ("aceito", "accept", "aceitar", "aceita", "quero", "sim", "yes",
                               "ok"), "")],
     told=_told,

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action
 from engine.errors import VariantError, Why
+from engine.i18n import _, person
 from engine.moves import (
     MoveKind,
     VariantBlock,
@@ -150,11 +151,12 @@ def _transitions(rules: Rules) -> list[dict[str, Any]]:
 
 
 def _tell(a: Action, w: Words) -> str:
-    return f"{w.who} concede{w.s} the hand ({'eu corro' if w.who == 'you' else 'corre'})"
+    return person(a.seat == w.me, _("you concede the hand (eu corro)"),
+                  _("{who} concedes the hand (corre)"), who=w.who)
 
 
 def _menu(a: Action, w: Words) -> str:
-    return f"{w.rules.move_name('concede', 'corro')} (concede the hand)"
+    return _("{word} (concede the hand)").format(word=w.rules.move_name("concede", "corro"))
 
 def _told(a: Action, w: Words) -> str:
     if w.said is not None:
@@ -229,8 +231,8 @@ KIND = register(MoveKind(
     keys=("concede.allowed", "concede.instead_of_answer", "concede.in_special_hands",
           "betting.answered_by"),
     # its words (truco play, the transcript) and its moves in engine.env's action space
-    hint=(4, lambda legal, rules: "concede" if any(a.kind == "fold" for a in legal)
-          else f"{rules.move_name('concede', 'corro')}/concede"),
+    hint=(4, lambda legal, rules: _("concede") if any(a.kind == "fold" for a in legal)
+          else _("{word}/concede").format(word=rules.move_name("concede", "corro"))),
     named=(("concede", ""),),  # "eu corro", "vou ao baralho" (G20)
     typed=lambda rules: [(5, ("corro", "correr", "corre", "concede", "desisto", "baralho"), "")],
     told=_told,

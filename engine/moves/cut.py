@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from engine.actions import Action
 from engine.cards import Card
 from engine.errors import Why
+from engine.i18n import _, person
 from engine.moves import MoveKind, VariantBlock, Waiting, Words, flag, register, words
 from engine.moves.deal import KIND as DEAL
 from engine.moves.deal import has_decision
@@ -47,8 +48,6 @@ if TYPE_CHECKING:
 PHASE = "cut"
 #: The cutter's choices, as the notation and the log write them.
 CHOICES = ("seco", "burn", "bottom", "partner")
-_SAID = {"seco": "corte seco", "burn": "burns the top card",
-         "bottom": "takes the bottom card", "partner": "gives the bottom card to his partner"}
 
 
 @dataclass(frozen=True)
@@ -218,17 +217,21 @@ def _adjust(rules: Rules, transitions: list[dict[str, Any]]) -> list[dict[str, A
 
 
 def _tell(a: Action, w: Words) -> str:
-    said = _SAID[a.call or "seco"]
-    if w.who == "you":
-        said = said.replace("burns", "burn").replace("takes", "take").replace("gives", "give")
-        said = said.replace("his partner", "your partner")
-    return f"{w.who} cut{w.s}: {said}" if a.call != "seco" else f"{w.who} cut{w.s} (corte seco)"
+    mine, call = a.seat == w.me, a.call or "seco"
+    you, other = {
+        "seco": (_("you cut (corte seco)"), _("{who} cuts (corte seco)")),
+        "burn": (_("you cut: burn the top card"), _("{who} cuts: burns the top card")),
+        "bottom": (_("you cut: take the bottom card"), _("{who} cuts: takes the bottom card")),
+        "partner": (_("you cut: give the bottom card to your partner"),
+                    _("{who} cuts: gives the bottom card to his partner")),
+    }[call]
+    return person(mine, you, other, who=w.who)
 
 
 def _menu(a: Action, w: Words) -> str:
-    return {"seco": "corte seco (a plain cut)", "burn": "queimar (burn the top card)",
-            "bottom": "take the bottom card", "partner": "give the bottom card to your partner"
-            }[a.call or "seco"]
+    return {"seco": _("corte seco (a plain cut)"), "burn": _("queimar (burn the top card)"),
+            "bottom": _("take the bottom card"),
+            "partner": _("give the bottom card to your partner")}[a.call or "seco"]
 
 
 #: The kind's variant keys (``cut.allowed``, ``cut.choices``).

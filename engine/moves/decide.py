@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import Why
+from engine.i18n import _, person
 from engine.moves import (
     FOLD_WORDS,
     MoveKind,
@@ -91,14 +92,17 @@ def _transitions(rules: Rules) -> list[dict[str, Any]]:
 
 
 def _tell(a: Action, w: Words) -> str:
-    verb = "play the hand" if a.play_on else "fold the hand"
-    return f"{w.who} decide{w.s} to {verb}"
+    if a.play_on:
+        return person(a.seat == w.me, _("you decide to play the hand"),
+                      _("{who} decides to play the hand"), who=w.who)
+    return person(a.seat == w.me, _("you decide to fold the hand"),
+                  _("{who} decides to fold the hand"), who=w.who)
 
 
 def _menu(a: Action, w: Words) -> str:
     if a.play_on:
-        return f"{w.rules.move_name('play_hand', 'jogo')} (play the hand)"
-    return f"{w.rules.move_name('fold_hand', 'corro')} (fold the hand)"
+        return _("{word} (play the hand)").format(word=w.rules.move_name("play_hand", "jogo"))
+    return _("{word} (fold the hand)").format(word=w.rules.move_name("fold_hand", "corro"))
 
 def _told(a: Action, w: Words) -> str:
     if w.said is not None:
@@ -120,8 +124,8 @@ KIND = register(MoveKind(
     keys=("special_hands.one_team.decision", "special_hands.one_team.fold_points",
           "special_hands.one_team.show_partner_cards", "special_hands.one_team.decider"),
     # its words (truco play, the transcript) and its moves in engine.env's action space
-    hint=(3, lambda legal, rules: f"{rules.move_name('play_hand', 'jogo')}/play, "
-                                  f"{rules.move_name('fold_hand', 'corro')}/fold"),
+    hint=(3, lambda legal, rules: _("{play}/play, {fold}/fold").format(
+        play=rules.move_name("play_hand", "jogo"), fold=rules.move_name("fold_hand", "corro"))),
     named=(("play_hand", "play"), ("fold_hand", "fold")),
     typed=lambda rules: [(3, FOLD_WORDS, "fold"),
                          (6, ("jogo", "play", "jogar", "joga"), "play")],

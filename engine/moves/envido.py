@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action
 from engine.errors import Why
+from engine.i18n import _, person
 from engine.moves import MoveKind, Words, has_ladder, register
 from engine.moves.answers import who_answers
 from engine.moves.bets import (
@@ -188,11 +189,12 @@ def _transitions(rules: Rules) -> list[dict[str, Any]]:
 
 
 def _tell(a: Action, w: Words) -> str:
-    return f"{w.who} call{w.s} {(a.call or '').upper()}"
+    return person(a.seat == w.me, _("you call {call}"), _("{who} calls {call}"), who=w.who,
+                  call=(a.call or "").upper())
 
 
 def _menu(a: Action, w: Words) -> str:
-    return f"{a.call} (side bet)"
+    return _("{call} (side bet)").format(call=a.call)
 
 
 def _space(rules: Rules) -> list[tuple[tuple[int, ...], dict[str, Any], str]]:

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action, Deal
 from engine.errors import Why
+from engine.i18n import _, person
 from engine.moves import MoveKind, Waiting, Words, has_ladder, move_transitions, register
 from engine.moves.bets import (
     AT_HAND_END,
@@ -346,12 +347,13 @@ def _transitions(rules: Rules) -> list[dict[str, Any]]:
 
 
 def _tell(a: Action, w: Words) -> str:
-    return f"{w.who} sing{w.s} {(a.call or '').upper()}"
+    return person(a.seat == w.me, _("you sing {call}"), _("{who} sings {call}"), who=w.who,
+                  call=(a.call or "").upper())
 
 
 def _menu(a: Action, w: Words) -> str:
     if a.call == "com flor me achico":
-        return "com flor me achico / é boa (concede the flor)"
+        return _("com flor me achico / é boa (concede the flor)")
     return f"{a.call} (flor)"
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine.i18n import _, person
 from engine.moves import FOLD_WORDS, MoveKind, Words, has_ladder, move_transitions, register
 from engine.moves.answers import judge_answer, refuse
 from engine.moves.outcome import conclude
@@ -61,13 +62,14 @@ def _transitions(rules: Rules) -> list[dict[str, Any]]:
 
 
 def _tell(a: Action, w: Words) -> str:
-    return f"{w.who} fold{w.s}"
+    return person(a.seat == w.me, _("you fold"), _("{who} folds"), who=w.who)
 
 
 def _menu(a: Action, w: Words) -> str:
     if w.worth is not None:
-        return f"{w.rules.move_name('fold', 'corro')} (fold: gives {w.worth[0]})"
-    return f"{w.rules.move_name('fold', 'corro')} (fold)"
+        return _("{word} (fold: gives {value})").format(word=w.rules.move_name("fold", "corro"),
+                                                        value=w.worth[0])
+    return _("{word} (fold)").format(word=w.rules.move_name("fold", "corro"))
 
 def _told(a: Action, w: Words) -> str:
     alone = "" if w.settles else " (a partner must answer)"  # betting.refusal

@@ -9,6 +9,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
+from engine.i18n import _, person
 from engine.moves import MoveKind, Words, has_ladder, register
 from engine.moves.bets import (
     answer_transitions,
@@ -48,13 +49,14 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
 
 
 def _tell(a: Action, w: Words) -> str:
-    return f"{w.who} say{w.s} NÃO QUERO"
+    return person(a.seat == w.me, _("you say NÃO QUERO"), _("{who} says NÃO QUERO"), who=w.who)
 
 
 def _menu(a: Action, w: Words) -> str:
     if w.bet is not None:
-        return f"não quero (refuse the {w.bet[0]}: gives {w.bet[2]})"
-    return "não quero (refuse the side bet)"
+        return _("não quero (refuse the {bet}: gives {stake})").format(bet=w.bet[0],
+                                                                      stake=w.bet[2])
+    return _("não quero (refuse the side bet)")
 
 
 def _told(a: Action, w: Words) -> str:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.cards import COBERTA, Card, card_name
 from engine.errors import PositionError, Why
+from engine.i18n import _, person
 from engine.moves import KindState, MoveKind, Waiting, Words, move_transitions, register
 from engine.moves.outcome import conclude, hand_result
 from engine.moves.scoring import end_hand
@@ -285,19 +286,23 @@ def _transitions(rules: Rules) -> list[dict[str, Any]]:
 
 
 def _tell(a: Action, w: Words) -> str:
-    verb = f"{w.who} play{w.s}"
-    if a.covered and a.seat != w.me:
-        return f"{verb} a card {COBERTA}"  # P7: nobody else sees it
+    mine = a.seat == w.me
+    if a.covered and not mine:  # P7: nobody else sees it
+        return _("{who} plays a card {coberta}").format(who=w.who, coberta=COBERTA)
     card = w.card(a.card)  # type: ignore[arg-type]
     if w.position is not None:  # P6: chosen by position, seen once played
-        card = f"card #{w.position}" + ("" if a.covered else f": {card}")
-    return f"{verb} {card}" + (f" {COBERTA}" if a.covered else "")
+        card = (_("card #{place}") if a.covered else _("card #{place}: {card}")).format(
+            place=w.position, card=card)
+    return person(mine, _("you play {card}"), _("{who} plays {card}"), who=w.who,
+                  card=card) + (f" {COBERTA}" if a.covered else "")
 
 
 def _menu(a: Action, w: Words) -> str:
     if w.position is not None:  # P6: the cards are hidden
-        return f"play card #{w.position}" + (f" {COBERTA}" if a.covered else "")
-    return f"play {w.label(a.card)}" + (f" {COBERTA}" if a.covered else "")  # type: ignore[arg-type]
+        return _("play card #{place}").format(place=w.position) + (
+            f" {COBERTA}" if a.covered else "")
+    return _("play {card}").format(card=w.label(a.card)) + (  # type: ignore[arg-type]
+        f" {COBERTA}" if a.covered else "")
 
 def _space(rules: Rules) -> list[tuple[tuple[int, ...], dict[str, Any], str]]:
     """Every card of the deck, then every card covered (P7); after the other kinds' moves, a
@@ -388,6 +393,7 @@ KIND = register(MoveKind(
           "play.highest_after_tied_first", "play.raiser_must_kill"),
     state=STATE,
     # its words (truco play, the transcript) and its moves in engine.env's action space
-    hint=(0, lambda legal, rules: f"a card like 4c or 4♣ ('4c {COBERTA}' to hide it)"),
+    hint=(0, lambda legal, rules: _("a card like 4c or 4♣ ('4c {coberta}' to hide it)").format(
+        coberta=COBERTA) if rules.covered_allowed else _("a card like 4c or 4♣")),
     told=_told,
     space=_space))

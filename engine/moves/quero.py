@@ -10,6 +10,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
+from engine.i18n import _, person
 from engine.moves import MoveKind, Waiting, Words, has_ladder, register
 from engine.moves.bets import (
     answer_transitions,
@@ -60,13 +61,13 @@ def _bet_answerers(m: Match) -> list[int]:
 
 
 def _tell(a: Action, w: Words) -> str:
-    return f"{w.who} say{w.s} QUERO"
+    return person(a.seat == w.me, _("you say QUERO"), _("{who} says QUERO"), who=w.who)
 
 
 def _menu(a: Action, w: Words) -> str:
     if w.bet is not None:
-        return f"quero (accept the {w.bet[0]}: {w.bet[1]})"
-    return "quero (accept the side bet)"
+        return _("quero (accept the {bet}: {stake})").format(bet=w.bet[0], stake=w.bet[1])
+    return _("quero (accept the side bet)")
 
 
 def _told(a: Action, w: Words) -> str:

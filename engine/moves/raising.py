@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from engine.actions import declare
 from engine.cards import card_name
 from engine.errors import Why
+from engine.i18n import _, person
 from engine.moves import MoveKind, Words, has_ladder, move_transitions, register
 from engine.moves.answers import who_answers
 from engine.moves.deal import has_decision
@@ -195,21 +196,23 @@ def _transitions(rules: Rules) -> list[dict[str, Any]]:
 
 def _tell(a: Action, w: Words) -> str:
     name = w.rules.step_name(a.value or 0).upper()
-    with_card = ""  # M4: the named card is shown to the others only once accepted
-    if a.card is not None and a.seat == w.me:
-        with_card = f" with {w.card(a.card)}"
-    return f"{w.who} call{w.s} {name} ({a.value}){with_card}"
+    if a.card is not None and a.seat == w.me:  # M4: the card is shown to the others only
+        return _("you call {raise_} ({value}) with {card}").format(  # once accepted
+            raise_=name, value=a.value, card=w.card(a.card))
+    return person(a.seat == w.me, _("you call {raise_} ({value})"),
+                  _("{who} calls {raise_} ({value})"), who=w.who, raise_=name, value=a.value)
 
 
 def _menu(a: Action, w: Words) -> str:
     name = w.rules.step_name(a.value or 0)
-    with_card = f" with {w.label(a.card)}" if a.card is not None else ""
+    with_card = _(" with {card}").format(card=w.label(a.card)) if a.card is not None else ""
     if w.worth is not None:  # what a refusal gives: a raise back accepts the pending one (C9)
         value, pending = w.worth
         refused = pending if pending is not None else value
-        return (f"{name} (raise to {a.value}; {w.rules.move_name('fold', 'corro')} gives "
-                f"{refused}){with_card}")
-    return f"{name} (raise to {a.value}){with_card}"
+        return _("{raise_} (raise to {value}; {fold} gives {refused})").format(
+            raise_=name, value=a.value, fold=w.rules.move_name("fold", "corro"),
+            refused=refused) + with_card
+    return _("{raise_} (raise to {value})").format(raise_=name, value=a.value) + with_card
 
 def _space(rules: Rules) -> list[tuple[tuple[int, ...], dict[str, Any], str]]:
     """One raise (to the next step), or one per card where a raise names its card (M4), and

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from engine.actions import Action
 from engine.cards import card_rank, is_extra
 from engine.errors import Why
+from engine.i18n import _, person
 from engine.moves import MoveKind, VariantBlock, Words, flag, move_transitions, register, words
 from engine.moves.outcome import conclude
 from engine.moves.scoring import end_hand
@@ -126,11 +127,14 @@ def _transitions(rules: Rules) -> list[dict[str, Any]]:
 
 
 def _tell(a: Action, w: Words) -> str:
-    return f"{w.who} throw{w.s} in a void hand: nobody scores, the cards are dealt again"
+    return person(a.seat == w.me,
+                  _("you throw in a void hand: nobody scores, the cards are dealt again"),
+                  _("{who} throws in a void hand: nobody scores, the cards are dealt again"),
+                  who=w.who)
 
 
 def _menu(a: Action, w: Words) -> str:
-    return "redeal (throw in your void hand: nobody scores, a new hand is dealt)"
+    return _("redeal (throw in your void hand: nobody scores, a new hand is dealt)")
 
 
 KIND = register(MoveKind(

@@ -1,0 +1,218 @@
+"""Messages for people in their language: gettext catalogs, made and read with Babel.
+
+The catalogs are ``engine/locales/<locale>/LC_MESSAGES/truco.po`` (English is the source:
+a message's id is its English text). They are read and compiled in memory the first time a
+language is used (Babel's ``read_po`` and ``write_mo``, then the standard library's
+``gettext.GNUTranslations``): the ``.po`` file is the one source, nothing compiled is kept
+beside it to fall out of step, and the wheel carries the ``.po`` files as package data.
+
+The language is chosen by :func:`choose`: ``--lang`` (a global ``truco`` option), else
+``TRUCO_LANG``, else the locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG``); English where nothing
+asks otherwise. Only what people read is translated: ``--json`` output, logs, error codes and
+the bot protocol stay as they are.
+
+``qps`` is a test locale, not offered to players: every message passed through the catalog
+comes back marked (``⟦...⟧``), so a test can find text that never went through it.
+
+>>> with using("pt-BR"):
+...     print(gettext("you accept"), ngettext("{n} decision", "{n} decisions", 2).format(n=2))
+você aceita 2 decisões
+>>> with using(PSEUDO):
+...     gettext("you accept")
+'⟦you accept⟧'
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+import io
+import os
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache
+from importlib import resources
+from typing import Any
+
+DOMAIN = "truco"
+ENGLISH = "en"
+#: The languages offered, by their tag (BCP 47), with the catalog's locale (``None``: the
+#: source language, no catalog).
+LANGUAGES: dict[str, str | None] = {"en": None, "pt-BR": "pt_BR"}
+#: The pseudo-localising test locale.
+PSEUDO = "qps"
+MARKS = ("⟦", "⟧")
+ENV = "TRUCO_LANG"
+
+
+class LanguageError(ValueError):
+    """A language asked for (``--lang``, ``TRUCO_LANG``) that has no catalog."""
+
+
+def tag(text: str) -> str | None:
+    """The language tag that ``text`` names (``pt-BR``, ``pt_BR.UTF-8``, ``pt``, ``en_US``,
+    ``C``), or ``None`` for a language with no catalog.
+
+    >>> tag("pt_BR.UTF-8"), tag("pt"), tag("C"), tag("en_GB"), tag("fr_FR"), tag("qps")
+    ('pt-BR', 'pt-BR', 'en', 'en', None, 'qps')
+    """
+    base = text.strip().split(".")[0].split("@")[0].replace("_", "-").lower()
+    if base in ("c", "posix", ""):
+        return ENGLISH
+    if base == PSEUDO:
+        return PSEUDO
+    lang = base.split("-")[0]
+    if lang == "en":
+        return ENGLISH
+    if lang == "pt":  # the one Portuguese offered: Brazil's
+        return "pt-BR"
+    return None
+
+
+def choose(option: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """The language to speak: ``option`` (``--lang``), else ``TRUCO_LANG``, else the locale's
+    (``LC_ALL``, ``LC_MESSAGES``, ``LANG``: a language with no catalog is English); an option
+    or ``TRUCO_LANG`` naming a language with no catalog is a :class:`LanguageError`.
+
+    >>> choose(None, {"LANG": "pt_BR.UTF-8"}), choose("en", {"TRUCO_LANG": "pt-BR"})
+    ('pt-BR', 'en')
+    >>> choose(None, {"LANG": "fr_FR.UTF-8"}), choose(None, {})
+    ('en', 'en')
+    """
+    env = os.environ if environ is None else environ
+    for where, value in (("--lang", option), (ENV, env.get(ENV))):
+        if value:
+            found = tag(value)
+            if found is None:
+                offered = ", ".join(LANGUAGES)
+                raise LanguageError(f"{where} {value!r}: no such language (offered: {offered})")
+            return found
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        if env.get(name):
+            return tag(env[name]) or ENGLISH
+    return ENGLISH
+
+
+def _po_text(locale: str) -> bytes:
+    path = resources.files("engine") / "locales" / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
+    return path.read_bytes()
+
+
+@cache
+def catalog(locale: str) -> Any:
+    """The Babel catalog (``babel.messages.catalog.Catalog``) of ``locale`` (``pt_BR``)."""
+    from babel.messages.pofile import read_po
+
+    return read_po(io.BytesIO(_po_text(locale)), locale=locale, domain=DOMAIN)
+
+
+class _Pseudo(_gettext.NullTranslations):
+    """The test locale: every message of the catalog marked, in its English form; a message
+    the catalog lacks (a string passed to :func:`gettext` that has no entry) is left as it
+    is, so that it shows as untranslated."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.known = {m.id[0] if isinstance(m.id, tuple) else m.id
+                      for m in catalog(LANGUAGES["pt-BR"] or "") if m.id}
+
+    def gettext(self, message: str) -> str:
+        if message not in self.known:
+            return message
+        return f"{MARKS[0]}{message}{MARKS[1]}"
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return self.gettext(msgid1 if n == 1 else msgid2)
+
+    def pgettext(self, context: str, message: str) -> str:
+        return self.gettext(message)
+
+
+@cache
+def translations(lang: str) -> _gettext.NullTranslations:
+    """The translations of ``lang`` (a tag of :data:`LANGUAGES`, or :data:`PSEUDO`)."""
+    if lang == PSEUDO:
+        return _Pseudo()
+    locale = LANGUAGES[lang]
+    if locale is None:
+        return _gettext.NullTranslations()
+    from babel.messages.mofile import write_mo
+
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog(locale))
+    compiled.seek(0)
+    return _gettext.GNUTranslations(compiled)
+
+
+_CURRENT: ContextVar[str] = ContextVar("truco_lang", default=ENGLISH)
+
+
+def current() -> str:
+    """The language spoken now (:func:`use`, :func:`using`)."""
+    return _CURRENT.get()
+
+
+def use(lang: str) -> None:
+    """Speak ``lang`` from now on (in this context: a thread or task keeps its own)."""
+    translations(lang)  # a broken catalog fails here, before anything is said
+    _CURRENT.set(lang)
+
+
+@contextmanager
+def using(lang: str) -> Iterator[None]:
+    """Speak ``lang`` inside the ``with`` block."""
+    token = _CURRENT.set(lang)
+    try:
+        yield
+    finally:
+        _CURRENT.reset(token)
+
+
+def gettext(message: str) -> str:
+    """``message`` (its English text, the catalog's id) in the language spoken now."""
+    return translations(_CURRENT.get()).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of a message that fits the number ``n``, in the language spoken now."""
+    return translations(_CURRENT.get()).ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in ``context`` (one English word that two meanings share), translated."""
+    return translations(_CURRENT.get()).pgettext(context, message)
+
+
+_ = gettext
+
+
+def mark(message: str) -> str:
+    """``message`` marked for the catalog but translated later (where it is shown)."""
+    return message
+
+
+def person(mine: bool, you: str, other: str, **fields: object) -> str:
+    """A sentence in its person: ``you`` (already translated) where the seat spoken of is the
+    reader's own, else ``other``; both formatted with ``fields`` (``who``: the seat's name).
+    Two messages, never one with a verb ending added, so "you calls" cannot be written."""
+    return (you if mine else other).format(**fields)
+
+
+def catalog_json(lang: str) -> dict[str, Any]:
+    """The catalog of ``lang`` for a page's script: ``{"lang", "plural", "messages"}``, each
+    message by its English id (a context's as ``context\\x04id``), a plural message as the
+    list of its forms; ``plural`` is the catalog's plural expression in C syntax (``n > 1``),
+    ``messages`` empty for English."""
+    locale = LANGUAGES.get(lang)
+    if locale is None:
+        return {"lang": lang, "plural": "n != 1", "messages": {}}
+    cat = catalog(locale)
+    messages: dict[str, Any] = {}
+    for msg in cat:
+        if not msg.id or not msg.string:
+            continue
+        key = msg.id[0] if isinstance(msg.id, tuple) else msg.id
+        if msg.context:
+            key = f"{msg.context}\x04{key}"
+        messages[key] = list(msg.string) if isinstance(msg.string, tuple) else msg.string
+    return {"lang": lang, "plural": cat.plural_expr, "messages": messages}

@@ -97,6 +97,7 @@ MUTATIONS: dict[str, tuple[str, dict[str, Any]]] = {
     "cut.choices": ("cut", {"cut": {"choices": ["seco", "burn"]}}),
     "redeal.allowed": ("redeal", {"redeal": {"allowed": False}}),
     "redeal.void_ranks": ("redeal", {"redeal": {"void_ranks": ["4", "5", "6", "7"]}}),
+    "seeing.partners": ("partners-see-cards", {"seeing": {"partners": "decision"}}),
     "special_hands.one_team.enabled": ("mineiro", {"special_hands": {"one_team": {
         "enabled": False}}}),
     "special_hands.one_team.name": ("paulista", {"special_hands": {"one_team": {

@@ -7,13 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import act, assert_illegal, deal, legal, match
+from helpers import act, assert_illegal, assert_random_logs_verify, deal, legal, match
 
 from engine import Match
 from engine.bots import next_actor
 from engine.errors import VariantError
-from engine.logformat import record_random
-from engine.replay import verify_file
 from engine.variant import load_variant
 
 EVEN_P = "4c 5c 6c | 4d 5d 6d | 4h 5h 6h | 4s 5s 6s"  # Paulista, vira 7c: every round ties
@@ -53,11 +51,7 @@ def test_only_the_player_answers_a_raise_by_either_opponent() -> None:
 
 
 def test_only_the_player_answers_is_logged_and_verified(tmp_path: Path) -> None:
-    for seed in range(3):
-        log = tmp_path / f"{V}-{seed}.jsonl"
-        log.write_text(record_random(V, seed), encoding="utf-8")
-        result = verify_file(log)
-        assert result.valid and result.incomplete is None, (seed, result.problems)
+    assert_random_logs_verify(V, tmp_path)
 
 
 @pytest.mark.parametrize(("text", "says"), [

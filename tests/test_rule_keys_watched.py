@@ -86,6 +86,7 @@ MUTATIONS: dict[str, tuple[str, dict[str, Any]]] = {
     "betting.raise_timing": ("gauderio", {"betting": {"raise_timing": "any_time"}}),
     "betting.answered_by": ("gauderio", {"betting": {"answered_by": "next_seat"}}),
     "betting.refusal": ("gauderio", {"betting": {"refusal": "whole_team"}}),
+    "betting.raise_limit": ("raise-limit-trailing-needs", {"betting": {"raise_limit": "none"}}),
     "betting.answerers": ("only-the-player-answers", {"betting": {"answerers": [2, 3]}}),
     "betting.raise_back": ("paulista", {"betting": {"raise_back": False}}),
     "betting.name_card": ("gauderio", {"betting": {"name_card": True}}),

@@ -107,6 +107,9 @@ def _answer_errors(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
                       f"{players} players (one opponent: the only one who may answer), "
                       f"found {bet['answered_by']}", (("players",),))
     yield from _designated_errors(d, err, sizes)
+    if bet["raise_limit"] != "none" and not ladder:
+        yield err(("betting", "raise_limit"), "expected no raise_limit without a ladder (no "
+                  "raise is ever made), found " + bet["raise_limit"], (("betting", "ladder"),))
     if bet["refusal"] != "one_player":
         if not ladder:
             yield err(("betting", "refusal"), "expected no refusal without a ladder (no raise "

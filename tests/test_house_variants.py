@@ -57,7 +57,8 @@ def test_every_house_variant_is_tested_here() -> None:
         # seeing a partner's cards (issue 42): tests/test_house_seeing.py
         "partners-see-cards", "mao-de-11-cards-kept",
         "only-the-player-answers",  # a designated seat answers: tests/test_house_answerers.py
-        "raise-limit-trailing-needs"}  # CTruco's raise limit: tests/test_house_raise_limit.py
+        "raise-limit-trailing-needs",  # CTruco's raise limit: tests/test_house_raise_limit.py
+        "resign"}  # leaving the table: tests/test_resign.py
 
 
 def test_classic_mineiro_starts_at_2_and_climbs_4_6_8_10_12() -> None:

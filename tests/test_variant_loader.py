@@ -144,6 +144,12 @@ HOUSE_RULES: dict[str, dict[str, Any]] = {
     "cut": {"cut.allowed": True,
             "cut.choices": ["seco", "burn", "bottom", "partner"]},  # catalogue #36
     "redeal": {"redeal.allowed": True, "redeal.void_ranks": ["Q", "J", "K"]},  # a kind's block
+    # issue 42: seeing, who answers, the raise limit, resigning
+    "partners-see-cards": {"seeing.partners": "always"},
+    "mao-de-11-cards-kept": {"seeing.partners": "special_hand", "one_team.decision": True},
+    "only-the-player-answers": {"answered_by": "designated"},
+    "raise-limit-trailing-needs": {"no_raise_when_winning": False},
+    "resign": {"resign.allowed": True, "resign.gives": "game"},
     "tie-leader-lowest-seat": {"tied_round_leader": "lowest_seat"},
     "tie-leader-mao": {"tied_round_leader": "mao", "cards_per_player": 5},
     "all-tied-first-round": {"all_tied": "first_round_first_card"},

@@ -391,7 +391,8 @@ class MoveTable:
 
     __slots__ = ("play", "covered", "covered_from", "raises", "accept", "fold", "decide", "players",
                  "next_value", "any_time", "listers", "by_seat", "triggers", "opponents", "winning",
-                 "constrained", "plain_raises", "special_at", "machine", "hand_ends", "own")
+                 "constrained", "plain_raises", "limited", "special_at", "machine", "hand_ends",
+                 "own")
 
     def __init__(self, rules: Rules) -> None:
         n = rules.players
@@ -422,6 +423,8 @@ class MoveTable:
         #: The target no raise may reach from (betting.no_raise_when_winning), or None.
         self.winning = rules.target if rules.no_raise_when_winning else None
         self.any_time = rules.raise_timing == "any_time"
+        #: Whether the trailing team's need caps the raises (betting.raise_limit).
+        self.limited = rules.block("betting")["raise_limit"] != "none"
         #: Raises on one's own turn naming no card, with no house limit on who may raise
         #: (no_raise_when_winning, raiser_must_beat): the raise lister's usual case, inline.
         self.plain_raises = (not self.any_time and not rules.name_card and self.winning is None

@@ -352,3 +352,16 @@ class Tell:
     def close(self) -> None:
         os.close(self.reader)
         os.close(self.writer)
+
+
+def assert_random_logs_verify(variant: str, folder: Path, seeds: int = 3) -> None:
+    """Seeded random matches of ``variant`` (seeds ``0..seeds-1``), recorded in ``folder``,
+    each verify as complete and valid."""
+    from engine.logformat import record_random
+    from engine.replay import verify_file
+
+    for seed in range(seeds):
+        log = folder / f"{variant}-{seed}.jsonl"
+        log.write_text(record_random(variant, seed), encoding="utf-8")
+        result = verify_file(log)
+        assert result.valid and result.incomplete is None, (seed, result.problems)

@@ -86,6 +86,8 @@ MUTATIONS: dict[str, tuple[str, dict[str, Any]]] = {
     "betting.raise_timing": ("gauderio", {"betting": {"raise_timing": "any_time"}}),
     "betting.answered_by": ("gauderio", {"betting": {"answered_by": "next_seat"}}),
     "betting.refusal": ("gauderio", {"betting": {"refusal": "whole_team"}}),
+    "betting.raise_limit": ("raise-limit-trailing-needs", {"betting": {"raise_limit": "none"}}),
+    "betting.answerers": ("only-the-player-answers", {"betting": {"answerers": [2, 3]}}),
     "betting.raise_back": ("paulista", {"betting": {"raise_back": False}}),
     "betting.name_card": ("gauderio", {"betting": {"name_card": True}}),
     "betting.refused_card_shown_in_rounds": ("mineiro", {"betting": {
@@ -97,6 +99,8 @@ MUTATIONS: dict[str, tuple[str, dict[str, Any]]] = {
     "cut.choices": ("cut", {"cut": {"choices": ["seco", "burn"]}}),
     "redeal.allowed": ("redeal", {"redeal": {"allowed": False}}),
     "redeal.void_ranks": ("redeal", {"redeal": {"void_ranks": ["4", "5", "6", "7"]}}),
+    "resign.allowed": ("resign", {"resign": {"allowed": False}}),
+    "seeing.partners": ("partners-see-cards", {"seeing": {"partners": "decision"}}),
     "special_hands.one_team.enabled": ("mineiro", {"special_hands": {"one_team": {
         "enabled": False}}}),
     "special_hands.one_team.name": ("paulista", {"special_hands": {"one_team": {
@@ -191,6 +195,8 @@ ELSEWHERE: dict[str, tuple[str, str, dict[str, Any]]] = {
 #: Keys no snapshot can watch today, and why (each a gap the closing note of issue 27 names):
 #: a change of them plays the same in every shipped variant, or only a log could show it.
 NO_SNAPSHOT: dict[str, str] = {
+    "resign.gives": "resign's Paulista is one game, where the game is the match "
+                    "(tests/test_resign.py plays both in a best of 3)",
     "side_bets.*.truco.closes": "closes: called is valid only with precedence: false, where "
                                 "a truco called and one accepted close the bet alike",
     "special_hands.both_teams.winner_takes_game": "in every shipped variant the hand's worth "

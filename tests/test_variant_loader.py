@@ -152,6 +152,12 @@ HOUSE_RULES: dict[str, dict[str, Any]] = {
     "amostra-twelve-players": {"players": 12, "teams": 2},
     "partners-tie-lowest-seat": {"rounds.partners_tie_leader": "lowest_seat"},
     "no-cover-after-partner": {"no_cover_after_partner": True},
+    # issue 42: seeing, who answers, the raise limit, resigning
+    "partners-see-cards": {"seeing.partners": "always"},
+    "mao-de-11-cards-kept": {"seeing.partners": "special_hand", "one_team.decision": True},
+    "only-the-player-answers": {"answered_by": "designated"},
+    "raise-limit-trailing-needs": {"no_raise_when_winning": False},
+    "resign": {"resign.allowed": True, "resign.gives": "game"},
     "tie-leader-lowest-seat": {"tied_round_leader": "lowest_seat"},
     "tie-leader-mao": {"tied_round_leader": "mao", "cards_per_player": 5},
     "all-tied-first-round": {"all_tied": "first_round_first_card"},

@@ -4,7 +4,9 @@ that importing it registers nothing (the kinds register in :data:`engine.moves.S
 order, which is the order of the machine's transitions).
 
 Any player of the challenged team answers (``betting.answered_by: challenged_team``, C9
-pinned), or only the next seat after the raiser in playing order (``next_seat``); where the
+pinned), only the next seat after the raiser in playing order (``next_seat``), or only the
+team's designated seat (``designated``, ``betting.answerers``: "only the player may accept,
+never his partner for him"); where the
 whole team must refuse (``betting.refusal: whole_team``) a player who has folded the pending
 raise answers no more."""
 
@@ -18,6 +20,7 @@ from engine.moves.scoring import end_hand
 if TYPE_CHECKING:
     from engine.actions import Action
     from engine.game import Match
+    from engine.rules import Rules
     from engine.ruling import Ruling
 
 #: ``betting.answered_by`` as C9 pins it: any player of the challenged team answers.
@@ -46,13 +49,36 @@ def who_answers(m: Match, seat: int) -> str | None:
     if refused and seat in refused:
         return Why("folded_already",
                    f"seat {seat} has folded: a partner who has not answers (betting.refusal)")
-    if m.rules.answered_by == "next_seat":
+    by = m.rules.answered_by
+    if by == "next_seat":
         first = answerer(m)
         if seat != first:
             return Why("not_next_seat",
                        f"only seat {first}, the next seat after the raiser, answers "
                        "(betting.answered_by)")
+    elif by == "designated":
+        team = m.rules.team_of[seat]
+        first = designated(m.rules)[team]
+        if seat != first:
+            return Why("not_designated",
+                       f"only seat {first} answers for team {team}, never a partner for him "
+                       "(betting.answerers)")
     return None
+
+
+def designated(rules: Rules) -> tuple[int, ...]:
+    """``betting.answered_by: designated``: the seat that answers each team's raises, team by
+    team (``betting.answerers``; left out, each team's first seat).
+
+    >>> from engine.variant import load_variant
+    >>> designated(load_variant("only-the-player-answers"))
+    (0, 1)
+    """
+    given = rules.block("betting")["answerers"]
+    if given is not None:
+        return tuple(given)
+    team_of = rules.team_of
+    return tuple(team_of.index(t) for t in range(rules.teams))
 
 
 def answerer(m: Match) -> int:

@@ -73,6 +73,10 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
     step = rules.next_step(base)
     if step is None:
         return Why("ladder_exhausted", f"the ladder stops at {base}")
+    cap = raise_cap(m)
+    if cap is not None and step.value > cap:
+        return Why("raise_limit", f"no raise above {cap}: a hand worth {cap} already gives the "
+                                  "trailing team the game (betting.raise_limit)")
     if a.value != step.value:
         return Why("wrong_step", f"a raise names the next step, {step.value} ({step.name})")
     card = a.card
@@ -129,6 +133,12 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
     if hand.special != NORMAL and (hand.rule.raises != "allowed"  # type: ignore[union-attr]
                                    or m.state == DECIDE):
         return
+    if m.move_table.limited:
+        cap = raise_cap(m)
+        if cap is not None and m.move_table.next_value.get(
+                hand.pending[1] if m.state == ANSWER else hand.value,  # type: ignore[index]
+                cap + 1) > cap:
+            return
     moves = m.move_table
     if m.state == ANSWER:
         pending = hand.pending
@@ -163,6 +173,26 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
         if (seat is None or seat == t) and team_of[t] != hand.last_raise_team and (
                 winning is None or score[team_of[t]] + base < winning):
             _raises(m, t, value, out)
+
+
+def raise_cap(m: Match) -> int | None:
+    """``betting.raise_limit: trailing_needs`` (CTruco): the highest value a raise may reach,
+    the lowest of the hand's initial value and the ladder's steps that reaches what the
+    trailing team still needs (``game.target`` minus the lowest score), or the top step where
+    none does; ``None``: no limit (``none``).
+
+    >>> from engine import Match
+    >>> m = Match.new("raise-limit-trailing-needs", seed=None)
+    >>> m.score = [9, 5]  # the trailing team needs 7: a hand worth 9 gives it the game
+    >>> raise_cap(m)
+    9
+    """
+    if not m.move_table.limited:
+        return None
+    rules = m.rules
+    need = rules.target - min(m.score)
+    values = [rules.initial_value, *(step.value for step in rules.ladder)]
+    return next((v for v in values if v >= need), values[-1])
 
 
 def _raises(m: Match, seat: int, value: int, out: list[Action]) -> None:
@@ -248,7 +278,8 @@ KIND = register(MoveKind(
                  Phase.ANSWER: Why("no_raise_back", "no raise back in this variant: accept "
                                                     "or fold (betting.raise_back)")},
         keys=("betting", "betting.raise_back", "betting.answered_by",
-              "betting.no_raise_when_winning", "special_hands.one_team.raises",
+              "betting.no_raise_when_winning", "betting.raise_limit",
+              "special_hands.one_team.raises",
               "special_hands.one_team.raise_penalty",
           "special_hands.both_teams.raises", "special_hands.both_teams.raise_penalty",
           "play.raiser_must_beat", "play.raiser_must_kill"),

@@ -26,7 +26,7 @@ ManilhaMode = Literal["none", "fixed", "vira", "vira_suit"]
 #: P4, M3: when a raise may be made.
 RaiseTiming = Literal["own_turn", "any_time"]
 #: C9: who answers a raise.
-AnsweredBy = Literal["challenged_team", "next_seat"]
+AnsweredBy = Literal["challenged_team", "next_seat", "designated"]
 #: C9: whose fold refuses a raise.
 Refusal = Literal["one_player", "whole_team"]
 

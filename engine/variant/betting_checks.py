@@ -59,6 +59,35 @@ def _ladder_errors(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
             yield err(("betting", "refused_card_shown_in_rounds", i), f"there is no round {rnd}")
 
 
+def _designated_errors(d: dict[str, Any], err: Err, sizes: list[int]) -> Iterator[VariantError]:
+    """``betting.answered_by: designated`` and ``betting.answerers``: one seat of each team,
+    in the teams' order; no whole team's refusal where one seat answers."""
+    bet = d["betting"]
+    given = bet.get("answerers")
+    by = bet["answered_by"]
+    if given is not None and by != "designated":
+        yield err(("betting", "answerers"), f"expected betting.answered_by: designated with "
+                  f"answerers, found {by}", (("betting", "answered_by"),))
+    if by != "designated":
+        return
+    if bet["refusal"] != "one_player":
+        yield err(("betting", "refusal"), "expected one_player with answered_by: designated "
+                  "(one seat answers for his team: no partner folds with him), found "
+                  "whole_team", (("betting", "answered_by"),))
+    if given is None:
+        return
+    players = d["players"]
+    teams = d["teams"] or [[s for s in range(players) if s % 2 == t] for t in range(2)]
+    if len(given) != len(sizes):
+        yield err(("betting", "answerers"), f"expected one seat for each of the {len(sizes)} "
+                  f"teams, found {len(given)}", ())
+        return
+    for t, (seat, team) in enumerate(zip(given, teams, strict=True)):
+        if seat not in team:
+            yield err(("betting", "answerers", t), f"expected a seat of team {t} "
+                      f"({', '.join(map(str, team))}), found {seat}", ())
+
+
 def _answer_errors(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
     """Who acts for a team (C9 house rules): keys that would have no effect."""
     bet = d["betting"]
@@ -71,11 +100,16 @@ def _answer_errors(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
     if bet["answered_by"] != "challenged_team":
         if not ladder:
             yield err(("betting", "answered_by"), "expected no answered_by without a ladder "
-                      "(no raise is ever answered), found next_seat", (("betting", "ladder"),))
+                      "(no raise is ever answered), found " + bet["answered_by"],
+                      (("betting", "ladder"),))
         elif opponents < 2:
             yield err(("betting", "answered_by"), f"expected challenged_team with "
-                      f"{players} players (one opponent: the next seat is the only one who "
-                      "may answer), found next_seat", (("players",),))
+                      f"{players} players (one opponent: the only one who may answer), "
+                      f"found {bet['answered_by']}", (("players",),))
+    yield from _designated_errors(d, err, sizes)
+    if bet["raise_limit"] != "none" and not ladder:
+        yield err(("betting", "raise_limit"), "expected no raise_limit without a ladder (no "
+                  "raise is ever made), found " + bet["raise_limit"], (("betting", "ladder"),))
     if bet["refusal"] != "one_player":
         if not ladder:
             yield err(("betting", "refusal"), "expected no refusal without a ladder (no raise "

@@ -1,0 +1,121 @@
+"""``seeing`` (a house rule): whose cards a seat sees besides his own, as data
+(docs/rules.md, "Seeing a partner's cards").
+
+The kind has no move: it is what a seat is shown (its ``sees``, read by
+:func:`engine.moves.hands_seen`, the one function the observation and the environment both
+read). Its variant key, ``seeing.partners``:
+
+- ``decision`` (the default, today's rule): a partner's cards are seen only during a special
+  hand's decision that shows them (M5, ``special_hands.*.show_partner_cards``, the ``decide``
+  kind);
+- ``special_hand``: where a special hand shows the deciding team its partners' cards, the team
+  keeps seeing them through the hand, after the decision (what it saw stays remembered: each
+  partner's cards as they are now, those he played being on the table);
+- ``always``: partners see each other's hands in every hand (a popular app's rule).
+
+Never in a blind hand (P6: nobody sees a card there, not even his own).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from engine.errors import VariantError, Why
+from engine.moves import MoveKind, VariantBlock, register
+
+if TYPE_CHECKING:
+    from engine.actions import Action
+    from engine.game import Match
+    from engine.rules import Rules
+    from engine.ruling import Ruling
+    from engine.variant.messages import Err
+
+#: The kind's variant block (its key: ``seeing.partners``).
+BLOCK_NAME = "seeing"
+#: What ``seeing.partners`` may say, the default first.
+PARTNERS = ("decision", "special_hand", "always")
+
+
+def partners(rules: Rules) -> str:
+    """When a seat sees his partners' cards (``seeing.partners``)."""
+    return str(rules.block(BLOCK_NAME)["partners"])
+
+
+def _sees(m: Match, seat: int) -> list[int]:
+    """The seat's team (himself among them) where ``seeing.partners`` shows it now: in every
+    hand (``always``) or through a special hand that shows it (``special_hand``); never in a
+    blind hand (P6)."""
+    rules = m.rules
+    when = partners(rules)
+    if when == "decision":
+        return []  # the decide kind's (M5)
+    hand = m.hand
+    if hand.blind:
+        return []
+    team_of = rules.team_of
+    if when == "special_hand":
+        rule = hand.rule
+        if rule is None or not rule.show_partner_cards or team_of[seat] != hand.special_team:
+            return []
+    team = team_of[seat]
+    return [s for s in range(len(team_of)) if team_of[s] == team]
+
+
+def _checks(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
+    """The values of ``seeing.partners`` that would show nothing: partners where every team
+    is one seat, a special hand's cards where no special hand shows them."""
+    when = d["seeing"]["partners"]
+    if when == "decision":
+        return
+    teams = d.get("teams")
+    if all(len(t) == 1 for t in teams) if teams else d["players"] == 2:
+        yield err(("seeing", "partners"), f"expected seeing.partners: decision where every "
+                  f"team is one seat (no partner to see), found {when}", (("teams",),))
+    elif when == "special_hand" and not any(
+            s.get("enabled") and s.get("show_partner_cards") for s in _specials(d)):
+        yield err(("seeing", "partners"), "expected a special hand with show_partner_cards "
+                  "with seeing.partners: special_hand (no special hand shows the partners' "
+                  "cards), found special_hand", (("special_hands",),))
+
+
+def _specials(d: dict[str, Any]) -> list[dict[str, Any]]:
+    """The variant's special hands, whichever way it writes them (a list, or the two named)."""
+    specials = d["special_hands"]
+    if isinstance(specials, list):
+        return [{"enabled": True, **s} for s in specials]
+    return [s for s in specials.values() if isinstance(s, dict)]
+
+
+BLOCK = VariantBlock(BLOCK_NAME, checks=_checks, about=(
+    "House rule: whose cards a seat sees besides his own. Absent: a partner's cards only in a "
+    "special hand's decision that shows them (M5)."), keys={
+    "partners": {
+        "type": "string", "enum": list(PARTNERS), "default": PARTNERS[0],
+        "description": (
+            "House rule: when a seat sees his partners' cards. decision: only during a special "
+            "hand's decision that shows them (special_hands.*.show_partner_cards, M5); "
+            "special_hand: through such a special hand, after the decision too, for the "
+            "deciding team; always: partners see each other's hands in every hand. Never in "
+            "a blind hand (P6). Default decision.")},
+})
+
+
+def _judge(m: Match, a: Action, r: Ruling) -> str | None:
+    return Why("not_now", "seeing has no move")  # never asked: the kind has no transition
+
+
+def _effect(move: Action, r: Ruling) -> None:
+    """Nothing: the kind has no move."""
+
+
+def _transitions(rules: Rules) -> list[dict[str, Any]]:
+    return []
+
+
+KIND = register(MoveKind(
+    name="seeing", judge=_judge, effect=_effect, transitions=_transitions,
+    # no move in any variant: no trigger in the machine; its sees acts where its key says
+    enabled=lambda rules: False, block=BLOCK, sees=_sees,
+    not_now={None: "seeing has no move: it is what a seat is shown of his partners' cards"},
+    keys=("seeing.partners", "special_hands.one_team.show_partner_cards")))

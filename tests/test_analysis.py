@@ -259,3 +259,16 @@ def test_a_blind_hand_names_cards_by_their_place() -> None:
     blind = [d for d in report["decisions"] if d["cards"] is None]
     assert blind and all(m.split()[2].startswith("#") for d in blind for m in d["legal"])
     assert all(d["hindsight"]["best_move"] in d["legal"] for d in blind)
+
+
+def test_logs_without_a_seed_do_not_share_their_draws() -> None:
+    """Issue 44: the seed of a decision mixes a digest of the log's header in, so two position
+    logs (no seed) draw differently at the same line; the same header (keys in any order)
+    draws the same."""
+    from engine.analysis.run import decision_seed
+
+    first = {"truco_log": 2, "variant": "paulista", "position": FOLD_WON}
+    second = {"truco_log": 2, "variant": "paulista", "position": LOSING_CARD}
+    assert decision_seed(0, first, 2) != decision_seed(0, second, 2)
+    reordered = dict(reversed(list(first.items())))
+    assert decision_seed(0, first, 2) == decision_seed(0, reordered, 2)

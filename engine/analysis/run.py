@@ -9,14 +9,16 @@ each, their results taken back in the log's order: each is seeded by the log lin
 >>> report = analyse(b'{"truco_log": 1, "variant": "paulista", "seed": 7}\\n'
 ...                  b'{"event": "play", "seat": 1, "card": "2h"}\\n', "a.jsonl", playouts=4)
 >>> [(d["line"], d["played"], d["rank"]) for d in report["decisions"]]
-[(2, 'play 1 2h', 3)]
+[(2, 'play 1 2h', 1)]
 >>> report["seats"][1]["decisions"], report["complete"]
 (1, False)
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import hashlib
+import json
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -43,15 +45,27 @@ class Job:
     hindsight: bool
 
 
-def decision_seed(seed: int, log_seed: int | None, line: int) -> int:
-    """The seed of the decision at ``line`` of a log whose header's seed is ``log_seed``
-    (``None``: recorded deals), for the run's ``seed``: the same decision is valued the same
-    whichever seats are analysed and wherever it runs.
+def decision_seed(seed: int, header: Mapping[str, Any], line: int) -> int:
+    """The seed of the decision at ``line`` of a log whose header is ``header``, for the run's
+    ``seed``: the same decision is valued the same whichever seats are analysed and wherever
+    it runs, and two logs draw alike only where their headers are the same (a digest of the
+    header, :func:`header_digest`: logs without a seed, a position's say, no longer share
+    their guesses).
 
-    >>> decision_seed(0, 7, 12) == decision_seed(0, 7, 12) != decision_seed(1, 7, 12)
+    >>> h = {"truco_log": 1, "variant": "paulista", "seed": 7}
+    >>> decision_seed(0, h, 12) == decision_seed(0, dict(h), 12) != decision_seed(1, h, 12)
+    True
+    >>> decision_seed(0, h, 12) != decision_seed(0, dict(h, seed=8), 12)
     True
     """
-    return derive_seed(derive_seed(seed & MASK64, (log_seed or 0) & MASK64), line)
+    return derive_seed(derive_seed(seed & MASK64, header_digest(header)), line)
+
+
+def header_digest(header: Mapping[str, Any]) -> int:
+    """A 64-bit digest of a log's header (its JSON with sorted keys, SHA-256): the log's own
+    identity, whatever the order of its keys."""
+    text = json.dumps(header, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
 
 
 def value_decision(job: Job) -> dict[str, Any]:
@@ -103,7 +117,7 @@ def analyse(data: IO[bytes] | bytes, file: str, *, base: Path | None = None,
                          f"(seats 0..{rules.players - 1})")
     ref = VariantRef.of(rules)
     log_seed = found.header_data.get("seed")
-    jobs = (Job(ref, d, decision_seed(seed, log_seed, d.line), playouts, hindsight)
+    jobs = (Job(ref, d, decision_seed(seed, found.header_data, d.line), playouts, hindsight)
             for d in found.decisions)
     total = len(found.decisions)
     done = 0

@@ -20,7 +20,7 @@ SLOW_FILES = frozenset({"test_viewer_browser.py", "test_cluster.py", "test_clust
                         "test_fuzz.py", "test_memory_ceiling.py", "test_fifos.py",
                         "test_bot_protocol.py", "test_rule_keys_watched.py", "test_viewer.py",
                         "test_machine.py", "test_search_bot.py", "test_serve_browser.py",
-                        "test_analysis_variants.py"})
+                        "test_analysis_variants.py", "test_analysis_exact.py"})
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

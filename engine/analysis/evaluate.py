@@ -16,8 +16,9 @@ Common random numbers: every move is played out from the same guesses with the s
 seeds, so the difference between two moves is measured on the same deals (precise), and moves
 that lead to the same play give exactly the same values (a loss of exactly 0).
 
-*Hindsight* (:func:`hindsight_values`) is the same with the true cards (the real position, no
-generator): only the policy's draws vary from one playout to the next.
+*Hindsight* (:func:`hindsight_values`) knows every card: each move's perfect-information value,
+the rest of the hand searched exactly (:class:`engine.bots.exact.Solver`), or where that search
+is too large, playouts from the true position.
 
 Deterministic: the draws come from ``seed`` alone (:func:`engine.bots.base.derive_seed`).
 
@@ -39,6 +40,7 @@ from typing import Any
 from engine.actions import Action
 from engine.bots.base import derive_seed
 from engine.bots.determinize import Determinizer
+from engine.bots.exact import Solver, TooBig
 from engine.bots.heuristic import HeuristicBot
 from engine.bots.playout import try_move
 from engine.bots.winchance import win_chance
@@ -52,6 +54,9 @@ from engine.shuffle import SplitMix64
 #: legal move once): a whole Paulista match in well under a minute on two cores
 #: (docs/analysis.md, "Precision and time").
 DEFAULT_PLAYOUTS = 200
+#: The most moves hindsight's exact search tries for one decision (up to about a second); a
+#: larger search (a first round of four seats with raises out of turn) is played out instead.
+EXACT_LIMIT = 10_000
 
 #: One playout's outcome for one move: (chance to win the match, the hand's points).
 Outcome = tuple[float, float]
@@ -65,6 +70,8 @@ class Table:
 
     rows: tuple[tuple[Outcome, ...], ...]
     dropped: int = 0
+    #: The one row is the moves' exact values (hindsight's search), not a sample.
+    exact: bool = False
 
 
 def fair_values(rules: Rules, obs: Observation, moves: Sequence[Action], *, seed: int,
@@ -78,12 +85,25 @@ def fair_values(rules: Rules, obs: Observation, moves: Sequence[Action], *, seed
 
 
 def hindsight_values(rules: Rules, position: Mapping[str, Any], seat: int,
-                     moves: Sequence[Action], *, seed: int, playouts: int) -> Table:
-    """The outcomes of ``moves`` with every card known: ``playouts`` playouts from the true
-    ``position`` (docs/positions.md; its later deals unknown: the hand is played out, as for
-    the fair values), with the policy seeds of :func:`fair_values` for this ``seed``."""
+                     moves: Sequence[Action], *, seed: int, playouts: int,
+                     limit: int = EXACT_LIMIT) -> Table:
+    """The outcomes of ``moves`` with every card known, from the true ``position``
+    (docs/positions.md; its later deals unknown): the perfect-information value of each move
+    (:class:`engine.bots.exact.Solver`: the rest of the hand searched exactly, its end valued
+    by the win table), one row of exact outcomes (``exact``). Where the search would visit
+    more than ``limit`` positions (a first round with raises out of turn), ``playouts``
+    playouts from the true position instead, with the policy seeds of :func:`fair_values`."""
     truth = build(rules, dict(position, rng=None), trusted=True)
-    return _table(rules, truth.observation(seat), moves, seed, playouts, truth.clone)
+    try:
+        found = Solver(rules, limit=limit).values(truth, moves, seat)
+    except TooBig:
+        return _table(rules, truth.observation(seat), moves, seed, playouts, truth.clone)
+    if any(v is None for v in found):
+        return Table((), 1, exact=True)
+    team = rules.team_of[seat]
+    row = tuple((win, float(2 * gains[team] - sum(gains)))
+                for win, gains in (v for v in found if v is not None))
+    return Table((row,), exact=True)
 
 
 def _table(rules: Rules, obs: Observation, moves: Sequence[Action], seed: int, playouts: int,

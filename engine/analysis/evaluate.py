@@ -5,8 +5,8 @@ For a seat's decision, from its :class:`~engine.observation.Observation` only:
 1. ``playouts`` guesses of the hidden cards consistent with the observation
    (:class:`engine.bots.determinize.Determinizer`, the ``search`` bot's);
 2. for every guess, every legal move tried on a copy of the guessed match and the hand played
-   out (:func:`engine.bots.playout.try_move`: greedy cards, the heuristic bot answering raises
-   and side bets and deciding special hands, a fresh one per seat seeded from the guess);
+   out (:func:`engine.bots.playout.try_move`, ``cards=False``: every move by the sound player,
+   :class:`engine.bots.sound.SoundBot`, a fresh one per seat seeded from the guess);
 3. each outcome valued from the seat's team's view: the chance to win the match from the score
    at the end of the hand (:class:`engine.bots.winchance.WinChance`; 1 or 0 if the match is
    over) and the hand's points (the team's points from the decision to the end of the hand,
@@ -43,6 +43,7 @@ from engine.bots.determinize import Determinizer
 from engine.bots.exact import Solver, TooBig
 from engine.bots.heuristic import HeuristicBot
 from engine.bots.playout import try_move
+from engine.bots.sound import SoundBot
 from engine.bots.winchance import win_chance
 from engine.game import Checkpoint, Match
 from engine.observation import Observation
@@ -122,7 +123,7 @@ def _table(rules: Rules, obs: Observation, moves: Sequence[Action], seed: int, p
         row: list[Outcome] = []
         for move in moves:
             trial = m.clone()
-            policy = [HeuristicBot(rules, derive_seed(base, s)) for s in range(rules.players)]
+            policy = [SoundBot(rules, derive_seed(base, s)) for s in range(rules.players)]
             events = try_move(trial, move, policy, cards=False)
             if events is None:
                 break

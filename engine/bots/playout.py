@@ -3,9 +3,9 @@ by a cheap policy (what the ``search`` bot, :mod:`engine.bots.search`, and ``tru
 :mod:`engine.analysis`, score a move by).
 
 The policy: cards by :func:`greedy` (the lowest card that wins the round, else the lowest;
-strong leads), never a raise in a card's place, and a
-:class:`~engine.bots.heuristic.HeuristicBot` per seat answering raises and side bets and
-deciding special hands, each from its own seat's observation.
+strong leads), never a raise in a card's place, and a bot per seat (the callers'
+:class:`~engine.bots.sound.SoundBot`) answering raises and side bets and deciding special
+hands, each from its own seat's observation.
 
 >>> from engine import Match
 >>> from engine.bots.heuristic import HeuristicBot

@@ -55,6 +55,9 @@ from engine.shuffle import SplitMix64
 #: legal move once): a whole Paulista match in well under a minute on two cores
 #: (docs/analysis.md, "Precision and time").
 DEFAULT_PLAYOUTS = 200
+#: How many times ``playouts`` a decision whose grade is not settled may take (docs/analysis.md,
+#: "Adaptive playouts").
+ADAPTIVE_ROUNDS = 1.25
 #: The most moves hindsight's exact search tries for one decision (up to about a second); a
 #: larger search (a first round of four seats with raises out of turn) is played out instead.
 EXACT_LIMIT = 10_000
@@ -76,13 +79,24 @@ class Table:
 
 
 def fair_values(rules: Rules, obs: Observation, moves: Sequence[Action], *, seed: int,
-                playouts: int) -> Table:
+                playouts: int, settled: Callable[[Table], bool] | None = None,
+                rounds: float = ADAPTIVE_ROUNDS) -> Table:
     """The outcomes of ``moves`` (as the seat was offered them: ``obs["legal"]``, or a seat's
     raises and a pass, M3) over ``playouts`` guesses of the cards the seat cannot see: what
-    the seat could know, nothing more (the function is given nothing more)."""
+    the seat could know, nothing more (the function is given nothing more). Given
+    ``settled``, a quarter as many guesses more are drawn (the same stream goes on) while it
+    says the table so far is not, up to ``rounds`` times ``playouts`` in all."""
     judges = [HeuristicBot(rules, derive_seed(seed, 1 + s)) for s in range(rules.players)]
     guesser = Determinizer(rules, SplitMix64(derive_seed(seed, 0)), judges)
-    return _table(rules, obs, moves, seed, playouts, lambda: guesser.guessed_match(obs))
+    table = _table(rules, obs, moves, seed, range(playouts),
+                   lambda: guesser.guessed_match(obs))
+    done, step = playouts, max(playouts // 4, 1)
+    while settled is not None and done < rounds * playouts and not settled(table):
+        more = _table(rules, obs, moves, seed, range(done, done + step),
+                      lambda: guesser.guessed_match(obs))
+        table = Table(table.rows + more.rows, table.dropped + more.dropped)
+        done += step
+    return table
 
 
 def hindsight_values(rules: Rules, position: Mapping[str, Any], seat: int,
@@ -98,7 +112,8 @@ def hindsight_values(rules: Rules, position: Mapping[str, Any], seat: int,
     try:
         found = Solver(rules, limit=limit).values(truth, moves, seat)
     except TooBig:
-        return _table(rules, truth.observation(seat), moves, seed, playouts, truth.clone)
+        return _table(rules, truth.observation(seat), moves, seed, range(playouts),
+                      truth.clone)
     if any(v is None for v in found):
         return Table((), 1, exact=True)
     team = rules.team_of[seat]
@@ -107,14 +122,14 @@ def hindsight_values(rules: Rules, position: Mapping[str, Any], seat: int,
     return Table((row,), exact=True)
 
 
-def _table(rules: Rules, obs: Observation, moves: Sequence[Action], seed: int, playouts: int,
-           guess: Callable[[], Match | None]) -> Table:
+def _table(rules: Rules, obs: Observation, moves: Sequence[Action], seed: int,
+           playouts: range, guess: Callable[[], Match | None]) -> Table:
     value = win_chance(rules)
     team = obs["team"]
     start = obs["score"]
     rows: list[tuple[Outcome, ...]] = []
     dropped = 0
-    for i in range(playouts):
+    for i in playouts:
         m = guess()
         if m is None:
             dropped += 1

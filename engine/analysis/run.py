@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from engine.analysis.evaluate import DEFAULT_PLAYOUTS, fair_values, hindsight_values
-from engine.analysis.judge import MARKS, SIGNIFICANCE, judge
+from engine.analysis.judge import MARKS, SIGNIFICANCE, judge, settled
 from engine.analysis.walk import Decision, decisions
 from engine.bots.base import derive_seed
 from engine.cluster import Executor, SerialExecutor, VariantRef, cached_rules, ordered
@@ -73,8 +73,9 @@ def value_decision(job: Job) -> dict[str, Any]:
     rules = cached_rules(job.variant)
     d = job.decision
     obs = d.observation
-    fair = judge(fair_values(rules, obs, d.moves, seed=job.seed, playouts=job.playouts),
-                 d.played, len(d.moves))
+    table = fair_values(rules, obs, d.moves, seed=job.seed, playouts=job.playouts,
+                        settled=lambda t: settled(t, d.played))
+    fair = judge(table, d.played, len(d.moves))
     out: dict[str, Any] = {
         "line": d.line, "hand": obs["hand_number"], "seat": d.seat, "team": obs["team"],
         "phase": obs["phase"], "round": obs["round"], "score": list(obs["score"]),

@@ -276,3 +276,16 @@ def test_the_text_report_names_moves_in_the_tables_words_in_both_languages() -> 
     assert "corro (corre)" in texto and "  linha " in texto
     assert (run("--lang", "pt-BR", "analyze", LOG, "-p", "2", "--json")[1]
             == run("analyze", LOG, "-p", "2", "--json")[1])
+
+
+def test_logs_without_a_seed_do_not_share_their_draws() -> None:
+    """Issue 44: the seed of a decision mixes a digest of the log's header in, so two position
+    logs (no seed) draw differently at the same line; the same header (keys in any order)
+    draws the same."""
+    from engine.analysis.run import decision_seed
+
+    first = {"truco_log": 2, "variant": "paulista", "position": FOLD_WON}
+    second = {"truco_log": 2, "variant": "paulista", "position": LOSING_CARD}
+    assert decision_seed(0, first, 2) != decision_seed(0, second, 2)
+    reordered = dict(reversed(list(first.items())))
+    assert decision_seed(0, first, 2) == decision_seed(0, reordered, 2)

@@ -186,6 +186,7 @@ def test_heuristic_beats_random() -> None:
 @pytest.mark.parametrize("module", ["engine.bots", "engine.bots.base", "engine.bots.random",
                                     "engine.bots.heuristic", "engine.bots.winchance",
                                     "engine.bots.determinize", "engine.bots.playout",
+                                    "engine.bots.exact",
                                     "engine.protocol", "engine.protocol.chunk"])
 def test_docstring_examples_run(module: str) -> None:
     result = doctests(module)

@@ -4,9 +4,9 @@ its standard error, the best move, the played move's rank and loss, and the mark
 A move's value is its mean chance to win the match (ties: its mean hand points, then the order
 the moves are offered in). The played move's **loss** is the best move's value less its own,
 measured on the same playouts (the mean of the differences, and the standard error of that
-mean: common random numbers make it small). A loss is marked when it is at least a
-threshold of :data:`MARKS` **and** more than :data:`SIGNIFICANCE` standard errors (a
-difference the playouts cannot tell from noise is never marked):
+mean: common random numbers make it small). A loss is marked by the highest threshold of
+:data:`MARKS` that it exceeds by :data:`SIGNIFICANCE` standard errors (so a difference the
+playouts cannot tell from noise is never marked, and a grade is given only when settled):
 
 ========== ==============================
 mark       loss in chance to win the match
@@ -38,6 +38,8 @@ MARKS: tuple[tuple[str, float], ...] = (("blunder", 0.10), ("mistake", 0.05),
                                         ("inaccuracy", 0.02))
 #: How many standard errors of the loss it must exceed to be marked.
 SIGNIFICANCE = 2.0
+#: A result seen at most this many times among a move's playouts is rare (:func:`settled`).
+RARE = 2
 #: Decimals kept in the report (values, errors, losses).
 DIGITS = 4
 
@@ -56,6 +58,41 @@ def mean_se(values: Sequence[float]) -> tuple[float, float]:
         return mean, 0.0
     var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
     return mean, math.sqrt(var / n)
+
+
+def grade(loss: float) -> str | None:
+    """The mark a loss earns by the thresholds of :data:`MARKS` (``None``: none).
+
+    >>> grade(0.12), grade(0.05), grade(0.01)
+    ('blunder', 'mistake', None)
+    """
+    return next((name for name, least in MARKS if loss >= least), None)
+
+
+def settled(table: Table, played: int) -> bool:
+    """Whether more playouts could hardly change the played move's mark: the loss's grade is
+    the same at ``SIGNIFICANCE`` standard errors either side of it, and, the played move not
+    the best, neither its outcomes nor the best's show a rare result (one seen once or
+    twice: its frequency is then poorly measured)."""
+    rows = table.rows
+    if not rows or table.exact:
+        return True
+    k = len(rows[0])
+    means = [(round(math.fsum(r[j][0] for r in rows), 9), round(math.fsum(r[j][1] for r in rows),
+                                                                9), -j) for j in range(k)]
+    best = max(range(k), key=lambda j: means[j])
+    loss, se = mean_se([row[best][0] - row[played][0] for row in rows])
+    if grade(loss - SIGNIFICANCE * se) != grade(loss + SIGNIFICANCE * se):
+        return False
+    if best == played:
+        return True  # no loss to mark
+    for j in (best, played):
+        counts: dict[float, int] = {}
+        for row in rows:
+            counts[row[j][0]] = counts.get(row[j][0], 0) + 1
+        if len(counts) > 1 and 1 <= len(rows) - max(counts.values()) <= RARE:
+            return False
+    return True
 
 
 def _r(x: float) -> float:
@@ -92,9 +129,7 @@ def judge(table: Table, played: int, count: int | None = None) -> dict[str, Any]
     rank = 1 + sum(1 for j in range(k) if means[j][0] > means[played][0])
     loss, loss_se = mean_se([row[best][0] - row[played][0] for row in rows])
     points_loss = mean_se([row[best][1] - row[played][1] for row in rows])[0]
-    mark = None
-    if loss > SIGNIFICANCE * loss_se:
-        mark = next((name for name, least in MARKS if loss >= least), None)
+    mark = grade(loss - SIGNIFICANCE * loss_se)
     return {"moves": moves, "best": best, "rank": rank, "loss": _r(loss),
             "loss_se": _r(loss_se), "points_loss": _r(points_loss), "mark": mark,
             "samples": len(rows), "dropped": table.dropped}

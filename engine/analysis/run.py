@@ -9,22 +9,24 @@ each, their results taken back in the log's order: each is seeded by the log lin
 >>> report = analyse(b'{"truco_log": 1, "variant": "paulista", "seed": 7}\\n'
 ...                  b'{"event": "play", "seat": 1, "card": "2h"}\\n', "a.jsonl", playouts=4)
 >>> [(d["line"], d["played"], d["rank"]) for d in report["decisions"]]
-[(2, 'play 1 2h', 3)]
+[(2, 'play 1 2h', 2)]
 >>> report["seats"][1]["decisions"], report["complete"]
 (1, False)
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
 from typing import IO, Any
 
 from engine.analysis.evaluate import DEFAULT_PLAYOUTS, fair_values, hindsight_values
-from engine.analysis.judge import MARKS, SIGNIFICANCE, judge
+from engine.analysis.judge import MARKS, SIGNIFICANCE, judge, settled
 from engine.analysis.walk import Decision, Decisions, count, stream
 from engine.bots.base import derive_seed
 from engine.cluster import Executor, SerialExecutor, VariantRef, cached_rules, ordered
@@ -46,15 +48,27 @@ class Job:
     hindsight: bool
 
 
-def decision_seed(seed: int, log_seed: int | None, line: int) -> int:
-    """The seed of the decision at ``line`` of a log whose header's seed is ``log_seed``
-    (``None``: recorded deals), for the run's ``seed``: the same decision is valued the same
-    whichever seats are analysed and wherever it runs.
+def decision_seed(seed: int, header: Mapping[str, Any], line: int) -> int:
+    """The seed of the decision at ``line`` of a log whose header is ``header``, for the run's
+    ``seed``: the same decision is valued the same whichever seats are analysed and wherever
+    it runs, and two logs draw alike only where their headers are the same (a digest of the
+    header, :func:`header_digest`: logs without a seed, a position's say, no longer share
+    their guesses).
 
-    >>> decision_seed(0, 7, 12) == decision_seed(0, 7, 12) != decision_seed(1, 7, 12)
+    >>> h = {"truco_log": 1, "variant": "paulista", "seed": 7}
+    >>> decision_seed(0, h, 12) == decision_seed(0, dict(h), 12) != decision_seed(1, h, 12)
+    True
+    >>> decision_seed(0, h, 12) != decision_seed(0, dict(h, seed=8), 12)
     True
     """
-    return derive_seed(derive_seed(seed & MASK64, (log_seed or 0) & MASK64), line)
+    return derive_seed(derive_seed(seed & MASK64, header_digest(header)), line)
+
+
+def header_digest(header: Mapping[str, Any]) -> int:
+    """A 64-bit digest of a log's header (its JSON with sorted keys, SHA-256): the log's own
+    identity, whatever the order of its keys."""
+    text = json.dumps(header, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
 
 
 def value_decision(job: Job) -> dict[str, Any]:
@@ -62,8 +76,9 @@ def value_decision(job: Job) -> dict[str, Any]:
     rules = cached_rules(job.variant)
     d = job.decision
     obs = d.observation
-    fair = judge(fair_values(rules, obs, d.moves, seed=job.seed, playouts=job.playouts),
-                 d.played, len(d.moves))
+    table = fair_values(rules, obs, d.moves, seed=job.seed, playouts=job.playouts,
+                        settled=lambda t: settled(t, d.played))
+    fair = judge(table, d.played, len(d.moves))
     out: dict[str, Any] = {
         "line": d.line, "hand": obs["hand_number"], "seat": d.seat, "team": obs["team"],
         "phase": obs["phase"], "round": obs["round"], "score": list(obs["score"]),
@@ -178,7 +193,7 @@ def analyse_each(data: IO[bytes] | bytes, file: str, keep: Callable[[dict[str, A
                          f"(seats 0..{rules.players - 1})")
     ref = VariantRef.of(rules)
     log_seed = found.header_data.get("seed")
-    jobs = (Job(ref, d, decision_seed(seed, log_seed, d.line), playouts, hindsight)
+    jobs = (Job(ref, d, decision_seed(seed, found.header_data, d.line), playouts, hindsight)
             for d in chain(() if first is None else (first,), items))
     done = 0
 

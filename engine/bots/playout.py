@@ -3,9 +3,9 @@ by a cheap policy (what the ``search`` bot, :mod:`engine.bots.search`, and ``tru
 :mod:`engine.analysis`, score a move by).
 
 The policy: cards by :func:`greedy` (the lowest card that wins the round, else the lowest;
-strong leads), never a raise in a card's place, and a
-:class:`~engine.bots.heuristic.HeuristicBot` per seat answering raises and side bets and
-deciding special hands, each from its own seat's observation.
+strong leads), never a raise in a card's place, and a bot per seat (the callers'
+:class:`~engine.bots.sound.SoundBot`) answering raises and side bets and deciding special
+hands, each from its own seat's observation.
 
 >>> from engine import Match
 >>> from engine.bots.heuristic import HeuristicBot
@@ -57,10 +57,7 @@ def play_out(m: Match, policy: Sequence[Bot], events: list[Checkpoint] | None = 
     first move (a cut) is not played."""
     table = m.move_table
     plays = _PLAYS if cards and _PLAYS in table.listers.get(PLAY, ()) else None
-    stops = _STOPS.get(table)
-    if stops is None:
-        stops = _STOPS[table] = frozenset(
-            s for s in m.machine.states if s in (DEAL, MATCH_OVER) or _opens(s))
+    stops = _stops(m)
     while (state := m.state) not in stops:
         if state == PLAY and cards:
             seat = m.round.turn
@@ -80,6 +77,20 @@ def play_out(m: Match, policy: Sequence[Bot], events: list[Checkpoint] | None = 
 #: The states where a playout stops, by variant (its move table): a deal or the next hand's
 #: first move awaited, or the match over.
 _STOPS: dict[MoveTable, frozenset[str]] = {}
+def _stops(m: Match) -> frozenset[str]:
+    stops = _STOPS.get(m.move_table)
+    if stops is None:
+        stops = _STOPS[m.move_table] = frozenset(
+            s for s in m.machine.states if s in (DEAL, MATCH_OVER) or _opens(s))
+    return stops
+
+
+def hand_over(m: Match) -> bool:
+    """Whether ``m``'s hand is played out (a playout stops there): a deal or the next hand's
+    first move awaited, or the match over."""
+    return m.state in _stops(m)
+
+
 #: The ``play`` kind's lister: the plays of the seat whose card is awaited.
 _PLAYS = KINDS["play"].lister
 

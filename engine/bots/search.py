@@ -21,9 +21,9 @@ Each time it has a real choice, the bot
 3. tries each of its legal moves on a copy of that match (:meth:`Match.clone`; the last move
    on the match itself) and plays the hand out with a cheap policy: cards by a greedy rule
    of thumb (the lowest card that wins the round, else the lowest; strong leads), never a
-   raise in a card's place, and the
-   :class:`~engine.bots.heuristic.HeuristicBot` answering raises and deciding special hands
-   (from each seat's own observation);
+   raise in a card's place, and the :class:`~engine.bots.sound.SoundBot` (the heuristic,
+   answering raises by its team's chance to take the hand where the round settles it)
+   answering raises and deciding special hands (from each seat's own observation);
 4. scores the end of the hand by the chance its team wins the match from the new score
    (:class:`WinChance`: a race to the target where every hand goes to a team at random), and
    plays the move with the best mean over the guesses; a raise must beat the best other move
@@ -64,6 +64,7 @@ from engine.bots.base import derive_seed
 from engine.bots.determinize import Determinizer
 from engine.bots.heuristic import HeuristicBot
 from engine.bots.playout import try_move
+from engine.bots.sound import SoundBot
 from engine.bots.winchance import WinChance as WinChance
 from engine.bots.winchance import win_chance
 from engine.observation import Observation
@@ -91,8 +92,8 @@ class SearchBot:
         self.rules = rules
         self.budget = budget
         self.rng = SplitMix64(seed)
-        self._policy = [HeuristicBot(rules, derive_seed(seed, 1 + s))
-                        for s in range(rules.players)]
+        self._policy: list[HeuristicBot] = [SoundBot(rules, derive_seed(seed, 1 + s))
+                                            for s in range(rules.players)]
         self._value = win_chance(rules)
         self._guesser = Determinizer(rules, self.rng, self._policy)
 

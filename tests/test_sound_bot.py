@@ -1,0 +1,66 @@
+"""The playouts' answerer (issue 44): :class:`engine.bots.sound.SoundBot` answers a raise by
+its cards and the table, where the heuristic accepted six holding a hand lost by force."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from helpers import doctests
+
+from engine import Match
+from engine.actions import Action
+from engine.bots.base import choose_for
+from engine.bots.heuristic import HeuristicBot
+from engine.bots.sound import SoundBot, hand_chance
+
+
+def _card(seat: int, card: str) -> dict[str, Any]:
+    return {"seat": seat, "card": card, "covered": False}
+
+
+def _raised(table: str, held: str) -> dict[str, Any]:
+    """Paulista, vira 3h (manilhas 4d < 4s < 4h < 4c), 2-2, worth 3 (team 0's truco): round 3,
+    team 1's seat 3 led ``table``, seat 0 threw the 5h, seat 1 raised to six; seat 2 (team 0)
+    answers holding ``held``, its team's last card."""
+    rounds = [{"cards": [_card(1, "Kd"), _card(2, "3c"), _card(3, "6h"), _card(0, "5d")],
+               "winner": 0},
+              {"cards": [_card(2, "Qs"), _card(3, "3s"), _card(0, "7d"), _card(1, "Jd")],
+               "winner": 1}]
+    return {
+        "position": 1, "state": "answer", "score": [2, 2], "games": [0, 0], "winner": None,
+        "dealer": 0, "hand_number": 3, "value": 3, "special": None,
+        "pending": {"seat": 1, "value": 6, "card": None}, "refused": [],
+        "last_raise_team": 0, "vira": "3h", "shown": [], "bound": [None] * 4,
+        "last_hand": None, "rng": None,
+        "hands": [[], ["Ac"], [held], []],
+        "dealt": [["5d", "7d", "5h"], ["Kd", "Jd", "Ac"], ["3c", "Qs", held],
+                  ["6h", "3s", table]],
+        "rounds": rounds,
+        "round": {"number": 3, "leader": 3, "turn": 1,
+                  "cards": [_card(3, table), _card(0, "5h")]}}
+
+
+def test_a_hand_lost_by_force_is_folded_where_the_heuristic_accepted() -> None:
+    m = Match.from_position("paulista", _raised("4c", "4h"))  # the zap beats the 4h
+    obs = m.observation(2)
+    assert hand_chance(SoundBot(m.rules), obs) == 0.0
+    assert choose_for(HeuristicBot(m.rules, 1), m, 2) == Action.accept(2)  # the defect
+    assert choose_for(SoundBot(m.rules, 1), m, 2) == Action.fold(2)
+
+
+def test_a_hand_won_by_force_is_never_folded() -> None:
+    m = Match.from_position("paulista", _raised("4h", "4c"))  # the zap in hand
+    assert hand_chance(SoundBot(m.rules), m.observation(2)) == 1.0
+    assert choose_for(SoundBot(m.rules, 1), m, 2) in (Action.accept(2), Action.raise_to(2, 9))
+
+
+def test_the_first_round_is_the_heuristics() -> None:
+    m = Match.new("paulista", seed=7)
+    assert hand_chance(SoundBot(m.rules), m.observation(1)) is None
+
+
+@pytest.mark.parametrize("module", ["engine.bots.sound"])
+def test_docstring_examples_run(module: str) -> None:
+    result = doctests(module)
+    assert result.attempted >= 1 and result.failed == 0

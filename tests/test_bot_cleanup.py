@@ -152,7 +152,9 @@ def test_sigterm_while_a_bot_starts_ends_it(tmp_path: Path, target: object) -> N
     where = tmp_path / "pid"
     args = (([PY, str(HOSTILE), "stubborn"], str(where))  # it outlives its input
             if target is _start_as_the_pool_is_terminated else (str(where),))
-    worker = multiprocessing.get_context("fork").Process(target=target, args=args)
+    # spawn, not fork: a fork of this many-threaded test process may inherit a lock another
+    # thread held, and the child then waits on it for ever (seen on CI: a futex, not a failure)
+    worker = multiprocessing.get_context("spawn").Process(target=target, args=args)
     worker.start()
     worker.join(GUARD)
     assert worker.exitcode == (-signal.SIGTERM if target is _start_as_the_pool_is_terminated

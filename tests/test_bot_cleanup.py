@@ -113,9 +113,9 @@ def test_a_failed_handshake_with_jobs_leaves_no_bot_behind(tell: Tell) -> None:
     assert tell.pids()  # each waited for by the fixture
 
 
-def _start_as_the_pool_is_terminated(argv: list[str], where: str) -> None:
-    """In a worker: start a bot, and SIGTERM arrives just as it started (before the worker
-    has registered it)."""
+def _terminate_as_a_bot_starts(where: str) -> None:
+    """From now on in this process, a started program's pid is written to ``where`` and
+    SIGTERM arrives just as it started (before the caller has registered it)."""
     real = subprocess.Popen
 
     def popen(*args: object, **kwargs: object) -> subprocess.Popen[bytes]:
@@ -125,6 +125,12 @@ def _start_as_the_pool_is_terminated(argv: list[str], where: str) -> None:
         return started  # type: ignore[no-any-return]
 
     subprocess.Popen = popen  # type: ignore[assignment,misc]
+
+
+def _start_as_the_pool_is_terminated(argv: list[str], where: str) -> None:
+    """In a worker: start a bot, and SIGTERM arrives just as it started (before the worker
+    has registered it)."""
+    _terminate_as_a_bot_starts(where)
     Channel(argv)
     os._exit(0)  # (not reached: the worker ends on SIGTERM)
 
@@ -132,15 +138,7 @@ def _start_as_the_pool_is_terminated(argv: list[str], where: str) -> None:
 def _command_terminated_as_a_bot_starts(where: str) -> None:
     """A command (``truco simulate``, its own signal handlers) that gets SIGTERM just as its
     first bot started."""
-    real = subprocess.Popen
-
-    def popen(*args: object, **kwargs: object) -> subprocess.Popen[bytes]:
-        started = real(*args, **kwargs)  # type: ignore[call-overload]
-        Path(where).write_text(str(started.pid), encoding="utf-8")
-        os.kill(os.getpid(), signal.SIGTERM)
-        return started  # type: ignore[no-any-return]
-
-    subprocess.Popen = popen  # type: ignore[assignment,misc]
+    _terminate_as_a_bot_starts(where)
     main(["simulate", "-v", "paulista", "-n", "1", "--bots",
           f"cmd:{hostile('stubborn')},random"])
 

@@ -227,7 +227,7 @@ def _verify_all(executor: Any, files: list[str]) -> float:
 
 
 def _pool_cpu(files: list[str]) -> dict[str, float]:
-    from engine.cluster import ProcessExecutor
+    from engine.pool import ProcessExecutor
 
     before, main0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.process_time()
     with multiprocessing.get_context("fork").Pool(2) as pool:

@@ -2,7 +2,8 @@
 
 ``truco verify`` and ``truco simulate`` cut their work into chunks (files; ranges of match
 indices) and hand them to an :class:`Executor`: :class:`SerialExecutor` (this process),
-:class:`ProcessExecutor` (``--jobs J``: worker processes on this machine) or
+:class:`~engine.pool.ProcessExecutor` (``--jobs J``: worker processes on this machine,
+:mod:`engine.pool`) or
 :class:`DaskExecutor` (``--dask local|ADDRESS``: the workers of a ``dask.distributed``
 cluster). :func:`ordered` keeps a bounded number of chunks in flight, tells the caller of each
 chunk as it finishes (a progress bar follows the workers) and yields the results in input
@@ -29,7 +30,6 @@ import importlib
 import importlib.util
 import multiprocessing
 import pickle
-import queue
 import sys
 import threading
 import time
@@ -38,10 +38,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from engine.errors import TrucoError
+from engine.pool import process_pool
 from engine.rules import Rules
 
 if TYPE_CHECKING:
-    from multiprocessing.pool import Pool
+    pass
 
 J = TypeVar("J")
 R = TypeVar("R")
@@ -146,35 +147,6 @@ class SerialExecutor:
     def next_done(self) -> tuple[int, Any]:
         """The chunk run last."""
         return self._done.pop()
-
-
-class ProcessExecutor:
-    """Chunks run by a pool of worker processes on this machine (``--jobs``)."""
-
-    chunk_scale = 1
-
-    def __init__(self, pool: Pool, workers: int) -> None:
-        self.pool = pool
-        self.workers = workers
-        self.window = 4 * workers
-        self._done: queue.Queue[tuple[int, Any, BaseException | None]] = queue.Queue()
-        #: Chunks handed to the pool whose result has not been taken yet.
-        self.pending = 0
-
-    def submit(self, index: int, fn: Callable[[Any], Any], job: Any) -> None:
-        """Hand ``fn(job)`` to the pool."""
-        put = self._done.put
-        self.pool.apply_async(fn, (job,), callback=lambda r: put((index, r, None)),
-                              error_callback=lambda e: put((index, None, e)))
-        self.pending += 1
-
-    def next_done(self) -> tuple[int, Any]:
-        """Wait for a chunk to finish."""
-        index, result, error = self._done.get()
-        self.pending -= 1
-        if error is not None:
-            raise error
-        return index, result
 
 
 #: Dask chunks are this many times larger than a local pool's. Each Dask task cost its client
@@ -369,58 +341,14 @@ def spans(units: int, workers: int, most: int, per_worker: int = 4,
 @contextlib.contextmanager
 def local_executor(jobs: int, chunks_at_most: int | None = None) -> Iterator[Executor]:
     """:class:`SerialExecutor` for one job (or at most one chunk), else a
-    :class:`ProcessExecutor` of ``jobs`` processes (fewer where there are fewer chunks)."""
+    :class:`~engine.pool.ProcessExecutor` of ``jobs`` processes (fewer where there are fewer
+    chunks: :func:`engine.pool.process_pool`)."""
     workers = jobs if chunks_at_most is None else min(jobs, chunks_at_most)
     if workers <= 1:
         yield SerialExecutor()
         return
-    before = set(multiprocessing.active_children())
-    # fork on Linux: no re-import
-    pool = multiprocessing.get_context().Pool(workers, initializer=_default_signals)
-    own = [p for p in multiprocessing.active_children() if p not in before]
-    executor = ProcessExecutor(pool, workers)
-    try:
+    with process_pool(workers) as executor:
         yield executor
-    except BaseException:
-        _stop(pool, own)
-        raise
-    if executor.pending:  # the caller stopped early: the chunks still queued are not wanted
-        _stop(pool, own)
-    else:  # every worker leaves on the pool's own end-of-work message: no signal to race
-        pool.close()
-        pool.join()
-
-
-#: Seconds a terminated pool's workers have to die of SIGTERM before they are killed.
-STOP_GRACE_S = 10.0
-
-
-def _default_signals() -> None:
-    """In each ``--jobs`` worker, first: SIGTERM and SIGHUP back to their default action (the
-    kernel ends the process), not the command's Python handler that the fork copied. A
-    Python handler runs only between bytecodes: a worker that receives SIGTERM just before
-    it blocks on the pool's task queue sleeps there for ever (CPython checks for signals
-    before the wait, not during it), and ``Pool.terminate`` waits for it for ever. A
-    worker that starts bots puts its own handler back to end them
-    (:func:`engine.protocol.process.guard_termination`)."""
-    import signal
-
-    for signum in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(signum, signal.SIG_DFL)
-
-
-def _stop(pool: Pool, workers: list[Any]) -> None:
-    """Terminate ``pool`` (SIGTERM to its workers, then wait for them); a worker still alive
-    after :data:`STOP_GRACE_S` (one whose handler ends its bots first, caught by the same
-    race as :func:`_default_signals` tells) is killed, so that stopping never hangs."""
-    ending = threading.Thread(target=pool.terminate, name="truco-pool-stop", daemon=True)
-    ending.start()
-    ending.join(STOP_GRACE_S)
-    if ending.is_alive():
-        for process in workers:
-            if process.is_alive():
-                process.kill()
-        ending.join()
 
 
 def _engine_version() -> str:

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 import engine.cluster
+import engine.pool
 
 #: Far above what the work needs (well under a second); only a hang reaches it.
 GUARD_S = 120.0
@@ -63,7 +64,7 @@ def test_a_finished_pool_ends_its_workers_without_a_signal(python_term_handler: 
 
 def test_a_stopped_pool_kills_a_worker_that_outlives_sigterm(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine.cluster, "STOP_GRACE_S", 0.5)
+    monkeypatch.setattr(engine.pool, "STOP_GRACE_S", 0.5)
     ready = tmp_path / "ready"
     before = set(multiprocessing.active_children())
     outcome: list[BaseException] = []

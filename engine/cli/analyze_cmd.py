@@ -27,6 +27,7 @@ from engine.cli.simulate_cmd import _progress_bar
 from engine.errors import TrucoError
 from engine.fileio import atomic_text_file
 from engine.game import resolve_rules
+from engine.i18n import _
 from engine.logread import LogProblem
 from engine.rules import Rules
 
@@ -101,7 +102,7 @@ def analyze(log: str, seats: tuple[int, ...], hindsight: bool, playouts: int, se
         else:
             with atomic_text_file(out) as f:
                 f.writelines(chunks)
-            wrote(out, "the analysis")
+            wrote(out, _("the analysis"))
 
 
 def _rules_of(variant: str, base: Path | None) -> Rules | None:

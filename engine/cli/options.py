@@ -27,6 +27,7 @@ import click
 
 from engine.bots import bot_names, bot_problem
 from engine.fileio import not_replaceable
+from engine.i18n import _
 from engine.reading import read_regular
 from engine.simulate import seat_bots
 
@@ -194,8 +195,9 @@ def force_option(what: str = "the output file") -> Callable[[F], F]:
 
 def wrote(path: str | Path, what: str) -> None:
     """Say on standard error where a command wrote ``what`` (its standard output stays the
-    command's own): ``truco: wrote the log to game.jsonl``."""
-    click.echo(f"truco: wrote {what} to {path}", err=True)
+    command's own): ``truco: wrote the log to game.jsonl``. ``what`` is said in the reader's
+    language (a message of :mod:`engine.i18n`, already translated)."""
+    click.echo("truco: " + _("wrote {what} to {path}").format(what=what, path=path), err=True)
 
 
 def refuse_existing(path: str | Path, force: bool, param_hint: str, *,

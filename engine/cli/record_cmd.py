@@ -17,6 +17,7 @@ import click
 
 from engine.cli.options import U64, force_option, refuse_existing, wrote
 from engine.fileio import atomic_write_text
+from engine.i18n import _
 from engine.logformat import record_random
 from engine.variant import variant_files
 
@@ -66,4 +67,4 @@ def record(variant: str, seed: int | None, dealer: int, deals: bool, unseeded: b
         click.echo(text, nl=False)
     else:
         atomic_write_text(out, text)
-        wrote(out, "the log")
+        wrote(out, _("the log"))

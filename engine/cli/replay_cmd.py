@@ -17,6 +17,7 @@ import click
 
 from engine.cli.options import force_option, refuse_existing, wrote
 from engine.fileio import atomic_write_text
+from engine.i18n import _
 from engine.logread import LogProblem, read_log_file, read_log_stream
 from engine.reading import NotARegularFile, read_regular
 from engine.replay import annotate, replay
@@ -106,7 +107,7 @@ def replay_(log: str, checkpoints: bool, out: str | None, html: str | None,
         click.echo(text, nl=False)
     else:
         atomic_write_text(out, text)
-        wrote(out, "the transcript")
+        wrote(out, _("the transcript"))
 
 
 def _analysis(path: str) -> object:
@@ -150,7 +151,7 @@ def _html(log: str, target: str, analysis: object = None, source: str | None = N
     except OSError as exc:
         click.echo(f"truco: cannot write {target}: {exc.strerror}", err=True)
         sys.exit(1)
-    wrote(target, "the page")
+    wrote(target, _("the page"))
     if problem is not None:
         click.echo(f"truco: {problem} (the page shows the log up to this line)", err=True)
         sys.exit(1)

@@ -33,6 +33,7 @@ from engine.fileio import (
     foreign_entries,
     is_empty_folder,
 )
+from engine.i18n import _, ngettext
 from engine.simulate import describe_faults, is_log_name, run_simulation
 from engine.tui import columns
 from engine.variant import variant_files
@@ -45,79 +46,102 @@ def _pct(x: float) -> str:
 
 
 def format_statistics(stats: dict[str, Any]) -> str:
-    """The statistics of :func:`engine.simulate.run_simulation` as plain-text tables."""
+    """The statistics of :func:`engine.simulate.run_simulation` as plain-text tables, in the
+    language asked for (:mod:`engine.i18n`)."""
     teams = stats["teams"]
-    out = [f"{stats['variant']}: {stats['matches']} matches, seed {stats['seed']}, "
-           f"bots by seat: {', '.join(stats['bots'])}", ""]
-    rows: list[list[object]] = [["", *(f"team {t['team']}" for t in teams)]]
-    rows.append(["seats", *(" ".join(map(str, t["seats"])) for t in teams)])
-    rows.append(["bots", *(t["bots"] for t in teams)])
-    rows.append(["matches won", *(f"{t['matches_won']} ({_pct(t['match_win_rate'])})"
-                                  for t in teams)])
-    rows.append(["  95% interval", *("-".join(map(_pct, t["match_win_ci95"])) for t in teams)])
-    for key, label in (("games_won", "games won"), ("hands_won", "hands won"),
-                       ("points", "points"), ("points_per_hand", "points per hand")):
+    out = [_("{variant}: {matches} matches, seed {seed}, bots by seat: {bots}").format(
+        variant=stats["variant"], matches=stats["matches"], seed=stats["seed"],
+        bots=", ".join(stats["bots"])), ""]
+    rows: list[list[object]] = [["", *(_("team {team}").format(team=t["team"]) for t in teams)]]
+    rows.append([_("seats"), *(" ".join(map(str, t["seats"])) for t in teams)])
+    rows.append([_("bots"), *(t["bots"] for t in teams)])
+    rows.append([_("matches won"), *(f"{t['matches_won']} ({_pct(t['match_win_rate'])})"
+                                     for t in teams)])
+    rows.append(["  " + _("95% interval"),
+                 *("-".join(map(_pct, t["match_win_ci95"])) for t in teams)])
+    for key, label in (("games_won", _("games won")), ("hands_won", _("hands won")),
+                       ("points", _("points")), ("points_per_hand", _("points per hand"))):
         rows.append([label, *(t[key] for t in teams)])
     out += [columns(rows), ""]
-    hpg = stats["hands_per_game"]
-    out.append(columns([
-        ["games", stats["games"]],
-        ["hands", stats["hands"]],
-        ["hands per game", f"{hpg['mean']} (min {hpg['min']}, max {hpg['max']})"],
-        ["points per hand", stats["points_per_hand"]],
-        ["hands ended by a fold", f"{stats['folds']['hands']} ({_pct(stats['folds']['rate'])})"],
-        ["all-tied hands", f"{stats['all_tied_hands']['hands']} "
-                           f"({_pct(stats['all_tied_hands']['rate'])})"],
-        ["games lost by a forbidden raise", stats["forfeited_games"]],
-        ["raises out of turn (M3)", f"{stats['out_of_turn_raises']['raises']} "
-                                    f"({stats['out_of_turn_raises']['per_hand']} per hand)"],
-        *([["hands conceded (correr)", f"{stats['concedes']['hands']} "
-                                       f"({_pct(stats['concedes']['rate'])})"]]
-          if "concedes" in stats else []),
-    ]))
+    out.append(columns(_run_rows(stats)))
     out.append("")
-    ladder: list[list[object]] = [["ladder step", "reached", "per hand", "accepted", "accept rate",
-                                   "folded"]]
+    ladder: list[list[object]] = [[_("ladder step"), _("reached"), _("per hand"), _("accepted"),
+                                   _("accept rate"), _("folded")]]
     for s in stats["ladder"]:
         ladder.append([f"{s['name']} ({s['value']})", s["reached"], s["reached_per_hand"],
                        s["accepted"], _pct(s["accept_rate"]), s["folded"]])
     out += [columns(ladder), ""]
-    one = stats["special_hands"]["one_team"]
-    both = stats["special_hands"]["both_teams"]
-    special: list[list[object]] = [["special hand", "hands", "rate", "won by", "", ""]]
-    if one["enabled"]:
-        special.append([one["name"], one["hands"], _pct(one["rate"]),
-                        f"team at score {one['won_by_team_at_score']}",
-                        f"other team {one['won_by_other_team']}", f"nobody {one['nobody']}"])
-        if one["decided_play"] or one["decided_fold"]:
-            special.append(["  decisions", "", "", f"played {one['decided_play']}",
-                            f"folded {one['decided_fold']}", ""])
-    if both["enabled"]:
-        special.append([both["name"], both["hands"], _pct(both["rate"]),
-                        f"team 0 {both['won'][0]}", f"team 1 {both['won'][1]}",
-                        f"nobody {both['nobody']}"])
+    special = _special_rows(stats["special_hands"])
     if len(special) > 1:
         out.append(columns(special))
     if "side_bets" in stats:  # G22-G32
-        side: list[list[object]] = [["side bet", "called", "per hand", "accepted",
-                                     "accept rate", "won by mão's team", "avg points"]]
-        for b in stats["side_bets"]:
-            side.append([b["bet"], b["called"], b["called_per_hand"], b["accepted"],
-                         _pct(b["accept_rate"]),
-                         f"{b['won_by_mao_team']} ({_pct(b['mao_team_rate'])})",
-                         b["average_points"]])
-        out += [*([""] if out[-1] else []), columns(side)]
-        flores = [[b["bet"], "sung", b["sung"], "contested",
-                   f"{b['contested']} ({_pct(b['contest_rate'])})", "won by mão's team",
-                   f"{b['won_by_mao_team_any']} ({_pct(b['mao_team_rate_any'])})",
-                   "avg points", b["average_points"]]
-                  for b in stats["side_bets"] if "sung" in b]  # G38-G40
-        if flores:
-            out.append(columns(flores))
+        out += [*([""] if out[-1] else []), *_side_bet_tables(stats["side_bets"])]
     if "bot_faults" in stats:
-        out += ["", f"bot faults (each told on standard error): "
-                    f"{describe_faults(stats['bot_faults'])}"]
+        out += ["", _("bot faults (each told on standard error): {faults}").format(
+            faults=describe_faults(stats["bot_faults"]))]
     return "\n".join(out).rstrip() + "\n"
+
+
+def _run_rows(stats: dict[str, Any]) -> list[list[object]]:
+    """The run's counts, one row each."""
+    hpg = stats["hands_per_game"]
+    return [
+        [_("games"), stats["games"]],
+        [_("hands"), stats["hands"]],
+        [_("hands per game"), _("{mean} (min {min}, max {max})").format(
+            mean=hpg["mean"], min=hpg["min"], max=hpg["max"])],
+        [_("points per hand"), stats["points_per_hand"]],
+        [_("hands ended by a fold"),
+         f"{stats['folds']['hands']} ({_pct(stats['folds']['rate'])})"],
+        [_("all-tied hands"), f"{stats['all_tied_hands']['hands']} "
+                              f"({_pct(stats['all_tied_hands']['rate'])})"],
+        [_("games lost by a forbidden raise"), stats["forfeited_games"]],
+        [_("raises out of turn (M3)"), _("{raises} ({per_hand} per hand)").format(
+            raises=stats["out_of_turn_raises"]["raises"],
+            per_hand=stats["out_of_turn_raises"]["per_hand"])],
+        *([[_("hands conceded (correr)"), f"{stats['concedes']['hands']} "
+                                          f"({_pct(stats['concedes']['rate'])})"]]
+          if "concedes" in stats else []),
+    ]
+
+
+def _special_rows(hands: dict[str, Any]) -> list[list[object]]:
+    """The special hands' table (its heading alone where the variant has none)."""
+    one, both = hands["one_team"], hands["both_teams"]
+    special: list[list[object]] = [[_("special hand"), _("hands"), _("rate"), _("won by"), "",
+                                    ""]]
+    if one["enabled"]:
+        special.append([one["name"], one["hands"], _pct(one["rate"]),
+                        _("team at score {n}").format(n=one["won_by_team_at_score"]),
+                        _("other team {n}").format(n=one["won_by_other_team"]),
+                        _("nobody {n}").format(n=one["nobody"])])
+        if one["decided_play"] or one["decided_fold"]:
+            special.append(["  " + _("decisions"), "", "",
+                            _("played {n}").format(n=one["decided_play"]),
+                            _("folded {n}").format(n=one["decided_fold"]), ""])
+    if both["enabled"]:
+        special.append([both["name"], both["hands"], _pct(both["rate"]),
+                        _("team {team} {n}").format(team=0, n=both["won"][0]),
+                        _("team {team} {n}").format(team=1, n=both["won"][1]),
+                        _("nobody {n}").format(n=both["nobody"])])
+    return special
+
+
+def _side_bet_tables(bets: list[dict[str, Any]]) -> list[str]:
+    """The side bets' table, and the flores' (G38-G40) where there are any."""
+    side: list[list[object]] = [[_("side bet"), _("called"), _("per hand"), _("accepted"),
+                                 _("accept rate"), _("won by mão's team"), _("avg points")]]
+    for b in bets:
+        side.append([b["bet"], b["called"], b["called_per_hand"], b["accepted"],
+                     _pct(b["accept_rate"]),
+                     f"{b['won_by_mao_team']} ({_pct(b['mao_team_rate'])})",
+                     b["average_points"]])
+    flores = [[b["bet"], _("sung"), b["sung"], _("contested"),
+               f"{b['contested']} ({_pct(b['contest_rate'])})", _("won by mão's team"),
+               f"{b['won_by_mao_team_any']} ({_pct(b['mao_team_rate_any'])})",
+               _("avg points"), b["average_points"]]
+              for b in bets if "sung" in b]
+    return [columns(side), *([columns(flores)] if flores else [])]
 
 
 def html_option(what: str) -> Callable[[F], F]:
@@ -135,7 +159,7 @@ def write_html(path: str, page: str) -> None:
     except OSError as exc:
         click.echo(f"truco: cannot write {path}: {exc.strerror}", err=True)
         sys.exit(1)
-    wrote(path, "the page")
+    wrote(path, _("the page"))
 
 
 def _progress_bar(total: int | None, label: str = "simulating"
@@ -247,7 +271,7 @@ def simulate(variant: str, n_matches: int, games_alias: int | None, seed: int, b
     finally:
         stop()
     if logs is not None:
-        wrote(logs, f"{games} logs")
+        wrote(logs, ngettext("{n} log", "{n} logs", games).format(n=games))
     if html is not None:
         from engine.viewer import simulate_page
 

@@ -5,31 +5,72 @@ text (:func:`format_simulations`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.compare.stats import CORRECTIONS, Moments, assess
+from engine.i18n import _, mark, ngettext
 from engine.simulate import Progress, run_simulation
 
 # -- simulations ---------------------------------------------------------------------------------
-_TEAM = (("matches_won", "matches won"), ("match_win_rate", "match win rate"),
-         ("games_won", "games won"), ("hands_won", "hands won"), ("points", "points"),
-         ("points_per_hand", "points per hand"))
-_STEP = (("reached", "reached"), ("reached_per_hand", "reached per hand"),
-         ("accepted", "accepted"), ("accept_rate", "accept rate"), ("folded", "folded"))
-_ONE = (("hands", "hands"), ("rate", "rate"), ("won_by_team_at_score", "won by team at score"),
-        ("won_by_other_team", "won by other team"), ("nobody", "won by nobody"),
-        ("decided_play", "decided to play"), ("decided_fold", "decided to fold"))
-_FLOR = (("sung", "sung"), ("contested", "contested"), ("contest_rate", "contest rate"),
-         ("won_by_mao_team_any", "won by the mão's team, contested or not"),
-         ("mao_team_rate_any", "mão's team rate, contested or not"))
-_SIDE = (("called", "called"), ("called_per_hand", "called per hand"),
-         ("accepted", "accepted"), ("accept_rate", "accept rate"),
-         ("won_by_mao_team", "won by the mão's team"), ("mao_team_rate", "mão's team rate"),
-         ("points", "points"), ("average_points", "average points"),
-         ("average_accepted_points", "average points accepted"))
+_TEAM = (
+    ("matches_won", mark("matches won")),
+    ("match_win_rate", mark("match win rate")),
+    ("games_won", mark("games won")),
+    ("hands_won", mark("hands won")),
+    ("points", mark("points")),
+    ("points_per_hand", mark("points per hand")),
+)
+_STEP = (
+    ("reached", mark("reached")),
+    ("reached_per_hand", mark("reached per hand")),
+    ("accepted", mark("accepted")),
+    ("accept_rate", mark("accept rate")),
+    ("folded", mark("folded")),
+)
+_ONE = (
+    ("hands", mark("hands")),
+    ("rate", mark("rate")),
+    ("won_by_team_at_score", mark("won by team at score")),
+    ("won_by_other_team", mark("won by other team")),
+    ("nobody", mark("won by nobody")),
+    ("decided_play", mark("decided to play")),
+    ("decided_fold", mark("decided to fold")),
+)
+_FLOR = (
+    ("sung", mark("sung")),
+    ("contested", mark("contested")),
+    ("contest_rate", mark("contest rate")),
+    ("won_by_mao_team_any", mark("won by the mão's team, contested or not")),
+    ("mao_team_rate_any", mark("mão's team rate, contested or not")),
+)
+_SIDE = (
+    ("called", mark("called")),
+    ("called_per_hand", mark("called per hand")),
+    ("accepted", mark("accepted")),
+    ("accept_rate", mark("accept rate")),
+    ("won_by_mao_team", mark("won by the mão's team")),
+    ("mao_team_rate", mark("mão's team rate")),
+    ("points", mark("points")),
+    ("average_points", mark("average points")),
+    ("average_accepted_points", mark("average points accepted")),
+)
 
 Metric = tuple[str, str, int | float | None]  # key, label, value
+
+
+_RUN = (("games", mark("games")), ("hands", mark("hands")),
+        ("hands_per_game.mean", mark("hands per game")),
+        ("points_per_hand", mark("points per hand")),
+        ("folds.hands", mark("hands ended by a fold")), ("folds.rate", mark("fold rate")),
+        ("all_tied_hands.hands", mark("all-tied hands")),
+        ("all_tied_hands.rate", mark("all-tied rate")),
+        ("forfeited_games", mark("games lost by a forbidden raise")),
+        ("out_of_turn_raises.raises", mark("raises out of turn")),
+        ("out_of_turn_raises.per_hand", mark("raises out of turn per hand")))
+_CONCEDES = (("concedes.hands", mark("hands conceded")), ("concedes.rate", mark("concede rate")))
+_BOTH = (("hands", mark("hands")), ("rate", mark("rate")), ("won.0", mark("won by team 0")),
+         ("won.1", mark("won by team 1")), ("nobody", mark("won by nobody")))
 
 
 def _get(data: Any, key: str) -> Any:
@@ -43,36 +84,32 @@ def _get(data: Any, key: str) -> Any:
     return data
 
 
-def _metric_keys(a: dict[str, Any], b: dict[str, Any]) -> list[tuple[str, str]]:
+def metric_keys(a: dict[str, Any], b: dict[str, Any],
+                 say: Callable[[str], str] = str) -> list[tuple[str, str]]:
     """Every number of two statistics dicts worth comparing, as ``(key, label)`` in reading
-    order; ladder steps are the union of both ladders, by value."""
+    order; ladder steps are the union of both ladders, by value. The labels are English (as
+    ``--json`` writes them), or ``say``'s: :func:`engine.i18n._` for the text."""
     teams = max(len(a["teams"]), len(b["teams"]))  # every team of either variant
-    keys = [(f"teams.{t}.{k}", f"team {t} {label}") for t in range(teams) for k, label in _TEAM]
-    keys += [("games", "games"), ("hands", "hands"), ("hands_per_game.mean", "hands per game"),
-             ("points_per_hand", "points per hand"), ("folds.hands", "hands ended by a fold"),
-             ("folds.rate", "fold rate"), ("all_tied_hands.hands", "all-tied hands"),
-             ("all_tied_hands.rate", "all-tied rate"),
-             ("forfeited_games", "games lost by a forbidden raise"),
-             ("out_of_turn_raises.raises", "raises out of turn"),
-             ("out_of_turn_raises.per_hand", "raises out of turn per hand")]
+    keys = [(f"teams.{t}.{k}", f"{say(mark('team {team}')).format(team=t)} {say(label)}")
+            for t in range(teams) for k, label in _TEAM]
+    keys += [(k, say(label)) for k, label in _RUN]
     steps: dict[int, str] = {}
     for stats in (a, b):
         for s in stats["ladder"]:
             steps.setdefault(s["value"], s["name"])
     for value in sorted(steps):
-        keys += [(f"ladder.{value}.{k}", f"{steps[value]} ({value}) {label}") for k, label in _STEP]
+        keys += [(f"ladder.{value}.{k}", f"{steps[value]} ({value}) {say(label)}")
+                 for k, label in _STEP]
     if "concedes" in a or "concedes" in b:
-        keys += [("concedes.hands", "hands conceded"), ("concedes.rate", "concede rate")]
+        keys += [(k, say(label)) for k, label in _CONCEDES]
     bets = list(dict.fromkeys(s["bet"] for stats in (a, b) for s in stats.get("side_bets", [])))
     flores = {s["bet"] for stats in (a, b) for s in stats.get("side_bets", []) if "sung" in s}
     for bet in bets:
         rows = _SIDE + (_FLOR if bet in flores else ())
-        keys += [(f"side_bets.{bet}.{k}", f"{bet} {label}") for k, label in rows]
-    for special, fields in (("one_team", _ONE), ("both_teams", (
-            ("hands", "hands"), ("rate", "rate"), ("won.0", "won by team 0"),
-            ("won.1", "won by team 1"), ("nobody", "won by nobody")))):
+        keys += [(f"side_bets.{bet}.{k}", f"{bet} {say(label)}") for k, label in rows]
+    for special, fields in (("one_team", _ONE), ("both_teams", _BOTH)):
         name = a["special_hands"][special]["name"] or b["special_hands"][special]["name"]
-        keys += [(f"special_hands.{special}.{k}", f"{name} {label}") for k, label in fields]
+        keys += [(f"special_hands.{special}.{k}", f"{name} {say(label)}") for k, label in fields]
     return keys
 
 
@@ -95,7 +132,7 @@ def differences(a: dict[str, Any], b: dict[str, Any]) -> list[dict[str, Any]]:
     """
     la, lb = _ladder_by_value(a), _ladder_by_value(b)
     rows = []
-    for key, label in _metric_keys(a, b):
+    for key, label in metric_keys(a, b):
         x, y = _get(la, key), _get(lb, key)
         diff = None if x is None or y is None else round(y - x, 4)
         rel = None if diff is None or not x else round(diff / x, 4)
@@ -162,7 +199,7 @@ def _interval(row: dict[str, Any]) -> str:
         return ""
     places = 1 if isinstance(row["a"], int) else 4
     low, high = row["interval"]
-    return f"{low:+.{places}f} to {high:+.{places}f}"
+    return _("{low} to {high}").format(low=f"{low:+.{places}f}", high=f"{high:+.{places}f}")
 
 
 def _p(p: float | None) -> str:
@@ -172,35 +209,46 @@ def _p(p: float | None) -> str:
 
 
 def format_simulations(result: dict[str, Any], a: str, b: str) -> str:
-    """:func:`compare_simulations` as text: a table of every number that is not 0 in both
-    runs, A and B side by side with the difference, its relative size, its interval and
-    p-value and ``*`` where it is significant, then how many differ significantly."""
+    """:func:`compare_simulations` as text, in the language asked for (:mod:`engine.i18n`):
+    a table of every number that is not 0 in both runs, A and B side by side with the
+    difference, its relative size, its interval and p-value and ``*`` where it is significant,
+    then how many differ significantly."""
     from engine.tui import columns
 
-    sa, alpha, holm_ = result["a"], result["alpha"], result["correction"] == "holm"
+    sa, holm_ = result["a"], result["correction"] == "holm"
+    said = dict(metric_keys(sa, result["b"], _))
     confidence = f"{100 * result['confidence']:.10g}%"
-    rows: list[list[object]] = [["", a, b, "difference", "relative", f"{confidence} interval",
-                                 "p (Holm)" if holm_ else "p", ""]]
+    rows: list[list[object]] = [["", a, b, _("difference"), _("relative"),
+                                 _("{confidence} interval").format(confidence=confidence),
+                                 _("p (Holm)") if holm_ else "p", ""]]
     for r in result["differences"]:
         if not r["a"] and not r["b"]:
             continue
         rel = "-" if r["relative"] is None else f"{100 * r['relative']:+.1f}%"
-        rows.append([r["label"], _number(r["a"]), _number(r["b"]),
+        rows.append([said.get(r["metric"], r["label"]), _number(r["a"]), _number(r["b"]),
                      _number(r["difference"], signed=True), rel if r["difference"] else "",
                      _interval(r), _p(r["p_adjusted"]), "*" if r["significant"] else ""])
-    c = result["counts"]
-    head = (f"{a} vs {b}: {sa['matches']} matches each, seed {sa['seed']}, bots by seat: "
-            f"{', '.join(sa['bots'])}")
+    head = _("{a} vs {b}: {matches} matches each, seed {seed}, bots by seat: {bots}").format(
+        a=a, b=b, matches=sa["matches"], seed=sa["seed"], bots=", ".join(sa["bots"]))
+    return "\n".join([head, "", columns(rows), "", _tail(result)]) + "\n"
+
+
+def _tail(result: dict[str, Any]) -> str:
+    """How many statistics differ, and how they were tested."""
+    c, holm_ = result["counts"], result["correction"] == "holm"
     if not c["differ"]:
-        tail = f"no difference in {c['statistics']} statistics"
-    elif not c["tests"]:
-        tail = (f"{c['differ']} of {c['statistics']} statistics differ; none can be tested "
-                "(a test needs 2 matches or more)")
-    else:
-        how = (f"Holm's correction over {c['tests']} tests" if holm_
-               else f"no correction for {c['tests']} tests")
-        tail = (f"{c['significant']} of {c['statistics']} statistics differ significantly (*) "
-                f"at alpha {alpha:g}, {how}; {c['within_noise']} within noise")
-        if c["not_tested"]:
-            tail += f", {c['not_tested']} not tested"
-    return "\n".join([head, "", columns(rows), "", tail]) + "\n"
+        return _("no difference in {n} statistics").format(n=c["statistics"])
+    if not c["tests"]:
+        return _("{differ} of {n} statistics differ; none can be tested (a test needs 2 "
+                 "matches or more)").format(differ=c["differ"], n=c["statistics"])
+    how = (ngettext("Holm's correction over {n} test", "Holm's correction over {n} tests",
+                    c["tests"]) if holm_
+           else ngettext("no correction for {n} test", "no correction for {n} tests",
+                         c["tests"])).format(n=c["tests"])
+    tail = _("{significant} of {n} statistics differ significantly (*) at alpha {alpha}, "
+             "{how}; {within} within noise").format(
+        significant=c["significant"], n=c["statistics"], alpha=f"{result['alpha']:g}",
+        how=how, within=c["within_noise"])
+    if c["not_tested"]:
+        tail += _(", {n} not tested").format(n=c["not_tested"])
+    return tail

@@ -16,6 +16,9 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
+from engine.compare.simulations import metric_keys
+from engine.i18n import _, current, mark
+
 #: Bar colours by series (team 0, team 1, team 2; or A, B).
 COLOURS = ("#1b5eab", "#b3261e", "#6a3ea1", "#2e7d32")
 _CSS = """
@@ -163,9 +166,9 @@ def interval_chart(rows: Sequence[tuple[str, float, Sequence[float], bool]], *,
                      f'dominant-baseline="middle">{escape(label)}</text>')
         parts.append(f'<line stroke="{colour}" stroke-width="2" x1="{x(iv[0]):.1f}" '
                      f'y1="{cy:.1f}" x2="{x(iv[1]):.1f}" y2="{cy:.1f}"/>')
+        between = _("{low} to {high}").format(low=f"{iv[0]:+.4g}", high=f"{iv[1]:+.4g}")
         parts.append(f'<circle cx="{x(d):.1f}" cy="{cy:.1f}" r="4" fill="{colour}">'
-                     f'<title>{escape(label)}: {d:+.4g} ({iv[0]:+.4g} to {iv[1]:+.4g})'
-                     f'</title></circle>')
+                     f'<title>{escape(label)}: {d:+.4g} ({escape(between)})</title></circle>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -176,8 +179,14 @@ def _legend(series: Sequence[str]) -> str:
         for j, s in enumerate(series)) + "</div>"
 
 
+def _html_lang() -> str:
+    """The page's language tag (``en``, ``pt-BR``)."""
+    return current()
+
+
 def _page(title: str, subtitle: str, sections: Sequence[str]) -> str:
-    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+    return ("<!DOCTYPE html>\n"
+            f"<html lang=\"{escape(_html_lang())}\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
             f"<title>{escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
             f"<header><h1>{escape(title)}</h1><p>{escape(subtitle)}</p></header>\n<main>\n"
@@ -195,14 +204,16 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[object]],
     out = ["<table><thead><tr>", *(f"<th>{escape(h)}</th>" for h in head), "</tr></thead><tbody>"]
     for i, row in enumerate(rows):
         cls = ' class="significant"' if marked is not None and marked[i] else ""
-        out.append(f"<tr{cls}>" + "".join(f"<td>{escape(str(c))}</td>" for c in row) + "</tr>")
+        out.append(f"<tr{cls}>" + "".join(f"<td>{escape('' if c is None else str(c))}</td>"
+                                           for c in row) + "</tr>")
     out.append("</tbody></table>")
     return "".join(out)
 
 
 def _team_names(stats: dict[str, Any]) -> list[str]:
-    return [f"team {t['team']} ({t['bots']}, seats {' '.join(map(str, t['seats']))})"
-            for t in stats["teams"]]
+    return [_("team {team} ({bots}, seats {seats})").format(
+        team=t["team"], bots=t["bots"], seats=" ".join(map(str, t["seats"])))
+        for t in stats["teams"]]
 
 
 def _special_rows(stats: dict[str, Any]) -> list[tuple[str, list[float | None]]]:
@@ -210,17 +221,43 @@ def _special_rows(stats: dict[str, Any]) -> list[tuple[str, list[float | None]]]
     both = stats["special_hands"]["both_teams"]
     rows: list[tuple[str, list[float | None]]] = []
     if one["enabled"]:
-        rows.append((f"{one['name']}: hands", [one["hands"]]))
-        rows.append(("won by the team at score", [one["won_by_team_at_score"]]))
-        rows.append(("won by the other team", [one["won_by_other_team"]]))
+        rows.append((_("{name}: hands").format(name=one["name"]), [one["hands"]]))
+        rows.append((_("won by the team at score"), [one["won_by_team_at_score"]]))
+        rows.append((_("won by the other team"), [one["won_by_other_team"]]))
         if one["decided_play"] or one["decided_fold"]:
-            rows.append(("decided to play", [one["decided_play"]]))
-            rows.append(("decided to fold", [one["decided_fold"]]))
+            rows.append((_("decided to play"), [one["decided_play"]]))
+            rows.append((_("decided to fold"), [one["decided_fold"]]))
     if both["enabled"]:
-        rows.append((f"{both['name']}: hands", [both["hands"]]))
-        rows += [(f"won by team {t}", [w]) for t, w in enumerate(both["won"])]
-        rows.append(("won by nobody", [both["nobody"]]))
+        rows.append((_("{name}: hands").format(name=both["name"]), [both["hands"]]))
+        rows += [(_("won by team {team}").format(team=t), [w]) for t, w in enumerate(both["won"])]
+        rows.append((_("won by nobody"), [both["nobody"]]))
     return rows
+
+
+#: The side bets' figures by their key in the statistics, as the page names them.
+_FIGURES = {
+    "called": mark("called"),
+    "called_per_hand": mark("called per hand"),
+    "accepted": mark("accepted"),
+    "accept_rate": mark("accept rate"),
+    "refused": mark("refused"),
+    "won_by_mao_team": mark("won by mão's team"),
+    "mao_team_rate": mark("mão's team rate"),
+    "points": mark("points"),
+    "average_points": mark("average points"),
+    "average_accepted_points": mark("average accepted points"),
+    "sung": mark("sung"),
+    "contested": mark("contested"),
+    "contest_rate": mark("contest rate"),
+    "won_by_mao_team_any": mark("won by mão's team any"),
+    "mao_team_rate_any": mark("mão's team rate any"),
+}
+
+
+def _figure(key: str) -> str:
+    """A side bet's figure as the page names it (in the reader's language)."""
+    known = _FIGURES.get(key)
+    return _(known) if known else key.replace("_", " ").replace("mao", "mão's")
 
 
 def _side_bet_sections(bets: list[dict[str, Any]]) -> list[str]:
@@ -229,31 +266,30 @@ def _side_bet_sections(bets: list[dict[str, Any]]) -> list[str]:
     if not bets:
         return []
     names = [b["bet"] for b in bets]
+    how_often = [_("called"), _("accepted"), _("refused")]
+    rated = [_("called per hand"), _("accept rate"), _("won by the mão's team")]
+    paid = [_("per call"), _("per accepted call")]
     counts = bar_chart([(b["bet"], [b["called"], b["accepted"], b["refused"]]) for b in bets],
-                       series=["called", "accepted", "refused"],
-                       title="side bets called, accepted and refused")
+                       series=how_often, title=_("side bets called, accepted and refused"))
     rates = bar_chart([(b["bet"], [b["called_per_hand"], b["accept_rate"], b["mao_team_rate"]])
-                       for b in bets],
-                      series=["called per hand", "accept rate", "won by the mão's team"],
-                      maximum=1.0, percent=True, title="side bets: rates")
+                       for b in bets], series=rated, maximum=1.0, percent=True,
+                      title=_("side bets: rates"))
     points = bar_chart([(b["bet"], [b["average_points"], b["average_accepted_points"]])
-                        for b in bets], series=["per call", "per accepted call"],
-                       title="side bets: points paid per call")
+                        for b in bets], series=paid, title=_("side bets: points paid per call"))
     head = ["", *names]
     keys = [k for k in bets[0] if k != "bet"] + [k for b in bets[1:] for k in b
                                                   if k != "bet" and k not in bets[0]]
-    table = _table(head, [[k.replace("_", " ").replace("mao", "mão's"),
-                           *(b.get(k, "") for b in bets)] for k in keys])
+    table = _table(head, [[_figure(k), *(b.get(k, "") for b in bets)] for k in keys])
     return [
-        _section("Side bets: how often", _legend(["called", "accepted", "refused"]) + counts,
-                 note="A flor sung by one team only is not accepted: nobody answers it (G38)."),
-        _section("Side bets: rates", _legend(["called per hand", "accept rate",
-                                              "won by the mão's team"]) + rates,
-                 note="Won by the mão's team: of the accepted calls."),
-        _section("Side bets: points", _legend(["per call", "per accepted call"]) + points,
-                 note="The points the bet paid, averaged over its calls and over its accepted "
-                      "calls."),
-        _section("Side bets: every figure", table),
+        _section(_("Side bets: how often"), _legend(how_often) + counts,
+                 note=_("A flor sung by one team only is not accepted: nobody answers it "
+                        "(G38).")),
+        _section(_("Side bets: rates"), _legend(rated) + rates,
+                 note=_("Won by the mão's team: of the accepted calls.")),
+        _section(_("Side bets: points"), _legend(paid) + points,
+                 note=_("The points the bet paid, averaged over its calls and over its "
+                        "accepted calls.")),
+        _section(_("Side bets: every figure"), table),
     ]
 
 
@@ -261,50 +297,60 @@ def simulate_page(stats: dict[str, Any]) -> str:
     """The statistics of :func:`engine.simulate.run_simulation` as a page with charts."""
     teams = stats["teams"]
     names = _team_names(stats)
-    win = bar_chart([("match win rate", [t["match_win_rate"] for t in teams])], series=names,
-                    maximum=1.0, percent=True, mark=1 / len(teams),
+    win = bar_chart([(_("match win rate"), [t["match_win_rate"] for t in teams])],
+                    series=names, maximum=1.0, percent=True, mark=1 / len(teams),
                     intervals=[[t["match_win_ci95"] for t in teams]],
-                    title="match win rate per team with its 95% Wilson interval")
+                    title=_("match win rate per team with its 95% Wilson interval"))
     won = bar_chart([(label, [t[key] for t in teams]) for key, label in (
-        ("games_won", "games won"), ("hands_won", "hands won"), ("points", "points"))],
-        series=names, title="games, hands and points won per team")
+        ("games_won", _("games won")), ("hands_won", _("hands won")), ("points", _("points")))],
+        series=names, title=_("games, hands and points won per team"))
     ladder = stats["ladder"]
+    asked = [_("reached"), _("accepted"), _("folded")]
+    rated = [_("reached per hand"), _("accept rate")]
     steps = bar_chart([(f"{s['name']} ({s['value']})", [s["reached"], s["accepted"],
                                                         s["folded"]]) for s in ladder],
-                      series=["reached", "accepted", "folded"],
-                      title="ladder steps reached, accepted and folded")
+                      series=asked, title=_("ladder steps reached, accepted and folded"))
     rates = bar_chart([(f"{s['name']} ({s['value']})", [s["reached_per_hand"], s["accept_rate"]])
-                       for s in ladder], series=["reached per hand", "accept rate"],
-                      maximum=1.0, percent=True, title="ladder: per hand and accept rate")
+                       for s in ladder], series=rated, maximum=1.0, percent=True,
+                      title=_("ladder: per hand and accept rate"))
     special = _special_rows(stats)
-    hpg = stats["hands_per_game"]
-    facts = [["matches", stats["matches"]], ["games", stats["games"]], ["hands", stats["hands"]],
-             ["hands per game", f"{hpg['mean']} (min {hpg['min']}, max {hpg['max']})"],
-             ["points per hand", stats["points_per_hand"]],
-             ["hands ended by a fold", f"{stats['folds']['hands']} "
-                                       f"({_pct(stats['folds']['rate'])})"],
-             ["all-tied hands", f"{stats['all_tied_hands']['hands']} "
-                                f"({_pct(stats['all_tied_hands']['rate'])})"],
-             ["games lost by a forbidden raise", stats["forfeited_games"]],
-             ["raises out of turn", stats["out_of_turn_raises"]["raises"]]]
-    if "concedes" in stats:
-        facts.append(["hands conceded", stats["concedes"]["hands"]])
     sections = [
-        _section("Who wins", _legend(names) + win, note="Bars: the share of matches won; "
-                 "whiskers: the 95% Wilson interval; dashed: an even share."),
-        _section("Games, hands and points", _legend(names) + won),
-        _section("The ladder: how often each step was asked", _legend(
-            ["reached", "accepted", "folded"]) + steps),
-        _section("The ladder: rates", _legend(["reached per hand", "accept rate"]) + rates),
-        _section("Special hands", bar_chart(special, series=["hands"],
-                                            title="special hands and who won them")
-                 if special else "<p>This variant has no special hands.</p>"),
+        _section(_("Who wins"), _legend(names) + win, note=_(
+            "Bars: the share of matches won; whiskers: the 95% Wilson interval; dashed: an "
+            "even share.")),
+        _section(_("Games, hands and points"), _legend(names) + won),
+        _section(_("The ladder: how often each step was asked"), _legend(asked) + steps),
+        _section(_("The ladder: rates"), _legend(rated) + rates),
+        _section(_("Special hands"), bar_chart(special, series=[_("hands")],
+                                               title=_("special hands and who won them"))
+                 if special else "<p>" + escape(_("This variant has no special hands.")) + "</p>"),
         *_side_bet_sections(stats.get("side_bets") or []),
-        _section("The run", _table(["", ""], facts)),
+        _section(_("The run"), _table(["", ""], _facts(stats))),
     ]
-    sub = (f"{stats['matches']} matches, seed {stats['seed']}, bots by seat: "
-           f"{', '.join(stats['bots'])} · variant_sha256 {stats['variant_sha256'][:12]}…")
+    sub = _("{matches} matches, seed {seed}, bots by seat: {bots}").format(
+        matches=stats["matches"], seed=stats["seed"], bots=", ".join(stats["bots"]))
+    sub += f" · variant_sha256 {stats['variant_sha256'][:12]}…"
     return _page(f"truco simulate: {stats['variant']}", sub, sections)
+
+
+def _facts(stats: dict[str, Any]) -> list[list[object]]:
+    """The run's counts, a row each."""
+    hpg = stats["hands_per_game"]
+    facts: list[list[object]] = [
+        [_("matches"), stats["matches"]], [_("games"), stats["games"]],
+        [_("hands"), stats["hands"]],
+        [_("hands per game"), _("{mean} (min {min}, max {max})").format(
+            mean=hpg["mean"], min=hpg["min"], max=hpg["max"])],
+        [_("points per hand"), stats["points_per_hand"]],
+        [_("hands ended by a fold"), f"{stats['folds']['hands']} "
+                                     f"({_pct(stats['folds']['rate'])})"],
+        [_("all-tied hands"), f"{stats['all_tied_hands']['hands']} "
+                              f"({_pct(stats['all_tied_hands']['rate'])})"],
+        [_("games lost by a forbidden raise"), stats["forfeited_games"]],
+        [_("raises out of turn"), stats["out_of_turn_raises"]["raises"]]]
+    if "concedes" in stats:
+        facts.append([_("hands conceded"), stats["concedes"]["hands"]])
+    return facts
 
 
 def compare_page(result: dict[str, Any], a: str, b: str) -> str:
@@ -313,66 +359,78 @@ def compare_page(result: dict[str, Any], a: str, b: str) -> str:
     interval, the significant ones marked."""
     sa, sb = result["a"], result["b"]
     series = [a, b]
+    said = dict(metric_keys(sa, sb, _))
     teams = range(min(len(sa["teams"]), len(sb["teams"])))
-    win = bar_chart([(f"team {t} match win rate", [sa["teams"][t]["match_win_rate"],
-                                                   sb["teams"][t]["match_win_rate"]])
+    win = bar_chart([(_("team {team} match win rate").format(team=t),
+                      [sa["teams"][t]["match_win_rate"], sb["teams"][t]["match_win_rate"]])
                      for t in teams], series=series, maximum=1.0, percent=True, mark=0.5,
                     intervals=[[sa["teams"][t]["match_win_ci95"], sb["teams"][t]["match_win_ci95"]]
                                for t in teams],
-                    title="match win rates of A and B with their 95% Wilson intervals")
-    by_value: dict[int, list[float | None]] = {}
+                    title=_("match win rates of A and B with their 95% Wilson intervals"))
     names: dict[int, str] = {}
-    for k, stats in enumerate((sa, sb)):
-        for s in stats["ladder"]:
-            by_value.setdefault(s["value"], [None, None])[k] = s["reached_per_hand"]
-            names.setdefault(s["value"], s["name"])
-    ladder = bar_chart([(f"{names[v]} ({v}) per hand", by_value[v]) for v in sorted(by_value)],
-                       series=series, maximum=1.0, percent=True,
-                       title="ladder steps reached per hand, A and B")
+    by_value: dict[int, list[float | None]] = {}
     accept: dict[int, list[float | None]] = {}
     for k, stats in enumerate((sa, sb)):
         for s in stats["ladder"]:
+            by_value.setdefault(s["value"], [None, None])[k] = s["reached_per_hand"]
             accept.setdefault(s["value"], [None, None])[k] = s["accept_rate"]
-    accepted = bar_chart([(f"{names[v]} ({v}) accepted", accept[v]) for v in sorted(accept)],
+            names.setdefault(s["value"], s["name"])
+    ladder = bar_chart([(_("{step} ({value}) per hand").format(step=names[v], value=v),
+                         by_value[v]) for v in sorted(by_value)],
+                       series=series, maximum=1.0, percent=True,
+                       title=_("ladder steps reached per hand, A and B"))
+    accepted = bar_chart([(_("{step} ({value}) accepted").format(step=names[v], value=v),
+                           accept[v]) for v in sorted(accept)],
                          series=series, maximum=1.0, percent=True,
-                         title="ladder steps' accept rate, A and B")
+                         title=_("ladder steps' accept rate, A and B"))
     special = []
     for key in ("one_team", "both_teams"):
         x, y = sa["special_hands"][key], sb["special_hands"][key]
         if x["enabled"] or y["enabled"]:
-            special.append((f"{x['name'] or y['name']} rate", [x["rate"], y["rate"]]))
+            special.append((_("{name} rate").format(name=x["name"] or y["name"]),
+                            [x["rate"], y["rate"]]))
     rows = [r for r in result["differences"] if r["a"] or r["b"]]
     tested = [r for r in rows if r["interval"] is not None and r["difference"] is not None
               and r["metric"].endswith(("rate", "per_hand"))
               and not r["metric"].endswith("points_per_hand")]  # rates: one scale, 0 to 1
-    forest = interval_chart([(r["label"], r["difference"], r["interval"], bool(r["significant"]))
-                             for r in tested],
-                            title="B minus A with its interval") if tested else \
-        "<p>No rate could be tested (a test needs 2 matches or more).</p>"
-    table = _table(["statistic", a, b, "difference", "interval", "p", "significant"],
-                   [[r["label"], r["a"], r["b"], r["difference"],
-                     "" if r["interval"] is None else f"{r['interval'][0]:+g} to "
-                                                      f"{r['interval'][1]:+g}",
+    forest = interval_chart([(said.get(r["metric"], r["label"]), r["difference"], r["interval"],
+                              bool(r["significant"])) for r in tested],
+                            title=_("B minus A with its interval")) if tested else \
+        "<p>" + escape(_("No rate could be tested (a test needs 2 matches or more).")) + "</p>"
+    table = _table([_("statistic"), a, b, _("difference"), _("interval"), "p", _("significant")],
+                   [[said.get(r["metric"], r["label"]), r["a"], r["b"], r["difference"],
+                     "" if r["interval"] is None else _("{low} to {high}").format(
+                         low=f"{r['interval'][0]:+g}", high=f"{r['interval'][1]:+g}"),
                      "" if r["p_adjusted"] is None else f"{r['p_adjusted']:.4g}",
                      "*" if r["significant"] else ""] for r in rows],
                    [bool(r["significant"]) for r in rows])
+    sub = _("{matches} matches each, seed {seed}, bots by seat: {bots}").format(
+        matches=sa["matches"], seed=sa["seed"], bots=", ".join(sa["bots"]))
+    return _page(_("truco compare: {a} vs {b}").format(a=a, b=b), sub,
+                 _compare_sections(result, series, (win, ladder, accepted, special, forest,
+                                                    table)))
+
+
+def _compare_sections(result: dict[str, Any], series: list[str],
+                      drawn: tuple[str, str, str, list[Any], str, str]) -> list[str]:
+    """The comparison page's sections, from its charts and table."""
+    win, ladder, accepted, special, forest, table = drawn
     c = result["counts"]
     conf = f"{100 * result['confidence']:.10g}%"
-    sections = [
-        _section("Who wins", _legend(series) + win, note="Whiskers: 95% Wilson intervals; "
-                 "dashed: an even share."),
-        _section("The ladder: steps reached per hand", _legend(series) + ladder),
-        _section("The ladder: accept rate", _legend(series) + accepted),
-        _section("Special hands", _legend(series) + bar_chart(
-            special, series=series, maximum=1.0, percent=True, title="special hands' rate")
-            if special else "<p>Neither variant has special hands.</p>"),
-        _section(f"Differences of the rates (B minus A, {conf} intervals)", forest, wide=True,
-                 note="Red: significant after "
-                      + ("Holm's correction" if result["correction"] == "holm"
-                         else "no correction") + f" at alpha {result['alpha']:g}."),
-        _section(f"Every statistic: {c['significant']} of {c['statistics']} differ "
-                 "significantly", table, wide=True),
+    how = (_("Red: significant after Holm's correction at alpha {alpha}.")
+           if result["correction"] == "holm"
+           else _("Red: significant after no correction at alpha {alpha}.")).format(
+        alpha=f"{result['alpha']:g}")
+    return [
+        _section(_("Who wins"), _legend(series) + win, note=_(
+            "Whiskers: 95% Wilson intervals; dashed: an even share.")),
+        _section(_("The ladder: steps reached per hand"), _legend(series) + ladder),
+        _section(_("The ladder: accept rate"), _legend(series) + accepted),
+        _section(_("Special hands"), _legend(series) + bar_chart(
+            special, series=series, maximum=1.0, percent=True, title=_("special hands' rate"))
+            if special else "<p>" + escape(_("Neither variant has special hands.")) + "</p>"),
+        _section(_("Differences of the rates (B minus A, {confidence} intervals)").format(
+            confidence=conf), forest, wide=True, note=how),
+        _section(_("Every statistic: {significant} of {n} differ significantly").format(
+            significant=c["significant"], n=c["statistics"]), table, wide=True),
     ]
-    sub = (f"{sa['matches']} matches each, seed {sa['seed']}, bots by seat: "
-           f"{', '.join(sa['bots'])}")
-    return _page(f"truco compare: {a} vs {b}", sub, sections)

@@ -11,6 +11,7 @@ from typing import Any
 from engine.compare.stats import CORRECTIONS, Moments, assess
 from engine.i18n import _, mark, ngettext
 from engine.simulate import Progress, run_simulation
+from engine.tui import columns
 
 # -- simulations ---------------------------------------------------------------------------------
 _TEAM = (
@@ -213,8 +214,6 @@ def format_simulations(result: dict[str, Any], a: str, b: str) -> str:
     a table of every number that is not 0 in both runs, A and B side by side with the
     difference, its relative size, its interval and p-value and ``*`` where it is significant,
     then how many differ significantly."""
-    from engine.tui import columns
-
     sa, holm_ = result["a"], result["correction"] == "holm"
     said = dict(metric_keys(sa, result["b"], _))
     confidence = f"{100 * result['confidence']:.10g}%"

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+import shlex
 import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -264,3 +267,36 @@ def test_the_cli_runs_a_championship_and_refuses_bad_usage(tmp_path: Path) -> No
 @pytest.mark.parametrize("module", ["model", "pairing", "offline", "standings"])
 def test_the_examples_of_the_docstrings_hold(module: str) -> None:
     assert doctests(f"engine.championship.{module}").failed == 0
+
+
+def test_the_api_example_of_the_docs_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    page = (Path(__file__).resolve().parent.parent / "docs" / "championship.md").read_text(
+        encoding="utf-8")
+    code = page.split("```python\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, "docs/championship.md", "exec"), {})  # noqa: S102 - the page's own code
+    team, problems = capsys.readouterr().out.splitlines()
+    assert team in ("Os Zaps", "Copas", "Espadilhas") and problems == "[]"
+
+
+def test_the_commands_of_the_portuguese_page_run(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/pt-BR/championship.md (docs/championship.md's run by tests/test_docs_commands.py):
+    its ``truco`` commands in this process, the others in ``sh``, each with the exit code its
+    comment says (``# sai com 1``)."""
+    repo = Path(__file__).resolve().parent.parent
+    page = (repo / "docs" / "pt-BR" / "championship.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```sh\n(.*?)```", page, re.S)
+    shutil.copytree(repo / "variants", tmp_path / "variants")
+    monkeypatch.chdir(tmp_path)
+    commands = [line for block in blocks for line in block.splitlines() if line.strip()]
+    assert len(commands) >= 6
+    for line in commands:
+        said = re.search(r"# sai com (\d)", line)
+        expected = int(said.group(1)) if said else 0
+        if line.startswith("truco "):
+            code = CliRunner().invoke(main, shlex.split(line, comments=True)[1:]).exit_code
+        else:
+            code = subprocess.run(["sh", "-c", line], check=False, timeout=60).returncode
+        assert code == expected, line

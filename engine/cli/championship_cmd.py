@@ -95,16 +95,21 @@ def _usage(value: str, hint: str) -> str:
 
 def _print_standings(rows: list[dict[str, Any]], knockout: bool) -> None:
     """The standings as a text table (names are free of control characters: refused at
-    registration)."""
+    registration). A knockout's: the round each team went out in; the others': points,
+    Buchholz and games won."""
     width = max(len(r["team"]) for r in rows)
-    last = "out in" if knockout else "games"
-    click.echo(f"{'#':>3}  {'team':{width}}  {'pts':>4}  {'W-D-L':>7}  {'buch':>5}  {last}")
+    if knockout:
+        click.echo(f"{'#':>3}  {'team':{width}}  {'W-L':>5}  out in")
+    else:
+        click.echo(f"{'#':>3}  {'team':{width}}  {'pts':>4}  {'W-D-L':>7}  {'buch':>5}  games")
     for r in rows:
+        if knockout:
+            out = f"round {r['out_in_round']}" if r["out_in_round"] else "-"
+            click.echo(f"{r['rank']:>3}  {r['team']:{width}}  {r['won']:>3}-{r['lost']}  {out}")
+            continue
         wdl = f"{r['won']}-{r['drawn']}-{r['lost']}"
-        tail = (("round " + str(r["out_in_round"])) if r["out_in_round"] else "-") \
-            if knockout else str(r["games_won"])
         click.echo(f"{r['rank']:>3}  {r['team']:{width}}  {r['points']:>4g}  {wdl:>7}  "
-                   f"{r['buchholz']:>5g}  {tail}")
+                   f"{r['buchholz']:>5g}  {r['games_won']}")
 
 
 @championship.command()

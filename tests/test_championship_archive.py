@@ -22,6 +22,7 @@ from engine.championship import (
     Championship,
     ChampionshipError,
     archive_files,
+    load_archive,
     write_archive,
 )
 from engine.championship.offline import play_all, play_table
@@ -300,3 +301,41 @@ def test_the_commands_of_the_portuguese_page_run(tmp_path: Path,
         else:
             code = subprocess.run(["sh", "-c", line], check=False, timeout=60).returncode
         assert code == expected, line
+
+
+def test_a_championship_in_progress_is_read_back_from_its_folder(tmp_path: Path) -> None:
+    """A server's restart: the archive written after each table, read back as it stood
+    (registration open, a round half played), and played on to the same end."""
+    folder = tmp_path / "copa"
+    c = Championship.create("paulista", fmt="swiss", rounds=2, best_of=3, seed=9)
+    c.register({"name": "Zaps", "players": [], "bot": "random"})
+    write_archive(c, folder)
+    c = load_archive(folder)
+    assert list(c.teams) == ["zaps"] and not c.order  # registration still open
+    for name in ("Copas", "Ouros", "Espadas", "Paus"):
+        c.register({"name": name, "players": [], "bot": "random"})
+    c.close()
+    c.pair_next_round()
+    spec = c.tables()[0]
+    c.record_log(spec.table, play_table(c, spec))
+    c.record_outcome(c.tables()[1].table, "abandoned")
+    write_archive(c, folder, replace=True)
+    back = load_archive(folder)
+    assert archive_files(back) == archive_files(c)
+    assert [t.table for t in back.tables()] == [t.table for t in c.tables()]
+    play_all(back)
+    play_all(c)
+    assert archive_files(back) == archive_files(c)
+
+
+def test_a_folder_that_is_no_archive_is_never_replaced(tmp_path: Path) -> None:
+    c = _teams(Championship.create("paulista", fmt="knockout"), 2)
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "mine.txt").write_text("keep me", encoding="utf-8")
+    with pytest.raises(FileExistsError):
+        write_archive(c, tmp_path / "notes", replace=True)
+    assert (tmp_path / "notes" / "mine.txt").read_text(encoding="utf-8") == "keep me"
+    tampered = write_archive(c, tmp_path / "a")
+    (tampered / "standings.json").write_text("{}", encoding="utf-8")
+    with pytest.raises(ChampionshipError, match="standings.json"):
+        load_archive(tampered)

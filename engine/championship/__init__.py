@@ -24,7 +24,9 @@ The API a server calls, in order::
     c.record_log(table, log_bytes)                      # a finished table's log, verified
     c.record_outcome(table, "walkover", team)           # or "forfeit" / "abandoned"
     c.standings(); c.round_data(n); c.is_over
-    write_archive(c, folder); verify_archive(folder)
+    write_archive(c, folder, replace=True)              # after each table: nothing lost
+    c = load_archive(folder)                            # after a restart, as it stood
+    verify_archive(folder)                              # every problem, each naming its file
 
 A table's log must carry ``meta.table`` = the table's id and the championship's
 ``variant_sha256`` in its header, and its team 0 is ``TableSpec.teams[0]``.
@@ -32,7 +34,12 @@ A table's log must carry ``meta.table`` = the table's id and the championship's
 
 from __future__ import annotations
 
-from engine.championship.archive import archive_files, verify_archive, write_archive
+from engine.championship.archive import (
+    archive_files,
+    load_archive,
+    verify_archive,
+    write_archive,
+)
 from engine.championship.core import Championship, TableSpec
 from engine.championship.model import ChampionshipError, Definition, Team, clean_name
 from engine.championship.results import GameResult, read_log
@@ -40,5 +47,6 @@ from engine.championship.standings import Pairing
 
 __all__ = [
     "Championship", "ChampionshipError", "Definition", "GameResult", "Pairing", "TableSpec",
-    "Team", "archive_files", "clean_name", "read_log", "verify_archive", "write_archive",
+    "Team", "archive_files", "clean_name", "load_archive", "read_log", "verify_archive",
+    "write_archive",
 ]

@@ -26,12 +26,14 @@ import hashlib
 import json
 import os
 import re
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
 from engine.championship.core import VARIANT_FILE, Championship
 from engine.championship.model import ChampionshipError, Definition
-from engine.fileio import atomic_folder
+from engine.fileio import atomic_folder, current_umask
 from engine.reading import read_regular
 
 MANIFEST = "manifest.json"
@@ -53,7 +55,7 @@ def round_file(number: int) -> str:
 
 def archive_files(c: Championship) -> dict[str, bytes]:
     """Every file of ``c``'s archive, by path, the manifest last."""
-    files: dict[str, bytes] = {"championship.json": dumps(c.definition.to_dict())}
+    files: dict[str, bytes] = {"championship.json": dumps(c.current_definition().to_dict())}
     if c.variant_yaml is not None:
         files[VARIANT_FILE] = c.variant_yaml.encode("utf-8")
     for number in range(1, len(c.rounds) + 1):
@@ -73,16 +75,55 @@ def standings_data(c: Championship) -> dict[str, Any]:
             "over": c.is_over, "standings": c.standings()}
 
 
-def write_archive(c: Championship, path: str | os.PathLike[str]) -> Path:
-    """Write ``c``'s archive into the folder ``path`` (new, or empty), whole or not at all
-    (a folder with something in it: :class:`FileExistsError`, and it is left as it is)."""
+def write_archive(c: Championship, path: str | os.PathLike[str], *,
+                  replace: bool = False) -> Path:
+    """Write ``c``'s archive into the folder ``path``, whole or not at all: a new or empty
+    folder, or with ``replace`` one that holds an archive and nothing else (how a server
+    keeps a championship in progress: each recorded table, the folder written again).
+    Anything else in the way: :class:`FileExistsError`, and it is left as it is."""
     files = archive_files(c)
-    with atomic_folder(path) as tmp:
-        for name, data in files.items():
-            target = tmp / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
-    return Path(path)
+    target = Path(path)
+    if replace and target.is_dir() and any(target.iterdir()):
+        foreign = [n for n in _listing(target) if not _NAMES.match(n)]
+        if foreign or not (target / MANIFEST).is_file():
+            raise FileExistsError(17, f"it holds {(foreign or ['no ' + MANIFEST])[0]}: not a "
+                                  "championship's archive, left as it is", str(target))
+        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp",
+                                    dir=target.parent))
+        old = tmp.with_name(tmp.name[:-4] + ".old.tmp")
+        try:
+            _fill(tmp, files)
+            os.replace(target, old)
+            os.replace(tmp, target)
+        except BaseException:
+            if old.exists() and not target.exists():
+                os.replace(old, target)
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        shutil.rmtree(old, ignore_errors=True)
+        return target
+    with atomic_folder(path) as made:
+        _fill(made, files)
+    return target
+
+
+def _fill(folder: Path, files: dict[str, bytes]) -> None:
+    for name, data in files.items():
+        where = folder / name
+        where.parent.mkdir(parents=True, exist_ok=True)
+        where.write_bytes(data)
+    os.chmod(folder, 0o777 & ~current_umask())
+
+
+def load_archive(path: str | os.PathLike[str]) -> Championship:
+    """The championship an archive holds, played again from its logs, as it stood (a round
+    in progress included): how a server reads back a championship after a restart. Raises
+    :class:`ChampionshipError` with every problem of the archive
+    (:func:`verify_archive`)."""
+    problems, c = _check_archive(path)
+    if problems or c is None:
+        raise ChampionshipError("\n".join(problems) or f"{path}: no championship")
+    return c
 
 
 # -- verifying -------------------------------------------------------------------------------
@@ -138,6 +179,10 @@ class _Check:
 def verify_archive(path: str | os.PathLike[str]) -> list[str]:
     """Every problem of the archive at ``path`` (a folder), each line naming its file; an
     empty list when everything agrees."""
+    return _check_archive(path)[0]
+
+
+def _check_archive(path: str | os.PathLike[str]) -> tuple[list[str], Championship | None]:
     root = Path(path)
     check = _Check(root, os.fspath(path).rstrip("/") or "/")
     _check_manifest(check)
@@ -148,7 +193,7 @@ def verify_archive(path: str | os.PathLike[str]) -> list[str]:
                               "pairings after it depend on it")
     elif c is not None and len(check.problems) == before:
         _compare(check, c)
-    return check.problems
+    return check.problems, c
 
 
 def _compare(check: _Check, c: Championship) -> None:
@@ -216,7 +261,6 @@ def _replay(check: _Check) -> tuple[Championship | None, str | None]:
             raw = check.read(VARIANT_FILE)
             text = None if raw is None else raw.decode("utf-8", "replace")
         c = Championship.from_definition(definition, text)
-        c.close()
     except ChampionshipError as exc:
         check.say("championship.json", str(exc))
         return None, None

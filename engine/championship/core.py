@@ -60,6 +60,8 @@ class Championship:
 
     def __init__(self, definition: Definition, rules: Rules, variant_yaml: str | None) -> None:
         definition.check()
+        if definition.teams or definition.closed:
+            raise ChampionshipError("a new championship has no teams yet: use from_definition")
         if rules.teams != 2:
             raise ChampionshipError(f"a championship pits two teams at a table; "
                                     f"{rules.name} has {rules.teams}")
@@ -72,8 +74,6 @@ class Championship:
         self.rounds: list[list[Pairing]] = []
         #: Each recorded table's log, by table id (the archive holds them).
         self.logs: dict[str, bytes] = {}
-        for team in definition.teams:
-            self.register(team)
 
     # -- making one ------------------------------------------------------------------------
     @classmethod
@@ -112,12 +112,18 @@ class Championship:
             raise ChampionshipError(f"variant_sha256: the variant's rules are "
                                     f"{rules.fingerprint}, the definition says "
                                     f"{definition.variant_sha256}")
-        return cls(replace(definition, teams=()), rules, variant_yaml)._with(definition.teams)
+        made = cls(replace(definition, teams=(), closed=False), rules, variant_yaml)
+        for team in definition.teams:
+            made.register(team)
+        if definition.closed:
+            made.close()
+        return made
 
-    def _with(self, teams: tuple[Team, ...]) -> Championship:
-        for team in teams:
-            self.register(team)
-        return self
+    def current_definition(self) -> Definition:
+        """The definition with the teams registered so far, and whether it is closed (what
+        ``championship.json`` holds)."""
+        return replace(self.definition, teams=tuple(self.teams.values()),
+                       closed=bool(self.order))
 
     # -- registration ----------------------------------------------------------------------
     @property
@@ -154,7 +160,7 @@ class Championship:
         if len(self.teams) < 2:
             raise ChampionshipError("a championship needs two teams or more")
         d = self.definition
-        self.definition = replace(d, teams=tuple(self.teams.values()))
+        self.definition = replace(d, teams=tuple(self.teams.values()), closed=True)
         self.order = seed_order([t.name for t in self.teams.values()], d.seeding, d.seed)
         if d.fmt == "swiss" and d.rounds >= len(self.order):
             self.order = []

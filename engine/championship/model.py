@@ -117,12 +117,15 @@ class Definition:
     #: The fingerprint of the variant's rules (every log's ``variant_sha256`` must be it).
     variant_sha256: str = ""
     teams: tuple[Team, ...] = field(default=())
+    #: The registration is closed (the teams seeded).
+    closed: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {"championship": 1, "title": self.title, "variant": self.variant,
                 "variant_sha256": self.variant_sha256, "format": self.fmt,
                 "rounds": self.rounds, "best_of": self.best_of, "seeding": self.seeding,
-                "seed": self.seed, "teams": [t.to_dict() for t in self.teams]}
+                "seed": self.seed, "closed": self.closed,
+                "teams": [t.to_dict() for t in self.teams]}
 
     @classmethod
     def from_dict(cls, data: Any) -> Definition:
@@ -131,7 +134,7 @@ class Definition:
         if not isinstance(data, dict) or data.get("championship") != 1:
             raise ChampionshipError('not a championship definition ({"championship": 1, ...})')
         keys = {"championship", "title", "variant", "variant_sha256", "format", "rounds",
-                "best_of", "seeding", "seed", "teams"}
+                "best_of", "seeding", "seed", "closed", "teams"}
         unknown = sorted(set(data) - keys)
         if unknown:
             raise ChampionshipError(f"unknown key {unknown[0]!r}; expected one of: "
@@ -139,12 +142,15 @@ class Definition:
         teams = data.get("teams", [])
         if not isinstance(teams, list):
             raise ChampionshipError("teams: expected a list")
+        closed = data.get("closed", False)
+        if not isinstance(closed, bool):
+            raise ChampionshipError(f"closed: expected true or false, found {closed!r}")
         made = cls(title=clean_name(data.get("title", "Championship"), "title"),
                    variant=_text(data, "variant"), fmt=_text(data, "format"),
                    rounds=_int(data, "rounds", 0), best_of=_int(data, "best_of", 1),
                    seeding=_text(data, "seeding", "draw"), seed=_int(data, "seed", 0),
                    variant_sha256=_text(data, "variant_sha256", ""),
-                   teams=tuple(Team.from_dict(t) for t in teams))
+                   teams=tuple(Team.from_dict(t) for t in teams), closed=closed)
         made.check()
         return made
 

@@ -66,17 +66,16 @@ def play_table(c: Championship, spec: TableSpec) -> bytes:
 
 
 def play_round(c: Championship) -> None:
-    """Pair the next round and play every table of it, recording each log."""
-    c.pair_next_round()
-    while True:
-        specs = c.tables()
-        if not specs:
-            return
+    """Play every table left of the current round (pairing the next round first when the
+    current one is over), recording each log."""
+    if c.round_done():
+        c.pair_next_round()
+    while specs := c.tables():
         for spec in specs:
             c.record_log(spec.table, play_table(c, spec))
 
 
 def play_all(c: Championship) -> None:
-    """Play ``c`` (closed) to its end."""
+    """Play ``c`` (closed) to its end, from where it stands."""
     while not c.is_over:
         play_round(c)

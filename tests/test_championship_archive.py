@@ -11,6 +11,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from engine.championship import (
     load_archive,
     write_archive,
 )
+from engine.championship.archive import write_zip
 from engine.championship.offline import play_all, play_table
 from engine.cli import main
 from engine.logformat import record_random
@@ -182,7 +184,7 @@ def test_a_missing_or_extra_file_is_named(swiss: Path, tmp_path: Path) -> None:
     code, out = _verify(archive)
     assert code == 1
     assert f"{archive}/logs/r02-m003-g1.jsonl: missing" in out
-    assert f"{archive}/notes.txt: not in manifest.json" in out
+    assert f"{archive}/notes.txt: not a file an archive holds" in out
 
 
 def test_verify_usage_errors_exit_2(tmp_path: Path) -> None:
@@ -339,3 +341,32 @@ def test_a_folder_that_is_no_archive_is_never_replaced(tmp_path: Path) -> None:
     (tampered / "standings.json").write_text("{}", encoding="utf-8")
     with pytest.raises(ChampionshipError, match="standings.json"):
         load_archive(tampered)
+
+
+def test_a_zipped_archive_is_the_same_files_and_verifies(swiss: Path, tmp_path: Path) -> None:
+    c = load_archive(swiss)
+    first = write_zip(c, tmp_path / "copa.zip")
+    assert write_zip(c, tmp_path / "again.zip").read_bytes() == first.read_bytes()
+    with zipfile.ZipFile(first) as zf:
+        assert {n: zf.read(n) for n in zf.namelist()} == archive_files(c)
+    assert _verify(first) == (0, f"{first}: ok, 5 rounds, 80 logs verified; the pairings and "
+                                 "standings agree\n")
+    with pytest.raises(FileExistsError):
+        write_zip(c, first)
+
+
+def test_a_hostile_zip_is_refused_naming_its_member(tmp_path: Path) -> None:
+    path = tmp_path / "evil.zip"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("../../etc/passwd", b"x")
+        zf.writestr("standings.json", b"\0" * (40 << 20))  # inflates past the limit
+        zf.writestr("manifest.json", json.dumps({"sha256": {"standings.json": "0" * 64}}))
+    code, out = _verify(path)
+    assert code == 1
+    assert f"{path}/../../etc/passwd: not a file an archive holds" in out
+    assert f"{path}/standings.json: larger than 32 MiB" in out
+    assert f"{path}/championship.json: missing" in out
+    (tmp_path / "junk.zip").write_bytes(b"not a zip")
+    assert _verify(tmp_path / "junk.zip") == (
+        1, f"{tmp_path / 'junk.zip'}: not a folder or a zip file: File is not a zip file\n"
+           f"{tmp_path / 'junk.zip'}: 1 problem: the archive does not agree\n")

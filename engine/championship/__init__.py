@@ -27,6 +27,7 @@ The API a server calls, in order::
     write_archive(c, folder, replace=True)              # after each table: nothing lost
     c = load_archive(folder)                            # after a restart, as it stood
     verify_archive(folder)                              # every problem, each naming its file
+    write_zip(c, "copa.zip")                            # the same files as one zip
 
 A table's log must carry ``meta.table`` = the table's id and the championship's
 ``variant_sha256`` in its header, and its team 0 is ``TableSpec.teams[0]``.
@@ -36,9 +37,11 @@ from __future__ import annotations
 
 from engine.championship.archive import (
     archive_files,
+    check_archive,
     load_archive,
     verify_archive,
     write_archive,
+    write_zip,
 )
 from engine.championship.core import Championship, TableSpec
 from engine.championship.model import ChampionshipError, Definition, Team, clean_name
@@ -47,6 +50,6 @@ from engine.championship.standings import Pairing
 
 __all__ = [
     "Championship", "ChampionshipError", "Definition", "GameResult", "Pairing", "TableSpec",
-    "Team", "archive_files", "clean_name", "load_archive", "read_log", "verify_archive",
-    "write_archive",
+    "Team", "archive_files", "check_archive", "clean_name", "load_archive", "read_log",
+    "verify_archive", "write_archive", "write_zip",
 ]

@@ -22,19 +22,24 @@ difference is reported with the file it is in.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import io
 import json
 import os
 import re
 import shutil
 import tempfile
+import zipfile
+import zlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from engine.championship.core import VARIANT_FILE, Championship
 from engine.championship.model import ChampionshipError, Definition
 from engine.fileio import atomic_folder, current_umask
-from engine.reading import read_regular
+from engine.reading import open_regular, read_regular
 
 MANIFEST = "manifest.json"
 #: The names an archive may hold (any other file is reported).
@@ -120,7 +125,7 @@ def load_archive(path: str | os.PathLike[str]) -> Championship:
     in progress included): how a server reads back a championship after a restart. Raises
     :class:`ChampionshipError` with every problem of the archive
     (:func:`verify_archive`)."""
-    problems, c = _check_archive(path)
+    problems, c = check_archive(path)
     if problems or c is None:
         raise ChampionshipError("\n".join(problems) or f"{path}: no championship")
     return c
@@ -138,27 +143,93 @@ def _listing(root: Path) -> dict[str, Path]:
     return out
 
 
+#: One file of an archive: a function that reads its bytes, at most ``MAX_FILE + 1``.
+Reader = Callable[[], bytes]
+#: The most files a zipped archive may hold.
+MAX_MEMBERS = 100_000
+
+
+def _folder_readers(root: Path) -> dict[str, Reader]:
+    return {name: functools.partial(read_regular, str(path), MAX_FILE)
+            for name, path in _listing(root).items()}
+
+
+def _zip_readers(zf: zipfile.ZipFile) -> dict[str, Reader]:
+    """The members of a zipped archive (folders left out), each read within the limit (a
+    member that says it is small but inflates larger is cut at the limit, then refused)."""
+    infos = [i for i in zf.infolist()[:MAX_MEMBERS + 1] if not i.is_dir()]
+    if len(infos) > MAX_MEMBERS:
+        raise ChampionshipError(f"more than {MAX_MEMBERS} files: not a championship's archive")
+
+    def reader(info: zipfile.ZipInfo) -> bytes:
+        if info.file_size > MAX_FILE:
+            return b"\0" * (MAX_FILE + 1)  # refused by its size, never inflated
+        with zf.open(info) as f:
+            return f.read(MAX_FILE + 1)
+
+    out: dict[str, Reader] = {}
+    for info in infos:
+        name = info.filename
+        out[name if name not in out else f"{name} (a second time)"] = functools.partial(
+            reader, info)
+    return out
+
+
+def zip_bytes(c: Championship) -> bytes:
+    """``c``'s archive as one zip file: the same files, sorted, dated 1980-01-01 (a zip's
+    earliest date), so the same championship gives the same bytes."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in sorted(archive_files(c).items()):
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.external_attr = 0o644 << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zf.writestr(info, data)
+    return out.getvalue()
+
+
+def write_zip(c: Championship, path: str | os.PathLike[str]) -> Path:
+    """Write ``c``'s archive as the zip file ``path`` (which must not exist), atomically."""
+    target = Path(path)
+    if os.path.lexists(target):
+        raise FileExistsError(17, "it exists: a zipped archive is written only as a new file",
+                              str(target))
+    data = zip_bytes(c)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
+                               dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o666 & ~current_umask())
+        os.replace(tmp, target)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return target
+
+
 class _Check:
     """The problems found in one archive, each naming its file."""
 
-    def __init__(self, root: Path, label: str) -> None:
-        self.root = root
+    def __init__(self, files: dict[str, Reader], label: str) -> None:
         self.label = label
         self.problems: list[str] = []
-        self.files = _listing(root)
+        self.files = files
 
     def say(self, name: str, message: str) -> None:
         self.problems.append(f"{self.label}/{name}: {message}")
 
     def read(self, name: str) -> bytes | None:
-        path = self.files.get(name)
-        if path is None:
+        reader = self.files.get(name)
+        if reader is None:
             self.say(name, "missing")
             return None
         try:
-            data = read_regular(str(path), MAX_FILE)
-        except OSError as exc:
-            self.say(name, f"cannot read it: {exc.strerror or exc}")
+            data = reader()
+        except (OSError, zipfile.BadZipFile, zlib.error, EOFError) as exc:
+            self.say(name, f"cannot read it: {getattr(exc, 'strerror', None) or exc}")
             return None
         if len(data) > MAX_FILE:
             self.say(name, f"larger than {MAX_FILE >> 20} MiB")
@@ -177,14 +248,27 @@ class _Check:
 
 
 def verify_archive(path: str | os.PathLike[str]) -> list[str]:
-    """Every problem of the archive at ``path`` (a folder), each line naming its file; an
-    empty list when everything agrees."""
-    return _check_archive(path)[0]
+    """Every problem of the archive at ``path`` (a folder, or a ``.zip`` of one), each line
+    naming its file; an empty list when everything agrees."""
+    return check_archive(path)[0]
 
 
-def _check_archive(path: str | os.PathLike[str]) -> tuple[list[str], Championship | None]:
-    root = Path(path)
-    check = _Check(root, os.fspath(path).rstrip("/") or "/")
+def check_archive(path: str | os.PathLike[str]) -> tuple[list[str], Championship | None]:
+    """:func:`verify_archive`'s problems, and the championship played again (``None`` where
+    its definition could not be read)."""
+    label = os.fspath(path).rstrip("/") or "/"
+    if Path(path).is_dir():
+        return _check_files(_folder_readers(Path(path)), label)
+    try:
+        with open_regular(os.fspath(path)) as f, zipfile.ZipFile(f) as zf:
+            return _check_files(_zip_readers(zf), label)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError) as exc:
+        return [f"{label}: not a folder or a zip file: {exc}"], None
+
+
+def _check_files(files: dict[str, Reader], label: str
+                 ) -> tuple[list[str], Championship | None]:
+    check = _Check(files, label)
     _check_manifest(check)
     before = len(check.problems)
     c, stopped = _replay(check)
@@ -222,6 +306,9 @@ def _first_difference(expected: bytes, found: bytes) -> str:
 
 
 def _check_manifest(check: _Check) -> None:
+    for name in sorted(check.files):
+        if not _NAMES.match(name):
+            check.say(name, "not a file an archive holds")
     manifest = check.json(MANIFEST)
     if manifest is None:
         return
@@ -230,10 +317,8 @@ def _check_manifest(check: _Check) -> None:
         check.say(MANIFEST, 'expected {"archive": 1, "sha256": {FILE: DIGEST, ...}}')
         return
     for name in sorted(check.files):
-        if name != MANIFEST and name not in digests:
+        if name != MANIFEST and name not in digests and _NAMES.match(name):
             check.say(name, f"not in {MANIFEST}")
-        elif not _NAMES.match(name):
-            check.say(name, "not a file an archive holds")
     for name, digest in sorted(digests.items()):
         if not isinstance(name, str) or not _NAMES.match(name):
             check.say(MANIFEST, f"lists {str(name)[:80]!r}, not a file an archive holds")

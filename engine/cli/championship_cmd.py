@@ -14,7 +14,8 @@ from typing import Any
 import click
 
 from engine.bots import bot_problem
-from engine.championship import Championship, ChampionshipError, verify_archive, write_archive
+from engine.championship import Championship, ChampionshipError, write_archive
+from engine.championship.archive import check_archive, write_zip
 from engine.championship.model import FORMATS, MAX_TEAMS, SEEDINGS
 from engine.championship.offline import play_all
 
@@ -25,7 +26,7 @@ def championship() -> None:
 
 
 @championship.command()
-@click.argument("archive", type=click.Path(file_okay=False))
+@click.argument("archive", type=click.Path())
 @click.option("--variant", default="paulista", show_default=True,
               help="A shipped variant's name or a house variant file (embedded in the "
                    "archive).")
@@ -48,7 +49,8 @@ def championship() -> None:
 def run(archive: str, variant: str, fmt: str, rounds: int | None, best_of: int,
         count: int | None, names: tuple[str, ...], bot: str, seeding: str, seed: int,
         title: str) -> None:
-    """Play a whole championship of bot teams and write its ARCHIVE (a new folder).
+    """Play a whole championship of bot teams and write its ARCHIVE (a new folder, or a new
+    zip file for a name ending in .zip).
 
     Every table is played by bots from the seed, logged as a table of `truco serve` with a
     committed seed logs it, and recorded only once its log verifies; the same options give a
@@ -60,8 +62,10 @@ def run(archive: str, variant: str, fmt: str, rounds: int | None, best_of: int,
       truco championship run taça --format knockout --best-of 3 --teams 16 --bot heuristic
       truco championship run liga --format round-robin --team Zaps --team Copas --team Ouros
     """
-    if os.path.exists(archive) and (not os.path.isdir(archive) or os.listdir(archive)):
-        raise click.BadParameter(f"{archive} exists and is not an empty folder",
+    zipped = archive.lower().endswith(".zip")
+    if os.path.lexists(archive) and (zipped or not os.path.isdir(archive)
+                                     or os.listdir(archive)):
+        raise click.BadParameter(f"{archive} exists (and is not an empty folder)",
                                  param_hint="ARCHIVE")
     if (count is None) == (not names):
         raise click.UsageError("give --teams N or --team NAME (several), one of them")
@@ -79,7 +83,10 @@ def run(archive: str, variant: str, fmt: str, rounds: int | None, best_of: int,
     except ChampionshipError as exc:
         raise click.UsageError(str(exc)) from None
     play_all(c)
-    write_archive(c, archive)
+    if zipped:
+        write_zip(c, archive)
+    else:
+        write_archive(c, archive)
     _print_standings(c.standings(), c.knockout)
     click.echo(f"{len(c.logs)} tables over {len(c.rounds)} rounds; archive: {archive}")
 
@@ -113,27 +120,25 @@ def _print_standings(rows: list[dict[str, Any]], knockout: bool) -> None:
 
 
 @championship.command()
-@click.argument("archive", type=click.Path(exists=True, file_okay=False))
+@click.argument("archive", type=click.Path(exists=True))
 def verify(archive: str) -> None:
-    """Check a championship's ARCHIVE (a folder): every file against manifest.json, every
-    log replayed (the fair deal's reveal included), every pairing and standing recomputed
-    from the logs and the definition. One line per difference, naming its file; exit 1 if
-    any, 0 when everything agrees.
+    """Check a championship's ARCHIVE (a folder, or a zip of one): every file against
+    manifest.json, every log replayed (the fair deal's reveal included), every pairing and
+    standing recomputed from the logs and the definition. One line per difference, naming
+    its file; exit 1 if any, 0 when everything agrees.
 
     \b
-    Example:
+    Examples:
       truco championship verify copa
+      truco championship verify copa.zip
     """
-    problems = verify_archive(archive)
+    problems, c = check_archive(archive)
     for line in problems:
         click.echo(line)
     if problems:
         n = len(problems)
         click.echo(f"{archive}: {n} problem{'s' * (n != 1)}: the archive does not agree")
         sys.exit(1)
-    logs = len(os.listdir(os.path.join(archive, "logs"))) \
-        if os.path.isdir(os.path.join(archive, "logs")) else 0
-    rounds = len(os.listdir(os.path.join(archive, "rounds"))) \
-        if os.path.isdir(os.path.join(archive, "rounds")) else 0
-    click.echo(f"{archive}: ok, {rounds} rounds, {logs} logs verified; the pairings and "
-               "standings agree")
+    assert c is not None  # no problem: the championship was played again
+    click.echo(f"{archive}: ok, {len(c.rounds)} rounds, {len(c.logs)} logs verified; the "
+               "pairings and standings agree")

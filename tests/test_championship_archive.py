@@ -370,3 +370,17 @@ def test_a_hostile_zip_is_refused_naming_its_member(tmp_path: Path) -> None:
     assert _verify(tmp_path / "junk.zip") == (
         1, f"{tmp_path / 'junk.zip'}: not a folder or a zip file: File is not a zip file\n"
            f"{tmp_path / 'junk.zip'}: 1 problem: the archive does not agree\n")
+
+
+def test_a_log_under_a_servers_table_id_is_recorded_with_it(tmp_path: Path) -> None:
+    c = _teams(Championship.create("paulista", fmt="knockout", seed=4), 2)
+    c.pair_next_round()
+    spec = c.tables()[0]
+    log = play_table(c, spec).replace(f'"table": "{spec.table}"'.encode(), b'"table": "Xy12_ab"')
+    with pytest.raises(ChampionshipError, match="not table"):
+        c.record_log(spec.table, log)
+    with pytest.raises(ChampionshipError, match="log_table"):
+        c.record_log(spec.table, log, log_table="../x")
+    assert c.record_log(spec.table, log, log_table="Xy12_ab").log_table == "Xy12_ab"
+    assert c.round_data(1)["pairings"][0]["games"][0]["log_table"] == "Xy12_ab"
+    assert _verify(write_archive(c, tmp_path / "a"))[0] == 0

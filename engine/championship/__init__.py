@@ -29,8 +29,9 @@ The API a server calls, in order::
     verify_archive(folder)                              # every problem, each naming its file
     write_zip(c, "copa.zip")                            # the same files as one zip
 
-A table's log must carry ``meta.table`` = the table's id and the championship's
-``variant_sha256`` in its header, and its team 0 is ``TableSpec.teams[0]``.
+A table's log must carry the championship's ``variant_sha256`` and ``meta.table`` in its
+header: the table's id, or the server's own id for it given as ``record_log(...,
+log_table=ID)``; the log's team 0 is ``TableSpec.teams[0]``, its seats ``TableSpec.seats``.
 """
 
 from __future__ import annotations

@@ -411,7 +411,9 @@ def _record_games(check: _Check, c: Championship, name: str, pairing: int,
                 data = check.read(log)
                 if data is None:
                     return False
-                c.record_log(table, data, name=f"{check.label}/{log}")
+                served = game.get("log_table")
+                c.record_log(table, data, name=f"{check.label}/{log}",
+                             log_table=served if isinstance(served, str) else None)
             elif kind == "forfeit":
                 winner = game.get("winner")
                 loser = [t for t in spec.teams if t != winner]

@@ -272,12 +272,15 @@ class Championship:
                 return spec
         raise ChampionshipError(f"table {table!r} is not being played now")
 
-    def record_log(self, table: str, data: bytes, *, name: str | None = None) -> GameResult:
+    def record_log(self, table: str, data: bytes, *, name: str | None = None,
+                   log_table: str | None = None) -> GameResult:
         """Record ``table``'s result from its log (bytes), which must verify
-        (:func:`engine.championship.results.read_log`); returns the result."""
+        (:func:`engine.championship.results.read_log`); returns the result. The log's
+        ``meta.table`` must be ``table``, or ``log_table`` (the id a server gave the table,
+        kept in the round's file)."""
         spec = self._table(table)
         p = self.rounds[-1][spec.pairing - 1]
-        result = read_log(data, table, self.rules, (p.teams[0], p.teams[1]), name)
+        result = read_log(data, table, self.rules, (p.teams[0], p.teams[1]), name, log_table)
         p.games.append(result)
         self.logs[table] = bytes(data)
         return result

@@ -5,13 +5,16 @@ an abandoned table, never as a score).
 the lenient :class:`~engine.replay.Collector`, the fair deal's reveal checked where the header
 commits to a seed) under the championship's rules, and accepts it only when every line is
 valid, the match is over, the header's ``variant_sha256`` is the championship's and its
-``meta.table`` names the table it is recorded for. The log's team 0 is the pairing's first
+``meta.table`` names the table it is recorded for (the championship's table id, or the id the
+server gave the table, kept beside the result as ``log_table``). The log's team 0 is the
+pairing's first
 team in odd games, its second team in even ones (the teams change sides each game).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +25,8 @@ from engine.rules import Rules
 
 #: A game's kinds of result: from its log, or recorded by the organiser.
 KINDS = ("log", "walkover", "forfeit", "abandoned")
+#: A server's table id, as a log's ``meta.table`` may hold it.
+LOG_TABLE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 #: The largest log a championship takes, in bytes.
 MAX_LOG_BYTES = 16 << 20
 
@@ -39,11 +44,15 @@ class GameResult:
     log: str | None = None
     score: tuple[int, ...] | None = None
     games: tuple[int, ...] | None = None
+    #: The table's id in its log's ``meta.table`` where it is not :attr:`table` (a server's).
+    log_table: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"table": self.table, "result": self.kind, "winner": self.winner}
         if self.log is not None:
             out["log"] = self.log
+            if self.log_table is not None:
+                out["log_table"] = self.log_table
             out["score"] = None if self.score is None else list(self.score)
             out["games"] = None if self.games is None else list(self.games)
         return out
@@ -65,12 +74,16 @@ def header_of(data: bytes) -> dict[str, Any]:
 
 
 def read_log(data: bytes, table: str, rules: Rules, teams: tuple[str, str],
-             name: str | None = None) -> GameResult:
+             name: str | None = None, log_table: str | None = None) -> GameResult:
     """The result of ``table``'s log ``data`` (``teams``: the pairing's teams, first one
-    first; the game number is the table id's last part). Raises :class:`ChampionshipError`
-    naming the file (``name``, by default its place in the archive) and line for a log that
-    does not verify, is not over, or is not this championship's table."""
+    first; the game number is the table id's last part; ``log_table``: the id its header's
+    ``meta.table`` holds, when not ``table``). Raises :class:`ChampionshipError` naming the
+    file (``name``, by default its place in the archive) and line for a log that does not
+    verify, is not over, or is not this championship's table."""
     file = name or log_file(table)
+    if log_table is not None and not LOG_TABLE.match(log_table):
+        raise ChampionshipError(f"{file}: log_table: expected 1 to 64 letters, digits, - or _, "
+                                f"found {log_table[:70]!r}")
     if len(data) > MAX_LOG_BYTES:
         raise ChampionshipError(f"{file}: larger than {MAX_LOG_BYTES >> 20} MiB")
     header = header_of(data)
@@ -80,8 +93,9 @@ def read_log(data: bytes, table: str, rules: Rules, teams: tuple[str, str],
                                 f"variant {rules.fingerprint}")
     meta = header.get("meta")
     found = meta.get("table") if isinstance(meta, dict) else None
-    if found != table:
-        raise ChampionshipError(f"{file}:1: meta.table {found!r}: the log is not table {table}'s")
+    if found != (log_table or table):
+        raise ChampionshipError(f"{file}:1: meta.table {str(found)[:70]!r}: the log is not "
+                                f"table {log_table or table}'s")
     visitor = Collector()
     replayer = replay(data, file, visitor, rules=rules)
     if visitor.problems:
@@ -96,7 +110,7 @@ def read_log(data: bytes, table: str, rules: Rules, teams: tuple[str, str],
     def ours(values: list[int]) -> tuple[int, ...]:
         return (values[1], values[0]) if swap else (values[0], values[1])
     return GameResult(table, "log", teams[m.winner ^ int(swap)], log_file(table), ours(m.score),
-                      ours(m.games))
+                      ours(m.games), None if log_table == table else log_table)
 
 
 def _problems(problems: list[LogProblem], more: int) -> str:

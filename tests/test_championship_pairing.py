@@ -182,3 +182,21 @@ def test_a_bad_definition_is_refused(options: dict[str, object], why: str) -> No
 def test_a_variant_of_three_teams_is_refused() -> None:
     with pytest.raises(ChampionshipError, match="two teams"):
         Championship.create("variants/house/three-players.yaml", fmt="knockout")
+
+
+def test_an_abandoned_knockout_table_is_played_again() -> None:
+    c = _made("knockout", 2)
+    c.pair_next_round()
+    first = c.tables()[0]
+    c.record_outcome(first.table, "abandoned")
+    again = c.tables()[0]
+    assert again.table == first.table[:-1] + "2" and again.teams == first.teams[::-1]
+    c.record_outcome(again.table, "forfeit", again.teams[0])
+    assert c.is_over and c.standings()[0]["team"] == again.teams[1]
+
+
+def test_a_long_title_is_kept_and_a_hostile_one_refused() -> None:
+    title = "Campeonato Goiano de Truco 2026 — Etapa 3, seis quedas"
+    assert Championship.create("paulista", fmt="knockout", title=title).definition.title == title
+    with pytest.raises(ChampionshipError, match="control"):
+        Championship.create("paulista", fmt="knockout", title="a\x07b")

@@ -44,7 +44,7 @@ from engine.reading import open_regular, read_regular
 MANIFEST = "manifest.json"
 #: The names an archive may hold (any other file is reported).
 _NAMES = re.compile(r"^(championship\.json|variant\.yaml|standings\.json|manifest\.json|"
-                    r"rounds/round-\d{2,4}\.json|logs/r\d{2,4}-m\d{3}-g\d\.jsonl)$")
+                    r"rounds/round-\d{2,4}\.json|logs/r\d{2,4}-m\d{3}-g\d{1,2}\.jsonl)$")
 #: The largest file an archive's reader takes, in bytes.
 MAX_FILE = 32 << 20
 

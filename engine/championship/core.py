@@ -22,7 +22,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.bots import bot_problem
-from engine.championship.model import MAX_TEAMS, ChampionshipError, Definition, Team
+from engine.championship.model import (
+    MAX_TEAMS,
+    MAX_TITLE,
+    ChampionshipError,
+    Definition,
+    Team,
+    clean_name,
+)
 from engine.championship.pairing import (
     bracket,
     knockout_rounds,
@@ -36,6 +43,9 @@ from engine.game import resolve_rules
 from engine.rules import Rules
 from engine.variant import is_shipped_name, load, resolved_document
 
+#: The most tables a pairing is played at (a knockout's abandoned tables are played again);
+#: past them, only a walkover or a forfeit decides it.
+MAX_GAMES = 99
 #: The name a house variant takes in the archive (logs name it ``../variant.yaml``).
 VARIANT_FILE = "variant.yaml"
 
@@ -89,9 +99,9 @@ class Championship:
         else:
             rules, name = load(ref), VARIANT_FILE
             text = embedded_variant(rules)
-        definition = Definition(title=title, variant=name, fmt=fmt, rounds=rounds,
-                                best_of=best_of, seeding=seeding, seed=seed,
-                                variant_sha256=rules.fingerprint)
+        definition = Definition(title=clean_name(title, "title", MAX_TITLE), variant=name,
+                                fmt=fmt, rounds=rounds, best_of=best_of, seeding=seeding,
+                                seed=seed, variant_sha256=rules.fingerprint)
         return cls(definition, rules, text)
 
     @classmethod
@@ -240,6 +250,8 @@ class Championship:
             if self._outcome(p)[0]:
                 continue
             game = len(p.games) + 1
+            if game > MAX_GAMES:
+                continue  # a knockout pairing abandoned over and over: the organiser decides
             table = f"r{number:02d}-m{p.number:03d}-g{game}"
             first, second = p.teams if game % 2 else p.teams[::-1]
             out.append(TableSpec(table, number, p.number, game, (first, second),

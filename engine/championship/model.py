@@ -22,6 +22,8 @@ from engine.errors import TrucoError
 
 #: The longest team or player name, in characters.
 MAX_NAME = 40
+#: The longest title of a championship, in characters.
+MAX_TITLE = 100
 #: The most teams a championship takes.
 MAX_TEAMS = 1024
 #: The most games a pairing is played over (best of N).
@@ -35,8 +37,8 @@ class ChampionshipError(TrucoError):
     that does not verify, a move out of order (pairing before the results are in)."""
 
 
-def clean_name(value: object, what: str = "name") -> str:
-    """``value`` as a name: NFC, spaces collapsed, 1 to :data:`MAX_NAME` characters without
+def clean_name(value: object, what: str = "name", limit: int = MAX_NAME) -> str:
+    """``value`` as a name: NFC, spaces collapsed, 1 to ``limit`` characters without
     control or format characters. Raises :class:`ChampionshipError`.
 
     >>> clean_name("a\\u202eb")
@@ -49,14 +51,14 @@ character (U+202E)
     raw = unicodedata.normalize("NFC", value)
     for ch in raw:
         if unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs", "Zl", "Zp"):
-            raise ChampionshipError(f"{what}: {raw[:MAX_NAME]!r} holds a control or format "
+            raise ChampionshipError(f"{what}: {raw[:limit]!r} holds a control or format "
                                     f"character (U+{ord(ch):04X})")
     text = " ".join(raw.split())
     if not text:
         raise ChampionshipError(f"{what}: empty")
-    if len(text) > MAX_NAME:
-        raise ChampionshipError(f"{what}: {len(text)} characters, at most {MAX_NAME} "
-                                f"({text[:MAX_NAME]!r}...)")
+    if len(text) > limit:
+        raise ChampionshipError(f"{what}: {len(text)} characters, at most {limit} "
+                                f"({text[:limit]!r}...)")
     return text
 
 
@@ -145,7 +147,7 @@ class Definition:
         closed = data.get("closed", False)
         if not isinstance(closed, bool):
             raise ChampionshipError(f"closed: expected true or false, found {closed!r}")
-        made = cls(title=clean_name(data.get("title", "Championship"), "title"),
+        made = cls(title=clean_name(data.get("title", "Championship"), "title", MAX_TITLE),
                    variant=_text(data, "variant"), fmt=_text(data, "format"),
                    rounds=_int(data, "rounds", 0), best_of=_int(data, "best_of", 1),
                    seeding=_text(data, "seeding", "draw"), seed=_int(data, "seed", 0),

@@ -200,3 +200,16 @@ def test_a_long_title_is_kept_and_a_hostile_one_refused() -> None:
     assert Championship.create("paulista", fmt="knockout", title=title).definition.title == title
     with pytest.raises(ChampionshipError, match="control"):
         Championship.create("paulista", fmt="knockout", title="a\x07b")
+
+
+def test_a_pairing_abandoned_99_times_is_decided_by_a_walkover() -> None:
+    c = _made("knockout", 2)
+    c.pair_next_round()
+    for _ in range(99):
+        c.record_outcome(c.tables()[0].table, "abandoned")
+    last = c.tables()[0]
+    assert last.game == 100
+    with pytest.raises(ChampionshipError, match="99 tables"):
+        c.record_outcome(last.table, "abandoned")
+    c.record_outcome(last.table, "walkover", last.teams[0])
+    assert c.is_over

@@ -250,8 +250,6 @@ class Championship:
             if self._outcome(p)[0]:
                 continue
             game = len(p.games) + 1
-            if game > MAX_GAMES:
-                continue  # a knockout pairing abandoned over and over: the organiser decides
             table = f"r{number:02d}-m{p.number:03d}-g{game}"
             first, second = p.teams if game % 2 else p.teams[::-1]
             out.append(TableSpec(table, number, p.number, game, (first, second),
@@ -278,9 +276,14 @@ class Championship:
         except KeyError:
             raise ChampionshipError(f"no team {name!r}") from None
 
-    def _table(self, table: str) -> TableSpec:
+    def _table(self, table: str, played: bool = True) -> TableSpec:
+        """The table being played now of that id; ``played``: one that is played (not a
+        walkover or a forfeit), refused past :data:`MAX_GAMES` tables."""
         for spec in self.tables():
             if spec.table == table:
+                if played and spec.game > MAX_GAMES:
+                    raise ChampionshipError(f"pairing {spec.pairing} has had {MAX_GAMES} "
+                                            "tables: record a walkover or a forfeit")
                 return spec
         raise ChampionshipError(f"table {table!r} is not being played now")
 
@@ -301,7 +304,7 @@ class Championship:
         """Record ``table`` without a log: ``walkover`` (``team``: the one that showed up,
         which wins the pairing), ``forfeit`` (``team``: the one that gave up the pairing) or
         ``abandoned`` (no team: the game counts for nobody)."""
-        spec = self._table(table)
+        spec = self._table(table, played=kind == "abandoned")
         p = self.rounds[-1][spec.pairing - 1]
         if kind == "abandoned":
             if team is not None:

@@ -38,7 +38,7 @@ from typing import Any
 
 from engine.championship.core import VARIANT_FILE, Championship
 from engine.championship.model import ChampionshipError, Definition
-from engine.fileio import atomic_folder, current_umask
+from engine.fileio import atomic_folder, atomic_write_text, current_umask
 from engine.reading import open_regular, read_regular
 
 MANIFEST = "manifest.json"
@@ -113,10 +113,12 @@ def write_archive(c: Championship, path: str | os.PathLike[str], *,
 
 
 def _fill(folder: Path, files: dict[str, bytes]) -> None:
+    """Write the archive's files (UTF-8 text, every one: JSON, YAML, verified logs) into the
+    new folder."""
     for name, data in files.items():
         where = folder / name
         where.parent.mkdir(parents=True, exist_ok=True)
-        where.write_bytes(data)
+        atomic_write_text(where, data.decode("utf-8"))
     os.chmod(folder, 0o777 & ~current_umask())
 
 

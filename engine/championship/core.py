@@ -39,6 +39,7 @@ from engine.championship.pairing import (
 )
 from engine.championship.results import GameResult, read_log
 from engine.championship.standings import Pairing, standings
+from engine.fileio import atomic_write_text
 from engine.game import resolve_rules
 from engine.rules import Rules
 from engine.variant import is_shipped_name, load, resolved_document
@@ -349,6 +350,5 @@ def rules_from_text(text: str) -> Rules:
 
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, VARIANT_FILE)
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
+        atomic_write_text(path, text)
         return load(path, fresh=True)

@@ -252,16 +252,17 @@ def test_a_log_that_is_not_the_tables_is_refused() -> None:
 
 def test_the_cli_runs_a_championship_and_refuses_bad_usage(tmp_path: Path) -> None:
     runner = CliRunner()
-    args = ["championship", "run", str(tmp_path / "liga"), "--format", "round-robin",
+    run = ["championship", "run", "-v", "paulista"]
+    args = [*run, str(tmp_path / "liga"), "--format", "round-robin",
             "--team", "Zaps", "--team", "Copas", "--team", "Ouros", "--seed", "2"]
     result = runner.invoke(main, args)
     assert result.exit_code == 0, result.output
     assert "3 tables over 3 rounds" in result.output
     assert runner.invoke(main, args).exit_code == 2  # the folder holds an archive now
-    bad = runner.invoke(main, ["championship", "run", str(tmp_path / "x"), "--team",
+    bad = runner.invoke(main, [*run, str(tmp_path / "x"), "--team",
                                "\x1b[2Jwipe", "--team", "b", "--format", "knockout"])
     assert bad.exit_code == 2 and "\x1b" not in bad.output and "control" in bad.output
-    twice = runner.invoke(main, ["championship", "run", str(tmp_path / "y"), "--team", "a",
+    twice = runner.invoke(main, [*run, str(tmp_path / "y"), "--team", "a",
                                  "--team", "A", "--format", "knockout"])
     assert twice.exit_code == 2 and "registered already" in twice.output
     assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()

@@ -27,7 +27,7 @@ def championship() -> None:
 
 @championship.command()
 @click.argument("archive", type=click.Path())
-@click.option("--variant", default="paulista", show_default=True,
+@click.option("--variant", "-v", required=True, metavar="NAME|FILE",
               help="A shipped variant's name or a house variant file (embedded in the "
                    "archive).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="swiss", show_default=True)
@@ -58,9 +58,10 @@ def run(archive: str, variant: str, fmt: str, rounds: int | None, best_of: int,
 
     \b
     Examples:
-      truco championship run copa --format swiss --rounds 5 --teams 32 --seed 7
-      truco championship run taça --format knockout --best-of 3 --teams 16 --bot heuristic
-      truco championship run liga --format round-robin --team Zaps --team Copas --team Ouros
+      truco championship run copa -v paulista --format swiss --rounds 5 --teams 32 --seed 7
+      truco championship run taça -v mineiro --format knockout --best-of 3 --teams 16
+      truco championship run liga -v house.yaml --format round-robin --team Zaps --team Copas
+      truco championship run copa.zip -v paulista --format swiss --rounds 3 --teams 8
     """
     zipped = archive.lower().endswith(".zip")
     if os.path.lexists(archive) and (zipped or not os.path.isdir(archive)

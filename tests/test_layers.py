@@ -54,7 +54,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "engine.perft", "engine.words", "engine.logschema", "engine.generate"),
     ("engine.bots", "engine.simulate", "engine.tournament", "engine.compare", "engine.viewer",
      "engine.env", "engine.tui", "engine.telling", "engine.refusals", "engine.cluster",
-     "engine.pool", "engine.protocol"),
+     "engine.pool", "engine.protocol", "engine.championship"),
     ("engine.analysis", "engine.serve"),
     ("engine.cli", "engine.__main__"),
 )

@@ -77,6 +77,7 @@ COMMANDS = {
     "tournament": ("engine.cli.tournament_cmd", "tournament"),
     "serve": ("engine.cli.serve_cmd", "serve_"),
     "analyze": ("engine.cli.analyze_cmd", "analyze"),
+    "championship": ("engine.cli.championship_cmd", "championship"),
 }
 
 

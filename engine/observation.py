@@ -176,7 +176,9 @@ def observe(m: Match, seat: int) -> Observation:
         seen = cast("dict[str, Any]", obs)
         for own in kind_states(r):
             value = h.own[own.key]
-            seen[own.key] = own.export(value) if own.view is None else own.view(m, seat, value)
+            if own.shown(value):
+                seen[own.key] = (own.export(value) if own.view is None
+                                 else own.view(m, seat, value))
     return obs
 
 

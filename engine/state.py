@@ -40,6 +40,8 @@ class Phase(StrEnum):
     SING = "sing"
     #: The cutter's choice before the deal (house, catalogue #36: :mod:`engine.moves.cut`).
     CUT = "cut"
+    #: A give-up waits for the partners' confirmation (house, :mod:`engine.moves.confirm`).
+    CONFIRM = "confirm"
     #: The match is decided.
     MATCH_OVER = "match_over"
 
@@ -59,6 +61,7 @@ ANSWER: Final = "answer"
 BET_ANSWER: Final = "bet_answer"
 SING: Final = "sing"
 CUT: Final = "cut"
+CONFIRM: Final = "confirm"
 MATCH_OVER: Final = "match_over"
 
 

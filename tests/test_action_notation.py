@@ -55,7 +55,7 @@ def test_parse_reads_back_every_move_str_writes(variant: str, seed: int) -> None
 def test_every_declared_kind_is_met_in_the_shipped_variants() -> None:
     """The property above sees every kind of move (so no kind's notation goes untested)."""
     met = {a.kind for v in ("gauderio", "mineiro", "concede", "gauderio-truco-any-time",
-                            "cut", "redeal", "resign")
+                            "cut", "redeal", "resign", "concede-partner-confirms")
            for seed in range(2) for calm in (False, True)
            for a in _moves_of_a_random_match(v, seed, steps=5000, calm=calm)}
     assert met == set(kinds())

@@ -427,5 +427,5 @@ def test_the_phase_strings_are_the_phases_values() -> None:
     from engine import state
 
     strings = (state.DEAL, state.DECIDE, state.PLAY, state.ANSWER, state.BET_ANSWER,
-               state.SING, state.CUT, state.MATCH_OVER)
+               state.SING, state.CUT, state.CONFIRM, state.MATCH_OVER)
     assert tuple(phase.value for phase in state.Phase) == strings

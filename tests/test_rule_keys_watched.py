@@ -100,6 +100,7 @@ MUTATIONS: dict[str, tuple[str, dict[str, Any]]] = {
     "redeal.allowed": ("redeal", {"redeal": {"allowed": False}}),
     "redeal.void_ranks": ("redeal", {"redeal": {"void_ranks": ["4", "5", "6", "7"]}}),
     "resign.allowed": ("resign", {"resign": {"allowed": False}}),
+    "confirm.moves": ("concede-partner-confirms", {"confirm": {"moves": []}}),
     "seeing.partners": ("partners-see-cards", {"seeing": {"partners": "decision"}}),
     "special_hands.one_team.enabled": ("mineiro", {"special_hands": {"one_team": {
         "enabled": False}}}),

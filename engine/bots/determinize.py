@@ -33,13 +33,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import combinations
-from typing import Any
+from typing import Any, cast
 
 from engine.bots.base import MatchShim
 from engine.bots.heuristic import HeuristicBot
 from engine.cards import Card, card_name, parse_card
 from engine.errors import PositionError
 from engine.game import Match
+from engine.moves import kind_states
 from engine.moves.deal import decider_seat
 from engine.moves.play import round_outcome
 from engine.observation import Observation
@@ -166,8 +167,9 @@ class Determinizer:
             "last_hand": None,
             "rng": None,  # the hand is played out, no later one
             **self._side_bets(obs, dealt, shows),
-            # C8 (house, play.raiser_must_kill): who must beat the table, as everyone saw
-            **({"must_kill": list(obs["must_kill"])} if "must_kill" in obs else {}),
+            # the kinds' public state, as everyone saw it (C8 house, play.raiser_must_kill:
+            # who must beat the table; confirm.moves: the give-up the partners are asked)
+            **_public_own(self.rules, obs),
         }
 
     def _seen(self, obs: Observation) -> tuple[list[list[str]], set[str], list[int],
@@ -430,3 +432,9 @@ def _winning_declaration(view: Any, team_of: Sequence[int]) -> tuple[int, int] |
             best = (d["seat"], d["points"])
     return best
 
+
+def _public_own(rules: Rules, obs: Observation) -> dict[str, Any]:
+    """The kinds' own state the observation shows whole (a public one, as exported): the same
+    in the guess's position."""
+    seen = cast("Mapping[str, Any]", obs)
+    return {s.key: seen[s.key] for s in kind_states(rules) if s.key in seen and s.view is None}

@@ -72,7 +72,8 @@ def export(m: Match) -> Position:
         "rng": m.rng.state if m.rng is not None else None,
         **({"side_bets": _export_bets(hand.side)} if hand.side is not None else {}),
         # the kinds' own state (engine.moves.KindState), in the kinds' order
-        **{s.key: s.export(hand.own[s.key]) for s in kind_states(m.rules)},
+        **{s.key: s.export(hand.own[s.key]) for s in kind_states(m.rules)
+           if s.shown(hand.own[s.key])},
     }
 
 
@@ -105,6 +106,8 @@ def hand_has_moves(m: Match) -> bool:
     if hand.played or hand.pending is not None or hand.last_raise_team is not None:
         return True
     if any(b.chain or b.sung or b.killed for b in hand.side or ()):
+        return True
+    if hand.own != m.move_table.own:  # a kind's own state changed by a move (a give-up asked)
         return True
     rule = hand.rule
     return m.state == "play" and rule is not None and rule.decision  # M5: decided

@@ -221,6 +221,14 @@ class KindState:
     #: ``view(match, seat, value)``: what ``seat`` sees of it (its observation's entry);
     #: ``None``: everything, as exported (public).
     view: Callable[[Match, int, Any], Any] | None = None
+    #: Whether it is left out of positions and observations while it has its fresh value
+    #: (a position that leaves it out reads it fresh): a variant's positions are then its
+    #: parent's until the rule acts, so a focus snapshot shows the hands where it does.
+    optional: bool = False
+
+    def shown(self, value: Any) -> bool:
+        """Whether ``value`` is written in a position and an observation (:attr:`optional`)."""
+        return not self.optional or value != self.fresh
 
 
 def flag(about: str) -> dict[str, Any]:

@@ -21,7 +21,9 @@ hand's value.
   while a side bet may still be started this hand gives the other team the bet's
   ``open_fold_penalty`` more (GH11).
 
-Never during a decision (M5 has its own fold) and never out of turn.
+Never during a decision (M5 has its own fold) and never out of turn. Where the partners confirm
+a concede (``confirm.moves``, :mod:`engine.moves.confirm`), a concede on one's turn asks them
+first, and a team they told to go on concedes no more that hand.
 """
 
 from __future__ import annotations
@@ -108,6 +110,9 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
         return Why("not_your_turn", f"a player concedes only on his own turn; it is seat {turn}'s")
     n = m.rules.players
     team = team_of[seat]
+    if _went_on(m, team):
+        return Why("told_to_go_on", "the partners said go on: the team concedes no more this "
+                                    "hand (confirm.moves)")
     winner = next(team_of[(seat + k) % n] for k in range(1, n)
                   if team_of[(seat + k) % n] != team)
     conclude(m, r, winner, hand.value + bonus, takes_game=False)
@@ -137,8 +142,15 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
             out.append(table[seat])
         return
     t = m.round.turn
-    if seat is None or seat == t:
+    if (seat is None or seat == t) and not _went_on(m, m.rules.team_of[t]):
         out.append(table[t])
+
+
+def _went_on(m: Match, team: int) -> bool:
+    """Whether the team's partners refused its concede this hand (``confirm.moves``: the
+    ``confirm`` kind's state, :mod:`engine.moves.confirm`, read by its key)."""
+    asked = m.hand.own.get("confirm")
+    return asked is not None and team in asked.went_on
 
 
 def _transitions(rules: Rules) -> list[dict[str, Any]]:
@@ -226,7 +238,8 @@ KIND = register(MoveKind(
              Phase.ANSWER: "a raise is waiting for its answer: accept or fold (a concede "
                            "instead of an answer needs concede.instead_of_answer)",
              Phase.DECIDE: "the special hand's decision comes first",
-             Phase.DEAL: "no hand is in play"},
+             Phase.DEAL: "no hand is in play",
+             Phase.CONFIRM: "a give-up waits for the partners' confirmation"},
     block=BLOCK,
     keys=("concede.allowed", "concede.instead_of_answer", "concede.in_special_hands",
           "betting.answered_by"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from html.parser import HTMLParser
@@ -69,6 +70,13 @@ def test_the_lobby_speaks_the_browser_s_language_and_its_switch_is_kept(server: 
     assert _lang(page) == "en"  # the switch's choice outranks the browser's
     page, _ = _get(server, "/?lang=xx", {"Accept-Language": "pt-BR"})
     assert _lang(page) == "pt-BR"  # a language not offered asks for nothing
+
+
+def test_a_table_that_does_not_exist_is_told_in_the_page_s_language(server: Running) -> None:
+    req = urllib.request.Request(server.base + "/t/nothere", headers={"Accept-Language": "pt"})
+    with pytest.raises(urllib.error.HTTPError) as caught:
+        urllib.request.urlopen(req, timeout=30)
+    assert caught.value.code == 404 and "essa mesa não existe" in caught.value.read().decode()
 
 
 def _ws(server: Running, table: str, lang: str | None) -> object:

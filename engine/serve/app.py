@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import sys
 import tempfile
 import time
@@ -308,8 +309,11 @@ async def page(request: Request) -> Response:
     if table_id not in server.tables:
         if server.store.closed_log(table_id) is not None:  # closed: the game in the viewer
             return RedirectResponse(f"/t/{table_id}/replay", 303)
-        return HTMLResponse("<!DOCTYPE html><title>no such table</title>"
-                            "<p>No such table.</p>", 404)
+        lang = language.language(request)
+        with i18n.using(lang):
+            said = html.escape(_("no such table"))
+        return HTMLResponse(f'<!DOCTYPE html><html lang="{lang}"><title>{said}</title>'
+                            f"<p>{said}</p>", 404)
     return _page(request, "table", table=table_id)
 
 
@@ -534,10 +538,8 @@ async def _rename(server: Server, table: Table, conn: Conn, value: object) -> bo
     """A person names their seat (where the lobby did not); whether it was refused."""
     names = player_names([value], 1)
     if isinstance(names, str) or names is None or names[0] is None or conn.seat is None:
-        why = names if isinstance(names, str) else "a name of 1 to 24 printable characters"
-        await send_error(conn.ws, "name", "a spectator has no name to give"
-                          if conn.seat is None else why.replace("names: ", "name: ")
-                          .replace(" (seat 0)", ""))
+        await send_error(conn.ws, "name", _("a spectator has no name to give")
+                         if conn.seat is None else _("a name of 1 to 24 printable characters"))
         return True
     async with server.lock(table.id):
         try:

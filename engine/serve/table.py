@@ -333,9 +333,10 @@ class Table:
         if self.player_of[seat] != HUMAN:
             raise Refusal("not_your_seat", f"seat {seat} is a bot's")
         if self.names[seat] != f"Player {seat}":
-            raise Refusal("named", f"seat {seat} is named already: {self.names[seat]}")
+            raise Refusal("named", _("this seat is named already: {name}").format(
+                name=self.names[seat]))
         self.names[seat] = name
-        first, _, rest = self.out.getvalue().partition("\n")
+        first, _sep, rest = self.out.getvalue().partition("\n")
         header = json.loads(first)
         header["players"] = list(self.names)
         self.out.seek(0)

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import html as _html
 import json
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from string import Template
 from typing import IO, Any
 
 from engine.logread import LogProblem
+from engine.telling import move_words
 from engine.viewer.annotations import AnalysisMismatch, overlay
 from engine.viewer.charts import compare_page, simulate_page
 from engine.viewer.steps import OWN_KEYS, StepBuilder, build_steps, delta
@@ -60,7 +61,9 @@ def replay_page(data: IO[bytes] | bytes, file: str, *, base: Path | None = None,
     steps = builder.steps
     payload = {"info": info, "own": list(OWN_KEYS), "steps": delta(steps)}
     if analysis is not None and problem is None:
-        payload["an"] = overlay(analysis, steps, info, builder.digest.hexdigest())
+        rules = builder.match.rules if builder.match is not None else None
+        payload["an"] = overlay(analysis, steps, info, builder.digest.hexdigest(),
+                                None if rules is None else partial(move_words, rules=rules))
     names = info["names"]
     title = f"{info['title']}: {Path(file).name}"
     sub = [f"seed {info['seed']}" if info.get("seed") is not None else "recorded deals",

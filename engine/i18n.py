@@ -200,30 +200,45 @@ def person(mine: bool, you: str, other: str, **fields: object) -> str:
     return (you if mine else other).format(**fields)
 
 
-def catalog_json(lang: str) -> dict[str, Any]:
+def catalog_json(lang: str, used: str | None = None) -> dict[str, Any]:
     """The catalog of ``lang`` for a page's script: ``{"lang", "plural", "messages"}``, each
     message by its English id (a context's as ``context\\x04id``), a plural message as the
     list of its forms; ``plural`` is the catalog's plural expression in C syntax (``n > 1``),
-    ``messages`` empty for English."""
+    ``messages`` empty for English; with ``used`` (a page's script), only the messages whose
+    English text it holds (the page stays small)."""
     if lang == PSEUDO:  # every message marked, in its English forms
         known = {m.id if isinstance(m.id, str) else m.id[0]: m.id
                  for m in catalog(LANGUAGES["pt-BR"] or "") if m.id}
         return {"lang": lang, "plural": "n != 1", "messages": {
             k: [f"{MARKS[0]}{i}{MARKS[1]}" for i in v] if isinstance(v, tuple)
-            else f"{MARKS[0]}{v}{MARKS[1]}" for k, v in known.items()}}
+            else f"{MARKS[0]}{v}{MARKS[1]}" for k, v in known.items()
+            if used is None or k in _script_messages(used) or k in used}}
     locale = LANGUAGES.get(lang)
     if locale is None:
         return {"lang": lang, "plural": "n != 1", "messages": {}}
     cat = catalog(locale)
+    wanted = _script_messages(used) if used is not None else frozenset()
     messages: dict[str, Any] = {}
     for msg in cat:
-        if not msg.id or not msg.string:
-            continue
         key = msg.id[0] if isinstance(msg.id, tuple) else msg.id
+        if not msg.id or not msg.string or (used is not None and key not in wanted
+                                            and key not in used):
+            continue
         if msg.context:
             key = f"{msg.context}\x04{key}"
         messages[key] = list(msg.string) if isinstance(msg.string, tuple) else msg.string
     return {"lang": lang, "plural": cat.plural_expr, "messages": messages}
+
+
+@cache
+def _script_messages(script: str) -> frozenset[str]:
+    """The messages a page's script passes to ``_()`` and ``ngettext()`` (Babel's reading of
+    JavaScript: string literals joined, escapes read)."""
+    from babel.messages.extract import extract_javascript
+
+    found = extract_javascript(io.BytesIO(script.encode("utf-8")),
+                               {"_": None, "ngettext": (1, 2)}, [], {})
+    return frozenset(m if isinstance(m, str) else m[0] for _line, _f, m, _c in found)
 
 
 #: A message in a page's HTML template: ``{{ the English text }}``.

@@ -62,7 +62,8 @@ def test_the_lobby_speaks_the_browser_s_language_and_its_switch_is_kept(server: 
     assert 'href="?lang=pt-BR"' in page  # the switch to the other language
     page, _ = _get(server, "/", {"Accept-Language": "pt-BR,pt;q=0.9"})
     assert _lang(page) == "pt-BR" and ">Criar a mesa<" in page and ">Create the table<" not in page
-    assert '"Player {seat}":"Jogador {seat}"' in page  # the script's catalog
+    assert '"Seat {seat}":"Lugar {seat}"' in page  # the catalog of the messages its script uses
+    assert '"Player {seat}"' not in page  # (not the table's)
     assert "robô: médio" in page  # the seats' choices, in the lobby's data
     page, cookie = _get(server, "/?lang=en", {"Accept-Language": "pt-BR"})
     assert _lang(page) == "en" and cookie.startswith("lang=en")
@@ -141,11 +142,12 @@ class _Text(HTMLParser):
 OWN_WORDS = ["truco serve", "manilhas", "English", "Português", "variant.yaml"]
 
 
-def unmarked_page(page: str) -> list[str]:
-    """The lines of the page's text not through the catalog (in ``qps``)."""
+def unmarked_page(page: str, words: list[str] | None = None) -> list[str]:
+    """The lines of the page's text not through the catalog (in ``qps``), the ``words``
+    of the game's data (by default :data:`OWN_WORDS`) aside."""
     parser = _Text()
     parser.feed(page)
-    return unmarked("\n".join(parser.words), OWN_WORDS)
+    return unmarked("\n".join(parser.words), OWN_WORDS if words is None else words)
 
 
 def test_every_word_of_the_pages_goes_through_the_catalog(server: Running) -> None:
@@ -156,8 +158,17 @@ def test_every_word_of_the_pages_goes_through_the_catalog(server: Running) -> No
         assert unmarked_page(page) == [], path
         catalog = json.loads(re.search(r'<script id="i18n" type="application/json">(.*?)'
                                        r"</script>", page, re.DOTALL).group(1))  # type: ignore[union-attr]
-        assert catalog["messages"]["Your move."] == "⟦Your move.⟧"
+        said = "Your move." if path != "/" else "Spectators"
+        assert catalog["messages"][said] == f"⟦{said}⟧"  # what its script says, marked
     # the check sees a word left out of a template's {{ }}, in the text or an attribute
     assert unmarked_page("<p>⟦a table⟧</p><p title='seed'>x</p>") == ["'seed' -> 'seed'",
                                                                      "'x' -> 'x'"]
 
+
+
+def test_a_finished_table_s_replay_speaks_the_page_s_language(server: Running) -> None:
+    table = server.table("paulista", ["easy", "easy", "easy", "easy"], seed=2)
+    page, _ = _get(server, f"/t/{table['table']}/replay", {"Accept-Language": "pt-BR"})
+    assert _lang(page) == "pt-BR" and ">Placar <" in page and " joga " in page
+    page, _ = _get(server, f"/t/{table['table']}/replay")
+    assert _lang(page) == "en" and " plays " in page

@@ -63,6 +63,7 @@ from pkgutil import iter_modules
 from typing import TYPE_CHECKING, Any
 
 from engine.actions import declare
+from engine.i18n import _, person
 from engine.moves.scoring import HandEnd, hooks_in_order
 from engine.payload import DERIVED, LogEvent, Payload
 from engine.ruling import Ruling, condition, effect
@@ -221,6 +222,13 @@ class KindState:
     #: ``view(match, seat, value)``: what ``seat`` sees of it (its observation's entry);
     #: ``None``: everything, as exported (public).
     view: Callable[[Match, int, Any], Any] | None = None
+
+
+def said_told(a: Action, w: Words) -> str:
+    """A move the variant names (``w.said``: ``quero``, ``vou ao baralho``) told in a log's
+    transcript: ``'Ana says: quero'``, ``'you say: quero'``."""
+    return person(a.seat == w.me, _("you say: {said}"), _("{who} says: {said}"), who=w.who,
+                  said=w.said)
 
 
 def flag(about: str) -> dict[str, Any]:

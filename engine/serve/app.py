@@ -368,8 +368,9 @@ async def replay(request: Request) -> Response:
     if isinstance(found, Response):
         return found
     table_id, text = found
-    html = await asyncio.to_thread(server.store.replay_html, table_id, text)
-    return HTMLResponse(html)
+    with i18n.using(language.language(request)):  # the viewer in the page's language
+        page = await asyncio.to_thread(server.store.replay_html, table_id, text)
+    return HTMLResponse(page, headers={"Content-Language": language.language(request)})
 
 
 async def socket(ws: WebSocket) -> None:

@@ -67,14 +67,15 @@ def switch(lang: str) -> str:
     return '<nav class="lang">' + " ".join(links) + "</nav>"
 
 
-def page(request: Request, template: str, **values: str) -> HTMLResponse:
+def page(request: Request, template: str, script: str, **values: str) -> HTMLResponse:
     """The page of ``template`` in the request's language (a choice by ``?lang=`` kept in
-    the cookie). ``values`` fill its other ``$names``."""
+    the cookie), with its ``script`` (``$script``) and the messages it uses (``$i18n``).
+    ``values`` fill its other ``$names``."""
     lang = language(request)
     with i18n.using(lang):
         text = Template(i18n.localize_html(template)).substitute(
-            i18n=embed_json(i18n.catalog_json(lang)), i18n_js=asset("i18n.js"),
-            switch=switch(lang), **values)
+            i18n=embed_json(i18n.catalog_json(lang, script)), i18n_js=asset("i18n.js"),
+            switch=switch(lang), script=script, **values)
     response = HTMLResponse(text, headers={"Cache-Control": "no-store",
                                            "Referrer-Policy": "no-referrer",
                                            "Content-Language": lang,

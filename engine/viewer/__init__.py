@@ -20,6 +20,7 @@ from pathlib import Path
 from string import Template
 from typing import IO, Any
 
+from engine.i18n import _, catalog_json, current, localize_html
 from engine.logread import LogProblem
 from engine.telling import move_words
 from engine.viewer.annotations import AnalysisMismatch, overlay
@@ -53,7 +54,7 @@ def replay_page(data: IO[bytes] | bytes, file: str, *, base: Path | None = None,
     evaluation bar and marks the mistakes (:mod:`engine.viewer.annotations`; an analysis of
     another log raises :class:`~engine.viewer.annotations.AnalysisMismatch`)."""
     builder, problem = build_steps(data, file, base=base)
-    info = dict(builder.info) or {"title": "an invalid log", "variant": "", "seed": None,
+    info = dict(builder.info) or {"title": _("an invalid log"), "variant": "", "seed": None,
                                   "players": 0, "names": [], "teams": 0, "team_of": [],
                                   "ladder": [], "target": 0, "games_to_win": 0,
                                   "card_names": {}, "lines": []}
@@ -66,11 +67,12 @@ def replay_page(data: IO[bytes] | bytes, file: str, *, base: Path | None = None,
                                 None if rules is None else partial(move_words, rules=rules))
     names = info["names"]
     title = f"{info['title']}: {Path(file).name}"
-    sub = [f"seed {info['seed']}" if info.get("seed") is not None else "recorded deals",
-           " · ".join(names)]
+    sub = [_("seed {seed}").format(seed=info["seed"]) if info.get("seed") is not None
+           else _("recorded deals"), " · ".join(names)]
     if problem is not None:
-        sub.append(f"invalid at line {problem.line}")
-    page = Template(asset("viewer.html")).substitute(
+        sub.append(_("invalid at line {line}").format(line=problem.line))
+    page = Template(localize_html(asset("viewer.html"))).substitute(
         title=_html.escape(title), subtitle=_html.escape(" · ".join(s for s in sub if s)),
-        css=asset("viewer.css"), script=asset("viewer.js"), data=embed_json(payload))
+        css=asset("viewer.css"), script=asset("viewer.js"), data=embed_json(payload),
+        i18n=embed_json(catalog_json(current(), asset("viewer.js"))), i18n_js=asset("i18n.js"))
     return page, problem

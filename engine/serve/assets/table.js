@@ -185,7 +185,7 @@
       state.seats.forEach(function (s, i) { if (s.team === team) { seats.push(name(i)); } });
       row.appendChild(el("span", "label", _("Team {team} ({seats})", { team: team, seats: seats.join(", ") })));
       row.appendChild(el("span", "points", pts + "/" + hello.target));
-      row.appendChild(el("span", "games", _("games: {n}", { n: obs.games[team] })));
+      row.appendChild(el("span", "games", _("games {n}", { n: obs.games[team] })));
       score.appendChild(row);
     });
     byId("hand-no").textContent = _("hand {n}", { n: obs.hand_number });
@@ -243,7 +243,7 @@
       status.textContent = _("The match is over: team {team} won.", { team: state.winner });
       showOver();
     } else if (state.legal.some(function (m) { return m.kind === "pass"; })) {
-      status.textContent = _("You may raise before the card of {who}, or let it play.", { who: name(obs.turn) });
+      status.textContent = _("You may raise before {who}'s card, or let it play.", { who: name(obs.turn) });
       status.className = "mine";
     } else if (state.legal.length) {
       status.textContent = obs.pending_raise && obs.phase === "answer" ? _("Your answer.") : _("Your move.");

@@ -1,5 +1,5 @@
 // The page's messages in its language: the catalog (engine.i18n.catalog_json) rendered into
-// the page as JSON in <script id="i18n">; a message's id is its English text.
+// the page as JSON (the element "i18n"); a message's id is its English text.
 var I18N = (function () {
   "use strict";
   var node = document.getElementById("i18n");

@@ -25,8 +25,10 @@ você aceita 2 decisões
 from __future__ import annotations
 
 import gettext as _gettext
+import html
 import io
 import os
+import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -198,21 +200,71 @@ def person(mine: bool, you: str, other: str, **fields: object) -> str:
     return (you if mine else other).format(**fields)
 
 
-def catalog_json(lang: str) -> dict[str, Any]:
+def catalog_json(lang: str, used: str | None = None) -> dict[str, Any]:
     """The catalog of ``lang`` for a page's script: ``{"lang", "plural", "messages"}``, each
     message by its English id (a context's as ``context\\x04id``), a plural message as the
     list of its forms; ``plural`` is the catalog's plural expression in C syntax (``n > 1``),
-    ``messages`` empty for English."""
+    ``messages`` empty for English; with ``used`` (a page's script), only the messages whose
+    English text it holds (the page stays small)."""
+    if lang == PSEUDO:  # every message marked, in its English forms
+        known = {m.id if isinstance(m.id, str) else m.id[0]: m.id
+                 for m in catalog(LANGUAGES["pt-BR"] or "") if m.id}
+        return {"lang": lang, "plural": "n != 1", "messages": {
+            k: [f"{MARKS[0]}{i}{MARKS[1]}" for i in v] if isinstance(v, tuple)
+            else f"{MARKS[0]}{v}{MARKS[1]}" for k, v in known.items()
+            if used is None or k in _script_messages(used) or k in used}}
     locale = LANGUAGES.get(lang)
     if locale is None:
         return {"lang": lang, "plural": "n != 1", "messages": {}}
     cat = catalog(locale)
+    wanted = _script_messages(used) if used is not None else frozenset()
     messages: dict[str, Any] = {}
     for msg in cat:
-        if not msg.id or not msg.string:
-            continue
         key = msg.id[0] if isinstance(msg.id, tuple) else msg.id
+        if not msg.id or not msg.string or (used is not None and key not in wanted
+                                            and key not in used):
+            continue
         if msg.context:
             key = f"{msg.context}\x04{key}"
         messages[key] = list(msg.string) if isinstance(msg.string, tuple) else msg.string
     return {"lang": lang, "plural": cat.plural_expr, "messages": messages}
+
+
+@cache
+def _script_messages(script: str) -> frozenset[str]:
+    """The messages a page's script passes to ``_()`` and ``ngettext()`` (Babel's reading of
+    JavaScript: string literals joined, escapes read)."""
+    from babel.messages.extract import extract_javascript
+
+    found = extract_javascript(io.BytesIO(script.encode("utf-8")),
+                               {"_": None, "ngettext": (1, 2)}, [], {})
+    return frozenset(m if isinstance(m, str) else m[0] for _line, _f, m, _c in found)
+
+
+#: A message in a page's HTML template: ``{{ the English text }}``.
+_HTML_MARK = re.compile(r"\{\{\s*(.+?)\s*\}\}", re.DOTALL)
+
+
+def localize_html(template: str) -> str:
+    """A page's template with each ``{{ message }}`` in the language spoken now (HTML-escaped,
+    ``$`` doubled for :class:`string.Template`), and its ``<html lang>`` the language's.
+
+    >>> with using("pt-BR"):
+    ...     localize_html('<html lang="en"><b>{{ the table }}</b>')
+    '<html lang="pt-BR"><b>a mesa</b>'
+    """
+    def said(found: re.Match[str]) -> str:
+        words = " ".join(found.group(1).split())
+        return html.escape(gettext(words), quote=True).replace("$", "$$")
+
+    page = _HTML_MARK.sub(said, template)
+    return page.replace('<html lang="en">', f'<html lang="{current()}">', 1)
+
+
+def extract_html(fileobj: Any, keywords: Any, comment_tags: Any,
+                 options: Any) -> Iterator[tuple[int, str, str, list[str]]]:
+    """Babel's extractor of a page template's ``{{ message }}`` marks (``babel.cfg``)."""
+    text = fileobj.read().decode("utf-8")
+    for found in _HTML_MARK.finditer(text):
+        line = text.count("\n", 0, found.start()) + 1
+        yield line, "_", " ".join(found.group(1).split()), []

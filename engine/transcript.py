@@ -24,6 +24,7 @@ from typing import IO
 from engine.actions import Action
 from engine.cards import COBERTA, Card, card_name, card_pretty
 from engine.game import Checkpoint, Match
+from engine.i18n import _, ngettext, person
 from engine.logread import LogItem
 from engine.moves import KINDS, Words
 from engine.replay import Replayer, Visitor, replay
@@ -52,47 +53,58 @@ class Transcript(Visitor):
         self._first: int | None = 1
         #: What players call particular cards (the variant's ``card_names``).
         self._called: dict[str, str] = {}
+        #: The index in :attr:`lines` of the last hand's first line.
+        self.hand_at = 0
 
     def _card(self, card: Card) -> str:
         """A card for people, named where the variant names it: ``4♣ (zap)``, ``X1 (coringa)``."""
         return named(card_name(card), self._called)
 
     def _name(self, seat: int) -> str:
-        return self.names[seat] if seat < len(self.names) else f"seat {seat}"
+        """The seat's name in the log (``you``, the seat ``truco play`` names so, said in the
+        reader's language)."""
+        if seat >= len(self.names):
+            return _("seat {seat}").format(seat=seat)
+        return _("you") if self.names[seat] == "you" else self.names[seat]
 
-    @staticmethod
-    def _says(who: str, verb: str) -> str:
-        """``'Ana plays'``, but ``'you play'`` for the seat ``truco play`` names ``you``."""
-        return f"{who} {verb[:-1] if who == 'you' else verb}"
+    def _mine(self, seat: int) -> bool:
+        """Whether the log names ``seat`` ``you`` (its sentences said to "you")."""
+        return seat < len(self.names) and self.names[seat] == "you"
 
     def _team(self, team: int | None) -> str:
         if team is None:
-            return "nobody"
+            return _("nobody")
         seats = [s for s, t in enumerate(self._team_of) if t == team]
-        return f"team {team} ({', '.join(self._name(s) for s in seats)})"
+        return _("team {team} ({seats})").format(
+            team=team, seats=", ".join(self._name(s) for s in seats))
 
     def header(self, item: LogItem, match: Match) -> None:
         r = match.rules
         n = r.players
         given = item.data.get("players") or []
-        self.names = [str(given[s]) if s < len(given) else f"seat {s}" for s in range(n)]
+        self.names = [str(given[s]) if s < len(given) else _("seat {seat}").format(seat=s)
+                      for s in range(n)]
         self._team_of = r.team_of
         self._called = card_names(r)
         seed = item.data.get("seed")
         if "position" in item.data:  # a log that starts from a position: what was before it
             self._from_position = True
             self._game = sum(match.games) + 1
-            start = f"from a position: hand {match.hand_number}, games {_dashed(match.games)}"
-            parts = [f"{r.title} ({r.name})", start, f"dealer {self._name(match.dealer)}"]
+            start = _("from a position: hand {hand}, games {games}").format(
+                hand=match.hand_number, games=_dashed(match.games))
+            parts = [f"{r.title} ({r.name})", start,
+                     _("dealer {who}").format(who=self._name(match.dealer))]
         else:
             parts = [f"{r.title} ({r.name})",
-                     f"seed {seed}" if seed is not None else "recorded deals",
-                     f"first dealer {self._name(match.dealer)}"]
+                     _("seed {seed}").format(seed=seed) if seed is not None
+                     else _("recorded deals"),
+                     _("first dealer {who}").format(who=self._name(match.dealer))]
         self.lines.append(" · ".join(parts))
-        self.lines.append("Teams: " + " · ".join(self._team(t) for t in range(r.teams))
-                          + f" · ladder {r.initial_value}, "
-                          + ", ".join(f"{s.name} {s.value}" for s in r.ladder)
-                          + f" · {r.target} points a game, {r.games_to_win} game(s) to win")
+        ladder = ", ".join([str(r.initial_value), *(f"{s.name} {s.value}" for s in r.ladder)])
+        self.lines.append(_("Teams: {teams} · ladder {ladder} · {target} points a game, "
+                            "{games} game(s) to win").format(
+            teams=" · ".join(self._team(t) for t in range(r.teams)), ladder=ladder,
+            target=r.target, games=r.games_to_win))
 
     def hand(self, match: Match, deal: LogItem | None) -> None:
         r = match.rules
@@ -100,14 +112,16 @@ class Transcript(Visitor):
             self._game_started = True
             self._first = None if self._from_position else match.hand_number
             self.lines.append("")
-            self.lines.append(f"Game {self._game}")
+            self.lines.append(_("Game {n}").format(n=self._game))
         self._strength = r.strengths(match.hand.vira)
         self._round = []
         self._round_no = 1
         self.lines.append("")
         number = match.hand_number - (self._first or 1) + 1
-        self.lines.append(f"Hand {number} · dealer {self._name(match.dealer)} · "
-                          f"mão {self._name(match.mao)} · score {_dashed(match.score)}")
+        self.hand_at = len(self.lines)  # where the hand's lines start (the viewer's steps)
+        self.lines.append(_("Hand {n} · dealer {dealer} · mão {mao} · score {score}").format(
+            n=number, dealer=self._name(match.dealer), mao=self._name(match.mao),
+            score=_dashed(match.score)))
         self.lines.append("  " + " | ".join(
             f"{self._name(s)}: {' '.join(self._card(c) for c in cards)}"
             for s, cards in enumerate(match.hand.dealt)))
@@ -121,14 +135,15 @@ class Transcript(Visitor):
             self.lines.append("  " + " · ".join(table))
         h = match.hand.rule
         if h is not None:
-            how = " (a decision: play or fold)" if h.decision else ""
-            blind = ", played blind" if h.blind else ""
-            raises = ", no raises" if h.raises != "allowed" else ""
+            how = " " + _("(a decision: play or fold)") if h.decision else ""
+            blind = ", " + _("played blind") if h.blind else ""
+            raises = ", " + _("no raises") if h.raises != "allowed" else ""
+            worth = _("worth {value}").format(value=match.value) + how + blind + raises
             if match.special_team is not None:
-                self.lines.append(f"  {h.name} for {self._team(match.special_team)}: worth "
-                                  f"{match.value}{how}{blind}{raises}")
+                self.lines.append("  " + _("{hand} for {team}: {worth}").format(
+                    hand=h.name, team=self._team(match.special_team), worth=worth))
             else:
-                self.lines.append(f"  {h.name}: worth {match.value}{how}{blind}{raises}")
+                self.lines.append(f"  {h.name}: {worth}")
         if self._from_position:
             self._from_position = False
             self._before_the_log(match)
@@ -141,31 +156,33 @@ class Transcript(Visitor):
         rnd = match.round
         if not hand.played and hand.pending is None and hand.last_raise_team is None:
             return  # the log starts with the hand
-        done = [f"round {n + 1}: " + ", ".join(
+        done = [_("round {n}: ").format(n=n + 1) + ", ".join(
                     f"{self._name(s)} {self._card(c)}{f' {COBERTA}' if cov else ''}"
                     for k, s, c, cov in hand.played if k == n)
                 for n in range(rnd.number + 1) if any(k == n for k, *_ in hand.played)]
-        said = [f"played: {'; '.join(done)}"] if done else []
+        said = [_("played: {rounds}").format(rounds="; ".join(done))] if done else []
         if hand.results:
-            said.append("rounds won: " + ", ".join(self._round_result_short(w)
-                                                   for w in hand.results))
-        said.append(f"worth {match.value}")
+            said.append(_("rounds won: {rounds}").format(rounds=", ".join(
+                self._round_result_short(w) for w in hand.results)))
+        said.append(_("worth {value}").format(value=match.value))
         if hand.pending is not None:
-            seat, value, _ = hand.pending
-            said.append(f"{self._name(seat)}'s {match.rules.step_name(value)} ({value}) "
-                        "awaits its answer")
-        self.lines.append("  (before the log: " + " · ".join(said) + ")")
+            seat, value, _card = hand.pending
+            said.append(_("{who}'s {step} ({value}) awaits its answer").format(
+                step=match.rules.step_name(value), value=value, who=self._name(seat)))
+        self.lines.append("  " + _("(before the log: {what})").format(what=" · ".join(said)))
         self._round = list(rnd.cards)
         self._round_no = rnd.number + 1
 
     def _round_result_short(self, winner: int | None) -> str:
-        return "tied" if winner is None else f"team {winner}"
+        return _("tied") if winner is None else _("team {team}").format(team=winner)
 
     def move(self, item: LogItem, action: Action, match: Match,
              checkpoints: list[Checkpoint]) -> None:
         who = self._name(action.seat)
         self._last_kind = action.kind
-        words = Words(who=who, s="s" * (who != "you"), me=-1, rules=match.rules, position=None,
+        words = Words(who=who, s="s" * (not self._mine(action.seat)),
+                      me=action.seat if self._mine(action.seat) else -1,
+                      rules=match.rules, position=None,
                       card=self._card, label=self._card, said=table_word(action, match.rules),
                       value=match.value, settles=bool(checkpoints))
         told = KINDS[action.kind].told
@@ -182,56 +199,70 @@ class Transcript(Visitor):
 
     def _checkpoint(self, cp: Checkpoint) -> None:
         if cp["event"] == "round":
-            self.lines.append(f"  round {self._round_no}: {self._round_result(cp['winner'])}")
+            self.lines.append("  " + _("round {n}: ").format(n=self._round_no)
+                              + self._round_result(cp["winner"]))
             self._round_no += 1
             self._round = []
         elif cp["event"] == "hand":
             points = cp["points"]
             if cp["winner"] is None:
-                what = "nobody scores"
+                what = _("nobody scores")
             else:
-                what = f"{self._team(cp['winner'])} wins {points} point{'s' * (points != 1)}"
-            self.lines.append(f"  hand: {what} · score {_dashed(cp['score'])}")
+                what = ngettext("{team} wins {n} point", "{team} wins {n} points",
+                                points).format(team=self._team(cp["winner"]), n=points)
+            self.lines.append("  " + _("hand: {what} · score {score}").format(
+                what=what, score=_dashed(cp["score"])))
         elif cp["event"] == "game":
             self.lines.append("")
-            self.lines.append(f"Game {self._game}: {self._team(cp['winner'])} wins, "
-                              f"{_dashed(cp['score'])} · games {_dashed(cp['games'])}")
+            self.lines.append(_("Game {n}: {team} wins, {score} · games {games}").format(
+                n=self._game, team=self._team(cp["winner"]), score=_dashed(cp["score"]),
+                games=_dashed(cp["games"])))
             self._game += 1
             self._game_started = False
         elif cp["event"] == "side_declare":  # G30: the declared points, or "são boas"
             pts = cp["points"]
             said = f'"{pts}"' if pts is not None else '"são boas"'
-            self.lines.append(f"  {self._says(self._name(cp['seat']), 'says')} {said}")
+            self.lines.append("  " + person(self._mine(cp["seat"]), _("you say {said}"),
+                                            _("{who} says {said}"),
+                                            who=self._name(cp["seat"]), said=said))
         elif cp["event"] == "side_bet":
             points = cp["points"]
-            how = "accepted" if cp["accepted"] else unanswered(self._last_kind)
-            self.lines.append(f"  {cp['bet']} ({' - '.join(cp['calls'])}, {how}): "
-                              f"{self._team(cp['winner'])} wins {points} "
-                              f"point{'s' * (points != 1)} · score {_dashed(cp['score'])}")
+            word = unanswered(self._last_kind)
+            how = _("accepted") if cp["accepted"] else {
+                "refused": _("refused"), "sung": _("sung")}.get(word, word)
+            wins = ngettext("{team} wins {n} point", "{team} wins {n} points", points).format(
+                team=self._team(cp["winner"]), n=points)
+            self.lines.append("  " + _("{bet} ({calls}, {how}): {wins} · score {score}").format(
+                bet=cp["bet"], calls=" - ".join(cp["calls"]), how=how, wins=wins,
+                score=_dashed(cp["score"])))
         elif cp["event"] == "side_show":  # G32: the winning points' cards still in hand
-            self.lines.append(f"  {self._says(self._name(cp['seat']), 'shows')} "
-                              + " ".join(named(c, self._called) for c in cp["cards"]))
+            cards = " ".join(named(c, self._called) for c in cp["cards"])
+            self.lines.append("  " + person(self._mine(cp["seat"]), _("you show {cards}"),
+                                            _("{who} shows {cards}"),
+                                            who=self._name(cp["seat"]), cards=cards))
         else:
-            self.lines.append(f"Match: {self._team(cp['winner'])} wins · games "
-                              f"{_dashed(cp['games'])}")
+            self.lines.append(_("Match: {team} wins · games {games}").format(
+                team=self._team(cp["winner"]), games=_dashed(cp["games"])))
 
     def _round_result(self, winner: int | None) -> str:
         if winner is None:
-            return "tied"
+            return _("tied")
         strength = self._strength
         # the first of the winning team's strongest cards (C5)
-        _, seat, card = max((((COVERED if cov else strength[c]), s, c)
+        _rank, seat, card = max((((COVERED if cov else strength[c]), s, c)
                              for s, c, cov in self._round if self._team_of[s] == winner),
                             key=lambda e: e[0])
-        return f"team {winner} wins ({self._name(seat)}, {self._card(card)})"
+        return _("team {team} wins ({who}, {card})").format(team=winner, who=self._name(seat),
+                                                            card=self._card(card))
 
     def end(self, replayer: Replayer) -> None:
         if replayer.incomplete is not None:
             m = replayer.match
             assert m is not None
             self.lines.append("")
-            self.lines.append(f"(the log ends here, before the match is over: score "
-                              f"{_dashed(m.score)}, games {_dashed(m.games)})")
+            self.lines.append(_("(the log ends here, before the match is over: score "
+                                "{score}, games {games})").format(score=_dashed(m.score),
+                                                                  games=_dashed(m.games)))
 
 
 def transcript(data: IO[bytes] | bytes, file: str, *, base: Path | None = None) -> str:

@@ -1,11 +1,15 @@
 """The player's pages of the docs in Portuguese (issue 43) are kept in step: every command of
-``docs/pt-BR/play.md`` runs (in a scratch folder), a ``console`` block's output is what the
-command prints, and its commands are those of ``docs/play.md`` said with ``--lang pt-BR``."""
+``docs/pt-BR/play.md`` and ``docs/pt-BR/serve.md`` runs (in a scratch folder, with the
+shipped replays), a ``console`` block's output is what the command prints, and its commands
+are those of the English page (``docs/serve.md``: up to its part translated) said with
+``--lang pt-BR``. A block marked ``<!-- docs-test: skip (why) -->`` (a server) is not run,
+as in tests/test_docs_commands.py."""
 
 from __future__ import annotations
 
 import re
 import shlex
+import shutil
 from pathlib import Path
 
 import pytest
@@ -14,12 +18,16 @@ from conftest import REPO
 
 from engine.cli import main
 
-PAGES = [("docs/play.md", "docs/pt-BR/play.md")]
-BLOCK = re.compile(r"```(console|sh)\n(.*?)```", re.S)
+PAGES = [("docs/play.md", "docs/pt-BR/play.md"), ("docs/serve.md", "docs/pt-BR/serve.md")]
+#: Where the part of an English page that its Portuguese page translates ends.
+PART_ENDS = {"docs/serve.md": "\n## The server is the authority"}
+BLOCK = re.compile(r"(<!-- docs-test: skip \([^)]*\) -->\n)?```(console|sh)\n(.*?)```", re.S)
 
 
 def _blocks(page: str) -> list[tuple[str, str]]:
-    return BLOCK.findall((REPO / page).read_text(encoding="utf-8"))
+    text = (REPO / page).read_text(encoding="utf-8")
+    text = text.split(PART_ENDS[page])[0] if page in PART_ENDS else text
+    return [(kind, body) for skip, kind, body in BLOCK.findall(text) if not skip]
 
 
 def _commands(page: str) -> list[tuple[list[str], str, list[str]]]:
@@ -48,7 +56,7 @@ def test_the_commands_of_a_portuguese_page_run(english: str, page: str, tmp_path
     assert len(commands) > 3
     for n, (args, typed, shown) in enumerate(commands):
         if not args:
-            (tmp_path / str(n)).mkdir()
+            shutil.copytree(REPO / "replays", tmp_path / str(n) / "replays")
             monkeypatch.chdir(tmp_path / str(n))
             continue
         result = CliRunner().invoke(main, args, input=typed)

@@ -28,12 +28,17 @@ def test_the_module_examples_run() -> None:
     assert result.attempted >= 4 and result.failed == 0
 
 
+#: As ``babel.cfg`` maps them: the modules, the pages' scripts and their templates' marks.
+METHODS = [("**.py", "python"), ("**/assets/*.js", "javascript"),
+           ("**/assets/*.html", "engine.i18n:extract_html")]
+
+
 def _code_messages() -> set[str | tuple[str, str]]:
-    """Every message the code passes through the catalog (Babel's extractor, as
-    ``pybabel extract -F babel.cfg -k mark`` reads it)."""
+    """Every message the code passes through the catalog (Babel's extractors, as
+    ``pybabel extract -F babel.cfg -k mark`` reads them)."""
     found: set[str | tuple[str, str]] = set()
     for _file, _line, message, _comments, _context in extract_from_dir(
-            str(REPO / "engine"), method_map=[("**.py", "python")], keywords=KEYWORDS):
+            str(REPO / "engine"), method_map=METHODS, keywords=KEYWORDS):
         found.add(message if isinstance(message, str) else (message[0], message[1]))
     return found
 

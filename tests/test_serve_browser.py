@@ -10,6 +10,7 @@ Marked ``browser``: skipped without Chromium or playwright, naming what is missi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -322,3 +323,58 @@ def test_the_page_gives_entropy_and_shows_the_deals_verified_at_the_end(
     assert sealed is not None and len(sealed.entropy[0]) == 64  # the page's 32 random bytes
     assert _verified(server, table["table"], complete=True)
     assert a.errors == []
+
+
+def test_every_word_of_the_live_pages_goes_through_the_catalog(browser: Any,
+                                                              server: Running) -> None:
+    """Issue 43: the lobby and a table played for a few hands in the test locale ``qps``
+    (every catalog message marked ⟦...⟧): no word a player reads, drawn by the page's script
+    or the server's messages, escaped the catalog (cards, numbers, names given and the
+    table's own words aside)."""
+    from test_play_pseudo import _table_words, unmarked
+
+    from tests.test_serve_language import OWN_WORDS
+
+    words = sorted({*OWN_WORDS, *_table_words("paulista"), "Bot", "M"}, key=len, reverse=True)
+    page = browser.new_page()
+    page.goto(server.base + "/?lang=qps")
+    page.wait_for_selector("#seat-3")
+    assert unmarked(page.inner_text("body"), words) == []
+    table = server.table("paulista", ["human", "easy", "easy", "easy"], seed=5)
+    seat = Seat(browser, server, table["seats"][0]["link"].replace("#", "?lang=qps#"))
+    seen = set()
+    for _turn in range(12):
+        _play([seat], lambda: seat.mine() or seat.over())
+        text = re.sub(r"(?m)^(?:10|[2-9JQKA★])$", "", seat.page.inner_text("body"))  # a rank
+        seen.add(text)
+        bad = unmarked(text, words)
+        assert bad == [], bad
+        if seat.over():
+            break
+        seat.play(("raise", "accept"))
+    assert len(seen) > 5 and seat.errors == []
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_the_table_in_portuguese_fits_the_screen(browser: Any, server: Running,
+                                                 width: int) -> None:
+    """Issue 43: the table in Brazilian Portuguese (the browser's language), its longer
+    words no wider than a phone's screen, the switch back to English kept by a cookie."""
+    context = browser.new_context(viewport={"width": width, "height": 800}, locale="pt-BR")
+    table = server.table("paulista", ["human", "easy", "easy", "easy"], seed=6)
+    page = context.new_page()
+    page.goto(server.base + table["seats"][0]["link"])
+    page.wait_for_function(f"{MOVES} >= 0")
+    assert page.inner_text("#who") == "você é o lugar 0"
+    assert "placar" in page.inner_text("#board").lower() and "jogar" in page.inner_text("#menu")
+    for _turn in range(6):
+        before = int(page.evaluate(MOVES))
+        page.click("#menu button")
+        page.wait_for_function(f"{MOVES} > {before} || document.body.dataset.over === '1'")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.click("nav.lang a[data-lang=en]")
+    page.wait_for_function(f"document.documentElement.lang === 'en' && {MOVES} >= 0")
+    assert page.inner_text("#who") == "you are seat 0"
+    page.goto(server.base + "/")
+    assert page.evaluate("document.documentElement.lang") == "en"  # the cookie's choice
+    context.close()

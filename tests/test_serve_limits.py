@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from engine import i18n
 from engine.replay.verify import verify_file
 from engine.serve import Limits
 from engine.serve.table import HUMAN, Table
@@ -224,10 +225,12 @@ def test_players_have_names(tmp_path: Path) -> None:
         assert server.join(table["seats"][1]["link"]).hello["names"] == shown
 
 
-def test_the_moves_panel_speaks_the_menu_s_words() -> None:
+@pytest.mark.parametrize("lang", ["en", "pt-BR"])
+def test_the_moves_panel_speaks_the_menu_s_words(lang: str) -> None:
     """Issue 40 (12): the moves panel says what the buttons say (``aceito``, ``coberta``,
-    not ``accept``, ``a card face down``), and each move carries its hand (the page draws a
-    line between hands)."""
+    not ``accept``, ``a card face down``), in either language (issue 43), and each move
+    carries its hand (the page draws a line between hands)."""
+    i18n.use(lang)
     table = Table.new("paulista", [HUMAN] * 4, seed=4)
     said: dict[str, str] = {}
     for _ in range(60):
@@ -240,10 +243,11 @@ def test_the_moves_panel_speaks_the_menu_s_words() -> None:
         table.submit(seat, pick["move"])
         if {"accept", "play-covered"} <= set(said):
             break
-    seen = {(m["kind"], m["covered"]): m["text"] for m in table.recent[None]}
+    recent = json.loads(table.message(None))["recent"]
+    seen = {(m["kind"], m["covered"]): m["text"] for m in recent}
     assert seen[("accept", False)] == said["accept"] == "aceito"
     assert seen[("play", True)] == "coberta"
-    assert all(isinstance(m["hand"], int) for m in table.recent[None])
+    assert all(isinstance(m["hand"], int) for m in recent)
 
 
 def test_a_person_names_their_seat_on_joining(tmp_path: Path) -> None:

@@ -220,7 +220,7 @@ def test_the_script_is_not_ended_by_a_player_s_name() -> None:
     header = {"truco_log": 1, "variant": "paulista", "seed": 7,
               "players": ["</script><script>alert(1)</script>", "B", "C", "D"]}
     page, _ = replay_page((json.dumps(header) + "\n").encode(), "x.jsonl")
-    assert page.count("</script>") == 2
+    assert page.count("</script>") == page.count("<script") == 4  # the page's own scripts only
     assert _payload(page)["info"]["names"][0].startswith("</script>")
 
 

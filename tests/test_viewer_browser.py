@@ -22,6 +22,8 @@ import pytest
 
 from engine.logformat import record_random
 from engine.simulate import run_simulation
+from engine.telling import move_words
+from engine.variant import load_variant
 from engine.viewer import replay_page, simulate_page
 from engine.viewer.steps import undelta
 from tests.conftest import REPO
@@ -361,7 +363,7 @@ _LAYOUT = """() => {
       }
     }
   };
-  const steps = Number(document.getElementById("counter").textContent.split(" of ")[1]);
+  const steps = document.querySelectorAll("#moves li").length - 1;
   for (let step = 0; step <= steps; step++) {
     const at = "step " + step + ": ";
     const before = problems.length;
@@ -424,6 +426,25 @@ def test_the_layout_has_no_overlap_and_no_overflow(browser: Any, tmp_path: Path,
     path, _ = _page(tmp_path, (REPO / "replays" / log).read_bytes(), log)
     page = Page(browser, path, "#m=0")
     page.page.set_viewport_size({"width": width, "height": 800})
+    problems = page.page.evaluate(_LAYOUT)
+    assert problems == [], "\n".join(problems[:20])
+    assert page.errors == []
+    page.close()
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_the_portuguese_layout_has_no_overlap_and_no_overflow(
+        browser: Any, tmp_path: Path, family: str, width: int) -> None:
+    """Issue 43: the same in Brazilian Portuguese, whose words are longer."""
+    from engine import i18n
+
+    log = FAMILIES[family]
+    with i18n.using("pt-BR"):
+        path, _ = _page(tmp_path, (REPO / "replays" / log).read_bytes(), log)
+    page = Page(browser, path, "#m=0")
+    page.page.set_viewport_size({"width": width, "height": 800})
+    assert page.page.evaluate("document.documentElement.lang") == "pt-BR"
     problems = page.page.evaluate(_LAYOUT)
     assert problems == [], "\n".join(problems[:20])
     assert page.errors == []
@@ -615,7 +636,9 @@ def test_the_analysis_draws_the_evaluation_bar_and_marks_the_mistakes(
     items = page.page.query_selector_all("#moves li[class*='mark-']")
     assert len(items) == len(marked) > 0
     first = marked[0]
-    assert f"better {first['best_move']}" in items[0].inner_text()
+    rules = load_variant("paulista")  # issue 43: the better move in the table's words
+    better = f"better {move_words(first['best_move'], rules)}"
+    assert better in items[0].inner_text() and first["best_move"] not in items[0].inner_text()
     assert len(page.page.query_selector_all("#evalgraph rect")) == len(marked)
     # the bar at the step of the first marked move: the played move's chance, for team 0
     steps = undelta(_payload(html)["steps"])
@@ -628,7 +651,9 @@ def test_the_analysis_draws_the_evaluation_bar_and_marks_the_mistakes(
     assert first["mark"] in page.page.inner_text("#now")
     seat = first["seat"]
     page.go(f"#m={at}&seat={(seat + 1) % 4}")
-    assert f"better {first['best_move']}" not in page.page.inner_text("#moves")
+    other = (seat + 1) % 4  # only that seat's marks, the first one's not among them
+    items = page.page.query_selector_all("#moves li[class*='mark-']")
+    assert len(items) == len([d for d in marked if d["seat"] == other])
     assert page.errors == [] and page.requests == []
     page.close()
 
@@ -651,5 +676,40 @@ def test_the_evaluation_bar_of_three_teams_is_team_0_s_own(browser: Any, tmp_pat
     width = page.page.evaluate("document.getElementById('evalfill').style.width")
     assert abs(float(width.rstrip("%")) - 100 * win) < 0.06
     assert page.page.inner_text("#evaltext").count("%") == 1
+    assert page.errors == [] and page.requests == []
+    page.close()
+
+
+@pytest.mark.parametrize("log", ["paulista-seed1.jsonl", "gauderio-seed1.jsonl"])
+def test_every_word_the_viewer_draws_goes_through_the_catalog(browser: Any, tmp_path: Path,
+                                                               log: str) -> None:
+    """Issue 43: the viewer in the test locale ``qps`` (every catalog message marked), with
+    the analysis's marks, at every step and through one seat's eyes: no word a reader sees
+    escaped the catalog (cards, numbers, the players' names, the table's words aside)."""
+    import re
+
+    from test_play_pseudo import _table_words, unmarked
+
+    from engine import i18n
+    from engine.analysis import analyse
+    from tests.test_serve_language import OWN_WORDS
+
+    data = (REPO / "replays" / log).read_bytes()
+    report = analyse(data, log, playouts=4)
+    with i18n.using(i18n.PSEUDO):
+        html, _ = replay_page(data, log, analysis=report)
+    info = _payload(html)["info"]
+    words = sorted({*OWN_WORDS, *_table_words(info["variant"]), *info["names"], log, "M"},
+                   key=len, reverse=True)
+    path = tmp_path / "qps.html"
+    path.write_text(html, encoding="utf-8")
+    page = Page(browser, path)
+    steps = len(undelta(_payload(html)["steps"]))
+    for i in range(0, steps, max(1, steps // 25)):
+        for eye in ("", "&seat=1"):
+            page.go(f"#m={i}{eye}")
+            text = re.sub(r"(?m)^(?:10|[2-9JQKA★]|X\d)$", "", page.page.inner_text("body"))
+            bad = unmarked(text, words)
+            assert bad == [], (i, eye, bad[:10])
     assert page.errors == [] and page.requests == []
     page.close()

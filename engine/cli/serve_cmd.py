@@ -79,8 +79,8 @@ def serve_(host: str, port: int, data: str, seat_timeout: float, rate: float,
       truco serve --host 0.0.0.0 --port 8080 --data ~/truco-tables
       truco serve --bot mine='python3 examples/bots/first.py'
     """
-    # The pages speak English until they read the catalogs (issue 43's second part): the
-    # table's words they get from engine.telling must not come in another language.
+    # Each page and connection speaks its own language (engine.serve.language: its switch,
+    # else Accept-Language); whatever the server says outside them is English.
     i18n.use(i18n.ENGLISH)
     limits = Limits(seat_timeout=seat_timeout or None, rate=rate, burst=max(1, int(2 * rate)),
                     linger=linger, client_tables=client_tables,

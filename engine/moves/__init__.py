@@ -63,6 +63,7 @@ from pkgutil import iter_modules
 from typing import TYPE_CHECKING, Any
 
 from engine.actions import declare
+from engine.i18n import _, person
 from engine.moves.scoring import HandEnd, hooks_in_order
 from engine.payload import DERIVED, LogEvent, Payload
 from engine.ruling import Ruling, condition, effect
@@ -229,6 +230,13 @@ class KindState:
     def shown(self, value: Any) -> bool:
         """Whether ``value`` is written in a position and an observation (:attr:`optional`)."""
         return not self.optional or value != self.fresh
+
+
+def said_told(a: Action, w: Words) -> str:
+    """A move the variant names (``w.said``: ``quero``, ``vou ao baralho``) told in a log's
+    transcript: ``'Ana says: quero'``, ``'you say: quero'``."""
+    return person(a.seat == w.me, _("you say: {said}"), _("{who} says: {said}"), who=w.who,
+                  said=w.said)
 
 
 def flag(about: str) -> dict[str, Any]:

@@ -6,7 +6,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.i18n import _, mark, person
-from engine.moves import MoveKind, Waiting, Words, has_ladder, move_transitions, register
+from engine.moves import (
+    MoveKind,
+    Waiting,
+    Words,
+    has_ladder,
+    move_transitions,
+    register,
+    said_told,
+)
 from engine.moves.answers import judge_answer, may_answer
 from engine.moves.outcome import accept_pending
 from engine.payload import LogEvent, Payload
@@ -51,10 +59,11 @@ def _menu(a: Action, w: Words) -> str:
     return _("{word} (accept)").format(word=w.rules.move_name("accept", "aceito"))
 
 def _told(a: Action, w: Words) -> str:
+    worth = "" if w.settles else _("the hand is worth {value}").format(value=w.value)
     if w.said is not None:
-        return f"{w.who} say{w.s}: {w.said}" + ("" if w.settles else
-                                                 f" (the hand is worth {w.value})")
-    return f"{w.who} accept{w.s}" + ("" if w.settles else f": the hand is worth {w.value}")
+        return said_told(a, w) + (f" ({worth})" if worth else "")
+    return person(a.seat == w.me, _("you accept"), _("{who} accepts"), who=w.who) + (
+        f": {worth}" if worth else "")
 
 
 KIND = register(MoveKind(

@@ -43,6 +43,7 @@ from engine.moves import (
     has_ladder,
     move_transitions,
     register,
+    said_told,
 )
 from engine.moves.answers import judge_answer, refuse
 from engine.moves.bets import (
@@ -172,8 +173,9 @@ def _menu(a: Action, w: Words) -> str:
 
 def _told(a: Action, w: Words) -> str:
     if w.said is not None:
-        return f"{w.who} say{w.s}: {w.said}"
-    return f"{w.who} concede{w.s} the hand (corre)"
+        return said_told(a, w)
+    return person(a.seat == w.me, _("you concede the hand (corre)"),
+                  _("{who} concedes the hand (corre)"), who=w.who)
 
 
 def _checks(d: dict[str, Any], err: Err) -> Iterator[VariantError]:

@@ -16,6 +16,7 @@ from engine.moves import (
     Words,
     move_transitions,
     register,
+    said_told,
 )
 from engine.moves.deal import has_decision
 from engine.moves.outcome import conclude, other_team
@@ -106,8 +107,12 @@ def _menu(a: Action, w: Words) -> str:
 
 def _told(a: Action, w: Words) -> str:
     if w.said is not None:
-        return f"{w.who} say{w.s}: {w.said}"
-    return f"{w.who} decide{w.s} to {'play' if a.play_on else 'fold'}"
+        return said_told(a, w)
+    if a.play_on:
+        return person(a.seat == w.me, _("you decide to play"), _("{who} decides to play"),
+                      who=w.who)
+    return person(a.seat == w.me, _("you decide to fold"), _("{who} decides to fold"),
+                  who=w.who)
 
 
 KIND = register(MoveKind(

@@ -210,7 +210,8 @@ def _space(rules: Rules) -> list[tuple[tuple[int, ...], dict[str, Any], str]]:
 
 
 def _told(a: Action, w: Words) -> str:
-    return f"{w.who} call{w.s}: {a.call}"
+    return person(a.seat == w.me, _("you call: {call}"), _("{who} calls: {call}"), who=w.who,
+                  call=a.call)
 
 
 # -- its bets in a position (engine.matchpos) ---------------------------------------------

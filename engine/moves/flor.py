@@ -370,7 +370,8 @@ def _space(rules: Rules) -> list[tuple[tuple[int, ...], dict[str, Any], str]]:
 
 
 def _told(a: Action, w: Words) -> str:
-    return f"{w.who} sing{w.s}: {a.call}"
+    return person(a.seat == w.me, _("you sing: {call}"), _("{who} sings: {call}"), who=w.who,
+                  call=a.call)
 
 
 def _typed(rules: Rules) -> list[tuple[int, tuple[str, ...], str]]:

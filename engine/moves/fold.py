@@ -13,7 +13,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.i18n import _, person
-from engine.moves import FOLD_WORDS, MoveKind, Words, has_ladder, move_transitions, register
+from engine.moves import (
+    FOLD_WORDS,
+    MoveKind,
+    Words,
+    has_ladder,
+    move_transitions,
+    register,
+    said_told,
+)
 from engine.moves.answers import judge_answer, refuse
 from engine.moves.outcome import conclude
 from engine.payload import LogEvent, Payload
@@ -72,8 +80,9 @@ def _menu(a: Action, w: Words) -> str:
     return _("{word} (fold)").format(word=w.rules.move_name("fold", "corro"))
 
 def _told(a: Action, w: Words) -> str:
-    alone = "" if w.settles else " (a partner must answer)"  # betting.refusal
-    return (f"{w.who} say{w.s}: {w.said}" if w.said is not None else f"{w.who} fold{w.s}") + alone
+    alone = "" if w.settles else " " + _("(a partner must answer)")  # betting.refusal
+    return (said_told(a, w) if w.said is not None else person(
+        a.seat == w.me, _("you fold"), _("{who} folds"), who=w.who)) + alone
 
 
 KIND = register(MoveKind(

@@ -60,7 +60,8 @@ def _menu(a: Action, w: Words) -> str:
 
 
 def _told(a: Action, w: Words) -> str:
-    return f"{w.who} say{w.s}: não quero"
+    return person(a.seat == w.me, _("you say: {said}"), _("{who} says: {said}"), who=w.who,
+                  said="não quero")
 
 
 KIND = register(MoveKind(

@@ -323,7 +323,9 @@ def _space(rules: Rules) -> list[tuple[tuple[int, ...], dict[str, Any], str]]:
 
 
 def _told(a: Action, w: Words) -> str:
-    return f"{w.who} play{w.s} {w.card(a.card)}" + (f" {COBERTA}" if a.covered else "")  # type: ignore[arg-type]
+    card = w.card(a.card) + (f" {COBERTA}" if a.covered else "")  # type: ignore[arg-type]
+    return person(a.seat == w.me, _("you play {card}"), _("{who} plays {card}"), who=w.who,
+                  card=card)
 
 
 def _refuse_kill(message: str, at: str) -> PositionError:

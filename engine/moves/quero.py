@@ -71,7 +71,8 @@ def _menu(a: Action, w: Words) -> str:
 
 
 def _told(a: Action, w: Words) -> str:
-    return f"{w.who} say{w.s}: quero"
+    return person(a.seat == w.me, _("you say: {said}"), _("{who} says: {said}"), who=w.who,
+                  said="quero")
 
 
 KIND = register(MoveKind(

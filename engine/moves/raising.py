@@ -260,9 +260,15 @@ def _space(rules: Rules) -> list[tuple[tuple[int, ...], dict[str, Any], str]]:
 
 
 def _told(a: Action, w: Words) -> str:
-    card = f" with {w.card(a.card)}" if a.card is not None else ""
-    penalty = "  (a raise where none is allowed)" if w.settles else ""
-    return f"{w.who} raise{w.s}: {w.rules.step_name(a.value or 0)} ({a.value}){card}{penalty}"
+    step = f"{w.rules.step_name(a.value or 0)} ({a.value})"
+    if a.card is not None:
+        said = person(a.seat == w.me, _("you raise: {step} with {card}"),
+                      _("{who} raises: {step} with {card}"), who=w.who, step=step,
+                      card=w.card(a.card))
+    else:
+        said = person(a.seat == w.me, _("you raise: {step}"), _("{who} raises: {step}"),
+                      who=w.who, step=step)
+    return said + ("  " + _("(a raise where none is allowed)") if w.settles else "")
 
 
 KIND = register(MoveKind(

@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
+import html
 import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from pathlib import Path
-from string import Template
 from typing import Any
 
 from starlette.applications import Starlette
@@ -29,9 +27,13 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from engine import i18n
 from engine.bots import bot_problem
 from engine.errors import TrucoError, VariantError
+from engine.i18n import _
 from engine.resources import shipped_variants
+from engine.serve import language
+from engine.serve.conn import Conn, read, send_error, turn_away
 from engine.serve.guard import (
     CHECK_KEYS,
     CREATE_KEYS,
@@ -41,7 +43,6 @@ from engine.serve.guard import (
     player_names,
     refusal,
     request_object,
-    untrusted_json,
 )
 from engine.serve.store import (
     HOUSE_FILE,
@@ -60,21 +61,9 @@ _ASSETS = Path(__file__).resolve().parent / "assets"
 
 def _closed(table_id: str) -> str:
     """What a connection to a closed table is told (``closed``, then 4410)."""
-    return (f"the match is over and the table has closed: its log and replay stay "
-            f"(/t/{table_id}/log, /t/{table_id}/replay)")
-@dataclass
-class _Conn:
-    ws: WebSocket
-    seat: int | None  # None: a spectator
-    allowance: float = 0.0
-    stamp: float = field(default_factory=time.monotonic)
-    refused: int = 0  # refused messages in a row
-    name: object = None  # the name the join message gave, if any
-    told: bool = False  # the client was told it sends too fast (the next too_fast is not)
-    #: The join message's ``entropy`` (mixed into a sealed table's seed before its deal).
-    entropy: object = None
-
-
+    return _("the match is over and the table has closed: its log and replay stay "
+             "({log}, {replay})").format(log=f"/t/{table_id}/log",
+                                         replay=f"/t/{table_id}/replay")
 class Server:
     """The tables in memory, their connections, and the files under ``data``."""
 
@@ -84,7 +73,7 @@ class Server:
         self.bot_commands = dict(bot_commands or {})
         self.store = Store(data, bot_commands=self.bot_commands)
         self.tables: dict[str, Table] = {}
-        self.conns: dict[str, list[_Conn]] = {}
+        self.conns: dict[str, list[Conn]] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         #: When each person seat that was joined was left without a connection (a seat
         #: never joined is not timed: the game waits for its person).
@@ -160,7 +149,9 @@ class Server:
             conns = self.conns.pop(table.id, [])
         for conn in conns:
             with contextlib.suppress(Exception):  # a connection closing already
-                await _send_error(conn.ws, "closed", _closed(table.id))
+                with i18n.using(conn.lang):
+                    told = _closed(table.id)
+                await send_error(conn.ws, "closed", told)
                 await conn.ws.close(4410)
 
     def players(self) -> list[str]:
@@ -172,11 +163,14 @@ class Server:
         """Every connection of ``table`` its state message, all built from one position
         (under the table's lock: no move is made while they are)."""
         conns = list(self.conns.get(table.id, ()))
+        texts = {}
         async with self.lock(table.id):
-            texts = {seat: table.message(seat) for seat in {c.seat for c in conns}}
+            for seat, lang in {(c.seat, c.lang) for c in conns}:
+                with i18n.using(lang):
+                    texts[seat, lang] = table.message(seat)
         for conn in conns:
             with contextlib.suppress(Exception):  # a connection closing: its loop ends it
-                await conn.ws.send_text(texts[conn.seat])
+                await conn.ws.send_text(texts[conn.seat, conn.lang])
 
     async def sweep(self) -> None:
         """The stand-in bot for each awaited person seat left empty past the wait; each
@@ -208,12 +202,12 @@ def _asset(name: str) -> str:
     return (_ASSETS / name).read_text(encoding="utf-8")
 
 
-def _page(name: str, **values: str) -> HTMLResponse:
-    """A page of ``assets/``, its CSS (the viewer's and this page's) and script inline."""
-    text = Template(_asset(f"{name}.html")).substitute(
-        css=asset("viewer.css") + _asset("serve.css"), script=_asset(f"{name}.js"), **values)
-    return HTMLResponse(text, headers={"Cache-Control": "no-store",
-                                       "Referrer-Policy": "no-referrer"})
+def _page(request: Request, name: str, **values: str) -> HTMLResponse:
+    """A page of ``assets/`` in the request's language (:func:`engine.serve.language.page`),
+    its CSS (the viewer's and this page's) and script inline."""
+    return language.page(request, _asset(f"{name}.html"),
+                         css=asset("viewer.css") + _asset("serve.css"),
+                         script=_asset(f"{name}.js"), **values)
 
 
 async def lobby(request: Request) -> Response:
@@ -223,8 +217,18 @@ async def lobby(request: Request) -> Response:
         r = load(name)
         variants.append({"name": name, "title": r.title or r.name, "players": r.players,
                          "team_of": list(r.team_of)})
-    data = {"variants": variants, "players": server.players()}
-    return _page("lobby", data=embed_json(data))
+    with i18n.using(language.language(request)):
+        labels = {p: _("a person (invite link)") if p == HUMAN else _("bot: {kind}").format(
+            kind=_level(p)) for p in server.players()}
+    data = {"variants": variants, "players": server.players(), "labels": labels}
+    return _page(request, "lobby", data=embed_json(data))
+
+
+def _level(player: str) -> str:
+    """A seat's choice of the lobby for people: a level's name translated, a bot the
+    operator named as named."""
+    said = {"easy": _("easy"), "medium": _("medium"), "hard": _("hard")}
+    return said.get(player, player)
 
 
 async def check(request: Request) -> Response:
@@ -305,9 +309,12 @@ async def page(request: Request) -> Response:
     if table_id not in server.tables:
         if server.store.closed_log(table_id) is not None:  # closed: the game in the viewer
             return RedirectResponse(f"/t/{table_id}/replay", 303)
-        return HTMLResponse("<!DOCTYPE html><title>no such table</title>"
-                            "<p>No such table.</p>", 404)
-    return _page("table", table=table_id)
+        lang = language.language(request)
+        with i18n.using(lang):
+            said = html.escape(_("no such table"))
+        return HTMLResponse(f'<!DOCTYPE html><html lang="{lang}"><title>{said}</title>'
+                            f"<p>{said}</p>", 404)
+    return _page(request, "table", table=table_id)
 
 
 async def finished(request: Request) -> tuple[str, str] | Response:
@@ -361,8 +368,9 @@ async def replay(request: Request) -> Response:
     if isinstance(found, Response):
         return found
     table_id, text = found
-    html = await asyncio.to_thread(server.store.replay_html, table_id, text)
-    return HTMLResponse(html)
+    with i18n.using(language.language(request)):  # the viewer in the page's language
+        page = await asyncio.to_thread(server.store.replay_html, table_id, text)
+    return HTMLResponse(page, headers={"Content-Language": language.language(request)})
 
 
 async def socket(ws: WebSocket) -> None:
@@ -406,104 +414,53 @@ async def _sweeper(server: Server) -> None:
             await server.sweep()
 
 
-async def _turn_away(ws: WebSocket, code: str, message: str, close: int) -> None:
-    """Refuse the connection: ``code`` and ``message``, then closed with ``close`` (a client
-    gone meanwhile is no fault of the server's: nothing is logged)."""
-    with contextlib.suppress(Exception):
-        await _send_error(ws, code, message)
-        await ws.close(close)
-
-
-async def _send_error(ws: WebSocket, code: str, message: str) -> None:
-    await ws.send_text(json.dumps({"type": "error", "code": code, "message": message},
-                                  ensure_ascii=False))
-
-
-async def _read(server: Server, ws: WebSocket, conn: _Conn | None) -> dict[str, Any] | str:
-    """The next message as a JSON object, or the refusal's code after telling the client
-    (``"closed"``: the connection ended)."""
-    msg = await ws.receive()
-    if msg["type"] == "websocket.disconnect":
-        return "closed"
-    text = msg.get("text")
-    limits = server.limits
-    if conn is not None:  # the token bucket: ``rate`` a second, ``burst`` at once
-        now = time.monotonic()
-        conn.allowance = min(limits.burst, conn.allowance + (now - conn.stamp) * limits.rate)
-        conn.stamp = now
-        if conn.allowance < 1:  # told once a run: the runs after it are not answered
-            if not conn.told:
-                conn.told = True
-                await _send_error(ws, "too_fast", f"at most {limits.rate:g} messages a "
-                                  "second: this one is not read, nor are the next ones "
-                                  "sent too fast (and they are not answered)")
-            return "too_fast"
-        conn.allowance -= 1
-        conn.told = False
-    if text is None:
-        await _send_error(ws, "malformed", "messages are JSON text, not binary")
-        return "malformed"
-    if len(text) > limits.message:
-        await _send_error(ws, "too_large", f"a message is at most {limits.message} "
-                                           "characters")
-        return "too_large"
-    try:
-        data = untrusted_json(text)
-    except ValueError as exc:
-        await _send_error(ws, "malformed", f"the message is {exc}" if str(exc) == "not JSON"
-                          else f"the message is refused: {exc}")
-        return "malformed"
-    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        await _send_error(ws, "malformed", 'a message is a JSON object with a "type"')
-        return "malformed"
-    return data
-
-
-async def _join(server: Server, ws: WebSocket, table: Table) -> _Conn | None:
-    for _ in range(3):  # a few tries at the join message, then the door closes
-        data = await _read(server, ws, None)
+async def _join(server: Server, ws: WebSocket, table: Table) -> Conn | None:
+    for _try in range(3):  # a few tries at the join message, then the door closes
+        data = await read(server.limits, ws, None)
         if data == "closed":
             return None
         if not isinstance(data, dict):
             continue
         token = data.get("token")
         if data["type"] != "join" or not isinstance(token, str):
-            await _send_error(ws, "join_first", 'the first message is {"type": "join", '
+            await send_error(ws, "join_first", 'the first message is {"type": "join", '
                                                 '"token": ...}')
             continue
         seat = table.seat_of(token)
         if seat is None:
-            await _turn_away(ws, "bad_token", "this link opens no seat of this table", 4403)
+            await turn_away(ws, "bad_token", _("this link opens no seat of this table"), 4403)
             return None
-        return _Conn(ws, None if seat < 0 else seat, float(server.limits.burst),
-                     name=data.get("name"), entropy=data.get("entropy"))
+        return Conn(ws, None if seat < 0 else seat, float(server.limits.burst),
+                     name=data.get("name"), entropy=data.get("entropy"), lang=i18n.current())
     await ws.close(4400)
     return None
 
 
 async def _play(server: Server, ws: WebSocket) -> None:
     await ws.accept()
+    # the words sent to this connection (its task's) in its page's language: ``?lang=``
+    i18n.use(language.offered(ws.query_params.get(language.PARAM)) or i18n.ENGLISH)
     table_id = ws.path_params["table"]
     table = server.tables.get(table_id)
     if table is None:
         if server.store.closed_log(table_id) is not None:
-            return await _turn_away(ws, "closed", _closed(table_id), 4410)
-        return await _turn_away(ws, "no_table", "no such table", 4404)
+            return await turn_away(ws, "closed", _closed(table_id), 4410)
+        return await turn_away(ws, "no_table", _("no such table"), 4404)
     try:  # the join within the limit's seconds, or the connection is closed
         conn = await asyncio.wait_for(_join(server, ws, table), server.limits.join)
     except WebSocketDisconnect:
         return
     except TimeoutError:
-        return await _turn_away(ws, "join_first", "no join message in time", 4408)
+        return await turn_away(ws, "join_first", "no join message in time", 4408)
     if conn is None:
         return
     if server.tables.get(table.id) is not table:  # it closed while the join was awaited
-        return await _turn_away(ws, "closed", _closed(table.id), 4410)
+        return await turn_away(ws, "closed", _closed(table.id), 4410)
     seat = conn.seat
     limits = server.limits
     if sum(c.seat == seat for c in server.conns[table.id]) >= limits.link:
-        return await _turn_away(ws, "too_many_connections", f"at most {limits.link} "
-                                "connections at once on one link", 4429)
+        return await turn_away(ws, "too_many_connections", _(
+            "at most {n} connections at once on one link").format(n=limits.link), 4429)
     server.conns[table.id].append(conn)
     if seat is not None:
         server.unjoined.pop(table.id, None)
@@ -514,19 +471,20 @@ async def _play(server: Server, ws: WebSocket) -> None:
     try:
         await ws.send_text(table.hello(seat))
         if bad_entropy is not None:  # told, the join stands
-            await _send_error(ws, "entropy", bad_entropy)
+            await send_error(ws, "entropy", bad_entropy)
         if conn.name is not None:
             await _rename(server, table, conn, conn.name)
         await server.broadcast(table)
         while True:
-            data = await _read(server, ws, conn)
+            data = await read(server.limits, ws, conn)
             if data == "closed":
                 break
             refused = not isinstance(data, dict) or await _handle(server, table, conn, data)
             conn.refused = conn.refused + 1 if refused else 0
             if conn.refused >= limits.refused:
-                await _send_error(ws, "flood", f"{limits.refused} refused messages in a "
-                                               "row: the connection is closed")
+                await send_error(ws, "flood", _("{n} refused messages in a row: the "
+                                                 "connection is closed").format(
+                                                     n=limits.refused))
                 await ws.close(1008)
                 break
     except WebSocketDisconnect:
@@ -543,7 +501,7 @@ async def _play(server: Server, ws: WebSocket) -> None:
         await server.broadcast(table)
 
 
-async def _handle(server: Server, table: Table, conn: _Conn, data: dict[str, Any]) -> bool:
+async def _handle(server: Server, table: Table, conn: Conn, data: dict[str, Any]) -> bool:
     """Answer a client's message; whether it was refused."""
     ws = conn.ws
     kind = data["type"]
@@ -558,38 +516,37 @@ async def _handle(server: Server, table: Table, conn: _Conn, data: dict[str, Any
     if kind == "name":
         return await _rename(server, table, conn, data.get("name"))
     if kind != "move":
-        await _send_error(ws, "unknown_type", f"{kind[:40]!r} is not a message: move, state, "
+        await send_error(ws, "unknown_type", f"{kind[:40]!r} is not a message: move, state, "
                                               "name")
         return True
     if conn.seat is None:
-        await _send_error(ws, "spectator", "a spectator makes no moves")
+        await send_error(ws, "spectator", _("a spectator makes no moves"))
         return True
     async with server.lock(table.id):
         try:
             await asyncio.to_thread(table.submit, conn.seat, data.get("move"))
         except Refusal as exc:
-            await _send_error(ws, exc.code, exc.message)
+            await send_error(ws, exc.code, exc.message)
             return True
         except ValueError as exc:  # a bot program that failed mid-move (a TrucoError too)
-            await _send_error(ws, "table_error", f"the table could not go on: {exc}")
+            await send_error(ws, "table_error",
+                              _("the table could not go on: {problem}").format(problem=exc))
     await server.broadcast(table)
     return False
 
 
-async def _rename(server: Server, table: Table, conn: _Conn, value: object) -> bool:
+async def _rename(server: Server, table: Table, conn: Conn, value: object) -> bool:
     """A person names their seat (where the lobby did not); whether it was refused."""
     names = player_names([value], 1)
     if isinstance(names, str) or names is None or names[0] is None or conn.seat is None:
-        why = names if isinstance(names, str) else "a name of 1 to 24 printable characters"
-        await _send_error(conn.ws, "name", "a spectator has no name to give"
-                          if conn.seat is None else why.replace("names: ", "name: ")
-                          .replace(" (seat 0)", ""))
+        await send_error(conn.ws, "name", _("a spectator has no name to give")
+                         if conn.seat is None else _("a name of 1 to 24 printable characters"))
         return True
     async with server.lock(table.id):
         try:
             await asyncio.to_thread(table.rename, conn.seat, names[0])
         except Refusal as exc:
-            await _send_error(conn.ws, exc.code, exc.message)
+            await send_error(conn.ws, exc.code, exc.message)
             return True
     await server.broadcast(table)
     return False

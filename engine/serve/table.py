@@ -37,9 +37,11 @@ from engine.bots import (
 from engine.cards import COBERTA, card_name
 from engine.errors import IllegalMoveError
 from engine.game import Match
+from engine.i18n import MARKS, _
 from engine.logformat import Recorder, dumps_event
 from engine.observation import Observation, to_json
 from engine.payload import NotationError
+from engine.refusals import refusal
 from engine.rules import Rules
 from engine.serve.fair import Seal
 from engine.simulate import bot_seed
@@ -216,7 +218,7 @@ class Table:
         if not isinstance(text, str) or len(text) > 200:
             raise Refusal("malformed", "a move is a string in the log's words, e.g. 'play 1 4c'")
         if m.is_over:
-            raise Refusal("match_over", "the match is over")
+            raise Refusal("match_over", _("the match is over"))
         if self.player_of[seat] != HUMAN:
             raise Refusal("not_your_seat", f"seat {seat} is a bot's")
         if seat in self.offers and text in (f"pass {seat}", f"pass {seat} hand"):
@@ -236,7 +238,7 @@ class Table:
             if action.seat != seat:
                 raise Refusal("not_your_seat", f"you are seat {seat}, not seat {action.seat}")
             if action.position is not None or not m.is_legal(action):
-                raise Refusal(*_why_not(m, action))
+                raise Refusal(*_why_not(m, action, self.names))
         self.apply(action)
         self.run_bots()
         self.write_log()
@@ -331,9 +333,10 @@ class Table:
         if self.player_of[seat] != HUMAN:
             raise Refusal("not_your_seat", f"seat {seat} is a bot's")
         if self.names[seat] != f"Player {seat}":
-            raise Refusal("named", f"seat {seat} is named already: {self.names[seat]}")
+            raise Refusal("named", _("this seat is named already: {name}").format(
+                name=self.names[seat]))
         self.names[seat] = name
-        first, _, rest = self.out.getvalue().partition("\n")
+        first, _sep, rest = self.out.getvalue().partition("\n")
         header = json.loads(first)
         header["players"] = list(self.names)
         self.out.seek(0)
@@ -394,14 +397,14 @@ class Table:
             if self.player_of[seat] == HUMAN:
                 legal = _menu(observation, self.rules)
             if seat in self.offers:  # M3: the bot's card waits for this seat's raise or pass
-                legal += [{"move": f"pass {seat}", "kind": "pass", "label": "let it play",
+                legal += [{"move": f"pass {seat}", "kind": "pass", "label": _("let it play"),
                            "card": None, "covered": False, "position": None},
                           {"move": f"pass {seat} hand", "kind": "pass",
-                           "label": "no more offers this hand", "card": None,
+                           "label": _("no more offers this hand"), "card": None,
                            "covered": False, "position": None}]
         msg = {"type": "state", "seat": seat, "moves": self.moves, "over": m.is_over,
                "winner": m.winner, "seats": self.seat_list(), "obs": obs, "legal": legal,
-               "recent": self.recent[seat]}
+               "recent": [told(e, self.rules) for e in self.recent[seat]]}
         if self.seal is not None and m.is_over:  # the reveal: never before the end
             msg["reveal"] = self.seal.reveal()
         return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
@@ -432,7 +435,7 @@ def resume(match: Match, steps: Sequence[Action | Deal]) -> dict[int | None, lis
 
     >>> m = Match.new("paulista", seed=7)
     >>> recent = resume(m, [Action.play(1, m.hand.hands[1][0])])
-    >>> recent[1][0]["card"], recent[None][0]["text"]
+    >>> recent[1][0]["card"], told(recent[None][0], m.rules)["text"]
     ('2h', '2♥')
     """
     moves = sum(isinstance(step, Action) for step in steps)
@@ -465,13 +468,14 @@ def _view_legal(m: Match, seat: int) -> list[Action]:
     return list(m.observation(seat)["legal"])
 
 
-def _why_not(m: Match, action: Action) -> tuple[str, str]:
-    """The refusal of an illegal move: the engine's own reason and code."""
+def _why_not(m: Match, action: Action, names: list[str]) -> tuple[str, str]:
+    """The refusal of an illegal move: the engine's code, and its reason told to the seat
+    that sent it, with its rule (:func:`engine.refusals.refusal`)."""
     try:
         m.clone().apply(action)
     except IllegalMoveError as exc:
-        return exc.code, f"{action}: {exc.why}"
-    return "illegal", f"{action}: not a move now"
+        return exc.code, f"{action}: {refusal(exc.code, exc.why, action, m, action.seat, names)}"
+    return "illegal", f"{action}: " + _("not a move now")
 
 
 def _menu(obs: Observation, rules: Rules) -> list[dict[str, Any]]:
@@ -519,33 +523,43 @@ def move_label(a: Action, rules: Rules, names: dict[str, str]) -> str:
 
 def _public_move(action: Action, m: Match, seen: dict[str, Any] | None, hand: int,
                  rules: Rules) -> dict[str, Any]:
-    """A move as a viewer saw it, in the words of the seats' menus (a covered card is
-    ``coberta``, an accept ``aceito``...) and the hand it was made in: a played card's face
-    only where ``seen`` (the viewer's view just after it, :meth:`Table.view`; needed for a
-    card only) shows it, a raise's named card never (it shows in ``shown`` if it is shown)."""
-    return {**_told(action, m, seen, hand, rules), "hand": hand}
-
-
-def _told(action: Action, m: Match, seen: dict[str, Any] | None, hand: int,
-          rules: Rules) -> dict[str, Any]:
+    """A move as a viewer saw it (its words are :func:`told` when it is sent, in the
+    connection's language) and the hand it was made in: a played card's face only where
+    ``seen`` (the viewer's view just after it, :meth:`Table.view`; needed for a card only)
+    shows it, a raise's named card never (it shows in ``shown`` if it is shown)."""
+    card = None
     if action.kind == "play":
         assert seen is not None, "a card is told from the viewer's view"
-        obs = seen
-        last = obs.get("last_hand") or {}
-        played = obs["played"] if m.hand_number == hand else last.get("played", [])
+        last = seen.get("last_hand") or {}
+        played = seen["played"] if m.hand_number == hand else last.get("played", [])
         mine = [p for p in played if p["seat"] == action.seat]
         card = mine[-1]["card"] if mine else None
+    return {"seat": action.seat, "kind": action.kind, "card": card,
+            "covered": action.covered if action.kind == "play" else False, "hand": hand,
+            "action": action}
+
+
+def told(move: dict[str, Any], rules: Rules) -> dict[str, Any]:
+    """A public move (:func:`_public_move`) as the page lists it, in the words of the seats'
+    menus (a covered card is ``coberta``, an accept ``aceito``...), in the language spoken
+    now."""
+    action: Action = move["action"]
+    if action.kind == "play":
+        card = move["card"]
         text = COBERTA if card is None else named(card, card_names(rules)) + (
             f" ({COBERTA})" if action.covered else "")
-        return {"seat": action.seat, "kind": "play", "card": card, "covered": action.covered,
-                "text": text}
-    if action.kind == "raise":
-        return {"seat": action.seat, "kind": "raise", "card": None, "covered": False,
-                "text": rules.step_name(action.value or 0)}
-    label = menu_entry(action, rules, None).split(" (")[0] if action.card is None \
-        else action.kind
-    return {"seat": action.seat, "kind": action.kind, "card": None, "covered": False,
-            "text": label}
+    elif action.kind == "raise":
+        text = rules.step_name(action.value or 0)
+    else:
+        text = _head(menu_entry(action, rules, None)) if action.card is None else action.kind
+    return {**{k: v for k, v in move.items() if k != "action"}, "text": text}
+
+
+def _head(label: str) -> str:
+    """A menu entry without its explanation: ``'aceito (accept)'`` is ``'aceito'`` (a mark of
+    the test locale that the cut left open is closed)."""
+    head = label.split(" (")[0]
+    return head + MARKS[1] * (head.count(MARKS[0]) - head.count(MARKS[1]))
 
 
 def public_view(m: Match) -> dict[str, Any]:

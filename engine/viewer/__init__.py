@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import html as _html
 import json
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from string import Template
 from typing import IO, Any
 
+from engine.i18n import _, catalog_json, current, localize_html
 from engine.logread import LogProblem
+from engine.telling import move_words
 from engine.viewer.annotations import AnalysisMismatch, overlay
 from engine.viewer.charts import compare_page, simulate_page
 from engine.viewer.steps import OWN_KEYS, StepBuilder, build_steps, delta
@@ -52,7 +54,7 @@ def replay_page(data: IO[bytes] | bytes, file: str, *, base: Path | None = None,
     evaluation bar and marks the mistakes (:mod:`engine.viewer.annotations`; an analysis of
     another log raises :class:`~engine.viewer.annotations.AnalysisMismatch`)."""
     builder, problem = build_steps(data, file, base=base)
-    info = dict(builder.info) or {"title": "an invalid log", "variant": "", "seed": None,
+    info = dict(builder.info) or {"title": _("an invalid log"), "variant": "", "seed": None,
                                   "players": 0, "names": [], "teams": 0, "team_of": [],
                                   "ladder": [], "target": 0, "games_to_win": 0,
                                   "card_names": {}, "lines": []}
@@ -60,14 +62,17 @@ def replay_page(data: IO[bytes] | bytes, file: str, *, base: Path | None = None,
     steps = builder.steps
     payload = {"info": info, "own": list(OWN_KEYS), "steps": delta(steps)}
     if analysis is not None and problem is None:
-        payload["an"] = overlay(analysis, steps, info, builder.digest.hexdigest())
+        rules = builder.match.rules if builder.match is not None else None
+        payload["an"] = overlay(analysis, steps, info, builder.digest.hexdigest(),
+                                None if rules is None else partial(move_words, rules=rules))
     names = info["names"]
     title = f"{info['title']}: {Path(file).name}"
-    sub = [f"seed {info['seed']}" if info.get("seed") is not None else "recorded deals",
-           " · ".join(names)]
+    sub = [_("seed {seed}").format(seed=info["seed"]) if info.get("seed") is not None
+           else _("recorded deals"), " · ".join(names)]
     if problem is not None:
-        sub.append(f"invalid at line {problem.line}")
-    page = Template(asset("viewer.html")).substitute(
+        sub.append(_("invalid at line {line}").format(line=problem.line))
+    page = Template(localize_html(asset("viewer.html"))).substitute(
         title=_html.escape(title), subtitle=_html.escape(" · ".join(s for s in sub if s)),
-        css=asset("viewer.css"), script=asset("viewer.js"), data=embed_json(payload))
+        css=asset("viewer.css"), script=asset("viewer.js"), data=embed_json(payload),
+        i18n=embed_json(catalog_json(current(), asset("viewer.js"))), i18n_js=asset("i18n.js"))
     return page, problem

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.errors import TrucoError
@@ -99,13 +99,15 @@ def _header(analysis: object, info: dict[str, Any], digest: str) -> dict[str, An
 
 
 def overlay(analysis: object, steps: Sequence[dict[str, Any]],
-            info: dict[str, Any], digest: str) -> dict[str, Any]:
+            info: dict[str, Any], digest: str,
+            words: Callable[[str], str] | None = None) -> dict[str, Any]:
     """The page's ``an`` data from ``analysis`` (the JSON of ``truco analyze --json``), checked
     against the log's ``steps``, header ``info`` (its ``teams`` and ``team_of``) and
     ``digest`` (:class:`~engine.replay.identity.LogDigest`): ``teams``, ``marks`` and
     ``by_line`` (per decision line: seat, team, the played move's chance to win, the best
     move's, the loss, the mark, the played move, the best move, and in hindsight the best
-    move and the loss, or ``None``). Raises :class:`AnalysisMismatch`."""
+    move and the loss, or ``None``): the moves in the table's words where ``words`` turns a
+    notation into them (:func:`engine.telling.move_words`). Raises :class:`AnalysisMismatch`."""
     marks = _header(analysis, info, digest)
     assert isinstance(analysis, dict)
     moves = {s["ln"] for s in steps if s.get("k") == "move"}
@@ -118,7 +120,10 @@ def overlay(analysis: object, steps: Sequence[dict[str, Any]],
         if type(line) is not int or line not in moves:
             raise AnalysisMismatch(f"the analysis is of another log: {at} is at line "
                                    f"{line!r}, where the log has no move")
-        by_line[str(line)] = _entry(d, at, info, list(marks))
+        entry = _entry(d, at, info, list(marks))
+        if words is not None:  # the played, best and hindsight's best moves, for people
+            entry[6:9] = [m if m is None else words(m) for m in entry[6:9]]
+        by_line[str(line)] = entry
     return {"teams": info["teams"], "marks": marks, "by_line": by_line}
 
 

@@ -35,6 +35,7 @@ from typing import IO, Any
 from engine.actions import Action
 from engine.cards import COBERTA, Card, card_name, card_pretty
 from engine.game import Checkpoint, Match
+from engine.i18n import _, person
 from engine.logread import LogItem, LogProblem
 from engine.observation import Observation, PlayedCard
 from engine.replay import Replayer, replay
@@ -86,7 +87,7 @@ class StepBuilder(Transcript):
             given = meta.get("players")  # names a tool kept in the header's meta
         given = given if isinstance(given, list) else []
         names = [str(given[s]) if s < len(given) and given[s] not in (None, "")
-                 else f"Seat {s}" for s in range(r.players)]
+                 else _("Seat {seat}").format(seat=s) for s in range(r.players)]
         # the transcript's words (every step's) name the players so too
         super().header(replace(item, data={**item.data, "players": names}), match)
         self.match = match
@@ -105,13 +106,13 @@ class StepBuilder(Transcript):
         before = len(self.lines)
         super().hand(match, deal)
         new = self.lines[before:]
-        at = next(i for i, line in enumerate(new) if line.startswith("Hand "))
+        at = self.hand_at - before  # the hand's first line, after a game's
         text = new[at]
         if match.hand.played or match.hand.pending is not None:
-            text += " (the log starts here, from a position)"
+            text += " " + _("(the log starts here, from a position)")
         # new[at + 1] lists every seat's cards (not for every eye); then the vira and manilhas
         # and the special hand in force, which are public
-        cps = [line for line in new[:at] if line.startswith("Game ")]
+        cps = [line for line in new[:at] if line]  # a new game's line
         cps += [_table_line(match) if line.strip().startswith(("vira ", "manilhas "))
                 else line.strip() for line in new[at + 2:] if line.strip()]
         self.steps.append(self._table(match, kind="deal",
@@ -149,7 +150,8 @@ class StepBuilder(Transcript):
         super().end(replayer)
         if not self.steps and self.match is not None:
             self.steps.append(self._table(self.match, kind="deal", line=1,
-                                          text="The match as its header starts it (no moves)",
+                                          text=_("The match as its header starts it "
+                                                 "(no moves)"),
                                           cps=[]))
 
     # -- the table ------------------------------------------------------------------------------
@@ -235,7 +237,7 @@ def _table_line(m: Match) -> str:
     if manilhas := m.rules.manilhas_for(vira):
         parts.append("manilhas " + " ".join(
             card_pretty(c) + (f" ({called[card_name(c)]})" if card_name(c) in called else "")
-            for c in manilhas[::-1]) + " (strongest first)")
+            for c in manilhas[::-1]) + " " + _("(strongest first)"))
     return " · ".join(parts)
 
 
@@ -362,11 +364,14 @@ def _masked_text(t: Transcript, action: Action, rules_step: str) -> str | None:
     raise's named card)."""
     if action.card is None:
         return None
-    who = t._name(action.seat)
+    who, mine = t._name(action.seat), t._mine(action.seat)
     if action.kind == "play" and action.covered:
-        return f"{t._says(who, 'plays')} a card face down ({COBERTA})"
+        return person(mine, _("you play a card face down ({coberta})"),
+                      _("{who} plays a card face down ({coberta})"), who=who, coberta=COBERTA)
     if action.kind == "raise":
-        return f"{t._says(who, 'raises')}: {rules_step} ({action.value}) with a card"
+        return person(mine, _("you raise: {step} ({value}) with a card"),
+                      _("{who} raises: {step} ({value}) with a card"), who=who,
+                      step=rules_step, value=action.value)
     return None
 
 
@@ -402,7 +407,8 @@ def named(text: str, names: list[str]) -> str:
     the header left unnamed keeps its number."""
     def name(seat: str) -> str | None:
         n = int(seat)
-        return names[n] if n < len(names) and names[n] != f"Seat {n}" else None
+        return names[n] if n < len(names) and names[n] != _("Seat {seat}").format(seat=n) \
+            else None
 
     def possessive(found: re.Match[str]) -> str:
         who = name(found[1])

@@ -9,7 +9,7 @@
   function source() { return document.querySelector("input[name=source]:checked").value; }
 
   DATA.variants.forEach(function (v) {
-    var o = el("option", v.title + " (" + v.name + ", " + v.players + " players)");
+    var o = el("option", _("{title} ({name}, {n} players)", { title: v.title, name: v.name, n: v.players }));
     o.value = v.name;
     byId("variant").appendChild(o);
   });
@@ -20,19 +20,19 @@
     box.textContent = "";
     if (!layout) { return; }
     for (var s = 0; s < layout.players; s++) {
-      var label = el("label", "Seat " + s + " (team " + layout.team_of[s] + "): ");
+      var label = el("label", _("Seat {seat} (team {team}): ", { seat: s, team: layout.team_of[s] }));
       var sel = el("select");
       sel.id = "seat-" + s;
-      sel.setAttribute("aria-label", "seat " + s);
+      sel.setAttribute("aria-label", _("seat {seat}", { seat: s }));
       DATA.players.forEach(function (p) {
-        var o = el("option", p === "human" ? "a person (invite link)" : "bot: " + p);
+        var o = el("option", DATA.labels[p] || p);
         o.value = p; sel.appendChild(o);
       });
       sel.value = s < 2 ? "human" : "medium";
       label.appendChild(sel);
       var name = el("input");
-      name.id = "name-" + s; name.maxLength = 24; name.placeholder = "name (optional)";
-      name.setAttribute("aria-label", "seat " + s + "'s name");
+      name.id = "name-" + s; name.maxLength = 24; name.placeholder = _("name (optional)");
+      name.setAttribute("aria-label", _("seat {seat}'s name", { seat: s }));
       label.appendChild(name);
       box.appendChild(label);
       box.appendChild(el("br"));
@@ -83,15 +83,15 @@
       if (res[0] !== 201) { byId("problems").textContent = res[1].problems.join("\n"); return; }
       var links = byId("links");
       links.textContent = "";
-      byId("result-title").textContent = res[1].title + ": table " + res[1].table;
+      byId("result-title").textContent = _("{title}: table {table}", { title: res[1].title, table: res[1].table });
       function add(label, path, id) {
         var li = el("li", label + ": ");
         var a = el("a", location.origin + path);
         a.href = path; a.id = id; a.target = "_blank";
         li.appendChild(a); links.appendChild(li);
       }
-      res[1].seats.forEach(function (s) { add("Seat " + s.seat, s.link, "link-" + s.seat); });
-      add("Spectators", res[1].spectator, "link-spectator");
+      res[1].seats.forEach(function (s) { add(_("Seat {seat}", { seat: s.seat }), s.link, "link-" + s.seat); });
+      add(_("Spectators"), res[1].spectator, "link-spectator");
       byId("result").hidden = false;
     });
   });

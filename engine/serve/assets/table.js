@@ -29,7 +29,18 @@
     return e;
   }
   function byId(id) { return document.getElementById(id); }
-  function name(seat) { return hello.names[seat] + (seat === hello.seat ? " (you)" : ""); }
+  function name(seat) { return seat === hello.seat ? _("{name} (you)", { name: hello.names[seat] }) : hello.names[seat]; }
+  // A seat's name: the one given, or the table's own ("Player 0", "Bot 1 (heuristic)") in
+  // the page's language
+  function seatName(s, i) {
+    if (s.player === "human" && s.name === "Player " + i) { return _("Player {seat}", { seat: i }); }
+    if (s.name === "Bot " + i + " (" + s.player + ")") {  // a shipped bot's kind translated
+      var kind = s.player.split(":"), known = ["random", "heuristic", "search"];
+      kind[0] = known.indexOf(kind[0]) >= 0 ? _(kind[0]) : kind[0];
+      return _("Bot {seat} ({kind})", { seat: i, kind: kind.join(":") });
+    }
+    return s.name;
+  }
 
   function cardFace(code, obs, extra) {
     var d = el("div", "card face" + (extra ? " " + extra : ""));
@@ -53,7 +64,7 @@
   }
   function cardBack(extra) {
     var d = el("div", "card back" + (extra ? " " + extra : ""));
-    d.title = "face down";
+    d.title = _("face down");
     return d;
   }
 
@@ -94,12 +105,12 @@
       if (seat === hello.seat) { box.classList.add("me"); }
       var head = el("div", "who");
       head.appendChild(el("span", "name", name(seat)));
-      head.appendChild(el("span", "team", "team " + info.team));
-      if (obs.dealer === seat) { head.appendChild(el("span", "badge dealer", "dealer")); }
+      head.appendChild(el("span", "team", _("team {team}", { team: info.team })));
+      if (obs.dealer === seat) { head.appendChild(el("span", "badge dealer", _("dealer"))); }
       if (obs.mao === seat) { head.appendChild(el("span", "badge mao", "m\u00e3o")); }
-      if (obs.turn === seat) { head.appendChild(el("span", "badge turn", "to play")); }
-      if (!info.online) { head.appendChild(el("span", "offline", "away")); }
-      if (info.standin) { head.appendChild(el("span", "offline", "a bot stands in")); }
+      if (obs.turn === seat) { head.appendChild(el("span", "badge turn", _("to play"))); }
+      if (!info.online) { head.appendChild(el("span", "offline", _("away"))); }
+      if (info.standin) { head.appendChild(el("span", "offline", _("a bot stands in"))); }
       box.appendChild(head);
       var hand = el("div", "hand");
       if (seat === hello.seat && obs.hand) {
@@ -119,7 +130,7 @@
         var left = seat === hello.seat ? obs.hand_size : hello.cards - played;
         for (var i = 0; i < left; i++) { hand.appendChild(cardBack()); }
       }
-      if (!hand.childNodes.length) { hand.appendChild(el("span", "empty", "no cards")); }
+      if (!hand.childNodes.length) { hand.appendChild(el("span", "empty", _("no cards"))); }
       box.appendChild(hand);
       table.appendChild(box);
       var front = el("div", "front");
@@ -144,7 +155,7 @@
     var rounds = el("div", "rounds");
     obs.rounds.forEach(function (w, i) {
       rounds.appendChild(el("span", "round" + (w === null ? " tied" : " won" + w),
-        "round " + (i + 1) + ": " + (w === null ? "tied" : "team " + w)));
+        w === null ? _("round {n}: tied", { n: i + 1 }) : _("round {n}: team {team}", { n: i + 1, team: w })));
     });
     mid.appendChild(rounds);
     table.appendChild(mid);
@@ -172,23 +183,24 @@
       var row = el("div", "team-score team" + team);
       var seats = [];
       state.seats.forEach(function (s, i) { if (s.team === team) { seats.push(name(i)); } });
-      row.appendChild(el("span", "label", "Team " + team + " (" + seats.join(", ") + ")"));
+      row.appendChild(el("span", "label", _("Team {team} ({seats})", { team: team, seats: seats.join(", ") })));
       row.appendChild(el("span", "points", pts + "/" + hello.target));
-      row.appendChild(el("span", "games", "games " + obs.games[team]));
+      row.appendChild(el("span", "games", _("games {n}", { n: obs.games[team] })));
       score.appendChild(row);
     });
-    byId("hand-no").textContent = "hand " + obs.hand_number;
+    byId("hand-no").textContent = _("hand {n}", { n: obs.hand_number });
     byId("value").textContent = obs.value;
     var p = obs.pending_raise;
-    byId("pending").textContent = p ? name(p.seat) + " asks " + p.name + " (" + p.value + ")" : "none";
-    byId("special").textContent = obs.special ? obs.special.name : "none";
+    byId("pending").textContent = p ? (p.seat === hello.seat ? _("you ask {raise} ({value})", { raise: p.name, value: p.value })
+    : _("{who} asks {raise} ({value})", { who: name(p.seat), raise: p.name, value: p.value })) : _("none");
+    byId("special").textContent = obs.special ? obs.special.name : _("none");
     var manilhas = byId("manilhas");
-    manilhas.textContent = (obs.manilhas || []).length ? "" : "none";
+    manilhas.textContent = (obs.manilhas || []).length ? "" : _("none");
     (obs.manilhas || []).forEach(function (c) { manilhas.appendChild(cardFace(c, obs, "small")); });
     var shown = byId("shown");
     shown.textContent = "";
     obs.shown.forEach(function (s) {
-      var row = el("span", "shown-card", name(s.seat) + " showed ");
+      var row = el("span", "shown-card", (s.seat === hello.seat ? _("you showed") : _("{who} showed", { who: name(s.seat) })) + " ");
       row.appendChild(cardFace(s.card, obs, "small"));
       shown.appendChild(row);
     });
@@ -197,19 +209,19 @@
     var box = byId("bets");
     box.textContent = "";
     bets.forEach(function (b) {
-      var words = b.calls.join(", ") || "not called";
-      if (b.pending) { words += " (waiting for an answer)"; }
-      if (b.settled) { words += b.accepted ? "; team " + b.winner + " wins " + b.points : "; settled, " + b.points; }
+      var words = b.calls.join(", ") || _("not called");
+      if (b.pending) { words += " " + _("(waiting for an answer)"); }
+      if (b.settled) { words += "; " + (b.accepted ? _("team {team} wins {points}", { team: b.winner, points: b.points }) : _("settled, {points}", { points: b.points })); }
       b.declared.forEach(function (d) { words += "; " + name(d.seat) + ": " + (d.points === null ? "s\u00e3o boas" : d.points); });
       var row = el("div", "bet");
       row.appendChild(el("span", "bet-name", b.bet));
-      row.appendChild(el("span", "bet-state", words + (b.my_points !== null && b.my_points !== undefined ? " (yours: " + b.my_points + ")" : "")));
+      row.appendChild(el("span", "bet-state", words + (b.my_points !== null && b.my_points !== undefined ? " " + _("(yours: {points})", { points: b.my_points }) : "")));
       box.appendChild(row);
     });
     var list = byId("moves");
     list.textContent = "";
     state.recent.forEach(function (r, i) {
-      if (i > 0 && r.hand !== state.recent[i - 1].hand) { list.appendChild(el("li", "hand-sep", "hand " + r.hand)); }
+      if (i > 0 && r.hand !== state.recent[i - 1].hand) { list.appendChild(el("li", "hand-sep", _("hand {n}", { n: r.hand }))); }
       list.appendChild(el("li", "move", hello.names[r.seat] + ": " + r.text));
     });
   }
@@ -228,18 +240,18 @@
     var status = byId("status"), obs = state.obs;
     status.className = "";
     if (state.over) {
-      status.textContent = "The match is over: team " + state.winner + " won.";
+      status.textContent = _("The match is over: team {team} won.", { team: state.winner });
       showOver();
     } else if (state.legal.some(function (m) { return m.kind === "pass"; })) {
-      status.textContent = "You may raise before " + name(obs.turn) + "'s card, or let it play.";
+      status.textContent = _("You may raise before {who}'s card, or let it play.", { who: name(obs.turn) });
       status.className = "mine";
     } else if (state.legal.length) {
-      status.textContent = obs.pending_raise && obs.phase === "answer" ? "Your answer." : "Your move.";
+      status.textContent = obs.pending_raise && obs.phase === "answer" ? _("Your answer.") : _("Your move.");
       status.className = "mine";
     } else if (obs.phase === "play" && obs.turn !== null) {
-      status.textContent = "Waiting for " + name(obs.turn) + ".";
+      status.textContent = _("Waiting for {who}.", { who: name(obs.turn) });
     } else {
-      status.textContent = "Waiting for the other players.";
+      status.textContent = _("Waiting for the other players.");
     }
   }
 
@@ -256,27 +268,27 @@
   function drawFair() {
     var box = byId("fair"), log = "truco-" + TABLE + ".jsonl";
     if (hello.fixed_seed) {
-      box.textContent = "This table deals from a fixed seed chosen when it was created " +
-        "(a table of bots, or a test server): whoever chose it knows every hand.";
+      box.textContent = _("This table deals from a fixed seed chosen when it was created " +
+        "(a table of bots, or a test server): whoever chose it knows every hand.");
       return;
     }
     var reveal = state && state.reveal;
     if (!reveal) {
-      box.textContent = "Fair deals: the server committed to its secret seed before the " +
-        "first card (SHA-256 " + committed.slice(0, 16) + "…); it reveals it at the end.";
+      box.textContent = _("Fair deals: the server committed to its secret seed before the " +
+        "first card (SHA-256 {hash}…); it reveals it at the end.", { hash: committed.slice(0, 16) });
       return;
     }
     if (fairDone) { return; }
     fairDone = true;
-    var how = " Check it yourself: download the log and run “truco verify " + log +
-      "”: it checks the reveal against the commitment and that every deal follows " +
-      "from the seed.";
+    var how = " " + _("Check it yourself: download the log and run “truco verify {log}”: " +
+      "it checks the reveal against the commitment and that every deal follows from the seed.",
+      { log: log });
     var mine = hello.seat !== null && reveal.entropy[hello.seat] === entropy ?
-      " Your entropy was mixed in." : "";
+      " " + _("Your entropy was mixed in.") : "";
     var subtle = window.crypto && window.crypto.subtle;
     if (!subtle) {
-      box.textContent = "The seed is revealed; this browser cannot hash it here (it needs " +
-        "https or localhost)." + mine + how;
+      box.textContent = _("The seed is revealed; this browser cannot hash it here (it needs " +
+        "https or localhost).") + mine + how;
       return;
     }
     var text = new TextEncoder().encode(reveal.seed + ":" + reveal.nonce);
@@ -286,16 +298,16 @@
       }).join("");
       var ok = hex === committed && reveal.seed_commitment === committed;
       document.body.dataset.fair = ok ? "verified" : "mismatch";
-      box.textContent = ok ? "Deals verified: the revealed seed matches the commitment " +
-        "sent before the first card." + mine + how :
-        "Deals NOT verified: the revealed seed does not match the commitment sent before " +
-        "the first card." + how;
+      box.textContent = ok ? _("Deals verified: the revealed seed matches the commitment " +
+        "sent before the first card.") + mine + how :
+        _("Deals NOT verified: the revealed seed does not match the commitment sent before " +
+        "the first card.") + how;
       box.className = ok ? "ok" : "bad";
     });
   }
 
   function draw() {
-    hello.names = state.seats.map(function (s) { return s.name; });
+    hello.names = state.seats.map(seatName);
     drawName();
     document.body.dataset.moves = state.moves;
     document.body.dataset.phase = state.obs.phase;
@@ -306,7 +318,7 @@
 
   function connect() {
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    ws = new WebSocket(scheme + location.host + "/t/" + TABLE + "/ws");
+    ws = new WebSocket(scheme + location.host + "/t/" + TABLE + "/ws?lang=" + I18N.lang);
     ws.onopen = function () {
       retry = 0; send({ type: "join", token: token, entropy: entropy });
     };
@@ -316,8 +328,8 @@
         hello = msg;
         committed = committed || msg.seed_commitment;
         byId("title").textContent = msg.title;
-        byId("who").textContent = msg.seat === null ? "spectator" : "you are seat " + msg.seat;
-        byId("conn").textContent = "connected";
+        byId("who").textContent = msg.seat === null ? _("spectator") : _("you are seat {seat}", { seat: msg.seat });
+        byId("conn").textContent = _("connected");
         document.body.dataset.seat = msg.seat === null ? "spectator" : msg.seat;
       } else if (msg.type === "state") {
         state = msg; draw();
@@ -328,14 +340,14 @@
       }
     };
     ws.onclose = function () {
-      byId("conn").textContent = "disconnected: reconnecting\u2026";
+      byId("conn").textContent = _("disconnected: reconnecting…");
       document.body.dataset.connected = "0";
       if (closed) {  // the match is over and the table left the server's memory: no retry
-        byId("conn").textContent = "the table has closed";
+        byId("conn").textContent = _("the table has closed");
         showOver();
         return;
       }
-      if (!token) { byId("conn").textContent = "this link opens no seat"; return; }
+      if (!token) { byId("conn").textContent = _("this link opens no seat"); return; }
       retry = Math.min(retry + 1, 10);
       setTimeout(connect, 300 * retry);
     };

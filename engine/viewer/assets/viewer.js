@@ -31,6 +31,8 @@
   //  hindsight's best move, hindsight's loss] (engine/viewer/annotations.py)
   var AN = DATA.an || null;
   var GLYPH = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+  var MARK = { inaccuracy: _("inaccuracy"), mistake: _("mistake"), blunder: _("blunder") };
+  function markName(mark) { return MARK[mark] || mark; }
   function note(state) {
     var a = AN && state.k === "move" ? AN.by_line[String(state.ln)] : null;
     // one seat's eyes: its own decisions only (another's was made from cards it cannot see)
@@ -60,8 +62,9 @@
     if (!AN) { return; }
     var v = evals[current];
     byId("evalfill").style.width = (100 * v).toFixed(1) + "%";
-    byId("evaltext").textContent = (AN.teams === 2 ? teamNames(0) + " " + pct(v) + " \u00b7 " +
-      teamNames(1) + " " + pct(1 - v) : teamNames(0) + " " + pct(v)) + " to win the match";
+    byId("evaltext").textContent = _("{chances} to win the match", { chances: AN.teams === 2 ?
+      teamNames(0) + " " + pct(v) + " \u00b7 " + teamNames(1) + " " + pct(1 - v) :
+      teamNames(0) + " " + pct(v) });
     var svg = byId("evalgraph");
     var ns = svg.namespaceURI;  // the SVG namespace, named by no address in the page
     svg.textContent = "";
@@ -82,16 +85,16 @@
       if (a && a[5]) {
         add("rect", { x: x(i) - 5, y: y(evals[i]) - 5, width: 10, height: 10,
                       "class": a[5] }).appendChild(document.createElementNS(ns, "title"))
-          .textContent = a[5] + ": " + a[6] + ", better " + a[7];
+          .textContent = _("{mark}: {played}, better {best}", { mark: markName(a[5]), played: a[6], best: a[7] });
       }
     });
     add("line", { x1: x(current), x2: x(current), y1: 0, y2: 80, "class": "now" });
   }
   function markText(a) {
-    var text = a[5] ? a[5] + " (\u2212" + a[4].toFixed(3) + "): better " + a[7]
-                    : "chance to win " + pct(a[2]) + (a[4] > 0 ? ", best " + a[7] + " " +
-                      pct(a[3]) : ", the best move");
-    if (a[8] !== null) { text += " \u00b7 in hindsight: " + a[8]; }
+    var text = a[5] ? _("{mark} (\u2212{loss}): better {best}", { mark: markName(a[5]), loss: a[4].toFixed(3), best: a[7] })
+      : a[4] > 0 ? _("chance to win {chance}, best {best} {best_chance}", { chance: pct(a[2]), best: a[7], best_chance: pct(a[3]) })
+        : _("chance to win {chance}, the best move", { chance: pct(a[2]) });
+    if (a[8] !== null) { text += " \u00b7 " + _("in hindsight: {best}", { best: a[8] }); }
     return text;
   }
 
@@ -102,12 +105,13 @@
     return e;
   }
   function byId(id) { return document.getElementById(id); }
-  function name(seat) { return INFO.names[seat]; }
+  function name(seat) { return INFO.names[seat] === "you" ? _("you") : INFO.names[seat]; }
   function teamOf(seat) { return INFO.team_of[seat]; }
-  function teamLabel(team) {
+  function teamLabel(team, inSentence) {
     var seats = [];
     for (var s = 0; s < N; s++) { if (teamOf(s) === team) { seats.push(name(s)); } }
-    return "Team " + team + " (" + seats.join(", ") + ")";
+    var fields = { team: team, seats: seats.join(", ") };
+    return inSentence ? _("team {team} ({seats})", fields) : _("Team {team} ({seats})", fields);
   }
 
   // -- cards ----------------------------------------------------------------------------------
@@ -126,7 +130,7 @@
     }
     d.appendChild(el("span", "rank", rank));
     d.appendChild(el("span", "suit", suit));
-    var title = code.charAt(0) === "X" ? "joker " + code : rank + suit;
+    var title = code.charAt(0) === "X" ? _("joker {card}", { card: code }) : rank + suit;
     if (state && state.ma && state.ma.indexOf(code) >= 0) {
       d.classList.add("manilha");
       d.appendChild(el("span", "mark", "M"));
@@ -145,7 +149,7 @@
   }
   function cardBack(extra) {
     var d = el("div", "card back" + (extra ? " " + extra : ""));
-    d.title = "face down";
+    d.title = _("face down");
     return d;
   }
 
@@ -162,13 +166,13 @@
 
   // Who must act outside the play of a card (a raise's answer, a decision, a song), as the
   // eye may know it (steps.py: who must sing a flor only the singer knows before he sings).
-  var ACTS = { answer: "to answer", bet_answer: "to answer", decide: "to decide",
-               sing: "to sing" };
+  var ACTS = { answer: _("to answer"), bet_answer: _("to answer"), decide: _("to decide"),
+               sing: _("to sing") };
   function acting(state) {
     var seats = eye === "all" ? state.ac : view(state, eye)[5];
     return seats || [];
   }
-  function names(seats) { return seats.map(name).join(" or "); }
+  function names(seats) { return seats.map(name).join(" " + _("or") + " "); }
 
   // -- the table ------------------------------------------------------------------------------
   function seatPosition(seat) {
@@ -200,18 +204,18 @@
       if (eye !== "all" && eye === seat) { box.classList.add("me"); }
       var head = el("div", "who");
       head.appendChild(el("span", "name", name(seat)));
-      head.appendChild(el("span", "team", "team " + teamOf(seat)));
-      if (state.d === seat) { head.appendChild(el("span", "badge dealer", "dealer")); }
+      head.appendChild(el("span", "team", _("team {team}", { team: teamOf(seat) })));
+      if (state.d === seat) { head.appendChild(el("span", "badge dealer", _("dealer"))); }
       if (state.mao === seat) { head.appendChild(el("span", "badge mao", "m\u00e3o")); }
-      if (state.t === seat) { head.appendChild(el("span", "badge turn", "to play")); }
-      if (acts) { head.appendChild(el("span", "badge acts", ACTS[state.ph] || "to act")); }
+      if (state.t === seat) { head.appendChild(el("span", "badge turn", _("to play"))); }
+      if (acts) { head.appendChild(el("span", "badge acts", ACTS[state.ph] || _("to act"))); }
       box.appendChild(head);
       var hand = el("div", "hand");
       var cards = (state.hs && state.hs[seat]) || [];
       var open = seesHand(state, seat);
       if (cards.length > 3) { hand.classList.add("many"); }
       cards.forEach(function (c) { hand.appendChild(open ? cardFace(c, state) : cardBack()); });
-      if (!cards.length) { hand.appendChild(el("span", "empty", "no cards")); }
+      if (!cards.length) { hand.appendChild(el("span", "empty", _("no cards"))); }
       box.appendChild(hand);
       table.appendChild(box);
       // the seat's card of the latest round, in front of it (towards the middle)
@@ -244,7 +248,7 @@
     mid.appendChild(vira);
     if (state.ma && state.ma.length) {
       var ma = el("div", "manilhas");
-      ma.appendChild(el("span", "label", "manilhas, strongest first"));
+      ma.appendChild(el("span", "label", _("manilhas, strongest first")));
       state.ma.forEach(function (c) {
         var called = INFO.card_names[c];
         ma.appendChild(el("span", "mini" + (/[hd]$/.test(c) ? " red" : ""),
@@ -256,10 +260,10 @@
     rounds.id = "rounds";
     (state.rr || []).forEach(function (w, i) {
       rounds.appendChild(el("span", "round" + (w === null ? " tied" : " won" + w),
-        "round " + (i + 1) + ": " + (w === null ? "tied" : "team " + w)));
+        w === null ? _("round {n}: tied", { n: i + 1 }) : _("round {n}: team {team}", { n: i + 1, team: w })));
     });
     if (round > (state.rr || []).length) {
-      rounds.appendChild(el("span", "round open", "round " + round + " in play"));
+      rounds.appendChild(el("span", "round open", _("round {n} in play", { n: round })));
     }
     mid.appendChild(rounds);
     return mid;
@@ -278,44 +282,46 @@
       row.dataset.team = t;
       row.appendChild(el("span", "label", teamLabel(t)));
       row.appendChild(el("span", "points", String(state.sc ? state.sc[t] : 0)));
-      row.appendChild(el("span", "games", "games " + (state.g ? state.g[t] : 0)));
+      row.appendChild(el("span", "games", _("games {n}", { n: state.g ? state.g[t] : 0 })));
       score.appendChild(row);
     }
-    byId("hand-no").textContent = state.n ? "Hand " + state.n : "";
+    byId("hand-no").textContent = state.n ? _("Hand {n}", { n: state.n }) : "";
     byId("value").textContent = state.v === undefined ? "" : String(state.v);
     var pending = byId("pending");
     pending.textContent = "";
     if (state.pr) {
       var p = state.pr;
-      var text = name(p[0]) + " asks " + (p[2] || "") + " (" + p[1] + ")";
+      var text = INFO.names[p[0]] === "you" ? _("you ask {raise} ({value})", { raise: p[2] || "", value: p[1] })
+        : _("{who} asks {raise} ({value})", { who: name(p[0]), raise: p[2] || "", value: p[1] });
       pending.appendChild(el("span", "ask", text));
       if (p[3]) {
         if (eye === "all" || view(state, eye)[3] === 1) {
-          pending.appendChild(el("span", "with", " with "));
+          pending.appendChild(el("span", "with", " " + _("with") + " "));
           pending.appendChild(cardFace(p[3], state, "small"));
         } else {
-          pending.appendChild(el("span", "with", " with a card"));
+          pending.appendChild(el("span", "with", " " + _("with a card")));
         }
       }
       pending.classList.add("on");
     } else {
-      pending.textContent = "none";
+      pending.textContent = _("none");
       pending.classList.remove("on");
     }
     var special = byId("special");
     if (state.sp) {
       special.textContent = state.sp[0] + (state.sp[1] === null || state.sp[1] === undefined
-        ? "" : " for team " + state.sp[1]) + (state.bl ? " (blind)" : "");
+        ? "" : " " + _("for team {team}", { team: state.sp[1] })) + (state.bl ? " " + _("(blind)") : "");
       special.classList.add("on");
     } else {
-      special.textContent = "normal hand";
+      special.textContent = _("normal hand");
       special.classList.remove("on");
     }
     var shown = byId("shown");
     shown.textContent = "";
     (state.sh || []).forEach(function (x) {
-      shown.appendChild(el("span", "shown-card", name(x[0]) + " showed " + pretty(x[1])
-        + " with a raise"));
+      shown.appendChild(el("span", "shown-card", INFO.names[x[0]] === "you" ?
+        _("you showed {card} with a raise", { card: pretty(x[1]) }) :
+        _("{who} showed {card} with a raise", { who: name(x[0]), card: pretty(x[1]) })));
     });
     drawBets(state);
   }
@@ -323,22 +329,23 @@
   // -- side bets (envido, flor: G22-G41) ------------------------------------------------------
   function calls(bet) { return bet[1].join(" - "); }
   function wins(bet) {
-    return bet[4] === null || bet[4] === undefined ? "" : ": " + teamLabel(bet[4]).replace(
-      "Team", "team") + " wins " + bet[5] + " point" + (bet[5] === 1 ? "" : "s");
+    return bet[4] === null || bet[4] === undefined ? "" : ": " + ngettext(
+      "{team} wins {n} point", "{team} wins {n} points", bet[5], { team: teamLabel(bet[4], true), n: bet[5] });
   }
   function betLine(bet) {
     var word = bet[3];
-    if (word === "") { return "not called"; }
+    if (word === "") { return _("not called"); }
     var who = bet[2] === null || bet[2] === undefined ? "" : name(bet[2]) + ": ";
-    if (word === "killed") { return who + calls(bet) + " \u00b7 annulled"; }
-    if (word === "waits") { return who + calls(bet) + " \u00b7 waits for an answer"; }
-    var sung = bet[7].length ? " \u00b7 sung by " + bet[7].map(name).join(", ") : "";
+    if (word === "killed") { return who + calls(bet) + " \u00b7 " + _("annulled"); }
+    if (word === "waits") { return who + calls(bet) + " \u00b7 " + _("waits for an answer"); }
+    var sung = bet[7].length ? " \u00b7 " + _("sung by {who}", { who: bet[7].map(name).join(", ") }) : "";
     if (word === "called") { return calls(bet) + sung; }
-    if (word === "sung") { return "sung by " + bet[7].map(name).join(", ") + wins(bet); }
+    if (word === "sung") { return _("sung by {who}", { who: bet[7].map(name).join(", ") }) + wins(bet); }
     var said = bet[6].map(function (d) {
       return name(d[0]) + " " + (d[1] === null ? "\u201cs\u00e3o boas\u201d" : d[1]);
     }).join(", ");
-    return who + calls(bet) + " \u00b7 " + word + (said ? " (" + said + ")" : "") + wins(bet);
+    var told = { accepted: _("accepted"), refused: _("refused"), conceded: _("conceded") }[word];
+    return who + calls(bet) + " \u00b7 " + (told || word) + (said ? " (" + said + ")" : "") + wins(bet);
   }
   function drawBets(state) {
     var on = !!state.sb;
@@ -348,9 +355,9 @@
     var waiting = state.sb.filter(function (b) { return b[3] === "waits"; });
     pending.textContent = waiting.length ? waiting.map(function (b) {
       var who = acting(state);
-      return name(b[2]) + "'s " + b[1][b[1].length - 1] + " waits for "
-        + (who.length ? names(who) : "an answer");
-    }).join("; ") : (state.ph === "sing" ? "a flor is sung" : "none");
+      return _("{who}'s {call} waits for {whom}", { call: b[1][b[1].length - 1], who: name(b[2]),
+        whom: who.length ? names(who) : _("an answer") });
+    }).join("; ") : (state.ph === "sing" ? _("a flor is sung") : _("none"));
     pending.classList.toggle("on", waiting.length > 0 || state.ph === "sing");
     var bets = byId("bets");
     bets.textContent = "";
@@ -363,7 +370,7 @@
     });
     (state.ss || []).forEach(function (x) {
       var row = el("div", "bet show");
-      row.appendChild(el("span", "bet-name", name(x[0]) + " shows"));
+      row.appendChild(el("span", "bet-name", INFO.names[x[0]] === "you" ? _("you show") : _("{who} shows", { who: name(x[0]) })));
       var cards = el("span", "bet-state");
       x[1].forEach(function (c) { cards.appendChild(cardFace(c, state, "small")); });
       if (x[2]) { cards.appendChild(el("span", "for", " (" + x[2] + ")")); }
@@ -373,9 +380,9 @@
     if (eye !== "all") {
       var mine = view(state, eye)[6];
       if (mine) {
-        bets.appendChild(el("div", "bet mine", "your points: " + state.sb.map(function (b, i) {
-          return b[0] + " " + (mine[i] === null ? "none" : mine[i]);
-        }).join(" \u00b7 ")));
+        bets.appendChild(el("div", "bet mine", _("your points: {points}", { points: state.sb.map(function (b, i) {
+          return b[0] + " " + (mine[i] === null ? _("none") : mine[i]);
+        }).join(" \u00b7 ") })));
       }
     }
   }
@@ -394,7 +401,7 @@
     (state.cp || []).forEach(function (c) { now.appendChild(el("div", "checkpoint", c)); });
     var a = note(state);
     if (a) { now.appendChild(el("div", "better " + (a[5] ? "mark-" + a[5] : ""), markText(a))); }
-    if (state.ln) { now.appendChild(el("div", "line", "log line " + state.ln)); }
+    if (state.ln) { now.appendChild(el("div", "line", _("log line {n}", { n: state.ln }))); }
   }
 
   function buildList() {
@@ -426,7 +433,7 @@
     drawBoard(state);
     drawNow(state);
     drawEval();
-    byId("counter").textContent = "step " + current + " of " + (states.length - 1);
+    byId("counter").textContent = _("step {n} of {last}", { n: current, last: states.length - 1 });
     var items = byId("moves").children;
     for (var i = 0; i < items.length; i++) { items[i].classList.remove("current"); }
     var item = items[current];
@@ -467,8 +474,8 @@
 
   function setup() {
     var select = byId("eye");
-    select.appendChild(new Option("All cards", "all"));
-    for (var s = 0; s < N; s++) { select.appendChild(new Option(name(s) + "'s view", String(s))); }
+    select.appendChild(new Option(_("All cards"), "all"));
+    for (var s = 0; s < N; s++) { select.appendChild(new Option(INFO.names[s] === "you" ? _("your view") : _("{who}'s view", { who: name(s) }), String(s))); }
     select.addEventListener("change", function () {
       eye = select.value === "all" ? "all" : Number(select.value);
       select.blur(); // the arrow keys step through the game again

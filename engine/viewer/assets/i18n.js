@@ -1,0 +1,38 @@
+// The page's messages in its language: the catalog (engine.i18n.catalog_json) rendered into
+// the page as JSON (the element "i18n"); a message's id is its English text.
+var I18N = (function () {
+  "use strict";
+  var node = document.getElementById("i18n");
+  var data = node ? JSON.parse(node.textContent) : { lang: "en", plural: "n != 1", messages: {} };
+  var plural = null;
+  function form(n) {  // the plural form's index, by the catalog's expression (C syntax)
+    if (!plural) { plural = new Function("n", "return Number(" + data.plural + ");"); }
+    return plural(n);
+  }
+  return {
+    lang: data.lang,
+    gettext: function (id) {
+      var t = data.messages[id];
+      return typeof t === "string" && t ? t : id;
+    },
+    ngettext: function (one, many, n) {
+      var t = data.messages[one];
+      if (t && typeof t !== "string") { return t[Math.min(form(n), t.length - 1)] || (n === 1 ? one : many); }
+      return n === 1 ? one : many;
+    },
+    // "{who} plays" with {who: "Ana"}: the fields of a message filled in
+    format: function (text, fields) {
+      return text.replace(/\{(\w+)\}/g, function (all, key) {
+        return Object.prototype.hasOwnProperty.call(fields, key) ? String(fields[key]) : all;
+      });
+    }
+  };
+})();
+function _(id, fields) { return fields ? I18N.format(I18N.gettext(id), fields) : I18N.gettext(id); }
+function ngettext(one, many, n, fields) {
+  return I18N.format(I18N.ngettext(one, many, n), fields || { n: n });
+}
+// The switch to another language keeps what the address's fragment holds (a seat's token)
+document.querySelectorAll("nav.lang a").forEach(function (a) {
+  a.addEventListener("click", function () { a.href = a.getAttribute("href").split("#")[0] + location.hash; });
+});

@@ -63,7 +63,7 @@ from engine.moves import KINDS, PHASES, load_kinds
 from engine.moves.answers import answering_seats
 from engine.moves.draw import draw_first_dealer
 from engine.moves.scoring import new_hand
-from engine.observation import Observation, observe
+from engine.observation import Observation, blind_places, observe
 from engine.rules import Rules
 from engine.ruling import Ruling
 from engine.shuffle import SplitMix64
@@ -557,8 +557,9 @@ class Match:
         return observe(self, seat)
 
     def play_by_position(self, seat: int, position: int, covered: bool = False) -> Action:
-        """The move of a blind hand (P6): play the card at ``position`` (0-based) of the hand."""
-        return Action.play(seat, self.hand.hands[seat][position], covered)
+        """The move of a blind hand (P6): play the card at ``position`` (0-based) of the hand,
+        among the cards held (or as dealt, house rule ``play.blind_places: dealt``)."""
+        return Action.play(seat, blind_places(self, seat)[position], covered)
 
     def __repr__(self) -> str:
         return (f"<Match {self.rules.name} {self.state} hand {self.hand_number} "

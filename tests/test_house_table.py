@@ -2,7 +2,7 @@
 games (``later-games-11-11``), an order among ordinary cards by suit (``amostra-ace-of-ouros``),
 tables of 8, 10 and 12 players (``amostra-twelve-players``), rounds and leads
 (``partners-tie-lowest-seat``, ``no-cover-after-partner``), the first dealer drawn
-(``first-dealer-drawn``)."""
+(``first-dealer-drawn``), blind cards numbered as dealt (``blind-dealt-numbers``)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from helpers import (
     deal,
     legal,
     match,
+    match_at,
     of,
     rounds,
     score_to,
@@ -24,6 +25,8 @@ from helpers import (
 )
 
 from engine import Match
+from engine.actions import Action
+from engine.bots.base import viewed_moves
 from engine.errors import VariantError
 from engine.logformat import record_random
 from engine.moves.draw import draw_first_dealer, draw_names
@@ -273,3 +276,34 @@ def test_first_dealer_drawn_a_draw_in_another_variant_is_refused() -> None:
         text = json.dumps({**header, "truco_log": version, "draw": [["3c", "4c", "5c", "6c"]]})
         bad = verify_bytes("\n".join([text, *log.splitlines()[1:]]).encode(), "p.jsonl")
         assert not bad.valid and words in str(bad.problems[0])
+
+
+# -- blind-dealt-numbers: play.blind_places -------------------------------------------------------
+def _blind_round_2(variant: str) -> Match:
+    """A mão de ferro (11-11, blind, P6), dealer 0: seat 1 plays its #2 (2d) and wins round 1;
+    it leads round 2 holding 3d (dealt #1) and Kd (dealt #3)."""
+    m = match_at(variant, [11, 11], dealer=0)
+    m.deal(deal(0, "4c 7h As | 3d 2d Kd | 5c 6c 7c | 5d 6d 7d", vira="Qs"))
+    assert m.blind
+    m.apply(m.play_by_position(1, 1))
+    act(m, "play 2 5c", "play 3 5d", "play 0 4c")
+    assert m.turn == 1
+    return m
+
+
+def _places(m: Match) -> set[int | None]:
+    return {a.position for a in m.observation(1)["legal"] if a.kind == "play"}
+
+
+def test_blind_dealt_numbers_a_card_keeps_its_number_after_a_play() -> None:
+    m = _blind_round_2("blind-dealt-numbers")
+    assert _places(m) == {0, 2}  # #1 and #3: 2d (#2) was played
+    assert m.play_by_position(1, 2) == Action.play(1, m.hand.dealt[1][2])
+    view = viewed_moves(m, 1, m.legal_actions(1))
+    assert {a.position for a in view if a.kind == "play"} == {0, 2}
+
+
+def test_blind_dealt_numbers_left_out_the_cards_held_are_numbered_again() -> None:
+    m = _blind_round_2("paulista")  # play.blind_places: held, today's numbering
+    assert _places(m) == {0, 1}  # 3d is #1, Kd is now #2
+    assert m.play_by_position(1, 1) == Action.play(1, m.hand.dealt[1][2])

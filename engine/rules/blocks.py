@@ -200,6 +200,9 @@ class PlayRules:
     #: C8 (house, "quem truca tem que matar"): once a raise against a card of another team on
     #: the table is accepted, its raiser plays a card that beats the table, if he holds one.
     raiser_must_kill: bool
+    #: P6 (house): a blind hand's cards numbered by their place among the cards ``held``
+    #: (renumbered after each play) or as ``dealt`` (kept through the hand).
+    blind_places: str = "held"
 
 
 @dataclass(frozen=True)

@@ -73,7 +73,7 @@ def rules_from_data(data: dict[str, Any], source: str = "") -> Rules:
         play=PlayRules(**{key: play[key] for key in (
             "leader_face_up", "no_cover_after_tie", "no_cover_after_partner",
             "highest_after_tied_first",
-            "raiser_must_beat", "raiser_must_kill")}),
+            "raiser_must_beat", "raiser_must_kill", "blind_places")}),
         betting=BettingRules(
             initial_value=bet["initial_value"],
             ladder=tuple(_step(s, target) for s in bet["ladder"]),

@@ -61,8 +61,9 @@ from engine.matchpos.exporting import export as export_position
 from engine.matchpos.restore import set_position
 from engine.moves import KINDS, PHASES, load_kinds
 from engine.moves.answers import answering_seats
+from engine.moves.draw import draw_first_dealer
 from engine.moves.scoring import new_hand
-from engine.observation import Observation, observe
+from engine.observation import Observation, blind_places, observe
 from engine.rules import Rules
 from engine.ruling import Ruling
 from engine.shuffle import SplitMix64
@@ -120,6 +121,8 @@ class Match:
         self.is_over = False
         self.seed = seed
         self.rng = SplitMix64(seed) if seed is not None else None
+        if self.rng is not None and rules.match.first_dealer == "drawn":  # house rule
+            dealer = draw_first_dealer(rules, self.rng)[1]  # the seed's draw, not ``dealer``
         queued = list(deals) if deals is not None else None
         self._deals: Iterator[Deal] | None = iter(queued) if queued is not None else None
         self.dealer = dealer
@@ -145,7 +148,8 @@ class Match:
             dealer: int = 0, history: bool = False) -> Match:
         """A match with seeded deals (docs/log-format.md); with ``seed=None`` every hand waits for
         an explicit :class:`Deal` passed to :meth:`deal`. ``history``: it keeps its moves
-        (:attr:`history`)."""
+        (:attr:`history`). In a variant that draws its first dealer (house rule), a seeded
+        match's first dealer is the seed's draw, whatever ``dealer`` says."""
         return (_Recording if history else cls)(resolve_rules(variant), seed=seed, dealer=dealer)
 
     @classmethod
@@ -553,8 +557,9 @@ class Match:
         return observe(self, seat)
 
     def play_by_position(self, seat: int, position: int, covered: bool = False) -> Action:
-        """The move of a blind hand (P6): play the card at ``position`` (0-based) of the hand."""
-        return Action.play(seat, self.hand.hands[seat][position], covered)
+        """The move of a blind hand (P6): play the card at ``position`` (0-based) of the hand,
+        among the cards held (or as dealt, house rule ``play.blind_places: dealt``)."""
+        return Action.play(seat, blind_places(self, seat)[position], covered)
 
     def __repr__(self) -> str:
         return (f"<Match {self.rules.name} {self.state} hand {self.hand_number} "

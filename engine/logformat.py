@@ -22,6 +22,7 @@ from typing import Any, TextIO
 from engine.actions import Action, Deal
 from engine.game import Checkpoint, Match, resolve_rules
 from engine.logversion import POSITION_VERSION, rules_need
+from engine.moves.draw import draw_first_dealer, draw_names, drawn
 from engine.shuffle import SplitMix64
 from engine.shuffle import deal as seeded_deal
 from engine.sidebets import BetState
@@ -31,7 +32,7 @@ from engine.variant import looks_like_path
 
 #: The version a log is written in unless it needs a newer one (engine.logversion).
 LOG_VERSION = 1
-HEADER_ORDER = ("truco_log", "variant", "seed", "dealer", "position", "players",
+HEADER_ORDER = ("truco_log", "variant", "seed", "dealer", "draw", "position", "players",
                 "variant_sha256", "meta")
 
 
@@ -126,9 +127,11 @@ def make_header(variant: str, *, seed: int | None = None, dealer: int = 0,
                 players: Sequence[str] | None = None, variant_sha256: str | None = None,
                 meta: dict[str, Any] | None = None, version: int = LOG_VERSION,
                 position: dict[str, Any] | None = None,
-                seed_commitment: str | None = None) -> dict[str, Any]:
+                seed_commitment: str | None = None,
+                draw: list[list[str | None]] | None = None) -> dict[str, Any]:
     """A header in the format's key order; absent optional fields are left out. ``version``
-    is the format version the log needs (:mod:`engine.logversion`). With a ``position``
+    is the format version the log needs (:mod:`engine.logversion`); ``draw``, the cards of
+    a drawn first dealer (:mod:`engine.moves.draw`). With a ``position``
     (docs/positions.md: the match starts there) the header has neither ``seed`` nor
     ``dealer``: the position holds the dealer and the generator's state."""
     header: dict[str, Any] = {"truco_log": version, "variant": variant}
@@ -140,6 +143,8 @@ def make_header(variant: str, *, seed: int | None = None, dealer: int = 0,
         if seed_commitment is not None:  # docs/log-format.md, Committed seeds
             header["seed_commitment"] = seed_commitment
         header["dealer"] = dealer
+        if draw is not None:  # the seeded draw of the first dealer
+            header["draw"] = draw
     if players is not None:
         header["players"] = list(players)
     if variant_sha256 is not None:
@@ -190,6 +195,13 @@ def _same_bets(a: HandState, b: HandState) -> bool:
         for x, y in zip(a.side, b.side, strict=True))
 
 
+def _draw_of(match: Match) -> list[list[str | None]] | None:
+    """The header's ``draw`` of a seeded match that draws its first dealer, or ``None``."""
+    if match.seed is None or not drawn(match.rules):
+        return None
+    return draw_names(draw_first_dealer(match.rules, SplitMix64(match.seed))[0])
+
+
 class Recorder:
     """Plays a match through :meth:`apply` and writes its log as it goes, flushing after every
     move so an interrupted game loses nothing.
@@ -233,7 +245,7 @@ class Recorder:
                 version=max(rules_need(match.rules), POSITION_VERSION if position else 1,
                             2 if seed_commitment else 1),
                 position=match.position() if position else None,
-                seed_commitment=seed_commitment))
+                seed_commitment=seed_commitment, draw=_draw_of(match)))
         if self.deals and match.hand_number and not position:
             self._write_deal()
         self.out.flush()

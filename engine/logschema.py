@@ -121,6 +121,17 @@ _BASE: dict[str, Any] = {
                 "$ref": "#/$defs/seat",
                 "description": "Seat of the first hand's dealer, default 0.",
             },
+            "draw": {
+                "type": "array",
+                "minItems": 1,
+                "items": {"type": "array", "minItems": 1,
+                          "items": {"anyOf": [{"$ref": "#/$defs/card"}, {"type": "null"}]}},
+                "description": (
+                    "Version 2 only, variants with match.first_dealer: drawn: the draw of the "
+                    "first dealer (docs/log-format.md, The first dealer drawn), one list a "
+                    "round, by seat, the card drawn or null; its highest card's seat is the "
+                    "dealer. With a seed it must be the seed's draw."),
+            },
             "position": {
                 "type": "object",
                 "description": (

@@ -106,25 +106,29 @@ def log_needs(events: Iterable[Mapping[str, Any]]) -> int:
 def rules_need(rules: Rules) -> int:
     """The version a log of this variant may need: 2 when its deck holds an extra card (a
     move may name it), a player may concede, it has more than two teams (its scores have
-    an entry per team) or side bets, or it has a move kind whose event version 1 has not (a
-    cut), else 1. What a writer that writes its header first uses (every log's header: made
-    once per variant and registry of kinds, which only grows)."""
+    an entry per team) or side bets, it draws its first dealer (a header's ``draw``), or it
+    has a move kind whose event version 1 has not (a cut), else 1. What a writer that
+    writes its header first uses (every log's header: made once per variant and registry of
+    kinds, which only grows)."""
     return _rules_need(rules, len(KINDS))
 
 
 @lru_cache(maxsize=64)
 def _rules_need(rules: Rules, kinds: int) -> int:
-    if rules.deck_extra or rules.concede or rules.teams != 2 or rules.side_bets:
+    if (rules.deck_extra or rules.concede or rules.teams != 2 or rules.side_bets
+            or rules.match.first_dealer == "drawn"):  # a drawn first dealer: its header's draw
         return 2
     # a kind the variant has whose event is newer than version 1 (a cut)
     return max((k.log.version for k in KINDS.values() if k.log is not None and k.enabled(rules)),
                default=1)
 
 
-def header_problem(version: int, rules: Rules, *, position: bool = False) -> str | None:
+def header_problem(version: int, rules: Rules, *, position: bool = False,
+                   draw: bool = False) -> str | None:
     """Why a log of this variant cannot be of ``version`` whatever its events (a variant of
     more than two teams writes every score with an entry per team; a header with a
-    ``position`` starts the match there), or ``None``.
+    ``position`` starts the match there; one with a ``draw``, a drawn first dealer), or
+    ``None``.
 
     >>> from engine.variant import find_variant
     >>> header_problem(1, find_variant("paulista"), position=True)[:44]
@@ -132,6 +136,9 @@ def header_problem(version: int, rules: Rules, *, position: bool = False) -> str
     """
     if position and version < POSITION_VERSION:
         return ("a header with a position needs log format version 2, but the header says "
+                "version 1: write \"truco_log\": 2 in the header")
+    if draw and version < 2:
+        return ("a header with a draw needs log format version 2, but the header says "
                 "version 1: write \"truco_log\": 2 in the header")
     if rules.teams != 2 and version < 2:
         return (f"this variant has {rules.teams} teams, whose scores need log format version 2, "

@@ -167,7 +167,7 @@ def observe(m: Match, seat: int) -> Observation:
         "blind": blind,
         "score": m.score[:],
         "games": m.games[:],
-        "legal": [_blind_view(a, hand) for a in legal] if blind else legal,
+        "legal": [_blind_view(a, blind_places(m, seat)) for a in legal] if blind else legal,
         "last_hand": last,
     }
     if h.side is not None:  # G22-G32: the side bets, as the seat may know them
@@ -192,11 +192,22 @@ def _public_played(played: Sequence[tuple[int, int, Card, bool]],
             for rnd, s, c, cov in played]
 
 
-def _blind_view(action: Action, hand: Sequence[Card]) -> Action:
-    """A play of a blind hand (P6) as its seat sees it: by the card's position in the hand."""
+def blind_places(m: Match, seat: int) -> Sequence[Card]:
+    """The cards by which ``seat``'s blind hand (P6) numbers its positions: those it holds,
+    renumbered after each play (default), or, with ``play.blind_places: dealt`` (house rule),
+    those it was dealt, so that a card keeps its number through the hand."""
+    h = m.hand
+    if m.rules.play.blind_places == "dealt" and h.dealt:
+        return h.dealt[seat]
+    return h.hands[seat]
+
+
+def _blind_view(action: Action, places: Sequence[Card]) -> Action:
+    """A play of a blind hand (P6) as its seat sees it: by the card's position (0-based) in
+    ``places`` (:func:`blind_places`)."""
     if action.kind == "play":
         assert action.card is not None
-        return Action.play_at(action.seat, hand.index(action.card), action.covered)
+        return Action.play_at(action.seat, places.index(action.card), action.covered)
     return action
 
 

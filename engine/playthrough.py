@@ -27,6 +27,7 @@ from engine.actions import Action
 from engine.cards import card_pretty, parse_card
 from engine.errors import IllegalMoveError, PositionError
 from engine.game import Checkpoint, Match, resolve_rules
+from engine.moves.draw import draw_first_dealer, drawn
 from engine.rules import NOT_RULES, Rules
 from engine.shuffle import SplitMix64
 from engine.state import Phase
@@ -206,6 +207,21 @@ def _present(observation: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in observation.items() if k != "last_hand"}
 
 
+def _first_dealer_difference(rules: Rules, parent: Rules, seed: int) -> str | None:
+    """How the seeded match's first dealer differs under the parent's rules (a drawn first
+    dealer, house), or ``None``: a difference no position twin shows, made before the first
+    state."""
+    ours, theirs = Match.new(rules, seed=seed).dealer, Match.new(parent, seed=seed).dealer
+    if ours == theirs:
+        return None
+    draw = ""
+    if drawn(rules):
+        rounds = draw_first_dealer(rules, SplitMix64(seed))[0]
+        draw = " (drawn: " + " / ".join(" ".join(
+            "-" if c is None else card_pretty(c) for c in row) for row in rounds) + ")"
+    return f"the first dealer is seat {ours}{draw}, seat {theirs} under {parent.name}"
+
+
 def _after(step: _Step, twin: Match, parent: Rules) -> str | None:
     """The difference the step's move makes under the parent's rules, if any."""
     assert step.action is not None
@@ -242,6 +258,7 @@ def focus(variant: Rules | str | os.PathLike[str], parent: Rules | str | os.Path
     for seed in seeds:
         block: list[str] = []
         acts = False
+        start = _first_dealer_difference(rules, base, seed)
         for step in _steps(rules, seed, 0, choose, probe=lambda m: difference(m, base)):
             if step.banner is not None:
                 if acts:
@@ -251,6 +268,8 @@ def focus(variant: Rules | str | os.PathLike[str], parent: Rules | str | os.Path
                         break
                 block, acts = ["", f"--- seed {seed}", *step.banner], False
             twin, why = step.before
+            if start is not None:  # the match's first state: it starts otherwise
+                why, start = start, None
             if why is None and twin is not None:
                 why = _after(step, twin, base)
             block.extend(step.lines)

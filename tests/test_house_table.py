@@ -1,7 +1,8 @@
 """House rules of issue 42 about the table and the match: a starting score for a match's later
 games (``later-games-11-11``), an order among ordinary cards by suit (``amostra-ace-of-ouros``),
 tables of 8, 10 and 12 players (``amostra-twelve-players``), rounds and leads
-(``partners-tie-lowest-seat``, ``no-cover-after-partner``)."""
+(``partners-tie-lowest-seat``, ``no-cover-after-partner``), the first dealer drawn
+(``first-dealer-drawn``), blind cards numbered as dealt (``blind-dealt-numbers``)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from helpers import (
     deal,
     legal,
     match,
+    match_at,
     of,
     rounds,
     score_to,
@@ -23,9 +25,13 @@ from helpers import (
 )
 
 from engine import Match
+from engine.actions import Action
+from engine.bots.base import viewed_moves
 from engine.errors import VariantError
 from engine.logformat import record_random
+from engine.moves.draw import draw_first_dealer, draw_names
 from engine.replay.verify import verify_bytes
+from engine.shuffle import SplitMix64
 from engine.state import NORMAL
 from engine.variant import load_variant
 
@@ -187,3 +193,117 @@ def test_no_cover_after_partner_paulista_still_covers() -> None:
     m = match("paulista", PARTNERS, dealer=1)
     act(m, *ROUND_1, "play 3 5c", "play 0 5d")
     assert "play 1 4h covered" in legal(m)
+
+
+# -- first-dealer-drawn: match.first_dealer, match.first_dealer_suits ---------------------------
+def _no_suits(tmp_path: Path) -> Path:
+    """The drawn first dealer without a suit order: tied seats draw again."""
+    f = tmp_path / "drawn-no-suits.yaml"
+    f.write_text("extends: first-dealer-drawn\nmatch: {first_dealer_suits: []}\n",
+                 encoding="utf-8")
+    return f
+
+
+def _draw(variant: str | Path, seed: int) -> tuple[list[list[str | None]], int]:
+    draw, dealer = draw_first_dealer(load_variant(str(variant)), SplitMix64(seed))
+    return draw_names(draw), dealer
+
+
+def test_first_dealer_drawn_the_highest_card_deals() -> None:
+    # seed 7: the seats draw 2h 7h Jh 3h; the three (of hearts) is the highest: seat 3 deals
+    assert _draw("first-dealer-drawn", 7) == ([["2h", "7h", "Jh", "3h"]], 3)
+    m = Match.new("first-dealer-drawn", seed=7, dealer=1)  # the draw, not the caller, decides
+    assert m.dealer == 3 and m.mao == 0
+    assert Match.new("paulista", seed=7, dealer=1).dealer == 1  # given: today's behaviour
+
+
+def test_first_dealer_drawn_the_suits_break_a_tie() -> None:
+    # seed 2: Ad and Ah tie by rank; APCEF-PA's order paus, copas, espadas, ouros: Ah is higher
+    assert _draw("first-dealer-drawn", 2) == ([["Ad", "Ah", "7s", "7h"]], 1)
+
+
+def test_first_dealer_drawn_ties_draw_again(tmp_path: Path) -> None:
+    # without a suit order, seats 0 and 1 tie with their aces and draw again: 6d beats 4d
+    assert _draw(_no_suits(tmp_path), 2) == ([["Ad", "Ah", "7s", "7h"], ["6d", "4d", None, None]],
+                                              0)
+
+
+def test_first_dealer_drawn_the_draw_comes_before_the_first_deal() -> None:
+    # the first hand is shuffled after the draw: its cards are not the drawn ones
+    m = Match.new("first-dealer-drawn", seed=7)
+    assert [str(c) for c in m.hand.dealt[0]] != [str(c) for c in
+                                                  Match.new("paulista", seed=7).hand.dealt[0]]
+    assert m.rng is not None and m.rng.state != Match.new("paulista", seed=7).rng.state
+
+
+def test_first_dealer_drawn_verify_checks_the_header_s_draw_and_dealer() -> None:
+    log = record_random("first-dealer-drawn", 7)
+    header = json.loads(log.splitlines()[0])
+    assert header["truco_log"] == 2 and header["dealer"] == 3
+    assert header["draw"] == [["2h", "7h", "Jh", "3h"]]
+    assert verify_bytes(log.encode(), "drawn.jsonl").valid
+    for old, new, words in (
+            ('"dealer": 3', '"dealer": 0', "the seed's draw gives the first deal to seat 3"),
+            ('"2h", "7h"', '"2c", "7h"', "the seed's draw of the first dealer is")):
+        bad = verify_bytes(log.replace(old, new, 1).encode(), "drawn.jsonl")
+        assert not bad.valid and words in str(bad.problems[0])
+        assert "drawn.jsonl:1: bad header: " in str(bad.problems[0])
+
+
+def test_first_dealer_drawn_without_a_seed_the_draw_names_the_dealer() -> None:
+    log = record_random("first-dealer-drawn", 7, unseeded=True, dealer=2)
+    lines = log.splitlines()
+    header = json.loads(lines[0])
+    assert "draw" not in header  # the table drew: its dealer stands
+
+    def with_draw(draw: list[list[str | None]]) -> bytes:
+        return "\n".join([json.dumps({**header, "draw": draw}), *lines[1:]]).encode()
+
+    assert verify_bytes(with_draw([["4c", "5c", "3c", "6c"]]), "u.jsonl").valid
+    for draw, words in (([["4c", "5c", "Kc", "3c"]], "highest card is seat 3's, not the dealer"),
+                        ([["3c", "5c", "3d", "6c"], ["4d", None, "5d", None]],
+                         "round 2: seat 0 won the draw already"),
+                        ([["4c", "5c", "3c", "4c"]], "4c is drawn twice")):
+        bad = verify_bytes(with_draw(draw), "u.jsonl")
+        assert not bad.valid and words in str(bad.problems[0])
+
+
+def test_first_dealer_drawn_a_draw_in_another_variant_is_refused() -> None:
+    log = record_random("paulista", 7)
+    header = json.loads(log.splitlines()[0])
+    for version, words in ((1, "a header with a draw needs log format version 2"),
+                           (2, "this variant does not draw its first dealer")):
+        text = json.dumps({**header, "truco_log": version, "draw": [["3c", "4c", "5c", "6c"]]})
+        bad = verify_bytes("\n".join([text, *log.splitlines()[1:]]).encode(), "p.jsonl")
+        assert not bad.valid and words in str(bad.problems[0])
+
+
+# -- blind-dealt-numbers: play.blind_places -------------------------------------------------------
+def _blind_round_2(variant: str) -> Match:
+    """A mão de ferro (11-11, blind, P6), dealer 0: seat 1 plays its #2 (2d) and wins round 1;
+    it leads round 2 holding 3d (dealt #1) and Kd (dealt #3)."""
+    m = match_at(variant, [11, 11], dealer=0)
+    m.deal(deal(0, "4c 7h As | 3d 2d Kd | 5c 6c 7c | 5d 6d 7d", vira="Qs"))
+    assert m.blind
+    m.apply(m.play_by_position(1, 1))
+    act(m, "play 2 5c", "play 3 5d", "play 0 4c")
+    assert m.turn == 1
+    return m
+
+
+def _places(m: Match) -> set[int | None]:
+    return {a.position for a in m.observation(1)["legal"] if a.kind == "play"}
+
+
+def test_blind_dealt_numbers_a_card_keeps_its_number_after_a_play() -> None:
+    m = _blind_round_2("blind-dealt-numbers")
+    assert _places(m) == {0, 2}  # #1 and #3: 2d (#2) was played
+    assert m.play_by_position(1, 2) == Action.play(1, m.hand.dealt[1][2])
+    view = viewed_moves(m, 1, m.legal_actions(1))
+    assert {a.position for a in view if a.kind == "play"} == {0, 2}
+
+
+def test_blind_dealt_numbers_left_out_the_cards_held_are_numbered_again() -> None:
+    m = _blind_round_2("paulista")  # play.blind_places: held, today's numbering
+    assert _places(m) == {0, 1}  # 3d is #1, Kd is now #2
+    assert m.play_by_position(1, 1) == Action.play(1, m.hand.dealt[1][2])

@@ -56,7 +56,8 @@ def test_every_house_variant_is_tested_here() -> None:
         "redeal",  # a void hand thrown in: tests/test_redeal.py
         # issue 42, the table and the match: tests/test_house_table.py
         "later-games-11-11", "amostra-ace-of-ouros", "amostra-twelve-players",
-        "partners-tie-lowest-seat", "no-cover-after-partner",
+        "partners-tie-lowest-seat", "no-cover-after-partner", "first-dealer-drawn",
+        "blind-dealt-numbers",
         # seeing a partner's cards (issue 42): tests/test_house_seeing.py
         "partners-see-cards", "mao-de-11-cards-kept",
         "only-the-player-answers",  # a designated seat answers: tests/test_house_answerers.py

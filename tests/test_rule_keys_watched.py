@@ -147,6 +147,10 @@ MUTATIONS: dict[str, tuple[str, dict[str, Any]]] = {
         "no_cover_after_partner": False}}),
     "match.start_score": ("later-games-11-11", {"match": {"start_score": 10}}),
     "match.start_score_from_game": ("later-games-11-11", {"match": {"start_score_from_game": 3}}),
+    "play.blind_places": ("blind-dealt-numbers", {"play": {"blind_places": "held"}}),
+    "match.first_dealer": ("first-dealer-drawn", {"match": {"first_dealer": "given"}}),
+    "match.first_dealer_suits": ("first-dealer-drawn", {"match": {
+        "first_dealer_suits": ["d", "s", "h", "c"]}}),
     "side_bets.*.kind": ("gauderio", {"side_bets": {"flor": {"played": False}}}),
     "side_bets.*.calls": ("gauderio", {"side_bets": {"envido": {
         "calls": ["falta envido", "real envido", "envido"]}}}),

@@ -22,7 +22,7 @@ from typing import Protocol
 from engine.actions import Action
 from engine.game import Match
 from engine.moves import PHASES
-from engine.observation import Observation
+from engine.observation import Observation, blind_places
 from engine.rules import Rules
 from engine.shuffle import MASK64, SplitMix64
 from engine.state import PLAY
@@ -269,10 +269,11 @@ def viewed_moves(match: Match, seat: int, legal: Sequence[Action]) -> list[Actio
     if not match.hand.blind:
         return moves
     hand = match.hand.hands[seat]
+    places = blind_places(match, seat)  # held, or as dealt (play.blind_places, house)
     view = []
     for a in moves:
         if a.card is not None and a.card in hand and a.kind in ("play", "raise"):
-            a = Action(a.kind, a.seat, None, a.covered, a.value, position=hand.index(a.card))
+            a = Action(a.kind, a.seat, None, a.covered, a.value, position=places.index(a.card))
         view.append(a)
     return view
 

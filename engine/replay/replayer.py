@@ -28,6 +28,7 @@ from engine.logread import (
     read_log,
 )
 from engine.logversion import LATEST, header_problem
+from engine.moves.draw import header_problem as first_dealer_problem
 from engine.position import hand_has_moves
 from engine.replay.fast import PLANS, plan_of
 from engine.replay.sealed import Sealed, seeded_deal_mismatch
@@ -338,8 +339,12 @@ for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
         if players is not None and len(players) != rules.players:
             self._problem("header", f"bad header: players names {len(players)} players, the "
                           f"variant seats {rules.players}", item.line)
-        why = header_problem(h["truco_log"], rules)
+        why = header_problem(h["truco_log"], rules, draw="draw" in h)
         if why is not None:
+            self._stop("header", f"bad header: {why}", item.line)
+            return
+        why = first_dealer_problem(rules, h.get("seed"), h.get("dealer"), h.get("draw"))
+        if why is not None:  # a drawn first dealer
             self._stop("header", f"bad header: {why}", item.line)
             return
         self.rules = rules
@@ -353,8 +358,8 @@ for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
         ``seed`` or ``dealer`` (the position holds the generator's state and the dealer)."""
         h = item.data
         why = header_problem(h["truco_log"], rules, position=True)
-        if why is None and ("seed" in h or "dealer" in h):
-            key = "seed" if "seed" in h else "dealer"
+        if why is None and ("seed" in h or "dealer" in h or "draw" in h):
+            key = next(k for k in ("seed", "dealer", "draw") if k in h)
             why = (f"a header with a position has no {key}: the position holds the "
                    "generator's state (rng) and the dealer")
         if why is not None:

@@ -200,6 +200,9 @@ class PlayRules:
     #: C8 (house, "quem truca tem que matar"): once a raise against a card of another team on
     #: the table is accepted, its raiser plays a card that beats the table, if he holds one.
     raiser_must_kill: bool
+    #: P6 (house): a blind hand's cards numbered by their place among the cards ``held``
+    #: (renumbered after each play) or as ``dealt`` (kept through the hand).
+    blind_places: str = "held"
 
 
 @dataclass(frozen=True)
@@ -253,13 +256,18 @@ class GameRules:
 @dataclass(frozen=True)
 class MatchRules:
     """``match`` (P9, M8, C11 house): the games a team must win to win the match, and the score
-    every team starts a game with from a game on (house: a match's later games at 11 x 11)."""
+    every team starts a game with from a game on (house: a match's later games at 11 x 11), and
+    how the first dealer is chosen (house: drawn, :mod:`engine.moves.draw`)."""
 
     games_to_win: int
     #: C11 (house): the score each team starts the games from ``start_score_from_game`` with.
     start_score: int = 0
     #: C11 (house): the first game (1-based) that starts at ``start_score``.
     start_score_from_game: int = 1
+    #: House rule: ``given`` (the log's or the caller's first dealer) or ``drawn``.
+    first_dealer: str = "given"
+    #: House rule: in a drawn first dealer, the suits (highest first) that break a tie.
+    first_dealer_suits: tuple[str, ...] = ()
 
     def start(self, game: int, teams: int) -> list[int]:
         """The score a game (1-based: ``game`` 1 is the match's first) starts with.

@@ -73,7 +73,7 @@ def rules_from_data(data: dict[str, Any], source: str = "") -> Rules:
         play=PlayRules(**{key: play[key] for key in (
             "leader_face_up", "no_cover_after_tie", "no_cover_after_partner",
             "highest_after_tied_first",
-            "raiser_must_beat", "raiser_must_kill")}),
+            "raiser_must_beat", "raiser_must_kill", "blind_places")}),
         betting=BettingRules(
             initial_value=bet["initial_value"],
             ladder=tuple(_step(s, target) for s in bet["ladder"]),
@@ -87,7 +87,8 @@ def rules_from_data(data: dict[str, Any], source: str = "") -> Rules:
         special_rules=SpecialHandRules(hands=specials, one_team=one, both_teams=both),
         game=GameRules(target=target, cap_score=full["game"]["cap_score"]),
         match=MatchRules(**{key: full["match"][key] for key in (
-            "games_to_win", "start_score", "start_score_from_game")}),
+            "games_to_win", "start_score", "start_score_from_game", "first_dealer")},
+            first_dealer_suits=tuple(full["match"]["first_dealer_suits"])),
         concede_rules=ConcedeRules(allowed=concede["allowed"],
                                    instead_of_answer=concede["instead_of_answer"],
                                    in_special_hands=concede["in_special_hands"]),

@@ -101,6 +101,7 @@ MUTATIONS: dict[str, tuple[str, dict[str, Any]]] = {
     "redeal.void_ranks": ("redeal", {"redeal": {"void_ranks": ["4", "5", "6", "7"]}}),
     "resign.allowed": ("resign", {"resign": {"allowed": False}}),
     "seeing.partners": ("partners-see-cards", {"seeing": {"partners": "decision"}}),
+    "seeing.last_hand": ("last-hand-hidden", {"seeing": {"last_hand": "shown"}}),
     "special_hands.one_team.enabled": ("mineiro", {"special_hands": {"one_team": {
         "enabled": False}}}),
     "special_hands.one_team.name": ("paulista", {"special_hands": {"one_team": {

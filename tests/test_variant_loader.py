@@ -158,6 +158,7 @@ HOUSE_RULES: dict[str, dict[str, Any]] = {
     "only-the-player-answers": {"answered_by": "designated"},
     "raise-limit-trailing-needs": {"no_raise_when_winning": False},
     "resign": {"resign.allowed": True, "resign.gives": "game"},
+    "last-hand-hidden": {"seeing.last_hand": "hidden"},
     "tie-leader-lowest-seat": {"tied_round_leader": "lowest_seat"},
     "tie-leader-mao": {"tied_round_leader": "mao", "cards_per_player": 5},
     "all-tied-first-round": {"all_tied": "first_round_first_card"},

@@ -326,6 +326,9 @@ class MoveKind:
     #: ``None``: none. What the observation and the environment both read
     #: (:func:`hands_seen`).
     sees: Callable[[Match, int], Sequence[int]] | None = None
+    #: ``hides_last_hand(rules)``: whether the kind's rule hides every card of the hand that
+    #: ended last from the observations (:func:`last_hand_hidden`); ``None``: it does not.
+    hides_last_hand: Callable[[Rules], bool] | None = None
 
 
 #: The registered kinds, by name, in registration order.
@@ -338,6 +341,8 @@ PHASES: dict[str, Waiting] = {}
 HAND_ENDS: dict[str, HandEnd] = {}
 #: What the kinds show a seat of the others' cards (:attr:`MoveKind.sees`).
 _SEES: list[Callable[[Match, int], Sequence[int]]] = []
+#: What the kinds hide of the last hand (:attr:`MoveKind.hides_last_hand`).
+_HIDES_LAST: list[Callable[[Rules], bool]] = []
 
 
 def register(kind: MoveKind) -> MoveKind:
@@ -378,6 +383,8 @@ def register(kind: MoveKind) -> MoveKind:
             KIND_CHECKS.append(block.checks)
     if kind.sees is not None:
         _SEES.append(kind.sees)
+    if kind.hides_last_hand is not None:
+        _HIDES_LAST.append(kind.hides_last_hand)
     KINDS[kind.name] = kind
     return kind
 
@@ -435,6 +442,13 @@ def hands_seen(m: Match, seat: int) -> list[int]:
     for sees in _SEES:
         seen.update(sees(m, seat))
     return sorted(seen)
+
+
+def last_hand_hidden(rules: Rules) -> bool:
+    """Whether a kind's rule hides the cards of the hand that ended last from every
+    observation (:attr:`MoveKind.hides_last_hand`): what the observation's ``last_hand``
+    reads (:func:`engine.observation.last_hand_view`)."""
+    return any(hides(rules) for hides in _HIDES_LAST)
 
 
 def hand_end_hooks(rules: Rules) -> tuple[HandEnd, ...]:

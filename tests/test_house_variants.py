@@ -62,7 +62,8 @@ def test_every_house_variant_is_tested_here() -> None:
         "only-the-player-answers",  # a designated seat answers: tests/test_house_answerers.py
         "raise-limit-trailing-needs",  # CTruco's raise limit: tests/test_house_raise_limit.py
         "resign",  # leaving the table: tests/test_resign.py
-        "last-hand-hidden"}  # the last hand's cards hidden: tests/test_house_last_hand.py
+        "last-hand-hidden",  # the last hand's cards hidden: tests/test_house_last_hand.py
+        "mineiro-highest-after-tie"}  # a raise's named card obliged: test_house_obligations.py
 
 
 def test_classic_mineiro_starts_at_2_and_climbs_4_6_8_10_12() -> None:

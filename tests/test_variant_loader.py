@@ -159,6 +159,8 @@ HOUSE_RULES: dict[str, dict[str, Any]] = {
     "raise-limit-trailing-needs": {"no_raise_when_winning": False},
     "resign": {"resign.allowed": True, "resign.gives": "game"},
     "last-hand-hidden": {"seeing.last_hand": "hidden"},
+    "mineiro-highest-after-tie": {"obligations.named_card": "obliged",
+                                  "highest_after_tied_first": True},
     "tie-leader-lowest-seat": {"tied_round_leader": "lowest_seat"},
     "tie-leader-mao": {"tied_round_leader": "mao", "cards_per_player": 5},
     "all-tied-first-round": {"all_tied": "first_round_first_card"},

@@ -63,6 +63,7 @@ from pkgutil import iter_modules
 from typing import TYPE_CHECKING, Any
 
 from engine.actions import declare
+from engine.errors import Why
 from engine.moves.scoring import HandEnd, hooks_in_order
 from engine.payload import DERIVED, LogEvent, Payload
 from engine.ruling import Ruling, condition, effect
@@ -228,6 +229,11 @@ def flag(about: str) -> dict[str, Any]:
     return {"type": "boolean", "description": about, "default": False}
 
 
+def choice(values: Sequence[str], about: str) -> dict[str, Any]:
+    """A :class:`VariantBlock` key that says one of ``values``, the first by default."""
+    return {"type": "string", "enum": list(values), "default": values[0], "description": about}
+
+
 def words(allowed: Sequence[str], default: Sequence[str], about: str) -> dict[str, Any]:
     """A :class:`VariantBlock` key that lists some of the ``allowed`` words, each once, at
     least one (``default`` when left out)."""
@@ -387,6 +393,34 @@ def register(kind: MoveKind) -> MoveKind:
         _HIDES_LAST.append(kind.hides_last_hand)
     KINDS[kind.name] = kind
     return kind
+
+
+def moveless(module: str, what: str, **fields: Any) -> MoveKind:
+    """Register the kind of ``module`` (its ``__name__``; the kind is named after it), one with
+    no move in any variant (no trigger in the machine): what it shows or asks is in
+    ``fields`` (:class:`MoveKind`'s: its ``block``, ``sees``, ``keys``...); ``what`` says what
+    it is, in its ``not_now``."""
+    name = module.rpartition(".")[2]
+
+    def judge(m: Match, a: Any, r: Ruling) -> str | None:
+        return Why("not_now", f"{name} has no move")  # never asked: no transition
+
+    judge.__module__ = module  # the kind's own
+    return register(MoveKind(name=name, judge=judge, effect=_no_effect,
+                             transitions=_no_transitions, enabled=_never,
+                             not_now={None: f"{name} has no move: {what}"}, **fields))
+
+
+def _no_effect(move: Any, r: Ruling) -> None:
+    """Nothing: the kind has no move."""
+
+
+def _no_transitions(rules: Rules) -> list[dict[str, Any]]:
+    return []
+
+
+def _never(rules: Rules) -> bool:
+    return False
 
 
 def _placed(kind: MoveKind) -> MoveKind:

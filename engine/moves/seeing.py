@@ -28,14 +28,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from engine.errors import VariantError, Why
-from engine.moves import MoveKind, VariantBlock, register
+from engine.errors import VariantError
+from engine.moves import VariantBlock, choice, moveless
 
 if TYPE_CHECKING:
-    from engine.actions import Action
     from engine.game import Match
     from engine.rules import Rules
-    from engine.ruling import Ruling
     from engine.variant.messages import Err
 
 #: The kind's variant block (its key: ``seeing.partners``).
@@ -105,39 +103,22 @@ BLOCK = VariantBlock(BLOCK_NAME, checks=_checks, about=(
     "House rule: whose cards a seat sees besides his own, and whether it sees the last hand's. "
     "Absent: a partner's cards only in a special hand's decision that shows them (M5); the "
     "last hand's cards shown."), keys={
-    "partners": {
-        "type": "string", "enum": list(PARTNERS), "default": PARTNERS[0],
-        "description": (
-            "House rule: when a seat sees his partners' cards. decision: only during a special "
-            "hand's decision that shows them (special_hands.*.show_partner_cards, M5); "
-            "special_hand: through such a special hand, after the decision too, for the "
-            "deciding team; always: partners see each other's hands in every hand. Never in "
-            "a blind hand (P6). Default decision.")},
-    "last_hand": {
-        "type": "string", "enum": list(LAST_HAND), "default": LAST_HAND[0],
-        "description": (
-            "House rule: whether an observation names the cards of the hand that ended last. "
-            "shown: its record names the cards played face up and shown with a raise; hidden: "
-            "it keeps the hand's number, its rounds' results and who played in which round "
-            "(face up or covered) but names no card. Default shown.")},
+    "partners": choice(PARTNERS, (
+        "House rule: when a seat sees his partners' cards. decision: only during a special "
+        "hand's decision that shows them (special_hands.*.show_partner_cards, M5); "
+        "special_hand: through such a special hand, after the decision too, for the "
+        "deciding team; always: partners see each other's hands in every hand. Never in "
+        "a blind hand (P6). Default decision.")),
+    "last_hand": choice(LAST_HAND, (
+        "House rule: whether an observation names the cards of the hand that ended last. "
+        "shown: its record names the cards played face up and shown with a raise; hidden: "
+        "it keeps the hand's number, its rounds' results and who played in which round "
+        "(face up or covered) but names no card. Default shown.")),
 })
 
 
-def _judge(m: Match, a: Action, r: Ruling) -> str | None:
-    return Why("not_now", "seeing has no move")  # never asked: the kind has no transition
-
-
-def _effect(move: Action, r: Ruling) -> None:
-    """Nothing: the kind has no move."""
-
-
-def _transitions(rules: Rules) -> list[dict[str, Any]]:
-    return []
-
-
-KIND = register(MoveKind(
-    name="seeing", judge=_judge, effect=_effect, transitions=_transitions,
-    # no move in any variant: no trigger in the machine; its sees acts where its key says
-    enabled=lambda rules: False, block=BLOCK, sees=_sees, hides_last_hand=_hides_last_hand,
-    not_now={None: "seeing has no move: it is what a seat is shown of his partners' cards"},
-    keys=("seeing.partners", "seeing.last_hand", "special_hands.one_team.show_partner_cards")))
+KIND = moveless(
+    __name__, "it is what a seat is shown of his partners' cards",
+    # its sees and hides_last_hand act where its keys say
+    block=BLOCK, sees=_sees, hides_last_hand=_hides_last_hand,
+    keys=("seeing.partners", "seeing.last_hand", "special_hands.one_team.show_partner_cards"))

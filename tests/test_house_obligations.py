@@ -77,6 +77,15 @@ def test_mineiro_highest_after_tie_a_bound_card_is_named_again() -> None:
     assert _raises(m, 1) == ["raise 1 9 3d"]
 
 
+def test_mineiro_highest_after_tie_a_seat_with_no_card_left_names_none() -> None:
+    """Round 3 after a tied round 1: the seats that have played their last card have no raise
+    (M4), the others name their last card."""
+    m = match(V, deal(0, "5c Kc 6c | 5d Kd 6d | 5h Kh 6h | 5s Ks 6s"))
+    act(m, *ROUND_1, "play 0 Kc", "play 1 Kd", "play 2 Kh", "play 3 Ks")  # round 2 tied
+    act(m, "play 3 6s")  # seat 3 leads round 3: he tied round 2 last
+    assert _raises(m, 3) == [] and _raises(m, 0) == ["raise 0 3 6c"]
+
+
 def test_raiser_must_kill_a_raise_against_the_table_names_a_card_that_beats_it(
         write: WriteFile) -> None:
     path = write("kill.yaml", "extends: mineiro\nplay:\n  raiser_must_kill: true\n"

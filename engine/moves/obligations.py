@@ -55,7 +55,7 @@ def named_cards(m: Match, seat: int, cards: Sequence[Card]) -> tuple[Sequence[Ca
     rules = m.rules
     hand = m.hand
     if not (rules.highest_after_tied_first or rules.raiser_must_kill) or hand.blind or \
-            not obliged(rules):  # the cheap tests first: a raise's lister asks every time
+            not cards or not obliged(rules):  # cheap tests first: a raise's lister asks often
         return cards, ""
     rnd = m.round
     played = any(s == seat for s, _, _ in rnd.cards)

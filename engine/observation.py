@@ -19,13 +19,14 @@ from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
 
 from engine.actions import Action
 from engine.cards import Card, card_name
-from engine.moves import hands_seen, kind_states
+from engine.moves import hands_seen, kind_states, last_hand_hidden
 from engine.moves.bets import Declared as Declared
 from engine.moves.bets import SideBetView as SideBetView
 from engine.moves.bets import side_view
 
 if TYPE_CHECKING:
     from engine.game import Match
+    from engine.rules import Rules
 
 
 class PlayedCard(TypedDict):
@@ -65,7 +66,8 @@ class SpecialHand(TypedDict):
 
 
 class LastHand(TypedDict):
-    """The public record of the hand that ended last."""
+    """The public record of the hand that ended last (no card named where
+    ``seeing.last_hand: hidden``)."""
 
     hand_number: int
     played: list[PlayedCard]
@@ -136,13 +138,7 @@ def observe(m: Match, seat: int) -> Observation:
     if rule is not None:
         special = {"name": rule.name, "team": h.special_team}
     legal = m.legal_actions(seat)
-    last: LastHand | None = None
-    if m.last_hand is not None:
-        number, last_played, last_shown, last_rounds, last_blind = m.last_hand
-        last = {"hand_number": number,
-                "played": _public_played(last_played, seat, last_blind),
-                "shown": [{"seat": s, "card": card_name(c)} for s, c in last_shown],
-                "rounds": list(last_rounds)}
+    last = last_hand_view(r, m.last_hand, seat)
     obs: Observation = {
         "seat": seat,
         "team": team,
@@ -180,6 +176,31 @@ def observe(m: Match, seat: int) -> Observation:
                 seen[own.key] = (own.export(value) if own.view is None
                                  else own.view(m, seat, value))
     return obs
+
+
+#: The engine's record of the hand that ended last (:attr:`Match.last_hand
+#: <engine.game.Match.last_hand>`): its number, cards played, cards shown, results, blind.
+LastHandRecord = tuple[int, Sequence[tuple[int, int, Card, bool]], Sequence[tuple[int, Card]],
+                       Sequence[int | None], bool]
+
+
+def last_hand_view(rules: Rules, record: LastHandRecord | None, seat: int) -> LastHand | None:
+    """The record of the hand that ended last (:attr:`Match.last_hand
+    <engine.game.Match.last_hand>`, ``None`` before the first ends) as ``seat`` sees it under
+    ``rules``: its cards as played (:func:`_public_played`) and shown with a raise (M4), or,
+    where ``seeing.last_hand: hidden``, no card named: who played in which round, face up or
+    covered, and the rounds' results only."""
+    if record is None:
+        return None
+    number, played, shown, rounds, blind = record
+    if last_hand_hidden(rules):
+        return {"hand_number": number,
+                "played": [{"round": rnd + 1, "seat": s, "card": None, "covered": cov}
+                           for rnd, s, _, cov in played],
+                "shown": [], "rounds": list(rounds)}
+    return {"hand_number": number, "played": _public_played(played, seat, blind),
+            "shown": [{"seat": s, "card": card_name(c)} for s, c in shown],
+            "rounds": list(rounds)}
 
 
 def _public_played(played: Sequence[tuple[int, int, Card, bool]],

@@ -28,6 +28,7 @@ from engine.cards import card_pretty, parse_card
 from engine.errors import IllegalMoveError, PositionError
 from engine.game import Checkpoint, Match, resolve_rules
 from engine.moves.draw import draw_first_dealer, drawn
+from engine.observation import last_hand_view
 from engine.rules import NOT_RULES, Rules
 from engine.shuffle import SplitMix64
 from engine.state import Phase
@@ -181,7 +182,8 @@ def difference(match: Match, parent: Rules) -> tuple[Match | None, str | None]:
     parent (``None`` where the parent refuses the position) and the first difference in words
     (``None`` where there is none before the move). The record of the hand before is left out
     of the comparison (the twin's ``last_hand`` is ``None``): what the rule did in an earlier
-    hand is that hand's difference, not this one's."""
+    hand is that hand's difference, not this one's; only how each seat is shown it is
+    compared (``seeing.last_hand``)."""
     try:
         twin = Match.from_position(parent, _without_history(match.position()))
     except PositionError as err:
@@ -194,8 +196,11 @@ def difference(match: Match, parent: Rules) -> tuple[Match | None, str | None]:
         return twin, (f"legal here, not under {parent.name}: {', '.join(only_ours) or '-'}; "
                       f"under {parent.name} only: {', '.join(only_theirs) or '-'}")
     for seat in range(match.rules.players):
-        if _present(match.observation(seat)) != _present(twin.observation(seat)):
+        seen = match.observation(seat)
+        if _present(seen) != _present(twin.observation(seat)):
             return twin, f"seat {seat} observes otherwise than under {parent.name}"
+        if seen["last_hand"] != last_hand_view(parent, match.last_hand, seat):
+            return twin, f"seat {seat} observes the last hand otherwise than under {parent.name}"
     return twin, None
 
 

@@ -26,6 +26,7 @@ import pytest
 from engine import Action, Deal, IllegalMoveError, Match, Rules
 from engine.cards import card_name
 from engine.game import Checkpoint, resolve_rules
+from engine.moves import last_hand_hidden
 from engine.shuffle import SplitMix64
 
 Variant = Rules | str | os.PathLike[str]
@@ -259,8 +260,9 @@ def hidden_swapped(m: Match, seat: int, shift: int) -> Match:
     """A copy of ``m`` in which the cards ``seat`` may not see trade places (``shift``: by
     how many): the cards in the other seats' hands (all hands in a blind hand, P6; not a
     partner's that a decision shows, M5), those seats' hands as dealt, and the covered cards
-    it did not see (P7). What a bot, an observation or the env gives the seat must not change
-    (tests/test_bot_view.py, tests/test_env_episodes.py)."""
+    it did not see (P7), and the last hand's where the variant hides them
+    (``seeing.last_hand: hidden``). What a bot, an observation or the env gives the seat must
+    not change (tests/test_bot_view.py, tests/test_env_episodes.py)."""
     twin = m.clone()
     h, rnd = twin.hand, twin.round
     shown = {int(s) for s in (m.observation(seat)["partner_hands"] or {})}
@@ -287,6 +289,13 @@ def hidden_swapped(m: Match, seat: int, shift: int) -> Match:
             number, ps, old, cov = h.played[i]
             h.played[i] = (number, ps, new, cov)
             rnd.cards = [(cs, new if c == old and cc else c, cc) for cs, c, cc in rnd.cards]
+    if m.last_hand is not None and last_hand_hidden(m.rules):  # seeing.last_hand: hidden
+        number, played, shown, results, blind = m.last_hand
+        faces = [c for _, _, c, _ in played]
+        k = shift % len(faces) if faces else 0
+        moved = dict(zip(faces, faces[k:] + faces[:k], strict=True))
+        twin.last_hand = (number, [(r, s, moved[c], cov) for r, s, c, cov in played],
+                          [(s, moved.get(c, c)) for s, c in shown], results, blind)
     return twin
 
 

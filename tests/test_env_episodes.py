@@ -68,7 +68,8 @@ def _vectors(e: TrucoEnv, m: Match) -> list[bytes]:
     ("paulista", 1), ("paulista", 35), ("mineiro", 4), ("gauderio", 1),
     ("gauderio-covered", 4), ("gauderio", 2), ("gauderio-envido-public", 4),
     ("paulista-mao-de-11-decision", 13),
-    ("paulista-mao-de-11-decision", 60), ("three-players", 2), ("capixaba-jokers", 3)])
+    ("paulista-mao-de-11-decision", 60), ("three-players", 2), ("capixaba-jokers", 3),
+    ("last-hand-hidden", 1)])
 def test_observations_do_not_depend_on_hidden_cards(variant: str, seed: int) -> None:
     """Every agent's vector, at every step, is the same with the cards it may not see moved."""
     e = raw_env(variant)

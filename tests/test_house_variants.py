@@ -64,7 +64,9 @@ def test_every_house_variant_is_tested_here() -> None:
         "raise-limit-trailing-needs",  # CTruco's raise limit: tests/test_house_raise_limit.py
         "resign",  # leaving the table: tests/test_resign.py
         # giving up as a team, confirm.moves: tests/test_house_confirm.py
-        "concede-partner-confirms", "mao-de-dez-fold-both-partners"}
+        "concede-partner-confirms", "mao-de-dez-fold-both-partners",
+        "last-hand-hidden",  # the last hand's cards hidden: tests/test_house_last_hand.py
+        "mineiro-highest-after-tie"}  # a raise's named card obliged: test_house_obligations.py
 
 
 def test_classic_mineiro_starts_at_2_and_climbs_4_6_8_10_12() -> None:

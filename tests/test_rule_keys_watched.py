@@ -102,6 +102,9 @@ MUTATIONS: dict[str, tuple[str, dict[str, Any]]] = {
     "resign.allowed": ("resign", {"resign": {"allowed": False}}),
     "confirm.moves": ("concede-partner-confirms", {"confirm": {"moves": []}}),
     "seeing.partners": ("partners-see-cards", {"seeing": {"partners": "decision"}}),
+    "seeing.last_hand": ("last-hand-hidden", {"seeing": {"last_hand": "shown"}}),
+    "obligations.named_card": ("mineiro-highest-after-tie", {"obligations": {
+        "named_card": "free"}}),
     "special_hands.one_team.enabled": ("mineiro", {"special_hands": {"one_team": {
         "enabled": False}}}),
     "special_hands.one_team.name": ("paulista", {"special_hands": {"one_team": {

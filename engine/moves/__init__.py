@@ -63,6 +63,7 @@ from pkgutil import iter_modules
 from typing import TYPE_CHECKING, Any
 
 from engine.actions import declare
+from engine.errors import Why
 from engine.i18n import _, person
 from engine.moves.scoring import HandEnd, hooks_in_order
 from engine.payload import DERIVED, LogEvent, Payload
@@ -244,6 +245,11 @@ def flag(about: str) -> dict[str, Any]:
     return {"type": "boolean", "description": about, "default": False}
 
 
+def choice(values: Sequence[str], about: str) -> dict[str, Any]:
+    """A :class:`VariantBlock` key that says one of ``values``, the first by default."""
+    return {"type": "string", "enum": list(values), "default": values[0], "description": about}
+
+
 def words(allowed: Sequence[str], default: Sequence[str], about: str) -> dict[str, Any]:
     """A :class:`VariantBlock` key that lists some of the ``allowed`` words, each once, at
     least one (``default`` when left out)."""
@@ -342,6 +348,9 @@ class MoveKind:
     #: ``None``: none. What the observation and the environment both read
     #: (:func:`hands_seen`).
     sees: Callable[[Match, int], Sequence[int]] | None = None
+    #: ``hides_last_hand(rules)``: whether the kind's rule hides every card of the hand that
+    #: ended last from the observations (:func:`last_hand_hidden`); ``None``: it does not.
+    hides_last_hand: Callable[[Rules], bool] | None = None
 
 
 #: The registered kinds, by name, in registration order.
@@ -354,6 +363,8 @@ PHASES: dict[str, Waiting] = {}
 HAND_ENDS: dict[str, HandEnd] = {}
 #: What the kinds show a seat of the others' cards (:attr:`MoveKind.sees`).
 _SEES: list[Callable[[Match, int], Sequence[int]]] = []
+#: What the kinds hide of the last hand (:attr:`MoveKind.hides_last_hand`).
+_HIDES_LAST: list[Callable[[Rules], bool]] = []
 
 
 def register(kind: MoveKind) -> MoveKind:
@@ -394,8 +405,38 @@ def register(kind: MoveKind) -> MoveKind:
             KIND_CHECKS.append(block.checks)
     if kind.sees is not None:
         _SEES.append(kind.sees)
+    if kind.hides_last_hand is not None:
+        _HIDES_LAST.append(kind.hides_last_hand)
     KINDS[kind.name] = kind
     return kind
+
+
+def moveless(module: str, what: str, **fields: Any) -> MoveKind:
+    """Register the kind of ``module`` (its ``__name__``; the kind is named after it), one with
+    no move in any variant (no trigger in the machine): what it shows or asks is in
+    ``fields`` (:class:`MoveKind`'s: its ``block``, ``sees``, ``keys``...); ``what`` says what
+    it is, in its ``not_now``."""
+    name = module.rpartition(".")[2]
+
+    def judge(m: Match, a: Any, r: Ruling) -> str | None:
+        return Why("not_now", f"{name} has no move")  # never asked: no transition
+
+    judge.__module__ = module  # the kind's own
+    return register(MoveKind(name=name, judge=judge, effect=_no_effect,
+                             transitions=_no_transitions, enabled=_never,
+                             not_now={None: f"{name} has no move: {what}"}, **fields))
+
+
+def _no_effect(move: Any, r: Ruling) -> None:
+    """Nothing: the kind has no move."""
+
+
+def _no_transitions(rules: Rules) -> list[dict[str, Any]]:
+    return []
+
+
+def _never(rules: Rules) -> bool:
+    return False
 
 
 def _placed(kind: MoveKind) -> MoveKind:
@@ -451,6 +492,13 @@ def hands_seen(m: Match, seat: int) -> list[int]:
     for sees in _SEES:
         seen.update(sees(m, seat))
     return sorted(seen)
+
+
+def last_hand_hidden(rules: Rules) -> bool:
+    """Whether a kind's rule hides the cards of the hand that ended last from every
+    observation (:attr:`MoveKind.hides_last_hand`): what the observation's ``last_hand``
+    reads (:func:`engine.observation.last_hand_view`)."""
+    return any(hides(rules) for hides in _HIDES_LAST)
 
 
 def hand_end_hooks(rules: Rules) -> tuple[HandEnd, ...]:

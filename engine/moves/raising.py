@@ -14,6 +14,7 @@ from engine.i18n import _, person
 from engine.moves import MoveKind, Words, has_ladder, move_transitions, register
 from engine.moves.answers import who_answers
 from engine.moves.deal import has_decision
+from engine.moves.obligations import named_cards, refused
 from engine.moves.outcome import accept_pending, conclude, other_team
 from engine.moves.play import MUST_KILL, beats_table, kill_target
 from engine.moves.scoring import end_hand, win_game
@@ -94,6 +95,10 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
         bound = hand.bound[seat]
         if bound is not None and card != bound:
             return Why("bound_card", f"seat {seat} is bound to {card_name(bound)} (M4)")
+        if bound is None:  # obligations.named_card: the card he must play next
+            why = refused(m, seat, card)
+            if why is not None:
+                return why
     elif card is not None:
         return Why("card_named", "this variant's raises name no card")
     if rules.raiser_must_beat and not beats_table(m, seat):
@@ -205,7 +210,7 @@ def _raises(m: Match, seat: int, value: int, out: list[Action]) -> None:
         return
     hand = m.hand
     bound = hand.bound[seat]
-    for c in (hand.hands[seat] if bound is None else (bound,)):
+    for c in (named_cards(m, seat, hand.hands[seat])[0] if bound is None else (bound,)):
         out.append(table[seat, value, c])
 
 

@@ -14,6 +14,13 @@ read). Its variant key, ``seeing.partners``:
 - ``always``: partners see each other's hands in every hand (a popular app's rule).
 
 Never in a blind hand (P6: nobody sees a card there, not even his own).
+
+Its key ``seeing.last_hand`` says whether a seat's observation names the cards of the hand that
+ended last: ``shown`` (the default, today's rule) or ``hidden`` (the record keeps its hand
+number, round results and who played in which round, face up or covered, but names no card,
+and no card shown with a raise). Its ``hides_last_hand`` is read by
+:func:`engine.moves.last_hand_hidden`, and so by :func:`engine.observation.last_hand_view`;
+the environment's vector shows no last hand.
 """
 
 from __future__ import annotations
@@ -21,25 +28,30 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from engine.errors import VariantError, Why
-from engine.moves import MoveKind, VariantBlock, register
+from engine.errors import VariantError
+from engine.moves import VariantBlock, choice, moveless
 
 if TYPE_CHECKING:
-    from engine.actions import Action
     from engine.game import Match
     from engine.rules import Rules
-    from engine.ruling import Ruling
     from engine.variant.messages import Err
 
 #: The kind's variant block (its key: ``seeing.partners``).
 BLOCK_NAME = "seeing"
 #: What ``seeing.partners`` may say, the default first.
 PARTNERS = ("decision", "special_hand", "always")
+#: What ``seeing.last_hand`` may say, the default first.
+LAST_HAND = ("shown", "hidden")
 
 
 def partners(rules: Rules) -> str:
     """When a seat sees his partners' cards (``seeing.partners``)."""
     return str(rules.block(BLOCK_NAME)["partners"])
+
+
+def _hides_last_hand(rules: Rules) -> bool:
+    """Whether observations name no card of the hand that ended last (``seeing.last_hand``)."""
+    return bool(rules.block(BLOCK_NAME)["last_hand"] == "hidden")
 
 
 def _sees(m: Match, seat: int) -> list[int]:
@@ -88,34 +100,25 @@ def _specials(d: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 BLOCK = VariantBlock(BLOCK_NAME, checks=_checks, about=(
-    "House rule: whose cards a seat sees besides his own. Absent: a partner's cards only in a "
-    "special hand's decision that shows them (M5)."), keys={
-    "partners": {
-        "type": "string", "enum": list(PARTNERS), "default": PARTNERS[0],
-        "description": (
-            "House rule: when a seat sees his partners' cards. decision: only during a special "
-            "hand's decision that shows them (special_hands.*.show_partner_cards, M5); "
-            "special_hand: through such a special hand, after the decision too, for the "
-            "deciding team; always: partners see each other's hands in every hand. Never in "
-            "a blind hand (P6). Default decision.")},
+    "House rule: whose cards a seat sees besides his own, and whether it sees the last hand's. "
+    "Absent: a partner's cards only in a special hand's decision that shows them (M5); the "
+    "last hand's cards shown."), keys={
+    "partners": choice(PARTNERS, (
+        "House rule: when a seat sees his partners' cards. decision: only during a special "
+        "hand's decision that shows them (special_hands.*.show_partner_cards, M5); "
+        "special_hand: through such a special hand, after the decision too, for the "
+        "deciding team; always: partners see each other's hands in every hand. Never in "
+        "a blind hand (P6). Default decision.")),
+    "last_hand": choice(LAST_HAND, (
+        "House rule: whether an observation names the cards of the hand that ended last. "
+        "shown: its record names the cards played face up and shown with a raise; hidden: "
+        "it keeps the hand's number, its rounds' results and who played in which round "
+        "(face up or covered) but names no card. Default shown.")),
 })
 
 
-def _judge(m: Match, a: Action, r: Ruling) -> str | None:
-    return Why("not_now", "seeing has no move")  # never asked: the kind has no transition
-
-
-def _effect(move: Action, r: Ruling) -> None:
-    """Nothing: the kind has no move."""
-
-
-def _transitions(rules: Rules) -> list[dict[str, Any]]:
-    return []
-
-
-KIND = register(MoveKind(
-    name="seeing", judge=_judge, effect=_effect, transitions=_transitions,
-    # no move in any variant: no trigger in the machine; its sees acts where its key says
-    enabled=lambda rules: False, block=BLOCK, sees=_sees,
-    not_now={None: "seeing has no move: it is what a seat is shown of his partners' cards"},
-    keys=("seeing.partners", "special_hands.one_team.show_partner_cards")))
+KIND = moveless(
+    __name__, "it is what a seat is shown of his partners' cards",
+    # its sees and hides_last_hand act where its keys say
+    block=BLOCK, sees=_sees, hides_last_hand=_hides_last_hand,
+    keys=("seeing.partners", "seeing.last_hand", "special_hands.one_team.show_partner_cards"))

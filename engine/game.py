@@ -61,12 +61,12 @@ from engine.matchpos.exporting import export as export_position
 from engine.matchpos.restore import set_position
 from engine.moves import KINDS, PHASES, load_kinds
 from engine.moves.answers import answering_seats
+from engine.moves.deal import seeded as seeded_deal
 from engine.moves.scoring import new_hand
 from engine.observation import Observation, observe
 from engine.rules import Rules
 from engine.ruling import Ruling
 from engine.shuffle import SplitMix64
-from engine.shuffle import deal as seeded_deal
 from engine.slots import interpreted
 from engine.state import DEAL, MATCH_OVER, NORMAL, HandState, Played, RoundState
 from engine.variant import load
@@ -498,8 +498,7 @@ class Match:
         ``deal`` for :meth:`deal`."""
         r = self.rules
         if self.rng is not None:
-            hands, vira = seeded_deal(r.deck, self.rng, r.players, r.cards_per_player,
-                                      self.dealer, r.has_vira)
+            hands, vira = seeded_deal(r, self.rng, self.dealer)
             move: tuple[list[list[Card]], Card | None] | Deal = (hands, vira)
         elif self._deals is not None:
             nxt = next(self._deals, None)

@@ -97,6 +97,8 @@ MUTATIONS: dict[str, tuple[str, dict[str, Any]]] = {
     "concede.instead_of_answer": ("gauderio", {"concede": {"instead_of_answer": True}}),
     "cut.allowed": ("cut", {"cut": {"allowed": False}}),
     "cut.choices": ("cut", {"cut": {"choices": ["seco", "burn"]}}),
+    "deal.vira": ("vira-last-card", {"deal": {"vira": "after_dealt"}}),
+    "deal.packets": ("dealt-one-at-a-time", {"deal": {"packets": [2, 1]}}),
     "redeal.allowed": ("redeal", {"redeal": {"allowed": False}}),
     "redeal.void_ranks": ("redeal", {"redeal": {"void_ranks": ["4", "5", "6", "7"]}}),
     "resign.allowed": ("resign", {"resign": {"allowed": False}}),

@@ -228,6 +228,13 @@ def flag(about: str) -> dict[str, Any]:
     return {"type": "boolean", "description": about, "default": False}
 
 
+def choice(allowed: Sequence[str], about: str) -> dict[str, Any]:
+    """A :class:`VariantBlock` key that names one of the ``allowed`` words (the first when
+    left out)."""
+    return {"type": "string", "enum": list(allowed), "description": about,
+            "default": allowed[0]}
+
+
 def words(allowed: Sequence[str], default: Sequence[str], about: str) -> dict[str, Any]:
     """A :class:`VariantBlock` key that lists some of the ``allowed`` words, each once, at
     least one (``default`` when left out)."""

@@ -35,7 +35,7 @@ from engine.errors import Why
 from engine.i18n import _, person
 from engine.moves import MoveKind, VariantBlock, Waiting, Words, flag, register, words
 from engine.moves.deal import KIND as DEAL
-from engine.moves.deal import has_decision
+from engine.moves.deal import VIRA, deal_pack, has_decision, packets, vira_from
 from engine.payload import LogEvent, NotationError, Payload, Text
 from engine.ruling import Ruling, condition
 from engine.shuffle import SplitMix64, shuffle
@@ -107,11 +107,14 @@ def partner_of(rules: Rules, seat: int) -> int | None:
 
 
 def cut_deal(cards: Sequence[Card], players: int, cards_each: int, dealer: int, vira: bool,
-             choice: str, taker: int | None = None) -> tuple[list[list[Card]], Card | None]:
+             choice: str, taker: int | None = None, vira_at: str = VIRA[0],
+             packs: Sequence[int] | None = None) -> tuple[list[list[Card]], Card | None]:
     """The hands (by seat) and the vira dealt from the shuffled deck ``cards`` (top first) after
     a cut of ``choice``, ``taker`` being the seat that takes the bottom card (``bottom``,
-    ``partner``): consecutive slices from the mão (dealer + 1) round to the dealer, the taker's
-    one card shorter and after the bottom card, then the vira, the next card from the top.
+    ``partner``): the rest of the pack dealt as the variant deals it (``vira_at``, ``packs``:
+    :func:`engine.moves.deal.deal_pack`), by default consecutive slices from the mão
+    (dealer + 1) round to the dealer, the taker's one card shorter and after the bottom card,
+    then the vira, the next card from the top.
 
     >>> cut_deal(list(range(10)), 2, 3, 0, True, "seco")
     ([[3, 4, 5], [0, 1, 2]], 6)
@@ -122,17 +125,8 @@ def cut_deal(cards: Sequence[Card], players: int, cards_each: int, dealer: int, 
     """
     top = list(cards[1:] if choice == "burn" else cards)
     bottom = top.pop() if choice in ("bottom", "partner") else None
-    hands: list[list[Card]] = [[] for _ in range(players)]
-    at = 0
-    for i in range(players):
-        seat = (dealer + 1 + i) % players
-        if seat == taker and bottom is not None:
-            hands[seat] = [bottom, *top[at:at + cards_each - 1]]
-            at += cards_each - 1
-        else:
-            hands[seat] = top[at:at + cards_each]
-            at += cards_each
-    return hands, (top[at] if vira else None)
+    return deal_pack(top, players, cards_each, dealer, vira_at if vira else None, packs,
+                     bottom, taker)
 
 
 def _taker(m: Match, seat: int, choice: str) -> int | None:
@@ -161,7 +155,8 @@ def _dealt(m: Match, move: Action, rng: SplitMix64) -> tuple[list[list[Card]], C
     assert move.call is not None
     cards = shuffle(rules.deck, rng)  # the whole deck: the generator moves on as without a cut
     return cut_deal(cards, rules.players, rules.cards_per_player, m.dealer, rules.has_vira,
-                    move.call, _taker(m, move.seat, move.call))
+                    move.call, _taker(m, move.seat, move.call), vira_from(rules) or VIRA[0],
+                    packets(rules))
 
 
 def seeded_cut_deal(m: Match, move: Action) -> tuple[list[list[Card]], Card | None] | None:

@@ -65,7 +65,7 @@ from engine.moves.deal import seeded as seeded_deal
 from engine.moves.scoring import new_hand
 from engine.observation import Observation, observe
 from engine.rules import Rules
-from engine.ruling import Ruling
+from engine.ruling import EFFECTS, Ruling
 from engine.shuffle import SplitMix64
 from engine.slots import interpreted
 from engine.state import DEAL, MATCH_OVER, NORMAL, HandState, Played, RoundState
@@ -138,6 +138,10 @@ class Match:
                 self._illegal(queued_deal, why)
         if self.state == "deal":
             self.deal_next()
+        for ref in getattr(PHASES.get(self.state), "enter", ()):  # as entering it runs them
+            ruling = Ruling()
+            ruling.model = self
+            EFFECTS[ref](None, ruling)
 
     # -- construction -----------------------------------------------------------------------
     @classmethod
@@ -508,9 +512,14 @@ class Match:
             move = ([list(h) for h in nxt.hands], nxt.vira)  # checked when queued
         else:
             return
+        self.chance("deal", move)
+
+    def chance(self, kind: str, move: Any) -> bool:
+        """A move the engine makes itself (the chance step, a cut not offered): not logged,
+        a replay makes it again; whether it was made."""
         ruling = Ruling()
         ruling.model = self
-        self._events["deal"].trigger_move(self, move, ruling)
+        return bool(self._events[kind].trigger_move(self, move, ruling))
 
     def deal_problem(self, deal: Deal, dealer: int) -> str | None:
         """Why a recorded deal is not this variant's next deal for ``dealer``, or ``None``."""

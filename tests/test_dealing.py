@@ -15,10 +15,11 @@ from engine import Match
 from engine.cards import card_name
 from engine.errors import VariantError
 from engine.logformat import record_random
-from engine.moves.deal import seeded
+from engine.moves.deal import seeded, special_for
 from engine.replay import verify_file
 from engine.shuffle import SplitMix64, shuffle
 from engine.shuffle import deal as plain_deal
+from engine.state import NORMAL
 from engine.variant import load
 
 VIRA_LAST = "vira-last-card"
@@ -120,4 +121,67 @@ def test_no_place_for_a_vira_where_none_is_turned(write: WriteFile) -> None:
     path = write("mineiro-last.yaml", "name: mineiro-last\nextends: mineiro\n"
                                       "deal:\n  vira: last\n")
     with pytest.raises(VariantError, match="no vira is turned"):
+        load(str(path))
+
+
+NO_CUT_SPECIAL = "cut-not-in-special-hands"
+
+
+def _at_11(write: WriteFile, parent: str, extra: str = "") -> str:
+    """``parent`` whose games start at 11 x 11: every hand a mão de ferro (special)."""
+    return str(write(f"{parent}-11.yaml", f"name: {parent}-11\nextends: {parent}\nmatch:\n"
+                                          f"  start_score: 11\n  start_score_from_game: 1\n"
+                                          + extra))
+
+
+def test_no_cut_before_a_special_hand_it_is_dealt_as_a_corte_seco(write: WriteFile) -> None:
+    m = Match.new(_at_11(write, NO_CUT_SPECIAL), seed=7)
+    plain = Match.new(_at_11(write, "paulista"), seed=7)
+    assert (m.state, m.hand_number, m.hand.special) == ("play", 1, plain.hand.special)
+    assert (m.hand.hands, m.hand.vira) == (plain.hand.hands, plain.hand.vira)
+    assert not any(a.kind == "cut" for a in m.legal_actions())
+    offered = Match.new(_at_11(write, "cut"), seed=7)  # the default: the cut is offered
+    assert offered.state == "cut"
+
+
+def test_no_cut_before_a_special_hand_whatever_the_choices(write: WriteFile) -> None:
+    m = Match.new(_at_11(write, NO_CUT_SPECIAL, "cut:\n  choices: [burn]\n"), seed=3)
+    assert m.state == "play" and m.hand_number == 1
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_cut_is_offered_before_normal_hands_only(seed: int) -> None:
+    """A seeded walk (cards, cuts and accepts only: long matches) reaches special hands."""
+    m, rng = Match.new(NO_CUT_SPECIAL, seed=seed), SplitMix64(seed)
+    cuts = specials = seen = 0
+    while not m.is_over:
+        if m.state == "cut":
+            assert special_for(m.rules, m.score)[0] == NORMAL
+            cuts += 1
+        if m.hand_number != seen:
+            seen = m.hand_number
+            specials += m.hand.special != NORMAL
+        legal = m.legal_actions()
+        calm = [a for a in legal if a.kind in ("play", "cut", "accept")] or legal
+        m.apply(calm[rng.bounded(len(calm))])
+    assert cuts and specials and cuts + specials == m.hand_number
+
+
+@pytest.mark.parametrize("how", [{"deals": True}, {"unseeded": True}, {}])
+def test_logs_without_a_cut_before_special_hands_verify(tmp_path: Path,
+                                                        how: dict[str, bool]) -> None:
+    log = record_random(NO_CUT_SPECIAL, 5, **how)  # seed 5: a special hand, its cut left out
+    events = [json.loads(line).get("event") for line in log.splitlines()]
+    if how:
+        assert events.count("deal") == events.count("cut") + 1
+    path = tmp_path / "game.jsonl"
+    path.write_text(log, encoding="utf-8")
+    result = verify_file(path)
+    assert not result.problems, result.problems
+
+
+def test_no_cut_in_special_hands_needs_the_cut(write: WriteFile) -> None:
+    path = write("no-cut.yaml", "name: no-cut\nextends: paulista\n"
+                                "cut:\n  in_special_hands: false\n")
+    with pytest.raises(VariantError, match="expected cut.allowed: true"):
         load(str(path))

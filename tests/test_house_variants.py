@@ -63,7 +63,7 @@ def test_every_house_variant_is_tested_here() -> None:
         "raise-limit-trailing-needs",  # CTruco's raise limit: tests/test_house_raise_limit.py
         "resign",  # leaving the table: tests/test_resign.py
         # the cut and the deal as data (issue 42): tests/test_dealing.py
-        "vira-last-card", "dealt-one-at-a-time"}
+        "vira-last-card", "dealt-one-at-a-time", "cut-not-in-special-hands"}
 
 
 def test_classic_mineiro_starts_at_2_and_climbs_4_6_8_10_12() -> None:

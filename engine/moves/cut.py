@@ -25,24 +25,26 @@ are offered).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.actions import Action
 from engine.cards import Card
-from engine.errors import Why
+from engine.errors import VariantError, Why
 from engine.i18n import _, person
 from engine.moves import MoveKind, VariantBlock, Waiting, Words, flag, register, words
 from engine.moves.deal import KIND as DEAL
-from engine.moves.deal import VIRA, deal_pack, has_decision, packets, vira_from
+from engine.moves.deal import VIRA, deal_pack, has_decision, packets, special_for, vira_from
 from engine.payload import LogEvent, NotationError, Payload, Text
-from engine.ruling import Ruling, condition
+from engine.ruling import Ruling, condition, effect
 from engine.shuffle import SplitMix64, shuffle
+from engine.state import NORMAL
 
 if TYPE_CHECKING:
     from engine.game import Match
     from engine.rules import Rules
+    from engine.variant.messages import Err
 
 #: The state in which a hand waits for its cut (:data:`engine.state.Phase.CUT`).
 PHASE = "cut"
@@ -86,6 +88,13 @@ class Word(Text):
 def allowed(rules: Rules) -> bool:
     """Whether the variant has the cut (``cut.allowed``)."""
     return bool(rules.block(BLOCK.name)["allowed"])
+
+
+def offered(m: Match) -> bool:
+    """Whether the cutter is offered the cut of the hand about to be dealt: always, or, with
+    ``cut.in_special_hands: false``, in a normal hand only (not in a mão de 11 or de dez)."""
+    return (bool(m.rules.block(BLOCK.name)["in_special_hands"])
+            or special_for(m.rules, m.score)[0] == NORMAL)
 
 
 def choices(rules: Rules) -> list[str]:
@@ -142,7 +151,7 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
                    f"seat {seat} cuts this hand (the dealer's previous seat), not seat {a.seat}")
     choice = a.call
     allowed = choices(m.rules)
-    if choice not in allowed:
+    if choice not in allowed and not (choice == "seco" and not offered(m)):
         return Why("cut_not_allowed",
                    f"no {choice} cut in this variant (cut.choices: {', '.join(allowed)})")
     if choice == "partner" and partner_of(m.rules, seat) is None:
@@ -171,6 +180,16 @@ def _effect(move: Action, r: Ruling) -> None:
     if m.rng is None:  # the recorded deal follows, in state deal
         return
     DEAL.effect(_dealt(m, move, m.rng), r)
+
+
+@effect("cut_unoffered")
+def _unoffered(move: Any, ruling: Ruling) -> None:
+    """On entering ``cut``: a cut not offered (``cut.in_special_hands: false``, a special hand)
+    is a corte seco the engine makes at once, not logged (a replay makes it again), whatever
+    ``cut.choices`` lists; the hand is dealt as without the house rule."""
+    m: Match = ruling.model
+    if not offered(m):
+        m.chance(KIND.name, Action(KIND.name, cutter(m), call="seco"))
 
 
 @condition("cut_seeded")
@@ -229,8 +248,16 @@ def _menu(a: Action, w: Words) -> str:
             "partner": _("give the bottom card to your partner")}[a.call or "seco"]
 
 
-#: The kind's variant keys (``cut.allowed``, ``cut.choices``).
-BLOCK = VariantBlock("cut", about=(
+def _checks(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
+    """``cut.in_special_hands: false`` without the cut: a key with no effect."""
+    if not d["cut"]["in_special_hands"] and not d["cut"]["allowed"]:
+        yield err(("cut", "in_special_hands"), "expected cut.allowed: true with "
+                  "in_special_hands: false (there is no cut), found cut.allowed false",
+                  (("cut", "allowed"),))
+
+
+#: The kind's variant keys (``cut.allowed``, ``cut.choices``, ``cut.in_special_hands``).
+BLOCK = VariantBlock("cut", checks=_checks, about=(
     "House rule, catalogue #36 (the cut, per the Copag rules): before each deal the cutter "
     "(the dealer's previous seat in playing order) chooses what his cut does to the seeded "
     "deck. Absent: no cut, the seeded deal stands for shuffle and cut."), keys={
@@ -244,6 +271,12 @@ BLOCK = VariantBlock("cut", about=(
         "out of the hand), bottom (the cutter takes the deck's bottom card as one of his "
         "cards), partner (the bottom card goes to the cutter's partner; not offered where he "
         "has none). Default all four.")),
+    "in_special_hands": {
+        "type": "boolean", "default": True,
+        "description": (
+            "House rule: whether the cut is offered in a special hand (mão de 11, mão de "
+            "dez) too. false: there the hand is dealt as a corte seco at once, no cut move. "
+            "Default true.")},
 })
 
 
@@ -260,10 +293,10 @@ KIND = register(MoveKind(
                         "hand is dealt from the seeded deck as the choice says.")),
     phases=(Waiting(PHASE, lambda m: [cutter(m)], pending="cut_pending", opens=True,
                     about="the cutter's choice is awaited before the deal, house rule "
-                          "cut.allowed"),),
+                          "cut.allowed", enter=("cut_unoffered",)),),
     not_now={None: "no cut is awaited: the cutter cuts before the deal, once a hand",
              "deal": "the hand is cut already: its deal is awaited"},
-    block=BLOCK, keys=("cut.allowed", "cut.choices"),
+    block=BLOCK, keys=("cut.allowed", "cut.choices", "cut.in_special_hands"),
     # its words in a log's transcript, and its moves in engine.env's action space (after the
     # side bets' answers, before a blind hand's positions)
     told=_tell,

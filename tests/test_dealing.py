@@ -185,3 +185,16 @@ def test_no_cut_in_special_hands_needs_the_cut(write: WriteFile) -> None:
                                 "cut:\n  in_special_hands: false\n")
     with pytest.raises(VariantError, match="expected cut.allowed: true"):
         load(str(path))
+
+
+def test_a_cut_logged_before_a_special_hand_fails_verification(tmp_path: Path) -> None:
+    lines = record_random(NO_CUT_SPECIAL, 5, deals=True).splitlines()
+    events = [json.loads(line) for line in lines]
+    at = next(i for i, e in enumerate(events) if i > 1 and e.get("event") == "deal"
+              and events[i - 1].get("event") != "cut")  # the special hand's deal
+    cutter = (events[at]["dealer"] - 1) % 4
+    lines.insert(at, json.dumps({"event": "cut", "seat": cutter, "choice": "seco"}))
+    path = tmp_path / "cut-at-11.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    problems = verify_file(path).problems
+    assert problems and "no cut is awaited" in problems[0].message

@@ -61,13 +61,13 @@ from engine.matchpos.exporting import export as export_position
 from engine.matchpos.restore import set_position
 from engine.moves import KINDS, PHASES, load_kinds
 from engine.moves.answers import answering_seats
+from engine.moves.deal import seeded as seeded_deal
 from engine.moves.draw import draw_first_dealer
 from engine.moves.scoring import new_hand
 from engine.observation import Observation, blind_places, observe
 from engine.rules import Rules
-from engine.ruling import Ruling
+from engine.ruling import EFFECTS, Ruling
 from engine.shuffle import SplitMix64
-from engine.shuffle import deal as seeded_deal
 from engine.slots import interpreted
 from engine.state import DEAL, MATCH_OVER, NORMAL, HandState, Played, RoundState
 from engine.variant import load
@@ -141,6 +141,10 @@ class Match:
                 self._illegal(queued_deal, why)
         if self.state == "deal":
             self.deal_next()
+        for ref in getattr(PHASES.get(self.state), "enter", ()):  # as entering it runs them
+            ruling = Ruling()
+            ruling.model = self
+            EFFECTS[ref](None, ruling)
 
     # -- construction -----------------------------------------------------------------------
     @classmethod
@@ -500,11 +504,9 @@ class Match:
         """The chance step: deal the next hand from the seed or the queue of recorded deals, if
         there is one, as the machine's ``deal`` trigger; otherwise the match waits in
         ``deal`` for :meth:`deal`."""
-        r = self.rules
+        move: tuple[list[list[Card]], Card | None]
         if self.rng is not None:
-            hands, vira = seeded_deal(r.deck, self.rng, r.players, r.cards_per_player,
-                                      self.dealer, r.has_vira)
-            move: tuple[list[list[Card]], Card | None] | Deal = (hands, vira)
+            move = seeded_deal(self.rules, self.rng, self.dealer)
         elif self._deals is not None:
             nxt = next(self._deals, None)
             if nxt is None:
@@ -513,9 +515,14 @@ class Match:
             move = ([list(h) for h in nxt.hands], nxt.vira)  # checked when queued
         else:
             return
+        self.chance("deal", move)
+
+    def chance(self, kind: str, move: Any) -> bool:
+        """A move the engine makes itself (the chance step, a cut not offered): not logged,
+        a replay makes it again; whether it was made."""
         ruling = Ruling()
         ruling.model = self
-        self._events["deal"].trigger_move(self, move, ruling)
+        return bool(self._events[kind].trigger_move(self, move, ruling))
 
     def deal_problem(self, deal: Deal, dealer: int) -> str | None:
         """Why a recorded deal is not this variant's next deal for ``dealer``, or ``None``."""

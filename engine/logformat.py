@@ -22,9 +22,9 @@ from typing import Any, TextIO
 from engine.actions import Action, Deal
 from engine.game import Checkpoint, Match, resolve_rules
 from engine.logversion import POSITION_VERSION, rules_need
+from engine.moves.deal import seeded as seeded_deal
 from engine.moves.draw import draw_first_dealer, draw_names, drawn
 from engine.shuffle import SplitMix64
-from engine.shuffle import deal as seeded_deal
 from engine.sidebets import BetState
 from engine.slots import slot_names
 from engine.state import HandState, RoundState
@@ -322,8 +322,7 @@ def record_random(variant: str | os.PathLike[str], seed: int, *, dealer: int = 0
 
         def deal_if_awaited() -> None:
             if match.awaiting_deal and not match.is_over:
-                hands, vira = seeded_deal(rules.deck, dealer_rng, rules.players,
-                                          rules.cards_per_player, match.dealer, rules.has_vira)
+                hands, vira = seeded_deal(rules, dealer_rng, match.dealer)
                 rec.deal(Deal(match.dealer, tuple(tuple(h) for h in hands), vira))
     else:
         match = Match(rules, seed=seed, dealer=dealer)

@@ -100,13 +100,18 @@ def machine_spec(rules: Rules) -> tuple[list[dict[str, Any]], list[dict[str, Any
     # The first state is the machine's initial one: a phase that opens the hand (a cut,
     # before the deal), else ``deal``.
     phases = [name for name in PHASES if name in used]
-    states: list[dict[str, Any]] = [{"name": _named(name)} for name in phases
-                                    if PHASES[name].opens]
+    states: list[dict[str, Any]] = [_state(name) for name in phases if PHASES[name].opens]
     states.append({"name": Phase.DEAL.value, "on_enter": ["deal_next"]})
-    states += [{"name": _named(name)} for name in phases if not PHASES[name].opens]
+    states += [_state(name) for name in phases if not PHASES[name].opens]
     states.append({"name": Phase.MATCH_OVER.value, "final": True,
                    "on_enter": ["match_decided"]})
     return states, transitions
+
+
+def _state(name: str) -> dict[str, Any]:
+    """A kind's state for the library: its name, and its enter effects where it has some."""
+    enter = PHASES[name].enter
+    return {"name": _named(name), "on_enter": list(enter)} if enter else {"name": _named(name)}
 
 
 def _named(state: Any) -> Any:

@@ -66,7 +66,9 @@ def test_every_house_variant_is_tested_here() -> None:
         # giving up as a team, confirm.moves: tests/test_house_confirm.py
         "concede-partner-confirms", "mao-de-dez-fold-both-partners",
         "last-hand-hidden",  # the last hand's cards hidden: tests/test_house_last_hand.py
-        "mineiro-highest-after-tie"}  # a raise's named card obliged: test_house_obligations.py
+        "mineiro-highest-after-tie",  # a raise's named card obliged: test_house_obligations.py
+        # the cut and the deal as data (issue 42): tests/test_dealing.py
+        "vira-last-card", "dealt-one-at-a-time", "cut-not-in-special-hands"}
 
 
 def test_classic_mineiro_starts_at_2_and_climbs_4_6_8_10_12() -> None:

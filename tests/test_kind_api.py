@@ -36,7 +36,8 @@ def test_every_module_of_the_package_is_imported_the_first_kinds_in_order() -> N
 def test_a_kinds_block_has_the_schemas_defaults_and_what_the_file_states() -> None:
     paulista, cut = load_variant("paulista"), load_variant("cut")
     assert paulista.block("cut") == {"allowed": False,
-                                     "choices": ["seco", "burn", "bottom", "partner"]}
+                                     "choices": ["seco", "burn", "bottom", "partner"],
+                                     "in_special_hands": True}
     assert cut.block("cut")["allowed"] is True
     assert cut.block("cut") is cut.block("cut")  # made once per rules
     assert cut.block("concede") == {"allowed": False, "instead_of_answer": False,

@@ -162,6 +162,9 @@ class Waiting:
     #: What the match waits for here, as the position schema describes the phase
     #: (``a raise waits for its answer``).
     about: str = ""
+    #: The effects (by name) run on entering the state, and where the match starts in it
+    #: (a cut not offered in a special hand deals at once, without waiting here).
+    enter: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -25,24 +25,26 @@ are offered).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.actions import Action
 from engine.cards import Card
-from engine.errors import Why
+from engine.errors import VariantError, Why
 from engine.i18n import _, person
 from engine.moves import MoveKind, VariantBlock, Waiting, Words, flag, register, words
 from engine.moves.deal import KIND as DEAL
-from engine.moves.deal import has_decision
+from engine.moves.deal import VIRA, deal_pack, has_decision, packets, special_for, vira_from
 from engine.payload import LogEvent, NotationError, Payload, Text
-from engine.ruling import Ruling, condition
+from engine.ruling import Ruling, condition, effect
 from engine.shuffle import SplitMix64, shuffle
+from engine.state import NORMAL
 
 if TYPE_CHECKING:
     from engine.game import Match
     from engine.rules import Rules
+    from engine.variant.messages import Err
 
 #: The state in which a hand waits for its cut (:data:`engine.state.Phase.CUT`).
 PHASE = "cut"
@@ -88,6 +90,13 @@ def allowed(rules: Rules) -> bool:
     return bool(rules.block(BLOCK.name)["allowed"])
 
 
+def offered(m: Match) -> bool:
+    """Whether the cutter is offered the cut of the hand about to be dealt: always, or, with
+    ``cut.in_special_hands: false``, in a normal hand only (not in a mão de 11 or de dez)."""
+    return (bool(m.rules.block(BLOCK.name)["in_special_hands"])
+            or special_for(m.rules, m.score)[0] == NORMAL)
+
+
 def choices(rules: Rules) -> list[str]:
     """The cutter's choices, in the order they are offered (``cut.choices``)."""
     return list(rules.block(BLOCK.name)["choices"])
@@ -107,11 +116,14 @@ def partner_of(rules: Rules, seat: int) -> int | None:
 
 
 def cut_deal(cards: Sequence[Card], players: int, cards_each: int, dealer: int, vira: bool,
-             choice: str, taker: int | None = None) -> tuple[list[list[Card]], Card | None]:
+             choice: str, taker: int | None = None, vira_at: str = VIRA[0],
+             packs: Sequence[int] | None = None) -> tuple[list[list[Card]], Card | None]:
     """The hands (by seat) and the vira dealt from the shuffled deck ``cards`` (top first) after
     a cut of ``choice``, ``taker`` being the seat that takes the bottom card (``bottom``,
-    ``partner``): consecutive slices from the mão (dealer + 1) round to the dealer, the taker's
-    one card shorter and after the bottom card, then the vira, the next card from the top.
+    ``partner``): the rest of the pack dealt as the variant deals it (``vira_at``, ``packs``:
+    :func:`engine.moves.deal.deal_pack`), by default consecutive slices from the mão
+    (dealer + 1) round to the dealer, the taker's one card shorter and after the bottom card,
+    then the vira, the next card from the top.
 
     >>> cut_deal(list(range(10)), 2, 3, 0, True, "seco")
     ([[3, 4, 5], [0, 1, 2]], 6)
@@ -122,17 +134,8 @@ def cut_deal(cards: Sequence[Card], players: int, cards_each: int, dealer: int, 
     """
     top = list(cards[1:] if choice == "burn" else cards)
     bottom = top.pop() if choice in ("bottom", "partner") else None
-    hands: list[list[Card]] = [[] for _ in range(players)]
-    at = 0
-    for i in range(players):
-        seat = (dealer + 1 + i) % players
-        if seat == taker and bottom is not None:
-            hands[seat] = [bottom, *top[at:at + cards_each - 1]]
-            at += cards_each - 1
-        else:
-            hands[seat] = top[at:at + cards_each]
-            at += cards_each
-    return hands, (top[at] if vira else None)
+    return deal_pack(top, players, cards_each, dealer, vira_at if vira else None, packs,
+                     bottom, taker)
 
 
 def _taker(m: Match, seat: int, choice: str) -> int | None:
@@ -148,7 +151,7 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
                    f"seat {seat} cuts this hand (the dealer's previous seat), not seat {a.seat}")
     choice = a.call
     allowed = choices(m.rules)
-    if choice not in allowed:
+    if choice not in allowed and not (choice == "seco" and not offered(m)):
         return Why("cut_not_allowed",
                    f"no {choice} cut in this variant (cut.choices: {', '.join(allowed)})")
     if choice == "partner" and partner_of(m.rules, seat) is None:
@@ -161,7 +164,8 @@ def _dealt(m: Match, move: Action, rng: SplitMix64) -> tuple[list[list[Card]], C
     assert move.call is not None
     cards = shuffle(rules.deck, rng)  # the whole deck: the generator moves on as without a cut
     return cut_deal(cards, rules.players, rules.cards_per_player, m.dealer, rules.has_vira,
-                    move.call, _taker(m, move.seat, move.call))
+                    move.call, _taker(m, move.seat, move.call), vira_from(rules) or VIRA[0],
+                    packets(rules))
 
 
 def seeded_cut_deal(m: Match, move: Action) -> tuple[list[list[Card]], Card | None] | None:
@@ -176,6 +180,16 @@ def _effect(move: Action, r: Ruling) -> None:
     if m.rng is None:  # the recorded deal follows, in state deal
         return
     DEAL.effect(_dealt(m, move, m.rng), r)
+
+
+@effect("cut_unoffered")
+def _unoffered(move: Any, ruling: Ruling) -> None:
+    """On entering ``cut``: a cut not offered (``cut.in_special_hands: false``, a special hand)
+    is a corte seco the engine makes at once, not logged (a replay makes it again), whatever
+    ``cut.choices`` lists; the hand is dealt as without the house rule."""
+    m: Match = ruling.model
+    if not offered(m):
+        m.chance(KIND.name, Action(KIND.name, cutter(m), call="seco"))
 
 
 @condition("cut_seeded")
@@ -234,8 +248,16 @@ def _menu(a: Action, w: Words) -> str:
             "partner": _("give the bottom card to your partner")}[a.call or "seco"]
 
 
-#: The kind's variant keys (``cut.allowed``, ``cut.choices``).
-BLOCK = VariantBlock("cut", about=(
+def _checks(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
+    """``cut.in_special_hands: false`` without the cut: a key with no effect."""
+    if not d["cut"]["in_special_hands"] and not d["cut"]["allowed"]:
+        yield err(("cut", "in_special_hands"), "expected cut.allowed: true with "
+                  "in_special_hands: false (there is no cut), found cut.allowed false",
+                  (("cut", "allowed"),))
+
+
+#: The kind's variant keys (``cut.allowed``, ``cut.choices``, ``cut.in_special_hands``).
+BLOCK = VariantBlock("cut", checks=_checks, about=(
     "House rule, catalogue #36 (the cut, per the Copag rules): before each deal the cutter "
     "(the dealer's previous seat in playing order) chooses what his cut does to the seeded "
     "deck. Absent: no cut, the seeded deal stands for shuffle and cut."), keys={
@@ -249,6 +271,12 @@ BLOCK = VariantBlock("cut", about=(
         "out of the hand), bottom (the cutter takes the deck's bottom card as one of his "
         "cards), partner (the bottom card goes to the cutter's partner; not offered where he "
         "has none). Default all four.")),
+    "in_special_hands": {
+        "type": "boolean", "default": True,
+        "description": (
+            "House rule: whether the cut is offered in a special hand (mão de 11, mão de "
+            "dez) too. false: there the hand is dealt as a corte seco at once, no cut move. "
+            "Default true.")},
 })
 
 
@@ -265,10 +293,10 @@ KIND = register(MoveKind(
                         "hand is dealt from the seeded deck as the choice says.")),
     phases=(Waiting(PHASE, lambda m: [cutter(m)], pending="cut_pending", opens=True,
                     about="the cutter's choice is awaited before the deal, house rule "
-                          "cut.allowed"),),
+                          "cut.allowed", enter=("cut_unoffered",)),),
     not_now={None: "no cut is awaited: the cutter cuts before the deal, once a hand",
              "deal": "the hand is cut already: its deal is awaited"},
-    block=BLOCK, keys=("cut.allowed", "cut.choices"),
+    block=BLOCK, keys=("cut.allowed", "cut.choices", "cut.in_special_hands"),
     # its words in a log's transcript, and its moves in engine.env's action space (after the
     # side bets' answers, before a blind hand's positions)
     told=_tell,

@@ -4,24 +4,41 @@ explicit :class:`~engine.actions.Deal`), and decides which special hand it is (P
 Its trigger is ``deal``, from the ``deal`` state, whose ``on_enter`` (``deal_next``) makes the
 next deal at once where the match has the cards; the hand goes to ``decide`` when it starts
 with a decision (M5), else to ``play``.
+
+How a seeded hand's cards go from the pack to the seats and the vira is data, the kind's
+variant keys (house rules, docs/rules.md "The deal"; :func:`seeded` is the one function the
+chance step, the cut and the log writer's recorded deals call):
+
+- ``deal.vira``: ``after_dealt`` (the default, the seeded deal of docs/log-format.md: the
+  card after the dealt ones, the 13th with four players) or ``last`` (the pack's last card);
+- ``deal.packets``: how many cards each seat is given at a time, round after round from the
+  mão to the dealer (``[1, 1, 1]``: one at a time, *picadas*); left out (``[]``), every
+  seat's cards at once (*três a três*), the seeded deal.
+
+With both left out a hand is dealt by :func:`engine.shuffle.deal` (the generator's draws only
+as far as the cards dealt); otherwise from the whole seeded shuffle, which draws the same
+numbers, so the next hands' shuffles do not depend on these keys.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.actions import Deal
 from engine.cards import Card
-from engine.errors import Why
-from engine.moves import MoveKind, register
+from engine.errors import VariantError, Why
+from engine.moves import MoveKind, VariantBlock, choice, register
 from engine.payload import LogEvent
 from engine.ruling import Ruling, condition, effect
+from engine.shuffle import SplitMix64, shuffle
+from engine.shuffle import deal as plain_deal
 from engine.state import NORMAL, Phase
 
 if TYPE_CHECKING:
     from engine.game import Match
     from engine.rules import Rules
+    from engine.variant.messages import Err
 
 
 def special_for(rules: Rules, score: Sequence[int]) -> tuple[int, int | None]:
@@ -57,6 +74,108 @@ def decider_seat(rules: Rules, mao: int, team: int) -> int:
     """The first seat of ``team`` in playing order from the mão (a single decider)."""
     n = rules.players
     return next(s for s in ((mao + i) % n for i in range(n)) if rules.team_of[s] == team)
+
+
+#: The kind's variant block (``deal.vira``, ``deal.packets``).
+BLOCK_NAME = "deal"
+#: Where the vira comes from, the default first.
+VIRA = ("after_dealt", "last")
+
+Dealt = tuple[list[list[Card]], Card | None]
+
+
+def vira_from(rules: Rules) -> str | None:
+    """Where the vira comes from (``deal.vira``); ``None`` where the variant has none."""
+    return str(rules.block(BLOCK_NAME)["vira"]) if rules.has_vira else None
+
+
+def packets(rules: Rules) -> list[int]:
+    """How many cards each seat is given at a time (``deal.packets``); ``[]``: all at once."""
+    return [int(p) for p in rules.block(BLOCK_NAME)["packets"]]
+
+
+def is_plain(rules: Rules) -> bool:
+    """Whether the variant deals as docs/log-format.md's seeded deal does (both keys left
+    out)."""
+    block = rules.block(BLOCK_NAME)
+    return block["vira"] == VIRA[0] and not block["packets"]
+
+
+def deal_pack(pack: Sequence[Card], players: int, cards_each: int, dealer: int,
+              vira: str | None, packs: Sequence[int] | None = None,
+              taken: Card | None = None, taker: int | None = None) -> Dealt:
+    """The hands (by seat) and the vira dealt from ``pack`` (top first): with ``vira`` ``last``
+    the pack's last card is turned first; then round after round, a packet of ``packs`` a
+    round (all of a seat's cards at once where there are none), each seat from the mão
+    (dealer + 1) round to the dealer is given the packet's cards from the top, a seat whose
+    hand is full being skipped; with ``vira`` ``after_dealt`` the vira is the next card.
+    ``taken``, a card taken at the cut, is the first card of ``taker``'s hand, which is dealt
+    one card fewer.
+
+    >>> deal_pack(list(range(10)), 2, 3, 0, "after_dealt")
+    ([[3, 4, 5], [0, 1, 2]], 6)
+    >>> deal_pack(list(range(10)), 2, 3, 0, "last", [1, 1, 1])
+    ([[1, 3, 5], [0, 2, 4]], 9)
+    >>> deal_pack(list(range(10)), 2, 3, 0, "after_dealt", [2, 1], taken=99, taker=1)
+    ([[2, 3, 4], [99, 0, 1]], 5)
+    """
+    cards = list(pack)
+    turned = cards.pop() if vira == "last" else None
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    if taken is not None and taker is not None:
+        hands[taker].append(taken)
+    at = 0
+    for size in packs or (cards_each,):
+        for i in range(players):
+            hand = hands[(dealer + 1 + i) % players]
+            k = min(size, cards_each - len(hand))
+            hand += cards[at:at + k]
+            at += k
+    if vira == VIRA[0]:
+        turned = cards[at]
+    return hands, turned
+
+
+def seeded(rules: Rules, rng: SplitMix64, dealer: int) -> Dealt:
+    """The next seeded hand of the variant for ``dealer``: docs/log-format.md's seeded deal
+    (:func:`engine.shuffle.deal`) where both keys are left out, else :func:`deal_pack` of the
+    whole seeded shuffle (the generator left where the plain deal leaves it)."""
+    if is_plain(rules):
+        return plain_deal(rules.deck, rng, rules.players, rules.cards_per_player, dealer,
+                          rules.has_vira)
+    return deal_pack(shuffle(rules.deck, rng), rules.players, rules.cards_per_player, dealer,
+                     vira_from(rules), packets(rules))
+
+
+def _checks(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
+    """Packets that do not add up to a seat's cards; a vira's place where there is none."""
+    block = d[BLOCK_NAME]
+    packs = block["packets"]
+    if packs and sum(packs) != d["cards_per_player"]:
+        yield err((BLOCK_NAME, "packets"), f"expected packets adding up to cards_per_player "
+                  f"({d['cards_per_player']}), found {packs} (adding up to {sum(packs)})",
+                  (("cards_per_player",),))
+    if block["vira"] != VIRA[0] and d["manilhas"]["mode"] not in ("vira", "vira_suit"):
+        yield err((BLOCK_NAME, "vira"), f"expected deal.vira: {VIRA[0]} where no vira is "
+                  f"turned (manilhas.mode: {d['manilhas']['mode']}), found {block['vira']}",
+                  (("manilhas", "mode"),))
+
+
+BLOCK = VariantBlock(BLOCK_NAME, checks=_checks, about=(
+    "House rules: how the shuffled pack is dealt. Absent: the seeded deal of the log format "
+    "(each seat's cards at once from the mão, the vira the next card)."), keys={
+    "vira": choice(VIRA, (
+        "House rule: where the vira comes from. after_dealt: the card after the dealt ones "
+        "(the 13th with four players); last: the pack's last card, turned before the deal "
+        "(after the cut's). Only where a vira is turned. Default after_dealt.")),
+    "packets": {
+        "type": "array", "items": {"type": "integer", "minimum": 1},
+        "description": (
+            "House rule: how many cards each seat is given at a time, round after round from "
+            "the mão to the dealer, adding up to cards_per_player: [1, 1, 1] deals one at a "
+            "time (picadas). Empty, the default: every seat's cards at once (tres a tres)."),
+        "default": []},
+})
 
 
 def _judge(m: Match, deal: Deal | tuple[list[list[Card]], Card | None],
@@ -137,4 +256,6 @@ KIND = register(MoveKind(
     log=LogEvent(place=0,
                  about="Move: the cards of a new hand, the first event of its hand.",
                  schema=_SCHEMA),
-    keys=("players", "cards_per_player", "deck", "special_hands")))
+    block=BLOCK,
+    keys=("players", "cards_per_player", "deck", "special_hands", "deal.vira",
+          "deal.packets")))

@@ -134,6 +134,9 @@ def _keyword(key: str, value: Any, schema: dict[str, Any], defs: dict[str, Any])
     if key == "items":
         item = _compile(value, defs)
         return lambda x: not isinstance(x, list) or all(item(v) for v in x)
+    if key == "anyOf":
+        options = [_compile(option, defs) for option in value]
+        return lambda x: any(option(x) for option in options)
     if key == "required":
         return lambda x: not isinstance(x, dict) or all(k in x for k in value)
     if key == "properties":

@@ -99,4 +99,6 @@ def test_a_run_stopped_early_does_not_wait_for_the_chunks_still_queued() -> None
             executor.submit(index, time.sleep, 30)
         left = executor.pending
     assert left == 8
-    assert [p.exitcode for p in workers] == [-signal.SIGTERM] * 2  # terminated, not joined
+    assert len(workers) == 2
+    assert all(p.exitcode is not None and p.exitcode < 0 for p in workers), (
+        [p.exitcode for p in workers])  # stopped by a signal: not left on their own (0)

@@ -89,7 +89,7 @@ def test_concede_partner_confirms_a_team_of_three_asks_each_partner_in_turn(
 
 def _six(m: Match) -> Deal:
     cards = list(m.rules.deck)
-    return Deal(m.dealer, [cards[3 * s:3 * s + 3] for s in range(6)], cards[20])
+    return Deal(m.dealer, tuple(tuple(cards[3 * s:3 * s + 3]) for s in range(6)), cards[20])
 
 
 def of_hand(events: list[dict[str, object]]) -> dict[str, object]:

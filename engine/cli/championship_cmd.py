@@ -16,7 +16,7 @@ import click
 from engine.bots import bot_problem
 from engine.championship import Championship, ChampionshipError, write_archive
 from engine.championship.archive import check_archive, write_zip
-from engine.championship.model import FORMATS, MAX_TEAMS, MAX_TITLE, SEEDINGS
+from engine.championship.model import FORMATS, MAX_TEAMS, MAX_TITLE, SEEDINGS, clean_name
 from engine.championship.offline import play_all
 
 
@@ -93,8 +93,6 @@ def run(archive: str, variant: str, fmt: str, rounds: int | None, best_of: int,
 
 
 def _usage(value: str, hint: str) -> str:
-    from engine.championship.model import clean_name  # noqa: PLC0415
-
     try:
         return clean_name(value, hint, MAX_TITLE)
     except ChampionshipError as exc:

@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parent
 MODULES = (
     "engine/shuffle.py",
     "engine/state.py",
+    "engine/view.py",
     "engine/ruling.py",
     "engine/machine.py",
     "engine/game.py",

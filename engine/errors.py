@@ -9,10 +9,17 @@ it happened (file, line, column, key path or event) and says what was expected.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:  # the moves are a layer above; the error only holds them
-    from engine.actions import Action
+
+class Move(Protocol):
+    """A move as an error lists it: an :class:`engine.actions.Action` (a layer above; the
+    error only holds it, and writes it with ``str``)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def seat(self) -> int: ...
 
 
 class TrucoError(ValueError):
@@ -103,10 +110,10 @@ class IllegalMoveError(TrucoError):
     stable code, e.g. ``not_your_turn``, ``answer_pending``, ``match_over``: docs/error-codes.md
     lists them; ``illegal`` where a reason has no code of its own)."""
 
-    def __init__(self, message: str, legal: Sequence[Action] | None = None, *,
+    def __init__(self, message: str, legal: Sequence[Move] | None = None, *,
                  move: object = None, why: str | None = None, code: str | None = None,
                  **kw: object) -> None:
-        self.legal: list[Action] = list(legal or ())
+        self.legal: list[Move] = list(legal or ())
         self.move = move
         self.why = why if why is not None else message
         self.code: str = code or getattr(why, "code", None) or "illegal"

@@ -69,8 +69,9 @@ from engine.rules import Rules
 from engine.ruling import EFFECTS, Ruling
 from engine.shuffle import SplitMix64
 from engine.slots import interpreted
-from engine.state import DEAL, MATCH_OVER, NORMAL, HandState, Played, RoundState
+from engine.state import DEAL, MATCH_OVER, NORMAL
 from engine.variant import load
+from engine.view import MatchView, Moves
 
 __all__ = ["NORMAL", "Checkpoint", "Match", "MoveTable", "move_table", "resolve_rules"]
 
@@ -88,24 +89,16 @@ def resolve_rules(variant: Rules | str | os.PathLike[str]) -> Rules:
     return load(os.fspath(variant))
 
 
-class Match:
+class Match(MatchView):
     """One match (one or more games) of one variant.
 
     Build it with :meth:`new` (seeded deals) or :meth:`from_deals` (recorded deals); then
     read :meth:`legal_actions` and :meth:`apply` moves until :attr:`is_over`.
     """
 
-    __slots__ = ("rules", "machine", "state", "seed", "rng", "_deals", "dealer", "score",
-                 "games", "winner", "hand_number", "hand", "round", "last_hand", "move_table",
-                 "_events", "is_over")
-
-    #: Whether the match is decided: set when the machine enters ``match_over`` (read after
-    #: every move by whoever plays a match out, so an attribute rather than a property).
-    is_over: bool
-    #: The hand in play (a new one for every hand).
-    hand: HandState
-    #: The round in play.
-    round: RoundState
+    # The rest of its attributes are declared by the view the move kinds read
+    # (:class:`engine.view.MatchView`).
+    __slots__ = ("_deals", "_events")
 
     def __init__(self, rules: Rules, *, seed: int | None = None, dealer: int = 0,
                  deals: Iterable[Deal] | None = None) -> None:
@@ -117,7 +110,7 @@ class Match:
         self.machine = moves.machine
         # a LeanMachine's events (engine.machine.build_machine): their plans, trigger_move
         self._events = cast("dict[str, Trigger]", moves.machine.events)
-        self.state: str = str(moves.machine.initial)  # deal, or a move before it (a cut)
+        self.state = str(moves.machine.initial)  # deal, or a move before it (a cut)
         self.is_over = False
         self.seed = seed
         self.rng = SplitMix64(seed) if seed is not None else None
@@ -128,12 +121,11 @@ class Match:
         self.dealer = dealer
         self.score = rules.match.start(1, rules.teams)  # 0-0, or a house start_score
         self.games = [0] * rules.teams
-        self.winner: int | None = None
+        self.winner = None
         self.hand_number = 0
         #: The public record of the hand that ended last: (number, played, shown, rounds,
         #: whether it was blind).
-        self.last_hand: tuple[int, list[Played], list[tuple[int, Card]],
-                              list[int | None], bool] | None = None
+        self.last_hand = None
         new_hand(self)
         for k, queued_deal in enumerate(queued or ()):  # recorded deals are checked up front
             why = self.deal_problem(queued_deal, (dealer + k) % rules.players)
@@ -259,7 +251,7 @@ class Match:
         return seats[0] if seats else None
 
     @property
-    def moves(self) -> MoveTable:
+    def moves(self) -> Moves:
         """Deprecated alias of :attr:`move_table` (kept for the 0.x series)."""
         return self.move_table
 
@@ -267,28 +259,6 @@ class Match:
     def awaiting_deal(self) -> bool:
         """Whether the next hand waits for an explicit :meth:`deal`."""
         return self.state == DEAL
-
-    @property
-    def players(self) -> int:
-        return self.rules.players
-
-    @property
-    def mao(self) -> int:
-        """The first to play in this hand: the dealer's next seat."""
-        return (self.dealer + 1) % self.rules.players
-
-    @property
-    def challenged_team(self) -> int | None:
-        """The team that must answer the pending raise, if any: the other team (with more
-        than two teams, the team of the raiser's next seat)."""
-        pending = self.hand.pending
-        if pending is None:
-            return None
-        rules = self.rules
-        if rules.teams == 2:
-            return 1 - rules.team_of[pending[0]]
-        # more than two teams: the raise is put to the raiser's next seat
-        return rules.team_of[(pending[0] + 1) % rules.players]
 
     # What a user reads of the hand, with cards as names (``"4c"``); the move kinds, bots and
     # hot paths read the codes of .hand and .round instead (engine.state).
@@ -363,10 +333,6 @@ class Match:
         return self.hand.special
 
     @property
-    def special_team(self) -> int | None:
-        return self.hand.special_team
-
-    @property
     def blind(self) -> bool:
         return self.hand.blind
 
@@ -383,12 +349,6 @@ class Match:
     @property
     def leader(self) -> int:
         return self.round.leader
-
-    @property
-    def turn(self) -> int:
-        """The seat whose card is awaited, even while a raise waits for its answer (who must
-        move now is :attr:`to_move`)."""
-        return self.round.turn
 
     def to_act(self) -> list[int]:
         """The seats that may move now (several may: either partner answers a raise)."""

@@ -74,6 +74,7 @@ from engine.moves import KINDS, PHASES, Lister, fresh_own, hand_end_hooks, load_
 from engine.rules import Rules
 from engine.ruling import CONDITIONS, EFFECTS, Callback, Ruling
 from engine.state import Phase
+from engine.view import Moves
 
 
 @mypyc_attr(native_class=False)  # of a built-in exception, for build_native.py's mypyc
@@ -389,15 +390,12 @@ def triggers_from(machine: Machine, state: str) -> tuple[str, ...]:
     return _triggers(machine)[state]
 
 
-class MoveTable:
+class MoveTable(Moves):
     """Every move of a variant, made once: :meth:`Match.legal_actions` hands out these shared,
     immutable values instead of building new ones on every call. Also what the move kinds
     read of the rules, precomputed, and the listers of each state of the machine."""
 
-    __slots__ = ("play", "covered", "covered_from", "raises", "accept", "fold", "decide", "players",
-                 "next_value", "any_time", "listers", "by_seat", "triggers", "opponents", "winning",
-                 "constrained", "plain_raises", "limited", "special_at", "machine", "hand_ends",
-                 "own")
+    __slots__ = ()  # its attributes are declared by :class:`engine.view.Moves`
 
     def __init__(self, rules: Rules) -> None:
         n = rules.players

@@ -25,8 +25,8 @@ from engine.moves.bets import SideBetView as SideBetView
 from engine.moves.bets import side_view
 
 if TYPE_CHECKING:
-    from engine.game import Match
     from engine.rules import Rules
+    from engine.view import MatchView
 
 
 class PlayedCard(TypedDict):
@@ -114,7 +114,7 @@ class Observation(TypedDict):
     must_kill: NotRequired[list[int]]
 
 
-def observe(m: Match, seat: int) -> Observation:
+def observe(m: MatchView, seat: int) -> Observation:
     """What ``seat`` may know of ``m`` now (:meth:`engine.game.Match.observation`)."""
     r = m.rules
     h = m.hand
@@ -213,7 +213,7 @@ def _public_played(played: Sequence[tuple[int, int, Card, bool]],
             for rnd, s, c, cov in played]
 
 
-def blind_places(m: Match, seat: int) -> Sequence[Card]:
+def blind_places(m: MatchView, seat: int) -> Sequence[Card]:
     """The cards by which ``seat``'s blind hand (P6) numbers its positions: those it holds,
     renumbered after each play (default), or, with ``play.blind_places: dealt`` (house rule),
     those it was dealt, so that a card keeps its number through the hand."""

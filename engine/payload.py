@@ -19,13 +19,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
-from engine.cards import CardError, card_name, parse_card
+from engine.cards import Card, CardError, card_name, parse_card
 from engine.errors import TrucoError
 
-if TYPE_CHECKING:
-    from engine.actions import Action
+
+class Slotted(Protocol):
+    """A move as a payload field reads it (an :class:`engine.actions.Action`): the field's
+    slot, by name (:data:`SLOTS`), and the card's place in a blind hand."""
+
+    @property
+    def card(self) -> Card | None: ...
+    @property
+    def position(self) -> int | None: ...
 
 #: A place a move kind leaves out (its ``order``, its log event's ``place``; a place of its
 #: moves in the environment is then ``()``): :func:`engine.moves.register` derives it, this
@@ -71,7 +78,7 @@ class Field:
         """The slot's value read from a (schema-checked) log event; ``KeyError`` if missing."""
         return event[self.key]
 
-    def write(self, a: Action) -> str | None:
+    def write(self, a: Slotted) -> str | None:
         """The field in the notation (``None``: nothing is written)."""
         raise NotImplementedError
 
@@ -80,7 +87,7 @@ class Field:
         Raises :class:`NotationError` saying what was expected."""
         raise NotImplementedError
 
-    def shown(self, a: Action) -> str | None:
+    def shown(self, a: Slotted) -> str | None:
         """The field as an argument of the kind's factory in a ``repr`` (``None``: left out)."""
         raise NotImplementedError
 
@@ -143,7 +150,7 @@ class CardField(Field):
         card = event[self.key] if self.required else event.get(self.key)
         return parse_card(card) if isinstance(card, str) else card
 
-    def write(self, a: Action) -> str | None:
+    def write(self, a: Slotted) -> str | None:
         if a.position is not None:
             return f"#{a.position + 1}"
         return None if a.card is None else card_name(a.card)
@@ -166,7 +173,7 @@ class CardField(Field):
                 from None
         return at + 1
 
-    def shown(self, a: Action) -> str | None:
+    def shown(self, a: Slotted) -> str | None:
         if a.position is not None:
             return str(a.position)
         return None if a.card is None else repr(card_name(a.card))
@@ -203,7 +210,7 @@ class Flag(Field):
     def take(self, event: Mapping[str, Any]) -> Any:
         return bool(event.get(self.key, False))
 
-    def write(self, a: Action) -> str | None:
+    def write(self, a: Slotted) -> str | None:
         return self.key if getattr(a, self.slot) else None
 
     def read(self, words: list[str], at: int, into: dict[str, Any]) -> int:
@@ -212,7 +219,7 @@ class Flag(Field):
             return at + 1
         return at
 
-    def shown(self, a: Action) -> str | None:
+    def shown(self, a: Slotted) -> str | None:
         return f"{self.key}=True" if getattr(a, self.slot) else None
 
 
@@ -243,7 +250,7 @@ class Number(Field):
     def ok(self, value: Any) -> bool:
         return type(value) is int
 
-    def write(self, a: Action) -> str | None:
+    def write(self, a: Slotted) -> str | None:
         return str(getattr(a, self.slot))
 
     def read(self, words: list[str], at: int, into: dict[str, Any]) -> int:
@@ -253,7 +260,7 @@ class Number(Field):
         into[self.slot] = int(word)
         return at + 1
 
-    def shown(self, a: Action) -> str | None:
+    def shown(self, a: Slotted) -> str | None:
         return str(getattr(a, self.slot))
 
 
@@ -281,7 +288,7 @@ class Choice(Field):
     def ok(self, value: Any) -> bool:
         return type(value) is bool
 
-    def write(self, a: Action) -> str | None:
+    def write(self, a: Slotted) -> str | None:
         return self.yes if getattr(a, self.slot) else self.no
 
     def read(self, words: list[str], at: int, into: dict[str, Any]) -> int:
@@ -291,7 +298,7 @@ class Choice(Field):
         into[self.slot] = word == self.yes
         return at + 1
 
-    def shown(self, a: Action) -> str | None:
+    def shown(self, a: Slotted) -> str | None:
         return str(getattr(a, self.slot))
 
 
@@ -320,7 +327,7 @@ class Text(Field):
     def ok(self, value: Any) -> bool:
         return type(value) is str and 0 < len(value) <= self.longest
 
-    def write(self, a: Action) -> str | None:
+    def write(self, a: Slotted) -> str | None:
         return str(getattr(a, self.slot))
 
     def read(self, words: list[str], at: int, into: dict[str, Any]) -> int:
@@ -329,7 +336,7 @@ class Text(Field):
         into[self.slot] = " ".join(words[at:])
         return len(words)
 
-    def shown(self, a: Action) -> str | None:
+    def shown(self, a: Slotted) -> str | None:
         return repr(getattr(a, self.slot))
 
 

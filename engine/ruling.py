@@ -17,7 +17,7 @@ from engine.cards import Card
 from engine.checkpoint import Checkpoint
 
 if TYPE_CHECKING:
-    from engine.game import Match
+    from engine.view import MatchView
 
 #: A condition or callback of this engine's machines: called with the trigger's arguments,
 #: the move and its :class:`Ruling` (``send_event=False``).
@@ -114,7 +114,7 @@ class Ruling:
 
     #: The match the move is made in (set by whoever makes the ruling: the callbacks are
     #: called with the move and its ruling alone, ``send_event=False``).
-    model: Match
+    model: MatchView
     # Class-level defaults: a ruling is made for every move, and most moves set none of them.
     why: str | None = None
     judged = False

@@ -15,14 +15,20 @@ from __future__ import annotations
 
 
 def slot_names(cls: type) -> tuple[str, ...]:
-    """The names of ``cls``'s own attributes: its ``__slots__``, or when compiled the
-    attributes mypyc gave it (in the compiler's order; its ``__slots__`` never reach it)."""
-    names = cls.__dict__.get("__slots__")
-    if names is None:
-        names = cls.__dict__.get("__mypyc_attrs__")
-    if names is None:
+    """The names of ``cls``'s attributes, its bases' included: the ``__slots__`` of each
+    class of its MRO, or when compiled the attributes mypyc gave it (in the compiler's order,
+    the class's own first, then its bases'; its ``__slots__`` never reach it)."""
+    compiled = cls.__dict__.get("__mypyc_attrs__")
+    if compiled is not None and "__slots__" not in cls.__dict__:
+        return tuple(compiled)
+    names: list[str] = []
+    for klass in cls.__mro__:
+        own = klass.__dict__.get("__slots__")
+        if own is not None:
+            names.extend((own,) if isinstance(own, str) else own)
+    if not names:
         raise TypeError(f"{cls.__name__} has no fixed attributes")
-    return (names,) if isinstance(names, str) else tuple(names)
+    return tuple(names)
 
 
 def interpreted(cls: type) -> bool:

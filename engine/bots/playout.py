@@ -27,9 +27,9 @@ from engine.bots.base import Bot, choose_for, next_actor
 from engine.cards import Card
 from engine.errors import IllegalMoveError
 from engine.game import Checkpoint, Match
-from engine.machine import MoveTable
 from engine.moves import KINDS, PHASES
 from engine.state import DEAL, MATCH_OVER, PLAY
+from engine.view import Moves
 
 
 def try_move(m: Match, move: Action, policy: Sequence[Bot], *,
@@ -76,7 +76,7 @@ def play_out(m: Match, policy: Sequence[Bot], events: list[Checkpoint] | None = 
 
 #: The states where a playout stops, by variant (its move table): a deal or the next hand's
 #: first move awaited, or the match over.
-_STOPS: dict[MoveTable, frozenset[str]] = {}
+_STOPS: dict[Moves, frozenset[str]] = {}
 def _stops(m: Match) -> frozenset[str]:
     stops = _STOPS.get(m.move_table)
     if stops is None:

@@ -17,9 +17,9 @@ from engine.ruling import Ruling
 from engine.sidebets import shown_set
 
 if TYPE_CHECKING:
-    from engine.game import Match
     from engine.ruling import Settlement
     from engine.sidebets import BetState
+    from engine.view import MatchView
 
 
 def kind_of(b: BetState) -> MoveKind:
@@ -27,7 +27,7 @@ def kind_of(b: BetState) -> MoveKind:
     return KINDS[b.bet.kind]
 
 
-def _settlement(m: Match, k: int, score: Sequence[int]) -> Settlement:
+def _settlement(m: MatchView, k: int, score: Sequence[int]) -> Settlement:
     """What the engine's own settlement of side bet ``k`` (engine.moves.bets) rules from the
     dealt cards, its chain and the score it was settled at (``score``)."""
     side = m.hand.side
@@ -49,7 +49,7 @@ def _settlement(m: Match, k: int, score: Sequence[int]) -> Settlement:
     return r.side
 
 
-def _same_points(m: Match, b: BetState, engine: tuple[int, tuple[Card, ...]] | None,
+def _same_points(m: MatchView, b: BetState, engine: tuple[int, tuple[Card, ...]] | None,
                  record: tuple[int, tuple[Card, ...]] | None) -> bool:
     """A show in a record is as good as the engine's where it is the same seat's, as many of
     his dealt cards, making the same points: which of equal cards is shown depends on the
@@ -66,7 +66,7 @@ def _same_points(m: Match, b: BetState, engine: tuple[int, tuple[Card, ...]] | N
             and shown_set(list(mine), list(mine), mine, b.bet, vira) == tuple(mine))
 
 
-def _result_problem(b: BetState, s: Settlement, at: str, m: Match,
+def _result_problem(b: BetState, s: Settlement, at: str, m: MatchView,
                     points: bool = True) -> PositionError | None:
     """How bet ``b``'s record differs from the settlement ``s`` the engine rules for it, or
     ``None``; ``points``: compare the points too."""
@@ -90,7 +90,7 @@ def _result_problem(b: BetState, s: Settlement, at: str, m: Match,
     return None
 
 
-def check_bet_results(m: Match, live: bool, start: Sequence[int]) -> None:
+def check_bet_results(m: MatchView, live: bool, start: Sequence[int]) -> None:
     """Each settled bet's winner, points and cards shown are what the engine's settlement
     gives (G28-G32, G38-G41). In a live hand the bets are settled again from the score the
     hand began with, in an order they could have been settled in (a bet a flor kills, G37,
@@ -127,7 +127,8 @@ def _may_settle_in(side: Sequence[BetState], order: Sequence[int]) -> bool:
     return True
 
 
-def _replay_results(m: Match, order: Sequence[int], start: Sequence[int]) -> PositionError | None:
+def _replay_results(m: MatchView, order: Sequence[int],
+                    start: Sequence[int]) -> PositionError | None:
     score = list(start)
     for k in order:
         s = _settlement(m, k, score)
@@ -143,7 +144,7 @@ def _replay_results(m: Match, order: Sequence[int], start: Sequence[int]) -> Pos
 _FINAL_SCORES = 4096
 
 
-def _check_final_result(m: Match, k: int) -> None:
+def _check_final_result(m: MatchView, k: int) -> None:
     """At ``match_over``: bet ``k``'s record as the engine settles it, its points those of some
     score from 0 to the final one (scores only rise within a game)."""
     b = m.hand.side[k]  # type: ignore[index]
@@ -161,7 +162,7 @@ def _check_final_result(m: Match, k: int) -> None:
                                        "this game had (G28, G29)"), f"{at}.points")
 
 
-def check_bets(m: Match, p: Position) -> None:
+def check_bets(m: MatchView, p: Position) -> None:
     """The side bets' records (G24-G32): a chain the bet has, a caller exactly when called,
     a pending call exactly in state ``bet_answer`` in the bet's round with no truco accepted,
     a settlement with its winner and points, points owed only where credited at the end of
@@ -213,7 +214,7 @@ def check_bets(m: Match, p: Position) -> None:
                          f"{at}.flores" if b.flores else f"{at}.shown")
 
 
-def _check_killed(m: Match, b: BetState, at: str) -> None:
+def _check_killed(m: MatchView, b: BetState, at: str) -> None:
     """G37: a bet is killed exactly when a flor that names it was sung before it was settled;
     killed, it waits for nothing."""
     side = m.hand.side

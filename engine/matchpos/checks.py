@@ -21,18 +21,18 @@ from engine.sidebets import FALTA, FLORES
 from engine.state import NORMAL
 
 if TYPE_CHECKING:
-    from engine.game import Match
     from engine.rules import Rules
+    from engine.view import MatchView
 
 
-def _fresh(m: Match) -> Position:
+def _fresh(m: MatchView) -> Position:
     """The hand part of a position in ``deal``: a fresh hand, its first round led by the mão."""
     other = m.clone()
     new_hand(other)
     return export(other)
 
 
-def check(m: Match, p: Position) -> None:
+def check(m: MatchView, p: Position) -> None:
     """Refuse (:class:`PositionError`) a position that no play of the rules could reach;
     ``m`` is the match built from it (its state not yet set). The checks go block by block,
     in this order (the first refusal is the one raised): the kinds' own state (each kind's
@@ -59,7 +59,7 @@ def check(m: Match, p: Position) -> None:
     _check_rounds(m, p, live, start)
 
 
-def check_cards(m: Match, p: Position) -> None:
+def check_cards(m: MatchView, p: Position) -> None:
     """:func:`check` of a match that differs from one that passed it at most in the cards
     :func:`~engine.matchpos.restore.set_cards` places (the hands, the cards as dealt, the
     faces of covered cards, a pending raise's card, a side bet's shows): it refuses exactly
@@ -115,7 +115,7 @@ def score_ceiling(rules: Rules) -> int:
     return target - 1 + max(per_hand) + extra
 
 
-def _check_score(m: Match, live: bool) -> None:
+def _check_score(m: MatchView, live: bool) -> None:
     """The match's score: a live match has no winner and no finished game; one over has the
     winner of the match."""
     rules = m.rules
@@ -155,7 +155,7 @@ def _check_score(m: Match, live: bool) -> None:
                                  f"wins {rules.games_to_win}, so {most} at most"), f"games[{t}]")
 
 
-def _check_last_number(m: Match, p: Position, state: str) -> None:
+def _check_last_number(m: MatchView, p: Position, state: str) -> None:
     """The last hand's record is of the hand before this one."""
     expect = m.hand_number if between_hands(state) else m.hand_number - 1
     if p["last_hand"]["hand_number"] != expect or expect < 1:
@@ -164,7 +164,7 @@ def _check_last_number(m: Match, p: Position, state: str) -> None:
                      "last_hand.hand_number")
 
 
-def _check_between_hands(m: Match, p: Position, state: str) -> None:
+def _check_between_hands(m: MatchView, p: Position, state: str) -> None:
     """State ``deal`` (or a move before it, a cut): nothing dealt, called or raised yet; a
     seeded match never waits in ``deal``."""
     if m.rng is not None and state == "deal":
@@ -183,7 +183,7 @@ def _check_between_hands(m: Match, p: Position, state: str) -> None:
                      "side_bets")
 
 
-def _check_cards(m: Match) -> None:
+def _check_cards(m: MatchView) -> None:
     """The hand in play: its number, the vira, each seat's cards held and played as dealt."""
     rules, hand, n = m.rules, m.hand, m.rules.players
     if m.hand_number < 1:
@@ -217,7 +217,7 @@ def _check_cards(m: Match) -> None:
                              f"seat {s} holds his cards in the order dealt"), f"hands[{s}]")
 
 
-def _check_special(m: Match, live: bool) -> list[int]:
+def _check_special(m: MatchView, live: bool) -> list[int]:
     """The special hand the score makes, its team and decider; returns the score the hand
     began with (G31: side bets credited this hand come off it)."""
     rules, hand = m.rules, m.hand
@@ -242,7 +242,7 @@ def _check_special(m: Match, live: bool) -> list[int]:
     return list(start)
 
 
-def _check_bet(m: Match, state: str) -> None:
+def _check_bet(m: MatchView, state: str) -> None:
     """The hand's value on the ladder, a pending raise (C8-C10, P4-P6, M5, M6) and the
     refusals kept while it waits."""
     rules, hand, rnd, team_of = m.rules, m.hand, m.round, m.rules.team_of
@@ -311,7 +311,7 @@ def _check_bet(m: Match, state: str) -> None:
                              f"refused[{k}]")
 
 
-def _check_shown(m: Match, state: str) -> None:
+def _check_shown(m: MatchView, state: str) -> None:
     """Cards shown with a raise and the cards a raiser is bound to (M4)."""
     rules, hand = m.rules, m.hand
     revealed = {(s, c) for b in hand.side or ()
@@ -330,7 +330,7 @@ def _check_shown(m: Match, state: str) -> None:
                          f"bound[{s}]")
 
 
-def _check_decision(m: Match) -> None:
+def _check_decision(m: MatchView) -> None:
     """State ``decide``: a special hand with a decision, before any card (M5)."""
     hand = m.hand
     rule = hand.rule
@@ -343,7 +343,7 @@ def _check_decision(m: Match) -> None:
                      "rounds" if hand.results else "round.cards")
 
 
-def _check_rounds(m: Match, p: Position, live: bool, start: Sequence[int]) -> None:
+def _check_rounds(m: MatchView, p: Position, live: bool, start: Sequence[int]) -> None:
     """The rounds played (their order, winners, a hand already decided), the round in play
     (its number, leader, order and turn) and, last, the side bets."""
     rules, hand, rnd, n = m.rules, m.hand, m.round, m.rules.players
@@ -399,7 +399,7 @@ def _check_rounds(m: Match, p: Position, live: bool, start: Sequence[int]) -> No
         _check_side(m, p, start)
 
 
-def _check_last_hand(m: Match) -> None:
+def _check_last_hand(m: MatchView) -> None:
     """The last hand's record is one a hand leaves: each card played once, the rounds in
     order, each round's cards from a leader on, one a seat, covered only where allowed; every
     round before the last complete, a winner for each complete round; a card shown and played
@@ -450,7 +450,7 @@ def _check_last_hand(m: Match) -> None:
                          f"last_hand.shown[{k}].seat")
 
 
-def _check_side(m: Match, p: Position, start: Sequence[int]) -> None:
+def _check_side(m: MatchView, p: Position, start: Sequence[int]) -> None:
     """The side bets (G22-G41): their records, their results as the engine settles them,
     and the score that holds what they were credited (``start``: the score the hand began
     with, :func:`_hand_start_score`)."""
@@ -464,7 +464,7 @@ def _check_side(m: Match, p: Position, start: Sequence[int]) -> None:
                                                "credited this hand (G31)"), f"score[{t}]")
 
 
-def _hand_start_score(m: Match) -> list[int]:
+def _hand_start_score(m: MatchView) -> list[int]:
     """The score the hand in play began with: the score less the side bets' points credited
     at once this hand (G31; nothing else is credited before the hand ends)."""
     score = m.score[:]

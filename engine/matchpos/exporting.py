@@ -11,8 +11,8 @@ from engine.moves import KINDS, kind_states
 from engine.state import NORMAL
 
 if TYPE_CHECKING:
-    from engine.game import Match
     from engine.sidebets import BetState
+    from engine.view import MatchView
 
 
 def _card(c: Card | None) -> str | None:
@@ -23,7 +23,7 @@ def _played(cards: Sequence[tuple[int, Card, bool]]) -> list[dict[str, Any]]:
     return [{"seat": s, "card": card_name(c), "covered": cov} for s, c, cov in cards]
 
 
-def export(m: Match) -> Position:
+def export(m: MatchView) -> Position:
     """The position of ``m`` now: a JSON-ready dict (docs/positions.md)."""
     hand = m.hand
     rnd = m.round
@@ -98,7 +98,7 @@ def _export_bets(side: Sequence[BetState]) -> list[dict[str, Any]]:
     return out
 
 
-def hand_has_moves(m: Match) -> bool:
+def hand_has_moves(m: MatchView) -> bool:
     """Whether a move was made in the hand in play since its deal (a card, a raise, a side
     bet called or a flor sung, a special hand decided): a log starting at such a position has
     no ``deal`` line for this hand."""

@@ -18,8 +18,8 @@ from engine.shuffle import SplitMix64
 from engine.state import NO_OWN, Played
 
 if TYPE_CHECKING:
-    from engine.game import Match
     from engine.rules import Rules
+    from engine.view import MatchView
 
 #: The last hand's record, as :attr:`Match.last_hand` holds it.
 LastHandRecord = tuple[int, list[Played], list[tuple[int, Card]], list[int | None], bool]
@@ -387,7 +387,7 @@ def _read_show(e: dict[str, Any], at: str, r: _Reader) -> Show:
             tuple(r.card(c, f"{at}.cards[{j}]", once=False) for j, c in enumerate(e["cards"])))
 
 
-def set_up(m: Match, data: PositionData) -> None:
+def set_up(m: MatchView, data: PositionData) -> None:
     """Put a fresh match (no seed, no deals: waiting in ``deal``) in the position ``data``
     reads, its state not yet set (the checks come first: ``check``)."""
     rules = m.rules

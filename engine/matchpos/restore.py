@@ -10,10 +10,10 @@ from engine.matchpos.reading import read, read_cards, set_up
 from engine.matchpos.schema import schema_check
 
 if TYPE_CHECKING:
-    from engine.game import Match
+    from engine.view import MatchView
 
 
-def set_position(m: Match, position: object, *, trusted: bool = False) -> None:
+def set_position(m: MatchView, position: object, *, trusted: bool = False) -> None:
     """Put ``m``, a fresh match (no seed, no deals: waiting in ``deal``), in the state
     ``position`` describes: its fields read (:func:`~engine.matchpos.reading.read`), the match
     set up from them (:func:`~engine.matchpos.reading.set_up`), checked
@@ -32,7 +32,7 @@ def set_position(m: Match, position: object, *, trusted: bool = False) -> None:
     m.is_over = data.state == "match_over"
 
 
-def set_cards(m: Match, position: object) -> None:
+def set_cards(m: MatchView, position: object) -> None:
     """Put on ``m`` the cards of ``position``, then check it as :func:`set_position` does:
     ``m`` is a copy (:meth:`Match.clone`) of a match that :func:`set_position` put in a
     position that differs from this one at most in where its cards are (the hands, the cards

@@ -71,19 +71,20 @@ from engine.ruling import Ruling, condition, effect
 from engine.schemas import KIND_BLOCKS
 from engine.state import Phase
 from engine.variant.checks import KIND_CHECKS
+from engine.view import Lister as ViewLister
 
 if TYPE_CHECKING:
     from engine.actions import Action
     from engine.errors import VariantError, Why
-    from engine.game import Match
     from engine.rules import Rules
     from engine.variant.messages import Err
+    from engine.view import MatchView
 
 #: ``judge(match, move, ruling)``: why the move is illegal, or ``None`` (legal, ruled).
-Judge = Callable[["Match", Any, Ruling], "str | None"]
-#: ``lister(match, seat or None, out)``: append the legal moves of the kind (in the ``answer``
-#: state: of ``seat``, one of the seats that may answer).
-Lister = Callable[["Match", "int | None", "list[Action]"], None]
+Judge = Callable[["MatchView", Any, Ruling], "str | None"]
+#: ``lister(match, seat or None, out)``: append the legal moves of the kind
+#: (:data:`engine.view.Lister`).
+Lister = ViewLister
 #: A machine callback: called with the move and its :class:`~engine.ruling.Ruling`.
 Callback = Callable[[Any, Ruling], Any]
 #: One move of the environment's action space: its place (the space lists every kind's moves
@@ -149,7 +150,7 @@ class Waiting:
     phase: str
     #: ``movers(match)``: the seats that may make the awaited move, the default first (a
     #: driver asks it: :func:`engine.bots.base.next_actor`).
-    movers: Callable[[Match], list[int]]
+    movers: Callable[[MatchView], list[int]]
     #: The code of a move refused because the match waits here (a kind with no transition
     #: from the state, :meth:`engine.game.Match.apply`): ``None``, the plain ``not_now``.
     pending: str | None = None
@@ -219,13 +220,13 @@ class KindState:
     #: ``check(match, given)``: refuse (:class:`~engine.errors.PositionError`) the position's
     #: value ``given`` (``None`` where the position has none), on the match built from it
     #: before anything else is checked.
-    check: Callable[[Match, Any], None]
+    check: Callable[[MatchView, Any], None]
     #: ``export(value)``: its JSON in a position; ``read(given)``: back from it.
     export: Callable[[Any], Any] = list
     read: Callable[[Any], Any] = tuple
     #: ``view(match, seat, value)``: what ``seat`` sees of it (its observation's entry);
     #: ``None``: everything, as exported (public).
-    view: Callable[[Match, int, Any], Any] | None = None
+    view: Callable[[MatchView, int, Any], Any] | None = None
     #: Whether it is left out of positions and observations while it has its fresh value
     #: (a position that leaves it out reads it fresh): a variant's positions are then its
     #: parent's until the rule acts, so a focus snapshot shows the hands where it does.
@@ -322,16 +323,16 @@ class MoveKind:
     #: ``bet_record(match, bet, state)``: what is wrong with the kind's own record of ``bet``
     #: (a :class:`~engine.sidebets.BetState`) in ``state`` (checked first): the refusal and
     #: the field of the bet's entry (``sung``), or ``None``.
-    bet_record: Callable[[Match, Any, str], BetProblem | None] | None = None
+    bet_record: Callable[[MatchView, Any, str], BetProblem | None] | None = None
     #: ``bet_call(match, bet)``: what is wrong with a call of the kind that waits, or that is
     #: left neither pending nor settled (the refusal and the field), or ``None``.
-    bet_call: Callable[[Match, Any], BetProblem | None] | None = None
+    bet_call: Callable[[MatchView, Any], BetProblem | None] | None = None
     #: ``bet_result(match, bet)``: what is wrong with the result of a settled bet of the kind,
     #: or ``None``.
-    bet_result: Callable[[Match, Any], BetProblem | None] | None = None
+    bet_result: Callable[[MatchView, Any], BetProblem | None] | None = None
     #: ``bet_settle(match, ruling, index, bet)``: the engine's settlement of the bet from its
     #: record, on the ruling; ``None``: :func:`engine.moves.bets.settle`, as answered.
-    bet_settle: Callable[[Match, Ruling, int, Any], None] | None = None
+    bet_settle: Callable[[MatchView, Ruling, int, Any], None] | None = None
     #: ``bet_fields(bet, card)``: the kind's own fields of the bet's entry, ``card`` naming a
     #: card; ``None``: none.
     bet_fields: Callable[[Any, Callable[[int], str]], dict[str, Any]] | None = None
@@ -350,7 +351,7 @@ class MoveKind:
     #: (M5: a special hand's decision shows the partners' cards), himself among them or not;
     #: ``None``: none. What the observation and the environment both read
     #: (:func:`hands_seen`).
-    sees: Callable[[Match, int], Sequence[int]] | None = None
+    sees: Callable[[MatchView, int], Sequence[int]] | None = None
     #: ``hides_last_hand(rules)``: whether the kind's rule hides every card of the hand that
     #: ended last from the observations (:func:`last_hand_hidden`); ``None``: it does not.
     hides_last_hand: Callable[[Rules], bool] | None = None
@@ -365,7 +366,7 @@ PHASES: dict[str, Waiting] = {}
 #: The end-of-hand hooks the kinds declare, by name (:class:`~engine.moves.scoring.HandEnd`).
 HAND_ENDS: dict[str, HandEnd] = {}
 #: What the kinds show a seat of the others' cards (:attr:`MoveKind.sees`).
-_SEES: list[Callable[[Match, int], Sequence[int]]] = []
+_SEES: list[Callable[[MatchView, int], Sequence[int]]] = []
 #: What the kinds hide of the last hand (:attr:`MoveKind.hides_last_hand`).
 _HIDES_LAST: list[Callable[[Rules], bool]] = []
 
@@ -421,7 +422,7 @@ def moveless(module: str, what: str, **fields: Any) -> MoveKind:
     it is, in its ``not_now``."""
     name = module.rpartition(".")[2]
 
-    def judge(m: Match, a: Any, r: Ruling) -> str | None:
+    def judge(m: MatchView, a: Any, r: Ruling) -> str | None:
         return Why("not_now", f"{name} has no move")  # never asked: no transition
 
     judge.__module__ = module  # the kind's own
@@ -487,7 +488,7 @@ def fresh_own(rules: Rules) -> dict[str, Any]:
     return {s.key: s.fresh for s in kind_states(rules)}
 
 
-def hands_seen(m: Match, seat: int) -> list[int]:
+def hands_seen(m: MatchView, seat: int) -> list[int]:
     """The seats whose cards ``seat`` sees now by a kind's rule (:attr:`MoveKind.sees`),
     himself included where a rule shows him his own with the others', in seat order: what
     the observation and the environment show him."""

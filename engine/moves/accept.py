@@ -22,8 +22,8 @@ from engine.state import Phase
 
 if TYPE_CHECKING:
     from engine.actions import Action
-    from engine.game import Match
     from engine.ruling import Ruling
+    from engine.view import MatchView
 
 
 def _effect(move: Action, r: Ruling) -> None:
@@ -34,12 +34,12 @@ def _effect(move: Action, r: Ruling) -> None:
         hand.refused = ()  # a partner's accept overrules a fold (betting.refusal: whole_team)
 
 
-def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
+def _lister(m: MatchView, seat: int | None, out: list[Action]) -> None:
     if seat is not None:  # a seat that may answer (C9 and its house rules: answers.py)
         out.append(m.move_table.accept[seat])
 
 
-def _answerers(m: Match) -> list[int]:
+def _answerers(m: MatchView) -> list[int]:
     """Who may answer the pending raise (C9 and its house rules), in playing order from the
     raiser's next seat (the first answer counts)."""
     assert m.hand.pending is not None

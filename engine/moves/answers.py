@@ -19,15 +19,15 @@ from engine.moves.scoring import end_hand
 
 if TYPE_CHECKING:
     from engine.actions import Action
-    from engine.game import Match
     from engine.rules import Rules
     from engine.ruling import Ruling
+    from engine.view import MatchView
 
 #: ``betting.answered_by`` as C9 pins it: any player of the challenged team answers.
 PINNED = "challenged_team"
 
 
-def judge_answer(m: Match, a: Action, r: Ruling) -> str | None:
+def judge_answer(m: MatchView, a: Action, r: Ruling) -> str | None:
     """Who may answer a raise: a player of the challenged team (C9), and of those the one the
     variant names (:func:`who_answers`)."""
     rules = m.rules
@@ -40,7 +40,7 @@ def judge_answer(m: Match, a: Action, r: Ruling) -> str | None:
     return None
 
 
-def who_answers(m: Match, seat: int) -> str | None:
+def who_answers(m: MatchView, seat: int) -> str | None:
     """For a seat of the challenged team: why it may not answer the pending raise now (it
     folded already, or it is not the next seat), or ``None``. Nothing to check, and no cost,
     under the pinned C9 (any player answers, one fold refuses)."""
@@ -81,7 +81,7 @@ def designated(rules: Rules) -> tuple[int, ...]:
     return tuple(team_of.index(t) for t in range(rules.teams))
 
 
-def answerer(m: Match) -> int:
+def answerer(m: MatchView) -> int:
     """``betting.answered_by: next_seat``: the seat that answers the pending raise, the first
     after the raiser in playing order on another team that has not folded it."""
     rules = m.rules
@@ -97,7 +97,7 @@ def answerer(m: Match) -> int:
     raise AssertionError("a pending raise with nobody left to answer it")
 
 
-def answering_seats(m: Match) -> tuple[int, ...]:
+def answering_seats(m: MatchView) -> tuple[int, ...]:
     """The seats that may answer the pending raise now (accept, fold, raise back), in seat
     order: the challenged team's, of those the one the variant names (:func:`who_answers`)."""
     hand = m.hand
@@ -108,7 +108,7 @@ def answering_seats(m: Match) -> tuple[int, ...]:
     return seats
 
 
-def may_answer(m: Match, seat: int) -> bool:
+def may_answer(m: MatchView, seat: int) -> bool:
     """Whether ``seat`` may answer the pending raise now (accept, fold, raise back)."""
     rules = m.rules
     hand = m.hand
@@ -120,7 +120,7 @@ def may_answer(m: Match, seat: int) -> bool:
     return True
 
 
-def refuse(m: Match, r: Ruling) -> None:
+def refuse(m: MatchView, r: Ruling) -> None:
     """Apply a refusal that ends the hand: the raise's named card shown where a refused raise
     shows it (M4), and the hand's end as ruled."""
     hand = m.hand

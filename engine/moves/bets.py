@@ -40,9 +40,9 @@ from engine.state import Phase
 
 if TYPE_CHECKING:
     from engine.actions import Action
-    from engine.game import Match
     from engine.ruling import Ruling
     from engine.sidebets import SideBet
+    from engine.view import MatchView
 
 
 class Declared(TypedDict):
@@ -72,7 +72,7 @@ class SideBetView(TypedDict):
     sung: NotRequired[list[int]]
 
 
-def holders(m: Match, b: BetState) -> tuple[int, ...]:
+def holders(m: MatchView, b: BetState) -> tuple[int, ...]:
     """The seats that hold a flor, in playing order from the mão (computed once a hand)."""
     got = b.holders
     if got is None:
@@ -82,7 +82,7 @@ def holders(m: Match, b: BetState) -> tuple[int, ...]:
     return got
 
 
-def pending_bet(m: Match) -> tuple[int, BetState] | None:
+def pending_bet(m: MatchView) -> tuple[int, BetState] | None:
     """The side bet whose call waits for its answer, with its index, or ``None``."""
     side = m.hand.side
     if side is not None:
@@ -92,7 +92,7 @@ def pending_bet(m: Match) -> tuple[int, BetState] | None:
     return None
 
 
-def bet_of_call(m: Match, call: str | None,
+def bet_of_call(m: MatchView, call: str | None,
                 kind: str = "envido") -> tuple[int, BetState] | None:
     """The hand's record of the bet of ``kind`` that has the call ``call`` (and its index), or
     ``None``."""
@@ -104,7 +104,7 @@ def bet_of_call(m: Match, call: str | None,
     return None
 
 
-def judge_bet_answer(m: Match, seat: int) -> tuple[int, BetState] | str:
+def judge_bet_answer(m: MatchView, seat: int) -> tuple[int, BetState] | str:
     """Who may answer the pending call (G27): a player of another team than its caller's,
     any one, the first answer counting (as C9); a flor's raise, only a player of a team that
     holds a flor (G39: with two teams, the other team; with more, not a team outside the
@@ -121,7 +121,7 @@ def judge_bet_answer(m: Match, seat: int) -> tuple[int, BetState] | str:
     return found
 
 
-def bet_answerers(m: Match, b: BetState) -> tuple[int, ...]:
+def bet_answerers(m: MatchView, b: BetState) -> tuple[int, ...]:
     """The seats that may answer ``b``'s pending call (:func:`judge_bet_answer`), in seat
     order."""
     team_of = m.rules.team_of
@@ -132,7 +132,7 @@ def bet_answerers(m: Match, b: BetState) -> tuple[int, ...]:
     return tuple(s for s in others if team_of[s] in teams)
 
 
-def list_answers(m: Match, seat: int | None, out: list[Action],
+def list_answers(m: MatchView, seat: int | None, out: list[Action],
                  table: tuple[Action, ...]) -> None:
     """Append the moves of ``table`` (one by seat) of the seats that may answer the pending
     call (:func:`bet_answerers`); of ``seat`` only, where one is given."""
@@ -152,13 +152,13 @@ def _other_seats(team_of: tuple[int, ...], team: int) -> tuple[int, ...]:
     return tuple(s for s, t in enumerate(team_of) if t != team)
 
 
-def _flor_teams(m: Match, b: BetState) -> set[int]:
+def _flor_teams(m: MatchView, b: BetState) -> set[int]:
     """The teams holding a flor this hand."""
     team_of = m.rules.team_of
     return {team_of[s] for s in holders(m, b)}
 
 
-def settle(m: Match, r: Ruling, index: int, b: BetState, accepted: bool) -> None:
+def settle(m: MatchView, r: Ruling, index: int, b: BetState, accepted: bool) -> None:
     """Rule the dispute of the pending call: accepted (G28, G30: the best points win, the
     player nearer the mão on a tie; the falta from the score, G29) or refused (the last
     caller's team scores the chain's refused value); credited at once (G31, and the game may
@@ -188,7 +188,7 @@ def settle(m: Match, r: Ruling, index: int, b: BetState, accepted: bool) -> None
                                                                              points))
 
 
-def _credit(m: Match, r: Ruling, bet: SideBet, team: int, points: int) -> list[int] | None:
+def _credit(m: MatchView, r: Ruling, bet: SideBet, team: int, points: int) -> list[int] | None:
     """The score after crediting ``points`` to ``team`` at once (G31; the game may end, G46),
     or ``None`` where the bet is credited at the end of the hand (GH6)."""
     if bet.credit != "at_once":
@@ -203,7 +203,7 @@ def _credit(m: Match, r: Ruling, bet: SideBet, team: int, points: int) -> list[i
     return score
 
 
-def settle_flor(m: Match, r: Ruling, b: BetState, how: str,
+def settle_flor(m: MatchView, r: Ruling, b: BetState, how: str,
                 chain: tuple[str, ...] | None = None, index: int | None = None) -> None:
     """Rule a flor dispute (G38, G40), nothing changed yet: ``uncontested`` (the singers'
     team scores ``per_flor`` per flor), ``compare`` (the best flor's team scores the chain's
@@ -254,7 +254,7 @@ def settle_flor(m: Match, r: Ruling, b: BetState, how: str,
                         _credit(m, r, bet, team, points), shown)
 
 
-def apply_settlement(m: Match, r: Ruling) -> None:
+def apply_settlement(m: MatchView, r: Ruling) -> None:
     """Apply a ruled settlement: the bet's record, the declarations and the crediting as
     checkpoints (``side_declare``, ``side_bet``), the score; and the end of the hand (a game
     won, G46) where the ruling ends it."""
@@ -289,7 +289,7 @@ def _bet_event(b: BetState, points: int, score: list[int]) -> SideBetEnd:
             "accepted": b.accepted, "winner": b.winner, "points": points, "score": score[:]}
 
 
-def credit_owed(m: Match, r: Ruling, score: list[int]) -> int | None:
+def credit_owed(m: MatchView, r: Ruling, score: list[int]) -> int | None:
     """GH6, at the end of the hand (ruled from :func:`engine.moves.outcome.conclude`, the
     :data:`AT_HAND_END` hook): add the points the side bets won to ``score``, in the order
     they were settled, and record them on the ruling; the first team they bring to the target
@@ -314,7 +314,7 @@ def credit_owed(m: Match, r: Ruling, score: list[int]) -> int | None:
     return game
 
 
-def side_bets_at_end(m: Match, r: Ruling, events: list[Checkpoint]) -> None:
+def side_bets_at_end(m: MatchView, r: Ruling, events: list[Checkpoint]) -> None:
     """The end of the hand (:func:`engine.moves.scoring.end_hand`, the :data:`AT_HAND_END`
     hook): the points owed (GH6) as ``side_bet`` checkpoints, then the cards of each winning
     declaration still in hand become public (G32, G50): a ``side_show`` checkpoint, and the
@@ -377,7 +377,7 @@ def answer_transitions(kind: str, has_answer: bool) -> list[dict[str, Any]]:
     return out
 
 
-def side_view(m: Match, seat: int) -> list[SideBetView]:
+def side_view(m: MatchView, seat: int) -> list[SideBetView]:
     """The hand's side bets as ``seat`` may know them (G49): the calls, the answers, the
     declarations (public: the values declared, ``None`` for "são boas"), the result; of the
     points, only the seat's own (from its own dealt cards; ``None`` in a blind hand)."""
@@ -430,7 +430,7 @@ def _flor_value(bet: SideBet, cards: Sequence[Card], vira: Card | None) -> int |
     return None if got is None else got[0]
 
 
-def open_penalty(m: Match) -> int:
+def open_penalty(m: MatchView) -> int:
     """GH11: what going to the baralho (a concede) costs more while a side bet may still be
     started this hand (not started, in its round, no truco accepted): the sum of those bets'
     ``open_fold_penalty``."""

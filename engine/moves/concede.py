@@ -60,9 +60,9 @@ from engine.ruling import Ruling
 from engine.state import ANSWER, BET_ANSWER, NORMAL, Phase
 
 if TYPE_CHECKING:
-    from engine.game import Match
     from engine.rules import Rules
     from engine.variant.messages import Err
+    from engine.view import MatchView
 
 
 @cache
@@ -71,7 +71,7 @@ def concedes(players: int) -> tuple[Action, ...]:
     return tuple(Action.concede(s) for s in range(players))
 
 
-def _special_refusal(m: Match) -> str | None:
+def _special_refusal(m: MatchView) -> str | None:
     """Why nobody may concede in this special hand, or ``None``."""
     rules = m.rules
     hand = m.hand
@@ -81,7 +81,7 @@ def _special_refusal(m: Match) -> str | None:
     return Why("no_concede_in_special_hand", f"no concede in the {name} (concede.in_special_hands)")
 
 
-def _judge(m: Match, a: Action, r: Ruling) -> str | None:
+def _judge(m: MatchView, a: Action, r: Ruling) -> str | None:
     why = _special_refusal(m)
     if why is not None:
         return why
@@ -121,7 +121,7 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
 
 
 def _effect(move: Action, r: Ruling) -> None:
-    m: Match = r.model
+    m: MatchView = r.model
     if r.side is not None:  # a side bet refused first (G20): its crediting, then the hand
         apply_settlement(m, r)
         return
@@ -131,7 +131,7 @@ def _effect(move: Action, r: Ruling) -> None:
         end_hand(m, r)
 
 
-def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
+def _lister(m: MatchView, seat: int | None, out: list[Action]) -> None:
     if _special_refusal(m) is not None:
         return
     table = concedes(m.move_table.players)
@@ -147,7 +147,7 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
         out.append(table[t])
 
 
-def _went_on(m: Match, team: int) -> bool:
+def _went_on(m: MatchView, team: int) -> bool:
     """Whether the team's partners refused its concede this hand (``confirm.moves``: the
     ``confirm`` kind's state, :mod:`engine.moves.confirm`, read by its key)."""
     asked = m.hand.own.get("confirm")

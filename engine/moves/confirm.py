@@ -39,9 +39,9 @@ from engine.ruling import Ruling, condition, effect
 from engine.state import CONFIRM, NORMAL, PLAY, set_own
 
 if TYPE_CHECKING:
-    from engine.game import Match
     from engine.rules import Rules
     from engine.variant.messages import Err
+    from engine.view import MatchView
 
 #: The kind's name, its variant block, its state (``Match.state``, :data:`Phase.CONFIRM
 #: <engine.state.Phase>`) and its key in a hand's own state and in a position.
@@ -69,7 +69,7 @@ def moves(rules: Rules) -> list[str]:
     return list(rules.block(NAME)["moves"])
 
 
-def _asked(m: Match) -> Asked:
+def _asked(m: MatchView) -> Asked:
     own: Asked = m.hand.own[NAME]
     return own
 
@@ -87,7 +87,7 @@ def partners(rules: Rules, seat: int) -> list[int]:
     return [s for s in ((seat + k) % n for k in range(1, n)) if team_of[s] == team_of[seat]]
 
 
-def _next(m: Match) -> int:
+def _next(m: MatchView) -> int:
     """The partner who confirms or refuses now: the first who has not agreed yet."""
     asked = _asked(m)
     return partners(m.rules, asked.seat)[len(asked.agreed)]
@@ -109,7 +109,7 @@ def _ask(move: Action, ruling: Ruling) -> None:
     kind's state; the partners rule it again when they agree."""
     ruling.ends, ruling.hand, ruling.game, ruling.match, ruling.owed = (
         False, None, None, None, None)
-    m: Match = ruling.model
+    m: MatchView = ruling.model
     what = "concede" if move.kind == "concede" else "fold_hand"
     set_own(m.hand, NAME, Asked(what, move.seat, (), _asked(m).went_on))
 
@@ -132,7 +132,7 @@ def _adjust(rules: Rules, transitions: list[dict[str, Any]]) -> list[dict[str, A
 
 
 # -- the partners' answer -----------------------------------------------------------------
-def _judge(m: Match, a: Action, r: Ruling) -> str | None:
+def _judge(m: MatchView, a: Action, r: Ruling) -> str | None:
     asked = _asked(m)
     first = _next(m)
     if a.seat != first:
@@ -151,7 +151,7 @@ def _waits(move: Action, ruling: Ruling) -> bool:
 
 
 def _effect(move: Action, r: Ruling) -> None:
-    m: Match = r.model
+    m: MatchView = r.model
     asked = _asked(m)
     if not move.play_on:  # go on: the give-up dropped, a concede's team concedes no more
         went_on = asked.went_on
@@ -166,7 +166,7 @@ def _effect(move: Action, r: Ruling) -> None:
         set_own(m.hand, NAME, asked._replace(agreed=(*asked.agreed, move.seat)))
 
 
-def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
+def _lister(m: MatchView, seat: int | None, out: list[Action]) -> None:
     first = _next(m)
     if seat is None or seat == first:
         out.append(Action(NAME, first, play_on=True))
@@ -179,7 +179,7 @@ def _transitions(rules: Rules) -> list[dict[str, Any]]:
     return [stays, *move_transitions(NAME, NAME, PLAY)]  # type: ignore[arg-type]
 
 
-def _sees(m: Match, seat: int) -> list[int]:
+def _sees(m: MatchView, seat: int) -> list[int]:
     """M5 while a special hand's fold waits for the partners: the team still sees its
     partners' cards where the decision shows them (``show_partner_cards``)."""
     if m.state != NAME or _asked(m).what != "fold_hand":
@@ -254,7 +254,7 @@ def _refuse(message: str, at: str) -> PositionError:
     return PositionError(Why("bad_confirm", message), path=f"{NAME}.{at}")
 
 
-def _check(m: Match, p: dict[str, Any]) -> None:
+def _check(m: MatchView, p: dict[str, Any]) -> None:
     """The give-up asked in a position: only in a variant with ``confirm.moves`` (left out
     while nothing is asked and no team was told to go on); a give-up exactly in state
     ``confirm``, one the variant lists, by a seat that may make it now, agreed by his first
@@ -293,7 +293,7 @@ def _check(m: Match, p: dict[str, Any]) -> None:
     _check_give_up(m, p, what, seat)
 
 
-def _check_give_up(m: Match, p: dict[str, Any], what: str, seat: int) -> None:
+def _check_give_up(m: MatchView, p: dict[str, Any], what: str, seat: int) -> None:
     """The asked give-up is one the seat may make at this point of the hand."""
     rules = m.rules
     team = rules.team_of[seat]

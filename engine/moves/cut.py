@@ -42,9 +42,9 @@ from engine.shuffle import SplitMix64, shuffle
 from engine.state import NORMAL
 
 if TYPE_CHECKING:
-    from engine.game import Match
     from engine.rules import Rules
     from engine.variant.messages import Err
+    from engine.view import MatchView
 
 #: The state in which a hand waits for its cut (:data:`engine.state.Phase.CUT`).
 PHASE = "cut"
@@ -90,7 +90,7 @@ def allowed(rules: Rules) -> bool:
     return bool(rules.block(BLOCK.name)["allowed"])
 
 
-def offered(m: Match) -> bool:
+def offered(m: MatchView) -> bool:
     """Whether the cutter is offered the cut of the hand about to be dealt: always, or, with
     ``cut.in_special_hands: false``, in a normal hand only (not in a mão de 11 or de dez)."""
     return (bool(m.rules.block(BLOCK.name)["in_special_hands"])
@@ -102,7 +102,7 @@ def choices(rules: Rules) -> list[str]:
     return list(rules.block(BLOCK.name)["choices"])
 
 
-def cutter(m: Match) -> int:
+def cutter(m: MatchView) -> int:
     """The seat that cuts this hand: the dealer's previous seat in playing order."""
     return (m.dealer - 1) % m.rules.players
 
@@ -138,13 +138,13 @@ def cut_deal(cards: Sequence[Card], players: int, cards_each: int, dealer: int, 
                      bottom, taker)
 
 
-def _taker(m: Match, seat: int, choice: str) -> int | None:
+def _taker(m: MatchView, seat: int, choice: str) -> int | None:
     if choice == "bottom":
         return seat
     return partner_of(m.rules, seat) if choice == "partner" else None
 
 
-def _judge(m: Match, a: Action, r: Ruling) -> str | None:
+def _judge(m: MatchView, a: Action, r: Ruling) -> str | None:
     seat = cutter(m)
     if a.seat != seat:
         return Why("not_the_cutter",
@@ -159,7 +159,7 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
     return None
 
 
-def _dealt(m: Match, move: Action, rng: SplitMix64) -> tuple[list[list[Card]], Card | None]:
+def _dealt(m: MatchView, move: Action, rng: SplitMix64) -> tuple[list[list[Card]], Card | None]:
     rules = m.rules
     assert move.call is not None
     cards = shuffle(rules.deck, rng)  # the whole deck: the generator moves on as without a cut
@@ -168,7 +168,7 @@ def _dealt(m: Match, move: Action, rng: SplitMix64) -> tuple[list[list[Card]], C
                     packets(rules))
 
 
-def seeded_cut_deal(m: Match, move: Action) -> tuple[list[list[Card]], Card | None] | None:
+def seeded_cut_deal(m: MatchView, move: Action) -> tuple[list[list[Card]], Card | None] | None:
     """The hands and vira the seeded cut ``move`` is about to deal (the match's generator left
     as it is), what a condition before the cut's effect sees of its deal (a flor due, G35);
     ``None`` without a seed (the recorded deal follows)."""
@@ -176,7 +176,7 @@ def seeded_cut_deal(m: Match, move: Action) -> tuple[list[list[Card]], Card | No
 
 
 def _effect(move: Action, r: Ruling) -> None:
-    m: Match = r.model
+    m: MatchView = r.model
     if m.rng is None:  # the recorded deal follows, in state deal
         return
     DEAL.effect(_dealt(m, move, m.rng), r)
@@ -187,7 +187,7 @@ def _unoffered(move: Any, ruling: Ruling) -> None:
     """On entering ``cut``: a cut not offered (``cut.in_special_hands: false``, a special hand)
     is a corte seco the engine makes at once, not logged (a replay makes it again), whatever
     ``cut.choices`` lists; the hand is dealt as without the house rule."""
-    m: Match = ruling.model
+    m: MatchView = ruling.model
     if not offered(m):
         m.chance(KIND.name, Action(KIND.name, cutter(m), call="seco"))
 
@@ -198,7 +198,7 @@ def _seeded(move: Any, ruling: Ruling) -> bool:
     return ruling.model.rng is not None
 
 
-def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
+def _lister(m: MatchView, seat: int | None, out: list[Action]) -> None:
     s = cutter(m)
     if seat is not None and seat != s:
         return

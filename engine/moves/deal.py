@@ -36,9 +36,9 @@ from engine.shuffle import deal as plain_deal
 from engine.state import NORMAL, Phase
 
 if TYPE_CHECKING:
-    from engine.game import Match
     from engine.rules import Rules
     from engine.variant.messages import Err
+    from engine.view import MatchView
 
 
 def special_for(rules: Rules, score: Sequence[int]) -> tuple[int, int | None]:
@@ -54,7 +54,7 @@ def special_for(rules: Rules, score: Sequence[int]) -> tuple[int, int | None]:
     return NORMAL, None
 
 
-def _special_now(m: Match) -> tuple[int, int | None]:
+def _special_now(m: MatchView) -> tuple[int, int | None]:
     """:func:`special_for` at the match's score, remembered per score in the variant's move
     table (a deal asks it once or twice a hand; the scores are few)."""
     memo = m.move_table.special_at
@@ -178,7 +178,7 @@ BLOCK = VariantBlock(BLOCK_NAME, checks=_checks, about=(
 })
 
 
-def _judge(m: Match, deal: Deal | tuple[list[list[Card]], Card | None],
+def _judge(m: MatchView, deal: Deal | tuple[list[list[Card]], Card | None],
            r: Ruling) -> str | None:
     if not isinstance(deal, Deal):
         return None  # the match's own: from the seed, or recorded and checked when queued
@@ -188,7 +188,7 @@ def _judge(m: Match, deal: Deal | tuple[list[list[Card]], Card | None],
 
 
 def _effect(deal: Deal | tuple[list[list[Card]], Card | None], ruling: Ruling) -> None:
-    m: Match = ruling.model
+    m: MatchView = ruling.model
     if isinstance(deal, Deal):
         hands, vira = [list(h) for h in deal.hands], deal.vira
     else:

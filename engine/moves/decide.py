@@ -27,11 +27,11 @@ from engine.state import DECIDE, Phase
 
 if TYPE_CHECKING:
     from engine.actions import Action
-    from engine.game import Match
     from engine.rules import Rules
+    from engine.view import MatchView
 
 
-def _judge(m: Match, a: Action, r: Ruling) -> str | None:
+def _judge(m: MatchView, a: Action, r: Ruling) -> str | None:
     hand = m.hand
     team = hand.special_team
     rules = m.rules
@@ -55,7 +55,7 @@ def _effect(move: Action, r: Ruling) -> None:
         end_hand(r.model, r)
 
 
-def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
+def _lister(m: MatchView, seat: int | None, out: list[Action]) -> None:
     moves = m.move_table
     hand = m.hand
     team_of = m.rules.team_of
@@ -66,7 +66,7 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
             out.extend(moves.decide[s])
 
 
-def _deciders(m: Match) -> list[int]:
+def _deciders(m: MatchView) -> list[int]:
     """Who may decide: the one seat that decides where only one does (``decider:
     first_from_mao``), else the deciding team's seats from the mão."""
     assert m.special_team is not None
@@ -76,7 +76,7 @@ def _deciders(m: Match) -> list[int]:
     return [s for s in ((m.mao + i) % n for i in range(n)) if team_of[s] == team]
 
 
-def _sees(m: Match, seat: int) -> list[int]:
+def _sees(m: MatchView, seat: int) -> list[int]:
     """M5: during a special hand's decision the deciding team sees its partners' cards
     (``show_partner_cards``), each seat his own among them."""
     hand = m.hand

@@ -36,9 +36,9 @@ from engine.sidebets import BetState
 from engine.state import BET_ANSWER, PLAY, Phase
 
 if TYPE_CHECKING:
-    from engine.game import Match
     from engine.rules import Rules
     from engine.sidebets import SideBet
+    from engine.view import MatchView
 
 
 def has_side_bets(rules: Rules) -> bool:
@@ -64,7 +64,7 @@ def pes(rules: Rules, mao: int) -> frozenset[int]:
     return frozenset(last.values())
 
 
-def start_problem(m: Match, seat: int, b: BetState) -> str | None:
+def start_problem(m: MatchView, seat: int, b: BetState) -> str | None:
     """Why ``seat`` may not start the bet ``b`` now (any call), or ``None`` (G24-G26, GH8,
     GH9). The state is ``play`` or ``answer``."""
     bet = b.bet
@@ -107,7 +107,7 @@ def start_problem(m: Match, seat: int, b: BetState) -> str | None:
     return None
 
 
-def _judge(m: Match, a: Action, r: Ruling) -> str | None:
+def _judge(m: MatchView, a: Action, r: Ruling) -> str | None:
     found = bet_of_call(m, a.call, "envido")
     if found is None:
         names = [c for bet in m.rules.side_bets if bet.kind == "envido" for c in bet.calls]
@@ -135,7 +135,7 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
 
 
 def _effect(a: Any, r: Ruling) -> None:
-    m: Match = r.model
+    m: MatchView = r.model
     found = bet_of_call(m, a.call, "envido")
     assert found is not None
     b = found[1]
@@ -144,7 +144,7 @@ def _effect(a: Any, r: Ruling) -> None:
     b.pending = True
 
 
-def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
+def _lister(m: MatchView, seat: int | None, out: list[Action]) -> None:
     side = m.hand.side
     assert side is not None
     table = calls_of(m.rules)
@@ -215,7 +215,7 @@ def _told(a: Action, w: Words) -> str:
 
 
 # -- its bets in a position (engine.matchpos) ---------------------------------------------
-def _position_call(m: Match, b: BetState) -> tuple[Why, str] | None:
+def _position_call(m: MatchView, b: BetState) -> tuple[Why, str] | None:
     """A call waits only in the bet's round, before a truco is accepted (G24, G25); a called
     bet is pending or settled (unless a flor killed it, G37)."""
     bet = b.bet
@@ -227,7 +227,7 @@ def _position_call(m: Match, b: BetState) -> tuple[Why, str] | None:
     return None
 
 
-def _position_result(m: Match, b: BetState) -> tuple[Why, str] | None:
+def _position_result(m: MatchView, b: BetState) -> tuple[Why, str] | None:
     """A settled bet has a winning team and points; refused, the last caller's team wins the
     chain's refused value (G28)."""
     w = b.winner

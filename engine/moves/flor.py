@@ -45,8 +45,8 @@ from engine.sidebets import BetState, is_flor
 from engine.state import BET_ANSWER, PLAY, Phase
 
 if TYPE_CHECKING:
-    from engine.game import Match
     from engine.rules import Rules
+    from engine.view import MatchView
 
 
 @cache
@@ -71,7 +71,7 @@ def songs_of(rules: Rules) -> dict[tuple[int, str], Action]:
     return {(s, c): Action.flor(s, c) for s in range(rules.players) for c in calls}
 
 
-def record(m: Match) -> BetState:
+def record(m: MatchView) -> BetState:
     """The hand's record of the flor bet."""
     side = m.hand.side
     i = flor_index(m.rules)
@@ -79,7 +79,7 @@ def record(m: Match) -> BetState:
     return side[i]
 
 
-def order(m: Match, b: BetState, first: int | None = None) -> tuple[int, ...]:
+def order(m: MatchView, b: BetState, first: int | None = None) -> tuple[int, ...]:
     """The singing order (G36): the holders in playing order from the mão; from the first
     singer on where he sang of his own will, before it was due (``timing: round_end``,
     GH14). ``first``: the seat about to sing first."""
@@ -91,7 +91,7 @@ def order(m: Match, b: BetState, first: int | None = None) -> tuple[int, ...]:
     return hs[k:] + hs[:k]
 
 
-def chooser(m: Match, b: BetState, first: int | None = None) -> int | None:
+def chooser(m: MatchView, b: BetState, first: int | None = None) -> int | None:
     """G39: the first holder (in singing order) of another team than the first singer's, who
     chooses; ``None``: uncontested."""
     hs = order(m, b, first)
@@ -102,20 +102,20 @@ def chooser(m: Match, b: BetState, first: int | None = None) -> int | None:
     return next((s for s in hs if team_of[s] != first), None)
 
 
-def next_singer(m: Match, b: BetState) -> int | None:
+def next_singer(m: MatchView, b: BetState) -> int | None:
     """The holder who sings next (``None``: all have sung)."""
     sung = b.sung
     return next((s for s in order(m, b) if s not in sung), None)
 
 
-def _singers(m: Match) -> list[int]:
+def _singers(m: MatchView) -> list[int]:
     """Who sings now (G35, G36): the next holder."""
     singer = next_singer(m, record(m))
     assert singer is not None
     return [singer]
 
 
-def _judge(m: Match, a: Action, r: Ruling) -> str | None:
+def _judge(m: MatchView, a: Action, r: Ruling) -> str | None:
     bet = m.rules.side_bets[flor_index(m.rules)]  # type: ignore[index]
     if a.call not in bet.calls:
         return Why("unknown_call", f"{a.call!r} is not a call of {bet.name}: expected one of "
@@ -169,7 +169,7 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
     return None
 
 
-def _own_will_problem(m: Match, b: BetState, seat: int) -> str | None:
+def _own_will_problem(m: MatchView, b: BetState, seat: int) -> str | None:
     """GH14 (``timing: round_end``): why ``seat`` may not sing now of his own will, in state
     ``play``: only the seat whose card is awaited, in the flor's round, holding a flor, before
     any flor was sung."""
@@ -187,7 +187,7 @@ def _own_will_problem(m: Match, b: BetState, seat: int) -> str | None:
 
 
 def _effect(a: Any, r: Ruling) -> None:
-    m: Match = r.model
+    m: MatchView = r.model
     b = record(m)
     if m.state == BET_ANSWER:
         b.chain = (*b.chain, a.call)
@@ -213,7 +213,7 @@ def _effect(a: Any, r: Ruling) -> None:
         apply_settlement(m, r)
 
 
-def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
+def _lister(m: MatchView, seat: int | None, out: list[Action]) -> None:
     b = record(m)
     table = songs_of(m.rules)
     bet = b.bet
@@ -247,7 +247,7 @@ def _flor_due(move: Any, ruling: Ruling) -> bool:
     deal, the mão; after a card of the flor's round that does not end it, the next seat);
     (b) an envido is called; (c) a raise is made and the team that must answer holds one.
     Never once a flor was sung this hand (every holder sang then, G36)."""
-    m: Match = ruling.model
+    m: MatchView = ruling.model
     b = record(m)
     if b.sung or m.round.number != b.bet.round:
         return False
@@ -273,7 +273,7 @@ def _flor_due(move: Any, ruling: Ruling) -> bool:
     return True  # envido
 
 
-def _raise_answerers(m: Match, raiser: int) -> list[int]:
+def _raise_answerers(m: MatchView, raiser: int) -> list[int]:
     """G35(c): the seats of the teams a raise by ``raiser`` is put to: every other team's
     (C9), or, where the next seat answers (``betting.answered_by: next_seat``), his team's
     (with two teams, the other team either way)."""
@@ -383,7 +383,7 @@ def _typed(rules: Rules) -> list[tuple[int, tuple[str, ...], str]]:
 
 
 # -- its bet in a position (engine.matchpos) ----------------------------------------------
-def _position_record(m: Match, b: BetState, state: str) -> tuple[Why, str] | None:
+def _position_record(m: MatchView, b: BetState, state: str) -> tuple[Why, str] | None:
     """The flor's record (G35, G36): the seats that sang are the holders, in playing order
     from the mão; state ``sing`` exactly while a holder is still to sing after the first, or
     before the first song where a flor is due; settled once every holder sang and no raise
@@ -404,7 +404,7 @@ def _position_record(m: Match, b: BetState, state: str) -> tuple[Why, str] | Non
     return _position_chain(m, b, hs)
 
 
-def _position_chain(m: Match, b: BetState, hs: tuple[int, ...]) -> tuple[Why, str] | None:
+def _position_chain(m: MatchView, b: BetState, hs: tuple[int, ...]) -> tuple[Why, str] | None:
     """The flor's chain follows its songs (G38, G39): uncontested, none until it is settled,
     then the first singer's flor; contested, none before the chooser (the first holder of the
     other team) sang, then his choice, which may wait for the holders after him; raises over
@@ -439,14 +439,14 @@ def _position_chain(m: Match, b: BetState, hs: tuple[int, ...]) -> tuple[Why, st
     return None
 
 
-def _position_result(m: Match, b: BetState) -> tuple[Why, str] | None:
+def _position_result(m: MatchView, b: BetState) -> tuple[Why, str] | None:
     """A settled flor has a winning team and points."""
     if b.winner is None or b.points < 1:
         return Why("bet_result", "a settled flor has a winning team and points"), "winner"
     return None
 
 
-def _position_settle(m: Match, r: Ruling, index: int, b: BetState) -> None:
+def _position_settle(m: MatchView, r: Ruling, index: int, b: BetState) -> None:
     """The engine's settlement of the flor from its record (G38-G40): uncontested, a choice
     settled at once, or a raise answered (or refused)."""
     chain = (b.bet.flor_chains or {}).get(b.chain)

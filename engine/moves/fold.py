@@ -30,11 +30,11 @@ from engine.state import Phase
 
 if TYPE_CHECKING:
     from engine.actions import Action
-    from engine.game import Match
     from engine.rules import Rules
+    from engine.view import MatchView
 
 
-def _judge(m: Match, a: Action, r: Ruling) -> str | None:
+def _judge(m: MatchView, a: Action, r: Ruling) -> str | None:
     why = judge_answer(m, a, r)
     if why is None:
         hand = m.hand
@@ -52,14 +52,14 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
 
 
 def _effect(move: Action, r: Ruling) -> None:
-    m: Match = r.model
+    m: MatchView = r.model
     if r.ends:
         refuse(m, r)
     else:  # betting.refusal: whole_team, a partner has yet to answer
         m.hand.refused += (move.seat,)
 
 
-def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
+def _lister(m: MatchView, seat: int | None, out: list[Action]) -> None:
     if seat is not None:  # a seat that may answer (C9 and its house rules: answers.py)
         out.append(m.move_table.fold[seat])
 

@@ -23,7 +23,7 @@ from engine.payload import LogEvent, Payload
 from engine.ruling import Ruling
 
 if TYPE_CHECKING:
-    from engine.game import Match
+    from engine.view import MatchView
 
 
 @cache
@@ -32,7 +32,7 @@ def nao_queros(players: int) -> tuple[Action, ...]:
     return tuple(Action.nao_quero(s) for s in range(players))
 
 
-def _judge(m: Match, a: Action, r: Ruling) -> str | None:
+def _judge(m: MatchView, a: Action, r: Ruling) -> str | None:
     found = judge_bet_answer(m, a.seat)
     if isinstance(found, str):
         return found
@@ -44,7 +44,7 @@ def _effect(move: Action, r: Ruling) -> None:
     apply_settlement(r.model, r)
 
 
-def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
+def _lister(m: MatchView, seat: int | None, out: list[Action]) -> None:
     list_answers(m, seat, out, nao_queros(m.rules.players))
 
 

@@ -33,9 +33,9 @@ from engine.moves import VariantBlock, choice, moveless
 from engine.moves.play import kill_target
 
 if TYPE_CHECKING:
-    from engine.game import Match
     from engine.rules import Rules
     from engine.variant.messages import Err
+    from engine.view import MatchView
 
 #: The kind's variant block (its key: ``obligations.named_card``).
 BLOCK_NAME = "obligations"
@@ -49,7 +49,7 @@ def obliged(rules: Rules) -> bool:
     return bool(rules.block(BLOCK_NAME)["named_card"] == "obliged")
 
 
-def named_cards(m: Match, seat: int, cards: Sequence[Card]) -> tuple[Sequence[Card], str]:
+def named_cards(m: MatchView, seat: int, cards: Sequence[Card]) -> tuple[Sequence[Card], str]:
     """Of ``cards`` (those ``seat`` holds, not bound by a raise), the ones his raise may name
     now, and the obligation that leaves out the others (``""``: none does)."""
     rules = m.rules
@@ -72,7 +72,7 @@ def named_cards(m: Match, seat: int, cards: Sequence[Card]) -> tuple[Sequence[Ca
     return cards, ""
 
 
-def refused(m: Match, seat: int, card: Card) -> str | None:
+def refused(m: MatchView, seat: int, card: Card) -> str | None:
     """Why ``seat``'s raise may not name ``card`` (held, bound by no raise), or ``None``."""
     allowed, by = named_cards(m, seat, m.hand.hands[seat])
     if card in allowed:

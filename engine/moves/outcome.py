@@ -12,8 +12,8 @@ from engine.ruling import HandResult, Ruling, condition, effect
 from engine.state import HandState, Ruled
 
 if TYPE_CHECKING:
-    from engine.game import Match
     from engine.rules import Rules
+    from engine.view import MatchView
 
 
 def other_team(rules: Rules, team: int | None) -> int:
@@ -21,7 +21,7 @@ def other_team(rules: Rules, team: int | None) -> int:
     return next(t for t in range(rules.teams) if t != team)
 
 
-def conclude(m: Match, r: Ruling, winner: int | None, points: int,
+def conclude(m: MatchView, r: Ruling, winner: int | None, points: int,
              takes_game: bool = True) -> None:
     """Rule the end of the hand: ``winner`` scores ``points`` (C11, capped where the variant
     caps, and the game it wins, M8, P5/M5 where the special hand's winner takes it). A hand

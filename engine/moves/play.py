@@ -19,8 +19,8 @@ from engine.state import Phase, Ruled, set_own
 
 if TYPE_CHECKING:
     from engine.actions import Action
-    from engine.game import Match
     from engine.rules import Rules
+    from engine.view import MatchView
 
 
 #: The raisers who must beat the table (``play.raiser_must_kill``): the kind's own state
@@ -64,7 +64,7 @@ def round_outcome(m: Ruled, cards: Sequence[tuple[int, Card, bool]],
     return None, min(tops)  # lowest_seat
 
 
-def _judge(m: Match, a: Action, r: Ruling) -> str | None:
+def _judge(m: MatchView, a: Action, r: Ruling) -> str | None:
     seat = a.seat
     card = a.card
     rnd = m.round
@@ -111,7 +111,7 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
 
 
 def _effect(a: Action, r: Ruling) -> None:
-    m: Match = r.model
+    m: MatchView = r.model
     seat = a.seat
     card = a.card
     assert card is not None  # judged: a card the seat holds
@@ -140,7 +140,7 @@ def _effect(a: Action, r: Ruling) -> None:
         rnd.leader = rnd.turn = leader
 
 
-def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
+def _lister(m: MatchView, seat: int | None, out: list[Action]) -> None:
     rnd = m.round
     t = rnd.turn
     if seat is None or seat == t:
@@ -162,7 +162,8 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
                     out.append(row[c])
 
 
-def _constraints(m: Match, seat: int, card: int, covered: bool, bound: int | None) -> str | None:
+def _constraints(m: MatchView, seat: int, card: int, covered: bool,
+                 bound: int | None) -> str | None:
     """Why a play breaks a constraint of the ``play`` block (P7, C7 house), or ``None``; the
     card is held, and may be covered by P7 and M4."""
     hand = m.hand
@@ -190,7 +191,7 @@ def _constraints(m: Match, seat: int, card: int, covered: bool, bound: int | Non
     return None
 
 
-def _constrained_plays(m: Match, t: int, row: list[Action], out: list[Action]) -> None:
+def _constrained_plays(m: MatchView, t: int, row: list[Action], out: list[Action]) -> None:
     """The plays of seat ``t`` (bound to no card) under the ``play`` block's constraints."""
     hand = m.hand
     rnd = m.round
@@ -213,7 +214,7 @@ def _constrained_plays(m: Match, t: int, row: list[Action], out: list[Action]) -
         out.extend([row[c] for c in cards])
 
 
-def _no_cover(m: Match) -> str | None:
+def _no_cover(m: MatchView) -> str | None:
     """P7 (house): why the card to play now may not be covered (covered cards allowed in this
     round), or ``None``."""
     rules = m.rules
@@ -230,13 +231,13 @@ def _no_cover(m: Match) -> str | None:
     return None
 
 
-def _highest_now(m: Match) -> bool:
+def _highest_now(m: MatchView) -> bool:
     """C7 (house): whether, the first round tied, the card to play must be the highest (not in
     a blind hand, P6: nobody sees his cards there)."""
     return m.rules.highest_after_tied_first and not m.hand.blind
 
 
-def beats_table(m: Match, seat: int) -> bool:
+def beats_table(m: MatchView, seat: int) -> bool:
     """C8 (house, ``play.raiser_must_beat``): whether ``seat``'s best card in hand beats the
     strongest card of the round so far (a covered card is nothing). With no card on the table
     there is nothing to beat: true; with no card in hand: false."""
@@ -252,7 +253,7 @@ def beats_table(m: Match, seat: int) -> bool:
     return max(strength[c] for c in held) > table
 
 
-def kill_target(m: Match, seat: int) -> int | None:
+def kill_target(m: MatchView, seat: int) -> int | None:
     """C8 (house, ``play.raiser_must_kill``): the strength of the strongest card of another
     team than ``seat``'s face up on the table in the round so far, or ``None``: no such card
     (a covered card is nothing to kill)."""
@@ -266,7 +267,7 @@ def kill_target(m: Match, seat: int) -> int | None:
     return best
 
 
-def _killers(m: Match, seat: int) -> list[Card]:
+def _killers(m: MatchView, seat: int) -> list[Card]:
     """C8 (house, ``play.raiser_must_kill``): the cards ``seat`` must choose from now, his
     raise against the table accepted: those that beat the strongest card of another team on
     the table. Empty: no such duty, or no card that beats it (he plays as usual). Not in a
@@ -332,7 +333,7 @@ def _refuse_kill(message: str, at: str) -> PositionError:
     return PositionError(Why("bad_must_kill", message), path=at)
 
 
-def _check_must_kill(m: Match, p: dict[str, Any]) -> None:
+def _check_must_kill(m: MatchView, p: dict[str, Any]) -> None:
     """The raisers who must beat the table with their card of the round (C8 house,
     ``play.raiser_must_kill``) in a position: present exactly in a variant with the rule; each
     a seat that raised against a card of another team face up in the round in play and has

@@ -26,7 +26,7 @@ from engine.ruling import Ruling
 from engine.state import Phase
 
 if TYPE_CHECKING:
-    from engine.game import Match
+    from engine.view import MatchView
 
 
 @cache
@@ -35,7 +35,7 @@ def queros(players: int) -> tuple[Action, ...]:
     return tuple(Action.quero(s) for s in range(players))
 
 
-def _judge(m: Match, a: Action, r: Ruling) -> str | None:
+def _judge(m: MatchView, a: Action, r: Ruling) -> str | None:
     found = judge_bet_answer(m, a.seat)
     if isinstance(found, str):
         return found
@@ -47,11 +47,11 @@ def _effect(move: Action, r: Ruling) -> None:
     apply_settlement(r.model, r)
 
 
-def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
+def _lister(m: MatchView, seat: int | None, out: list[Action]) -> None:
     list_answers(m, seat, out, queros(m.rules.players))
 
 
-def _bet_answerers(m: Match) -> list[int]:
+def _bet_answerers(m: MatchView) -> list[int]:
     """Who may answer the pending side bet's call (G27): the other team, in playing order
     from the caller's next seat."""
     found = pending_bet(m)

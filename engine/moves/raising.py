@@ -24,11 +24,11 @@ from engine.state import ANSWER, DECIDE, NORMAL, PLAY, Phase, set_own
 
 if TYPE_CHECKING:
     from engine.actions import Action
-    from engine.game import Match
     from engine.rules import Rules
+    from engine.view import MatchView
 
 
-def _judge(m: Match, a: Action, r: Ruling) -> str | None:
+def _judge(m: MatchView, a: Action, r: Ruling) -> str | None:
     rules = m.rules
     seat = a.seat
     st = m.state
@@ -108,7 +108,7 @@ def _judge(m: Match, a: Action, r: Ruling) -> str | None:
 
 
 def _effect(a: Any, r: Ruling) -> None:
-    m: Match = r.model
+    m: MatchView = r.model
     if r.ends:  # penalised in a special hand
         end_hand(m, r)
         return
@@ -130,7 +130,7 @@ def _effect(a: Any, r: Ruling) -> None:
             set_own(hand, MUST_KILL, (*killers, seat))
 
 
-def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
+def _lister(m: MatchView, seat: int | None, out: list[Action]) -> None:
     """Raises in a normal hand, or a special hand that allows them (those a special hand
     penalises are never offered); none where winning the hand at its value already wins the
     game, in a variant that forbids those (``betting.no_raise_when_winning``)."""
@@ -180,7 +180,7 @@ def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
             _raises(m, t, value, out)
 
 
-def raise_cap(m: Match) -> int | None:
+def raise_cap(m: MatchView) -> int | None:
     """``betting.raise_limit: trailing_needs`` (CTruco): the highest value a raise may reach,
     the lowest of the hand's initial value and the ladder's steps that reaches what the
     trailing team still needs (``game.target`` minus the lowest score), or the top step where
@@ -200,7 +200,7 @@ def raise_cap(m: Match) -> int | None:
     return next((v for v in values if v >= need), values[-1])
 
 
-def _raises(m: Match, seat: int, value: int, out: list[Action]) -> None:
+def _raises(m: MatchView, seat: int, value: int, out: list[Action]) -> None:
     rules = m.rules
     if rules.raiser_must_beat and not beats_table(m, seat):
         return

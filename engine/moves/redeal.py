@@ -37,8 +37,8 @@ from engine.ruling import Ruling
 from engine.state import NORMAL, Phase
 
 if TYPE_CHECKING:
-    from engine.game import Match
     from engine.rules import Rules
+    from engine.view import MatchView
 
 #: The kind's variant block (its keys: ``redeal.allowed``, ``redeal.void_ranks``).
 BLOCK = "redeal"
@@ -85,7 +85,7 @@ def _redeals(players: int) -> tuple[Action, ...]:
     return tuple(Action("redeal", s) for s in range(players))
 
 
-def _refusal(m: Match, seat: int) -> str | None:
+def _refusal(m: MatchView, seat: int) -> str | None:
     """Why ``seat`` may not throw in his hand now, or ``None``."""
     hand, rnd = m.hand, m.round
     if hand.special != NORMAL:
@@ -105,7 +105,7 @@ def _refusal(m: Match, seat: int) -> str | None:
     return None
 
 
-def _judge(m: Match, a: Action, r: Ruling) -> str | None:
+def _judge(m: MatchView, a: Action, r: Ruling) -> str | None:
     why = _refusal(m, a.seat)
     if why is None:
         conclude(m, r, None, 0)  # the hand ends for nobody (as P8's)
@@ -116,7 +116,7 @@ def _effect(move: Action, r: Ruling) -> None:
     end_hand(r.model, r)
 
 
-def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
+def _lister(m: MatchView, seat: int | None, out: list[Action]) -> None:
     turn = m.round.turn
     if (seat is None or seat == turn) and _refusal(m, turn) is None:
         out.append(_redeals(m.move_table.players)[turn])

@@ -28,9 +28,9 @@ from engine.ruling import Ruling
 from engine.state import Phase
 
 if TYPE_CHECKING:
-    from engine.game import Match
     from engine.rules import Rules
     from engine.variant.messages import Err
+    from engine.view import MatchView
 
 #: The kind's variant block (its keys: ``resign.allowed``, ``resign.gives``).
 BLOCK_NAME = "resign"
@@ -73,7 +73,7 @@ def _resigns(players: int) -> tuple[Action, ...]:
     return tuple(Action("resign", s) for s in range(players))
 
 
-def _judge(m: Match, a: Action, r: Ruling) -> str | None:
+def _judge(m: MatchView, a: Action, r: Ruling) -> str | None:
     turn = m.round.turn
     if a.seat != turn:
         return Why("not_your_turn", f"a player resigns on his own turn; it is seat {turn}'s")
@@ -87,7 +87,7 @@ def _effect(move: Action, r: Ruling) -> None:
     end_hand(r.model, r)
 
 
-def _lister(m: Match, seat: int | None, out: list[Action]) -> None:
+def _lister(m: MatchView, seat: int | None, out: list[Action]) -> None:
     turn = m.round.turn
     if seat is None or seat == turn:
         out.append(_resigns(m.move_table.players)[turn])

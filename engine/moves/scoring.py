@@ -16,7 +16,7 @@ from engine.sidebets import BetState
 from engine.state import HandState, RoundState
 
 if TYPE_CHECKING:
-    from engine.game import Match
+    from engine.view import MatchView
 
 
 @dataclass(frozen=True)
@@ -31,11 +31,11 @@ class HandEnd:
     #: (:func:`engine.moves.outcome.conclude`), before anything changes: add what is credited
     #: to ``score`` (the score after the hand, a copy), record it on the ruling, and return the
     #: first team it brings to the target (that team wins the game), or ``None``.
-    rule: Callable[[Match, Ruling, list[int]], int | None]
+    rule: Callable[[MatchView, Ruling, list[int]], int | None]
     #: ``apply(match, ruling, events)``: when the end of the hand is applied
     #: (:func:`end_hand`), before its ``hand`` checkpoint: apply what was ruled, appending its
     #: checkpoints to ``events``.
-    apply: Callable[[Match, Ruling, list[Checkpoint]], None]
+    apply: Callable[[MatchView, Ruling, list[Checkpoint]], None]
 
 
 def hooks_in_order(declared: Iterable[tuple[int, HandEnd]]) -> tuple[HandEnd, ...]:
@@ -52,7 +52,7 @@ def hooks_in_order(declared: Iterable[tuple[int, HandEnd]]) -> tuple[HandEnd, ..
     return tuple(hook for _, hook in first.values())
 
 
-def win_game(m: Match, r: Ruling, winner: int, match: bool = False) -> None:
+def win_game(m: MatchView, r: Ruling, winner: int, match: bool = False) -> None:
     """Rule a game won by ``winner`` (and the match, when it is the last, P9, M8, or when
     ``match``: the hand was worth the match)."""
     games = m.games[:]
@@ -63,7 +63,7 @@ def win_game(m: Match, r: Ruling, winner: int, match: bool = False) -> None:
         r.match = winner
 
 
-def end_hand(m: Match, ruling: Ruling) -> None:
+def end_hand(m: MatchView, ruling: Ruling) -> None:
     """Apply the end of a hand (or of a game lost by a forbidden raise) as ruled; then, if
     the match goes on, the next hand's dealer and a fresh hand (the transition to ``deal``
     deals it)."""
@@ -97,7 +97,7 @@ def end_hand(m: Match, ruling: Ruling) -> None:
     new_hand(m)
 
 
-def new_hand(m: Match) -> None:
+def new_hand(m: MatchView) -> None:
     """A fresh hand and its first round, led by the mão (the dealer's next seat)."""
     rules = m.rules
     m.hand = hand = HandState(rules.players, rules.initial_value)

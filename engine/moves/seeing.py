@@ -32,9 +32,9 @@ from engine.errors import VariantError
 from engine.moves import VariantBlock, choice, moveless
 
 if TYPE_CHECKING:
-    from engine.game import Match
     from engine.rules import Rules
     from engine.variant.messages import Err
+    from engine.view import MatchView
 
 #: The kind's variant block (its key: ``seeing.partners``).
 BLOCK_NAME = "seeing"
@@ -54,7 +54,7 @@ def _hides_last_hand(rules: Rules) -> bool:
     return bool(rules.block(BLOCK_NAME)["last_hand"] == "hidden")
 
 
-def _sees(m: Match, seat: int) -> list[int]:
+def _sees(m: MatchView, seat: int) -> list[int]:
     """The seat's team (himself among them) where ``seeing.partners`` shows it now: in every
     hand (``always``) or through a special hand that shows it (``special_hand``); never in a
     blind hand (P6)."""

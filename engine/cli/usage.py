@@ -36,6 +36,7 @@ TEMPLATES: tuple[str, ...] = (
     mark("Choose from:\n\t{choices}"), mark("File {filename} does not exist."),
     mark("Directory {filename} does not exist."), mark("Path {filename} does not exist."),
     mark("File {filename} is a directory."), mark("Directory {filename} is a file."),
+    mark("File {filename} is not writable."), mark("Directory {filename} is not writable."),
     mark("{value} is not one of {choices}."), mark("{value} is not {choice}."),  # in this order
 )
 #: The help's headings and click's own option help.

@@ -4,9 +4,11 @@ engine/cli/usage.py): click's words said through the catalog, exit 2 kept, Engli
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import REPO
 from helpers import doctests
 
 import engine.cli.usage
@@ -75,3 +77,13 @@ def test_every_template_is_found_again_and_translated(template: str) -> None:
         said = told(english)
     assert said != english and "'x'" in said or not fields
     assert said == i18n.translations("pt-BR").gettext(template).format(**fields)
+
+
+def test_a_file_that_exists_is_refused_in_portuguese(tmp_path: Path) -> None:
+    out = tmp_path / "out.txt"
+    out.write_text("kept\n", encoding="utf-8")
+    replay = sorted((REPO / "replays").glob("*.jsonl"))[0]
+    code, said = run("--lang", "pt-BR", "replay", "--out", str(out), str(replay))
+    assert code == 2 and out.read_text(encoding="utf-8") == "kept\n"
+    assert said.rstrip("\n").splitlines()[-1] == (
+        f"Erro: Valor inválido para --out: {out} já existe; use --force para substituí-lo")

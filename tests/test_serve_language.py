@@ -172,3 +172,40 @@ def test_a_finished_table_s_replay_speaks_the_page_s_language(server: Running) -
     assert _lang(page) == "pt-BR" and ">Placar <" in page and " joga " in page
     page, _ = _get(server, f"/t/{table['table']}/replay")
     assert _lang(page) == "en" and " plays " in page
+
+
+def _api(server: Running, path: str, body: bytes | None,
+         headers: dict[str, str]) -> tuple[int, dict[str, object]]:
+    """An API request's status and JSON answer (a refusal's too)."""
+    req = urllib.request.Request(server.base + path, body, {"Content-Type": "application/json",
+                                                            **headers})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+@pytest.mark.parametrize(("path", "body", "code", "english", "portuguese"), [
+    ("/api/tables", b'{"variant": "paulista", "seats": "x"}', "seats",
+     "seats: a list of 'human' or a bot level per seat",
+     "seats: uma lista de 'human' ou um nível de robô por lugar"),
+    ("/api/check", b'{"variant": "paulista", "nope": 1}', "unknown_key",
+     "'nope' is not a key here: upload, variant", "'nope' não é uma chave aqui: upload, variant"),
+    ("/api/check", b"{not json", "malformed", "the request is not JSON", "o pedido não é JSON"),
+    ("/api/tables", b'{"variant": "paulista", "upload": {"text": "x"}}', "variant",
+     "give a shipped variant's name (variant) or a house variant (upload), one of the two",
+     "dê o nome de uma variante incluída (variant) ou uma variante da casa (upload), uma das "
+     "duas"),
+    ("/t/nowhere/log", None, "no_table", "no such table", "essa mesa não existe"),
+])
+def test_the_api_s_refusals_speak_the_request_s_language(
+        server: Running, path: str, body: bytes | None, code: str, english: str,
+        portuguese: str) -> None:
+    asked = [({}, english), ({"Accept-Language": "pt-BR,pt;q=0.9"}, portuguese),
+             ({"Cookie": "lang=pt-BR", "Accept-Language": "en"}, portuguese),
+             ({"Cookie": "lang=en", "Accept-Language": "pt-BR"}, english)]
+    for headers, said in asked:
+        status, answer = _api(server, path, body, headers)
+        assert status >= 400 and answer == {"error": code, "message": said,
+                                            "problems": [said]}, headers

@@ -19,6 +19,7 @@ from typing import Any
 import click
 
 from engine import BUILD, i18n
+from engine.cli import usage
 from engine.errors import TrucoError
 
 
@@ -29,9 +30,13 @@ class _Group(click.Group):
     pipe that its reader closed (``truco variants list | head -1``) ends the command quietly,
     exit 0."""
 
+    context_class = usage.Context
+
     def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)
+        except click.UsageError as exc:  # said in the reader's language (engine.cli.usage)
+            raise usage.spoken(exc) from None
         except Terminated as exc:
             name = signal.Signals(exc.signum).name
             click.echo(f"truco: stopped by {name}", err=True)
@@ -142,6 +147,14 @@ class _Commands(_Group):
         with _ending_signals():
             return super().main(*args, **kwargs)
 
+    def make_context(self, info_name: str | None, args: list[str],
+                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+        usage.early_language(args)
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as exc:
+            raise usage.spoken(exc) from None
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
 
@@ -177,7 +190,9 @@ def main(lang: str | None) -> None:
 
 def _whole_summaries(command: click.Command) -> None:
     """``truco --help`` (and ``truco variants --help``) list each command with the whole first
-    paragraph of its help, never cut short with '...'."""
+    paragraph of its help, never cut short with '...'; and its help in the reader's language
+    (:class:`engine.cli.usage.Context`)."""
+    command.context_class = usage.Context
     if command.short_help is None and command.help:
         first = inspect.cleandoc(command.help).split("\n\n")[0]
         command.short_help = " ".join(first.split())

@@ -181,7 +181,7 @@ def matches(value: int | None, games_alias: int | None) -> int | None:
     ctx = click.get_current_context()
     source = ctx.get_parameter_source("n_matches")
     if source is not None and source is not click.core.ParameterSource.DEFAULT:
-        raise click.UsageError("give --matches or its old name --games, not both")
+        raise click.UsageError(_("give --matches or its old name --games, not both"))
     click.echo("truco: --games is now called --matches (it counts matches)", err=True)
     return games_alias
 
@@ -209,17 +209,17 @@ def refuse_existing(path: str | Path, force: bool, param_hint: str, *,
     extends: see :func:`engine.variant.variant_files`)."""
     problem = not_replaceable(path)
     if problem is not None:
-        raise click.BadParameter(f"{path}: {problem}; --force replaces only a regular file, "
-                                 "so it is left as it is: choose another file",
-                                 param_hint=param_hint)
+        raise click.BadParameter(_("{path}: {problem}; --force replaces only a regular file, "
+                                   "so it is left as it is: choose another file").format(
+                                       path=path, problem=problem), param_hint=param_hint)
     if not os.path.lexists(path):
         return
     real = Path(path).resolve()
     for source in reads:
         if real == Path(source).resolve():
-            raise click.BadParameter(f"{path} is the variant file {source} that this command "
-                                     "reads: it is never replaced; choose another file",
-                                     param_hint=param_hint)
+            raise click.BadParameter(_("{path} is the variant file {source} that this command "
+                                       "reads: it is never replaced; choose another file").format(
+                                           path=path, source=source), param_hint=param_hint)
     if not force:
-        raise click.BadParameter(f"{path} exists; give --force to replace it",
-                                 param_hint=param_hint)
+        raise click.BadParameter(_("{path} exists; give --force to replace it").format(
+            path=path), param_hint=param_hint)

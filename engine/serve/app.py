@@ -113,14 +113,14 @@ class Server:
         times = [t for t in self.created.get(client, []) if now - t < limits.window]
         self.created[client] = times
         if len(times) >= limits.client_creations:
-            return (f"one client may create at most {limits.client_creations} tables in "
-                    f"{limits.window:g} seconds")
+            return _("one client may create at most {n} tables in {seconds} seconds").format(
+                n=limits.client_creations, seconds=f"{limits.window:g}")
         held = sum(1 for t, who in self.creator.items() if who == client
                    and t in self.tables and not self.tables[t].match.is_over)
         if held >= limits.client_tables:
-            return (f"one client may have at most {limits.client_tables} tables in play: "
-                    f"finish one, or wait {limits.unjoined:g} seconds for those nobody "
-                    "joined to be removed")
+            return _("one client may have at most {n} tables in play: finish one, or wait "
+                     "{seconds} seconds for those nobody joined to be removed").format(
+                n=limits.client_tables, seconds=f"{limits.unjoined:g}")
         return None
 
     def close(self) -> None:
@@ -257,26 +257,26 @@ async def create(request: Request) -> Response:
     if isinstance(body, Response):
         return body
     if sum(not t.match.is_over for t in server.tables.values()) >= limits.tables:
-        return refusal(503, "full", f"this server plays at most {limits.tables} "
-                                    "tables at once")
+        return refusal(503, "full", _("this server plays at most {n} tables at once").format(
+            n=limits.tables))
     why = server.too_many(client)
     if why is not None:
         return refusal(429, "too_many_tables", why)
     seats = body.get("seats")
     seed = body.get("seed")
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
-        return refusal(400, "seats", "seats: a list of 'human' or a bot level per seat")
+        return refusal(400, "seats", _("seats: a list of 'human' or a bot level per seat"))
     unknown = [s for s in seats if s not in server.players()]
     if unknown:
-        return refusal(400, "seats", f"{unknown[0]!r} is not a player here: "
-                                     f"{', '.join(server.players())}")
+        return refusal(400, "seats", _("{player} is not a player here: {players}").format(
+            player=repr(unknown[0]), players=", ".join(server.players())))
     if seed is not None and (type(seed) is not int or not 0 <= seed < 1 << 64):
-        return refusal(400, "seed", "seed: an integer from 0 to 2**64-1")
+        return refusal(400, "seed", _("seed: an integer from 0 to 2**64-1"))
     if seed is not None and HUMAN in seats and not server.limits.fixed_seeds:
-        return refusal(400, "seed", "seed: only a table of bots may be given a seed (whoever "
-                                    "chose it would know every hand); the server draws a "
-                                    "secret one (truco serve --fixed-seeds allows it, for "
-                                    "tests)")
+        return refusal(400, "seed", _("seed: only a table of bots may be given a seed "
+                                      "(whoever chose it would know every hand); the server "
+                                      "draws a secret one (truco serve --fixed-seeds allows "
+                                      "it, for tests)"))
     players = [LEVELS.get(str(s), str(s)) for s in seats]
     for p in players:
         if p != HUMAN and p not in server.bot_commands and bot_problem(p):
@@ -326,14 +326,14 @@ async def finished(request: Request) -> tuple[str, str] | Response:
     if table is None:
         path = server.store.closed_log(table_id)
         if path is None:
-            return refusal(404, "no_table", "no such table")
+            return refusal(404, "no_table", _("no such table"))
         try:
             return table_id, await asyncio.to_thread(server.store.read_log, path)
         except (OSError, ValueError):
-            return refusal(404, "no_table", "no such table: its log cannot be read")
+            return refusal(404, "no_table", _("no such table: its log cannot be read"))
     if not table.match.is_over:
-        return refusal(409, "not_over", "the log is given when the match is over "
-                                        "(it holds every hand's cards)")
+        return refusal(409, "not_over", _("the log is given when the match is over (it "
+                                          "holds every hand's cards)"))
     return table_id, table.out.getvalue()
 
 
@@ -357,7 +357,7 @@ async def house_file(request: Request) -> Response:
     try:
         text = await asyncio.to_thread(server.store.house_text, table_id)
     except (OSError, ValueError):
-        return refusal(404, "no_variant_file", "this table plays a shipped variant")
+        return refusal(404, "no_variant_file", _("this table plays a shipped variant"))
     return Response(text, media_type="application/yaml", headers={
         "Content-Disposition": f'attachment; filename="{HOUSE_FILE}"'})
 
@@ -368,8 +368,7 @@ async def replay(request: Request) -> Response:
     if isinstance(found, Response):
         return found
     table_id, text = found
-    with i18n.using(language.language(request)):  # the viewer in the page's language
-        page = await asyncio.to_thread(server.store.replay_html, table_id, text)
+    page = await asyncio.to_thread(server.store.replay_html, table_id, text)
     return HTMLResponse(page, headers={"Content-Language": language.language(request)})
 
 
@@ -394,10 +393,11 @@ def build_app(server: Server) -> Starlette:
 
     app = Starlette(routes=[
         Route("/", lobby), Route("/favicon.ico", lambda request: Response(status_code=204)),
-        Route("/api/check", check, methods=["POST"]),
-        Route("/api/tables", create, methods=["POST"]), Route("/t/{table}", page),
-        Route("/t/{table}/log", log), Route(f"/t/{{table}}/{HOUSE_FILE}", house_file),
-        Route("/t/{table}/replay", replay),
+        Route("/api/check", language.spoken(check), methods=["POST"]),
+        Route("/api/tables", language.spoken(create), methods=["POST"]), Route("/t/{table}", page),
+        Route("/t/{table}/log", language.spoken(log)),
+        Route(f"/t/{{table}}/{HOUSE_FILE}", language.spoken(house_file)),
+        Route("/t/{table}/replay", language.spoken(replay)),  # the viewer in its language
         WebSocketRoute("/t/{table}/ws", socket)], lifespan=lifespan,
         middleware=[Middleware(OneRequestAConnection)])
     app.state.server = server

@@ -14,7 +14,7 @@ from starlette.websockets import WebSocket
 
 from engine import i18n
 from engine.i18n import _
-from engine.serve.guard import Limits, untrusted_json
+from engine.serve.guard import NOT_JSON, Limits, untrusted_json
 
 
 @dataclass
@@ -78,8 +78,8 @@ async def read(limits: Limits, ws: WebSocket, conn: Conn | None) -> dict[str, An
     try:
         data = untrusted_json(text)
     except ValueError as exc:
-        await send_error(ws, "malformed", f"the message is {exc}" if str(exc) == "not JSON"
-                          else f"the message is refused: {exc}")
+        await send_error(ws, "malformed", _("the message is not JSON") if str(exc) == NOT_JSON
+                         else _("the message is refused: {problem}").format(problem=exc))
         return "malformed"
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         await send_error(ws, "malformed", 'a message is a JSON object with a "type"')

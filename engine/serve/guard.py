@@ -24,6 +24,8 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from engine.i18n import _
+
 #: How deep a client's JSON may nest (the protocol's messages nest three levels).
 MAX_DEPTH = 32
 #: The longest player's name (characters).
@@ -74,20 +76,24 @@ class Limits:
     fixed_seeds: bool = False
 
 
+#: What :func:`untrusted_json` says of a text that is not JSON at all.
+NOT_JSON = "not JSON"
+
+
 def untrusted_json(text: str | bytes) -> Any:
     """A client's JSON text, parsed: a :class:`ValueError` (for people) if it is not JSON,
     nests deeper than :data:`MAX_DEPTH`, or holds a string that is not Unicode text."""
     try:
         data = json.loads(text)
     except RecursionError:
-        raise ValueError(f"JSON nested deeper than {MAX_DEPTH} levels") from None
+        raise ValueError(_("JSON nested deeper than {n} levels").format(n=MAX_DEPTH)) from None
     except (ValueError, UnicodeDecodeError):
-        raise ValueError("not JSON") from None
+        raise ValueError(NOT_JSON) from None
     todo = [(data, 0)]
     while todo:
         item, depth = todo.pop()
         if depth > MAX_DEPTH:
-            raise ValueError(f"JSON nested deeper than {MAX_DEPTH} levels")
+            raise ValueError(_("JSON nested deeper than {n} levels").format(n=MAX_DEPTH))
         if isinstance(item, dict):
             todo += [(k, depth + 1) for k in item] + [(v, depth + 1) for v in item.values()]
         elif isinstance(item, list):
@@ -96,8 +102,9 @@ def untrusted_json(text: str | bytes) -> Any:
             try:
                 item.encode("utf-8")
             except UnicodeEncodeError as exc:
-                raise ValueError(f"a string holds a lone surrogate "
-                                 f"(\\u{ord(item[exc.start]):04x}): not Unicode text") from None
+                raise ValueError(_("a string holds a lone surrogate ({char}): not Unicode "
+                                   "text").format(char=f"\\u{ord(item[exc.start]):04x}")
+                                 ) from None
     return data
 
 
@@ -113,14 +120,15 @@ def player_names(value: object, seats: int) -> list[str | None] | None | str:
     if value is None:
         return None
     if not isinstance(value, list) or len(value) != seats:
-        return f"names: a list of {seats}, a name or null a seat"
+        return _("names: a list of {n}, a name or null a seat").format(n=seats)
     names: list[str | None] = []
     for seat, name in enumerate(value):
         if name is not None and not isinstance(name, str):
-            return f"names: a name is a string or null (seat {seat})"
+            return _("names: a name is a string or null (seat {seat})").format(seat=seat)
         name = (name or "").strip()
         if len(name) > MAX_NAME or not name.isprintable():
-            return f"names: a name is at most {MAX_NAME} printable characters (seat {seat})"
+            return _("names: a name is at most {n} printable characters (seat {seat})"
+                     ).format(n=MAX_NAME, seat=seat)
         names.append(name or None)
     return names
 
@@ -136,10 +144,11 @@ class BodyRefused(Exception):
 async def read_body(request: Request, limits: Limits) -> bytes:
     """The request's body, at most ``limits.body`` bytes, in at most ``limits.body_time``
     seconds; else :class:`BodyRefused` (a client gone meanwhile too: nothing is logged)."""
-    too_large = BodyRefused(413, "too_large", f"a request is at most {limits.body} bytes")
+    too_large = BodyRefused(413, "too_large", _("a request is at most {n} bytes").format(
+        n=limits.body))
     declared = request.headers.get("content-length", "0")
     if not declared.isdigit():
-        raise BodyRefused(400, "malformed", "Content-Length: not a number")
+        raise BodyRefused(400, "malformed", _("Content-Length: not a number"))
     if int(declared) > limits.body:
         raise too_large
     chunks: list[bytes] = []
@@ -155,10 +164,10 @@ async def read_body(request: Request, limits: Limits) -> bytes:
     try:
         await asyncio.wait_for(read(), limits.body_time)
     except TimeoutError:
-        raise BodyRefused(408, "too_slow", f"a request's body is sent within "
-                                           f"{limits.body_time:g} seconds") from None
+        raise BodyRefused(408, "too_slow", _("a request's body is sent within {n} seconds")
+                          .format(n=f"{limits.body_time:g}")) from None
     except ClientDisconnect:
-        raise BodyRefused(400, "gone", "the client went away") from None
+        raise BodyRefused(400, "gone", _("the client went away")) from None
     return b"".join(chunks)
 
 
@@ -184,23 +193,23 @@ async def request_object(request: Request, limits: Limits, keys: set[str]
     try:
         body = untrusted_json(data)
     except ValueError as exc:
-        return refusal(400, "malformed", f"the request is {exc}" if str(exc) == "not JSON"
-                       else f"the request is refused: {exc}")
+        return refusal(400, "malformed", _("the request is not JSON") if str(exc) == NOT_JSON
+                       else _("the request is refused: {problem}").format(problem=exc))
     if not isinstance(body, dict):
-        return refusal(400, "malformed", "the request is not a JSON object")
+        return refusal(400, "malformed", _("the request is not a JSON object"))
     unknown = sorted(set(body) - keys)
     if unknown:
-        return refusal(400, "unknown_key", f"{unknown[0][:40]!r} is not a key here: "
-                                           f"{', '.join(sorted(keys))}")
+        return refusal(400, "unknown_key", _("{key} is not a key here: {keys}").format(
+            key=repr(unknown[0][:40]), keys=", ".join(sorted(keys))))
     if ("variant" in body) == ("upload" in body):
-        return refusal(400, "variant", "give a shipped variant's name (variant) or a house "
-                                       "variant (upload), one of the two")
+        return refusal(400, "variant", _("give a shipped variant's name (variant) or a house "
+                                         "variant (upload), one of the two"))
     upload = body.get("upload")
     if "upload" in body and not (isinstance(upload, dict) and set(upload) <= {"name", "text"}
                                  and isinstance(upload.get("text"), str)
                                  and isinstance(upload.get("name", ""), str)):
-        return refusal(400, "upload", 'upload: {"name": the file\'s name, "text": its text}, '
-                                      "both strings")
+        return refusal(400, "upload", _('upload: an object with "name" (the file\'s name) and '
+                                        '"text" (its text), both strings'))
     return body
 
 

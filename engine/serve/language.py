@@ -5,15 +5,17 @@ A page calls :func:`page` with its template: the template's ``{{ message }}`` ma
 spoken in the request's language (:func:`engine.i18n.localize_html`), ``$i18n`` is the
 catalog its script reads (``_()``, ``ngettext()`` of ``i18n.js``) and ``$switch`` the links
 that change the language. Nothing else of the server depends on the language but the words a
-connection is sent (its join message's ``lang``)."""
+connection is sent (its join message's ``lang``) and an API answer's (:func:`spoken`)."""
 
 from __future__ import annotations
 
+import functools
 import html
+from collections.abc import Awaitable, Callable
 from string import Template
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse
+from starlette.responses import HTMLResponse, Response
 
 from engine import i18n
 from engine.viewer import asset, embed_json
@@ -58,6 +60,18 @@ def language(request: Request) -> str:
     """The language of ``request``'s page: ``?lang=``, the cookie, ``Accept-Language``."""
     return (offered(request.query_params.get(PARAM)) or offered(request.cookies.get(COOKIE))
             or accept_language(request.headers.get("accept-language", "")) or i18n.ENGLISH)
+
+
+def spoken(handler: Callable[[Request], Awaitable[Response]]
+           ) -> Callable[[Request], Awaitable[Response]]:
+    """``handler`` run in its request's language (:func:`language`): the words of its
+    answer, an API refusal's ``message`` and ``problems`` too (their ``error`` code is the
+    same in every language)."""
+    @functools.wraps(handler)
+    async def run(request: Request) -> Response:
+        with i18n.using(language(request)):
+            return await handler(request)
+    return run
 
 
 def switch(lang: str) -> str:

@@ -91,8 +91,8 @@ class Table:
                  names: Sequence[str | None] | None = None, seal: Seal | None = None) -> None:
         rules = match.rules
         if len(players) != rules.players:
-            raise Refusal("seats", f"{rules.title or rules.name} has {rules.players} seats, "
-                                   f"not {len(players)}")
+            raise Refusal("seats", _("{variant} has {n} seats, not {given}").format(
+                variant=rules.title or rules.name, n=rules.players, given=len(players)))
         self.id = table_id
         self.match = match
         self.rules: Rules = rules

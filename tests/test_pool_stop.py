@@ -91,14 +91,27 @@ def test_a_stopped_pool_kills_a_worker_that_outlives_sigterm(
     assert -signal.SIGKILL in [p.exitcode for p in workers]
 
 
-def test_a_run_stopped_early_does_not_wait_for_the_chunks_still_queued() -> None:
+def _started_then_sleeps(marker: str) -> None:
+    """A chunk that says it started (its ``marker`` file), then takes far longer than the
+    test."""
+    Path(marker).write_text("started", encoding="utf-8")
+    time.sleep(GUARD_S)
+
+
+def test_a_run_stopped_early_does_not_wait_for_the_chunks_still_queued(tmp_path: Path) -> None:
     before = set(multiprocessing.active_children())
     with engine.cluster.local_executor(2, 8) as executor:
         workers = [p for p in multiprocessing.active_children() if p not in before]
         for index in range(8):
-            executor.submit(index, time.sleep, 30)
+            executor.submit(index, _started_then_sleeps, str(tmp_path / str(index)))
+        # Both workers busy before the run stops (on a busy machine a worker may not have
+        # taken a chunk yet, and would then leave on the pool's end-of-work message, exit 0).
+        deadline = time.monotonic() + GUARD_S
+        while len(list(tmp_path.iterdir())) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
         left = executor.pending
+    assert len(list(tmp_path.iterdir())) == 2  # two chunks started; six never did
     assert left == 8
     assert len(workers) == 2
     assert all(p.exitcode is not None and p.exitcode < 0 for p in workers), (
-        [p.exitcode for p in workers])  # stopped by a signal: not left on their own (0)
+        [p.exitcode for p in workers])  # stopped by a signal mid-chunk, not left to finish

@@ -50,7 +50,7 @@ def _archive(data: Path, made: dict[str, Any]) -> Path:
 
 def test_a_swiss_of_four_bot_teams_is_played_to_the_end(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    with running(data) as server:
+    with running(data, Limits(linger=0)) as server:  # a finished table leaves memory at once
         made = _create(server)
         for name in ("Os Zaps", "As Copas", "Espadilha", "Pica-fumo"):
             assert _register(server, made, name)[0] == 201
@@ -98,6 +98,21 @@ def test_a_restart_in_the_middle_of_a_round_loses_nothing(tmp_path: Path) -> Non
         assert after["state"] == "over"
         assert all(p["decided"] for p in after["round_data"][0]["pairings"])
     assert verify_archive(_archive(data, made)) == []
+
+
+def test_a_championship_tampered_before_a_restart_is_not_picked_up(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    with running(data) as server:
+        made, kept = _create(server), _create(server)
+        for name in ("A", "B"):
+            assert _register(server, made, name)[0] == 201
+    definition = _archive(data, made) / "championship.json"
+    text = definition.read_text(encoding="utf-8")
+    assert '"A"' in text
+    definition.write_text(text.replace('"A"', '"Z"'), encoding="utf-8")
+    with running(data) as server:
+        assert server.get(f"{API}/{made['championship']}")[0] == 404
+        assert _view(server, kept)["state"] == "registration"
 
 
 @pytest.fixture

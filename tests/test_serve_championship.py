@@ -115,6 +115,25 @@ def test_a_championship_tampered_before_a_restart_is_not_picked_up(tmp_path: Pat
         assert _view(server, kept)["state"] == "registration"
 
 
+def test_a_house_variant_championship_is_played_and_verifies(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    with running(data) as server:
+        house = {"name": "casa.yaml", "text": "extends: paulista\ntitle: Truco da casa\n"}
+        status, made = server.post(API, {"upload": house, "format": "knockout",
+                                         "best_of": 3, "title": "Taça"})
+        assert status == 201, made
+        for name in ("A", "B"):
+            assert _register(server, made, name)[0] == 201
+        assert _organise(server, made, "close")[0] == 200
+        assert _organise(server, made, "round")[0] == 200
+        view = _view(server, made)
+        assert view["state"] == "over" and view["variant"] == "variant.yaml"
+        assert len(view["round_data"][0]["pairings"][0]["games"]) in (2, 3)
+    assert verify_archive(_archive(data, made)) == []
+    with running(data) as server:  # read back, its embedded variant too
+        assert _view(server, made) == view
+
+
 @pytest.fixture
 def server(tmp_path: Path) -> Any:
     with running(tmp_path / "data") as r:
@@ -161,6 +180,9 @@ def test_a_bad_definition_is_refused(server: Running) -> None:
     for body, code in [({"variant": "../etc/passwd", "format": "swiss", "rounds": 1}, 400),
                        ({"variant": "paulista", "format": "ladder"}, 400),
                        ({"variant": "paulista", "format": "swiss", "rounds": "3"}, 400),
-                       ({"variant": "paulista", "format": "swiss", "rounds": 1, "x": 1}, 400)]:
+                       ({"variant": "paulista", "format": "swiss", "rounds": 1, "x": 1}, 400),
+                       ({"upload": {"name": "x.yaml", "text": "extends: nowhere\n"},
+                         "format": "swiss", "rounds": 1}, 400)]:
         status, refused = server.post(API, body)
-        assert status == code and refused["error"] in ("championship", "unknown_key"), body
+        assert status == code and refused["error"] in (
+            "championship", "unknown_key", "variant"), body

@@ -28,6 +28,7 @@ import json
 import re
 import secrets
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -38,14 +39,15 @@ from starlette.routing import Route
 
 from engine import i18n
 from engine.championship import Championship, ChampionshipError, load_archive, write_archive
-from engine.errors import TrucoError
+from engine.errors import TrucoError, VariantError
 from engine.fileio import atomic_write_text
 from engine.i18n import _
 from engine.reading import read_regular
 from engine.serve import language
-from engine.serve.guard import Limits, refusal, request_object
-from engine.serve.store import LEVELS, Store, shipped
+from engine.serve.guard import Limits, house_of, refusal, request_object
+from engine.serve.store import HOUSE_FILE, LEVELS, Store, check_house, shipped, variant_errors
 from engine.serve.table import HUMAN, Refusal, Table, new_token, token_hash
+from engine.variant import trusted_variants_only
 from engine.viewer import asset
 
 #: Where the championships are kept, under the data folder.
@@ -55,7 +57,7 @@ KEYS_FILE = "serve.json"
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _HASH = re.compile(r"^[0-9a-f]{64}$")
 _ASSETS = Path(__file__).resolve().parent / "assets"
-CREATE_KEYS = {"variant", "format", "rounds", "best_of", "seeding", "title"}
+CREATE_KEYS = {"variant", "upload", "format", "rounds", "best_of", "seeding", "title"}
 TEAM_KEYS = {"key", "name", "players", "bot"}
 
 
@@ -172,17 +174,23 @@ class Championships:
         write_archive(h.champ, folder / ARCHIVE, replace=True)
 
     def create(self, body: dict[str, Any]) -> tuple[Hosted, str, str]:
-        """A new championship of ``body`` (a shipped variant), saved; with its organiser's
-        and registration's keys."""
-        shipped(body.get("variant"))  # a shipped variant's name, nothing else
+        """A new championship of ``body`` (a shipped variant, or an uploaded house variant:
+        its resolved rules embedded), saved; with its organiser's and registration's keys."""
         for key in ("rounds", "best_of"):
             if key in body and type(body[key]) is not int:
                 raise ChampionshipError(f"{key}: expected a whole number, found {body[key]!r}")
-        champ = Championship.create(
-            str(body.get("variant")), fmt=body.get("format", ""),
-            rounds=body.get("rounds", 0), best_of=body.get("best_of", 1),
-            seeding=body.get("seeding", "draw"), seed=secrets.randbits(63),
-            title=body.get("title", "Championship"))
+        house = house_of(body)
+        if house is None:
+            shipped(body.get("variant"))  # a shipped variant's name, nothing else
+        with tempfile.TemporaryDirectory(dir=self.server.store.root, prefix=".champ-") as t:
+            if house is not None:
+                check_house(house[1], house[0], Path(t))
+            with trusted_variants_only([Path(t)]):
+                champ = Championship.create(
+                    str(body.get("variant")) if house is None else Path(t) / HOUSE_FILE,
+                    fmt=body.get("format", ""), rounds=body.get("rounds", 0),
+                    best_of=body.get("best_of", 1), seeding=body.get("seeding", "draw"),
+                    seed=secrets.randbits(63), title=body.get("title", "Championship"))
         cid = secrets.token_urlsafe(6)
         while cid in self.held or (self.root / cid).exists() or not cid[0].isalnum():
             cid = secrets.token_urlsafe(6)
@@ -267,8 +275,9 @@ class Championships:
             else:
                 players.append(str(bot))
                 names.append(f"{team} ({bot})")
+        house = None if c.variant_yaml is None else (HOUSE_FILE, c.variant_yaml)
         table = self.server.store.create(c.definition.variant, players, names=names,
-                                         hashes=hashes)
+                                         hashes=hashes, house=house)
         h.tables[spec.table] = {"server": table.id, "watch": table.spectator_token}
         return table
 
@@ -359,11 +368,13 @@ async def _held(request: Request, keys: set[str] | None = None
 
 async def create(request: Request) -> Response:
     champs = _champs(request)
-    body = await request_object(request, champs.server.limits, CREATE_KEYS, source=False)
+    body = await request_object(request, champs.server.limits, CREATE_KEYS)
     if isinstance(body, Response):
         return body
     try:
         h, organiser, registration = await asyncio.to_thread(champs.create, body)
+    except VariantError as exc:
+        return refusal(400, "variant", variant_errors(exc))
     except (TrucoError, TypeError) as exc:
         return refusal(400, "championship", str(exc))
     base = f"/api/championships/{h.id}"

@@ -150,6 +150,16 @@ def test_a_hostile_name_is_escaped_and_a_long_one_refused(server: Running) -> No
     assert status == 200 and b"&lt;script&gt;alert(1)" in page and b"<script>alert" not in page
 
 
+def test_a_malformed_team_is_refused(server: Running) -> None:
+    made = _create(server)
+    for team in ({"bot": ["easy"]}, {"bot": "nobody"}, {"players": "Ana"},
+                 {"players": [1, 2]}, {"players": ["Ana"]}, {"name": 7, "bot": "easy"}):
+        body = {"key": made["registration_key"], "name": "Os Zaps", **team}
+        status, refused = server.post(f"{API}/{made['championship']}/teams", body)
+        assert status == 400 and refused["error"] == "team", team
+    assert _view(server, made)["teams"] == []
+
+
 def test_a_team_registering_twice_is_refused(server: Running) -> None:
     made = _create(server)
     assert _register(server, made, "Os Zaps")[0] == 201

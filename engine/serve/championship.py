@@ -203,7 +203,7 @@ class Championships:
     def register(self, h: Hosted, body: dict[str, Any]) -> tuple[str, str]:
         """Register ``body``'s team (its bot a level); its name and team key."""
         bot = body.get("bot")
-        if bot is not None and bot not in LEVELS:
+        if bot is not None and (not isinstance(bot, str) or bot not in LEVELS):
             raise ChampionshipError(f"bot: one of {', '.join(LEVELS)}, or none")
         team = h.champ.register({"name": body.get("name"), "players": body.get("players", []),
                                  "bot": None if bot is None else LEVELS[bot]})

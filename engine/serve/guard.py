@@ -182,10 +182,10 @@ CHECK_KEYS = {"variant", "upload"}
 CREATE_KEYS = {"variant", "upload", "seats", "seed", "names"}
 
 
-async def request_object(request: Request, limits: Limits, keys: set[str]
-                         ) -> dict[str, Any] | JSONResponse:
+async def request_object(request: Request, limits: Limits, keys: set[str], *,
+                         source: bool = True) -> dict[str, Any] | JSONResponse:
     """The request's JSON object (bounded in size, time and depth; its keys among ``keys``;
-    ``variant`` or ``upload``, not both), or the refusal to answer with."""
+    with ``source``, ``variant`` or ``upload``, not both), or the refusal to answer with."""
     try:
         data = await read_body(request, limits)
     except BodyRefused as exc:
@@ -201,7 +201,7 @@ async def request_object(request: Request, limits: Limits, keys: set[str]
     if unknown:
         return refusal(400, "unknown_key", _("{key} is not a key here: {keys}").format(
             key=repr(unknown[0][:40]), keys=", ".join(sorted(keys))))
-    if ("variant" in body) == ("upload" in body):
+    if source and ("variant" in body) == ("upload" in body):
         return refusal(400, "variant", _("give a shipped variant's name (variant) or a house "
                                          "variant (upload), one of the two"))
     upload = body.get("upload")

@@ -158,9 +158,12 @@ class Store:
 
     def create(self, variant: str, players: list[str], *, seed: int | None = None,
                house: tuple[str, str] | None = None,
-               names: list[str | None] | None = None) -> Table:
+               names: list[str | None] | None = None,
+               hashes: dict[int, str] | None = None) -> Table:
         """A new table of the shipped ``variant``, or of ``house`` (an uploaded file's name
-        and text), saved at once; ``names``: the players' names (``None``: the default)."""
+        and text), saved at once; ``names``: the players' names (``None``: the default);
+        ``hashes``: each person seat's token hash, where the tokens are made elsewhere (a
+        championship's team keys): the table then holds no plain token."""
         table_id = secrets.token_urlsafe(6)
         while (self.root / table_id).exists() or not table_id[0].isalnum():
             table_id = secrets.token_urlsafe(6)
@@ -175,6 +178,10 @@ class Store:
                 label = variant
             table = Table.new(rules, players, seed=seed, table_id=table_id, label=label,
                               bot_commands=self.bot_commands, names=names)
+            if hashes is not None:
+                if set(hashes) != set(table.hashes):
+                    raise Refusal("seats", "a token hash for each person seat")
+                table.hashes, table.tokens = dict(hashes), {}
         except (TrucoError, Refusal):
             _remove(folder)
             raise

@@ -1,0 +1,532 @@
+"""Championships at the live table (docs/championship.md, "At the live table").
+
+An organiser creates a championship (``POST /api/championships``) and is given two keys: the
+organiser's (closing the registration, starting each round) and the registration's (teams
+register with it). Each team is given its team key. The server keeps only their SHA-256
+(:func:`~engine.serve.table.token_hash`, as a table keeps its seats'). A team's players open
+their seats with tokens derived from the team key (:func:`seat_token`): a championship table's
+person seats hold the hashes of the seated team's tokens, so its seat links go to that team
+only, through its team key, and no plain token is kept on disk.
+
+Each pairing's table is an ordinary server table (its folder under ``--data``); its result is
+taken only from its finished log, through :meth:`Championship.record_log`. A championship
+lives in ``DATA/championships/ID/``: ``archive/`` (the archive, as ``truco championship
+verify`` and :func:`~engine.championship.load_archive` read it, written again after every
+change) and ``serve.json`` (the key hashes and the server table of each championship table).
+A restarted server reads both back: the archive replays every recorded log, and a table in
+play is the store's (its log read back).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import hmac
+import html
+import json
+import re
+import secrets
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from engine import i18n
+from engine.championship import Championship, ChampionshipError, load_archive, write_archive
+from engine.errors import TrucoError, VariantError
+from engine.fileio import atomic_write_text
+from engine.i18n import _
+from engine.reading import read_regular
+from engine.serve import language
+from engine.serve.guard import Limits, house_of, refusal, request_object
+from engine.serve.store import HOUSE_FILE, LEVELS, Store, check_house, shipped, variant_errors
+from engine.serve.table import HUMAN, Refusal, Table, new_token, token_hash
+from engine.variant import trusted_variants_only
+from engine.viewer import asset
+
+#: Where the championships are kept, under the data folder.
+FOLDER = "championships"
+ARCHIVE = "archive"
+KEYS_FILE = "serve.json"
+_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_HASH = re.compile(r"^[0-9a-f]{64}$")
+_ASSETS = Path(__file__).resolve().parent / "assets"
+CREATE_KEYS = {"variant", "upload", "format", "rounds", "best_of", "seeding", "title"}
+TEAM_KEYS = {"key", "name", "players", "bot"}
+
+
+class Host(Protocol):
+    """What a championship needs of the server (:class:`engine.serve.app.Server`)."""
+
+    limits: Limits
+    store: Store
+    tables: dict[str, Table]
+    unjoined: dict[str, float]
+
+    def add(self, table: Table, joined: set[int] | None = None, creator: str = "") -> None:
+        ...
+
+
+def seat_token(team_key: str, k: int) -> str:
+    """The token of a team's ``k``-th seat at each of its tables: HMAC-SHA256 of the team
+    key, so that a seat's link does not give the team key away."""
+    mac = hmac.new(team_key.encode("utf-8"), f"seat {k}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac).decode("ascii").rstrip("=")
+
+
+def _matches(key: object, digest: str) -> bool:
+    return isinstance(key, str) and 0 < len(key) <= 100 and \
+        secrets.compare_digest(token_hash(key), digest)
+
+
+@dataclass
+class Hosted:
+    """A championship the server holds: the championship, its key hashes (the organiser's,
+    the registration's, each team's and its seats', by team key) and the server table and
+    spectator token of each championship table."""
+
+    id: str
+    champ: Championship
+    organiser: str
+    registration: str
+    teams: dict[str, dict[str, Any]] = field(default_factory=dict)
+    tables: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: The results not taken (a log that did not verify), each once.
+    problems: list[str] = field(default_factory=list)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def keys_data(self) -> dict[str, Any]:
+        return {"id": self.id, "organiser": self.organiser,
+                "registration": self.registration, "teams": self.teams,
+                "tables": self.tables}
+
+    def team_of(self, key: object) -> str | None:
+        """The team key (its name case-folded) whose team key ``key`` is, or ``None``."""
+        for name, data in self.teams.items():
+            if _matches(key, data["hash"]):
+                return name
+        return None
+
+
+def _keys(data: Any, seats: int) -> dict[str, Any]:
+    """``serve.json`` checked: what the API could have written, else :class:`ValueError`."""
+    if not isinstance(data, dict) or not all(
+            isinstance(data.get(k), str) and _HASH.match(data[k])
+            for k in ("organiser", "registration")):
+        raise ValueError(f"{KEYS_FILE}: organiser and registration: a SHA-256 each")
+    teams, tables = data.get("teams"), data.get("tables")
+    if not isinstance(teams, dict) or not all(
+            isinstance(t, dict) and isinstance(t.get("hash"), str) and _HASH.match(t["hash"])
+            and isinstance(t.get("seats"), list) and len(t["seats"]) == seats
+            and all(isinstance(s, str) and _HASH.match(s) for s in t["seats"])
+            for t in teams.values()):
+        raise ValueError(f"{KEYS_FILE}: teams: a hash and {seats} seat hashes a team")
+    if not isinstance(tables, dict) or not all(
+            isinstance(t, dict) and isinstance(t.get("server"), str) and
+            _ID.match(t["server"]) and isinstance(t.get("watch"), str)
+            for t in tables.values()):
+        raise ValueError(f"{KEYS_FILE}: tables: a server table and a spectator token each")
+    return data
+
+
+class Championships:
+    """The championships of a server, under ``DATA/championships``."""
+
+    def __init__(self, server: Host) -> None:
+        self.server = server
+        self.root = server.store.root / FOLDER
+        self.held: dict[str, Hosted] = {}
+
+    # -- on disk ---------------------------------------------------------------------------
+    def start(self) -> None:
+        """Read back every championship (one that cannot be read is told, and left)."""
+        if not self.root.is_dir():
+            return
+        for folder in sorted(self.root.iterdir()):
+            if folder.is_symlink() or not folder.is_dir() or not _ID.match(folder.name):
+                continue
+            try:
+                champ = load_archive(folder / ARCHIVE)
+                data = _keys(json.loads(read_regular(folder / KEYS_FILE, 1 << 22)),
+                             champ.seats_per_team)
+            except (TrucoError, OSError, ValueError, RecursionError) as exc:
+                print(f"truco serve: a championship not picked up: {folder.name}: {exc}",
+                      file=sys.stderr)
+                continue
+            self.held[folder.name] = Hosted(folder.name, champ, data["organiser"],
+                                            data["registration"], data["teams"],
+                                            data["tables"])
+            for entry in data["tables"].values():  # awaited by the championship: kept
+                self.server.unjoined.pop(entry["server"], None)
+
+    def save(self, h: Hosted) -> None:
+        """The keys, then the archive (a crash between them leaves a key with nothing to
+        open: harmless)."""
+        folder = self.root / h.id
+        folder.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(folder / KEYS_FILE, json.dumps(h.keys_data(), indent=1) + "\n")
+        write_archive(h.champ, folder / ARCHIVE, replace=True)
+
+    def create(self, body: dict[str, Any]) -> tuple[Hosted, str, str]:
+        """A new championship of ``body`` (a shipped variant, or an uploaded house variant:
+        its resolved rules embedded), saved; with its organiser's and registration's keys."""
+        for key in ("rounds", "best_of"):
+            if key in body and type(body[key]) is not int:
+                raise ChampionshipError(f"{key}: expected a whole number, found {body[key]!r}")
+        house = house_of(body)
+        if house is None:
+            shipped(body.get("variant"))  # a shipped variant's name, nothing else
+        with tempfile.TemporaryDirectory(dir=self.server.store.root, prefix=".champ-") as t:
+            if house is not None:
+                check_house(house[1], house[0], Path(t))
+            with trusted_variants_only([Path(t)]):
+                champ = Championship.create(
+                    str(body.get("variant")) if house is None else Path(t) / HOUSE_FILE,
+                    fmt=body.get("format", ""), rounds=body.get("rounds", 0),
+                    best_of=body.get("best_of", 1), seeding=body.get("seeding", "draw"),
+                    seed=secrets.randbits(63), title=body.get("title", "Championship"))
+        cid = secrets.token_urlsafe(6)
+        while cid in self.held or (self.root / cid).exists() or not cid[0].isalnum():
+            cid = secrets.token_urlsafe(6)
+        organiser, registration = new_token(), new_token()
+        h = Hosted(cid, champ, token_hash(organiser), token_hash(registration))
+        self.save(h)
+        self.held[cid] = h
+        return h, organiser, registration
+
+    def register(self, h: Hosted, body: dict[str, Any]) -> tuple[str, str]:
+        """Register ``body``'s team (its bot a level); its name and team key."""
+        bot = body.get("bot")
+        if bot is not None and (not isinstance(bot, str) or bot not in LEVELS):
+            raise ChampionshipError(f"bot: one of {', '.join(LEVELS)}, or none")
+        team = h.champ.register({"name": body.get("name"), "players": body.get("players", []),
+                                 "bot": None if bot is None else LEVELS[bot]})
+        key = new_token()
+        h.teams[team.key] = {"hash": token_hash(key), "seats": [
+            token_hash(seat_token(key, k)) for k in range(h.champ.seats_per_team)]}
+        try:
+            self.save(h)
+        except BaseException:
+            del h.champ.teams[team.key], h.teams[team.key]
+            raise
+        return team.name, key
+
+    # -- the tables ------------------------------------------------------------------------
+    def settle(self, h: Hosted) -> tuple[bool, list[Table]]:
+        """Take each finished table's result from its log and make the table of each game to
+        play now that has none yet (a table of bots is played out as it is made); whether
+        anything changed, and the tables made (for the server to hold)."""
+        made: dict[str, Table] = {}
+        changed = False
+        while True:
+            progress = False
+            for spec in h.champ.tables():
+                entry = h.tables.get(spec.table)
+                if entry is None:
+                    table = self._make(h, spec)
+                    made[table.id] = table
+                    progress = True
+                    continue
+                text = self._finished_log(entry["server"], made)
+                if text is None:
+                    continue
+                try:
+                    h.champ.record_log(spec.table, text.encode("utf-8"),
+                                       log_table=entry["server"])
+                    progress = True
+                except ChampionshipError as exc:
+                    if str(exc) not in h.problems:
+                        h.problems.append(str(exc))
+            changed = changed or progress
+            if not progress:
+                return changed, list(made.values())
+
+    def _finished_log(self, sid: str, made: dict[str, Table]) -> str | None:
+        """The log of the server table ``sid`` once its match is over, else ``None``."""
+        table = made.get(sid) or self.server.tables.get(sid)
+        if table is not None:
+            return table.out.getvalue() if table.match.is_over else None
+        path = self.server.store.closed_log(sid)
+        if path is None:
+            return None
+        try:
+            return self.server.store.read_log(path)
+        except (OSError, ValueError):
+            return None
+
+    def _make(self, h: Hosted, spec: Any) -> Table:
+        """The server table of ``spec``: its person seats opened by their team's tokens."""
+        c = h.champ
+        players, names, hashes = [], [], {}
+        given: dict[str, int] = {}
+        for seat, (team, player, bot) in enumerate(spec.seats):
+            key = c.team(team).key
+            k = given[key] = given.get(key, -1) + 1
+            if player is not None:
+                players.append(HUMAN)
+                names.append(player)
+                hashes[seat] = h.teams[key]["seats"][k]
+            else:
+                players.append(str(bot))
+                names.append(f"{team} ({bot})")
+        house = None if c.variant_yaml is None else (HOUSE_FILE, c.variant_yaml)
+        table = self.server.store.create(c.definition.variant, players, names=names,
+                                         hashes=hashes, house=house)
+        h.tables[spec.table] = {"server": table.id, "watch": table.spectator_token}
+        return table
+
+    async def refresh(self, h: Hosted, force: bool = False) -> None:
+        """:meth:`settle` in a thread, the tables made held, the change saved (under the
+        championship's lock)."""
+        changed, made = await asyncio.to_thread(self.settle, h)
+        for table in made:
+            self.server.add(table)
+            self.server.unjoined.pop(table.id, None)  # the championship awaits its players
+        if changed or force:
+            await asyncio.to_thread(self.save, h)
+
+    # -- what is shown ---------------------------------------------------------------------
+    def view(self, h: Hosted) -> dict[str, Any]:
+        """The public view: the definition, the standings, every round's pairings with each
+        game's result and its table's links (no key, no seat link)."""
+        c, d = h.champ, h.champ.definition
+        live = {spec.table: spec for spec in c.tables()}
+        rounds = []
+        for number in range(1, len(c.rounds) + 1):
+            data = c.round_data(number)
+            for p in data["pairings"]:
+                for g in p.get("games", []):
+                    g.update(self._links(h, g["table"], False))
+                now = [{"table": t, **self._links(h, t, True)} for t, s in live.items()
+                       if s.round == number and s.pairing == p["pairing"]]
+                if now:
+                    p["playing"] = now
+            rounds.append(data)
+        state = "over" if c.is_over else "playing" if c.rounds else \
+            "closed" if c.order else "registration"
+        return {"championship": h.id, "title": d.title, "variant": d.variant,
+                "format": d.fmt, "best_of": d.best_of,
+                "rounds": c.total_rounds if c.order else d.rounds, "state": state,
+                "teams": [t.to_dict() for t in c.teams.values()],
+                "standings": c.standings(), "round_data": rounds, "problems": h.problems}
+
+    def _links(self, h: Hosted, table: str, live: bool) -> dict[str, str]:
+        entry = h.tables.get(table)
+        if entry is None:
+            return {}
+        sid = entry["server"]
+        return {"server_table": sid, "watch": f"/t/{sid}#k={entry['watch']}"} if live else \
+            {"server_table": sid, "replay": f"/t/{sid}/replay"}
+
+    def team_view(self, h: Hosted, key: str, team_key: str) -> dict[str, Any]:
+        """What a team's key opens: its tables now, with its own seats' links."""
+        c = h.champ
+        team = c.teams[key]
+        tables = []
+        for spec in c.tables():
+            if team.name not in spec.teams or spec.table not in h.tables:
+                continue
+            sid = h.tables[spec.table]["server"]
+            seats, k = [], 0
+            for seat, (name, player, _bot) in enumerate(spec.seats):
+                if name != team.name:
+                    continue
+                if player is not None:
+                    seats.append({"seat": seat, "player": player,
+                                  "link": f"/t/{sid}#k={seat_token(team_key, k)}"})
+                k += 1
+            other = spec.teams[1 - spec.teams.index(team.name)]
+            tables.append({"table": spec.table, "round": spec.round, "game": spec.game,
+                           "opponent": other, "server_table": sid, "seats": seats})
+        return {"championship": h.id, "team": team.name, "tables": tables}
+
+
+# -- the routes --------------------------------------------------------------------------------
+def _champs(request: Request) -> Championships:
+    found: Championships = request.app.state.champs
+    return found
+
+
+async def _held(request: Request, keys: set[str] | None = None
+                ) -> tuple[Hosted, dict[str, Any]] | Response:
+    """The championship of the path and the request's object (``keys``: its keys; ``None``:
+    a GET), or the refusal."""
+    h = _champs(request).held.get(request.path_params["cid"])
+    if h is None:
+        return refusal(404, "no_championship", "no such championship")
+    if keys is None:
+        return h, {}
+    body = await request_object(request, _champs(request).server.limits, keys, source=False)
+    return body if isinstance(body, Response) else (h, body)
+
+
+async def create(request: Request) -> Response:
+    champs = _champs(request)
+    body = await request_object(request, champs.server.limits, CREATE_KEYS)
+    if isinstance(body, Response):
+        return body
+    try:
+        h, organiser, registration = await asyncio.to_thread(champs.create, body)
+    except VariantError as exc:
+        return refusal(400, "variant", variant_errors(exc))
+    except (TrucoError, TypeError) as exc:
+        return refusal(400, "championship", str(exc))
+    base = f"/api/championships/{h.id}"
+    return JSONResponse({"championship": h.id, "organiser_key": organiser,
+                         "registration_key": registration, "standings": f"/c/{h.id}",
+                         "api": base}, 201)
+
+
+async def register(request: Request) -> Response:
+    found = await _held(request, TEAM_KEYS)
+    if isinstance(found, Response):
+        return found
+    h, body = found
+    if not _matches(body.get("key"), h.registration):
+        return refusal(403, "bad_key", "this key does not register teams here")
+    async with h.lock:
+        try:
+            name, key = await asyncio.to_thread(_champs(request).register, h, body)
+        except ChampionshipError as exc:
+            twice = "registered already" in str(exc)
+            return refusal(409 if twice else 400, "registered" if twice else "team", str(exc))
+    return JSONResponse({"team": name, "team_key": key}, 201)
+
+
+async def organise(request: Request) -> Response:
+    """``close`` (the registration) or ``round`` (pair and start the next one)."""
+    champs = _champs(request)
+    found = await _held(request, {"key"})
+    if isinstance(found, Response):
+        return found
+    h, body = found
+    if not _matches(body.get("key"), h.organiser):
+        return refusal(403, "bad_key", "this key does not organise this championship")
+    action = request.url.path.rsplit("/", 1)[1]
+    async with h.lock:
+        await champs.refresh(h)
+        try:
+            if action == "close":
+                order = h.champ.close()
+                await asyncio.to_thread(champs.save, h)
+                return JSONResponse({"order": order})
+            if len(champs.server.tables) + len(h.champ.order) // 2 > champs.server.limits.tables:
+                return refusal(503, "full", "this server has no room for a round's tables now")
+            h.champ.pair_next_round()
+            await champs.refresh(h, force=True)
+        except ChampionshipError as exc:
+            return refusal(409, "out_of_turn", str(exc))
+        except (TrucoError, Refusal) as exc:
+            return refusal(500, "table", str(exc))
+        view = champs.view(h)
+    return JSONResponse({"round": len(h.champ.rounds),
+                         "pairings": view["round_data"][-1]["pairings"]})
+
+
+async def team(request: Request) -> Response:
+    found = await _held(request, {"key"})
+    if isinstance(found, Response):
+        return found
+    h, body = found
+    key = h.team_of(body.get("key"))
+    if key is None:
+        return refusal(403, "bad_key", "this key opens no team of this championship")
+    async with h.lock:
+        await _champs(request).refresh(h)
+        return JSONResponse(_champs(request).team_view(h, key, body["key"]))
+
+
+async def standings_json(request: Request) -> Response:
+    found = await _held(request)
+    if isinstance(found, Response):
+        return found
+    h = found[0]
+    async with h.lock:
+        await _champs(request).refresh(h)
+        return JSONResponse(_champs(request).view(h))
+
+
+async def standings_page(request: Request) -> Response:
+    found = await _held(request)
+    if isinstance(found, Response):
+        return HTMLResponse("<!DOCTYPE html><title>404</title><p>no such championship</p>",
+                            404)
+    h = found[0]
+    async with h.lock:
+        await _champs(request).refresh(h)
+        view = _champs(request).view(h)
+    with i18n.using(language.language(request)):
+        body = _standings_html(view) + "".join(_round_html(r) for r in view["round_data"])
+    template = (_ASSETS / "championship.html").read_text(encoding="utf-8")
+    return language.page(request, template, "", title=html.escape(view["title"]),
+                         body=body, css=asset("viewer.css") +
+                         (_ASSETS / "serve.css").read_text(encoding="utf-8"))
+
+
+def _states() -> dict[str, str]:
+    return {"registration": _("registration open"), "closed": _("registration closed"),
+            "playing": _("playing"), "over": _("over")}
+
+
+def _kinds() -> dict[str, str]:
+    return {"walkover": _("walkover"), "forfeit": _("forfeit"), "abandoned": _("abandoned")}
+
+
+def _standings_html(view: dict[str, Any]) -> str:
+    e = html.escape
+    head = "".join(f"<th>{e(w)}</th>" for w in (
+        "#", _("team"), _("played"), _("won"), _("drawn"), _("lost"), _("points"),
+        "Buchholz"))
+    rows = "".join(
+        f"<tr><td>{r['rank']}</td><td>{e(r['team'])}</td><td>{r['played']}</td>"
+        f"<td>{r['won']}</td><td>{r['drawn']}</td><td>{r['lost']}</td>"
+        f"<td>{r['points']}</td><td>{r['buchholz']}</td></tr>" for r in view["standings"])
+    teams = ", ".join(e(t["name"]) for t in view["teams"]) or "&mdash;"
+    words = {"teams": _("Teams"), "standings": _("Standings")}
+    return (f'<p class="sub">{e(view["format"])} &middot; {e(view["variant"])} &middot; '
+            f'{e(_states()[view["state"]])}</p><p>{e(words["teams"])}: {teams}</p>'
+            f'<h2>{e(words["standings"])}</h2><table class="standings"><tr>{head}</tr>{rows}'
+            "</table>")
+
+
+def _round_html(data: dict[str, Any]) -> str:
+    e = html.escape
+    items = []
+    words = {"bye": _("bye"), "replay": _("replay"), "watch": _("watch"),
+             "round": _("Round {n}").format(n=data["round"])}
+    for p in data["pairings"]:
+        teams = " &times; ".join(e(t) for t in p["teams"])
+        if p.get("bye"):
+            items.append(f"<li>{teams}: {e(words['bye'])}</li>")
+            continue
+        games = []
+        for g in p.get("games", []):
+            said = e(g["winner"] or "") if g["result"] == "log" else \
+                e(_kinds()[g["result"]])
+            score = "&ndash;".join(map(str, g.get("score") or []))
+            link = f' <a href="{e(g["replay"])}">{e(words["replay"])}</a>' if "replay" in g else ""
+            games.append(f"{e(g['table'])}: {said} {score}{link}")
+        games += [f'{e(t["table"])}: <a href="{e(t["watch"])}">{e(words["watch"])}</a>'
+                  for t in p.get("playing", []) if "watch" in t]
+        winner = f" &rarr; {e(p['winner'])}" if p.get("winner") else ""
+        items.append(f"<li>{teams}{winner}<br>{'<br>'.join(games)}</li>")
+    return (f"<h2>{e(words['round'])}</h2><ul class=\"pairings\">"
+            + "".join(items) + "</ul>")
+
+
+def routes() -> list[Route]:
+    """The championship's routes (docs/serve.md, the API)."""
+    base = "/api/championships/{cid}"
+    spoken = language.spoken  # the API's answers in the request's language, as the lobby's
+    return [Route("/api/championships", spoken(create), methods=["POST"]),
+            Route(f"{base}/teams", spoken(register), methods=["POST"]),
+            Route(f"{base}/team", spoken(team), methods=["POST"]),
+            Route(f"{base}/close", spoken(organise), methods=["POST"]),
+            Route(f"{base}/round", spoken(organise), methods=["POST"]),
+            Route(base, spoken(standings_json)), Route("/c/{cid}", standings_page)]

@@ -1,0 +1,198 @@
+"""A championship at the live table (issue 46): created, registered, closed and played round by
+round through ``truco serve``; its results only from its tables' logs, its standings public
+(JSON and a page in English and Portuguese), its archive verifying; a restart in the middle of
+a round loses nothing; hostile input is refused, never a traceback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.championship import verify_archive
+from engine.serve import Limits
+from tests.serve_util import Running, play_out, running
+
+API = "/api/championships"
+
+
+def _create(server: Running, **extra: Any) -> dict[str, Any]:
+    body = {"variant": "paulista", "format": "swiss", "rounds": 2, "title": "Copa", **extra}
+    status, made = server.post(API, body)
+    assert status == 201, made
+    return made
+
+
+def _register(server: Running, made: dict[str, Any], name: str, **team: Any
+              ) -> tuple[int, dict[str, Any]]:
+    body = {"key": made["registration_key"], "name": name, **(team or {"bot": "easy"})}
+    return server.post(f"{API}/{made['championship']}/teams", body)
+
+
+def _organise(server: Running, made: dict[str, Any], action: str,
+              key: str | None = None) -> tuple[int, dict[str, Any]]:
+    return server.post(f"{API}/{made['championship']}/{action}",
+                       {"key": key or made["organiser_key"]})
+
+
+def _view(server: Running, made: dict[str, Any]) -> dict[str, Any]:
+    status, data = server.get(f"{API}/{made['championship']}")
+    assert status == 200
+    result: dict[str, Any] = json.loads(data)
+    return result
+
+
+def _archive(data: Path, made: dict[str, Any]) -> Path:
+    return data / "championships" / made["championship"] / "archive"
+
+
+def test_a_swiss_of_four_bot_teams_is_played_to_the_end(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    with running(data, Limits(linger=0)) as server:  # a finished table leaves memory at once
+        made = _create(server)
+        for name in ("Os Zaps", "As Copas", "Espadilha", "Pica-fumo"):
+            assert _register(server, made, name)[0] == 201
+        status, closed = _organise(server, made, "close")
+        assert status == 200 and len(closed["order"]) == 4
+        for number in (1, 2):
+            status, started = _organise(server, made, "round")
+            assert status == 200 and started["round"] == number, started
+            view = _view(server, made)
+            assert all(p["decided"] for p in view["round_data"][-1]["pairings"])
+        assert view["state"] == "over" and len(view["standings"]) == 4
+        assert _organise(server, made, "round")[0] == 409  # no third round
+        games = [g for r in view["round_data"] for p in r["pairings"] for g in p["games"]]
+        assert len(games) == 4 and all(g["result"] == "log" for g in games)
+        status, page = server.get(games[0]["replay"])
+        assert status == 200 and b"<html" in page
+        status, page = server.get(f"/c/{made['championship']}")
+        assert status == 200 and b"Os Zaps" in page and b"Standings" in page
+        status, page = server.get(f"/c/{made['championship']}?lang=pt-BR")
+        assert status == 200 and "Classificação".encode() in page
+    assert verify_archive(_archive(data, made)) == []
+
+
+def test_a_restart_in_the_middle_of_a_round_loses_nothing(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    with running(data) as server:
+        made = _create(server, rounds=1, seeding="given")
+        status, people = _register(server, made, "Gente", players=["Ana", "Bia"])
+        assert status == 201
+        for name in ("B", "C", "D"):
+            assert _register(server, made, name)[0] == 201
+        assert _organise(server, made, "close")[0] == 200
+        assert _organise(server, made, "round")[0] == 200
+        before = _view(server, made)
+    assert [p["decided"] for p in before["round_data"][0]["pairings"]].count(False) == 1
+    with running(data, Limits(rate=1000, burst=2000)) as server:  # play_out asks fast
+        assert _view(server, made)["round_data"] == before["round_data"]
+        status, mine = server.post(f"{API}/{made['championship']}/team",
+                                   {"key": people["team_key"]})
+        assert status == 200 and len(mine["tables"]) == 1
+        seats = mine["tables"][0]["seats"]
+        assert [s["player"] for s in seats] == ["Ana", "Bia"]
+        play_out([server.join(s["link"]) for s in seats])
+        after = _view(server, made)
+        assert after["state"] == "over"
+        assert all(p["decided"] for p in after["round_data"][0]["pairings"])
+    assert verify_archive(_archive(data, made)) == []
+
+
+def test_a_championship_tampered_before_a_restart_is_not_picked_up(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    with running(data) as server:
+        made, kept = _create(server), _create(server)
+        for name in ("A", "B"):
+            assert _register(server, made, name)[0] == 201
+    definition = _archive(data, made) / "championship.json"
+    text = definition.read_text(encoding="utf-8")
+    assert '"A"' in text
+    definition.write_text(text.replace('"A"', '"Z"'), encoding="utf-8")
+    with running(data) as server:
+        assert server.get(f"{API}/{made['championship']}")[0] == 404
+        assert _view(server, kept)["state"] == "registration"
+
+
+def test_a_house_variant_championship_is_played_and_verifies(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    with running(data) as server:
+        house = {"name": "casa.yaml", "text": "extends: paulista\ntitle: Truco da casa\n"}
+        status, made = server.post(API, {"upload": house, "format": "knockout",
+                                         "best_of": 3, "title": "Taça"})
+        assert status == 201, made
+        for name in ("A", "B"):
+            assert _register(server, made, name)[0] == 201
+        assert _organise(server, made, "close")[0] == 200
+        assert _organise(server, made, "round")[0] == 200
+        view = _view(server, made)
+        assert view["state"] == "over" and view["variant"] == "variant.yaml"
+        assert len(view["round_data"][0]["pairings"][0]["games"]) in (2, 3)
+    assert verify_archive(_archive(data, made)) == []
+    with running(data) as server:  # read back, its embedded variant too
+        assert _view(server, made) == view
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Any:
+    with running(tmp_path / "data") as r:
+        yield r
+
+
+def test_a_hostile_name_is_escaped_and_a_long_one_refused(server: Running) -> None:
+    made = _create(server)
+    hostile = "<script>alert(1)</script>"
+    assert _register(server, made, hostile)[0] == 201
+    status, refused = _register(server, made, "x" * 41)
+    assert status == 400 and "at most 40" in refused["message"]
+    status, page = server.get(f"/c/{made['championship']}")
+    assert status == 200 and b"&lt;script&gt;alert(1)" in page and b"<script>alert" not in page
+
+
+def test_a_malformed_team_is_refused(server: Running) -> None:
+    made = _create(server)
+    for team in ({"bot": ["easy"]}, {"bot": "nobody"}, {"players": "Ana"},
+                 {"players": [1, 2]}, {"players": ["Ana"]}, {"name": 7, "bot": "easy"}):
+        body = {"key": made["registration_key"], "name": "Os Zaps", **team}
+        status, refused = server.post(f"{API}/{made['championship']}/teams", body)
+        assert status == 400 and refused["error"] == "team", team
+    assert _view(server, made)["teams"] == []
+
+
+def test_a_team_registering_twice_is_refused(server: Running) -> None:
+    made = _create(server)
+    assert _register(server, made, "Os Zaps")[0] == 201
+    status, refused = _register(server, made, "os  ZAPS")
+    assert status == 409 and refused["error"] == "registered"
+    assert [t["name"] for t in _view(server, made)["teams"]] == ["Os Zaps"]
+
+
+def test_forged_keys_and_unknown_championships_are_refused(server: Running) -> None:
+    made = _create(server)
+    status, team = _register(server, made, "Os Zaps")
+    assert _register(server, made, "B")[0] == 201
+    for key in ("forged", team["team_key"], made["registration_key"]):
+        status, refused = _organise(server, made, "close", key)
+        assert status == 403 and refused["error"] == "bad_key"
+    status, _ = server.post(f"{API}/{made['championship']}/teams",
+                            {"key": made["organiser_key"], "name": "C", "bot": "easy"})
+    assert status == 403
+    status, _ = server.post(f"{API}/{made['championship']}/team", {"key": "forged"})
+    assert status == 403
+    assert server.post(f"{API}/nope/close", {"key": "x"})[0] == 404
+    assert server.get(f"{API}/nope")[0] == 404 and server.get("/c/nope")[0] == 404
+    assert _organise(server, made, "round")[0] == 409  # registration still open
+    assert _view(server, made)["state"] == "registration"
+
+
+def test_a_bad_definition_is_refused(server: Running) -> None:
+    for body, code in [({"variant": "../etc/passwd", "format": "swiss", "rounds": 1}, 400),
+                       ({"variant": "paulista", "format": "ladder"}, 400),
+                       ({"variant": "paulista", "format": "swiss", "rounds": "3"}, 400),
+                       ({"variant": "paulista", "format": "swiss", "rounds": 1, "x": 1}, 400),
+                       ({"upload": {"name": "x.yaml", "text": "extends: nowhere\n"},
+                         "format": "swiss", "rounds": 1}, 400)]:
+        status, refused = server.post(API, body)
+        assert status == code and refused["error"] in (
+            "championship", "unknown_key", "variant"), body

@@ -74,16 +74,23 @@ def test_a_swiss_of_four_bot_teams_is_played_to_the_end(tmp_path: Path) -> None:
     assert verify_archive(_archive(data, made)) == []
 
 
+def _a_round_with_people(server: Running) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A Swiss of one round started: the team Gente (people: its table waits for them) and
+    three bot teams; the championship and Gente's registration."""
+    made = _create(server, rounds=1, seeding="given")
+    status, people = _register(server, made, "Gente", players=["Ana", "Bia"])
+    assert status == 201
+    for name in ("B", "C", "D"):
+        assert _register(server, made, name)[0] == 201
+    assert _organise(server, made, "close")[0] == 200
+    assert _organise(server, made, "round")[0] == 200
+    return made, people
+
+
 def test_a_restart_in_the_middle_of_a_round_loses_nothing(tmp_path: Path) -> None:
     data = tmp_path / "data"
     with running(data) as server:
-        made = _create(server, rounds=1, seeding="given")
-        status, people = _register(server, made, "Gente", players=["Ana", "Bia"])
-        assert status == 201
-        for name in ("B", "C", "D"):
-            assert _register(server, made, name)[0] == 201
-        assert _organise(server, made, "close")[0] == 200
-        assert _organise(server, made, "round")[0] == 200
+        made, people = _a_round_with_people(server)
         before = _view(server, made)
     assert [p["decided"] for p in before["round_data"][0]["pairings"]].count(False) == 1
     with running(data, Limits(rate=1000, burst=2000)) as server:  # play_out asks fast
@@ -196,3 +203,70 @@ def test_a_bad_definition_is_refused(server: Running) -> None:
         status, refused = server.post(API, body)
         assert status == code and refused["error"] in (
             "championship", "unknown_key", "variant"), body
+
+
+def _outcome(server: Running, made: dict[str, Any], table: str, result: str,
+             team: str | None = None, key: str | None = None) -> tuple[int, dict[str, Any]]:
+    body = {"key": key or made["organiser_key"], "table": table, "result": result}
+    if team is not None:
+        body["team"] = team
+    return server.post(f"{API}/{made['championship']}/outcome", body)
+
+
+def test_a_walkover_is_recorded_by_the_organiser_only_and_survives_a_restart(
+        tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    with running(data) as server:
+        made, people = _a_round_with_people(server)
+        pairings = _view(server, made)["round_data"][0]["pairings"]
+        waiting = next(p for p in pairings if not p["decided"])
+        played = next(p for p in pairings if p["decided"])
+        table, came = waiting["playing"][0]["table"], waiting["teams"][1 - waiting[
+            "teams"].index("Gente")]
+        for key in ("forged", people["team_key"], made["registration_key"]):
+            status, refused = _outcome(server, made, table, "walkover", came, key)
+            assert status == 403 and refused["error"] == "bad_key"
+        for body, code, error in [((table, "draw", came), 400, "outcome"),
+                                  ((table, "walkover", played["teams"][0]), 400, "outcome"),
+                                  ((table, "abandoned", came), 400, "outcome"),
+                                  (("r01-m009-g1", "walkover", came), 404, "no_table"),
+                                  ((played["games"][0]["table"], "forfeit",
+                                    played["teams"][0]), 409, "recorded")]:
+            status, refused = _outcome(server, made, *body)
+            assert status == code and refused["error"] == error, (body, refused)
+        status, done = _outcome(server, made, table, "walkover", came.lower())
+        assert status == 200 and done["result"] == "walkover" and done["winner"] == came
+        status, refused = _outcome(server, made, table, "abandoned")
+        assert status == 409 and refused["error"] == "recorded"
+        view = _view(server, made)
+        assert view["state"] == "over" and "score" not in view["round_data"][0]["pairings"][
+            waiting["pairing"] - 1]["games"][0]
+        assert f"{came} wins by walkover" in json.dumps(view)
+        status, page = server.get(f"/c/{made['championship']}?lang=pt-BR")
+        assert status == 200 and f"{came} vence por W.O.".encode() in page
+    assert verify_archive(_archive(data, made)) == []
+    with running(data) as server:
+        assert _view(server, made) == view
+
+
+def test_an_abandoned_table_is_played_again_and_a_forfeit_ends_the_pairing(
+        server: Running) -> None:
+    made = _create(server, format="knockout", rounds=0, seeding="given")
+    for name, players in (("Zaps", ["Ana", "Bia"]), ("Copas", ["Caio", "Duda"])):
+        assert _register(server, made, name, players=players)[0] == 201
+    assert _organise(server, made, "close")[0] == 200
+    assert _organise(server, made, "round")[0] == 200
+    pairing = _view(server, made)["round_data"][0]["pairings"][0]
+    status, done = _outcome(server, made, pairing["playing"][0]["table"], "abandoned")
+    assert status == 200 and done["winner"] is None
+    pairing = _view(server, made)["round_data"][0]["pairings"][0]
+    assert not pairing["decided"] and pairing["games"][0]["said"] == "abandoned"
+    again = pairing["playing"][0]["table"]
+    assert again.endswith("-g2")
+    assert _outcome(server, made, again, "forfeit", "Zaps")[0] == 200
+    view = _view(server, made)
+    pairing = view["round_data"][0]["pairings"][0]
+    assert view["state"] == "over" and pairing["winner"] == "Copas"
+    assert pairing["games"][1]["said"] == "Zaps forfeited"
+    status, page = server.get(f"/c/{made['championship']}?lang=pt-BR")
+    assert status == 200 and b"Zaps desistiu" in page and b"abandonada" in page

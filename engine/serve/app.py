@@ -32,7 +32,7 @@ from engine.bots import bot_problem
 from engine.errors import TrucoError, VariantError
 from engine.i18n import _
 from engine.resources import shipped_variants
-from engine.serve import championship, language
+from engine.serve import champ_outcomes, championship, language
 from engine.serve.conn import Conn, read, send_error, turn_away
 from engine.serve.guard import (
     CHECK_KEYS,
@@ -399,7 +399,8 @@ def build_app(server: Server) -> Starlette:
         Route("/t/{table}/log", language.spoken(log)),
         Route(f"/t/{{table}}/{HOUSE_FILE}", language.spoken(house_file)),
         Route("/t/{table}/replay", language.spoken(replay)),  # the viewer in its language
-        WebSocketRoute("/t/{table}/ws", socket), *championship.routes()], lifespan=lifespan,
+        WebSocketRoute("/t/{table}/ws", socket), *championship.routes(),
+        *champ_outcomes.routes()], lifespan=lifespan,
         middleware=[Middleware(OneRequestAConnection)])
     app.state.server = server
     app.state.champs = championship.Championships(server)

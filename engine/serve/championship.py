@@ -303,6 +303,8 @@ class Championships:
             for p in data["pairings"]:
                 for g in p.get("games", []):
                     g.update(self._links(h, g["table"], False))
+                    if g["result"] != "log":  # in words, in the request's language
+                        g["said"] = said(g, p["teams"])
                 now = [{"table": t, **self._links(h, t, True)} for t, s in live.items()
                        if s.round == number and s.pairing == p["pairing"]]
                 if now:
@@ -366,6 +368,15 @@ async def _held(request: Request, keys: set[str] | None = None
     return body if isinstance(body, Response) else (h, body)
 
 
+async def organiser_request(request: Request, keys: set[str]
+                            ) -> tuple[Hosted, dict[str, Any]] | Response:
+    """:func:`_held`, refused (403) unless the request's ``key`` is the organiser's."""
+    found = await _held(request, keys)
+    if not isinstance(found, Response) and not _matches(found[1].get("key"), found[0].organiser):
+        return refusal(403, "bad_key", "this key does not organise this championship")
+    return found
+
+
 async def create(request: Request) -> Response:
     champs = _champs(request)
     body = await request_object(request, champs.server.limits, CREATE_KEYS)
@@ -402,12 +413,10 @@ async def register(request: Request) -> Response:
 async def organise(request: Request) -> Response:
     """``close`` (the registration) or ``round`` (pair and start the next one)."""
     champs = _champs(request)
-    found = await _held(request, {"key"})
+    found = await organiser_request(request, {"key"})
     if isinstance(found, Response):
         return found
     h, body = found
-    if not _matches(body.get("key"), h.organiser):
-        return refusal(403, "bad_key", "this key does not organise this championship")
     action = request.url.path.rsplit("/", 1)[1]
     async with h.lock:
         await champs.refresh(h)
@@ -474,8 +483,13 @@ def _states() -> dict[str, str]:
             "playing": _("playing"), "over": _("over")}
 
 
-def _kinds() -> dict[str, str]:
-    return {"walkover": _("walkover"), "forfeit": _("forfeit"), "abandoned": _("abandoned")}
+def said(game: dict[str, Any], teams: list[str]) -> str:
+    """A result recorded without a log (walkover, forfeit, abandoned table) in words."""
+    if game["result"] == "walkover":
+        return _("{team} wins by walkover").format(team=game["winner"])
+    if game["result"] == "forfeit":
+        return _("{team} forfeited").format(team=teams[1 - teams.index(game["winner"])])
+    return _("abandoned")
 
 
 def _standings_html(view: dict[str, Any]) -> str:
@@ -507,11 +521,10 @@ def _round_html(data: dict[str, Any]) -> str:
             continue
         games = []
         for g in p.get("games", []):
-            said = e(g["winner"] or "") if g["result"] == "log" else \
-                e(_kinds()[g["result"]])
+            told = e(g["winner"] or "") if g["result"] == "log" else e(said(g, p["teams"]))
             score = "&ndash;".join(map(str, g.get("score") or []))
             link = f' <a href="{e(g["replay"])}">{e(words["replay"])}</a>' if "replay" in g else ""
-            games.append(f"{e(g['table'])}: {said} {score}{link}")
+            games.append(f"{e(g['table'])}: {told} {score}{link}")
         games += [f'{e(t["table"])}: <a href="{e(t["watch"])}">{e(words["watch"])}</a>'
                   for t in p.get("playing", []) if "watch" in t]
         winner = f" &rarr; {e(p['winner'])}" if p.get("winner") else ""

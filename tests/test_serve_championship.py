@@ -5,6 +5,7 @@ a round loses nothing; hostile input is refused, never a traceback."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -270,3 +271,33 @@ def test_an_abandoned_table_is_played_again_and_a_forfeit_ends_the_pairing(
     assert pairing["games"][1]["said"] == "Zaps forfeited"
     status, page = server.get(f"/c/{made['championship']}?lang=pt-BR")
     assert status == 200 and b"Zaps desistiu" in page and b"abandonada" in page
+
+
+def test_the_standings_answer_at_once_while_a_round_is_being_made() -> None:
+    """A round of bot tables is made and played under the championship's lock; the standings
+    meanwhile answer with the last view shown in their language, marked as updating, instead
+    of waiting for the whole round (benchmarks.champ_load found them waiting)."""
+    from types import SimpleNamespace
+
+    from engine.serve.championship import current
+
+    made: list[str] = []
+
+    async def refresh(h: object) -> None:
+        made.append("refresh")
+
+    champs = SimpleNamespace(refresh=refresh, view=lambda h: {"title": "Copa", "round": 2})
+    h = SimpleNamespace(lock=asyncio.Lock(), shown={})
+
+    async def scenario() -> tuple[object, object, object]:
+        first = await current(champs, h, "pt-BR")  # type: ignore[arg-type]
+        await h.lock.acquire()  # a round being made
+        during = await asyncio.wait_for(current(champs, h, "pt-BR"), 120)  # type: ignore[arg-type]
+        h.lock.release()
+        after = await current(champs, h, "pt-BR")  # type: ignore[arg-type]
+        return first, during, after
+
+    first, during, after = asyncio.run(scenario())
+    assert first == after == {"title": "Copa", "round": 2}
+    assert during == {"title": "Copa", "round": 2, "updating": True}
+    assert made == ["refresh", "refresh"]  # not refreshed while the lock was held

@@ -100,6 +100,9 @@ class Hosted:
     #: The results not taken (a log that did not verify), each once.
     problems: list[str] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: The last view shown, by language: what the standings answer, without waiting, while
+    #: another request holds the lock (a round's tables of bots being made and played).
+    shown: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def keys_data(self) -> dict[str, Any]:
         return {"id": self.id, "organiser": self.organiser,
@@ -451,14 +454,25 @@ async def team(request: Request) -> Response:
         return JSONResponse(_champs(request).team_view(h, key, body["key"]))
 
 
+async def current(champs: Championships, h: Hosted, lang: str) -> dict[str, Any]:
+    """The championship's view in ``lang``, its results brought up to date; while another
+    request holds the championship (a round's tables being made), the last view shown in
+    that language, marked ``"updating": true``, at once instead of after the round."""
+    if h.lock.locked() and lang in h.shown:
+        return {**h.shown[lang], "updating": True}
+    async with h.lock:
+        await champs.refresh(h)
+        with i18n.using(lang):
+            view = champs.view(h)
+    h.shown[lang] = view
+    return view
+
+
 async def standings_json(request: Request) -> Response:
     found = await _held(request)
     if isinstance(found, Response):
         return found
-    h = found[0]
-    async with h.lock:
-        await _champs(request).refresh(h)
-        return JSONResponse(_champs(request).view(h))
+    return JSONResponse(await current(_champs(request), found[0], language.language(request)))
 
 
 async def standings_page(request: Request) -> Response:
@@ -466,10 +480,7 @@ async def standings_page(request: Request) -> Response:
     if isinstance(found, Response):
         return HTMLResponse("<!DOCTYPE html><title>404</title><p>no such championship</p>",
                             404)
-    h = found[0]
-    async with h.lock:
-        await _champs(request).refresh(h)
-        view = _champs(request).view(h)
+    view = await current(_champs(request), found[0], language.language(request))
     with i18n.using(language.language(request)):
         body = _standings_html(view) + "".join(_round_html(r) for r in view["round_data"])
     template = (_ASSETS / "championship.html").read_text(encoding="utf-8")

@@ -32,7 +32,7 @@ from engine.bots import bot_problem
 from engine.errors import TrucoError, VariantError
 from engine.i18n import _
 from engine.resources import shipped_variants
-from engine.serve import champ_outcomes, championship, language
+from engine.serve import champ_outcomes, champ_pages, championship, language
 from engine.serve.conn import Conn, read, send_error, turn_away
 from engine.serve.guard import (
     CHECK_KEYS,
@@ -400,7 +400,7 @@ def build_app(server: Server) -> Starlette:
         Route(f"/t/{{table}}/{HOUSE_FILE}", language.spoken(house_file)),
         Route("/t/{table}/replay", language.spoken(replay)),  # the viewer in its language
         WebSocketRoute("/t/{table}/ws", socket), *championship.routes(),
-        *champ_outcomes.routes()], lifespan=lifespan,
+        *champ_outcomes.routes(), *champ_pages.routes()], lifespan=lifespan,
         middleware=[Middleware(OneRequestAConnection)])
     app.state.server = server
     app.state.champs = championship.Championships(server)

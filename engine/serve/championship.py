@@ -394,6 +394,8 @@ async def create(request: Request) -> Response:
     base = f"/api/championships/{h.id}"
     return JSONResponse({"championship": h.id, "organiser_key": organiser,
                          "registration_key": registration, "standings": f"/c/{h.id}",
+                         "organise": f"/c/{h.id}/organise#key={organiser}",  # champ_pages
+                         "register": f"/c/{h.id}/register#key={registration}",
                          "api": base}, 201)
 
 

@@ -10,7 +10,9 @@ The cutter is the dealer's previous seat in playing order (the mão is his next)
 - ``bottom``: the cutter takes the deck's bottom card as one of his cards and is dealt one card
   fewer from the top;
 - ``partner``: the same for the cutter's partner (his team's next seat after him in playing
-  order), offered only where he has one.
+  order), offered only where he has one;
+- ``sobe``: the pack is dealt from the bottom up (the cutter's "sobe"; ``seco`` is his
+  "desce", from the top down), offered only where ``cut.choices`` lists it.
 
 With a seed, the deck is the seeded shuffle of the hand (docs/log-format.md), the whole of it,
 so the generator moves on as it does without a cut: the choice changes this hand's cards only,
@@ -49,7 +51,9 @@ if TYPE_CHECKING:
 #: The state in which a hand waits for its cut (:data:`engine.state.Phase.CUT`).
 PHASE = "cut"
 #: The cutter's choices, as the notation and the log write them.
-CHOICES = ("seco", "burn", "bottom", "partner")
+CHOICES = ("seco", "burn", "bottom", "partner", "sobe")
+#: The choices offered where ``cut.choices`` is left out.
+DEFAULT_CHOICES = CHOICES[:4]
 
 
 @dataclass(frozen=True)
@@ -123,7 +127,7 @@ def cut_deal(cards: Sequence[Card], players: int, cards_each: int, dealer: int, 
     ``partner``): the rest of the pack dealt as the variant deals it (``vira_at``, ``packs``:
     :func:`engine.moves.deal.deal_pack`), by default consecutive slices from the mão
     (dealer + 1) round to the dealer, the taker's one card shorter and after the bottom card,
-    then the vira, the next card from the top.
+    then the vira, the next card from the top. ``sobe`` deals the pack from the bottom up.
 
     >>> cut_deal(list(range(10)), 2, 3, 0, True, "seco")
     ([[3, 4, 5], [0, 1, 2]], 6)
@@ -131,8 +135,10 @@ def cut_deal(cards: Sequence[Card], players: int, cards_each: int, dealer: int, 
     ([[4, 5, 6], [1, 2, 3]], 7)
     >>> cut_deal(list(range(10)), 2, 3, 0, True, "bottom", 1)
     ([[2, 3, 4], [9, 0, 1]], 5)
+    >>> cut_deal(list(range(10)), 2, 3, 0, True, "sobe")
+    ([[6, 5, 4], [9, 8, 7]], 3)
     """
-    top = list(cards[1:] if choice == "burn" else cards)
+    top = list(cards[1:] if choice == "burn" else cards[::-1] if choice == "sobe" else cards)
     bottom = top.pop() if choice in ("bottom", "partner") else None
     return deal_pack(top, players, cards_each, dealer, vira_at if vira else None, packs,
                      bottom, taker)
@@ -238,6 +244,8 @@ def _tell(a: Action, w: Words) -> str:
         "bottom": (_("you cut: take the bottom card"), _("{who} cuts: takes the bottom card")),
         "partner": (_("you cut: give the bottom card to your partner"),
                     _("{who} cuts: gives the bottom card to his partner")),
+        "sobe": (_("you cut: sobe, deal from the bottom"),
+                 _("{who} cuts: sobe, deal from the bottom")),
     }[call]
     return person(mine, you, other, who=w.who)
 
@@ -245,7 +253,8 @@ def _tell(a: Action, w: Words) -> str:
 def _menu(a: Action, w: Words) -> str:
     return {"seco": _("corte seco (a plain cut)"), "burn": _("queimar (burn the top card)"),
             "bottom": _("take the bottom card"),
-            "partner": _("give the bottom card to your partner")}[a.call or "seco"]
+            "partner": _("give the bottom card to your partner"),
+            "sobe": _("sobe (deal from the bottom of the pack)")}[a.call or "seco"]
 
 
 def _checks(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
@@ -265,12 +274,13 @@ BLOCK = VariantBlock("cut", checks=_checks, about=(
         "House rule: before each hand the cutter makes a cut move (cut SEAT CHOICE), one of "
         "choices, and the hand is dealt from the seeded deck as the choice says. Default "
         "false."),
-    "choices": words(CHOICES, CHOICES, (
+    "choices": words(CHOICES, DEFAULT_CHOICES, (
         "House rule: the cuts the cutter may choose, in the order they are offered: seco "
-        "(corte seco, the deal as the seed deals it), burn (the top card is burnt, shown and "
-        "out of the hand), bottom (the cutter takes the deck's bottom card as one of his "
-        "cards), partner (the bottom card goes to the cutter's partner; not offered where he "
-        "has none). Default all four.")),
+        "(corte seco, the deal as the seed deals it; the cutter's desce), burn (the top card "
+        "is burnt, shown and out of the hand), bottom (the cutter takes the deck's bottom card "
+        "as one of his cards), partner (the bottom card goes to the cutter's partner; not "
+        "offered where he has none), sobe (the pack dealt from the bottom up). Default the "
+        "first four: seco, burn, bottom, partner.")),
     "in_special_hands": {
         "type": "boolean", "default": True,
         "description": (
@@ -286,7 +296,8 @@ KIND = register(MoveKind(
     enabled=allowed,
     payload=Payload((Word(key="choice", what="a cut", doc=(
         "seco (a plain cut), burn (the top card is burnt), bottom (the cutter takes the "
-        "bottom card), partner (the bottom card to the cutter's partner).")),)),
+        "bottom card), partner (the bottom card to the cutter's partner), sobe (the pack "
+        "dealt from the bottom up).")),)),
     log=LogEvent(place=11, version=2, named="a cut move",
                  about=("Move (version 2, variants with cut.allowed): before the hand's deal the "
                         "cutter (the dealer's previous seat) chooses his cut; with a seed the "

@@ -69,7 +69,7 @@ def test_every_house_variant_is_tested_here() -> None:
         "mineiro-highest-after-tie",  # a raise's named card obliged: test_house_obligations.py
         # the cut and the deal as data (issue 42): tests/test_dealing.py
         "vira-last-card", "dealt-one-at-a-time", "cut-not-in-special-hands",
-        "cut-sobe-desce",  # the cutter's further choices: tests/test_house_cut.py
+        "cut-sobe-desce", "cut-take-two",  # the cutter's further choices: test_house_cut
         }
 
 

@@ -301,7 +301,8 @@ def _checks(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
                   f"({d['cards_per_player']}), found {cut['take']}", (("cards_per_player",),))
 
 
-#: The kind's variant keys (``cut.allowed``, ``cut.choices``, ``cut.in_special_hands``).
+#: The kind's variant keys (``cut.allowed``, ``cut.choices``, ``cut.in_special_hands``,
+#: ``cut.take``).
 BLOCK = VariantBlock("cut", checks=_checks, about=(
     "House rule, catalogue #36 (the cut, per the Copag rules): before each deal the cutter "
     "(the dealer's previous seat in playing order) chooses what his cut does to the seeded "

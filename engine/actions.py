@@ -186,7 +186,7 @@ class Action:
     @classmethod
     def cut(cls, seat: int, choice: str) -> Action:
         """The cutter's choice before the deal (a house rule, catalogue #36): ``seco``, ``burn``,
-        ``bottom`` or ``partner`` (:mod:`engine.moves.cut`)."""
+        ``bottom``, ``partner`` or ``sobe`` (:mod:`engine.moves.cut`)."""
         return cls("cut", seat, call=choice)
 
     @classmethod

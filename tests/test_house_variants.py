@@ -68,7 +68,9 @@ def test_every_house_variant_is_tested_here() -> None:
         "last-hand-hidden",  # the last hand's cards hidden: tests/test_house_last_hand.py
         "mineiro-highest-after-tie",  # a raise's named card obliged: test_house_obligations.py
         # the cut and the deal as data (issue 42): tests/test_dealing.py
-        "vira-last-card", "dealt-one-at-a-time", "cut-not-in-special-hands"}
+        "vira-last-card", "dealt-one-at-a-time", "cut-not-in-special-hands",
+        "cut-sobe-desce", "cut-take-two",  # the cutter's further choices: test_house_cut
+        }
 
 
 def test_classic_mineiro_starts_at_2_and_climbs_4_6_8_10_12() -> None:

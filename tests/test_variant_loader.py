@@ -166,6 +166,8 @@ HOUSE_RULES: dict[str, dict[str, Any]] = {
     "vira-last-card": {"deal.vira": "last"},
     "dealt-one-at-a-time": {"deal.packets": [1, 1, 1]},
     "cut-not-in-special-hands": {"cut.allowed": True, "cut.in_special_hands": False},
+    "cut-sobe-desce": {"cut.allowed": True, "cut.choices": ["seco", "sobe"]},
+    "cut-take-two": {"cut.allowed": True, "cut.take": 2},
     "last-hand-hidden": {"seeing.last_hand": "hidden"},
     "mineiro-highest-after-tie": {"obligations.named_card": "obliged",
                                   "highest_after_tied_first": True},

@@ -8,9 +8,11 @@ The cutter is the dealer's previous seat in playing order (the mão is his next)
 - ``burn`` (*queimar*): the top card of the deck is burnt (shown, out of the hand) and the deal
   starts from the next card;
 - ``bottom``: the cutter takes the deck's bottom card as one of his cards and is dealt one card
-  fewer from the top;
+  fewer from the top (``cut.take``: that many bottom cards, the bottom one first);
 - ``partner``: the same for the cutter's partner (his team's next seat after him in playing
-  order), offered only where he has one.
+  order), offered only where he has one;
+- ``sobe``: the pack is dealt from the bottom up (the cutter's "sobe"; ``seco`` is his
+  "desce", from the top down), offered only where ``cut.choices`` lists it.
 
 With a seed, the deck is the seeded shuffle of the hand (docs/log-format.md), the whole of it,
 so the generator moves on as it does without a cut: the choice changes this hand's cards only,
@@ -19,8 +21,8 @@ and ``seco`` deals exactly the cards of a variant without a cut. The cut deals t
 ``deal`` for the recorded deal, which the engine cannot check against the choice; an explicit
 deal given in state ``cut`` (:meth:`~engine.game.Match.deal`) leaves the cut out.
 
-The variant keys: ``cut.allowed`` and ``cut.choices`` (which of the four, in the order they
-are offered).
+The variant keys: ``cut.allowed``, ``cut.choices`` (which of them, in the order they are
+offered), ``cut.take`` and ``cut.in_special_hands``.
 """
 
 from __future__ import annotations
@@ -49,7 +51,9 @@ if TYPE_CHECKING:
 #: The state in which a hand waits for its cut (:data:`engine.state.Phase.CUT`).
 PHASE = "cut"
 #: The cutter's choices, as the notation and the log write them.
-CHOICES = ("seco", "burn", "bottom", "partner")
+CHOICES = ("seco", "burn", "bottom", "partner", "sobe")
+#: The choices offered where ``cut.choices`` is left out.
+DEFAULT_CHOICES = CHOICES[:4]
 
 
 @dataclass(frozen=True)
@@ -102,6 +106,11 @@ def choices(rules: Rules) -> list[str]:
     return list(rules.block(BLOCK.name)["choices"])
 
 
+def take(rules: Rules) -> int:
+    """How many bottom cards a ``bottom`` or ``partner`` cut takes (``cut.take``)."""
+    return int(rules.block(BLOCK.name)["take"])
+
+
 def cutter(m: MatchView) -> int:
     """The seat that cuts this hand: the dealer's previous seat in playing order."""
     return (m.dealer - 1) % m.rules.players
@@ -117,13 +126,15 @@ def partner_of(rules: Rules, seat: int) -> int | None:
 
 def cut_deal(cards: Sequence[Card], players: int, cards_each: int, dealer: int, vira: bool,
              choice: str, taker: int | None = None, vira_at: str = VIRA[0],
-             packs: Sequence[int] | None = None) -> tuple[list[list[Card]], Card | None]:
+             packs: Sequence[int] | None = None,
+             taking: int = 1) -> tuple[list[list[Card]], Card | None]:
     """The hands (by seat) and the vira dealt from the shuffled deck ``cards`` (top first) after
     a cut of ``choice``, ``taker`` being the seat that takes the bottom card (``bottom``,
     ``partner``): the rest of the pack dealt as the variant deals it (``vira_at``, ``packs``:
     :func:`engine.moves.deal.deal_pack`), by default consecutive slices from the mão
     (dealer + 1) round to the dealer, the taker's one card shorter and after the bottom card,
-    then the vira, the next card from the top.
+    then the vira, the next card from the top. ``sobe`` deals the pack from the bottom up.
+    ``taking`` bottom cards are taken (``cut.take``), the bottom one first.
 
     >>> cut_deal(list(range(10)), 2, 3, 0, True, "seco")
     ([[3, 4, 5], [0, 1, 2]], 6)
@@ -131,9 +142,13 @@ def cut_deal(cards: Sequence[Card], players: int, cards_each: int, dealer: int, 
     ([[4, 5, 6], [1, 2, 3]], 7)
     >>> cut_deal(list(range(10)), 2, 3, 0, True, "bottom", 1)
     ([[2, 3, 4], [9, 0, 1]], 5)
+    >>> cut_deal(list(range(10)), 2, 3, 0, True, "sobe")
+    ([[6, 5, 4], [9, 8, 7]], 3)
+    >>> cut_deal(list(range(10)), 2, 3, 0, True, "bottom", 1, taking=2)
+    ([[1, 2, 3], [9, 8, 0]], 4)
     """
-    top = list(cards[1:] if choice == "burn" else cards)
-    bottom = top.pop() if choice in ("bottom", "partner") else None
+    top = list(cards[1:] if choice == "burn" else cards[::-1] if choice == "sobe" else cards)
+    bottom = [top.pop() for _ in range(taking)] if choice in ("bottom", "partner") else []
     return deal_pack(top, players, cards_each, dealer, vira_at if vira else None, packs,
                      bottom, taker)
 
@@ -165,7 +180,7 @@ def _dealt(m: MatchView, move: Action, rng: SplitMix64) -> tuple[list[list[Card]
     cards = shuffle(rules.deck, rng)  # the whole deck: the generator moves on as without a cut
     return cut_deal(cards, rules.players, rules.cards_per_player, m.dealer, rules.has_vira,
                     move.call, _taker(m, move.seat, move.call), vira_from(rules) or VIRA[0],
-                    packets(rules))
+                    packets(rules), take(rules))
 
 
 def seeded_cut_deal(m: MatchView, move: Action) -> tuple[list[list[Card]], Card | None] | None:
@@ -231,32 +246,63 @@ def _adjust(rules: Rules, transitions: list[dict[str, Any]]) -> list[dict[str, A
 
 
 def _tell(a: Action, w: Words) -> str:
-    mine, call = a.seat == w.me, a.call or "seco"
+    mine, call, n = a.seat == w.me, a.call or "seco", take(w.rules)
+    if n > 1 and call in ("bottom", "partner"):
+        return _told_several(mine, call, n, w)
     you, other = {
         "seco": (_("you cut (corte seco)"), _("{who} cuts (corte seco)")),
         "burn": (_("you cut: burn the top card"), _("{who} cuts: burns the top card")),
         "bottom": (_("you cut: take the bottom card"), _("{who} cuts: takes the bottom card")),
         "partner": (_("you cut: give the bottom card to your partner"),
                     _("{who} cuts: gives the bottom card to his partner")),
+        "sobe": (_("you cut: sobe, deal from the bottom"),
+                 _("{who} cuts: sobe, deal from the bottom")),
     }[call]
     return person(mine, you, other, who=w.who)
 
 
+def _told_several(mine: bool, call: str, n: int, w: Words) -> str:
+    """A ``bottom`` or ``partner`` cut that takes ``n`` cards, ``n`` > 1 (``cut.take``; one
+    card is told in the singular's own words), told."""
+    you, other = (
+        (_("you cut: take the {n} bottom cards"), _("{who} cuts: takes the {n} bottom cards"))
+        if call == "bottom" else
+        (_("you cut: give the {n} bottom cards to your partner"),
+         _("{who} cuts: gives the {n} bottom cards to his partner")))
+    return person(mine, you, other, who=w.who, n=n)
+
+
 def _menu(a: Action, w: Words) -> str:
+    n = take(w.rules)
+    if n > 1 and a.call in ("bottom", "partner"):
+        return (_("take the {n} bottom cards") if a.call == "bottom"  # n > 1: the plural
+                else _("give the {n} bottom cards to your partner")).format(n=n)
     return {"seco": _("corte seco (a plain cut)"), "burn": _("queimar (burn the top card)"),
             "bottom": _("take the bottom card"),
-            "partner": _("give the bottom card to your partner")}[a.call or "seco"]
+            "partner": _("give the bottom card to your partner"),
+            "sobe": _("sobe (deal from the bottom of the pack)")}[a.call or "seco"]
 
 
 def _checks(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
-    """``cut.in_special_hands: false`` without the cut: a key with no effect."""
-    if not d["cut"]["in_special_hands"] and not d["cut"]["allowed"]:
+    """``cut.in_special_hands: false`` without the cut: a key with no effect; so is
+    ``cut.take`` above 1 without a cut that takes, and it cannot take more than a hand."""
+    cut = d["cut"]
+    if not cut["in_special_hands"] and not cut["allowed"]:
         yield err(("cut", "in_special_hands"), "expected cut.allowed: true with "
                   "in_special_hands: false (there is no cut), found cut.allowed false",
                   (("cut", "allowed"),))
+    if cut["take"] > 1 and not (cut["allowed"] and {"bottom", "partner"} & set(cut["choices"])):
+        yield err(("cut", "take"), f"expected cut.allowed: true and bottom or partner among "
+                  f"cut.choices with take: {cut['take']} (no cut takes a card), found "
+                  f"allowed: {str(cut['allowed']).lower()}, choices: "
+                  f"{', '.join(cut['choices'])}", (("cut", "allowed"), ("cut", "choices")))
+    if cut["take"] > d["cards_per_player"]:
+        yield err(("cut", "take"), f"expected cut.take at most cards_per_player "
+                  f"({d['cards_per_player']}), found {cut['take']}", (("cards_per_player",),))
 
 
-#: The kind's variant keys (``cut.allowed``, ``cut.choices``, ``cut.in_special_hands``).
+#: The kind's variant keys (``cut.allowed``, ``cut.choices``, ``cut.in_special_hands``,
+#: ``cut.take``).
 BLOCK = VariantBlock("cut", checks=_checks, about=(
     "House rule, catalogue #36 (the cut, per the Copag rules): before each deal the cutter "
     "(the dealer's previous seat in playing order) chooses what his cut does to the seeded "
@@ -265,18 +311,25 @@ BLOCK = VariantBlock("cut", checks=_checks, about=(
         "House rule: before each hand the cutter makes a cut move (cut SEAT CHOICE), one of "
         "choices, and the hand is dealt from the seeded deck as the choice says. Default "
         "false."),
-    "choices": words(CHOICES, CHOICES, (
+    "choices": words(CHOICES, DEFAULT_CHOICES, (
         "House rule: the cuts the cutter may choose, in the order they are offered: seco "
-        "(corte seco, the deal as the seed deals it), burn (the top card is burnt, shown and "
-        "out of the hand), bottom (the cutter takes the deck's bottom card as one of his "
-        "cards), partner (the bottom card goes to the cutter's partner; not offered where he "
-        "has none). Default all four.")),
+        "(corte seco, the deal as the seed deals it; the cutter's desce), burn (the top card "
+        "is burnt, shown and out of the hand), bottom (the cutter takes the deck's bottom card "
+        "as one of his cards), partner (the bottom card goes to the cutter's partner; not "
+        "offered where he has none), sobe (the pack dealt from the bottom up). Default the "
+        "first four: seco, burn, bottom, partner.")),
     "in_special_hands": {
         "type": "boolean", "default": True,
         "description": (
             "House rule: whether the cut is offered in a special hand (mão de 11, mão de "
             "dez) too. false: there the hand is dealt as a corte seco at once, no cut move. "
             "Default true.")},
+    "take": {
+        "type": "integer", "minimum": 1, "default": 1,
+        "description": (
+            "House rule: how many cards a bottom or partner cut takes from the bottom of the "
+            "deck, the bottom one first; the taker is dealt as many fewer. At most "
+            "cards_per_player. Default 1.")},
 })
 
 
@@ -286,7 +339,8 @@ KIND = register(MoveKind(
     enabled=allowed,
     payload=Payload((Word(key="choice", what="a cut", doc=(
         "seco (a plain cut), burn (the top card is burnt), bottom (the cutter takes the "
-        "bottom card), partner (the bottom card to the cutter's partner).")),)),
+        "bottom card), partner (the bottom card to the cutter's partner), sobe (the pack "
+        "dealt from the bottom up).")),)),
     log=LogEvent(place=11, version=2, named="a cut move",
                  about=("Move (version 2, variants with cut.allowed): before the hand's deal the "
                         "cutter (the dealer's previous seat) chooses his cut; with a seed the "
@@ -296,7 +350,7 @@ KIND = register(MoveKind(
                           "cut.allowed", enter=("cut_unoffered",)),),
     not_now={None: "no cut is awaited: the cutter cuts before the deal, once a hand",
              "deal": "the hand is cut already: its deal is awaited"},
-    block=BLOCK, keys=("cut.allowed", "cut.choices", "cut.in_special_hands"),
+    block=BLOCK, keys=("cut.allowed", "cut.choices", "cut.in_special_hands", "cut.take"),
     # its words in a log's transcript, and its moves in engine.env's action space (after the
     # side bets' answers, before a blind hand's positions)
     told=_tell,

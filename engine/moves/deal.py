@@ -103,27 +103,27 @@ def is_plain(rules: Rules) -> bool:
 
 def deal_pack(pack: Sequence[Card], players: int, cards_each: int, dealer: int,
               vira: str | None, packs: Sequence[int] | None = None,
-              taken: Card | None = None, taker: int | None = None) -> Dealt:
+              taken: Sequence[Card] = (), taker: int | None = None) -> Dealt:
     """The hands (by seat) and the vira dealt from ``pack`` (top first): with ``vira`` ``last``
     the pack's last card is turned first; then round after round, a packet of ``packs`` a
     round (all of a seat's cards at once where there are none), each seat from the mão
     (dealer + 1) round to the dealer is given the packet's cards from the top, a seat whose
     hand is full being skipped; with ``vira`` ``after_dealt`` the vira is the next card.
-    ``taken``, a card taken at the cut, is the first card of ``taker``'s hand, which is dealt
-    one card fewer.
+    ``taken``, the cards taken at the cut, are the first cards of ``taker``'s hand, which is
+    dealt as many cards fewer.
 
     >>> deal_pack(list(range(10)), 2, 3, 0, "after_dealt")
     ([[3, 4, 5], [0, 1, 2]], 6)
     >>> deal_pack(list(range(10)), 2, 3, 0, "last", [1, 1, 1])
     ([[1, 3, 5], [0, 2, 4]], 9)
-    >>> deal_pack(list(range(10)), 2, 3, 0, "after_dealt", [2, 1], taken=99, taker=1)
+    >>> deal_pack(list(range(10)), 2, 3, 0, "after_dealt", [2, 1], taken=[99], taker=1)
     ([[2, 3, 4], [99, 0, 1]], 5)
     """
     cards = list(pack)
     turned = cards.pop() if vira == "last" else None
     hands: list[list[Card]] = [[] for _ in range(players)]
-    if taken is not None and taker is not None:
-        hands[taker].append(taken)
+    if taker is not None:
+        hands[taker] += taken
     at = 0
     for size in packs or (cards_each,):
         for i in range(players):

@@ -99,8 +99,9 @@ def _play_rounds(base: str, cid: str, organiser: str, poll: float) -> list[dict[
             raise
         while True:
             view = json.loads(_get(base, f"/api/championships/{cid}"))
-            if all(p.get("decided") for p in view["round_data"][number - 1]["pairings"]):
-                break
+            if len(view["round_data"]) >= number and not view.get("updating") and all(
+                    p.get("decided") for p in view["round_data"][number - 1]["pairings"]):
+                break  # (an "updating" view is the one from before a change being made)
             time.sleep(poll)  # a poll's pace: the server tells no event for a round
         rounds.append({"round": number, "seconds": time.perf_counter() - start,
                        "pairings": len(view["round_data"][number - 1]["pairings"])})

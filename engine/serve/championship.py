@@ -175,6 +175,7 @@ class Championships:
         folder.mkdir(parents=True, exist_ok=True)
         atomic_write_text(folder / KEYS_FILE, json.dumps(h.keys_data(), indent=1) + "\n")
         write_archive(h.champ, folder / ARCHIVE, replace=True)
+        h.shown = {}  # changed: no reader is shown the view from before the change
 
     def create(self, body: dict[str, Any]) -> tuple[Hosted, str, str]:
         """A new championship of ``body`` (a shipped variant, or an uploaded house variant:
@@ -460,8 +461,9 @@ async def current(champs: Championships, h: Hosted, lang: str) -> dict[str, Any]
     """The championship's view in ``lang``, its results brought up to date; while another
     request holds the championship (a round's tables being made), the last view shown in
     that language, marked ``"updating": true``, at once instead of after the round."""
-    if h.lock.locked() and lang in h.shown:
-        return {**h.shown[lang], "updating": True}
+    shown = h.shown.get(lang)
+    if h.lock.locked() and shown is not None:
+        return {**shown, "updating": True}
     async with h.lock:
         await champs.refresh(h)
         with i18n.using(lang):

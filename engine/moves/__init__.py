@@ -492,10 +492,12 @@ def hands_seen(m: MatchView, seat: int) -> list[int]:
     """The seats whose cards ``seat`` sees now by a kind's rule (:attr:`MoveKind.sees`),
     himself included where a rule shows him his own with the others', in seat order: what
     the observation and the environment show him."""
-    seen: set[int] = set()
+    seen: list[int] = []
     for sees in _SEES:
-        seen.update(sees(m, seat))
-    return sorted(seen)
+        got = sees(m, seat)  # nearly always none: nothing to merge or sort then
+        if got:
+            seen = sorted({*seen, *got}) if seen else sorted(got)
+    return seen
 
 
 def last_hand_hidden(rules: Rules) -> bool:

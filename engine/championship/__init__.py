@@ -17,6 +17,7 @@ The API a server calls, in order::
 
     c = Championship.create(variant, fmt="swiss", rounds=5, best_of=1, seeding="draw",
                             seed=7, title="Copa")       # variant: shipped name or house file
+    # a time rule: late_start={"after_minutes": 90, "start_score": 11}, now=clock
     c.register({"name": "Os Zaps", "players": ["Ana", "Bia"], "bot": None})
     c.close()                                           # seeds the teams
     c.pair_next_round()                                 # once the current round is decided
@@ -45,12 +46,19 @@ from engine.championship.archive import (
     write_zip,
 )
 from engine.championship.core import Championship, TableSpec
-from engine.championship.model import ChampionshipError, Definition, Team, clean_name
+from engine.championship.model import (
+    ChampionshipError,
+    Definition,
+    LateStart,
+    Team,
+    clean_name,
+)
 from engine.championship.results import GameResult, read_log
 from engine.championship.standings import Pairing
 
 __all__ = [
-    "Championship", "ChampionshipError", "Definition", "GameResult", "Pairing", "TableSpec",
+    "Championship", "ChampionshipError", "Definition", "GameResult", "LateStart", "Pairing",
+    "TableSpec",
     "Team", "archive_files", "check_archive", "clean_name", "load_archive", "read_log",
     "verify_archive", "write_archive", "write_zip",
 ]

@@ -5,6 +5,8 @@
     championship.json     the definition: title, variant, format, rounds, best_of, seeding,
                           seed, the teams in registration order
     variant.yaml          a house variant's resolved rules (a shipped variant goes by its name)
+    variant-late.yaml     with a late_start time rule: the late games' variant (the rules,
+                          match.start_score the rule's); each game's "late" says which it had
     rounds/round-01.json  each round: its pairings, each pairing's games (a log's file and
                           result, or a walkover, a forfeit, an abandoned table) and winner
     logs/TABLE.jsonl      every table's log (TABLE: r01-m001-g1, round, pairing, game)
@@ -36,14 +38,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine.championship.core import VARIANT_FILE, Championship
+from engine.championship.core import LATE_FILE, VARIANT_FILE, Championship, Clock
 from engine.championship.model import ChampionshipError, Definition
 from engine.fileio import atomic_folder, atomic_write_text, current_umask
 from engine.reading import open_regular, read_regular
 
 MANIFEST = "manifest.json"
 #: The names an archive may hold (any other file is reported).
-_NAMES = re.compile(r"^(championship\.json|variant\.yaml|standings\.json|manifest\.json|"
+_NAMES = re.compile(r"^(championship\.json|variant(-late)?\.yaml|standings\.json|manifest\.json|"
                     r"rounds/round-\d{2,4}\.json|logs/r\d{2,4}-m\d{3}-g\d{1,2}\.jsonl)$")
 #: The largest file an archive's reader takes, in bytes.
 MAX_FILE = 32 << 20
@@ -63,6 +65,8 @@ def archive_files(c: Championship) -> dict[str, bytes]:
     files: dict[str, bytes] = {"championship.json": dumps(c.current_definition().to_dict())}
     if c.variant_yaml is not None:
         files[VARIANT_FILE] = c.variant_yaml.encode("utf-8")
+    if c.late_yaml is not None:
+        files[LATE_FILE] = c.late_yaml.encode("utf-8")
     for number in range(1, len(c.rounds) + 1):
         files[round_file(number)] = dumps(c.round_data(number))
     for table in sorted(c.logs):
@@ -122,12 +126,12 @@ def _fill(folder: Path, files: dict[str, bytes]) -> None:
     os.chmod(folder, 0o777 & ~current_umask())
 
 
-def load_archive(path: str | os.PathLike[str]) -> Championship:
+def load_archive(path: str | os.PathLike[str], now: Clock | None = None) -> Championship:
     """The championship an archive holds, played again from its logs, as it stood (a round
     in progress included): how a server reads back a championship after a restart. Raises
     :class:`ChampionshipError` with every problem of the archive
-    (:func:`verify_archive`)."""
-    problems, c = check_archive(path)
+    (:func:`verify_archive`); ``now``: its clock from here on."""
+    problems, c = check_archive(path, now)
     if problems or c is None:
         raise ChampionshipError("\n".join(problems) or f"{path}: no championship")
     return c
@@ -255,25 +259,26 @@ def verify_archive(path: str | os.PathLike[str]) -> list[str]:
     return check_archive(path)[0]
 
 
-def check_archive(path: str | os.PathLike[str]) -> tuple[list[str], Championship | None]:
+def check_archive(path: str | os.PathLike[str], now: Clock | None = None
+                  ) -> tuple[list[str], Championship | None]:
     """:func:`verify_archive`'s problems, and the championship played again (``None`` where
     its definition could not be read)."""
     label = os.fspath(path).rstrip("/") or "/"
     if Path(path).is_dir():
-        return _check_files(_folder_readers(Path(path)), label)
+        return _check_files(_folder_readers(Path(path)), label, now)
     try:
         with open_regular(os.fspath(path)) as f, zipfile.ZipFile(f) as zf:
-            return _check_files(_zip_readers(zf), label)
+            return _check_files(_zip_readers(zf), label, now)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError) as exc:
         return [f"{label}: not a folder or a zip file: {exc}"], None
 
 
-def _check_files(files: dict[str, Reader], label: str
+def _check_files(files: dict[str, Reader], label: str, now: Clock | None = None
                  ) -> tuple[list[str], Championship | None]:
     check = _Check(files, label)
     _check_manifest(check)
     before = len(check.problems)
-    c, stopped = _replay(check)
+    c, stopped = _replay(check, now)
     if stopped is not None:  # what follows the problem cannot be recomputed
         check.problems.append(f"{check.label}: nothing after {stopped} is checked: the "
                               "pairings after it depend on it")
@@ -287,7 +292,8 @@ def _compare(check: _Check, c: Championship) -> None:
     rounds do not describe."""
     expected = archive_files(c)
     for name, data in expected.items():
-        if name == MANIFEST or not name.endswith(".json") or name not in check.files:
+        if name == MANIFEST or name not in check.files or not (
+                name.endswith(".json") or name == LATE_FILE):
             continue
         found = check.read(name)
         if found is not None and found != data:
@@ -334,7 +340,7 @@ def _check_manifest(check: _Check) -> None:
                       f"{MANIFEST} says {str(digest)[:64]}")
 
 
-def _replay(check: _Check) -> tuple[Championship | None, str | None]:
+def _replay(check: _Check, now: Clock | None) -> tuple[Championship | None, str | None]:
     """The championship played again from the archive's definition, rounds and logs
     (``None`` where its definition cannot be read), and the round file where the replay
     stopped on a problem (``None``: it went through)."""
@@ -347,7 +353,7 @@ def _replay(check: _Check) -> tuple[Championship | None, str | None]:
         if definition.variant == VARIANT_FILE:
             raw = check.read(VARIANT_FILE)
             text = None if raw is None else raw.decode("utf-8", "replace")
-        c = Championship.from_definition(definition, text)
+        c = Championship.from_definition(definition, text, now)
     except ChampionshipError as exc:
         check.say("championship.json", str(exc))
         return None, None
@@ -374,6 +380,13 @@ def _replay_round(check: _Check, c: Championship, number: int) -> bool:
     except ChampionshipError as exc:
         check.say(name, str(exc))
         return False
+    if number == 1 and c.definition.late_start is not None:
+        started = data.get("started")
+        if not isinstance(started, (int, float)) or isinstance(started, bool):
+            check.say(name, f"started: expected when the first round started (seconds), "
+                      f"found {str(started)[:40]!r}")
+            return False
+        c.started = started
     for p, given in zip(made, pairings + [None] * (len(made) - len(pairings)), strict=False):
         teams = given.get("teams") if isinstance(given, dict) else None
         if teams != list(p.teams):
@@ -402,6 +415,9 @@ def _record_games(check: _Check, c: Championship, name: str, pairing: int,
     for game in games:
         spec = next((t for t in c.tables() if t.pairing == pairing), None)
         table = game.get("table") if isinstance(game, dict) else None
+        if isinstance(table, str) and c.definition.late_start is not None:
+            c.given_late(table, isinstance(game, dict) and game.get("late") is True)
+            spec = next((t for t in c.tables() if t.pairing == pairing), None)
         if spec is None or table != spec.table:
             want = "no more games" if spec is None else f"table {spec.table}"
             check.say(name, f"pairing {pairing}: {str(table)[:40]!r}, expected {want}")
@@ -409,6 +425,8 @@ def _record_games(check: _Check, c: Championship, name: str, pairing: int,
         kind = game.get("result")
         try:
             if kind == "log":
+                if not _given_late(check, c, name, pairing, game):
+                    return False
                 log = f"logs/{table}.jsonl"
                 data = check.read(log)
                 if data is None:
@@ -428,4 +446,24 @@ def _record_games(check: _Check, c: Championship, name: str, pairing: int,
                 text = f"{check.label}/{name}: pairing {pairing}: {text}"
             check.problems.append(text)
             return False
+    return True
+
+
+def _given_late(check: _Check, c: Championship, name: str, pairing: int,
+                game: dict[str, Any]) -> bool:
+    """Whether a played game's ``late`` is as the championship needs: true or false with a
+    ``late_start`` time rule (its log checked against that variant), absent without one."""
+    late = game.get("late")
+    if c.definition.late_start is None:
+        return True  # a "late" here differs from the round recomputed: reported there
+    if not isinstance(late, bool):
+        check.say(name, f"pairing {pairing}: {game.get('table')}: late: expected true or "
+                  f"false (the championship has a late_start), found {str(late)[:40]!r}")
+        return False
+    before = [g for r in c.rounds[:-1] for p in r for g in p.games]
+    before += c.rounds[-1][pairing - 1].games
+    if not late and any(g.late for g in before):  # time runs one way
+        check.say(name, f"pairing {pairing}: {game.get('table')}: late: false, but a table "
+                  "made before it was late")
+        return False
     return True

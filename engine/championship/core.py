@@ -18,6 +18,8 @@ The order of calls (each refuses, with :class:`ChampionshipError`, what comes ou
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -27,6 +29,7 @@ from engine.championship.model import (
     MAX_TITLE,
     ChampionshipError,
     Definition,
+    LateStart,
     Team,
     clean_name,
 )
@@ -43,12 +46,19 @@ from engine.fileio import atomic_write_text
 from engine.game import resolve_rules
 from engine.rules import Rules
 from engine.variant import is_shipped_name, load, resolved_document
+from engine.variant.extends import trusted_folders
 
 #: The most tables a pairing is played at (a knockout's abandoned tables are played again);
 #: past them, only a walkover or a forfeit decides it.
 MAX_GAMES = 99
 #: The name a house variant takes in the archive (logs name it ``../variant.yaml``).
 VARIANT_FILE = "variant.yaml"
+#: The late games' variant in the archive (a championship with a ``late_start`` time rule):
+#: the championship's rules, ``match.start_score`` the rule's (logs name it
+#: ``../variant-late.yaml``).
+LATE_FILE = "variant-late.yaml"
+#: A clock: seconds, as :func:`time.time` gives them (tests give a fake one).
+Clock = Callable[[], float]
 
 
 @dataclass(frozen=True)
@@ -63,13 +73,17 @@ class TableSpec:
     game: int
     teams: tuple[str, str]
     seats: tuple[tuple[str, str | None, str | None], ...]
+    #: Played at the late variant (:data:`LATE_FILE`): the table was made once the
+    #: definition's ``late_start`` time had come.
+    late: bool = False
 
 
 class Championship:
     """A championship: its :class:`Definition`, its rules and its rounds. Build one with
     :meth:`create` (a new one) or :meth:`from_definition` (read back)."""
 
-    def __init__(self, definition: Definition, rules: Rules, variant_yaml: str | None) -> None:
+    def __init__(self, definition: Definition, rules: Rules, variant_yaml: str | None,
+                 now: Clock | None = None) -> None:
         definition.check()
         if definition.teams or definition.closed:
             raise ChampionshipError("a new championship has no teams yet: use from_definition")
@@ -85,15 +99,29 @@ class Championship:
         self.rounds: list[list[Pairing]] = []
         #: Each recorded table's log, by table id (the archive holds them).
         self.logs: dict[str, bytes] = {}
+        #: The clock the time rule reads (``late_start``).
+        self.now: Clock = now or time.time
+        #: When the first round was paired (by :attr:`now`; ``None``: not yet).
+        self.started: float | None = None
+        #: Whether each table made so far plays at the late variant, by table id.
+        self.late: dict[str, bool] = {}
+        #: The late variant's text and rules (``None``: no time rule).
+        self.late_yaml: str | None = None
+        self.late_rules: Rules | None = None
+        if definition.late_start is not None:
+            self.late_yaml, self.late_rules = late_variant(rules, definition.late_start)
 
     # -- making one ------------------------------------------------------------------------
     @classmethod
     def create(cls, variant: str | os.PathLike[str], *, fmt: str, rounds: int = 0,
                best_of: int = 1, seeding: str = "draw", seed: int = 0,
-               title: str = "Championship") -> Championship:
+               title: str = "Championship", late_start: Any = None,
+               now: Clock | None = None) -> Championship:
         """A new championship of ``variant`` (a shipped name, or a house file: its resolved
         rules are embedded). Raises :class:`ChampionshipError` (a bad format...) or
-        :class:`~engine.errors.VariantError`."""
+        :class:`~engine.errors.VariantError`. ``late_start``: the time rule's plain data
+        (``{"after_minutes": N, "start_score": S}``), read by the clock ``now``."""
+        late = LateStart.from_dict(late_start)
         ref = os.fspath(variant)
         if is_shipped_name(ref):
             rules, text, name = load(ref), None, ref
@@ -102,12 +130,13 @@ class Championship:
             text = embedded_variant(rules)
         definition = Definition(title=clean_name(title, "title", MAX_TITLE), variant=name,
                                 fmt=fmt, rounds=rounds, best_of=best_of, seeding=seeding,
-                                seed=seed, variant_sha256=rules.fingerprint)
-        return cls(definition, rules, text)
+                                seed=seed, variant_sha256=rules.fingerprint,
+                                late_start=late)
+        return cls(definition, rules, text, now)
 
     @classmethod
-    def from_definition(cls, definition: Definition,
-                        variant_yaml: str | None = None) -> Championship:
+    def from_definition(cls, definition: Definition, variant_yaml: str | None = None,
+                        now: Clock | None = None) -> Championship:
         """A championship read back: its teams registered again, its rules from the shipped
         name or the embedded ``variant_yaml``; their fingerprint must be the definition's."""
         if definition.variant == VARIANT_FILE:
@@ -123,7 +152,7 @@ class Championship:
             raise ChampionshipError(f"variant_sha256: the variant's rules are "
                                     f"{rules.fingerprint}, the definition says "
                                     f"{definition.variant_sha256}")
-        made = cls(replace(definition, teams=(), closed=False), rules, variant_yaml)
+        made = cls(replace(definition, teams=(), closed=False), rules, variant_yaml, now)
         for team in definition.teams:
             made.register(team)
         if definition.closed:
@@ -212,6 +241,8 @@ class Championship:
             raise ChampionshipError(f"round {len(self.rounds)} is not over: pairing "
                                     f"{', '.join(map(str, left))} still playing")
         teams = self._next_teams()
+        if not self.rounds and self.definition.late_start is not None:
+            self.started = self.now()
         pairings = [Pairing(i, t) for i, t in enumerate(teams, 1)]
         self.rounds.append(pairings)
         return pairings
@@ -254,8 +285,32 @@ class Championship:
             table = f"r{number:02d}-m{p.number:03d}-g{game}"
             first, second = p.teams if game % 2 else p.teams[::-1]
             out.append(TableSpec(table, number, p.number, game, (first, second),
-                                 self._seats(first, second)))
+                                 self._seats(first, second), self._is_late(table)))
         return out
+
+    def _is_late(self, table: str) -> bool:
+        """Whether ``table`` plays at the late variant: decided when it is first made (the
+        clock past ``late_start.after_minutes`` since the first round), kept after."""
+        rule = self.definition.late_start
+        if rule is None:
+            return False
+        if table not in self.late:
+            started = self.now() if self.started is None else self.started
+            self.late[table] = self.now() - started >= rule.after_minutes * 60
+        return self.late[table]
+
+    def given_late(self, table: str, late: bool) -> None:
+        """Set whether ``table`` plays at the late variant, as a record says (an archive read
+        back, a server's table made before a restart), whatever the clock says now."""
+        if self.definition.late_start is None and late:
+            raise ChampionshipError(f"table {table}: late, but the championship has no "
+                                    "late_start")
+        self.late[table] = late
+
+    def rules_for(self, spec: TableSpec) -> Rules:
+        """The rules ``spec``'s table is played under: the late variant's or the
+        championship's."""
+        return self.late_rules if spec.late and self.late_rules is not None else self.rules
 
     def _seats(self, first: str, second: str) -> tuple[tuple[str, str | None, str | None],
                                                           ...]:
@@ -296,7 +351,11 @@ class Championship:
         kept in the round's file)."""
         spec = self._table(table)
         p = self.rounds[-1][spec.pairing - 1]
-        result = read_log(data, table, self.rules, (p.teams[0], p.teams[1]), name, log_table)
+        late = spec.late if self.late_rules is not None else None
+        what = "the late variant" if late else "the championship's variant"
+        result = read_log(data, table, self.rules_for(spec), (p.teams[0], p.teams[1]), name,
+                          log_table, what)
+        result = replace(result, late=late)
         p.games.append(result)
         self.logs[table] = bytes(data)
         return result
@@ -330,7 +389,8 @@ class Championship:
 
     def round_data(self, number: int) -> dict[str, Any]:
         """Round ``number`` (1-based) as plain data: its pairings and their games."""
-        return {"round": number, "pairings": [
+        start = {} if number > 1 or self.started is None else {"started": self.started}
+        return {"round": number, **start, "pairings": [
             p.to_dict(self.definition.best_of, self.knockout) for p in self.rounds[number - 1]]}
 
 
@@ -344,11 +404,30 @@ def embedded_variant(rules: Rules) -> str:
     return text
 
 
+def late_variant(rules: Rules, late: LateStart) -> tuple[str, Rules]:
+    """The late games' variant: ``rules`` with ``match.start_score`` the time rule's, as the
+    archive holds it (:data:`LATE_FILE`, extending nothing), and its rules. Raises
+    :class:`ChampionshipError` for a score not below the target."""
+    import yaml  # noqa: PLC0415
+
+    target = rules.game.target
+    if late.start_score >= target:
+        raise ChampionshipError(f"late_start.start_score: expected a score below the game's "
+                                f"target ({target}), found {late.start_score}")
+    data = resolved_document(rules.data)
+    data["name"] = f"{rules.name}-late"
+    data.setdefault("match", {})["start_score"] = late.start_score
+    text: str = yaml.safe_dump(data, sort_keys=True, allow_unicode=True, width=100)
+    return text, rules_from_text(text)
+
+
 def rules_from_text(text: str) -> Rules:
-    """The rules of an embedded variant's text (read as the file ``variant.yaml``)."""
+    """The rules of an embedded variant's text (read as the file ``variant.yaml``; in a
+    trusted folder where only those are read, as a server reads house variants)."""
     import tempfile  # noqa: PLC0415
 
-    with tempfile.TemporaryDirectory() as folder:
+    trusted = trusted_folders()
+    with tempfile.TemporaryDirectory(dir=trusted[0] if trusted else None) as folder:
         path = os.path.join(folder, VARIANT_FILE)
         atomic_write_text(path, text)
         return load(path, fresh=True)

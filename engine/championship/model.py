@@ -102,6 +102,46 @@ class Team:
 
 
 @dataclass(frozen=True)
+class LateStart:
+    """A regulation's time rule: every game whose table is made ``after_minutes`` or more
+    after the first round started is played from ``start_score`` (Tupan: "after 1h30 the
+    remaining games start at 11 x 11": ``LateStart(90, 11)``)."""
+
+    after_minutes: int
+    start_score: int
+
+    def to_dict(self) -> dict[str, int]:
+        return {"after_minutes": self.after_minutes, "start_score": self.start_score}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> LateStart | None:
+        """``late_start`` from plain data (``None``: no time rule). Raises
+        :class:`ChampionshipError` for unknown keys or values out of range (the score is
+        checked against the variant's target by the championship)."""
+        if data is None:
+            return None
+        if not isinstance(data, dict):
+            raise ChampionshipError("late_start: expected {after_minutes: N, start_score: S}, "
+                                    f"found {str(data)[:60]!r}")
+        unknown = sorted(set(data) - {"after_minutes", "start_score"})
+        if unknown:
+            raise ChampionshipError(f"late_start: unknown key {str(unknown[0])[:40]!r}; "
+                                    "expected after_minutes, start_score")
+        missing = [k for k in ("after_minutes", "start_score") if k not in data]
+        if missing:
+            raise ChampionshipError(f"late_start: missing {missing[0]}")
+        after = _int(data, "after_minutes", -1, "late_start.")
+        score = _int(data, "start_score", -1, "late_start.")
+        if not 0 <= after <= 100_000:
+            raise ChampionshipError(f"late_start.after_minutes: expected 0 to 100000 minutes, "
+                                    f"found {after}")
+        if score < 1:
+            raise ChampionshipError(f"late_start.start_score: expected a score of 1 or more, "
+                                    f"found {score}")
+        return cls(after, score)
+
+
+@dataclass(frozen=True)
 class Definition:
     """What the organiser decides: ``variant`` (a shipped name, or ``variant.yaml``: the
     house file embedded in the archive), ``fmt`` (:data:`FORMATS`), ``rounds`` (Swiss; the
@@ -121,13 +161,17 @@ class Definition:
     teams: tuple[Team, ...] = field(default=())
     #: The registration is closed (the teams seeded).
     closed: bool = False
+    #: The time rule: later games start at a score (``None``: none).
+    late_start: LateStart | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"championship": 1, "title": self.title, "variant": self.variant,
                 "variant_sha256": self.variant_sha256, "format": self.fmt,
                 "rounds": self.rounds, "best_of": self.best_of, "seeding": self.seeding,
                 "seed": self.seed, "closed": self.closed,
-                "teams": [t.to_dict() for t in self.teams]}
+                "teams": [t.to_dict() for t in self.teams],
+                **({} if self.late_start is None else
+                   {"late_start": self.late_start.to_dict()})}
 
     @classmethod
     def from_dict(cls, data: Any) -> Definition:
@@ -136,7 +180,7 @@ class Definition:
         if not isinstance(data, dict) or data.get("championship") != 1:
             raise ChampionshipError('not a championship definition ({"championship": 1, ...})')
         keys = {"championship", "title", "variant", "variant_sha256", "format", "rounds",
-                "best_of", "seeding", "seed", "closed", "teams"}
+                "best_of", "seeding", "seed", "closed", "teams", "late_start"}
         unknown = sorted(set(data) - keys)
         if unknown:
             raise ChampionshipError(f"unknown key {unknown[0]!r}; expected one of: "
@@ -152,7 +196,8 @@ class Definition:
                    rounds=_int(data, "rounds", 0), best_of=_int(data, "best_of", 1),
                    seeding=_text(data, "seeding", "draw"), seed=_int(data, "seed", 0),
                    variant_sha256=_text(data, "variant_sha256", ""),
-                   teams=tuple(Team.from_dict(t) for t in teams), closed=closed)
+                   teams=tuple(Team.from_dict(t) for t in teams), closed=closed,
+                   late_start=LateStart.from_dict(data.get("late_start")))
         made.check()
         return made
 
@@ -181,8 +226,8 @@ def _text(data: dict[str, Any], key: str, default: str | None = None) -> str:
     return value
 
 
-def _int(data: dict[str, Any], key: str, default: int) -> int:
+def _int(data: dict[str, Any], key: str, default: int, where: str = "") -> int:
     value = data.get(key, default)
     if not isinstance(value, int) or isinstance(value, bool):
-        raise ChampionshipError(f"{key}: expected a whole number, found {value!r}")
+        raise ChampionshipError(f"{where}{key}: expected a whole number, found {value!r}")
     return value

@@ -14,7 +14,7 @@ import hashlib
 import io
 
 from engine.bots import make_bot
-from engine.championship.core import VARIANT_FILE, Championship, TableSpec
+from engine.championship.core import LATE_FILE, VARIANT_FILE, Championship, TableSpec
 from engine.fairness import commitment, deal_seed
 from engine.game import Match
 from engine.logformat import Recorder
@@ -36,28 +36,28 @@ def table_secret(seed: int, table: str) -> tuple[int, str]:
     return int.from_bytes(digest[:8], "big"), digest[8:24].hex()
 
 
-def header_variant(c: Championship) -> str:
-    """What a log in the archive's ``logs/`` calls the variant."""
-    name = c.definition.variant
-    return f"../{VARIANT_FILE}" if name == VARIANT_FILE else name
+def header_variant(c: Championship, late: bool = False) -> str:
+    """What a log in the archive's ``logs/`` calls the variant (``late``: a late game's)."""
+    name = LATE_FILE if late else c.definition.variant
+    return f"../{name}" if name in (VARIANT_FILE, LATE_FILE) else name
 
 
 def play_table(c: Championship, spec: TableSpec) -> bytes:
     """The log of ``spec``'s table played by bots (a named seat too: offline, its team's
     bot plays it)."""
-    rules = c.rules
+    rules = c.rules_for(spec)
     secret, nonce = table_secret(c.definition.seed, spec.table)
     entropy = [""] * rules.players
     out = io.StringIO()
     names = [player or f"{team} ({bot or DEFAULT_BOT})" for team, player, bot in spec.seats]
     meta = {"tool": "truco championship", "table": spec.table}
     # the header commits to the secret before the first card, as a sealed table's does
-    Recorder(Match(rules, seed=None), out, variant=header_variant(c), players=names,
+    Recorder(Match(rules, seed=None), out, variant=header_variant(c, spec.late), players=names,
              meta=meta, deals=True, seed_commitment=commitment(secret, nonce))
     seeded = deal_seed(secret, entropy)
     match = Match(rules, seed=seeded)
-    recorder = Recorder(match, out, variant=header_variant(c), deals=True, write_header=False,
-                        position=False)
+    recorder = Recorder(match, out, variant=header_variant(c, spec.late), deals=True,
+                        write_header=False, position=False)
     bots = [make_bot(c.team(team).bot or DEFAULT_BOT, rules, bot_seed(seeded, seat))
             for seat, (team, _player, _bot) in enumerate(spec.seats)]
     play_match(match, bots, recorder=recorder)

@@ -46,6 +46,8 @@ class GameResult:
     games: tuple[int, ...] | None = None
     #: The table's id in its log's ``meta.table`` where it is not :attr:`table` (a server's).
     log_table: str | None = None
+    #: Played at the late variant (``None``: the championship has no ``late_start``).
+    late: bool | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"table": self.table, "result": self.kind, "winner": self.winner}
@@ -55,6 +57,8 @@ class GameResult:
                 out["log_table"] = self.log_table
             out["score"] = None if self.score is None else list(self.score)
             out["games"] = None if self.games is None else list(self.games)
+            if self.late is not None:
+                out["late"] = self.late
         return out
 
 
@@ -74,10 +78,12 @@ def header_of(data: bytes) -> dict[str, Any]:
 
 
 def read_log(data: bytes, table: str, rules: Rules, teams: tuple[str, str],
-             name: str | None = None, log_table: str | None = None) -> GameResult:
+             name: str | None = None, log_table: str | None = None,
+             what: str = "the championship's variant") -> GameResult:
     """The result of ``table``'s log ``data`` (``teams``: the pairing's teams, first one
     first; the game number is the table id's last part; ``log_table``: the id its header's
-    ``meta.table`` holds, when not ``table``). Raises :class:`ChampionshipError` naming the
+    ``meta.table`` holds, when not ``table``; ``what``: the rules, as an error names them).
+    Raises :class:`ChampionshipError` naming the
     file (``name``, by default its place in the archive) and line for a log that does not
     verify, is not over, or is not this championship's table."""
     file = name or log_file(table)
@@ -89,8 +95,8 @@ def read_log(data: bytes, table: str, rules: Rules, teams: tuple[str, str],
     header = header_of(data)
     sha = header.get("variant_sha256")
     if sha != rules.fingerprint:
-        raise ChampionshipError(f"{file}:1: variant_sha256 {sha!r} is not the championship's "
-                                f"variant {rules.fingerprint}")
+        raise ChampionshipError(f"{file}:1: variant_sha256 {sha!r} is not {what} "
+                                f"({rules.fingerprint})")
     meta = header.get("meta")
     found = meta.get("table") if isinstance(meta, dict) else None
     if found != (log_table or table):

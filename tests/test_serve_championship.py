@@ -75,10 +75,11 @@ def test_a_swiss_of_four_bot_teams_is_played_to_the_end(tmp_path: Path) -> None:
     assert verify_archive(_archive(data, made)) == []
 
 
-def _a_round_with_people(server: Running) -> tuple[dict[str, Any], dict[str, Any]]:
+def _a_round_with_people(server: Running, **extra: Any
+                         ) -> tuple[dict[str, Any], dict[str, Any]]:
     """A Swiss of one round started: the team Gente (people: its table waits for them) and
     three bot teams; the championship and Gente's registration."""
-    made = _create(server, rounds=1, seeding="given")
+    made = _create(server, rounds=1, seeding="given", **extra)
     status, people = _register(server, made, "Gente", players=["Ana", "Bia"])
     assert status == 201
     for name in ("B", "C", "D"):
@@ -301,3 +302,48 @@ def test_the_standings_answer_at_once_while_a_round_is_being_made() -> None:
     assert first == after == {"title": "Copa", "round": 2}
     assert during == {"title": "Copa", "round": 2, "updating": True}
     assert made == ["refresh", "refresh"]  # not refreshed while the lock was held
+
+
+def test_a_time_rule_starts_the_later_round_at_its_score(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    clock = [1_000.0]
+    with running(data) as server:
+        server.server.config.app.state.champs.now = lambda: clock[0]  # a fake clock
+        for late in ({"after_minutes": -5, "start_score": 11}, {"after_minutes": 90},
+                     {"after_minutes": 90, "start_score": 12},
+                     {"after_minutes": 90, "start_score": 11, "x": 1}):
+            status, refused = server.post(API, {"variant": "paulista", "format": "swiss",
+                                                "rounds": 2, "late_start": late})
+            assert status == 400 and "late_start" in refused["message"], (late, refused)
+        made = _create(server, late_start={"after_minutes": 90, "start_score": 11})
+        for name in ("A", "B", "C", "D"):
+            assert _register(server, made, name)[0] == 201
+        assert _organise(server, made, "close")[0] == 200
+        assert _organise(server, made, "round")[0] == 200
+        clock[0] += 90 * 60
+        assert _organise(server, made, "round")[0] == 200
+        view = _view(server, made)
+    assert view["state"] == "over"
+    games = [[g for p in r["pairings"] for g in p["games"]] for r in view["round_data"]]
+    assert [[g["late"] for g in r] for r in games] == [[False, False], [True, True]]
+    assert all(min(g["score"]) >= 11 for g in games[1])
+    assert verify_archive(_archive(data, made)) == []
+
+
+def test_a_table_made_before_the_time_keeps_its_variant_after_a_restart(tmp_path: Path
+                                                                         ) -> None:
+    data = tmp_path / "data"
+    with running(data) as server:  # the first round starts at 1000 s: long ago for the
+        server.server.config.app.state.champs.now = lambda: 1_000.0  # clock after restart
+        made, people = _a_round_with_people(
+            server, late_start={"after_minutes": 90, "start_score": 11})
+    with running(data, Limits(rate=1000, burst=2000)) as server:  # the real clock now
+        status, mine = server.post(f"{API}/{made['championship']}/team",
+                                   {"key": people["team_key"]})
+        assert status == 200 and len(mine["tables"]) == 1
+        play_out([server.join(s["link"]) for s in mine["tables"][0]["seats"]])
+        after = _view(server, made)
+    assert after["state"] == "over" and after["problems"] == []
+    assert [g["late"] for p in after["round_data"][0]["pairings"] for g in p["games"]] == \
+        [False, False]
+    assert verify_archive(_archive(data, made)) == []

@@ -29,6 +29,8 @@ import re
 import secrets
 import sys
 import tempfile
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -57,7 +59,8 @@ KEYS_FILE = "serve.json"
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _HASH = re.compile(r"^[0-9a-f]{64}$")
 _ASSETS = Path(__file__).resolve().parent / "assets"
-CREATE_KEYS = {"variant", "upload", "format", "rounds", "best_of", "seeding", "title"}
+CREATE_KEYS = {"variant", "upload", "format", "rounds", "best_of", "seeding", "title",
+               "late_start"}
 TEAM_KEYS = {"key", "name", "players", "bot"}
 
 
@@ -96,7 +99,7 @@ class Hosted:
     organiser: str
     registration: str
     teams: dict[str, dict[str, Any]] = field(default_factory=dict)
-    tables: dict[str, dict[str, str]] = field(default_factory=dict)
+    tables: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: The results not taken (a log that did not verify), each once.
     problems: list[str] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -133,7 +136,7 @@ def _keys(data: Any, seats: int) -> dict[str, Any]:
     if not isinstance(tables, dict) or not all(
             isinstance(t, dict) and isinstance(t.get("server"), str) and
             _ID.match(t["server"]) and isinstance(t.get("watch"), str)
-            for t in tables.values()):
+            and type(t.get("late", False)) is bool for t in tables.values()):
         raise ValueError(f"{KEYS_FILE}: tables: a server table and a spectator token each")
     return data
 
@@ -141,8 +144,10 @@ def _keys(data: Any, seats: int) -> dict[str, Any]:
 class Championships:
     """The championships of a server, under ``DATA/championships``."""
 
-    def __init__(self, server: Host) -> None:
+    def __init__(self, server: Host, now: Callable[[], float] = time.time) -> None:
         self.server = server
+        #: The clock of the championships' time rules (``late_start``); tests set a fake one.
+        self.now = now
         self.root = server.store.root / FOLDER
         self.held: dict[str, Hosted] = {}
 
@@ -155,9 +160,12 @@ class Championships:
             if folder.is_symlink() or not folder.is_dir() or not _ID.match(folder.name):
                 continue
             try:
-                champ = load_archive(folder / ARCHIVE)
+                champ = load_archive(folder / ARCHIVE, self.clock)
                 data = _keys(json.loads(read_regular(folder / KEYS_FILE, 1 << 22)),
                              champ.seats_per_team)
+                if champ.definition.late_start is not None:  # as each table was made
+                    for table, entry in data["tables"].items():
+                        champ.given_late(table, entry.get("late") is True)
             except (TrucoError, OSError, ValueError, RecursionError) as exc:
                 print(f"truco serve: a championship not picked up: {folder.name}: {exc}",
                       file=sys.stderr)
@@ -167,6 +175,10 @@ class Championships:
                                             data["tables"])
             for entry in data["tables"].values():  # awaited by the championship: kept
                 self.server.unjoined.pop(entry["server"], None)
+
+    def clock(self) -> float:
+        """:attr:`now` read when called (a championship keeps this, not the clock)."""
+        return self.now()
 
     def save(self, h: Hosted) -> None:
         """The keys, then the archive (a crash between them leaves a key with nothing to
@@ -194,7 +206,8 @@ class Championships:
                     str(body.get("variant")) if house is None else Path(t) / HOUSE_FILE,
                     fmt=body.get("format", ""), rounds=body.get("rounds", 0),
                     best_of=body.get("best_of", 1), seeding=body.get("seeding", "draw"),
-                    seed=secrets.randbits(63), title=body.get("title", "Championship"))
+                    seed=secrets.randbits(63), title=body.get("title", "Championship"),
+                    late_start=body.get("late_start"), now=self.clock)
         cid = secrets.token_urlsafe(6)
         while cid in self.held or (self.root / cid).exists() or not cid[0].isalnum():
             cid = secrets.token_urlsafe(6)
@@ -280,9 +293,12 @@ class Championships:
                 players.append(str(bot))
                 names.append(f"{team} ({bot})")
         house = None if c.variant_yaml is None else (HOUSE_FILE, c.variant_yaml)
+        if spec.late and c.late_yaml is not None:  # the time rule's variant, as a house one
+            house = (HOUSE_FILE, c.late_yaml)
         table = self.server.store.create(c.definition.variant, players, names=names,
                                          hashes=hashes, house=house)
-        h.tables[spec.table] = {"server": table.id, "watch": table.spectator_token}
+        h.tables[spec.table] = {"server": table.id, "watch": table.spectator_token,
+                                **({"late": True} if spec.late else {})}
         return table
 
     async def refresh(self, h: Hosted, force: bool = False) -> None:
@@ -317,7 +333,8 @@ class Championships:
         state = "over" if c.is_over else "playing" if c.rounds else \
             "closed" if c.order else "registration"
         return {"championship": h.id, "title": d.title, "variant": d.variant,
-                "format": d.fmt, "best_of": d.best_of,
+                "format": d.fmt, "best_of": d.best_of, "late_start": None if
+                d.late_start is None else d.late_start.to_dict(),
                 "rounds": c.total_rounds if c.order else d.rounds, "state": state,
                 "teams": [t.to_dict() for t in c.teams.values()],
                 "standings": c.standings(), "round_data": rounds, "problems": h.problems}

@@ -8,6 +8,7 @@ and 3 team 1. ``EVEN`` ties every round (each rank is held by both teams)."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 
 import pytest
@@ -88,8 +89,33 @@ def test_G2_espadao_bastiao_sete_de_espadas_sete_belo_then_3_2_false_aces_figure
     assert _winner_of(["7h", "Jd", "6h", "5s"]) == 1  # sota over a false seven
     assert _winner_of(["Kc", "Qd", "Jh", "7s"]) == 1  # ... but 7s is a top card
     names = find_variant(G).data["card_names"]
-    assert names == {"As": "espadão", "Ac": "bastião", "7s": "sete de espadas",
-                     "7d": "sete belo"}
+    assert {c: names[c] for c in ("As", "Ac", "7s", "7d")} == {
+        "As": "espadão", "Ac": "bastião", "7s": "sete de espadas", "7d": "sete belo"}
+
+
+def test_G1_the_figures_are_named_as_the_table_names_them_in_words_only() -> None:
+    """card_names (presentation) names every J, Q, K of Gaudério's family as the table does,
+    sota, cavalo, rei of its suit, and a transcript tells them so; the names are not rules:
+    the fingerprint (a log's variant_sha256) is the one without them."""
+    from engine.transcript import transcript
+
+    suits = {"s": "espadas", "c": "bastos", "h": "copas", "d": "ouros"}
+    figures = {"J": "sota", "Q": "cavalo", "K": "rei"}
+    for name in ("gauderio", G, "truco-de-amostra"):
+        names = find_variant(name).data["card_names"]
+        assert {c: n for c, n in names.items() if c[0] in figures} == {
+            r + s: f"{figure} de {suit}" for r, figure in figures.items()
+            for s, suit in suits.items()}
+        plain = {k: v for k, v in find_variant(name).data.items() if k != "card_names"}
+        assert find_variant(name).fingerprint == rules_from_data(plain).fingerprint
+    log = Path(__file__).resolve().parents[1] / "replays" / "gauderio-seed1.jsonl"
+    told = transcript(log.read_bytes(), log.name)
+    assert "Ana plays J♥ (sota de copas)\n" in told
+    assert "Ana: 6♠ Q♠ (cavalo de espadas) A♠ (espadão) |" in told
+    assert "Duda: 5♥ 3♦ K♥ (rei de copas)\n" in told
+    assert re.search(r"[JQK][♠♣♥♦](?! \()", told) is None  # no figure told bare
+    paulista = find_variant("paulista").data.get("card_names") or {}
+    assert not {c for c in paulista if c[0] in figures}  # Paulista names no figure
 
 
 def test_G3_the_engine_table_has_fourteen_levels() -> None:

@@ -36,7 +36,7 @@ def test_G32_a_flor_shown_at_the_end_is_no_raise(capsys: pytest.CaptureFixture[s
     m = match("gauderio", deal(0, "Qs 2s 3s | 4c 5d 6h | 4d 5h 6c | 7h Kd Jc"))
     out = _run(m, "a\n" * 3, capsys)  # sing the flor, then play the strongest cards
     assert "raised with" not in out
-    assert "  shown for the flor: you Q♠\n" in out
+    assert "  shown for the flor: you Q♠ (cavalo de espadas)\n" in out
 
 
 def test_G30_declarations_are_said_by_the_players_names(

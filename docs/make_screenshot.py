@@ -9,6 +9,8 @@ marks (``--analysis`` with ``truco replay``).
     python docs/make_screenshot.py --analysis # writes docs/analysis.png
     python docs/make_screenshot.py --step 19 --out /tmp/x.png
 
+docs/make_screenshots.py makes the set of docs/screenshots/ (both languages, two widths).
+
 Needs the ``browser`` extra (``pip install -e '.[browser]'``) and ``apt-get install chromium``
 (or ``TRUCO_CHROMIUM=PATH``).
 """

@@ -31,7 +31,7 @@ SLOW_FILES = frozenset({"test_serve_flood.py",
                         "test_analysis_variants.py", "test_docs_commands.py",
                         "test_new_kind.py", "test_analysis_exact.py",
                         "test_serve_championship.py", "test_champ_load.py",
-                        "test_serve_champ_browser.py"})
+                        "test_serve_champ_browser.py", "test_analysis_layout_browser.py"})
 
 
 @pytest.fixture(autouse=True)

@@ -139,3 +139,19 @@ def test_without_a_time_rule_nothing_changes() -> None:
     bad = {**c.current_definition().to_dict(), "late_start": {"after_minutes": 1}}
     with pytest.raises(ChampionshipError, match="late_start: missing start_score"):
         Definition.from_dict(bad)
+
+
+def test_the_late_variant_leaves_the_championship_s_rules_as_they_were() -> None:
+    """The late variant is made from the championship's rules, whose data the process caches
+    and shares: it once wrote ``match.start_score`` into them, and every Paulista played in
+    the same process after a late championship started at 11 (the suite's playthroughs)."""
+    from engine.championship.core import late_variant
+    from engine.championship.model import LateStart
+    from engine.variant import find_variant
+
+    rules = find_variant("paulista")
+    before = json.dumps(rules.data, sort_keys=True)
+    text, late = late_variant(rules, LateStart(after_minutes=90, start_score=11))
+    assert "start_score: 11" in text and late.match.start(1, late.teams) != [0, 0]
+    assert json.dumps(rules.data, sort_keys=True) == before
+    assert json.dumps(find_variant("paulista").data, sort_keys=True) == before

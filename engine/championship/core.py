@@ -416,7 +416,9 @@ def late_variant(rules: Rules, late: LateStart) -> tuple[str, Rules]:
                                 f"target ({target}), found {late.start_score}")
     data = resolved_document(rules.data)
     data["name"] = f"{rules.name}-late"
-    data.setdefault("match", {})["start_score"] = late.start_score
+    # a new "match" mapping: the resolved document shares its nested mappings with the
+    # rules' own data (cached for the process), which must not change
+    data["match"] = {**data.get("match", {}), "start_score": late.start_score}
     text: str = yaml.safe_dump(data, sort_keys=True, allow_unicode=True, width=100)
     return text, rules_from_text(text)
 

@@ -31,13 +31,13 @@ if TYPE_CHECKING:
     from engine.cards import Card
     from engine.rules import Rules
 
-__all__ = ["EndOfHand", "LastHand", "Lister", "MatchView", "Moves"]
+__all__ = ["EndOfHand", "LastHandRecord", "Lister", "MatchView", "Moves"]
 
 #: ``lister(match, seat or None, out)``: append the legal moves of a kind (in the ``answer``
 #: state: of ``seat``, one of the seats that may answer).
 Lister = Callable[["MatchView", "int | None", "list[Action]"], None]
 #: The public record of the hand that ended last: (number, played, shown, rounds, blind).
-LastHand = tuple[int, list[Played], list[tuple[int, "Card"]], list["int | None"], bool]
+LastHandRecord = tuple[int, list[Played], list[tuple[int, "Card"]], list["int | None"], bool]
 
 
 class EndOfHand(Protocol):
@@ -113,7 +113,7 @@ class MatchView:
     #: The round in play.
     round: RoundState
     #: The public record of the hand that ended last, or ``None`` before the first ends.
-    last_hand: LastHand | None
+    last_hand: LastHandRecord | None
     #: The variant's moves and what the move kinds read of its rules.
     move_table: Moves
     #: Whether the match is decided: set when the machine enters ``match_over``.

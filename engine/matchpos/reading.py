@@ -19,10 +19,8 @@ from engine.state import NO_OWN, Played
 
 if TYPE_CHECKING:
     from engine.rules import Rules
-    from engine.view import MatchView
+    from engine.view import LastHandRecord, MatchView  # the last hand as Match holds it
 
-#: The last hand's record, as :attr:`Match.last_hand` holds it.
-LastHandRecord = tuple[int, list[Played], list[tuple[int, Card]], list[int | None], bool]
 #: A show: the seat and his cards.
 Show = tuple[int, tuple[Card, ...]]
 

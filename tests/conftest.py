@@ -31,7 +31,11 @@ SLOW_FILES = frozenset({"test_serve_flood.py",
                         "test_analysis_variants.py", "test_docs_commands.py",
                         "test_new_kind.py", "test_analysis_exact.py",
                         "test_serve_championship.py", "test_champ_load.py",
-                        "test_serve_champ_browser.py", "test_analysis_layout_browser.py"})
+                        "test_serve_champ_browser.py", "test_analysis_layout_browser.py",
+                        "test_position.py", "test_position_refusals.py",
+                        "test_analysis.py", "test_analysis_stream.py",
+                        "test_hostile_variants.py", "test_bot_protocol_doc.py",
+                        "test_compare.py", "test_simulate_every_variant.py"})
 
 
 @pytest.fixture(autouse=True)

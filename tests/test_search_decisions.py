@@ -82,6 +82,7 @@ def report_lines(report: dict[str, Any]) -> str:
                    for x in [head, *report["decisions"]])
 
 
+@pytest.mark.slow  # the search at default settings over three whole logs
 @pytest.mark.parametrize("replay", ANALYSED)
 def test_analyze_report(snapshot: Any, replay: str) -> None:
     snapshot.snapshot_dir = SNAPSHOTS

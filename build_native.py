@@ -46,6 +46,7 @@ MODULES = (
     "engine/moves/accept.py",
     "engine/moves/answers.py",
     "engine/moves/bets.py",
+    "engine/moves/names.py",  # its Final names inlined where the compiled kinds read them
     "engine/moves/concede.py",
     "engine/moves/deal.py",
     "engine/moves/decide.py",

@@ -63,6 +63,7 @@ from engine.moves import KINDS, PHASES, load_kinds
 from engine.moves.answers import answering_seats
 from engine.moves.deal import seeded as seeded_deal
 from engine.moves.draw import draw_first_dealer
+from engine.moves.names import DEAL_KIND
 from engine.moves.scoring import new_hand
 from engine.observation import Observation, blind_places, observe
 from engine.rules import Rules
@@ -131,7 +132,7 @@ class Match(MatchView):
             why = self.deal_problem(queued_deal, (dealer + k) % rules.players)
             if why is not None:
                 self._illegal(queued_deal, why)
-        if self.state == "deal":
+        if self.state == DEAL:
             self.deal_next()
         for ref in getattr(PHASES.get(self.state), "enter", ()):  # as entering it runs them
             ruling = Ruling()
@@ -431,7 +432,7 @@ class Match(MatchView):
 
     def _not_now(self, action: Action | Deal) -> NoReturn:
         """Refuse a move whose trigger the machine does not have from the current state."""
-        kind = "deal" if isinstance(action, Deal) else action.kind
+        kind = DEAL_KIND if isinstance(action, Deal) else action.kind
         if kind == "pass":
             self._illegal(action, Why("not_a_move", "a pass declines a bot's offer to raise "
                                                     "out of turn; it is not a move"))
@@ -453,11 +454,11 @@ class Match(MatchView):
     def deal(self, deal: Deal) -> None:
         """Start the awaited hand with recorded cards. Raises :class:`IllegalMoveError` if it
         is not a deal of this variant for this dealer."""
-        if "deal" not in self.move_table.triggers[self.state]:
+        if DEAL_KIND not in self.move_table.triggers[self.state]:
             self._not_now(deal)
         ruling = Ruling()
         ruling.model = self
-        if not self._events["deal"].trigger_move(self, deal, ruling):
+        if not self._events[DEAL_KIND].trigger_move(self, deal, ruling):
             self._illegal(deal, ruling.why or "not a deal now")
 
     def deal_next(self) -> None:
@@ -475,7 +476,7 @@ class Match(MatchView):
             move = ([list(h) for h in nxt.hands], nxt.vira)  # checked when queued
         else:
             return
-        self.chance("deal", move)
+        self.chance(DEAL_KIND, move)
 
     def chance(self, kind: str, move: Any) -> bool:
         """A move the engine makes itself (the chance step, a cut not offered): not logged,

@@ -71,6 +71,7 @@ from transitions.core import Event
 from engine.actions import Action
 from engine.cards import CARD_CODES, Card
 from engine.moves import KINDS, PHASES, Lister, fresh_own, hand_end_hooks, load_kinds
+from engine.moves.names import ACCEPT_KIND, DECIDE_KIND, FOLD_KIND, PLAY_KIND, RAISE_KIND
 from engine.rules import Rules
 from engine.ruling import CONDITIONS, EFFECTS, Callback, Ruling
 from engine.state import Phase
@@ -401,8 +402,9 @@ class MoveTable(Moves):
         n = rules.players
         self.players = n
         deck = rules.deck
-        self.play = [[Action("play", s, c) for c in range(CARD_CODES)] for s in range(n)]
-        self.covered = [[Action("play", s, c, True) for c in range(CARD_CODES)] for s in range(n)]
+        self.play = [[Action(PLAY_KIND, s, c) for c in range(CARD_CODES)] for s in range(n)]
+        self.covered = [[Action(PLAY_KIND, s, c, True) for c in range(CARD_CODES)]
+                        for s in range(n)]
         # P7: the 0-based round from which a card may be covered (never, without covered cards)
         self.covered_from = rules.covered_from_round - 1 if rules.covered_allowed else 99
         #: Whether a play constraint of the ``play`` block applies to cards (P7, C7 house)
@@ -410,11 +412,11 @@ class MoveTable(Moves):
                             or rules.no_cover_after_partner
                             or rules.highest_after_tied_first or rules.raiser_must_kill)
         cards: list[Card | None] = list(deck) if rules.name_card else [None]
-        self.raises = {(s, step.value, c): Action("raise", s, c, False, step.value)
+        self.raises = {(s, step.value, c): Action(RAISE_KIND, s, c, False, step.value)
                        for s in range(n) for step in rules.ladder for c in cards}
-        self.accept = [Action("accept", s) for s in range(n)]
-        self.fold = [Action("fold", s) for s in range(n)]
-        self.decide = [(Action("decide", s, play_on=True), Action("decide", s, play_on=False))
+        self.accept = [Action(ACCEPT_KIND, s) for s in range(n)]
+        self.fold = [Action(FOLD_KIND, s) for s in range(n)]
+        self.decide = [(Action(DECIDE_KIND, s, play_on=True), Action(DECIDE_KIND, s, play_on=False))
                        for s in range(n)]
         values = [rules.initial_value, *(step.value for step in rules.ladder)]
         # C8: the only raise from each value is to the next step (none at the top)

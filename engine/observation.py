@@ -23,6 +23,8 @@ from engine.moves import hands_seen, kind_states, last_hand_hidden
 from engine.moves.bets import Declared as Declared
 from engine.moves.bets import SideBetView as SideBetView
 from engine.moves.bets import side_view
+from engine.moves.names import PLAY_KIND
+from engine.state import PLAY
 
 if TYPE_CHECKING:
     from engine.rules import Rules
@@ -146,7 +148,7 @@ def observe(m: MatchView, seat: int) -> Observation:
         "hand_number": m.hand_number,
         "dealer": m.dealer,
         "mao": m.mao,
-        "turn": m.round.turn if m.state == "play" else None,
+        "turn": m.round.turn if m.state == PLAY else None,
         "round": m.round.number + 1,
         "hand": None if blind else [card_name(c) for c in hand],
         "hand_size": len(hand),
@@ -226,7 +228,7 @@ def blind_places(m: MatchView, seat: int) -> Sequence[Card]:
 def _blind_view(action: Action, places: Sequence[Card]) -> Action:
     """A play of a blind hand (P6) as its seat sees it: by the card's position (0-based) in
     ``places`` (:func:`blind_places`)."""
-    if action.kind == "play":
+    if action.kind == PLAY_KIND:
         assert action.card is not None
         return Action.play_at(action.seat, places.index(action.card), action.covered)
     return action

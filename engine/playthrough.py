@@ -28,6 +28,7 @@ from engine.cards import card_pretty, parse_card
 from engine.errors import IllegalMoveError, PositionError
 from engine.game import Checkpoint, Match, resolve_rules
 from engine.moves.draw import draw_first_dealer, drawn
+from engine.moves.names import ACCEPT_KIND, DECIDE_KIND, FOLD_KIND, PLAY_KIND, RAISE_KIND
 from engine.observation import last_hand_view
 from engine.rules import NOT_RULES, Rules
 from engine.shuffle import SplitMix64
@@ -36,7 +37,8 @@ from engine.variant import variant_files
 
 #: How often each kind of move is drawn, relative to the others present: mostly cards, so that
 #: hands reach their later rounds and special hands, with raises, folds and accepts mixed in.
-KIND_WEIGHTS: dict[str, int] = {"play": 10, "raise": 1, "accept": 2, "fold": 1, "decide": 1}
+KIND_WEIGHTS: dict[str, int] = {PLAY_KIND: 10, RAISE_KIND: 1, ACCEPT_KIND: 2, FOLD_KIND: 1,
+                                DECIDE_KIND: 1}
 #: The move chooser's generator is seeded with ``seed ^ MOVES_SALT``, so that it is not the
 #: same stream as the seeded deals.
 MOVES_SALT = 0x6D6F766573  # "moves"

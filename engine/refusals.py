@@ -9,6 +9,7 @@ from engine.actions import Action
 from engine.cards import card_name
 from engine.game import Match
 from engine.i18n import _, person
+from engine.moves.names import RAISE_KIND
 from engine.tui import seat_label
 from engine.words import pretty
 
@@ -49,7 +50,7 @@ def refusal(code: str, text: str, action: Action, match: Match, me: int,
     if code == "raise_not_allowed":
         return no_raise_now(match)
     if code == "not_your_turn":
-        if action.kind == "raise":
+        if action.kind == RAISE_KIND:
             return _("a raise only on your own turn (P4, G16)")
         return _("it is not your turn: {who} plays").format(
             who=seat_label(match.turn, me, names, match.rules.team_of))

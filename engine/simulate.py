@@ -45,6 +45,7 @@ from engine.cluster import (
 from engine.fileio import atomic_write_text
 from engine.game import NORMAL, Checkpoint, Match, resolve_rules
 from engine.logformat import Recorder, header_variant
+from engine.moves import names as kn
 from engine.rules import Rules
 from engine.state import PLAY
 from engine.variant import looks_like_path
@@ -165,7 +166,7 @@ class _Tally:
         }
         if r.side_bets:  # G22-G32: per bet, settled, accepted, won by the mão's team, points
             # a flor also: contested, won by the mão's team (contested or not), G38-G40
-            self.data["side_bets"] = {b.name: [0] * (7 if b.kind == "flor" else 5)
+            self.data["side_bets"] = {b.name: [0] * (7 if b.kind == kn.FLOR_KIND else 5)
                                       for b in r.side_bets}
         self._mao = match.mao
         self._game_hands = 0
@@ -191,26 +192,26 @@ class _Tally:
         m = self.match
         if self._before is None:
             self._before = (m.hand.pending, m.hand_number, m.special)
-            if action.kind == "raise" and m.state == PLAY and action.seat != m.turn:
+            if action.kind == kn.RAISE_KIND and m.state == PLAY and action.seat != m.turn:
                 self.data["out_of_turn_raises"] += 1  # M3: while another seat's card is awaited
             return
         pending, hand_number, special = self._before
         self._before = None
         steps = d["steps"]
-        if action.kind == "raise" and (  # not a raise penalised (P5, M5)
+        if action.kind == kn.RAISE_KIND and (  # not a raise penalised (P5, M5)
                 special == NORMAL or m.rules.special_hands[special - 1].raises == "allowed"):
             steps[str(action.value)][0] += 1
             if pending is not None:  # a raise back accepts the pending raise
                 steps[str(pending[1])][1] += 1
-        elif action.kind == "accept" and pending is not None:
+        elif action.kind == kn.ACCEPT_KIND and pending is not None:
             steps[str(pending[1])][1] += 1
-        elif action.kind == "fold" and pending is not None and checkpoints:
+        elif action.kind == kn.FOLD_KIND and pending is not None and checkpoints:
             # (a partner's fold that leaves the answer to the others ends nothing: not counted)
             steps[str(pending[1])][2] += 1
             d["folds"] += 1
-        elif action.kind == "concede":
+        elif action.kind == kn.CONCEDE_KIND:
             d["concedes"] += 1
-        elif action.kind == "decide":
+        elif action.kind == kn.DECIDE_KIND:
             d["one_team"][4 if action.play_on else 5] += 1
         hand_done = side_done = False
         for cp in checkpoints:
@@ -584,7 +585,7 @@ def _side_bets(rules: Rules, tallies: Sequence[Tally], hands: int) -> list[dict[
             "mao_team_rate": _ratio(mao, accepted),
             "points": points, "average_points": _ratio(points, settled),
             "average_accepted_points": _ratio(acc_points, accepted)})
-        if bet.kind == "flor":  # G38-G40: sung, contested, won by the mão's team
+        if bet.kind == kn.FLOR_KIND:  # G38-G40: sung, contested, won by the mão's team
             contested, mao_all = (sum(t["side_bets"][bet.name][i] for t in tallies)
                                   for i in (5, 6))
             bets[-1].update({"sung": settled, "contested": contested,

@@ -29,6 +29,7 @@ from engine.actions import Action
 from engine.bots.base import seat_view
 from engine.game import Checkpoint, Match
 from engine.logread import LogItem, read_log
+from engine.moves.names import CUT_KIND, DEAL_KIND
 from engine.observation import Observation
 from engine.replay import Replayer, Visitor, replay
 from engine.replay.identity import LogDigest
@@ -36,7 +37,7 @@ from engine.rules import Rules
 from engine.state import PLAY
 
 #: Phases whose moves are not decisions (see the module docstring).
-NOT_DECISIONS = frozenset({"cut", "deal"})
+NOT_DECISIONS = frozenset({CUT_KIND, DEAL_KIND})
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from typing import Protocol
 from engine.actions import Action
 from engine.game import Match
 from engine.moves import PHASES
+from engine.moves.names import PLAY_KIND, RAISE_KIND
 from engine.observation import Observation, blind_places
 from engine.rules import Rules
 from engine.shuffle import MASK64, SplitMix64
@@ -272,7 +273,7 @@ def viewed_moves(match: Match, seat: int, legal: Sequence[Action]) -> list[Actio
     places = blind_places(match, seat)  # held, or as dealt (play.blind_places, house)
     view = []
     for a in moves:
-        if a.card is not None and a.card in hand and a.kind in ("play", "raise"):
+        if a.card is not None and a.card in hand and a.kind in (PLAY_KIND, RAISE_KIND):
             a = Action(a.kind, a.seat, None, a.covered, a.value, position=places.index(a.card))
         view.append(a)
     return view

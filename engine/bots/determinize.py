@@ -42,6 +42,7 @@ from engine.errors import PositionError
 from engine.game import Match
 from engine.moves import kind_states
 from engine.moves.deal import decider_seat
+from engine.moves.names import FLOR_KIND
 from engine.moves.play import round_outcome
 from engine.observation import Observation
 from engine.position import POSITION_FORMAT, build, build_like
@@ -248,7 +249,7 @@ class Determinizer:
         cards_per = rules.cards_per_player
         no_flor: list[tuple[SideBet, int]] = []
         for view, bet in zip(obs.get("side_bets") or (), rules.side_bets, strict=False):
-            if bet.kind != "flor":
+            if bet.kind != FLOR_KIND:
                 continue
             sung = view.get("sung") or []
             compared = {d["seat"]: d["points"] for d in view["declared"]
@@ -338,7 +339,7 @@ class Determinizer:
         if not rules.side_bets:
             return {}
         entries: list[dict[str, Any]] = []
-        flor = {b.name: b for b in rules.side_bets if b.kind == "flor"}
+        flor = {b.name: b for b in rules.side_bets if b.kind == FLOR_KIND}
         killed = {name for view in obs["side_bets"] if view["bet"] in flor and view.get("sung")
                   for name in flor[view["bet"]].kills}  # G37: a flor sung kills the unsettled
         vira = parse_card(obs["vira"]) if obs["vira"] is not None else None
@@ -360,7 +361,7 @@ class Determinizer:
                 "shown": shown})
             if flor:  # G37-G41: what was killed, who sang, the flores that scored
                 entries[-1]["killed"] = view["bet"] in killed and not view["settled"]
-                if bet.kind == "flor":
+                if bet.kind == FLOR_KIND:
                     sung = list(view.get("sung") or [])
                     entries[-1]["sung"] = sung
                     entries[-1]["flores"] = self._flores(obs, view, bet, dealt)
@@ -396,7 +397,7 @@ class Determinizer:
             shown = [parse_card(c) for c in public]
             found = []
             codes = {c: parse_card(c) for c in pool}  # each card parsed once, not per combo
-            flor = bet.kind == "flor"
+            flor = bet.kind == FLOR_KIND
             for combo in combinations(pool, want):
                 cards = shown + [codes[c] for c in combo]
                 if (not flor or is_flor(bet, cards, vira)) and (

@@ -43,6 +43,7 @@ from engine.bots.playout import hand_over, real_move
 from engine.bots.winchance import win_chance
 from engine.errors import IllegalMoveError
 from engine.game import Match
+from engine.moves.names import CONCEDE_KIND, FOLD_KIND, PLAY_KIND
 from engine.position import build
 from engine.rules import Rules
 from engine.sidebets import BetState
@@ -169,9 +170,9 @@ class Solver:
 
         def rank(child: tuple[Action | None, int]) -> tuple[int, ...]:
             a = child[0]
-            if a is None or a.kind not in ("fold", "concede", "play"):
+            if a is None or a.kind not in (FOLD_KIND, CONCEDE_KIND, PLAY_KIND):
                 return (2,)
-            if a.kind == "play" and a.card is not None:
+            if a.kind == PLAY_KIND and a.card is not None:
                 return (1, a.covered, -strength[a.card])
             return (0,)
         return rank

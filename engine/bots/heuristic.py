@@ -43,6 +43,18 @@ from mypy_extensions import mypyc_attr
 from engine.actions import Action
 from engine.bots.base import MatchShim
 from engine.cards import card_name
+from engine.moves.names import (
+    ACCEPT_KIND,
+    CONCEDE_KIND,
+    DECIDE_KIND,
+    ENVIDO_KIND,
+    FLOR_KIND,
+    FOLD_KIND,
+    NAO_QUERO_KIND,
+    PLAY_KIND,
+    QUERO_KIND,
+    RAISE_KIND,
+)
 from engine.moves.outcome import hand_result
 from engine.observation import Observation, SideBetView
 from engine.rules import Rules
@@ -75,7 +87,7 @@ class HeuristicBot:
         #: a call, :func:`engine.moves.bets.bet_of_call`).
         self._envido_of: dict[str, SideBet] = {}
         for bet in rules.side_bets:
-            if bet.kind == "envido":
+            if bet.kind == ENVIDO_KIND:
                 for call in bet.calls:
                     self._envido_of.setdefault(call, bet)
 
@@ -158,7 +170,7 @@ class HeuristicBot:
     def _bet_call(self, obs: Observation, legal: Sequence[Action]) -> Action | None:
         """Start the side bet on good points: real envido from 30, envido from 27, the falta
         from 31 when behind (or when the opponents are near the target anyway)."""
-        offered = [a for a in legal if a.kind == "envido" and a.call in self._envido_of]
+        offered = [a for a in legal if a.kind == ENVIDO_KIND and a.call in self._envido_of]
         if not offered:
             return None
         bet = self._envido_of[offered[0].call or ""]  # several bets open: the first offered
@@ -184,13 +196,13 @@ class HeuristicBot:
         pts, margin = self._bet_points(obs, view)
         depth = len(view["calls"])
         falta = self._bets[view["bet"]].chains[tuple(view["calls"])].accepted is None
-        raises = [a for a in legal if a.kind == "envido"]
+        raises = [a for a in legal if a.kind == ENVIDO_KIND]
         if raises and pts >= 30 + depth:
             return raises[-1] if pts >= 32 else raises[0]
         accept_at = 25 + depth + (3 if falta else 0)
         if falta and margin <= 6:
             accept_at -= 2  # they are near the target: the falta costs little more
-        kind = "quero" if pts >= accept_at else "nao_quero"
+        kind = QUERO_KIND if pts >= accept_at else NAO_QUERO_KIND
         return next((a for a in legal if a.kind == kind), legal[0])
 
     def _flor(self, obs: Observation, legal: Sequence[Action]) -> Action:
@@ -202,15 +214,15 @@ class HeuristicBot:
         pts = flor["my_points"] or 0
         if obs["mao"] == obs["seat"]:
             pts += 1  # the mão wins ties (G34)
-        songs = {a.call or "": a for a in legal if a.kind == "flor"}
+        songs = {a.call or "": a for a in legal if a.kind == FLOR_KIND}
         if obs["phase"] == Phase.BET_ANSWER:  # a contra-flor waits for this team's answer
             if songs and pts >= 35:
                 return next(iter(songs.values()))
-            kind = "quero" if pts >= 30 else "nao_quero"
+            kind = QUERO_KIND if pts >= 30 else NAO_QUERO_KIND
             return next((a for a in legal if a.kind == kind), legal[0])
         if len(songs) == 1:
             return next(iter(songs.values()))
-        bet = next(b for b in self.rules.side_bets if b.kind == "flor")
+        bet = next(b for b in self.rules.side_bets if b.kind == FLOR_KIND)
         chains = bet.flor_chains or {}
         plain = bet.calls[0]
         concede = [c for c in songs if chains[(c,)].at_once == "concede"]
@@ -245,7 +257,7 @@ class HeuristicBot:
         else:
             threshold = 0.95
         want = s >= threshold
-        return next((a for a in legal if a.kind == "decide" and a.play_on is want), legal[0])
+        return next((a for a in legal if a.kind == DECIDE_KIND and a.play_on is want), legal[0])
 
     def _weigh(self, cards: Sequence[str], manilhas: Sequence[str]) -> float:
         """The cards' worth for a decision (M5): the best three powers, weighed 1, 0.6, 0.3."""
@@ -267,24 +279,24 @@ class HeuristicBot:
         if theirs + pending["value"] >= target > theirs + obs["value"]:
             accept_at += 0.1  # accepting and losing would lose the game
         fold_loses_game = theirs + obs["value"] >= target
-        raises = [a for a in legal if a.kind == "raise"]
+        raises = [a for a in legal if a.kind == RAISE_KIND]
         if raises and s >= 1.3 + 0.12 * (level + 1):
             return self._raise_with(obs, raises)
-        kind = "accept" if fold_loses_game or s >= accept_at else "fold"
+        kind = ACCEPT_KIND if fold_loses_game or s >= accept_at else FOLD_KIND
         return next(a for a in legal if a.kind == kind)
 
     def _play_or_raise(self, obs: Observation, legal: Sequence[Action]) -> Action:
         if legal[-1].kind == "pass":  # offered a raise out of turn (M3): only on a strong hand
-            raises = [a for a in legal if a.kind == "raise"]
+            raises = [a for a in legal if a.kind == RAISE_KIND]
             if raises and self._wants_raise(obs, raises[0].value or 0, bluff=False):
                 return self._raise_with(obs, raises)
             return legal[-1]
         if obs["blind"]:
             return self._blind(obs, legal)
-        if legal[-1].kind == "concede" and self._hopeless(obs):
+        if legal[-1].kind == CONCEDE_KIND and self._hopeless(obs):
             return legal[-1]
-        raises = [a for a in legal if a.kind == "raise"]
-        plays = [a for a in legal if a.kind == "play"]
+        raises = [a for a in legal if a.kind == RAISE_KIND]
+        plays = [a for a in legal if a.kind == PLAY_KIND]
         if raises and self._wants_raise(obs, raises[0].value or 0):
             return self._raise_with(obs, raises)
         if not plays:
@@ -293,7 +305,7 @@ class HeuristicBot:
 
     def _blind(self, obs: Observation, legal: Sequence[Action]) -> Action:
         """P6: the cards are hidden (the plays name positions); the first card, face up."""
-        return next((a for a in legal if a.kind == "play" and not a.covered), legal[0])
+        return next((a for a in legal if a.kind == PLAY_KIND and not a.covered), legal[0])
 
     def _wants_raise(self, obs: Observation, value: int, *, bluff: bool = True) -> bool:
         s = self._estimate(obs, list(obs["hand"] or []))

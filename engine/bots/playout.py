@@ -28,6 +28,7 @@ from engine.cards import Card
 from engine.errors import IllegalMoveError
 from engine.game import Checkpoint, Match
 from engine.moves import KINDS, PHASES
+from engine.moves.names import PLAY_KIND
 from engine.state import DEAL, MATCH_OVER, PLAY
 from engine.view import Moves
 
@@ -92,7 +93,7 @@ def hand_over(m: Match) -> bool:
 
 
 #: The ``play`` kind's lister: the plays of the seat whose card is awaited.
-_PLAYS = KINDS["play"].lister
+_PLAYS = KINDS[PLAY_KIND].lister
 
 
 def _opens(state: str) -> bool:
@@ -108,7 +109,7 @@ def real_move(m: Match, move: Action) -> Action | None:
         return None
     if move.position is not None:
         card: Card = m.hand.hands[move.seat][move.position]
-        if move.kind == "play":
+        if move.kind == PLAY_KIND:
             return Action.play(move.seat, card, move.covered)
         return Action(move.kind, move.seat, card, move.covered, move.value)
     return move
@@ -119,9 +120,9 @@ def greedy(m: Match, legal: Sequence[Action]) -> Action:
     the second strongest if the strongest is a manilha); with the partners winning the round,
     the weakest; else the weakest card that wins the round, else one that ties, else the
     weakest. Face up, never a raise or a concession (unless nothing else is legal)."""
-    plays = [a for a in legal if a.kind == "play" and not a.covered]
+    plays = [a for a in legal if a.kind == PLAY_KIND and not a.covered]
     if not plays:
-        plays = [a for a in legal if a.kind == "play"]
+        plays = [a for a in legal if a.kind == PLAY_KIND]
         if not plays:
             return legal[0]
     hand = m.hand

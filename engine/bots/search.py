@@ -67,6 +67,7 @@ from engine.bots.playout import try_move
 from engine.bots.sound import SoundBot
 from engine.bots.winchance import WinChance as WinChance
 from engine.bots.winchance import win_chance
+from engine.moves.names import RAISE_KIND
 from engine.observation import Observation
 from engine.rules import Rules
 from engine.shuffle import SplitMix64
@@ -131,9 +132,10 @@ class SearchBot:
                 counts[i] += 1
         # the best mean, a raise's less the margin; on a tie, not a raise, then the first
         margin = self.raise_margin
+        raising = [a.kind == RAISE_KIND for a in legal_actions]
         best = max(range(k), key=lambda i: ((totals[i] / counts[i] if counts[i] else -1.0)
-                                            - (margin if legal_actions[i].kind == "raise" else 0),
-                                            legal_actions[i].kind != "raise", -i))
+                                            - (margin if raising[i] else 0),
+                                            not raising[i], -i))
         return legal_actions[best]
 
     def judge(self, observation: Observation) -> float:

@@ -38,6 +38,7 @@ from engine.bots.base import MatchShim
 from engine.bots.heuristic import HeuristicBot
 from engine.bots.winchance import win_chance
 from engine.cards import card_name
+from engine.moves.names import ACCEPT_KIND, FOLD_KIND, RAISE_KIND
 from engine.moves.outcome import hand_result
 from engine.observation import Observation
 from engine.rules import Rules
@@ -64,14 +65,14 @@ class SoundBot(HeuristicBot):
         now, raised = obs["value"], pending["value"]
         fold = self._after(obs, -now)
         accept = p * self._after(obs, raised) + (1 - p) * self._after(obs, -raised)
-        raises = [a for a in legal if a.kind == "raise"]
+        raises = [a for a in legal if a.kind == RAISE_KIND]
         if raises:
             more = raises[0].value or raised
             again = min(self._after(obs, raised),
                         p * self._after(obs, more) + (1 - p) * self._after(obs, -more))
             if again > max(accept, fold) + EDGE:
                 return self._raise_with(obs, raises)
-        kind = "accept" if accept >= fold else "fold"
+        kind = ACCEPT_KIND if accept >= fold else FOLD_KIND
         return next((a for a in legal if a.kind == kind), legal[0])
 
     def _wants_raise(self, obs: Observation, value: int, *, bluff: bool = True) -> bool:

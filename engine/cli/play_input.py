@@ -11,11 +11,12 @@ from engine.actions import Action
 from engine.cards import COBERTA, RANKS, CardError, card_name, card_pretty, card_rank, parse_card
 from engine.i18n import _
 from engine.moves import KINDS
+from engine.moves.names import PLAY_KIND, RAISE_KIND
 from engine.rules import Rules
 
 #: The kind of a card typed alone (``4c``, ``4c coberta``, ``3``, ``#2``) and of a raise, read
 #: with the card it names (M4); every other kind's words are its own (``MoveKind.typed``).
-CARD_KIND, RAISE_KIND = "play", "raise"
+CARD_KIND = PLAY_KIND
 RAISE_WORDS = {"raise", "trucar", "truco", "pede"}
 COVER_WORDS = {"covered", "coberta", "coberto", "cover", "down", "encoberta"}
 QUIT_WORDS = {"quit", "exit", "sair"}  # not "q": a bare rank names a queen

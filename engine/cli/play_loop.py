@@ -17,7 +17,6 @@ from engine.cli.play_input import (
     MENU_LETTERS,
     PASS_WORDS,
     QUIT_WORDS,
-    RAISE_KIND,
     hint,
     parse_move,
 )
@@ -25,9 +24,10 @@ from engine.errors import IllegalMoveError
 from engine.game import Match
 from engine.i18n import _, person
 from engine.logformat import Recorder
+from engine.moves.names import RAISE_KIND
 from engine.observation import Observation
 from engine.refusals import no_raise_now, refusal
-from engine.state import HandState
+from engine.state import PLAY, HandState
 from engine.telling import describe, describe_checkpoint, menu_entry, menu_order
 from engine.tui import card_label, render_banner, render_table, seat_label
 from engine.words import card_names
@@ -131,7 +131,7 @@ class _Game:
         ask whether to; ``None`` passes. :func:`out_of_turn_raise` calls it at the person's
         place in playing order."""
         m = self.match
-        if m.state != "play" or self.quiet_hand == m.hand_number:
+        if m.state != PLAY or self.quiet_hand == m.hand_number:
             return None
         actor = m.turn
         legal = [a for a in m.legal_actions(self.seat) if a.kind == RAISE_KIND]

@@ -18,7 +18,7 @@ from engine.moves.outcome import hand_result
 from engine.moves.play import round_outcome
 from engine.moves.scoring import new_hand
 from engine.sidebets import FALTA, FLORES
-from engine.state import NORMAL
+from engine.state import DEAL, DECIDE, NORMAL
 
 if TYPE_CHECKING:
     from engine.rules import Rules
@@ -54,7 +54,7 @@ def check(m: MatchView, p: Position) -> None:
     start = _check_special(m, live)
     _check_bet(m, state)
     _check_shown(m, state)
-    if state == "decide":
+    if state == DECIDE:
         _check_decision(m)
     _check_rounds(m, p, live, start)
 
@@ -167,7 +167,7 @@ def _check_last_number(m: MatchView, p: Position, state: str) -> None:
 def _check_between_hands(m: MatchView, p: Position, state: str) -> None:
     """State ``deal`` (or a move before it, a cut): nothing dealt, called or raised yet; a
     seeded match never waits in ``deal``."""
-    if m.rng is not None and state == "deal":
+    if m.rng is not None and state == DEAL:
         raise refuse(Why("deal_awaited_with_seed",
                          "a seeded match deals the next hand at once: it never waits "
                          "in state deal"), "rng")

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from engine.cards import Card, card_name
 from engine.matchpos.schema import POSITION_FORMAT, Position
 from engine.moves import KINDS, kind_states
-from engine.state import NORMAL
+from engine.state import NORMAL, PLAY
 
 if TYPE_CHECKING:
     from engine.sidebets import BetState
@@ -110,5 +110,5 @@ def hand_has_moves(m: MatchView) -> bool:
     if hand.own != m.move_table.own:  # a kind's own state changed by a move (a give-up asked)
         return True
     rule = hand.rule
-    return m.state == "play" and rule is not None and rule.decision  # M5: decided
+    return m.state == PLAY and rule is not None and rule.decision  # M5: decided
 

@@ -12,6 +12,7 @@ from typing import Any
 from engine.errors import PositionError, Why
 from engine.moves import KINDS, PHASES
 from engine.schemas import base_schema, strict_validator
+from engine.state import DEAL
 
 #: The version of the position format (the ``position`` key).
 POSITION_FORMAT = 1
@@ -26,7 +27,7 @@ def refuse(why: Why, path: str) -> PositionError:
 
 
 #: The machine's own phases (no kind declares them), first and last, and what each waits for.
-_OWN_PHASES = (("deal", "the next hand's cards are awaited"),)
+_OWN_PHASES = ((DEAL, "the next hand's cards are awaited"),)
 _LAST_PHASE = "match_over"
 #: The base key before which the kinds' own state (:class:`engine.moves.KindState`) stands.
 _KINDS_BEFORE = "side_bets"
@@ -63,7 +64,7 @@ def between_hands(state: str) -> bool:
     """Whether nothing of the hand is dealt in ``state``: ``deal``, or a phase that opens the
     hand before its deal (a cut, :class:`engine.moves.Phase`)."""
     phase = PHASES.get(state)
-    return state == "deal" or (phase is not None and phase.opens)
+    return state == DEAL or (phase is not None and phase.opens)
 
 
 def key_path(parts: Sequence[str | int]) -> str:

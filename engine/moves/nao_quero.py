@@ -19,6 +19,7 @@ from engine.moves.bets import (
     settle,
 )
 from engine.moves.envido import has_side_bets
+from engine.moves.names import NAO_QUERO_KIND
 from engine.payload import LogEvent, Payload
 from engine.ruling import Ruling
 
@@ -65,7 +66,7 @@ def _told(a: Action, w: Words) -> str:
 
 
 KIND = register(MoveKind(
-    name="nao_quero", tell=_tell, menu=_menu, order=8, judge=_judge, effect=_effect,
+    name=NAO_QUERO_KIND, tell=_tell, menu=_menu, order=8, judge=_judge, effect=_effect,
     lister=_lister,
     transitions=lambda rules: answer_transitions("nao_quero", has_ladder(rules)),
     enabled=has_side_bets, payload=Payload(),

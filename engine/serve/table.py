@@ -39,12 +39,14 @@ from engine.errors import IllegalMoveError
 from engine.game import Match
 from engine.i18n import MARKS, _
 from engine.logformat import Recorder, dumps_event
+from engine.moves.names import PLAY_KIND, RAISE_KIND
 from engine.observation import Observation, to_json
 from engine.payload import NotationError
 from engine.refusals import refusal
 from engine.rules import Rules
 from engine.serve.fair import Seal
 from engine.simulate import bot_seed
+from engine.state import PLAY
 from engine.telling import menu_entry
 from engine.variant import load
 from engine.words import card_names, named, table_word
@@ -255,7 +257,7 @@ class Table:
         notify(m, self.bots)
         self._views.clear()
         for viewer, moves in self.recent.items():
-            seen = self.view(viewer)[1] if action.kind == "play" else None
+            seen = self.view(viewer)[1] if action.kind == PLAY_KIND else None
             moves.append(_public_move(action, m, seen, hand, self.rules))
             del moves[:-RECENT]
         if m.is_over:
@@ -306,7 +308,7 @@ class Table:
         """Offer the people present a raise out of turn before a bot's card (M3), once a
         position; whether anyone was offered it."""
         m = self.match
-        if not m.move_table.any_time or m.state != "play" or self.offered_at == self.moves:
+        if not m.move_table.any_time or m.state != PLAY or self.offered_at == self.moves:
             return False
         self.offered_at = self.moves
         self.offers = {s for s in self.hashes if s not in self.standins
@@ -457,7 +459,7 @@ def resume(match: Match, steps: Sequence[Action | Deal]) -> dict[int | None, lis
         done += 1
         if done > moves - RECENT:
             for viewer, listed in recent.items():
-                seen = None if step.kind != "play" else (
+                seen = None if step.kind != PLAY_KIND else (
                     public_view(match) if viewer is None else to_json(match.observation(viewer)))
                 listed.append(_public_move(step, match, seen, hand, match.rules))
     return recent
@@ -489,7 +491,7 @@ def _menu(obs: Observation, rules: Rules) -> list[dict[str, Any]]:
     out = []
     for a in obs["legal"]:
         card = None
-        if a.kind == "play" and a.card is not None:
+        if a.kind == PLAY_KIND and a.card is not None:
             card = card_name(a.card)
         label = menu_entry(a, rules, None if a.position is None else a.position + 1,
                            obs["manilhas"], names, obs.get("side_bets", ()), worth)
@@ -509,11 +511,11 @@ def move_label(a: Action, rules: Rules, names: dict[str, str]) -> str:
     said = table_word(a, rules)
     if said:
         return said
-    if a.kind == "play":
+    if a.kind == PLAY_KIND:
         what = f"card #{a.position + 1}" if a.position is not None else named(
             card_name(a.card) if a.card is not None else None, names)
         return what + (" face down" if a.covered else "")
-    if a.kind == "raise":
+    if a.kind == RAISE_KIND:
         step = rules.step_name(a.value or 0)
         return step if a.card is None else f"{step} with {named(card_name(a.card), names)}"
     words = str(a).split(" ", 2)
@@ -528,14 +530,14 @@ def _public_move(action: Action, m: Match, seen: dict[str, Any] | None, hand: in
     ``seen`` (the viewer's view just after it, :meth:`Table.view`; needed for a card only)
     shows it, a raise's named card never (it shows in ``shown`` if it is shown)."""
     card = None
-    if action.kind == "play":
+    if action.kind == PLAY_KIND:
         assert seen is not None, "a card is told from the viewer's view"
         last = seen.get("last_hand") or {}
         played = seen["played"] if m.hand_number == hand else last.get("played", [])
         mine = [p for p in played if p["seat"] == action.seat]
         card = mine[-1]["card"] if mine else None
     return {"seat": action.seat, "kind": action.kind, "card": card,
-            "covered": action.covered if action.kind == "play" else False, "hand": hand,
+            "covered": action.covered if action.kind == PLAY_KIND else False, "hand": hand,
             "action": action}
 
 
@@ -544,11 +546,11 @@ def told(move: dict[str, Any], rules: Rules) -> dict[str, Any]:
     menus (a covered card is ``coberta``, an accept ``aceito``...), in the language spoken
     now."""
     action: Action = move["action"]
-    if action.kind == "play":
+    if action.kind == PLAY_KIND:
         card = move["card"]
         text = COBERTA if card is None else named(card, card_names(rules)) + (
             f" ({COBERTA})" if action.covered else "")
-    elif action.kind == "raise":
+    elif action.kind == RAISE_KIND:
         text = rules.step_name(action.value or 0)
     else:
         text = _head(menu_entry(action, rules, None)) if action.card is None else action.kind

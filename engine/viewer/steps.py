@@ -37,12 +37,13 @@ from engine.cards import COBERTA, Card, card_name, card_pretty
 from engine.game import Checkpoint, Match
 from engine.i18n import _, person
 from engine.logread import LogItem, LogProblem
+from engine.moves.names import DEAL_KIND, FLOR_KIND, PLAY_KIND, RAISE_KIND
 from engine.observation import Observation, PlayedCard
 from engine.replay import Replayer, replay
 from engine.replay.identity import LogDigest
 from engine.rules import Rules
 from engine.sidebets import BetState, best_points, declarations, flor_points
-from engine.state import HandState
+from engine.state import PLAY, HandState
 from engine.transcript import Transcript
 from engine.words import card_names
 
@@ -115,7 +116,7 @@ class StepBuilder(Transcript):
         cps = [line for line in new[:at] if line]  # a new game's line
         cps += [_table_line(match) if line.strip().startswith(("vira ", "manilhas "))
                 else line.strip() for line in new[at + 2:] if line.strip()]
-        self.steps.append(self._table(match, kind="deal",
+        self.steps.append(self._table(match, kind=DEAL_KIND,
                                       line=deal.line if deal is not None else None,
                                       text=text, cps=cps))
 
@@ -149,7 +150,7 @@ class StepBuilder(Transcript):
     def end(self, replayer: Replayer) -> None:
         super().end(replayer)
         if not self.steps and self.match is not None:
-            self.steps.append(self._table(self.match, kind="deal", line=1,
+            self.steps.append(self._table(self.match, kind=DEAL_KIND, line=1,
                                           text=_("The match as its header starts it "
                                                  "(no moves)"),
                                           cps=[]))
@@ -166,7 +167,7 @@ class StepBuilder(Transcript):
         step: Step = {
             "k": kind, "ln": line, "tx": text, "cp": cps,
             "n": m.hand_number, "d": m.dealer, "mao": m.mao, "ph": m.state,
-            "t": m.turn if m.state == "play" else None,
+            "t": m.turn if m.state == PLAY else None,
             "sc": m.score[:], "g": m.games[:], "v": h.value,
             "pr": _pending(m, h), "ac": acting, "hs": [_cards(cards) for cards in h.hands],
             "vi": card_name(h.vira) if h.vira is not None else None,
@@ -250,7 +251,7 @@ def _acting(m: Match) -> list[int] | None:
     """The seats that must act now outside the play of a card: the answerers of a pending
     raise or side bet, the deciders of a special hand, the singer of a flor (``None`` in
     play, where ``t`` is whose card is awaited, and where nobody may move)."""
-    if m.state == "play":
+    if m.state == PLAY:
         return None
     return m.to_act() or None
 
@@ -291,7 +292,7 @@ def _side_bets(rules: Rules, hand: HandState, mao: int) -> list[list[Any]]:
     for b in hand.side or ():
         bet = b.bet
         said: list[list[Any]] = []
-        if b.accepted and bet.kind == "flor":  # G49: the flores compared
+        if b.accepted and bet.kind == FLOR_KIND:  # G49: the flores compared
             said = [[s, got[0]] for s in b.sung
                     if (got := flor_points(hand.dealt[s], bet, hand.vira))]
         elif b.accepted:  # G30: who said what, from the mão
@@ -349,7 +350,7 @@ def _view(o: Observation, played: list[PlayedCard], action: Action | None,
     partners = sorted(int(s) for s in (o["partner_hands"] or {}))
     sees_move = 1
     if action is not None and action.card is not None:
-        if action.kind == "play":
+        if action.kind == PLAY_KIND:
             mine = [i for i, p in enumerate(played) if p["seat"] == action.seat]
             sees_move = int(not mine or mine[-1] not in hidden)
         else:  # a raise naming a card (M4): the raiser's own, unless shown
@@ -365,10 +366,10 @@ def _masked_text(t: Transcript, action: Action, rules_step: str) -> str | None:
     if action.card is None:
         return None
     who, mine = t._name(action.seat), t._mine(action.seat)
-    if action.kind == "play" and action.covered:
+    if action.kind == PLAY_KIND and action.covered:
         return person(mine, _("you play a card face down ({coberta})"),
                       _("{who} plays a card face down ({coberta})"), who=who, coberta=COBERTA)
-    if action.kind == "raise":
+    if action.kind == RAISE_KIND:
         return person(mine, _("you raise: {step} ({value}) with a card"),
                       _("{who} raises: {step} ({value}) with a card"), who=who,
                       step=rules_step, value=action.value)

@@ -323,6 +323,11 @@ def test_a_time_rule_starts_the_later_round_at_its_score(tmp_path: Path) -> None
         clock[0] += 90 * 60
         assert _organise(server, made, "round")[0] == 200
         view = _view(server, made)
+        for lang, mark in (("en", "(late: from 11 × 11)"), ("pt-BR", "(tardia: de 11 × 11)")):
+            status, page = server.get(f"/c/{made['championship']}?lang={lang}")
+            text = page.decode("utf-8")
+            assert status == 200 and text.count(mark) == 2, text  # round 2's games only
+            assert text.index(mark) > text.index("r02-m001-g1")
     assert view["state"] == "over"
     games = [[g for p in r["pairings"] for g in p["games"]] for r in view["round_data"]]
     assert [[g["late"] for g in r] for r in games] == [[False, False], [True, True]]
@@ -337,6 +342,9 @@ def test_a_table_made_before_the_time_keeps_its_variant_after_a_restart(tmp_path
         server.server.config.app.state.champs.now = lambda: 1_000.0  # clock after restart
         made, people = _a_round_with_people(
             server, late_start={"after_minutes": 90, "start_score": 11})
+        waiting = [t for p in _view(server, made)["round_data"][0]["pairings"]
+                   for t in p.get("playing", [])]
+        assert [t["late"] for t in waiting] == [False]  # said of a table in play too
     with running(data, Limits(rate=1000, burst=2000)) as server:  # the real clock now
         status, mine = server.post(f"{API}/{made['championship']}/team",
                                    {"key": people["team_key"]})

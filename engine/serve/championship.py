@@ -325,7 +325,9 @@ class Championships:
                     g.update(self._links(h, g["table"], False))
                     if g["result"] != "log":  # in words, in the request's language
                         g["said"] = said(g, p["teams"])
-                now = [{"table": t, **self._links(h, t, True)} for t, s in live.items()
+                now = [{"table": t, **self._links(h, t, True),
+                        **({} if d.late_start is None else {"late": s.late})}
+                       for t, s in live.items()
                        if s.round == number and s.pairing == p["pairing"]]
                 if now:
                     p["playing"] = now
@@ -503,7 +505,9 @@ async def standings_page(request: Request) -> Response:
                             404)
     view = await current(_champs(request), found[0], language.language(request))
     with i18n.using(language.language(request)):
-        body = _standings_html(view) + "".join(_round_html(r) for r in view["round_data"])
+        late = late_mark(view)
+        body = _standings_html(view) + "".join(_round_html(r, late)
+                                               for r in view["round_data"])
     template = (_ASSETS / "championship.html").read_text(encoding="utf-8")
     return language.page(request, template, "", title=html.escape(view["title"]),
                          body=body, css=asset("viewer.css") +
@@ -524,6 +528,13 @@ def said(game: dict[str, Any], teams: list[str]) -> str:
     return _("abandoned")
 
 
+def late_mark(view: dict[str, Any]) -> str:
+    """The marker of a game played at the late variant (``late_start``), or ``""``."""
+    rule = view.get("late_start")
+    return "" if rule is None else _("late: from {score} × {score}").format(
+        score=rule["start_score"])
+
+
 def _standings_html(view: dict[str, Any]) -> str:
     e = html.escape
     head = "".join(f"<th>{e(w)}</th>" for w in (
@@ -541,8 +552,13 @@ def _standings_html(view: dict[str, Any]) -> str:
             "</table>")
 
 
-def _round_html(data: dict[str, Any]) -> str:
+def _round_html(data: dict[str, Any], late: str) -> str:
+    """A round's pairings and games (``late``: the marker of a game played late)."""
     e = html.escape
+
+    def mark(game: dict[str, Any]) -> str:
+        return f' <span class="late">({e(late)})</span>' if game.get("late") else ""
+
     items = []
     words = {"bye": _("bye"), "replay": _("replay"), "watch": _("watch"),
              "round": _("Round {n}").format(n=data["round"])}
@@ -556,9 +572,9 @@ def _round_html(data: dict[str, Any]) -> str:
             told = e(g["winner"] or "") if g["result"] == "log" else e(said(g, p["teams"]))
             score = "&ndash;".join(map(str, g.get("score") or []))
             link = f' <a href="{e(g["replay"])}">{e(words["replay"])}</a>' if "replay" in g else ""
-            games.append(f"{e(g['table'])}: {told} {score}{link}")
+            games.append(f"{e(g['table'])}: {told} {score}{mark(g)}{link}")
         games += [f'{e(t["table"])}: <a href="{e(t["watch"])}">{e(words["watch"])}</a>'
-                  for t in p.get("playing", []) if "watch" in t]
+                  f"{mark(t)}" for t in p.get("playing", []) if "watch" in t]
         winner = f" &rarr; {e(p['winner'])}" if p.get("winner") else ""
         items.append(f"<li>{teams}{winner}<br>{'<br>'.join(games)}</li>")
     return (f"<h2>{e(words['round'])}</h2><ul class=\"pairings\">"

@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 from engine.championship import verify_archive
 from engine.serve import Limits
-from tests.serve_util import Running, play_out, running
+from tests.serve_util import Client, Running, play_out, running
 
 API = "/api/championships"
 
@@ -249,6 +250,72 @@ def test_a_walkover_is_recorded_by_the_organiser_only_and_survives_a_restart(
     assert verify_archive(_archive(data, made)) == []
     with running(data) as server:
         assert _view(server, made) == view
+
+
+def _closed(client: Client) -> dict[str, Any]:
+    """The ``closed`` error ``client`` is sent (the states before it read past), its
+    connection then closed by the server (4410)."""
+    told = client.error()
+    with pytest.raises(ConnectionClosed):
+        while True:
+            client.next()
+    assert told["code"] == "closed" and client.ws.close_code == 4410, told
+    return told
+
+
+def _turned_away(server: Running, link: str) -> dict[str, Any]:
+    """What a join through ``link`` is answered (the connection closed after it)."""
+    table, token = link.split("/t/")[1].split("#k=")
+    ws = server.ws(table)
+    ws.send(json.dumps({"type": "join", "token": token}))
+    told: dict[str, Any] = json.loads(ws.recv(timeout=30))
+    with pytest.raises(ConnectionClosed):
+        ws.recv(timeout=30)
+    assert ws.close_code == 4410, told
+    return told
+
+
+def test_a_table_recorded_as_an_outcome_is_closed_on_the_server(tmp_path: Path) -> None:
+    """Issue 46: a walkover recorded while the table is in play closes it: its seats and
+    spectators are told why and disconnected, no seat can join or move after (through a
+    restart too), what was played is given as a closed table's replay; a table a crash left
+    open after its outcome was saved is closed when the server starts."""
+    data = tmp_path / "data"
+    with running(data) as server:
+        made, people = _a_round_with_people(server)
+        status, mine = server.post(f"{API}/{made['championship']}/team",
+                                   {"key": people["team_key"]})
+        links = [s["link"] for s in mine["tables"][0]["seats"]]
+        seats = [server.join(link) for link in links]  # both joined: the first hand dealt
+        pairing = next(p for p in _view(server, made)["round_data"][0]["pairings"]
+                       if not p["decided"])
+        watch = pairing["playing"][0]["watch"]
+        spectator = server.join(watch)
+        assert seats[0].fresh()["legal"] or seats[1].fresh()["legal"]  # in play
+        came = pairing["teams"][1 - pairing["teams"].index("Gente")]
+        status, done = _outcome(server, made, pairing["playing"][0]["table"], "walkover", came)
+        assert status == 200, done
+        for client in [*seats, spectator]:
+            told = _closed(client)
+            assert "recorded this table as a walkover" in told["message"], told
+        for link in [*links, watch]:  # no seat joins again to move
+            assert "recorded this table as a walkover" in _turned_away(server, link)["message"]
+        sid = watch.split("/t/")[1].split("#")[0]
+        status, page = server.get(f"/t/{sid}")  # what was played, in the viewer
+        assert status == 200 and b"<html" in page
+        game = _view(server, made)["round_data"][0]["pairings"][pairing["pairing"] - 1][
+            "games"][0]
+        assert game["result"] == "walkover" and server.get(game["replay"])[0] == 200
+    with running(data) as server:  # closed for good
+        assert "as a walkover" in _turned_away(server, links[0])["message"]
+    meta = data / sid / "table.json"  # as a server that stopped before closing it left it
+    kept = json.loads(meta.read_text("utf-8"))
+    assert kept["over"] is True and kept["ended"] == "walkover"
+    del kept["over"], kept["ended"]
+    meta.write_text(json.dumps(kept), "utf-8")
+    with running(data) as server:
+        assert "as a walkover" in _turned_away(server, links[1])["message"]
+    assert verify_archive(_archive(data, made)) == []
 
 
 def test_an_abandoned_table_is_played_again_and_a_forfeit_ends_the_pairing(

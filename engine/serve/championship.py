@@ -23,7 +23,6 @@ import asyncio
 import base64
 import hashlib
 import hmac
-import html
 import json
 import re
 import secrets
@@ -36,7 +35,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from engine import i18n
@@ -50,7 +49,6 @@ from engine.serve.guard import Limits, house_of, refusal, request_object
 from engine.serve.store import HOUSE_FILE, LEVELS, Store, check_house, shipped, variant_errors
 from engine.serve.table import HUMAN, Refusal, Table, new_token, token_hash
 from engine.variant import trusted_variants_only
-from engine.viewer import asset
 
 #: Where the championships are kept, under the data folder.
 FOLDER = "championships"
@@ -58,7 +56,6 @@ ARCHIVE = "archive"
 KEYS_FILE = "serve.json"
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _HASH = re.compile(r"^[0-9a-f]{64}$")
-_ASSETS = Path(__file__).resolve().parent / "assets"
 CREATE_KEYS = {"variant", "upload", "format", "rounds", "best_of", "seeding", "title",
                "late_start"}
 TEAM_KEYS = {"key", "name", "players", "bot"}
@@ -73,6 +70,12 @@ class Host(Protocol):
     unjoined: dict[str, float]
 
     def add(self, table: Table, joined: set[int] | None = None, creator: str = "") -> None:
+        ...
+
+    async def retire(self, table: Table, ended: str | None = None) -> None:
+        ...
+
+    def forget(self, table: Table) -> list[Any]:
         ...
 
 
@@ -170,11 +173,26 @@ class Championships:
                 print(f"truco serve: a championship not picked up: {folder.name}: {exc}",
                       file=sys.stderr)
                 continue
-            self.held[folder.name] = Hosted(folder.name, champ, data["organiser"],
-                                            data["registration"], data["teams"],
-                                            data["tables"])
+            h = self.held[folder.name] = Hosted(folder.name, champ, data["organiser"],
+                                                data["registration"], data["teams"],
+                                                data["tables"])
             for entry in data["tables"].values():  # awaited by the championship: kept
                 self.server.unjoined.pop(entry["server"], None)
+            for table, kind in self.outcome_tables(h):  # left open by a crash: closed now
+                table.close()
+                self.server.store.close(table, kind)
+                self.server.forget(table)
+
+    def outcome_tables(self, h: Hosted) -> list[tuple[Table, str]]:
+        """The server tables still held whose games were recorded as an outcome (walkover,
+        forfeit, abandoned), each with its kind: to be closed, no move taken."""
+        found = []
+        for game in (g for r in h.champ.rounds for p in r for g in p.games if g.kind != "log"):
+            entry = h.tables.get(game.table)
+            table = None if entry is None else self.server.tables.get(entry["server"])
+            if table is not None:
+                found.append((table, game.kind))
+        return found
 
     def clock(self) -> float:
         """:attr:`now` read when called (a championship keeps this, not the clock)."""
@@ -498,27 +516,6 @@ async def standings_json(request: Request) -> Response:
     return JSONResponse(await current(_champs(request), found[0], language.language(request)))
 
 
-async def standings_page(request: Request) -> Response:
-    found = await _held(request)
-    if isinstance(found, Response):
-        return HTMLResponse("<!DOCTYPE html><title>404</title><p>no such championship</p>",
-                            404)
-    view = await current(_champs(request), found[0], language.language(request))
-    with i18n.using(language.language(request)):
-        late = late_mark(view)
-        body = _standings_html(view) + "".join(_round_html(r, late)
-                                               for r in view["round_data"])
-    template = (_ASSETS / "championship.html").read_text(encoding="utf-8")
-    return language.page(request, template, "", title=html.escape(view["title"]),
-                         body=body, css=asset("viewer.css") +
-                         (_ASSETS / "serve.css").read_text(encoding="utf-8"))
-
-
-def _states() -> dict[str, str]:
-    return {"registration": _("registration open"), "closed": _("registration closed"),
-            "playing": _("playing"), "over": _("over")}
-
-
 def said(game: dict[str, Any], teams: list[str]) -> str:
     """A result recorded without a log (walkover, forfeit, abandoned table) in words."""
     if game["result"] == "walkover":
@@ -526,59 +523,6 @@ def said(game: dict[str, Any], teams: list[str]) -> str:
     if game["result"] == "forfeit":
         return _("{team} forfeited").format(team=teams[1 - teams.index(game["winner"])])
     return _("abandoned")
-
-
-def late_mark(view: dict[str, Any]) -> str:
-    """The marker of a game played at the late variant (``late_start``), or ``""``."""
-    rule = view.get("late_start")
-    return "" if rule is None else _("late: from {score} × {score}").format(
-        score=rule["start_score"])
-
-
-def _standings_html(view: dict[str, Any]) -> str:
-    e = html.escape
-    head = "".join(f"<th>{e(w)}</th>" for w in (
-        "#", _("team"), _("played"), _("won"), _("drawn"), _("lost"), _("points"),
-        "Buchholz"))
-    rows = "".join(
-        f"<tr><td>{r['rank']}</td><td>{e(r['team'])}</td><td>{r['played']}</td>"
-        f"<td>{r['won']}</td><td>{r['drawn']}</td><td>{r['lost']}</td>"
-        f"<td>{r['points']}</td><td>{r['buchholz']}</td></tr>" for r in view["standings"])
-    teams = ", ".join(e(t["name"]) for t in view["teams"]) or "&mdash;"
-    words = {"teams": _("Teams"), "standings": _("Standings")}
-    return (f'<p class="sub">{e(view["format"])} &middot; {e(view["variant"])} &middot; '
-            f'{e(_states()[view["state"]])}</p><p>{e(words["teams"])}: {teams}</p>'
-            f'<h2>{e(words["standings"])}</h2><table class="standings"><tr>{head}</tr>{rows}'
-            "</table>")
-
-
-def _round_html(data: dict[str, Any], late: str) -> str:
-    """A round's pairings and games (``late``: the marker of a game played late)."""
-    e = html.escape
-
-    def mark(game: dict[str, Any]) -> str:
-        return f' <span class="late">({e(late)})</span>' if game.get("late") else ""
-
-    items = []
-    words = {"bye": _("bye"), "replay": _("replay"), "watch": _("watch"),
-             "round": _("Round {n}").format(n=data["round"])}
-    for p in data["pairings"]:
-        teams = " &times; ".join(e(t) for t in p["teams"])
-        if p.get("bye"):
-            items.append(f"<li>{teams}: {e(words['bye'])}</li>")
-            continue
-        games = []
-        for g in p.get("games", []):
-            told = e(g["winner"] or "") if g["result"] == "log" else e(said(g, p["teams"]))
-            score = "&ndash;".join(map(str, g.get("score") or []))
-            link = f' <a href="{e(g["replay"])}">{e(words["replay"])}</a>' if "replay" in g else ""
-            games.append(f"{e(g['table'])}: {told} {score}{mark(g)}{link}")
-        games += [f'{e(t["table"])}: <a href="{e(t["watch"])}">{e(words["watch"])}</a>'
-                  f"{mark(t)}" for t in p.get("playing", []) if "watch" in t]
-        winner = f" &rarr; {e(p['winner'])}" if p.get("winner") else ""
-        items.append(f"<li>{teams}{winner}<br>{'<br>'.join(games)}</li>")
-    return (f"<h2>{e(words['round'])}</h2><ul class=\"pairings\">"
-            + "".join(items) + "</ul>")
 
 
 def routes() -> list[Route]:
@@ -590,4 +534,4 @@ def routes() -> list[Route]:
             Route(f"{base}/team", spoken(team), methods=["POST"]),
             Route(f"{base}/close", spoken(organise), methods=["POST"]),
             Route(f"{base}/round", spoken(organise), methods=["POST"]),
-            Route(base, spoken(standings_json)), Route("/c/{cid}", standings_page)]
+            Route(base, spoken(standings_json))]

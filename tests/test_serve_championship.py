@@ -6,6 +6,7 @@ a round loses nothing; hostile input is refused, never a traceback."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from pathlib import Path
 from typing import Any
@@ -264,10 +265,13 @@ def _closed(client: Client) -> dict[str, Any]:
 
 
 def _turned_away(server: Running, link: str) -> dict[str, Any]:
-    """What a join through ``link`` is answered (the connection closed after it)."""
+    """What a join through ``link`` is answered (the connection closed after it). A closed
+    table's connection is answered before its join is read: the join may meet a closed
+    connection, and the answer is read all the same."""
     table, token = link.split("/t/")[1].split("#k=")
     ws = server.ws(table)
-    ws.send(json.dumps({"type": "join", "token": token}))
+    with contextlib.suppress(ConnectionClosed):
+        ws.send(json.dumps({"type": "join", "token": token}))
     told: dict[str, Any] = json.loads(ws.recv(timeout=30))
     with pytest.raises(ConnectionClosed):
         ws.recv(timeout=30)
@@ -421,4 +425,51 @@ def test_a_table_made_before_the_time_keeps_its_variant_after_a_restart(tmp_path
     assert after["state"] == "over" and after["problems"] == []
     assert [g["late"] for p in after["round_data"][0]["pairings"] for g in p["games"]] == \
         [False, False]
+    assert verify_archive(_archive(data, made)) == []
+
+
+def test_a_game_past_its_deadline_is_decided_as_it_stands(tmp_path: Path) -> None:
+    """Issue 46's other time rule: a people's table still in play ``deadline.after_minutes``
+    after it was made is cut at the next look: the team ahead wins the game, the table closes
+    (its seats told why, no move taken), and the archive's cut log verifies."""
+    data = tmp_path / "data"
+    clock = [1_000.0]
+    with running(data, Limits(rate=1000, burst=2000)) as server:
+        server.server.config.app.state.champs.now = lambda: clock[0]  # a fake clock
+        for bad in ({"after_minutes": 0}, {"minutes": 30}, 30):
+            status, refused = server.post(API, {"variant": "paulista", "format": "swiss",
+                                                "rounds": 1, "deadline": bad})
+            assert status == 400 and "deadline" in refused["message"], (bad, refused)
+        made, people = _a_round_with_people(server, deadline={"after_minutes": 30})
+        status, mine = server.post(f"{API}/{made['championship']}/team",
+                                   {"key": people["team_key"]})
+        seats = [server.join(s["link"]) for s in mine["tables"][0]["seats"]]
+        for _ in range(2000):  # played until a hand has been won: a team is ahead
+            states = [c.fresh() for c in seats]
+            if states[0]["obs"]["score"] != [0, 0] or states[0]["over"]:
+                break
+            mover = next((c for c in seats if c.state["legal"]), None)
+            if mover is not None:  # a card, else no raise: no hand worth the whole match
+                legal = mover.state["legal"]
+                move = next((m for m in legal if m["kind"] == "play"), None) or next(
+                    (m for m in legal if m["kind"] != "raise"), legal[0])
+                mover.sent(json.dumps({"type": "move", "move": move["move"]}))
+        score = seats[0].state["obs"]["score"]
+        assert not seats[0].state["over"] and score != [0, 0]
+        clock[0] += 29 * 60
+        pairing = next(p for p in _view(server, made)["round_data"][0]["pairings"]
+                       if "Gente" in p["teams"])
+        assert not pairing["decided"] and pairing["playing"]  # not yet
+        clock[0] += 60
+        view = _view(server, made)
+        pairing = view["round_data"][0]["pairings"][pairing["pairing"] - 1]
+        game = pairing["games"][0]
+        ours = seats[0].state["obs"]["team"]  # Gente's team at the log's table
+        ahead = "Gente" if score[ours] > score[1 - ours] else next(
+            t for t in pairing["teams"] if t != "Gente")
+        assert game["result"] == "deadline" and game["winner"] == ahead, (game, score)
+        assert game["said"] == f"{ahead} wins at the deadline" and view["state"] == "over"
+        for client in seats:
+            assert "deadline has come" in _closed(client)["message"]
+        assert server.get(game["replay"])[0] == 200
     assert verify_archive(_archive(data, made)) == []

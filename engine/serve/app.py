@@ -66,6 +66,9 @@ def _closed(table_id: str, ended: str | None = None) -> str:
     if ended is None:
         return _("the match is over and the table has closed: its log and replay stay "
                  "({log}, {replay})").format(**links)
+    if ended == "deadline":
+        return _("the championship's deadline has come: this table has closed, decided as it "
+                 "stood, and what was played stays ({log}, {replay})").format(**links)
     result = {"walkover": _("a walkover"), "forfeit": _("a forfeit")}.get(ended, _("abandoned"))
     return _("the championship's organiser recorded this table as {result}: it has closed, "
              "no move is taken, and what was played stays ({log}, {replay})").format(
@@ -143,6 +146,7 @@ class Server:
         there), out of every registry, its connections told and closed. ``ended``: a table
         closed before its match ended (a championship's outcome: ``walkover``...)."""
         async with self.lock(table.id):
+            table.retired = ended is not None or table.retired  # a move waiting: refused
             await asyncio.to_thread(table.close)  # ended at the match's end, as a rule
             with contextlib.suppress(OSError, ValueError):
                 await asyncio.to_thread(self.store.close, table, ended)

@@ -57,9 +57,7 @@ async def outcome(request: Request) -> Response:
             result = h.champ.record_outcome(table, kind, team)
         except ChampionshipError as exc:
             return refusal(400, "outcome", str(exc))
-        await champs.refresh(h, force=True)  # saved; the pairing's next table made
-        for held, ended in champs.outcome_tables(h):  # closed: no move taken, watchers told
-            await champs.server.retire(held, ended)
+        await champs.refresh(h, force=True)  # saved, the table closed, the next one made
         standings = champs.view(h)["standings"]
     return JSONResponse({**result.to_dict(), "standings": standings})
 

@@ -57,7 +57,7 @@ KEYS_FILE = "serve.json"
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _HASH = re.compile(r"^[0-9a-f]{64}$")
 CREATE_KEYS = {"variant", "upload", "format", "rounds", "best_of", "seeding", "title",
-               "late_start"}
+               "late_start", "deadline"}
 TEAM_KEYS = {"key", "name", "players", "bot"}
 
 
@@ -73,6 +73,9 @@ class Host(Protocol):
         ...
 
     async def retire(self, table: Table, ended: str | None = None) -> None:
+        ...
+
+    def lock(self, table_id: str) -> asyncio.Lock:
         ...
 
     def forget(self, table: Table) -> list[Any]:
@@ -139,7 +142,8 @@ def _keys(data: Any, seats: int) -> dict[str, Any]:
     if not isinstance(tables, dict) or not all(
             isinstance(t, dict) and isinstance(t.get("server"), str) and
             _ID.match(t["server"]) and isinstance(t.get("watch"), str)
-            and type(t.get("late", False)) is bool for t in tables.values()):
+            and type(t.get("late", False)) is bool
+            and type(t.get("made", 0.0)) in (int, float) for t in tables.values()):
         raise ValueError(f"{KEYS_FILE}: tables: a server table and a spectator token each")
     return data
 
@@ -225,7 +229,8 @@ class Championships:
                     fmt=body.get("format", ""), rounds=body.get("rounds", 0),
                     best_of=body.get("best_of", 1), seeding=body.get("seeding", "draw"),
                     seed=secrets.randbits(63), title=body.get("title", "Championship"),
-                    late_start=body.get("late_start"), now=self.clock)
+                    late_start=body.get("late_start"), deadline=body.get("deadline"),
+                    now=self.clock)
         cid = secrets.token_urlsafe(6)
         while cid in self.held or (self.root / cid).exists() or not cid[0].isalnum():
             cid = secrets.token_urlsafe(6)
@@ -316,18 +321,50 @@ class Championships:
         table = self.server.store.create(c.definition.variant, players, names=names,
                                          hashes=hashes, house=house)
         h.tables[spec.table] = {"server": table.id, "watch": table.spectator_token,
-                                **({"late": True} if spec.late else {})}
+                                **({"late": True} if spec.late else {}),
+                                **({} if c.definition.deadline is None else
+                                   {"made": self.now()})}  # its deadline runs from now
         return table
+
+    async def cut(self, h: Hosted) -> bool:
+        """Each table in play past the championship's ``deadline`` (minutes since it was
+        made): its log as it stands recorded (a ``deadline`` result) and no move taken after
+        (:meth:`refresh` closes it); a knockout's game level then plays on. Whether any was
+        cut."""
+        rule = h.champ.definition.deadline
+        cut = False
+        for spec in h.champ.tables() if rule is not None else []:
+            entry = h.tables.get(spec.table) or {}
+            table = self.server.tables.get(entry.get("server", ""))
+            due = entry.get("made", self.now()) + 60 * (rule.after_minutes if rule else 0)
+            if table is None or self.now() < due:
+                continue
+            async with self.server.lock(table.id):
+                if table.match.is_over:  # its log's result, taken as any
+                    continue
+                try:
+                    await asyncio.to_thread(h.champ.record_log, spec.table,
+                                            table.out.getvalue().encode("utf-8"),
+                                            log_table=table.id, cut=True)
+                except ChampionshipError as exc:
+                    if "level at the deadline" not in str(exc) and str(exc) not in h.problems:
+                        h.problems.append(str(exc))
+                    continue
+                table.retired = cut = True
+        return cut
 
     async def refresh(self, h: Hosted, force: bool = False) -> None:
         """:meth:`settle` in a thread, the tables made held, the change saved (under the
         championship's lock)."""
+        cut = await self.cut(h)
         changed, made = await asyncio.to_thread(self.settle, h)
         for table in made:
             self.server.add(table)
             self.server.unjoined.pop(table.id, None)  # the championship awaits its players
-        if changed or force:
+        if changed or force or cut:
             await asyncio.to_thread(self.save, h)
+        for held, ended in self.outcome_tables(h):  # closed: no move taken, watchers told
+            await self.server.retire(held, ended)
 
     # -- what is shown ---------------------------------------------------------------------
     def view(self, h: Hosted) -> dict[str, Any]:
@@ -517,7 +554,11 @@ async def standings_json(request: Request) -> Response:
 
 
 def said(game: dict[str, Any], teams: list[str]) -> str:
-    """A result recorded without a log (walkover, forfeit, abandoned table) in words."""
+    """A result recorded without a log (walkover, forfeit, abandoned table), or decided at
+    the deadline, in words."""
+    if game["result"] == "deadline":
+        return _("level at the deadline") if game["winner"] is None else _(
+            "{team} wins at the deadline").format(team=game["winner"])
     if game["result"] == "walkover":
         return _("{team} wins by walkover").format(team=game["winner"])
     if game["result"] == "forfeit":

@@ -182,14 +182,15 @@ class Championships:
                                                 data["tables"])
             for entry in data["tables"].values():  # awaited by the championship: kept
                 self.server.unjoined.pop(entry["server"], None)
-            for table, kind in self.outcome_tables(h):  # left open by a crash: closed now
+            for table, kind in self.outcome_tables(h):  # a crash left them open: closed now
                 table.close()
                 self.server.store.close(table, kind)
                 self.server.forget(table)
 
     def outcome_tables(self, h: Hosted) -> list[tuple[Table, str]]:
-        """The server tables still held whose games were recorded as an outcome (walkover,
-        forfeit, abandoned), each with its kind: to be closed, no move taken."""
+        """The server tables still held whose games were recorded without their match's end
+        (a walkover, forfeit or abandoned table, or a log cut at the deadline), each with
+        its kind: to be closed, no move taken."""
         found = []
         for game in (g for r in h.champ.rounds for p in r for g in p.games if g.kind != "log"):
             entry = h.tables.get(game.table)

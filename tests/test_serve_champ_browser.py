@@ -133,13 +133,15 @@ def test_a_championship_through_its_pages(browser: Any, server: Running) -> None
 def test_every_word_of_the_pages_goes_through_the_catalog(browser: Any, server: Running
                                                           ) -> None:
     """The three pages in the test locale ``qps`` (every catalog message marked ⟦...⟧), a
-    round in play: no word escaped the catalog (names, table ids and links aside)."""
+    round in play, its table late by the time rule (made 0 minutes after the start): no word
+    escaped the catalog (names, table ids and links aside), the late marker included."""
     from test_play_pseudo import unmarked
 
     from tests.test_serve_language import OWN_WORDS
 
     status, made = server.post(API, {"variant": "paulista", "format": "swiss", "rounds": 1,
-                                     "title": "Copa"})
+                                     "title": "Copa", "late_start": {"after_minutes": 0,
+                                                                     "start_score": 11}})
     cid, teams = made["championship"], {}
     for name, players in (("Zaps", ["Ana", "Bia"]), ("Copas", ["Caio", "Duda"])):
         status, teams[name] = server.post(f"{API}/{cid}/teams", {
@@ -159,5 +161,7 @@ def test_every_word_of_the_pages_goes_through_the_catalog(browser: Any, server: 
         person.page.wait_for_selector(ready, state="attached")
         text = re.sub(r"http://\S+", " ", person.page.inner_text("body"))
         assert unmarked(text, words) == [], path
+        if path == made["organise"]:
+            assert "(⟦late: from 11 × 11⟧)" in text, text
         assert person.page.evaluate("document.documentElement.scrollWidth <= innerWidth")
     assert person.errors == []

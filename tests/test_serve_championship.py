@@ -6,15 +6,17 @@ a round loses nothing; hostile input is refused, never a traceback."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 from engine.championship import verify_archive
 from engine.serve import Limits
-from tests.serve_util import Running, play_out, running
+from tests.serve_util import Client, Running, play_out, running
 
 API = "/api/championships"
 
@@ -251,6 +253,75 @@ def test_a_walkover_is_recorded_by_the_organiser_only_and_survives_a_restart(
         assert _view(server, made) == view
 
 
+def _closed(client: Client) -> dict[str, Any]:
+    """The ``closed`` error ``client`` is sent (the states before it read past), its
+    connection then closed by the server (4410)."""
+    told = client.error()
+    with pytest.raises(ConnectionClosed):
+        while True:
+            client.next()
+    assert told["code"] == "closed" and client.ws.close_code == 4410, told
+    return told
+
+
+def _turned_away(server: Running, link: str) -> dict[str, Any]:
+    """What a join through ``link`` is answered (the connection closed after it). A closed
+    table's connection is answered before its join is read: the join may meet a closed
+    connection, and the answer is read all the same."""
+    table, token = link.split("/t/")[1].split("#k=")
+    ws = server.ws(table)
+    with contextlib.suppress(ConnectionClosed):
+        ws.send(json.dumps({"type": "join", "token": token}))
+    told: dict[str, Any] = json.loads(ws.recv(timeout=30))
+    with pytest.raises(ConnectionClosed):
+        ws.recv(timeout=30)
+    assert ws.close_code == 4410, told
+    return told
+
+
+def test_a_table_recorded_as_an_outcome_is_closed_on_the_server(tmp_path: Path) -> None:
+    """Issue 46: a walkover recorded while the table is in play closes it: its seats and
+    spectators are told why and disconnected, no seat can join or move after (through a
+    restart too), what was played is given as a closed table's replay; a table a crash left
+    open after its outcome was saved is closed when the server starts."""
+    data = tmp_path / "data"
+    with running(data) as server:
+        made, people = _a_round_with_people(server)
+        status, mine = server.post(f"{API}/{made['championship']}/team",
+                                   {"key": people["team_key"]})
+        links = [s["link"] for s in mine["tables"][0]["seats"]]
+        seats = [server.join(link) for link in links]  # both joined: the first hand dealt
+        pairing = next(p for p in _view(server, made)["round_data"][0]["pairings"]
+                       if not p["decided"])
+        watch = pairing["playing"][0]["watch"]
+        spectator = server.join(watch)
+        assert seats[0].fresh()["legal"] or seats[1].fresh()["legal"]  # in play
+        came = pairing["teams"][1 - pairing["teams"].index("Gente")]
+        status, done = _outcome(server, made, pairing["playing"][0]["table"], "walkover", came)
+        assert status == 200, done
+        for client in [*seats, spectator]:
+            told = _closed(client)
+            assert "recorded this table as a walkover" in told["message"], told
+        for link in [*links, watch]:  # no seat joins again to move
+            assert "recorded this table as a walkover" in _turned_away(server, link)["message"]
+        sid = watch.split("/t/")[1].split("#")[0]
+        status, page = server.get(f"/t/{sid}")  # what was played, in the viewer
+        assert status == 200 and b"<html" in page
+        game = _view(server, made)["round_data"][0]["pairings"][pairing["pairing"] - 1][
+            "games"][0]
+        assert game["result"] == "walkover" and server.get(game["replay"])[0] == 200
+    with running(data) as server:  # closed for good
+        assert "as a walkover" in _turned_away(server, links[0])["message"]
+    meta = data / sid / "table.json"  # as a server that stopped before closing it left it
+    kept = json.loads(meta.read_text("utf-8"))
+    assert kept["over"] is True and kept["ended"] == "walkover"
+    del kept["over"], kept["ended"]
+    meta.write_text(json.dumps(kept), "utf-8")
+    with running(data) as server:
+        assert "as a walkover" in _turned_away(server, links[1])["message"]
+    assert verify_archive(_archive(data, made)) == []
+
+
 def test_an_abandoned_table_is_played_again_and_a_forfeit_ends_the_pairing(
         server: Running) -> None:
     made = _create(server, format="knockout", rounds=0, seeding="given")
@@ -323,6 +394,11 @@ def test_a_time_rule_starts_the_later_round_at_its_score(tmp_path: Path) -> None
         clock[0] += 90 * 60
         assert _organise(server, made, "round")[0] == 200
         view = _view(server, made)
+        for lang, mark in (("en", "(late: from 11 × 11)"), ("pt-BR", "(tardia: de 11 × 11)")):
+            status, page = server.get(f"/c/{made['championship']}?lang={lang}")
+            text = page.decode("utf-8")
+            assert status == 200 and text.count(mark) == 2, text  # round 2's games only
+            assert text.index(mark) > text.index("r02-m001-g1")
     assert view["state"] == "over"
     games = [[g for p in r["pairings"] for g in p["games"]] for r in view["round_data"]]
     assert [[g["late"] for g in r] for r in games] == [[False, False], [True, True]]
@@ -337,6 +413,9 @@ def test_a_table_made_before_the_time_keeps_its_variant_after_a_restart(tmp_path
         server.server.config.app.state.champs.now = lambda: 1_000.0  # clock after restart
         made, people = _a_round_with_people(
             server, late_start={"after_minutes": 90, "start_score": 11})
+        waiting = [t for p in _view(server, made)["round_data"][0]["pairings"]
+                   for t in p.get("playing", [])]
+        assert [t["late"] for t in waiting] == [False]  # said of a table in play too
     with running(data, Limits(rate=1000, burst=2000)) as server:  # the real clock now
         status, mine = server.post(f"{API}/{made['championship']}/team",
                                    {"key": people["team_key"]})
@@ -346,4 +425,51 @@ def test_a_table_made_before_the_time_keeps_its_variant_after_a_restart(tmp_path
     assert after["state"] == "over" and after["problems"] == []
     assert [g["late"] for p in after["round_data"][0]["pairings"] for g in p["games"]] == \
         [False, False]
+    assert verify_archive(_archive(data, made)) == []
+
+
+def test_a_game_past_its_deadline_is_decided_as_it_stands(tmp_path: Path) -> None:
+    """Issue 46's other time rule: a people's table still in play ``deadline.after_minutes``
+    after it was made is cut at the next look: the team ahead wins the game, the table closes
+    (its seats told why, no move taken), and the archive's cut log verifies."""
+    data = tmp_path / "data"
+    clock = [1_000.0]
+    with running(data, Limits(rate=1000, burst=2000)) as server:
+        server.server.config.app.state.champs.now = lambda: clock[0]  # a fake clock
+        for bad in ({"after_minutes": 0}, {"minutes": 30}, 30):
+            status, refused = server.post(API, {"variant": "paulista", "format": "swiss",
+                                                "rounds": 1, "deadline": bad})
+            assert status == 400 and "deadline" in refused["message"], (bad, refused)
+        made, people = _a_round_with_people(server, deadline={"after_minutes": 30})
+        status, mine = server.post(f"{API}/{made['championship']}/team",
+                                   {"key": people["team_key"]})
+        seats = [server.join(s["link"]) for s in mine["tables"][0]["seats"]]
+        for _ in range(2000):  # played until a hand has been won: a team is ahead
+            states = [c.fresh() for c in seats]
+            if states[0]["obs"]["score"] != [0, 0] or states[0]["over"]:
+                break
+            mover = next((c for c in seats if c.state["legal"]), None)
+            if mover is not None:  # a card, else no raise: no hand worth the whole match
+                legal = mover.state["legal"]
+                move = next((m for m in legal if m["kind"] == "play"), None) or next(
+                    (m for m in legal if m["kind"] != "raise"), legal[0])
+                mover.sent(json.dumps({"type": "move", "move": move["move"]}))
+        score = seats[0].state["obs"]["score"]
+        assert not seats[0].state["over"] and score != [0, 0]
+        clock[0] += 29 * 60
+        pairing = next(p for p in _view(server, made)["round_data"][0]["pairings"]
+                       if "Gente" in p["teams"])
+        assert not pairing["decided"] and pairing["playing"]  # not yet
+        clock[0] += 60
+        view = _view(server, made)
+        pairing = view["round_data"][0]["pairings"][pairing["pairing"] - 1]
+        game = pairing["games"][0]
+        ours = seats[0].state["obs"]["team"]  # Gente's team at the log's table
+        ahead = "Gente" if score[ours] > score[1 - ours] else next(
+            t for t in pairing["teams"] if t != "Gente")
+        assert game["result"] == "deadline" and game["winner"] == ahead, (game, score)
+        assert game["said"] == f"{ahead} wins at the deadline" and view["state"] == "over"
+        for client in seats:
+            assert "deadline has come" in _closed(client)["message"]
+        assert server.get(game["replay"])[0] == 200
     assert verify_archive(_archive(data, made)) == []

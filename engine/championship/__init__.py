@@ -48,6 +48,7 @@ from engine.championship.archive import (
 from engine.championship.core import Championship, TableSpec
 from engine.championship.model import (
     ChampionshipError,
+    Deadline,
     Definition,
     LateStart,
     Team,
@@ -57,8 +58,8 @@ from engine.championship.results import GameResult, read_log
 from engine.championship.standings import Pairing
 
 __all__ = [
-    "Championship", "ChampionshipError", "Definition", "GameResult", "LateStart", "Pairing",
-    "TableSpec",
+    "Championship", "ChampionshipError", "Deadline", "Definition", "GameResult", "LateStart",
+    "Pairing", "TableSpec",
     "Team", "archive_files", "check_archive", "clean_name", "load_archive", "read_log",
     "verify_archive", "write_archive", "write_zip",
 ]

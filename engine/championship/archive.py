@@ -8,7 +8,8 @@
     variant-late.yaml     with a late_start time rule: the late games' variant (the rules,
                           match.start_score the rule's); each game's "late" says which it had
     rounds/round-01.json  each round: its pairings, each pairing's games (a log's file and
-                          result, or a walkover, a forfeit, an abandoned table) and winner
+                          result, a log cut at the deadline, or a walkover, a forfeit, an
+                          abandoned table) and winner
     logs/TABLE.jsonl      every table's log (TABLE: r01-m001-g1, round, pairing, game)
     standings.json        the standings, with the tie-breaks
     manifest.json         the SHA-256 of every other file
@@ -424,7 +425,7 @@ def _record_games(check: _Check, c: Championship, name: str, pairing: int,
             return False
         kind = game.get("result")
         try:
-            if kind == "log":
+            if kind in ("log", "deadline"):  # a log, or one cut at the deadline
                 if not _given_late(check, c, name, pairing, game):
                     return False
                 log = f"logs/{table}.jsonl"
@@ -433,7 +434,8 @@ def _record_games(check: _Check, c: Championship, name: str, pairing: int,
                     return False
                 served = game.get("log_table")
                 c.record_log(table, data, name=f"{check.label}/{log}",
-                             log_table=served if isinstance(served, str) else None)
+                             log_table=served if isinstance(served, str) else None,
+                             cut=kind == "deadline")
             elif kind == "forfeit":
                 winner = game.get("winner")
                 loser = [t for t in spec.teams if t != winner]

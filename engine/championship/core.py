@@ -28,6 +28,7 @@ from engine.championship.model import (
     MAX_TEAMS,
     MAX_TITLE,
     ChampionshipError,
+    Deadline,
     Definition,
     LateStart,
     Team,
@@ -115,13 +116,15 @@ class Championship:
     @classmethod
     def create(cls, variant: str | os.PathLike[str], *, fmt: str, rounds: int = 0,
                best_of: int = 1, seeding: str = "draw", seed: int = 0,
-               title: str = "Championship", late_start: Any = None,
+               title: str = "Championship", late_start: Any = None, deadline: Any = None,
                now: Clock | None = None) -> Championship:
         """A new championship of ``variant`` (a shipped name, or a house file: its resolved
         rules are embedded). Raises :class:`ChampionshipError` (a bad format...) or
         :class:`~engine.errors.VariantError`. ``late_start``: the time rule's plain data
-        (``{"after_minutes": N, "start_score": S}``), read by the clock ``now``."""
+        (``{"after_minutes": N, "start_score": S}``), read by the clock ``now``;
+        ``deadline``: ``{"after_minutes": N}`` (a server cuts a game's log then)."""
         late = LateStart.from_dict(late_start)
+        cut = Deadline.from_dict(deadline)
         ref = os.fspath(variant)
         if is_shipped_name(ref):
             rules, text, name = load(ref), None, ref
@@ -131,7 +134,7 @@ class Championship:
         definition = Definition(title=clean_name(title, "title", MAX_TITLE), variant=name,
                                 fmt=fmt, rounds=rounds, best_of=best_of, seeding=seeding,
                                 seed=seed, variant_sha256=rules.fingerprint,
-                                late_start=late)
+                                late_start=late, deadline=cut)
         return cls(definition, rules, text, now)
 
     @classmethod
@@ -344,17 +347,25 @@ class Championship:
         raise ChampionshipError(f"table {table!r} is not being played now")
 
     def record_log(self, table: str, data: bytes, *, name: str | None = None,
-                   log_table: str | None = None) -> GameResult:
+                   log_table: str | None = None, cut: bool = False) -> GameResult:
         """Record ``table``'s result from its log (bytes), which must verify
         (:func:`engine.championship.results.read_log`); returns the result. The log's
         ``meta.table`` must be ``table``, or ``log_table`` (the id a server gave the table,
-        kept in the round's file)."""
+        kept in the round's file). ``cut``: the log was cut at the definition's
+        ``deadline`` (a ``deadline`` result: the team ahead wins; level, nobody, refused in
+        a knockout, whose game plays on until a team is ahead)."""
         spec = self._table(table)
         p = self.rounds[-1][spec.pairing - 1]
+        if cut and self.definition.deadline is None:
+            raise ChampionshipError(f"table {table}: cut at a deadline, but the championship "
+                                    "has no deadline")
         late = spec.late if self.late_rules is not None else None
         what = "the late variant" if late else "the championship's variant"
         result = read_log(data, table, self.rules_for(spec), (p.teams[0], p.teams[1]), name,
-                          log_table, what)
+                          log_table, what, cut)
+        if cut and result.winner is None and self.knockout:
+            raise ChampionshipError(f"{name or result.log}: level at the deadline: a "
+                                    "knockout's game plays on until a team is ahead")
         result = replace(result, late=late)
         p.games.append(result)
         self.logs[table] = bytes(data)

@@ -142,6 +142,31 @@ class LateStart:
 
 
 @dataclass(frozen=True)
+class Deadline:
+    """A regulation's deadline: a game still unfinished ``after_minutes`` after its table was
+    made is decided by its log as it stands (docs/championship.md, "A game's deadline")."""
+
+    after_minutes: int
+
+    def to_dict(self) -> dict[str, int]:
+        return {"after_minutes": self.after_minutes}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Deadline | None:
+        """``deadline`` from plain data (``None``: none). Raises :class:`ChampionshipError`."""
+        if data is None:
+            return None
+        if not isinstance(data, dict) or set(data) != {"after_minutes"}:
+            raise ChampionshipError("deadline: expected {after_minutes: N}, found "
+                                    f"{str(data)[:60]!r}")
+        after = _int(data, "after_minutes", -1, "deadline.")
+        if not 1 <= after <= 100_000:
+            raise ChampionshipError(f"deadline.after_minutes: expected 1 to 100000 minutes, "
+                                    f"found {after}")
+        return cls(after)
+
+
+@dataclass(frozen=True)
 class Definition:
     """What the organiser decides: ``variant`` (a shipped name, or ``variant.yaml``: the
     house file embedded in the archive), ``fmt`` (:data:`FORMATS`), ``rounds`` (Swiss; the
@@ -163,6 +188,8 @@ class Definition:
     closed: bool = False
     #: The time rule: later games start at a score (``None``: none).
     late_start: LateStart | None = None
+    #: The time rule: a game unfinished after a time is decided as it stands.
+    deadline: Deadline | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"championship": 1, "title": self.title, "variant": self.variant,
@@ -171,7 +198,8 @@ class Definition:
                 "seed": self.seed, "closed": self.closed,
                 "teams": [t.to_dict() for t in self.teams],
                 **({} if self.late_start is None else
-                   {"late_start": self.late_start.to_dict()})}
+                   {"late_start": self.late_start.to_dict()}),
+                **({} if self.deadline is None else {"deadline": self.deadline.to_dict()})}
 
     @classmethod
     def from_dict(cls, data: Any) -> Definition:
@@ -180,7 +208,7 @@ class Definition:
         if not isinstance(data, dict) or data.get("championship") != 1:
             raise ChampionshipError('not a championship definition ({"championship": 1, ...})')
         keys = {"championship", "title", "variant", "variant_sha256", "format", "rounds",
-                "best_of", "seeding", "seed", "closed", "teams", "late_start"}
+                "best_of", "seeding", "seed", "closed", "teams", "late_start", "deadline"}
         unknown = sorted(set(data) - keys)
         if unknown:
             raise ChampionshipError(f"unknown key {unknown[0]!r}; expected one of: "
@@ -197,7 +225,8 @@ class Definition:
                    seeding=_text(data, "seeding", "draw"), seed=_int(data, "seed", 0),
                    variant_sha256=_text(data, "variant_sha256", ""),
                    teams=tuple(Team.from_dict(t) for t in teams), closed=closed,
-                   late_start=LateStart.from_dict(data.get("late_start")))
+                   late_start=LateStart.from_dict(data.get("late_start")),
+                   deadline=Deadline.from_dict(data.get("deadline")))
         made.check()
         return made
 

@@ -23,8 +23,11 @@ from engine.logread import LogProblem
 from engine.replay import Collector, replay
 from engine.rules import Rules
 
-#: A game's kinds of result: from its log, or recorded by the organiser.
-KINDS = ("log", "walkover", "forfeit", "abandoned")
+#: A game's kinds of result: from its log (``deadline``: a log cut at the deadline, decided
+#: as it stands), or recorded by the organiser.
+KINDS = ("log", "deadline", "walkover", "forfeit", "abandoned")
+#: The kinds of result read from a log.
+FROM_LOGS = ("log", "deadline")
 #: A server's table id, as a log's ``meta.table`` may hold it.
 LOG_TABLE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 #: The largest log a championship takes, in bytes.
@@ -79,13 +82,16 @@ def header_of(data: bytes) -> dict[str, Any]:
 
 def read_log(data: bytes, table: str, rules: Rules, teams: tuple[str, str],
              name: str | None = None, log_table: str | None = None,
-             what: str = "the championship's variant") -> GameResult:
+             what: str = "the championship's variant", cut: bool = False) -> GameResult:
     """The result of ``table``'s log ``data`` (``teams``: the pairing's teams, first one
     first; the game number is the table id's last part; ``log_table``: the id its header's
     ``meta.table`` holds, when not ``table``; ``what``: the rules, as an error names them).
     Raises :class:`ChampionshipError` naming the
     file (``name``, by default its place in the archive) and line for a log that does not
-    verify, is not over, or is not this championship's table."""
+    verify, is not over, or is not this championship's table. ``cut``: the log was cut at the
+    deadline and may end before the match does: the team ahead wins it (more games won,
+    then more points, the hand in play counting for nobody); level, nobody (a ``deadline``
+    result)."""
     file = name or log_file(table)
     if log_table is not None and not LOG_TABLE.match(log_table):
         raise ChampionshipError(f"{file}: log_table: expected 1 to 64 letters, digits, - or _, "
@@ -106,17 +112,21 @@ def read_log(data: bytes, table: str, rules: Rules, teams: tuple[str, str],
     replayer = replay(data, file, visitor, rules=rules)
     if visitor.problems:
         raise ChampionshipError(_problems(visitor.problems, visitor.more))
-    if replayer.incomplete is not None or replayer.match is None:
+    m = replayer.match
+    if m is None or (replayer.incomplete is not None and not cut):
         why = replayer.incomplete or f"{file}: no match in the log"
         raise ChampionshipError(f"{why} (a table that stopped is recorded as abandoned)")
-    m = replayer.match
-    if m.winner is None or m.rules.teams != 2:
+    ahead = m.winner
+    if cut and ahead is None and (m.games, m.score) != (m.games[::-1], m.score[::-1]):
+        ahead = 0 if (m.games[0], m.score[0]) > (m.games[1], m.score[1]) else 1
+    if (ahead is None and not cut) or m.rules.teams != 2:
         raise ChampionshipError(f"{file}: the match has no winning team")
     swap = game_number(table) % 2 == 0
     def ours(values: list[int]) -> tuple[int, ...]:
         return (values[1], values[0]) if swap else (values[0], values[1])
-    return GameResult(table, "log", teams[m.winner ^ int(swap)], log_file(table), ours(m.score),
-                      ours(m.games), None if log_table == table else log_table)
+    return GameResult(table, "deadline" if cut else "log",
+                      None if ahead is None else teams[ahead ^ int(swap)], log_file(table),
+                      ours(m.score), ours(m.games), None if log_table == table else log_table)
 
 
 def _problems(problems: list[LogProblem], more: int) -> str:

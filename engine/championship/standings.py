@@ -4,7 +4,8 @@ A pairing is played over ``best_of`` games (one table, one log each). It is deci
 has won more than half of them; in a Swiss or a round robin also when all of its games are
 recorded (then the team with more games won wins it, or it is level). A walkover or a forfeit
 decides it at once. An abandoned table counts for nobody: in a knockout it is played again (the
-pairing's next table), in a Swiss or a round robin it is one of the ``best_of`` games.
+pairing's next table), in a Swiss or a round robin it is one of the ``best_of`` games. A
+game decided at its deadline (``deadline``: its cut log) is won as a log's is, or level.
 
 Points (Swiss, round robin): a pairing won 1, level ½ (0 when every game was abandoned), lost
 0; a bye 1. The ranking, best first:
@@ -24,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.championship.results import GameResult
+from engine.championship.results import FROM_LOGS, GameResult
 
 
 @dataclass
@@ -44,7 +45,7 @@ class Pairing:
         """Games won by each team."""
         won = [0, 0]
         for g in self.games:
-            if g.winner is not None and g.kind in ("log",):
+            if g.winner is not None and g.kind in FROM_LOGS:
                 won[self.teams.index(g.winner)] += 1
         return won[0], won[1]
 

@@ -59,11 +59,20 @@ from engine.viewer import asset, embed_json
 _ASSETS = Path(__file__).resolve().parent / "assets"
 
 
-def _closed(table_id: str) -> str:
-    """What a connection to a closed table is told (``closed``, then 4410)."""
-    return _("the match is over and the table has closed: its log and replay stay "
-             "({log}, {replay})").format(log=f"/t/{table_id}/log",
-                                         replay=f"/t/{table_id}/replay")
+def _closed(table_id: str, ended: str | None = None) -> str:
+    """What a connection to a closed table is told (``closed``, then 4410); ``ended``: why
+    it closed before its match ended (a championship's outcome, :meth:`Server.retire`)."""
+    links = {"log": f"/t/{table_id}/log", "replay": f"/t/{table_id}/replay"}
+    if ended is None:
+        return _("the match is over and the table has closed: its log and replay stay "
+                 "({log}, {replay})").format(**links)
+    if ended == "deadline":
+        return _("the championship's deadline has come: this table has closed, decided as it "
+                 "stood, and what was played stays ({log}, {replay})").format(**links)
+    result = {"walkover": _("a walkover"), "forfeit": _("a forfeit")}.get(ended, _("abandoned"))
+    return _("the championship's organiser recorded this table as {result}: it has closed, "
+             "no move is taken, and what was played stays ({log}, {replay})").format(
+                 result=result, **links)
 class Server:
     """The tables in memory, their connections, and the files under ``data``."""
 
@@ -132,27 +141,33 @@ class Server:
         """The table's lock (a table that closed meanwhile: a lock of its own, unshared)."""
         return self.locks.get(table_id) or asyncio.Lock()
 
-    async def retire(self, table: Table) -> None:
+    async def retire(self, table: Table, ended: str | None = None) -> None:
         """A finished table leaves memory: marked closed on disk (its log is given from
-        there), out of every registry, its connections told and closed."""
+        there), out of every registry, its connections told and closed. ``ended``: a table
+        closed before its match ended (a championship's outcome: ``walkover``...)."""
         async with self.lock(table.id):
+            table.retired = ended is not None or table.retired  # a move waiting: refused
             await asyncio.to_thread(table.close)  # ended at the match's end, as a rule
             with contextlib.suppress(OSError, ValueError):
-                await asyncio.to_thread(self.store.close, table)
-            self.tables.pop(table.id, None)
-            self.locks.pop(table.id, None)
-            self.over_since.pop(table.id, None)
-            self.unjoined.pop(table.id, None)
-            self.creator.pop(table.id, None)
-            for seat in table.hashes:
-                self.empty_since.pop((table.id, seat), None)
-            conns = self.conns.pop(table.id, [])
+                await asyncio.to_thread(self.store.close, table, ended)
+            conns = self.forget(table)
         for conn in conns:
             with contextlib.suppress(Exception):  # a connection closing already
                 with i18n.using(conn.lang):
-                    told = _closed(table.id)
+                    told = _closed(table.id, ended)
                 await send_error(conn.ws, "closed", told)
                 await conn.ws.close(4410)
+
+    def forget(self, table: Table) -> list[Conn]:
+        """``table`` out of every registry (closed); its connections, to be told."""
+        self.tables.pop(table.id, None)
+        self.locks.pop(table.id, None)
+        self.over_since.pop(table.id, None)
+        self.unjoined.pop(table.id, None)
+        self.creator.pop(table.id, None)
+        for seat in table.hashes:
+            self.empty_since.pop((table.id, seat), None)
+        return self.conns.pop(table.id, [])
 
     def players(self) -> list[str]:
         """What a seat may be given: a person, a level, a bot the server was started with."""
@@ -447,7 +462,8 @@ async def _play(server: Server, ws: WebSocket) -> None:
     table = server.tables.get(table_id)
     if table is None:
         if server.store.closed_log(table_id) is not None:
-            return await turn_away(ws, "closed", _closed(table_id), 4410)
+            why = await asyncio.to_thread(server.store.ended, table_id)
+            return await turn_away(ws, "closed", _closed(table_id, why), 4410)
         return await turn_away(ws, "no_table", _("no such table"), 4404)
     try:  # the join within the limit's seconds, or the connection is closed
         conn = await asyncio.wait_for(_join(server, ws, table), server.limits.join)
@@ -458,7 +474,8 @@ async def _play(server: Server, ws: WebSocket) -> None:
     if conn is None:
         return
     if server.tables.get(table.id) is not table:  # it closed while the join was awaited
-        return await turn_away(ws, "closed", _closed(table.id), 4410)
+        why = await asyncio.to_thread(server.store.ended, table.id)
+        return await turn_away(ws, "closed", _closed(table.id, why), 4410)
     seat = conn.seat
     limits = server.limits
     if sum(c.seat == seat for c in server.conns[table.id]) >= limits.link:

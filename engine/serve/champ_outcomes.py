@@ -57,7 +57,7 @@ async def outcome(request: Request) -> Response:
             result = h.champ.record_outcome(table, kind, team)
         except ChampionshipError as exc:
             return refusal(400, "outcome", str(exc))
-        await champs.refresh(h, force=True)  # saved; the pairing's next table made
+        await champs.refresh(h, force=True)  # saved, the table closed, the next one made
         standings = champs.view(h)["standings"]
     return JSONResponse({**result.to_dict(), "standings": standings})
 

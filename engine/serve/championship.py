@@ -23,7 +23,6 @@ import asyncio
 import base64
 import hashlib
 import hmac
-import html
 import json
 import re
 import secrets
@@ -36,7 +35,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from engine import i18n
@@ -50,7 +49,6 @@ from engine.serve.guard import Limits, house_of, refusal, request_object
 from engine.serve.store import HOUSE_FILE, LEVELS, Store, check_house, shipped, variant_errors
 from engine.serve.table import HUMAN, Refusal, Table, new_token, token_hash
 from engine.variant import trusted_variants_only
-from engine.viewer import asset
 
 #: Where the championships are kept, under the data folder.
 FOLDER = "championships"
@@ -58,9 +56,8 @@ ARCHIVE = "archive"
 KEYS_FILE = "serve.json"
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _HASH = re.compile(r"^[0-9a-f]{64}$")
-_ASSETS = Path(__file__).resolve().parent / "assets"
 CREATE_KEYS = {"variant", "upload", "format", "rounds", "best_of", "seeding", "title",
-               "late_start"}
+               "late_start", "deadline"}
 TEAM_KEYS = {"key", "name", "players", "bot"}
 
 
@@ -73,6 +70,15 @@ class Host(Protocol):
     unjoined: dict[str, float]
 
     def add(self, table: Table, joined: set[int] | None = None, creator: str = "") -> None:
+        ...
+
+    async def retire(self, table: Table, ended: str | None = None) -> None:
+        ...
+
+    def lock(self, table_id: str) -> asyncio.Lock:
+        ...
+
+    def forget(self, table: Table) -> list[Any]:
         ...
 
 
@@ -136,7 +142,8 @@ def _keys(data: Any, seats: int) -> dict[str, Any]:
     if not isinstance(tables, dict) or not all(
             isinstance(t, dict) and isinstance(t.get("server"), str) and
             _ID.match(t["server"]) and isinstance(t.get("watch"), str)
-            and type(t.get("late", False)) is bool for t in tables.values()):
+            and type(t.get("late", False)) is bool
+            and type(t.get("made", 0.0)) in (int, float) for t in tables.values()):
         raise ValueError(f"{KEYS_FILE}: tables: a server table and a spectator token each")
     return data
 
@@ -170,11 +177,27 @@ class Championships:
                 print(f"truco serve: a championship not picked up: {folder.name}: {exc}",
                       file=sys.stderr)
                 continue
-            self.held[folder.name] = Hosted(folder.name, champ, data["organiser"],
-                                            data["registration"], data["teams"],
-                                            data["tables"])
+            h = self.held[folder.name] = Hosted(folder.name, champ, data["organiser"],
+                                                data["registration"], data["teams"],
+                                                data["tables"])
             for entry in data["tables"].values():  # awaited by the championship: kept
                 self.server.unjoined.pop(entry["server"], None)
+            for table, kind in self.outcome_tables(h):  # a crash left them open: closed now
+                table.close()
+                self.server.store.close(table, kind)
+                self.server.forget(table)
+
+    def outcome_tables(self, h: Hosted) -> list[tuple[Table, str]]:
+        """The server tables still held whose games were recorded without their match's end
+        (a walkover, forfeit or abandoned table, or a log cut at the deadline), each with
+        its kind: to be closed, no move taken."""
+        found = []
+        for game in (g for r in h.champ.rounds for p in r for g in p.games if g.kind != "log"):
+            entry = h.tables.get(game.table)
+            table = None if entry is None else self.server.tables.get(entry["server"])
+            if table is not None:
+                found.append((table, game.kind))
+        return found
 
     def clock(self) -> float:
         """:attr:`now` read when called (a championship keeps this, not the clock)."""
@@ -207,7 +230,8 @@ class Championships:
                     fmt=body.get("format", ""), rounds=body.get("rounds", 0),
                     best_of=body.get("best_of", 1), seeding=body.get("seeding", "draw"),
                     seed=secrets.randbits(63), title=body.get("title", "Championship"),
-                    late_start=body.get("late_start"), now=self.clock)
+                    late_start=body.get("late_start"), deadline=body.get("deadline"),
+                    now=self.clock)
         cid = secrets.token_urlsafe(6)
         while cid in self.held or (self.root / cid).exists() or not cid[0].isalnum():
             cid = secrets.token_urlsafe(6)
@@ -298,18 +322,50 @@ class Championships:
         table = self.server.store.create(c.definition.variant, players, names=names,
                                          hashes=hashes, house=house)
         h.tables[spec.table] = {"server": table.id, "watch": table.spectator_token,
-                                **({"late": True} if spec.late else {})}
+                                **({"late": True} if spec.late else {}),
+                                **({} if c.definition.deadline is None else
+                                   {"made": self.now()})}  # its deadline runs from now
         return table
+
+    async def cut(self, h: Hosted) -> bool:
+        """Each table in play past the championship's ``deadline`` (minutes since it was
+        made): its log as it stands recorded (a ``deadline`` result) and no move taken after
+        (:meth:`refresh` closes it); a knockout's game level then plays on. Whether any was
+        cut."""
+        rule = h.champ.definition.deadline
+        cut = False
+        for spec in h.champ.tables() if rule is not None else []:
+            entry = h.tables.get(spec.table) or {}
+            table = self.server.tables.get(entry.get("server", ""))
+            due = entry.get("made", self.now()) + 60 * (rule.after_minutes if rule else 0)
+            if table is None or self.now() < due:
+                continue
+            async with self.server.lock(table.id):
+                if table.match.is_over:  # its log's result, taken as any
+                    continue
+                try:
+                    await asyncio.to_thread(h.champ.record_log, spec.table,
+                                            table.out.getvalue().encode("utf-8"),
+                                            log_table=table.id, cut=True)
+                except ChampionshipError as exc:
+                    if "level at the deadline" not in str(exc) and str(exc) not in h.problems:
+                        h.problems.append(str(exc))
+                    continue
+                table.retired = cut = True
+        return cut
 
     async def refresh(self, h: Hosted, force: bool = False) -> None:
         """:meth:`settle` in a thread, the tables made held, the change saved (under the
         championship's lock)."""
+        cut = await self.cut(h)
         changed, made = await asyncio.to_thread(self.settle, h)
         for table in made:
             self.server.add(table)
             self.server.unjoined.pop(table.id, None)  # the championship awaits its players
-        if changed or force:
+        if changed or force or cut:
             await asyncio.to_thread(self.save, h)
+        for held, ended in self.outcome_tables(h):  # closed: no move taken, watchers told
+            await self.server.retire(held, ended)
 
     # -- what is shown ---------------------------------------------------------------------
     def view(self, h: Hosted) -> dict[str, Any]:
@@ -325,7 +381,9 @@ class Championships:
                     g.update(self._links(h, g["table"], False))
                     if g["result"] != "log":  # in words, in the request's language
                         g["said"] = said(g, p["teams"])
-                now = [{"table": t, **self._links(h, t, True)} for t, s in live.items()
+                now = [{"table": t, **self._links(h, t, True),
+                        **({} if d.late_start is None else {"late": s.late})}
+                       for t, s in live.items()
                        if s.round == number and s.pairing == p["pairing"]]
                 if now:
                     p["playing"] = now
@@ -496,73 +554,17 @@ async def standings_json(request: Request) -> Response:
     return JSONResponse(await current(_champs(request), found[0], language.language(request)))
 
 
-async def standings_page(request: Request) -> Response:
-    found = await _held(request)
-    if isinstance(found, Response):
-        return HTMLResponse("<!DOCTYPE html><title>404</title><p>no such championship</p>",
-                            404)
-    view = await current(_champs(request), found[0], language.language(request))
-    with i18n.using(language.language(request)):
-        body = _standings_html(view) + "".join(_round_html(r) for r in view["round_data"])
-    template = (_ASSETS / "championship.html").read_text(encoding="utf-8")
-    return language.page(request, template, "", title=html.escape(view["title"]),
-                         body=body, css=asset("viewer.css") +
-                         (_ASSETS / "serve.css").read_text(encoding="utf-8"))
-
-
-def _states() -> dict[str, str]:
-    return {"registration": _("registration open"), "closed": _("registration closed"),
-            "playing": _("playing"), "over": _("over")}
-
-
 def said(game: dict[str, Any], teams: list[str]) -> str:
-    """A result recorded without a log (walkover, forfeit, abandoned table) in words."""
+    """A result recorded without a log (walkover, forfeit, abandoned table), or decided at
+    the deadline, in words."""
+    if game["result"] == "deadline":
+        return _("level at the deadline") if game["winner"] is None else _(
+            "{team} wins at the deadline").format(team=game["winner"])
     if game["result"] == "walkover":
         return _("{team} wins by walkover").format(team=game["winner"])
     if game["result"] == "forfeit":
         return _("{team} forfeited").format(team=teams[1 - teams.index(game["winner"])])
     return _("abandoned")
-
-
-def _standings_html(view: dict[str, Any]) -> str:
-    e = html.escape
-    head = "".join(f"<th>{e(w)}</th>" for w in (
-        "#", _("team"), _("played"), _("won"), _("drawn"), _("lost"), _("points"),
-        "Buchholz"))
-    rows = "".join(
-        f"<tr><td>{r['rank']}</td><td>{e(r['team'])}</td><td>{r['played']}</td>"
-        f"<td>{r['won']}</td><td>{r['drawn']}</td><td>{r['lost']}</td>"
-        f"<td>{r['points']}</td><td>{r['buchholz']}</td></tr>" for r in view["standings"])
-    teams = ", ".join(e(t["name"]) for t in view["teams"]) or "&mdash;"
-    words = {"teams": _("Teams"), "standings": _("Standings")}
-    return (f'<p class="sub">{e(view["format"])} &middot; {e(view["variant"])} &middot; '
-            f'{e(_states()[view["state"]])}</p><p>{e(words["teams"])}: {teams}</p>'
-            f'<h2>{e(words["standings"])}</h2><table class="standings"><tr>{head}</tr>{rows}'
-            "</table>")
-
-
-def _round_html(data: dict[str, Any]) -> str:
-    e = html.escape
-    items = []
-    words = {"bye": _("bye"), "replay": _("replay"), "watch": _("watch"),
-             "round": _("Round {n}").format(n=data["round"])}
-    for p in data["pairings"]:
-        teams = " &times; ".join(e(t) for t in p["teams"])
-        if p.get("bye"):
-            items.append(f"<li>{teams}: {e(words['bye'])}</li>")
-            continue
-        games = []
-        for g in p.get("games", []):
-            told = e(g["winner"] or "") if g["result"] == "log" else e(said(g, p["teams"]))
-            score = "&ndash;".join(map(str, g.get("score") or []))
-            link = f' <a href="{e(g["replay"])}">{e(words["replay"])}</a>' if "replay" in g else ""
-            games.append(f"{e(g['table'])}: {told} {score}{link}")
-        games += [f'{e(t["table"])}: <a href="{e(t["watch"])}">{e(words["watch"])}</a>'
-                  for t in p.get("playing", []) if "watch" in t]
-        winner = f" &rarr; {e(p['winner'])}" if p.get("winner") else ""
-        items.append(f"<li>{teams}{winner}<br>{'<br>'.join(games)}</li>")
-    return (f"<h2>{e(words['round'])}</h2><ul class=\"pairings\">"
-            + "".join(items) + "</ul>")
 
 
 def routes() -> list[Route]:
@@ -574,4 +576,4 @@ def routes() -> list[Route]:
             Route(f"{base}/team", spoken(team), methods=["POST"]),
             Route(f"{base}/close", spoken(organise), methods=["POST"]),
             Route(f"{base}/round", spoken(organise), methods=["POST"]),
-            Route(base, spoken(standings_json)), Route("/c/{cid}", standings_page)]
+            Route(base, spoken(standings_json))]

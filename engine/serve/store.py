@@ -217,16 +217,28 @@ class Store:
                 self.problems.append(f"{folder.name}: {exc}")
         return tables
 
-    def close(self, table: Table) -> None:
+    def close(self, table: Table, ended: str | None = None) -> None:
         """A finished table leaves memory: its ``table.json`` says so (``"over": true``), so
         that its log is given from the folder (:meth:`closed_log`) and a restart leaves it
-        there."""
+        there. ``ended``: why a table closed before its match ended (a championship's
+        ``walkover``, ``forfeit`` or ``abandoned``), kept as ``"ended"``."""
         folder = self.root / table.id
         if folder.is_symlink() or not (folder / "table.json").is_file():  # not of this folder
             return
         meta = _read_meta(folder) or {}
         meta["over"] = True
+        if ended is not None:
+            meta["ended"] = ended
         atomic_write_text(folder / "table.json", json.dumps(meta, indent=1) + "\n")
+
+    def ended(self, table_id: str) -> str | None:
+        """Why the closed table ``table_id`` closed before its match ended, or ``None``."""
+        if self.closed_log(table_id) is None:
+            return None
+        with contextlib.suppress(OSError, ValueError, RecursionError):
+            why = (_read_meta(self.root / table_id) or {}).get("ended")
+            return why if isinstance(why, str) else None
+        return None
 
     def closed_log(self, table_id: str) -> Path | None:
         """The log of the closed table ``table_id`` (finished, out of memory), or ``None``."""

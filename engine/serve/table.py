@@ -171,6 +171,9 @@ class Table:
         return table
 
     spectator_token: str = ""
+    #: Closed by the server before its match ended (a championship's outcome or deadline):
+    #: no move is taken, a bot's neither.
+    retired: bool = False
 
     # -- who is who --------------------------------------------------------------------------
     @property
@@ -221,6 +224,8 @@ class Table:
             raise Refusal("malformed", "a move is a string in the log's words, e.g. 'play 1 4c'")
         if m.is_over:
             raise Refusal("match_over", _("the match is over"))
+        if self.retired:
+            raise Refusal("closed", _("the table has closed"))
         if self.player_of[seat] != HUMAN:
             raise Refusal("not_your_seat", f"seat {seat} is a bot's")
         if seat in self.offers and text in (f"pass {seat}", f"pass {seat} hand"):
@@ -287,7 +292,7 @@ class Table:
         made = 0
         try:
             while (not m.is_over and not m.awaiting_deal and made < MAX_MOVES
-                   and not self.offers):
+                   and not self.offers and not self.retired):
                 action = out_of_turn_raise(m, bots)
                 if action is None:
                     seats = movers(m)

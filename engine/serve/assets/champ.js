@@ -102,17 +102,20 @@
     list.textContent = "";
     playing = {};
     var last = view.round_data[view.round_data.length - 1];
+    var late = view.late_start ? " (" + _("late: from {score} × {score}",
+      { score: view.late_start.start_score }) + ")" : ""; // a game at the time rule's score
     byId("round-title").textContent = last ? _("Round {n}", { n: last.round }) : _("Tables");
     (last ? last.pairings : []).forEach(function (p) {
       var li = el("li", p.teams.join(" × ") + (p.bye ? ": " + _("bye") : ""));
       (p.games || []).forEach(function (g) {
         li.appendChild(el("br"));
-        li.appendChild(document.createTextNode(g.table + ": " + (g.said || g.winner || _("drawn"))));
+        li.appendChild(document.createTextNode(g.table + ": " + (g.said || g.winner || _("drawn")) +
+                                               (g.late ? late : "")));
       });
       (p.playing || []).forEach(function (t) {
         playing[t.table] = p.teams;
         li.appendChild(el("br"));
-        li.appendChild(document.createTextNode(t.table + ": " + _("playing") + " "));
+        li.appendChild(document.createTextNode(t.table + ": " + _("playing") + (t.late ? late : "") + " "));
         if (t.watch) { li.appendChild(link(t.watch)); }
       });
       list.appendChild(li);

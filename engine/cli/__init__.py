@@ -21,6 +21,7 @@ import click
 from engine import BUILD, i18n
 from engine.cli import usage
 from engine.errors import TrucoError
+from engine.i18n import _
 
 
 class _Group(click.Group):
@@ -39,7 +40,7 @@ class _Group(click.Group):
             raise usage.spoken(exc) from None
         except Terminated as exc:
             name = signal.Signals(exc.signum).name
-            click.echo(f"truco: stopped by {name}", err=True)
+            click.echo(_("truco: stopped by {signal}").format(signal=name), err=True)
             sys.exit(128 + exc.signum)
         except BrokenPipeError:  # the reader went away (| head): stop quietly, all is well
             _silence_stdout()

@@ -31,6 +31,7 @@ from engine.compare import (
     labels,
 )
 from engine.game import resolve_rules
+from engine.i18n import _
 from engine.variant import variant_files
 
 
@@ -86,10 +87,10 @@ def compare(a: str, b: str, logs: str | None, n_matches: int | None, games_alias
     """
     games = matches(n_matches, games_alias)
     if logs is None and games is None:
-        raise click.UsageError("give --logs DIR, --matches N, or both")
+        raise click.UsageError(_("give --logs DIR, --matches N, or both"))
     if html is not None:
         if games is None:
-            raise click.UsageError("--html draws the statistics of --matches: give --matches N")
+            raise click.UsageError(_("--html draws the statistics of --matches: give --matches N"))
         refuse_existing(html, force, "--html",
                         reads=[*variant_files(a), *variant_files(b)])
     for variant in (a, b):

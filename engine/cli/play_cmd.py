@@ -119,7 +119,8 @@ def _readable(path: str | None, hint: str) -> None:
     except NotARegularFile:
         raise  # invalid input, exit 1 (engine.cli), as every reader says it
     except OSError as exc:
-        raise click.BadParameter(f"cannot read {path}: {exc.strerror}", param_hint=hint) from None
+        raise click.BadParameter(_("cannot read {path}: {problem}").format(
+            path=path, problem=exc.strerror), param_hint=hint) from None
 
 
 

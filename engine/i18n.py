@@ -29,7 +29,7 @@ import html
 import io
 import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
@@ -191,6 +191,32 @@ _ = gettext
 def mark(message: str) -> str:
     """``message`` marked for the catalog but translated later (where it is shown)."""
     return message
+
+
+@cache
+def _pattern(template: str) -> re.Pattern[str]:
+    parts = re.split(r"\{(\w+)\}", template)
+    return re.compile("".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)"
+                              for i, p in enumerate(parts)), re.DOTALL)
+
+
+def retell(message: str, templates: Iterable[str],
+           field: Callable[[str, str], str] | None = None) -> str | None:
+    """``message``, English text made from one of ``templates`` (messages of the catalog) by
+    another layer, said again in the language spoken now: the first template it fits, its
+    fields as found (each passed through ``field(name, value)`` when given); ``None`` when
+    no template fits.
+
+    >>> with using("pt-BR"):
+    ...     retell("'x' is not a valid integer.", ["{value} is not a valid integer."])
+    "'x' não é um número inteiro válido."
+    """
+    for template in templates:
+        found = _pattern(template).fullmatch(message)
+        if found is not None:
+            fields = {k: field(k, v) if field else v for k, v in found.groupdict().items()}
+            return gettext(template).format(**fields)
+    return None
 
 
 def person(mine: bool, you: str, other: str, **fields: object) -> str:

@@ -185,6 +185,7 @@ def main(lang: str | None) -> None:
     """truco: a rules-as-data engine for Brazilian Truco."""
     try:
         i18n.use(i18n.choose(lang))
+        i18n.use_team_seats(2)  # a team's word (engine.i18n.team_context) until a variant says
     except i18n.LanguageError as exc:
         raise click.UsageError(str(exc)) from None
 

@@ -33,7 +33,7 @@ from engine.fileio import (
     foreign_entries,
     is_empty_folder,
 )
-from engine.i18n import _, ngettext
+from engine.i18n import _, ngettext, use_team_seats
 from engine.simulate import describe_faults, is_log_name, run_simulation
 from engine.tui import columns
 from engine.variant import variant_files
@@ -255,6 +255,7 @@ def simulate(variant: str, n_matches: int, games_alias: int | None, seed: int, b
 
     games = matches(n_matches, games_alias) or 0
     rules = resolve_rules(variant)
+    use_team_seats(rules.players // rules.teams)  # a team's word: jogador, dupla, equipe
     names = parse_bots(bots, rules.players, team_of=rules.team_of)
     reads = variant_files(variant)
     if html is not None:

@@ -27,6 +27,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TextIO
 
+from engine.i18n import _, mark
+
 
 def current_umask() -> int:
     """The process's umask (read by setting it and setting it back: Python 3.11 has no
@@ -45,24 +47,25 @@ def _mode_for(target: Path, new: int) -> int:
 
 
 def file_kind(mode: int) -> str:
-    """What an ``lstat`` mode is, in words: ``a named pipe (FIFO)``, ``a device``...
+    """What an ``lstat`` mode is, in words: ``a named pipe (FIFO)``, ``a device``... (in
+    English, each a message of the catalog: ``_(file_kind(mode))`` says it in the reader's)
 
     >>> file_kind(stat.S_IFIFO), file_kind(stat.S_IFREG | 0o644)
     ('a named pipe (FIFO)', 'a regular file')
     """
     if stat.S_ISREG(mode):
-        return "a regular file"
+        return mark("a regular file")
     if stat.S_ISLNK(mode):
-        return "a symbolic link"
+        return mark("a symbolic link")
     if stat.S_ISFIFO(mode):
-        return "a named pipe (FIFO)"
+        return mark("a named pipe (FIFO)")
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
+        return mark("a device")
     if stat.S_ISSOCK(mode):
-        return "a socket"
+        return mark("a socket")
     if stat.S_ISDIR(mode):
-        return "a folder"
-    return "not a regular file"
+        return mark("a folder")
+    return mark("not a regular file")
 
 
 def not_replaceable(path: str | os.PathLike[str]) -> str | None:
@@ -76,14 +79,14 @@ def not_replaceable(path: str | os.PathLike[str]) -> str | None:
         return None
     if stat.S_ISREG(mode):
         return None
-    return f"it is {file_kind(mode)}, not a regular file"
+    return _("it is {kind}, not a regular file").format(kind=_(file_kind(mode)))
 
 
 def _refuse_unless_replaceable(target: Path) -> None:
     problem = not_replaceable(target)
     if problem is not None:
-        raise OSError(errno.EEXIST, f"{problem}: only a regular file is replaced; it is left "
-                                    "as it is", str(target))
+        raise OSError(errno.EEXIST, _("{problem}: only a regular file is replaced; it is left "
+                                      "as it is").format(problem=problem), str(target))
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:

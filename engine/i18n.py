@@ -29,7 +29,7 @@ import html
 import io
 import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
@@ -171,8 +171,153 @@ def using(lang: str) -> Iterator[None]:
 
 
 def gettext(message: str) -> str:
-    """``message`` (its English text, the catalog's id) in the language spoken now."""
-    return translations(_CURRENT.get()).gettext(message)
+    """``message`` (its English text, the catalog's id) in the language spoken now, in the
+    words of a team of the seats a team has now (:func:`team_seats`)."""
+    said = translations(_CURRENT.get())
+    context = team_context(_SEATS.get())
+    if context is not None and message in TEAM_MESSAGES:
+        told = said.pgettext(context, message)
+        if told != message:
+            return told
+    return said.gettext(message)
+
+
+# -- a team's word, by its seats -----------------------------------------------------------
+#: Portuguese names a team by its seats: a player (``jogador``, one seat: one-on-one, three
+#: players), a ``dupla`` (two), an ``equipe`` (three or more: six and twelve players). A
+#: message said of a team is the catalog's entry for a dupla, and has an entry in each of
+#: these contexts for the other sizes (``team_context``), chosen by :func:`team_seats`.
+ONE_SEAT, MORE_SEATS = "one seat a team", "three or more seats a team"
+_SEATS: ContextVar[int] = ContextVar("truco_team_seats", default=2)
+
+
+def team_context(seats: int) -> str | None:
+    """The catalog's context of a message said of a team of ``seats`` (``None``: two, the
+    message's own entry)."""
+    return None if seats == 2 else ONE_SEAT if seats == 1 else MORE_SEATS
+
+
+def use_team_seats(seats: int) -> None:
+    """Speak of teams of ``seats`` seats from now on (in this context, as :func:`use`)."""
+    _SEATS.set(seats)
+
+
+@contextmanager
+def team_seats(seats: int) -> Iterator[None]:
+    """Speak of teams of ``seats`` seats inside the ``with`` block.
+
+    >>> with using("pt-BR"), team_seats(1):
+    ...     gettext("The match is over: team {team} won.").format(team=1)
+    'O jogo acabou: o jogador 1 ganhou.'
+    >>> with using("pt-BR"), team_seats(3):
+    ...     gettext("The match is over: team {team} won.").format(team=1)
+    'O jogo acabou: a equipe 1 ganhou.'
+    """
+    token = _SEATS.set(seats)
+    try:
+        yield
+    finally:
+        _SEATS.reset(token)
+
+
+def tmark(context: str, message: str) -> str:
+    """``message`` marked for the catalog in ``context`` (a team's size, :func:`team_context`):
+    ``babel.cfg`` names this keyword, so ``pybabel extract`` keeps every form."""
+    return message
+
+
+#: The messages said of a team, each marked in the contexts of the other sizes.
+TEAM_MESSAGES = frozenset((
+    tmark("one seat a team", "A flor sung by one team only is not accepted: nobody answers it "
+                             "(G38)."),
+    tmark("one seat a team", "Seat {seat} (team {team}): "),
+    tmark("one seat a team", "Team {team} ({seats})"),
+    tmark("one seat a team", "Teams: {teams} · ladder {ladder} · {target} points a game, {games} "
+                             "game(s) to win"),
+    tmark("one seat a team", "The match is over: team {team} won."),
+    tmark("one seat a team", "Won by the mão's team: of the accepted calls."),
+    tmark("one seat a team", "a team cannot raise twice in a row (C10)"),
+    tmark("one seat a team", "for team {team}"),
+    tmark("one seat a team", "games, hands and points won per team"),
+    tmark("one seat a team", "match win rate per team with its 95% Wilson interval"),
+    tmark("one seat a team", "mão's team rate"),
+    tmark("one seat a team", "mão's team rate any"),
+    tmark("one seat a team", "mão's team rate, contested or not"),
+    tmark("one seat a team", "no raise while your team is winning the hand "
+                             "(betting.no_raise_when_winning)"),
+    tmark("one seat a team", "only the challenged team may raise back (C9, G17)"),
+    tmark("one seat a team", "other team {n}"),
+    tmark("one seat a team", "round {n}: team {team}"),
+    tmark("one seat a team", "team at score {n}"),
+    tmark("one seat a team", "team {team}"),
+    tmark("one seat a team", "team {team} ({bots}, seats {seats})"),
+    tmark("one seat a team", "team {team} ({seats})"),
+    tmark("one seat a team", "team {team} match win rate"),
+    tmark("one seat a team", "team {team} wins ({who}, {card})"),
+    tmark("one seat a team", "team {team} wins {points}"),
+    tmark("one seat a team", "team {team} {n}"),
+    tmark("one seat a team", "team {team} {score}"),
+    tmark("one seat a team", "the match in {file} is over: team {team} won"),
+    tmark("one seat a team", "won by mão's team"),
+    tmark("one seat a team", "won by mão's team any"),
+    tmark("one seat a team", "won by other team"),
+    tmark("one seat a team", "won by team 0"),
+    tmark("one seat a team", "won by team 1"),
+    tmark("one seat a team", "won by team at score"),
+    tmark("one seat a team", "won by team {team}"),
+    tmark("one seat a team", "won by the mão's team"),
+    tmark("one seat a team", "won by the mão's team, contested or not"),
+    tmark("one seat a team", "won by the other team"),
+    tmark("one seat a team", "won by the team at score"),
+    tmark("one seat a team", "{name} (seat {seat}, team {team}): no decision"),
+    tmark("one seat a team", "{name} (seat {seat}, team {team}): {decisions}, accuracy "
+                             "{accuracy}%, best move {best} times, mean loss {loss}; {counts}"),
+    tmark("three or more seats a team", "A flor sung by one team only is not accepted: nobody "
+                                        "answers it (G38)."),
+    tmark("three or more seats a team", "Seat {seat} (team {team}): "),
+    tmark("three or more seats a team", "Team {team} ({seats})"),
+    tmark("three or more seats a team", "Teams: {teams} · ladder {ladder} · {target} points a "
+                                        "game, {games} game(s) to win"),
+    tmark("three or more seats a team", "The match is over: team {team} won."),
+    tmark("three or more seats a team", "Won by the mão's team: of the accepted calls."),
+    tmark("three or more seats a team", "a team cannot raise twice in a row (C10)"),
+    tmark("three or more seats a team", "for team {team}"),
+    tmark("three or more seats a team", "games, hands and points won per team"),
+    tmark("three or more seats a team", "match win rate per team with its 95% Wilson interval"),
+    tmark("three or more seats a team", "mão's team rate"),
+    tmark("three or more seats a team", "mão's team rate any"),
+    tmark("three or more seats a team", "mão's team rate, contested or not"),
+    tmark("three or more seats a team", "no raise while your team is winning the hand "
+                                        "(betting.no_raise_when_winning)"),
+    tmark("three or more seats a team", "only the challenged team may raise back (C9, G17)"),
+    tmark("three or more seats a team", "other team {n}"),
+    tmark("three or more seats a team", "round {n}: team {team}"),
+    tmark("three or more seats a team", "team at score {n}"),
+    tmark("three or more seats a team", "team {team}"),
+    tmark("three or more seats a team", "team {team} ({bots}, seats {seats})"),
+    tmark("three or more seats a team", "team {team} ({seats})"),
+    tmark("three or more seats a team", "team {team} match win rate"),
+    tmark("three or more seats a team", "team {team} wins ({who}, {card})"),
+    tmark("three or more seats a team", "team {team} wins {points}"),
+    tmark("three or more seats a team", "team {team} {n}"),
+    tmark("three or more seats a team", "team {team} {score}"),
+    tmark("three or more seats a team", "the match in {file} is over: team {team} won"),
+    tmark("three or more seats a team", "won by mão's team"),
+    tmark("three or more seats a team", "won by mão's team any"),
+    tmark("three or more seats a team", "won by other team"),
+    tmark("three or more seats a team", "won by team 0"),
+    tmark("three or more seats a team", "won by team 1"),
+    tmark("three or more seats a team", "won by team at score"),
+    tmark("three or more seats a team", "won by team {team}"),
+    tmark("three or more seats a team", "won by the mão's team"),
+    tmark("three or more seats a team", "won by the mão's team, contested or not"),
+    tmark("three or more seats a team", "won by the other team"),
+    tmark("three or more seats a team", "won by the team at score"),
+    tmark("three or more seats a team", "{name} (seat {seat}, team {team}): no decision"),
+    tmark("three or more seats a team", "{name} (seat {seat}, team {team}): {decisions}, accuracy "
+                                        "{accuracy}%, best move {best} times, mean loss {loss}; "
+                                        "{counts}"),
+))
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
@@ -191,6 +336,32 @@ _ = gettext
 def mark(message: str) -> str:
     """``message`` marked for the catalog but translated later (where it is shown)."""
     return message
+
+
+@cache
+def _pattern(template: str) -> re.Pattern[str]:
+    parts = re.split(r"\{(\w+)\}", template)
+    return re.compile("".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)"
+                              for i, p in enumerate(parts)), re.DOTALL)
+
+
+def retell(message: str, templates: Iterable[str],
+           field: Callable[[str, str], str] | None = None) -> str | None:
+    """``message``, English text made from one of ``templates`` (messages of the catalog) by
+    another layer, said again in the language spoken now: the first template it fits, its
+    fields as found (each passed through ``field(name, value)`` when given); ``None`` when
+    no template fits.
+
+    >>> with using("pt-BR"):
+    ...     retell("'x' is not a valid integer.", ["{value} is not a valid integer."])
+    "'x' não é um número inteiro válido."
+    """
+    for template in templates:
+        found = _pattern(template).fullmatch(message)
+        if found is not None:
+            fields = {k: field(k, v) if field else v for k, v in found.groupdict().items()}
+            return gettext(template).format(**fields)
+    return None
 
 
 def person(mine: bool, you: str, other: str, **fields: object) -> str:

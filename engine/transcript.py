@@ -24,7 +24,7 @@ from typing import IO
 from engine.actions import Action
 from engine.cards import COBERTA, Card, card_name, card_pretty
 from engine.game import Checkpoint, Match
-from engine.i18n import _, ngettext, person
+from engine.i18n import _, ngettext, person, team_seats, use_team_seats
 from engine.logread import LogItem
 from engine.moves import KINDS, Words
 from engine.replay import Replayer, Visitor, replay
@@ -81,6 +81,7 @@ class Transcript(Visitor):
     def header(self, item: LogItem, match: Match) -> None:
         r = match.rules
         n = r.players
+        use_team_seats(r.players // r.teams)  # the log's teams named in its words (jogador...)
         given = item.data.get("players") or []
         self.names = [str(given[s]) if s < len(given) else _("seat {seat}").format(seat=s)
                       for s in range(n)]
@@ -268,7 +269,8 @@ class Transcript(Visitor):
 def transcript(data: IO[bytes] | bytes, file: str, *, base: Path | None = None) -> str:
     """The transcript of a log. Raises :class:`~engine.logread.LogProblem` if it is invalid."""
     visitor = Transcript()
-    replay(io.BytesIO(data) if isinstance(data, bytes) else data, file, visitor, base)
+    with team_seats(2):  # the log's teams' word, from its header: as before afterwards
+        replay(io.BytesIO(data) if isinstance(data, bytes) else data, file, visitor, base)
     return "\n".join(visitor.lines)
 
 

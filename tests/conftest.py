@@ -41,11 +41,12 @@ SLOW_FILES = frozenset({"test_serve_flood.py",
 @pytest.fixture(autouse=True)
 def _english_after() -> object:
     """A test that speaks another language (``truco --lang pt-BR``, ``i18n.use``) leaves
-    English behind it for the next."""
+    English behind it for the next (and a team's word for two seats, ``i18n.team_seats``)."""
     yield
     from engine import i18n
 
     i18n.use(i18n.ENGLISH)
+    i18n.use_team_seats(2)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -87,3 +87,51 @@ def test_a_file_that_exists_is_refused_in_portuguese(tmp_path: Path) -> None:
     assert code == 2 and out.read_text(encoding="utf-8") == "kept\n"
     assert said.rstrip("\n").splitlines()[-1] == (
         f"Erro: Valor inválido para --out: {out} já existe; use --force para substituí-lo")
+
+
+#: The commands' own refusals and notices (issue 43): each as a command line (``{replay}``: a
+#: stored replay, ``{tmp}``: a fresh folder), its exit code, and its last line in pt-BR and in
+#: English (English as it always was, byte for byte).
+OWN = [
+    (["record", "-v", "paulista"], 2,
+     "Erro: --seed é obrigatório (ou --unseeded, que sorteia a partir da semente 0)",
+     "Error: --seed is required (or --unseeded, which draws from seed 0)"),
+    (["verify", "{tmp}/nowhere"], 2,
+     "Erro: Valor inválido para PATH: arquivo ou pasta inexistente: {tmp}/nowhere",
+     "Error: Invalid value for PATH: no such file or folder: {tmp}/nowhere"),
+    (["replay", "--analysis", "{tmp}/a.json", "{replay}"], 2,
+     "Erro: --analysis anota a página do --html: informe também --html FILE",
+     "Error: --analysis annotates the --html page: give --html FILE too"),
+    (["tournament", "-v", "paulista", "--bots", "heuristic"], 2,
+     "Erro: Valor inválido para --bots: informe dois robôs ou mais, cada um uma só vez",
+     "Error: Invalid value for --bots: give two bots or more, each once"),
+    (["position", "--at", "999999", "{replay}"], 2,
+     "Erro: --at 999999: o registro tem as linhas 1 a {lines}",
+     "Error: --at 999999: the log has lines 1 to {lines}"),
+    (["replay", "--html", "{tmp}/p.html", "--analysis", "{tmp}/a.json", "{replay}"], 1,
+     "truco: {tmp}/a.json: não é JSON (não é UTF-8 no byte 0)",
+     "truco: {tmp}/a.json: not JSON (not UTF-8 at byte 0)"),
+]
+
+
+@pytest.mark.parametrize(("args", "code", "pt", "en"), OWN, ids=lambda x: None)
+def test_the_commands_own_refusals_in_portuguese_and_english_as_before(
+        tmp_path: Path, args: list[str], code: int, pt: str, en: str) -> None:
+    (tmp_path / "a.json").write_bytes(b"\xff\n")
+    replay = sorted((REPO / "replays").glob("*.jsonl"))[0]
+    fields = {"tmp": str(tmp_path), "replay": str(replay),
+              "lines": str(len(replay.read_bytes().splitlines()))}
+    line = [a.format(**fields) for a in args]
+    for lang, said in (("pt-BR", pt), ("en", en)):
+        got, out = run("--lang", lang, *line)
+        assert (got, out.rstrip("\n").splitlines()[-1]) == (code, said.format(**fields))
+    assert not (tmp_path / "p.html").exists()
+
+
+def test_a_file_kind_is_said_in_portuguese(tmp_path: Path) -> None:
+    from engine.fileio import not_replaceable
+
+    (tmp_path / "d").mkdir()
+    with i18n.using("pt-BR"):
+        assert not_replaceable(tmp_path / "d") == "é uma pasta, não um arquivo comum"
+    assert not_replaceable(tmp_path / "d") == "it is a folder, not a regular file"

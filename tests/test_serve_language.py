@@ -198,6 +198,10 @@ def _api(server: Running, path: str, body: bytes | None,
      "dê o nome de uma variante incluída (variant) ou uma variante da casa (upload), uma das "
      "duas"),
     ("/t/nowhere/log", None, "no_table", "no such table", "essa mesa não existe"),
+    ("/api/check", json.dumps({"upload": {"name": "casa.yaml", "text": "extends: paulista\n"
+                                          "name: casa\nplayers: seven\n"}}).encode(),
+     "variant", 'casa.yaml:3:10: players: expected an integer, found "seven"',
+     'casa.yaml:3:10: players: esperava-se um número inteiro, encontrado "seven"'),
 ])
 def test_the_api_s_refusals_speak_the_request_s_language(
         server: Running, path: str, body: bytes | None, code: str, english: str,

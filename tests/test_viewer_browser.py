@@ -713,3 +713,19 @@ def test_every_word_the_viewer_draws_goes_through_the_catalog(browser: Any, tmp_
             assert bad == [], (i, eye, bad[:10])
     assert page.errors == [] and page.requests == []
     page.close()
+
+
+@pytest.mark.parametrize(("variant", "word"), [
+    ("one-on-one", "jogador"), ("paulista", "dupla"), ("gauderio-trios", "equipe")])
+def test_the_portuguese_page_names_a_team_by_its_seats(browser: Any, tmp_path: Path,
+                                                        variant: str, word: str) -> None:
+    """Issue 43: jogador where a team is one seat, dupla where two, equipe where three."""
+    from engine import i18n
+
+    with i18n.using("pt-BR"):
+        path, _ = _page(tmp_path, record_random(variant, 2).encode(), variant)
+    page = Page(browser, path, "#m=0")
+    heads = page.page.eval_on_selector_all(".seat .team", "els => els.map(e => e.textContent)")
+    assert heads and all(h.startswith(word + " ") for h in heads), heads
+    assert page.errors == []
+    page.close()

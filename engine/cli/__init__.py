@@ -21,6 +21,7 @@ import click
 from engine import BUILD, i18n
 from engine.cli import usage
 from engine.errors import TrucoError
+from engine.i18n import _
 
 
 class _Group(click.Group):
@@ -39,7 +40,7 @@ class _Group(click.Group):
             raise usage.spoken(exc) from None
         except Terminated as exc:
             name = signal.Signals(exc.signum).name
-            click.echo(f"truco: stopped by {name}", err=True)
+            click.echo(_("truco: stopped by {signal}").format(signal=name), err=True)
             sys.exit(128 + exc.signum)
         except BrokenPipeError:  # the reader went away (| head): stop quietly, all is well
             _silence_stdout()
@@ -184,6 +185,7 @@ def main(lang: str | None) -> None:
     """truco: a rules-as-data engine for Brazilian Truco."""
     try:
         i18n.use(i18n.choose(lang))
+        i18n.use_team_seats(2)  # a team's word (engine.i18n.team_context) until a variant says
     except i18n.LanguageError as exc:
         raise click.UsageError(str(exc)) from None
 

@@ -27,7 +27,7 @@ from engine.cli.simulate_cmd import _progress_bar
 from engine.errors import TrucoError
 from engine.fileio import atomic_text_file
 from engine.game import resolve_rules
-from engine.i18n import _
+from engine.i18n import _, use_team_seats
 from engine.logread import LogProblem
 from engine.rules import Rules
 
@@ -93,9 +93,11 @@ def analyze(log: str, seats: tuple[int, ...], hindsight: bool, playouts: int, se
             bar.stop()
         spool.seek(0)
         results = (json.loads(line) for line in spool)
+        rules = None if as_json else _rules_of(report["variant"], base)
+        if rules is not None:  # a team's word: jogador, dupla, equipe
+            use_team_seats(rules.players // rules.teams)
         chunks = (json_chunks(report, results) if as_json
-                  else text_chunks(report, results, summary.decisions, summary.worst,
-                                   _rules_of(report["variant"], base)))
+                  else text_chunks(report, results, summary.decisions, summary.worst, rules))
         if out is None:
             for chunk in chunks:
                 click.echo(chunk, nl=False)

@@ -12,6 +12,7 @@ import sys
 import click
 
 from engine.bots import bot_problem
+from engine.i18n import _
 
 
 @click.group()
@@ -26,7 +27,7 @@ def serve(name: str) -> None:
     standard input and output."""
     problem = bot_problem(name)
     if problem is not None or name.startswith("cmd:"):
-        raise click.BadParameter(problem or "serve a built-in bot, not a command",
+        raise click.BadParameter(problem or _("serve a built-in bot, not a command"),
                                  param_hint="NAME")
     from engine.protocol.serve import serve as run
 

@@ -18,6 +18,7 @@ from engine.championship import Championship, ChampionshipError, write_archive
 from engine.championship.archive import check_archive, write_zip
 from engine.championship.model import FORMATS, MAX_TEAMS, MAX_TITLE, SEEDINGS, clean_name
 from engine.championship.offline import play_all
+from engine.i18n import _
 
 
 @click.group()
@@ -66,12 +67,12 @@ def run(archive: str, variant: str, fmt: str, rounds: int | None, best_of: int,
     zipped = archive.lower().endswith(".zip")
     if os.path.lexists(archive) and (zipped or not os.path.isdir(archive)
                                      or os.listdir(archive)):
-        raise click.BadParameter(f"{archive} exists (and is not an empty folder)",
-                                 param_hint="ARCHIVE")
+        raise click.BadParameter(_("{path} exists (and is not an empty folder)").format(
+            path=archive), param_hint="ARCHIVE")
     if (count is None) == (not names):
-        raise click.UsageError("give --teams N or --team NAME (several), one of them")
+        raise click.UsageError(_("give --teams N or --team NAME (several), one of them"))
     if fmt == "swiss" and rounds is None:
-        raise click.UsageError("a Swiss needs --rounds N")
+        raise click.UsageError(_("a Swiss needs --rounds N"))
     if (why := bot_problem(bot)) is not None:
         raise click.BadParameter(why, param_hint="--bot")
     teams = names or tuple(f"Team {i}" for i in range(1, (count or 0) + 1))

@@ -31,6 +31,7 @@ from engine.compare import (
     labels,
 )
 from engine.game import resolve_rules
+from engine.i18n import _, use_team_seats
 from engine.variant import variant_files
 
 
@@ -86,14 +87,15 @@ def compare(a: str, b: str, logs: str | None, n_matches: int | None, games_alias
     """
     games = matches(n_matches, games_alias)
     if logs is None and games is None:
-        raise click.UsageError("give --logs DIR, --matches N, or both")
+        raise click.UsageError(_("give --logs DIR, --matches N, or both"))
     if html is not None:
         if games is None:
-            raise click.UsageError("--html draws the statistics of --matches: give --matches N")
+            raise click.UsageError(_("--html draws the statistics of --matches: give --matches N"))
         refuse_existing(html, force, "--html",
                         reads=[*variant_files(a), *variant_files(b)])
-    for variant in (a, b):
-        resolve_rules(variant)  # an invalid variant: exit 1 before any work
+    seats = {r.players // r.teams for r in map(resolve_rules, (a, b))}  # invalid: exit 1 now
+    if len(seats) == 1:  # a team's word (jogador, dupla, equipe), where both variants share it
+        use_team_seats(seats.pop())
     out: dict[str, Any] = {}
     text: list[str] = []
     changed = False

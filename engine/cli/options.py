@@ -138,8 +138,9 @@ def bot_list(text: str, param_hint: str = "--bots") -> list[str]:
     problems = [p for p in map(bot_problem, names) if p is not None]
     if problems:
         more = "" if not problems[0].startswith("unknown bot") else (
-            f", or a name of --config's [bots]: {', '.join(sorted(config))}" if config
-            else ", or a name of the [bots] table of a --config FILE")
+            _(", or a name of --config's [bots]: {names}").format(
+                names=", ".join(sorted(config))) if config
+            else _(", or a name of the [bots] table of a --config FILE"))
         raise click.BadParameter(problems[0] + more, param_hint=param_hint)
     return names
 
@@ -157,7 +158,8 @@ def parse_bots(text: str, players: int, *, team_of: Sequence[int] | None = None,
     try:
         return seat_bots(names, players, team_of)
     except ValueError as exc:
-        raise click.BadParameter(f"{players} seats: {exc}", param_hint=param_hint) from None
+        raise click.BadParameter(_("{players} seats: {problem}").format(
+            players=players, problem=exc), param_hint=param_hint) from None
 
 
 def matches_option(*, default: int | None, help: str) -> Callable[[F], F]:
@@ -182,7 +184,7 @@ def matches(value: int | None, games_alias: int | None) -> int | None:
     source = ctx.get_parameter_source("n_matches")
     if source is not None and source is not click.core.ParameterSource.DEFAULT:
         raise click.UsageError(_("give --matches or its old name --games, not both"))
-    click.echo("truco: --games is now called --matches (it counts matches)", err=True)
+    click.echo(_("truco: --games is now called --matches (it counts matches)"), err=True)
     return games_alias
 
 

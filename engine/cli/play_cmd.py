@@ -42,7 +42,7 @@ from engine.cli.play_input import _card_token, parse_move
 from engine.cli.play_loop import _Game, _Stop
 from engine.cli.play_resume import _resume, position_match
 from engine.game import Match, resolve_rules
-from engine.i18n import _, ngettext
+from engine.i18n import _, ngettext, use_team_seats
 from engine.logformat import Recorder, header_variant
 from engine.reading import NotARegularFile, open_regular
 from engine.rules import Rules
@@ -119,7 +119,8 @@ def _readable(path: str | None, hint: str) -> None:
     except NotARegularFile:
         raise  # invalid input, exit 1 (engine.cli), as every reader says it
     except OSError as exc:
-        raise click.BadParameter(f"cannot read {path}: {exc.strerror}", param_hint=hint) from None
+        raise click.BadParameter(_("cannot read {path}: {problem}").format(
+            path=path, problem=exc.strerror), param_hint=hint) from None
 
 
 
@@ -276,6 +277,7 @@ def play(variant: str | None, seat: int, bots: str, level: str | None, seed: int
             raise click.UsageError(_("--variant is required (or --resume LOG)"))
         start = _new_game(variant, seed, log_path, position_file)
     match, rules, seed = start.match, start.match.rules, start.seed
+    use_team_seats(rules.players // rules.teams)  # a team's word: jogador, dupla, equipe
     seat = start.seat if start.seat is not None else seat
     if seat >= rules.players:
         raise click.BadParameter(_("seat {seat} is not a seat of {variant} (0..{last})").format(

@@ -16,6 +16,7 @@ import click
 
 from engine.cli.replay_cmd import _read
 from engine.game import Match
+from engine.i18n import _
 from engine.logread import CHECKPOINTS as LOG_CHECKPOINTS
 from engine.logread import LogItem, LogProblem
 from engine.replay import Replayer, Visitor
@@ -43,7 +44,7 @@ def _is_checkpoint(line: bytes) -> bool:
 
 def _line_end(data: bytes, lines: int, start: int = 0) -> int:
     """The offset just past the ``lines``-th line end from ``start`` (or the end of ``data``)."""
-    for _ in range(lines):
+    for _line in range(lines):
         end = data.find(b"\n", start)
         if end < 0:
             return len(data)
@@ -61,16 +62,18 @@ def position_at(data: bytes | IO[bytes], file: str, base: Path | None,
     if at is not None and isinstance(data, bytes):
         count = data.count(b"\n") + (not data.endswith(b"\n"))  # no list of the lines
         if not 1 <= at <= count:
-            raise click.UsageError(f"--at {at}: the log has lines 1 to {count}")
+            raise click.UsageError(_("--at {at}: the log has lines 1 to {count}").format(
+                at=at, count=count))
         end = _line_end(data, at)
         if at < count and _is_checkpoint(data[end:_line_end(data, 1, end)]):
-            raise click.UsageError(f"--at {at}: line {at + 1} is a checkpoint of the move "
-                                   "before it: the position is after a move's checkpoints")
+            raise click.UsageError(_("--at {at}: line {line} is a checkpoint of the move before "
+                                     "it: the position is after a move's checkpoints").format(
+                                         at=at, line=at + 1))
         data = data[:end]
     visitor = _Keep()
     Replayer(file, base, visitor).run_source(data)
     if visitor.match is None:  # pragma: no cover - a strict replay raises first
-        raise click.UsageError("the log has no match")
+        raise click.UsageError(_("the log has no match"))
     return visitor.match.position()
 
 

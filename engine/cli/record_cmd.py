@@ -53,10 +53,11 @@ def record(variant: str, seed: int | None, dealer: int, deals: bool, unseeded: b
     from engine.game import resolve_rules
 
     if seed is None and not unseeded:
-        raise click.UsageError("--seed is required (or --unseeded, which draws from seed 0)")
+        raise click.UsageError(_("--seed is required (or --unseeded, which draws from seed 0)"))
     rules = resolve_rules(variant)
     if dealer >= rules.players:
-        raise click.BadParameter(f"{dealer} is not a seat (0..{rules.players - 1})",
+        raise click.BadParameter(_("{dealer} is not a seat (0..{last})").format(
+                                 dealer=dealer, last=rules.players - 1),
                                  param_hint="--dealer")
     if out is not None:
         refuse_existing(out, force, "--out", reads=variant_files(variant))

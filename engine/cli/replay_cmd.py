@@ -36,7 +36,8 @@ def _read(log: str) -> tuple[bytes | IO[bytes], str, Path]:
     except NotARegularFile:
         raise  # invalid input, exit 1 (engine.cli): a FIFO or a device is never waited on
     except OSError as exc:
-        raise click.BadParameter(f"cannot read {log}: {exc.strerror}", param_hint="LOG") from None
+        raise click.BadParameter(_("cannot read {path}: {problem}").format(
+            path=log, problem=exc.strerror), param_hint="LOG") from None
 
 
 @click.command("replay")
@@ -72,10 +73,11 @@ def replay_(log: str, checkpoints: bool, out: str | None, html: str | None,
       truco replay game.jsonl --html game.html --analysis game.analysis.json
     """
     if analysis is not None and html is None:
-        raise click.UsageError("--analysis annotates the --html page: give --html FILE too")
+        raise click.UsageError(_("--analysis annotates the --html page: give --html FILE too"))
     if html is not None:
         if checkpoints or out is not None:
-            raise click.UsageError("--html writes a page: give it without --checkpoints and --out")
+            raise click.UsageError(_("--html writes a page: give it without --checkpoints and "
+                                   "--out"))
         refuse_existing(html, force, "--html")
         _html(log, html, None if analysis is None else _analysis(analysis), analysis)
         return
@@ -90,7 +92,8 @@ def replay_(log: str, checkpoints: bool, out: str | None, html: str | None,
             click.echo(f"truco: {exc}", err=True)
             sys.exit(1)
         for problem in replaced:
-            click.echo(f"truco: {problem} (replaced by the engine's)", err=True)
+            click.echo(_("truco: {problem} (replaced by the engine's)").format(problem=problem),
+                       err=True)
     else:
         visitor = Transcript()
         failure: LogProblem | None = None
@@ -117,16 +120,20 @@ def _analysis(path: str) -> object:
     try:
         text = read_regular(path, MAX_ANALYSIS_BYTES)
         if len(text) > MAX_ANALYSIS_BYTES:
-            click.echo(f"truco: {path}: over {MAX_ANALYSIS_BYTES >> 20} MiB, not an analysis",
+            click.echo(_("truco: {path}: over {mib} MiB, not an analysis").format(
+                path=path, mib=MAX_ANALYSIS_BYTES >> 20),
                        err=True)
         else:
             return loads_strict(text.decode("utf-8"))
     except OSError as exc:
-        click.echo(f"truco: cannot read {path}: {exc.strerror}", err=True)
+        click.echo(_("truco: cannot read {path}: {problem}").format(
+            path=path, problem=exc.strerror), err=True)
     except UnicodeDecodeError as exc:
-        click.echo(f"truco: {path}: not JSON (not UTF-8 at byte {exc.start})", err=True)
+        click.echo(_("truco: {path}: not JSON (not UTF-8 at byte {byte})").format(
+            path=path, byte=exc.start), err=True)
     except ValueError as exc:
-        click.echo(f"truco: {path}: not JSON ({exc})", err=True)
+        click.echo(_("truco: {path}: not JSON ({problem})").format(path=path, problem=exc),
+                   err=True)
     sys.exit(1)
 
 
@@ -149,9 +156,11 @@ def _html(log: str, target: str, analysis: object = None, source: str | None = N
     try:
         atomic_write_text(target, page)
     except OSError as exc:
-        click.echo(f"truco: cannot write {target}: {exc.strerror}", err=True)
+        click.echo(_("truco: cannot write {path}: {problem}").format(
+            path=target, problem=exc.strerror), err=True)
         sys.exit(1)
     wrote(target, _("the page"))
     if problem is not None:
-        click.echo(f"truco: {problem} (the page shows the log up to this line)", err=True)
+        click.echo(_("truco: {problem} (the page shows the log up to this line)").format(
+            problem=problem), err=True)
         sys.exit(1)

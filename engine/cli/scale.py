@@ -17,6 +17,7 @@ from engine.cluster import (
     local_executor,
     start_fork_server,
 )
+from engine.i18n import _
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -73,8 +74,8 @@ def executor_for(jobs: int, dask: str | None, chunks: int) -> Iterator[Executor]
             yield executor
         return
     if dask != "local" and jobs > 1:
-        raise click.BadParameter("--jobs sets the workers of --dask local; a scheduler's "
-                                 "workers are its own", param_hint="--jobs")
+        raise click.BadParameter(_("--jobs sets the workers of --dask local; a scheduler's "
+                                   "workers are its own"), param_hint="--jobs")
     ctx = click.get_current_context(silent=True)
     timeout = None if ctx is None else ctx.meta.get(_TIMEOUT_KEY)  # None: CONNECT_TIMEOUT
     with contextlib.ExitStack() as stack:

@@ -15,6 +15,7 @@ import click
 
 from engine import i18n
 from engine.bots import bot_problem
+from engine.i18n import _
 from engine.serve import Limits, serve
 
 
@@ -23,7 +24,8 @@ def _commands(values: tuple[str, ...]) -> dict[str, str]:
     for value in values:
         name, sep, command = value.partition("=")
         if not sep or not name.strip() or not command.strip():
-            raise click.BadParameter(f"{value!r}: expected NAME=COMMAND", param_hint="--bot")
+            raise click.BadParameter(_("{value}: expected NAME=COMMAND").format(value=repr(value)),
+                                     param_hint="--bot")
         problem = bot_problem(f"cmd:{command.strip()}")
         if problem is not None:
             raise click.BadParameter(f"{name.strip()}: {problem}", param_hint="--bot")

@@ -33,7 +33,7 @@ from engine.fileio import (
     foreign_entries,
     is_empty_folder,
 )
-from engine.i18n import _, ngettext
+from engine.i18n import _, ngettext, use_team_seats
 from engine.simulate import describe_faults, is_log_name, run_simulation
 from engine.tui import columns
 from engine.variant import variant_files
@@ -157,7 +157,8 @@ def write_html(path: str, page: str) -> None:
     try:
         atomic_write_text(path, page)
     except OSError as exc:
-        click.echo(f"truco: cannot write {path}: {exc.strerror}", err=True)
+        click.echo(_("truco: cannot write {path}: {problem}").format(
+            path=path, problem=exc.strerror), err=True)
         sys.exit(1)
     wrote(path, _("the page"))
 
@@ -189,25 +190,29 @@ def _check_logs_folder(logs: str, force: bool, reads: list[Path]) -> None:
     folder = Path(logs)
     if os.path.lexists(folder) and not folder.is_dir():
         kind = file_kind(os.lstat(folder).st_mode)
-        raise click.BadParameter(f"{logs} is {kind}, not a folder", param_hint="--logs")
+        raise click.BadParameter(_("{path} is {kind}, not a folder").format(
+            path=logs, kind=_(kind)), param_hint="--logs")
     if not folder.is_dir() or is_empty_folder(folder):
         return
     real = Path(os.path.realpath(folder))
     for i, source in enumerate(reads):
         if source.is_relative_to(real):
-            which = f" (which {reads[i - 1].name} extends)" if i else ""
-            raise click.BadParameter(f"the variant file {source}{which} is inside {logs}, "
-                                     "which --force would replace: a run never replaces a "
-                                     "file its variant is read from", param_hint="--logs")
+            which = _(" (which {name} extends)").format(name=reads[i - 1].name) if i else ""
+            raise click.BadParameter(_("the variant file {source}{which} is inside {path}, "
+                                       "which --force would replace: a run never replaces a "
+                                       "file its variant is read from").format(
+                                           source=source, which=which, path=logs),
+                                     param_hint="--logs")
     foreign = foreign_entries(folder, is_log_name)
     if foreign:
-        more = f" (and {len(foreign) - 1} more)" if len(foreign) > 1 else ""
-        raise click.BadParameter(f"{logs} holds {foreign[0]}{more}, which no run of truco "
-                                 "simulate writes: --force replaces only a folder of its logs "
-                                 "(match-NNNNNN.jsonl), so it is left as it is; choose another "
-                                 "folder", param_hint="--logs")
+        more = _(" (and {n} more)").format(n=len(foreign) - 1) if len(foreign) > 1 else ""
+        raise click.BadParameter(_("{path} holds {entry}{more}, which no run of truco simulate "
+                                   "writes: --force replaces only a folder of its logs "
+                                   "(match-NNNNNN.jsonl), so it is left as it is; choose "
+                                   "another folder").format(path=logs, entry=foreign[0],
+                                                            more=more), param_hint="--logs")
     if not force:
-        raise click.BadParameter(f"{logs} exists; give --force to replace it",
+        raise click.BadParameter(_("{path} exists; give --force to replace it").format(path=logs),
                                  param_hint="--logs")
 
 
@@ -250,6 +255,7 @@ def simulate(variant: str, n_matches: int, games_alias: int | None, seed: int, b
 
     games = matches(n_matches, games_alias) or 0
     rules = resolve_rules(variant)
+    use_team_seats(rules.players // rules.teams)  # a team's word: jogador, dupla, equipe
     names = parse_bots(bots, rules.players, team_of=rules.team_of)
     reads = variant_files(variant)
     if html is not None:

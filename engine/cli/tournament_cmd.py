@@ -16,6 +16,7 @@ import click
 
 from engine.cli.options import U64, bot_list, config_option
 from engine.cli.scale import dask_option, executor_for
+from engine.i18n import _
 from engine.simulate import describe_faults
 from engine.tournament import run_tournament
 from engine.tui import columns
@@ -91,13 +92,15 @@ def tournament(variant: str, bots: str, games: int, seed: int, jobs: int,
     """
     names = bot_list(bots)
     if len(names) < 2 or len(set(names)) != len(names):
-        raise click.BadParameter("give two bots or more, each once", param_hint="--bots")
+        raise click.BadParameter(_("give two bots or more, each once"), param_hint="--bots")
     from engine.game import resolve_rules
 
     rules = resolve_rules(variant)
     if rules.teams != 2:
-        raise click.BadParameter(f"a tournament pits two teams against each other; "
-                                 f"{rules.name} has {rules.teams}", param_hint="--variant")
+        raise click.BadParameter(_("a tournament pits two teams against each other; "
+                                   "{variant} has {teams}").format(variant=rules.name,
+                                                                   teams=rules.teams),
+                                 param_hint="--variant")
     total = len(names) * (len(names) - 1) * games
     progress, stop = _progress_bar(total)
     try:

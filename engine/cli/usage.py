@@ -13,9 +13,7 @@ own) is said as it is. The exit code stays 2.
 from __future__ import annotations
 
 import contextlib
-import re
 from collections.abc import Iterable, Iterator, Sequence
-from functools import cache
 from typing import IO, Any
 
 import click
@@ -45,13 +43,6 @@ HEADINGS = frozenset((mark("Options"), mark("Commands"), mark("Arguments"),
 OWN_HELP = frozenset((mark("Show this message and exit."), mark("Show the version and exit.")))
 
 
-@cache
-def _pattern(template: str) -> re.Pattern[str]:
-    parts = re.split(r"\{(\w+)\}", template)
-    return re.compile("".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)"
-                              for i, p in enumerate(parts)), re.DOTALL)
-
-
 def told(message: str) -> str:
     """``message`` (click's, in English) in the language spoken now, when a template fits.
 
@@ -59,11 +50,7 @@ def told(message: str) -> str:
     ...     told("'x' is not a valid integer."), told("the seed is missing")
     ("'x' não é um número inteiro válido.", 'the seed is missing')
     """
-    for template in TEMPLATES:
-        found = _pattern(template).fullmatch(message)
-        if found is not None:
-            return _(template).format(**found.groupdict())
-    return message
+    return i18n.retell(message, TEMPLATES) or message
 
 
 def _hint(hint: Sequence[str] | str | None) -> str | None:

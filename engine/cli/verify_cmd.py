@@ -29,6 +29,7 @@ import click
 from engine.cli.scale import dask_option, executor_for, warm_up
 from engine.cli.simulate_cmd import _progress_bar
 from engine.cluster import ClusterLost, Executor, chunk_size, ordered, spans
+from engine.i18n import _
 from engine.logread import MAX_FILE_BYTES, decompressed
 from engine.reading import NotARegularFile, logs_under, open_regular
 from engine.replay import MAX_PROBLEMS, ReplayResult, verify_bytes, verify_file
@@ -55,16 +56,19 @@ def log_paths(paths: tuple[str, ...]) -> list[str]:
         elif p.is_dir():
             logs = logs_under(str(p))
             if not logs:
-                raise click.BadParameter(f"no .jsonl logs in folder {given} (nor .jsonl.gz)",
-                                         param_hint="PATH")
+                raise click.BadParameter(
+                    _("no .jsonl logs in folder {path} (nor .jsonl.gz)").format(path=given),
+                    param_hint="PATH")
             found.extend(logs)
         elif p.suffix in (".yaml", ".yml") and p.is_file():  # a variant, given by mistake
-            raise click.BadParameter(f"{given} is a variant file, not a log: truco variants "
-                                     f"validate {given} checks it", param_hint="PATH")
+            raise click.BadParameter(_("{path} is a variant file, not a log: truco variants "
+                                       "validate {path} checks it").format(path=given),
+                                     param_hint="PATH")
         elif p.exists():
             found.append(given)
         else:
-            raise click.BadParameter(f"no such file or folder: {given}", param_hint="PATH")
+            raise click.BadParameter(_("no such file or folder: {path}").format(path=given),
+                                     param_hint="PATH")
     return found
 
 
@@ -166,8 +170,8 @@ def verified_in(report: str, wanted: Collection[str] | None = None
         if not (isinstance(entry, dict) and isinstance(entry.get("file"), str)
                 and isinstance(entry.get("valid"), bool)
                 and isinstance(entry.get("incomplete"), bool)):
-            raise bad("not a report of truco verify --jsonl or --json (each log an object "
-                      "with file, valid, incomplete)")
+            raise bad(_("not a report of truco verify --jsonl or --json (each log an object "
+                        "with file, valid, incomplete)"))
         if wanted is None or entry["file"] in wanted:
             done[entry["file"]] = {k: entry[k] for k in ("file", "valid", "incomplete")}
 
@@ -182,11 +186,12 @@ def verified_in(report: str, wanted: Collection[str] | None = None
                 number += 1
                 size += len(raw)
                 if size > MAX_REPORT_BYTES:
-                    raise bad(f"larger than {MAX_REPORT_BYTES >> 30} GiB, the limit of "
-                              "--skip-verified")
+                    raise bad(_("larger than {gib} GiB, the limit of --skip-verified").format(
+                        gib=MAX_REPORT_BYTES >> 30))
                 if len(raw.rstrip(b"\r\n")) > MAX_REPORT_LINE_BYTES:
-                    raise bad(f"line {number} is longer than {MAX_REPORT_LINE_BYTES >> 20} "
-                              "MiB: not a report of truco verify --jsonl")
+                    raise bad(_("line {line} is longer than {mib} MiB: not a report of truco "
+                                "verify --jsonl").format(line=number,
+                                                         mib=MAX_REPORT_LINE_BYTES >> 20))
                 try:
                     text = raw.decode("utf-8")
                     entry = json.loads(text)
@@ -194,15 +199,14 @@ def verified_in(report: str, wanted: Collection[str] | None = None
                     if number == 1 and raw.strip() == b"{":  # a --json report: one object
                         rest = f.read(MAX_JSON_REPORT_BYTES + 1 - len(raw))
                         if len(raw) + len(rest) > MAX_JSON_REPORT_BYTES:
-                            raise bad(f"a --json report larger than "
-                                      f"{MAX_JSON_REPORT_BYTES >> 20} MiB: give a --jsonl "
-                                      "one") from None
+                            raise bad(_("a --json report larger than {mib} MiB: give a --jsonl "
+                                        "one").format(mib=MAX_JSON_REPORT_BYTES >> 20)) from None
                         _add_whole(raw + rest, add, bad)
                         return done
                     if not raw.endswith(b"\n"):
                         return done  # the last line, cut short: its log is verified again
-                    raise bad(f"line {number} is not JSON: not a report of truco verify "
-                              "--jsonl") from None
+                    raise bad(_("line {line} is not JSON: not a report of truco verify "
+                                "--jsonl").format(line=number)) from None
                 if isinstance(entry, dict) and isinstance(entry.get("logs"), list):
                     for each in entry["logs"]:  # a --json report written on one line
                         add(each)
@@ -211,7 +215,7 @@ def verified_in(report: str, wanted: Collection[str] | None = None
     except NotARegularFile:
         raise  # invalid input, exit 1 (engine.cli): a FIFO or a device is never waited on
     except OSError as exc:
-        raise bad(f"cannot read it: {exc.strerror or exc}") from None
+        raise bad(_("cannot read it: {problem}").format(problem=exc.strerror or exc)) from None
 
 
 def _add_whole(data: bytes, add: Callable[[Any], None],
@@ -220,9 +224,9 @@ def _add_whole(data: bytes, add: Callable[[Any], None],
     try:
         whole = json.loads(data.decode("utf-8"))
     except ValueError:
-        raise bad("not JSON: not a report of truco verify --json") from None
+        raise bad(_("not JSON: not a report of truco verify --json")) from None
     if not (isinstance(whole, dict) and isinstance(whole.get("logs"), list)):
-        raise bad("not a report of truco verify --json (an object with logs)")
+        raise bad(_("not a report of truco verify --json (an object with logs)"))
     for entry in whole["logs"]:
         add(entry)
 
@@ -275,9 +279,9 @@ def verify(paths: tuple[str, ...], as_json: bool, as_jsonl: bool, first: bool, j
       cat game.jsonl | truco verify -
     """
     if as_json and as_jsonl:
-        raise click.UsageError("--json and --jsonl: give one of them")
+        raise click.UsageError(_("--json and --jsonl: give one of them"))
     if trust and not trusted_only:
-        raise click.UsageError("--trust DIR goes with --trusted-variants-only")
+        raise click.UsageError(_("--trust DIR goes with --trusted-variants-only"))
     folders = tuple(os.path.realpath(t) for t in trust) if trusted_only else None
     warm_up(dask)  # a LocalCluster's workers get ready while the logs are listed
     files = log_paths(paths)
@@ -302,10 +306,12 @@ def verify(paths: tuple[str, ...], as_json: bool, as_jsonl: bool, first: bool, j
                 reported += 1
                 _report(data, lines, first, as_json, as_jsonl, counts, logs)
     except ClusterLost as exc:  # what was reported stands: --jsonl can go on from it
-        went_on = (" (go on from that --jsonl report with --skip-verified REPORT)"
+        went_on = (_(" (go on from that --jsonl report with --skip-verified REPORT)")
                    if as_jsonl else "")
-        click.echo(f"truco: {exc}; {reported} of {len(todo)} logs were verified and "
-                   f"reported before it stopped{went_on}", err=True)
+        click.echo(_("truco: {problem}; {reported} of {total} logs were verified and reported "
+                     "before it stopped{went_on}").format(problem=exc, reported=reported,
+                                                         total=len(todo), went_on=went_on),
+                   err=True)
         sys.exit(1)
     finally:
         stop()

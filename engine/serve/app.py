@@ -180,8 +180,9 @@ class Server:
         conns = list(self.conns.get(table.id, ()))
         texts = {}
         async with self.lock(table.id):
+            seats = table.rules.players // table.rules.teams  # a team's word, by its seats
             for seat, lang in {(c.seat, c.lang) for c in conns}:
-                with i18n.using(lang):
+                with i18n.using(lang), i18n.team_seats(seats):
                     texts[seat, lang] = table.message(seat)
         for conn in conns:
             with contextlib.suppress(Exception):  # a connection closing: its loop ends it
@@ -465,6 +466,8 @@ async def _play(server: Server, ws: WebSocket) -> None:
             why = await asyncio.to_thread(server.store.ended, table_id)
             return await turn_away(ws, "closed", _closed(table_id, why), 4410)
         return await turn_away(ws, "no_table", _("no such table"), 4404)
+    # ... and of its teams in their words (jogador, dupla, equipe: engine.i18n.team_context)
+    i18n.use_team_seats(table.rules.players // table.rules.teams)
     try:  # the join within the limit's seconds, or the connection is closed
         conn = await asyncio.wait_for(_join(server, ws, table), server.limits.join)
     except WebSocketDisconnect:

@@ -37,6 +37,7 @@ from engine.rules import Rules
 from engine.serve.fair import Seal
 from engine.serve.table import HUMAN, Refusal, Table, resume
 from engine.variant import load, trusted_variants_only
+from engine.variant.told import told_lines
 from engine.viewer import replay_page
 
 #: The name an uploaded house variant is kept under, beside its table's log.
@@ -87,7 +88,7 @@ def check_house(text: str, name: str, folder: Path) -> Rules:
     :class:`VariantError` names ``name`` (the uploaded file's name) at each
     ``line:column``."""
     if len(text.encode("utf-8")) > MAX_VARIANT_BYTES:
-        raise VariantError(f"{name}: a variant file is at most {MAX_VARIANT_BYTES} bytes")
+        raise VariantError(f"a variant file is at most {MAX_VARIANT_BYTES} bytes", file=name)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / HOUSE_FILE
     atomic_write_text(path, text)
@@ -103,15 +104,17 @@ def _renamed(exc: VariantError, path: Path, name: str) -> VariantError:
 
     folders = {str(path.parent), os.path.realpath(path.parent)}
 
-    def said(e: Exception) -> str:
-        text = str(e)
+    def said(text: str) -> str:
         for folder in sorted(folders, key=len, reverse=True):  # the longest first
             text = text.replace(folder + "/" + HOUSE_FILE, name).replace(folder + "/", "")
             text = text.replace(folder, "the upload's folder")
         return text
 
-    problems = [said(e) for e in (getattr(exc, "errors", None) or [exc])]
-    return VariantError(problems[0], errors=[VariantError(p) for p in problems])
+    problems = [VariantError(said(e.message), file=None if e.file is None else said(e.file),
+                             line=e.line, column=e.column, path=e.path)
+                for e in (exc.errors or [exc])]
+    return VariantError(problems[0].message, errors=problems, file=problems[0].file,
+                        line=problems[0].line, column=problems[0].column, path=problems[0].path)
 
 
 def shipped(variant: object) -> Rules:
@@ -120,15 +123,16 @@ def shipped(variant: object) -> Rules:
     files)."""
     names = shipped_variants()
     if not isinstance(variant, str) or variant not in names:
-        raise VariantError("variant: not a shipped variant; expected one of "
-                           f"{', '.join(sorted(names))}, or an upload")
+        raise VariantError("not a shipped variant; expected one of "
+                           f"{', '.join(sorted(names))}, or an upload", path="variant")
     with trusted_variants_only():  # a shipped variant extends shipped ones only
         return load(variant)
 
 
 def variant_errors(exc: VariantError) -> list[str]:
-    """Every problem of a variant, one ``file:line:column: message`` a line."""
-    return [str(e) for e in (getattr(exc, "errors", None) or [exc])]
+    """Every problem of a variant, one ``file:line:column: path: message`` a line, in the
+    language spoken now (:func:`engine.variant.told.told_lines`)."""
+    return told_lines(exc)
 
 
 class Store:

@@ -49,7 +49,7 @@
     byId("problems").textContent = "";
     return post("/api/check", body()).then(function (res) {
       if (res[0] !== 200) { layout = null; byId("problems").textContent = res[1].problems.join("\n"); }
-      else { layout = res[1]; }
+      else { layout = res[1]; I18N.teamSeats(layout.team_of); }
       seats();
     });
   }

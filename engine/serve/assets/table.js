@@ -326,6 +326,7 @@
       var msg = JSON.parse(ev.data);
       if (msg.type === "hello") {
         hello = msg;
+        I18N.teamSeats(msg.team_of);
         committed = committed || msg.seed_commitment;
         byId("title").textContent = msg.title;
         byId("who").textContent = msg.seat === null ? _("spectator") : _("you are seat {seat}", { seat: msg.seat });

@@ -5,13 +5,23 @@ var I18N = (function () {
   var node = document.getElementById("i18n");
   var data = node ? JSON.parse(node.textContent) : { lang: "en", plural: "n != 1", messages: {} };
   var plural = null;
+  // A team's word hangs on its seats (engine.i18n.team_context): a message said of a team
+  // has its own entry for two (dupla) and one in a context for one seat and for more.
+  var teamContext = null;
   function form(n) {  // the plural form's index, by the catalog's expression (C syntax)
     if (!plural) { plural = new Function("n", "return Number(" + data.plural + ");"); }
     return plural(n);
   }
   return {
     lang: data.lang,
+    // the seats of each team, from a variant's team_of: [0, 1, 0, 1] is two
+    teamSeats: function (teamOf) {
+      var n = teamOf.filter(function (t) { return t === teamOf[0]; }).length;
+      teamContext = n === 1 ? "one seat a team" : n > 2 ? "three or more seats a team" : null;
+    },
     gettext: function (id) {
+      var c = teamContext && data.messages[teamContext + "\u0004" + id];
+      if (typeof c === "string" && c) { return c; }
       var t = data.messages[id];
       return typeof t === "string" && t ? t : id;
     },

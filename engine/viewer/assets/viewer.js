@@ -8,6 +8,7 @@
   var OWN = DATA.own;
   var SUITS = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
   var N = INFO.players;
+  I18N.teamSeats(INFO.team_of);
 
   // Every step whole: each carries what the one before had, unless it says otherwise.
   var states = [];

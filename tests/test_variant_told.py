@@ -1,0 +1,88 @@
+"""A house variant's problems in the lobby's language (issue 43, engine/variant/told.py): the
+loader's frame and commonest messages said through the catalog, the location and key path kept,
+English as the loader writes it; a rule's own check stays English."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import doctests
+
+import engine.variant.told
+from engine import i18n
+from engine.errors import VariantError
+from engine.serve.store import check_house, shipped, variant_errors
+from engine.variant.told import CLOSEST, EXPECTED, TEMPLATES, WORDS
+
+
+def test_the_module_examples_run() -> None:
+    result = doctests(engine.variant.told)
+    assert result.attempted >= 1 and result.failed == 0
+
+
+def _problems(text: str, folder: Path) -> VariantError:
+    with pytest.raises(VariantError) as caught:
+        check_house(text, "casa.yaml", folder)
+    return caught.value
+
+
+@pytest.mark.parametrize(("text", "english", "portuguese"), [
+    ("extends: paulista\nname: casa\nplayers: seven\n",
+     'casa.yaml:3:10: players: expected an integer, found "seven"',
+     'casa.yaml:3:10: players: esperava-se um número inteiro, encontrado "seven"'),
+    ("extends: paulista\nname: casa\nspecial_hands: 3\n",
+     "casa.yaml:3:16: special_hands: expected a mapping or a list, found 3",
+     "casa.yaml:3:16: special_hands: esperava-se um mapeamento ou uma lista, encontrado 3"),
+    ("extends: paulista\nname: casa\nfoo: 1\n",
+     "casa.yaml:3:1: foo: unknown key 'foo'; expected one of: $schema, betting,",
+     "casa.yaml:3:1: foo: chave desconhecida 'foo'; esperava-se uma de: $schema, betting,"),
+    ("extends: paulistx\nname: casa\n",
+     "casa.yaml:1:10: extends: unknown variant 'paulistx': expected a shipped name (did you "
+     "mean paulista? truco variants list names them all) or a path to a .yaml file",
+     "casa.yaml:1:10: extends: variante desconhecida 'paulistx': esperava-se o nome de uma "
+     "variante incluída (você quis dizer paulista? truco variants list mostra todas) ou o "
+     "caminho de um arquivo .yaml"),
+    ("- 1\n", "casa.yaml:1:1: expected a mapping of variant keys at the top level, found a list",
+     "casa.yaml:1:1: esperava-se um mapeamento de chaves de variante no nível mais alto, "
+     "encontrado: uma lista"),
+    ("", "casa.yaml:1:1: empty file: expected a mapping of variant keys",
+     "casa.yaml:1:1: arquivo vazio: esperava-se um mapeamento de chaves de variante"),
+    ("extends: paulista\nname: [x\n", "casa.yaml:3:1: invalid YAML: while parsing",
+     "casa.yaml:3:1: YAML inválido: while parsing"),  # the parser's words stay
+    ("x" * 200_001, "casa.yaml: a variant file is at most 200000 bytes",
+     "casa.yaml: um arquivo de variante tem no máximo 200000 bytes"),
+])
+def test_an_upload_s_problems_in_portuguese_and_english_as_before(
+        tmp_path: Path, text: str, english: str, portuguese: str) -> None:
+    exc = _problems(text, tmp_path)
+    assert str(exc).startswith(english) and variant_errors(exc)[0].startswith(english)
+    with i18n.using("pt-BR"):
+        assert variant_errors(exc)[0].startswith(portuguese)
+    assert str(exc).startswith(english)  # the error itself keeps the loader's English
+
+
+def test_every_problem_is_told_and_a_rule_s_own_check_stays_english(tmp_path: Path) -> None:
+    exc = _problems("extends: paulista\nname: casa\ntitle: 3\nplayers: 3\nfoo: 1\n", tmp_path)
+    with i18n.using("pt-BR"):
+        said = variant_errors(exc)
+    assert len(said) == len(exc.errors) >= 2
+    assert said[0] == "casa.yaml:3:8: title: esperava-se um texto, encontrado 3"
+    exc = _problems("extends: paulista\nname: casa\nplayers: 3\n", tmp_path)
+    with i18n.using("pt-BR"):
+        assert variant_errors(exc) == str(exc).splitlines()
+
+
+def test_a_name_that_is_no_shipped_variant() -> None:
+    with pytest.raises(VariantError) as caught:
+        shipped("nope")
+    with i18n.using("pt-BR"):
+        said = variant_errors(caught.value)
+    assert said[0].startswith("variant: não é uma variante incluída; esperava-se uma de ")
+    assert said[0].endswith(", ou uma variante da casa enviada")
+
+
+@pytest.mark.parametrize("template", [*TEMPLATES, *EXPECTED, *CLOSEST, *sorted(WORDS)])
+def test_every_template_is_in_the_catalog_and_translated(template: str) -> None:
+    said = i18n.translations("pt-BR").gettext(template)
+    assert said and said != template

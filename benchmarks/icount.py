@@ -1,6 +1,6 @@
 """Count what a random playout costs the CPU, instruction by instruction, for two revisions:
-``python -m benchmarks.icount REV_A REV_B [--variant paulista] [--log | --env | --search]
-[--cache]``.
+``python -m benchmarks.icount REV_A REV_B [--variant paulista] [--log | --env | --verify |
+--search] [--cache]``.
 
 Timings on a shared VM move by 10-30% with the load of other processes; the instructions a
 program executes do not. Each revision (a temporary git worktree) plays seeded random matches
@@ -10,7 +10,9 @@ hand, start-up and imports cancelled out. ``--search`` counts a decision of the 
 instead (``--budget``, by default the bot's own): every seat a search bot, seeded matches
 played until ``--small`` and ``--large`` decisions were made (choices among two moves or more,
 raises out of turn included, M3), through the bot's and the engine's oldest API, so that any
-revision since the bot's can be measured. ``--cache`` adds callgrind's simulated caches and
+revision since the bot's can be measured. ``--verify`` counts a hand of a log verified
+in-process (``engine.replay.verify_file``), of ``--large`` logs of random matches written once
+by ``REV_A``. ``--cache`` adds callgrind's simulated caches and
 branch predictor per hand: instruction-cache misses (``I1mr``), data-cache misses (``D1mr``,
 ``D1mw``), mispredicted conditional and indirect branches (``Bcm``, ``Bim``).
 
@@ -72,16 +74,29 @@ if mode.startswith("search"):  # the search bot at every seat: the unit is a dec
         i += 1
     print(units)
     sys.exit()
-if mode == "log":
+if mode.startswith("verify:"):  # the logs of a folder verified in-process: the unit is a hand
+    from pathlib import Path
+    from engine.replay import verify_file
+    for path in sorted(Path(mode.partition(":")[2]).glob("*.jsonl"))[:matches]:
+        got = verify_file(path)
+        assert got.valid, path
+        units += got.hands
+    print(units)
+    sys.exit()
+if mode in ("log", "write"):
     from engine.logformat import Recorder
 for i in range(matches):
     m = Match.new(variant, seed=i)
     rng = SplitMix64(1_000_003 + i)
-    apply = Recorder(m, io.StringIO(), variant=variant).apply if mode == "log" else m.apply
+    out = io.StringIO()
+    apply = Recorder(m, out, variant=variant).apply if mode in ("log", "write") else m.apply
     while not m.is_over:
         legal = m.legal_actions()
         apply(legal[rng.bounded(len(legal))])
     units += m.hand_number
+    if mode == "write":  # the logs that --verify verifies (sys.argv[4]: their folder)
+        with open(f"{sys.argv[4]}/m{i:05d}.jsonl", "w", encoding="utf-8") as f:
+            f.write(out.getvalue())
 print(units)
 """
 
@@ -121,6 +136,16 @@ def per_hand(tree: Path, small: int, large: int, variant: str,
     return {k: (b[k] - a[k]) / (hands_b - hands_a) for k in a}
 
 
+def write_logs(tree: Path, count: int, variant: str) -> Path:
+    """``count`` logs of random matches of ``variant`` (seeds 0 up, as the other modes play
+    them) written by ``tree``'s engine into a new folder beside it: what ``--verify`` reads."""
+    folder = tree.parent / "logs"
+    folder.mkdir()
+    subprocess.run([sys.executable, "-c", CHILD, str(count), variant, "write", str(folder)],
+                   cwd=tree, env=_env(tree), capture_output=True, check=True)
+    return folder
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -133,6 +158,9 @@ def main() -> int:
                     help="each match written to its log as it is played (engine.logformat)")
     ap.add_argument("--env", action="store_true",
                     help="per step of a random agent through engine.env's AEC API")
+    ap.add_argument("--verify", action="store_true",
+                    help="per hand of --large logs of random matches (written once by REV_A) "
+                         "verified in-process (engine.replay.verify_file)")
     ap.add_argument("--search", action="store_true",
                     help="per decision of the search bot, every seat one (--small and --large "
                          "count decisions)")
@@ -154,6 +182,8 @@ def main() -> int:
             subprocess.run(["git", "worktree", "add", "--detach", str(path), rev], check=True,
                            capture_output=True)
             trees[rev] = path
+        if args.verify:  # the same logs for both, written by REV_A's engine
+            mode = f"verify:{write_logs(trees[args.rev_a], args.large, args.variant)}"
         try:
             got = {rev: per_hand(tree, args.small, args.large, args.variant, args.cache, mode)
                    for rev, tree in trees.items()}
@@ -164,6 +194,7 @@ def main() -> int:
     a, b = got[args.rev_a], got[args.rev_b]
     shown = SHOWN if args.cache else ("Ir",)
     what = ("per step of a random agent through engine.env" if args.env else
+            "per hand of a log verified in-process" if args.verify else
             f"per decision of the search bot (budget {args.budget or 'default'})"
             if args.search else
             "per hand of a random playout" + (" with its log" if args.log else ""))

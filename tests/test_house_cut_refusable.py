@@ -113,8 +113,10 @@ def test_a_position_with_a_wrong_take_is_refused(change: dict[str, object], says
     position = {**m.position(), **change}
     if change.get("take", 0) is None:
         del position["take"]
-    with pytest.raises(PositionError, match=says):
+    with pytest.raises(PositionError, match=says) as info:
         Match.from_position(FOUR, position)
+    if "burn" not in says:  # the schema refuses a cut that takes nothing
+        assert info.value.code == "bad_take"
 
 
 def test_a_take_is_written_read_and_logged() -> None:

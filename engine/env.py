@@ -44,7 +44,8 @@ from it (``0`` = itself, its team) and ``D`` the deck's size:
 =====================  =====================================================================
 block (length)         what it holds
 =====================  =====================================================================
-hand (D)               its cards (none in a blind hand)
+hand (D)               its cards (none in a blind hand); before the deal, the cards its
+                       cut takes, to the cutter deciding to keep them (``cut.refusable``)
 partners (D)           partners' cards a decision shows (M5)
 vira (D)               the vira, if any
 played (n x D)         cards played face up this hand, by seat from itself
@@ -100,7 +101,7 @@ from engine.bots.base import next_actor, viewed_moves
 from engine.cards import Card
 from engine.game import Match, resolve_rules
 from engine.logformat import Recorder
-from engine.moves import hands_seen, load_kinds
+from engine.moves import cards_held, hands_seen, load_kinds
 from engine.moves.bets import own_points
 from engine.payload import DERIVED, SLOTS
 from engine.rules import Rules
@@ -401,6 +402,8 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
         if not blind:
             for c in h.hands[seat]:
                 v[idx[c]] = 1.0
+        for c in cards_held(m, seat):  # before the deal (a cut's taken cards, its cutter's)
+            v[idx[c]] = 1.0
         for s in hands_seen(m, seat):  # by a kind's rule (M5: a decision, the partners')
             if s != seat:
                 for c in h.hands[s]:

@@ -42,6 +42,8 @@ class Phase(StrEnum):
     CUT = "cut"
     #: A give-up waits for the partners' confirmation (house, :mod:`engine.moves.confirm`).
     CONFIRM = "confirm"
+    #: The cutter keeps or refuses the card his cut takes (house, :mod:`engine.moves.take`).
+    TAKE = "take"
     #: The match is decided.
     MATCH_OVER = "match_over"
 
@@ -62,6 +64,7 @@ BET_ANSWER: Final = "bet_answer"
 SING: Final = "sing"
 CUT: Final = "cut"
 CONFIRM: Final = "confirm"
+TAKE: Final = "take"
 MATCH_OVER: Final = "match_over"
 
 

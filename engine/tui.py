@@ -278,6 +278,10 @@ def render_table(obs: Mapping[str, Any], *, title: str, target: int, rules: Rule
             if s != me:
                 lines.append(_("Partner's cards ({who}): {cards}").format(
                     who=who(s), cards=" ".join(named(c, called) for c in cards)))
+    held = obs.get("take")  # cut.refusable: the cards the cutter's cut takes, his alone
+    if held and held["cards"]:
+        lines.append(_("Your cut takes: {cards}").format(
+            cards=" ".join(named(c, called) for c in held["cards"])))
     lines.append(your_cards(obs, rules, places))
     return "\n".join(lines)
 

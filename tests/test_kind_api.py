@@ -37,7 +37,8 @@ def test_a_kinds_block_has_the_schemas_defaults_and_what_the_file_states() -> No
     paulista, cut = load_variant("paulista"), load_variant("cut")
     assert paulista.block("cut") == {"allowed": False,
                                      "choices": ["seco", "burn", "bottom", "partner"],
-                                     "in_special_hands": True, "take": 1}
+                                     "in_special_hands": True, "take": 1,
+                                     "refusable": []}
     assert cut.block("cut")["allowed"] is True
     assert cut.block("cut") is cut.block("cut")  # made once per rules
     assert cut.block("concede") == {"allowed": False, "instead_of_answer": False,

@@ -29,6 +29,7 @@ LINES = {
     "redeal": {"event": "redeal", "seat": 1},
     "resign": {"event": "resign", "seat": 1},
     "confirm": {"event": "confirm", "seat": 3, "agree": True},
+    "take": {"event": "take", "seat": 3, "keep": False},
     "round": {"event": "round", "winner": 1},
     "hand": {"event": "hand", "winner": 1, "points": 1, "score": [0, 1]},
     "game": {"event": "game", "winner": 1, "score": [3, 12], "games": [0, 1]},

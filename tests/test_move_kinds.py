@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from engine import Match, find_variant
+from engine import Action, Match, find_variant
 from engine.machine import build_machine
 from engine.moves import HAND_ENDS, KINDS, MoveKind, load_kinds
 from engine.moves.bets import AT_HAND_END
@@ -116,6 +116,10 @@ def test_every_phase_of_a_machine_is_a_kinds_and_says_who_moves_there() -> None:
                 legal = m.legal_actions()
                 calm = [a for a in legal if a.kind != "raise"] if seed else []
                 m.apply(rng.choice(calm or legal))
+    held = Match.new("cut-refusable-four", seed=3)  # its cut takes the 4 of ouros
+    held.apply(Action.parse("cut 3 bottom"))
+    assert movers(held) == held.to_act() == [3]
+    seen.add(held.state)
     assert seen == set(PHASES)
 
 

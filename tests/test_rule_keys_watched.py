@@ -99,6 +99,7 @@ MUTATIONS: dict[str, tuple[str, dict[str, Any]]] = {
     "cut.choices": ("cut", {"cut": {"choices": ["seco", "burn"]}}),
     "cut.in_special_hands": ("cut-not-in-special-hands", {"cut": {"in_special_hands": True}}),
     "cut.take": ("cut-take-two", {"cut": {"take": 1}}),
+    "cut.refusable": ("cut-refusable-four", {"cut": {"refusable": []}}),
     "deal.vira": ("vira-last-card", {"deal": {"vira": "after_dealt"}}),
     "deal.packets": ("dealt-one-at-a-time", {"deal": {"packets": [2, 1]}}),
     "redeal.allowed": ("redeal", {"redeal": {"allowed": False}}),

@@ -168,6 +168,7 @@ HOUSE_RULES: dict[str, dict[str, Any]] = {
     "cut-not-in-special-hands": {"cut.allowed": True, "cut.in_special_hands": False},
     "cut-sobe-desce": {"cut.allowed": True, "cut.choices": ["seco", "sobe"]},
     "cut-take-two": {"cut.allowed": True, "cut.take": 2},
+    "cut-refusable-four": {"cut.allowed": True, "cut.refusable": ["4d"]},
     "last-hand-hidden": {"seeing.last_hand": "hidden"},
     "mineiro-highest-after-tie": {"obligations.named_card": "obliged",
                                   "highest_after_tied_first": True},

@@ -62,6 +62,7 @@ from importlib import import_module
 from pkgutil import iter_modules
 from typing import TYPE_CHECKING, Any
 
+from engine.actions import Action as _Action
 from engine.actions import declare
 from engine.errors import Why
 from engine.i18n import _, person
@@ -75,6 +76,7 @@ from engine.view import Lister as ViewLister
 
 if TYPE_CHECKING:
     from engine.actions import Action
+    from engine.cards import Card
     from engine.errors import VariantError, Why
     from engine.rules import Rules
     from engine.variant.messages import Err
@@ -237,6 +239,14 @@ class KindState:
         return not self.optional or value != self.fresh
 
 
+def list_choice(kind: str, mover: int, seat: int | None, out: list[Action]) -> None:
+    """A lister's moves for a kind of two choices (``play_on``: yes, then no) that ``mover``
+    alone makes: both, where the seats asked (``seat``, ``None``: all) include him."""
+    if seat is None or seat == mover:
+        out.append(_Action(kind, mover, play_on=True))
+        out.append(_Action(kind, mover, play_on=False))
+
+
 def said_told(a: Action, w: Words) -> str:
     """A move the variant names (``w.said``: ``quero``, ``vou ao baralho``) told in a log's
     transcript: ``'Ana says: quero'``, ``'you say: quero'``."""
@@ -352,6 +362,10 @@ class MoveKind:
     #: ``None``: none. What the observation and the environment both read
     #: (:func:`hands_seen`).
     sees: Callable[[MatchView, int], Sequence[int]] | None = None
+    #: ``held(match, seat)``: cards not dealt yet that the kind shows ``seat`` (a cut's taken
+    #: cards, to its cutter: ``cut.refusable``); ``None``: none. What the environment's
+    #: vector shows in the seat's hand block (:func:`cards_held`).
+    held: Callable[[MatchView, int], Sequence[Card]] | None = None
     #: ``hides_last_hand(rules)``: whether the kind's rule hides every card of the hand that
     #: ended last from the observations (:func:`last_hand_hidden`); ``None``: it does not.
     hides_last_hand: Callable[[Rules], bool] | None = None
@@ -367,6 +381,8 @@ PHASES: dict[str, Waiting] = {}
 HAND_ENDS: dict[str, HandEnd] = {}
 #: What the kinds show a seat of the others' cards (:attr:`MoveKind.sees`).
 _SEES: list[Callable[[MatchView, int], Sequence[int]]] = []
+#: What the kinds show a seat of the cards not dealt yet (:attr:`MoveKind.held`).
+_HELD: list[Callable[[MatchView, int], Sequence[Card]]] = []
 #: What the kinds hide of the last hand (:attr:`MoveKind.hides_last_hand`).
 _HIDES_LAST: list[Callable[[Rules], bool]] = []
 
@@ -411,6 +427,8 @@ def register(kind: MoveKind) -> MoveKind:
         _SEES.append(kind.sees)
     if kind.hides_last_hand is not None:
         _HIDES_LAST.append(kind.hides_last_hand)
+    if kind.held is not None:
+        _HELD.append(kind.held)
     KINDS[kind.name] = kind
     return kind
 
@@ -498,6 +516,12 @@ def hands_seen(m: MatchView, seat: int) -> list[int]:
         if got:
             seen = sorted({*seen, *got}) if seen else sorted(got)
     return seen
+
+
+def cards_held(m: MatchView, seat: int) -> list[Card]:
+    """The cards not dealt yet that a kind's rule shows ``seat`` now (:attr:`MoveKind.held`),
+    nearly always none."""
+    return [c for held in _HELD for c in held(m, seat)]
 
 
 def last_hand_hidden(rules: Rules) -> bool:

@@ -31,6 +31,7 @@ from engine.moves import (
     VariantBlock,
     Waiting,
     Words,
+    list_choice,
     move_transitions,
     register,
 )
@@ -167,10 +168,7 @@ def _effect(move: Action, r: Ruling) -> None:
 
 
 def _lister(m: MatchView, seat: int | None, out: list[Action]) -> None:
-    first = _next(m)
-    if seat is None or seat == first:
-        out.append(Action(NAME, first, play_on=True))
-        out.append(Action(NAME, first, play_on=False))
+    list_choice(NAME, _next(m), seat, out)
 
 
 def _transitions(rules: Rules) -> list[dict[str, Any]]:

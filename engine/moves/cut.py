@@ -22,7 +22,8 @@ and ``seco`` deals exactly the cards of a variant without a cut. The cut deals t
 deal given in state ``cut`` (:meth:`~engine.game.Match.deal`) leaves the cut out.
 
 The variant keys: ``cut.allowed``, ``cut.choices`` (which of them, in the order they are
-offered), ``cut.take`` and ``cut.in_special_hands``.
+offered), ``cut.take``, ``cut.in_special_hands`` and ``cut.refusable`` (cards a cut takes only
+if the cutter keeps them: :mod:`engine.moves.take`).
 """
 
 from __future__ import annotations
@@ -175,7 +176,9 @@ def _judge(m: MatchView, a: Action, r: Ruling) -> str | None:
     return None
 
 
-def _dealt(m: MatchView, move: Action, rng: SplitMix64) -> tuple[list[list[Card]], Card | None]:
+def dealt(m: MatchView, move: Action, rng: SplitMix64) -> tuple[list[list[Card]], Card | None]:
+    """The hands and vira the seeded cut ``move`` deals, drawing the hand's shuffle from
+    ``rng``."""
     rules = m.rules
     assert move.call is not None
     cards = shuffle(rules.deck, rng)  # the whole deck: the generator moves on as without a cut
@@ -188,14 +191,14 @@ def seeded_cut_deal(m: MatchView, move: Action) -> tuple[list[list[Card]], Card 
     """The hands and vira the seeded cut ``move`` is about to deal (the match's generator left
     as it is), what a condition before the cut's effect sees of its deal (a flor due, G35);
     ``None`` without a seed (the recorded deal follows)."""
-    return None if m.rng is None else _dealt(m, move, m.rng.copy())
+    return None if m.rng is None else dealt(m, move, m.rng.copy())
 
 
 def _effect(move: Action, r: Ruling) -> None:
     m: MatchView = r.model
     if m.rng is None:  # the recorded deal follows, in state deal
         return
-    DEAL.effect(_dealt(m, move, m.rng), r)
+    DEAL.effect(dealt(m, move, m.rng), r)
 
 
 @effect("cut_unoffered")
@@ -297,6 +300,16 @@ def _checks(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
                   f"cut.choices with take: {cut['take']} (no cut takes a card), found "
                   f"allowed: {str(cut['allowed']).lower()}, choices: "
                   f"{', '.join(cut['choices'])}", (("cut", "allowed"), ("cut", "choices")))
+    if cut["refusable"] and not (cut["allowed"] and {"bottom", "partner"} & set(cut["choices"])):
+        yield err(("cut", "refusable"), "expected cut.allowed: true and bottom or partner "
+                  "among cut.choices with refusable cards (no cut takes a card), found "
+                  f"allowed: {str(cut['allowed']).lower()}, choices: "
+                  f"{', '.join(cut['choices'])}", (("cut", "allowed"), ("cut", "choices")))
+    if cut["refusable"] and any(
+            b.get("kind") == "flor" and b.get("played", True) for b in d["side_bets"].values()):
+        yield err(("cut", "refusable"), "expected no flor with cut.refusable (a flor is due "
+                  "at the deal, not after a refused card), found a flor side bet",
+                  (("side_bets",),))
     if cut["take"] > d["cards_per_player"]:
         yield err(("cut", "take"), f"expected cut.take at most cards_per_player "
                   f"({d['cards_per_player']}), found {cut['take']}", (("cards_per_player",),))
@@ -331,6 +344,15 @@ BLOCK = VariantBlock("cut", checks=_checks, about=(
             "House rule: how many cards a bottom or partner cut takes from the bottom of the "
             "deck, the bottom one first; the taker is dealt as many fewer. At most "
             "cards_per_player. Default 1.")},
+    "refusable": {
+        "type": "array", "uniqueItems": True, "default": [],
+        "items": {"type": "string", "pattern": "^([A2-9TJQK][cdhs]|X[1-9][0-9]*)$"},
+        "description": (
+            "House rule: cards a bottom or partner cut may take only if the cutter wants "
+            "them (the 4 of ouros: [4d]). With a seed, when a card the cut takes is one of "
+            "them, the deal waits: the cutter, who alone sees the taken cards, keeps them "
+            "(take SEAT keep, the cut's deal) or refuses them (take SEAT refuse, the hand "
+            "dealt as a corte seco). Not with flor. Default [] (none).")},
 })
 
 
@@ -351,7 +373,8 @@ KIND = register(MoveKind(
                           "cut.allowed", enter=("cut_unoffered",)),),
     not_now={None: "no cut is awaited: the cutter cuts before the deal, once a hand",
              "deal": "the hand is cut already: its deal is awaited"},
-    block=BLOCK, keys=("cut.allowed", "cut.choices", "cut.in_special_hands", "cut.take"),
+    block=BLOCK, keys=("cut.allowed", "cut.choices", "cut.in_special_hands", "cut.take",
+                             "cut.refusable"),
     # its words in a log's transcript, and its moves in engine.env's action space (after the
     # side bets' answers, before a blind hand's positions)
     told=_tell,

@@ -35,7 +35,9 @@ SLOW_FILES = frozenset({"test_serve_flood.py",
                         "test_position.py", "test_position_refusals.py",
                         "test_analysis.py", "test_analysis_stream.py",
                         "test_hostile_variants.py", "test_bot_protocol_doc.py",
-                        "test_compare.py", "test_simulate_every_variant.py"})
+                        "test_compare.py", "test_simulate_every_variant.py",
+                        "test_bot_check.py", "test_bot_events.py", "test_determinism.py",
+                        "test_benchmarks.py", "test_docs_reference.py"})
 
 
 @pytest.fixture(autouse=True)

@@ -423,9 +423,12 @@ def test_a_plan_asks_the_kind_s_judge_once_before_its_steps() -> None:
 
 def test_the_phase_strings_are_the_phases_values() -> None:
     """engine.state's phase strings (what the hot paths compare ``Match.state`` with, spelt
-    out as ``Final`` literals) are the values of :class:`engine.state.Phase`, in its order."""
+    out as ``Final`` literals) are the values of :class:`engine.state.Phase`, each under its
+    member's name, and there is no other."""
     from engine import state
 
-    strings = (state.DEAL, state.DECIDE, state.PLAY, state.ANSWER, state.BET_ANSWER,
-               state.SING, state.CUT, state.CONFIRM, state.MATCH_OVER)
-    assert tuple(phase.value for phase in state.Phase) == strings
+    for phase in state.Phase:
+        assert getattr(state, phase.name) == phase.value, phase
+    strings = {name for name, value in vars(state).items()
+               if name.isupper() and isinstance(value, str) and not name.startswith("_")}
+    assert strings == {phase.name for phase in state.Phase}

@@ -16,7 +16,6 @@ from engine.moves import (
     said_told,
 )
 from engine.moves.answers import judge_answer, may_answer
-from engine.moves.names import ACCEPT_KIND
 from engine.moves.outcome import accept_pending
 from engine.payload import LogEvent, Payload
 from engine.state import Phase
@@ -68,7 +67,7 @@ def _told(a: Action, w: Words) -> str:
 
 
 KIND = register(MoveKind(
-    name=ACCEPT_KIND, tell=_tell, menu=_menu, order=2, judge=judge_answer, effect=_effect,
+    name="accept", tell=_tell, menu=_menu, order=2, judge=judge_answer, effect=_effect,
     lister=_lister,
     transitions=lambda rules: move_transitions("accept", Phase.ANSWER, Phase.PLAY, ends=False),
     enabled=has_ladder, payload=Payload(),

@@ -53,7 +53,6 @@ from engine.moves.bets import (
     open_penalty,
     settle,
 )
-from engine.moves.names import CONCEDE_KIND
 from engine.moves.outcome import conclude
 from engine.moves.scoring import end_hand
 from engine.payload import LogEvent, Payload
@@ -230,7 +229,7 @@ BLOCK = VariantBlock("concede", checks=_checks, about=(
 
 
 KIND = register(MoveKind(
-    name=CONCEDE_KIND, tell=_tell, menu=_menu, order=5, judge=_judge, effect=_effect,
+    name="concede", tell=_tell, menu=_menu, order=5, judge=_judge, effect=_effect,
     lister=_lister, transitions=_transitions, enabled=lambda rules: rules.concede,
     payload=Payload(),
     log=LogEvent(place=6, version=2, named="a concede move",

@@ -39,7 +39,6 @@ from engine.i18n import _, person
 from engine.moves import MoveKind, VariantBlock, Waiting, Words, flag, register, words
 from engine.moves.deal import KIND as DEAL
 from engine.moves.deal import VIRA, deal_pack, has_decision, packets, special_for, vira_from
-from engine.moves.names import CUT_KIND
 from engine.payload import LogEvent, NotationError, Payload, Text
 from engine.ruling import Ruling, condition, effect
 from engine.shuffle import SplitMix64, shuffle
@@ -357,7 +356,7 @@ BLOCK = VariantBlock("cut", checks=_checks, about=(
 
 
 KIND = register(MoveKind(
-    name=CUT_KIND, tell=_tell, menu=_menu, order=10, judge=_judge, effect=_effect, lister=_lister,
+    name="cut", tell=_tell, menu=_menu, order=10, judge=_judge, effect=_effect, lister=_lister,
     transitions=_transitions, adjust=_adjust,
     enabled=allowed,
     payload=Payload((Word(key="choice", what="a cut", doc=(

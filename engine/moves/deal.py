@@ -29,7 +29,6 @@ from engine.actions import Deal
 from engine.cards import Card
 from engine.errors import VariantError, Why
 from engine.moves import MoveKind, VariantBlock, choice, register
-from engine.moves.names import DEAL_KIND
 from engine.payload import LogEvent
 from engine.ruling import Ruling, condition, effect
 from engine.shuffle import SplitMix64, shuffle
@@ -252,7 +251,7 @@ _SCHEMA: dict[str, Any] = {
 }
 
 KIND = register(MoveKind(
-    name=DEAL_KIND, order=-1, judge=_judge, effect=_effect, transitions=_transitions,
+    name="deal", order=-1, judge=_judge, effect=_effect, transitions=_transitions,
     not_now={None: "no deal is awaited now"},
     log=LogEvent(place=0,
                  about="Move: the cards of a new hand, the first event of its hand.",

@@ -19,7 +19,6 @@ from engine.moves import (
     said_told,
 )
 from engine.moves.deal import has_decision
-from engine.moves.names import DECIDE_KIND
 from engine.moves.outcome import conclude, other_team
 from engine.moves.scoring import end_hand
 from engine.payload import Choice, LogEvent, Payload
@@ -117,7 +116,7 @@ def _told(a: Action, w: Words) -> str:
 
 
 KIND = register(MoveKind(
-    name=DECIDE_KIND, tell=_tell, menu=_menu, order=0, judge=_judge, effect=_effect, lister=_lister,
+    name="decide", tell=_tell, menu=_menu, order=0, judge=_judge, effect=_effect, lister=_lister,
     transitions=_transitions, enabled=has_decision,
     payload=Payload((Choice("play", yes="play", no="fold",
                             doc="true to play the hand, false to fold it."),)),

@@ -30,7 +30,6 @@ from engine.moves.bets import (
     judge_bet_answer,
     pending_bet,
 )
-from engine.moves.names import ENVIDO_KIND
 from engine.payload import LogEvent, Payload, Text
 from engine.ruling import Ruling
 from engine.sidebets import BetState
@@ -241,7 +240,7 @@ def _position_result(m: MatchView, b: BetState) -> tuple[Why, str] | None:
 
 
 KIND = register(MoveKind(
-    name=ENVIDO_KIND, tell=_tell, menu=_menu, order=6, judge=_judge, effect=_effect,
+    name="envido", tell=_tell, menu=_menu, order=6, judge=_judge, effect=_effect,
     lister=_lister, transitions=_transitions, enabled=has_side_bets, hand_end=AT_HAND_END,
     payload=Payload((Text(what="a call (a side bet's call, like 'real envido')",
                           doc=("A call of a side bet, as the variant names it (G27: envido, real "

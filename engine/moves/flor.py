@@ -39,7 +39,6 @@ from engine.moves.bets import (
     settle_flor,
 )
 from engine.moves.cut import seeded_cut_deal
-from engine.moves.names import FLOR_KIND
 from engine.payload import LogEvent, Payload, Text
 from engine.ruling import Ruling, condition
 from engine.sidebets import BetState, is_flor
@@ -467,7 +466,7 @@ def _position_fields(b: BetState, card: Any) -> dict[str, Any]:
 
 
 KIND = register(MoveKind(
-    name=FLOR_KIND, tell=_tell, menu=_menu, order=9, judge=_judge, effect=_effect,
+    name="flor", tell=_tell, menu=_menu, order=9, judge=_judge, effect=_effect,
     lister=_lister, transitions=_transitions, enabled=has_flor, adjust=reroute,
     hand_end=AT_HAND_END,
     payload=Payload((Text(what="a call (a flor's song, choice or raise, like 'contra-flor')",

@@ -23,7 +23,6 @@ from engine.moves import (
     said_told,
 )
 from engine.moves.answers import judge_answer, refuse
-from engine.moves.names import FOLD_KIND
 from engine.moves.outcome import conclude
 from engine.payload import LogEvent, Payload
 from engine.ruling import Ruling
@@ -87,7 +86,7 @@ def _told(a: Action, w: Words) -> str:
 
 
 KIND = register(MoveKind(
-    name=FOLD_KIND, tell=_tell, menu=_menu, order=3, judge=_judge, effect=_effect, lister=_lister,
+    name="fold", tell=_tell, menu=_menu, order=3, judge=_judge, effect=_effect, lister=_lister,
     transitions=_transitions,
     enabled=has_ladder, payload=Payload(),
     log=LogEvent(place=4,

@@ -19,7 +19,6 @@ from engine.moves.bets import (
     settle,
 )
 from engine.moves.envido import has_side_bets
-from engine.moves.names import NAO_QUERO_KIND
 from engine.payload import LogEvent, Payload
 from engine.ruling import Ruling
 
@@ -66,7 +65,7 @@ def _told(a: Action, w: Words) -> str:
 
 
 KIND = register(MoveKind(
-    name=NAO_QUERO_KIND, tell=_tell, menu=_menu, order=8, judge=_judge, effect=_effect,
+    name="nao_quero", tell=_tell, menu=_menu, order=8, judge=_judge, effect=_effect,
     lister=_lister,
     transitions=lambda rules: answer_transitions("nao_quero", has_ladder(rules)),
     enabled=has_side_bets, payload=Payload(),

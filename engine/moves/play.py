@@ -10,7 +10,6 @@ from engine.cards import COBERTA, Card, card_name
 from engine.errors import PositionError, Why
 from engine.i18n import _, person
 from engine.moves import KindState, MoveKind, Waiting, Words, move_transitions, register
-from engine.moves.names import PLAY_KIND
 from engine.moves.outcome import conclude, hand_result
 from engine.moves.scoring import end_hand
 from engine.payload import CardField, Flag, LogEvent, Payload
@@ -381,7 +380,7 @@ STATE = KindState(MUST_KILL, lambda rules: rules.raiser_must_kill, (), check=_ch
 
 
 KIND = register(MoveKind(
-    name=PLAY_KIND, tell=_tell, menu=_menu, order=1, judge=_judge, effect=_effect, lister=_lister,
+    name="play", tell=_tell, menu=_menu, order=1, judge=_judge, effect=_effect, lister=_lister,
     transitions=_transitions,
     payload=Payload((CardField(), Flag(doc="Face down (P7); default false.")),
                     view_factory="play_at"),

@@ -21,7 +21,6 @@ from engine.moves.bets import (
     settle,
 )
 from engine.moves.envido import has_side_bets
-from engine.moves.names import QUERO_KIND
 from engine.payload import LogEvent, Payload
 from engine.ruling import Ruling
 from engine.state import Phase
@@ -77,7 +76,7 @@ def _told(a: Action, w: Words) -> str:
 
 
 KIND = register(MoveKind(
-    name=QUERO_KIND, tell=_tell, menu=_menu, order=7, judge=_judge, effect=_effect,
+    name="quero", tell=_tell, menu=_menu, order=7, judge=_judge, effect=_effect,
     lister=_lister,
     transitions=lambda rules: answer_transitions("quero", has_ladder(rules)),
     enabled=has_side_bets, payload=Payload(),

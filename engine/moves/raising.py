@@ -14,7 +14,6 @@ from engine.i18n import _, person
 from engine.moves import MoveKind, Words, has_ladder, move_transitions, register
 from engine.moves.answers import who_answers
 from engine.moves.deal import has_decision
-from engine.moves.names import RAISE_KIND
 from engine.moves.obligations import named_cards, refused
 from engine.moves.outcome import accept_pending, conclude, other_team
 from engine.moves.play import MUST_KILL, beats_table, kill_target
@@ -278,7 +277,7 @@ def _told(a: Action, w: Words) -> str:
 
 
 KIND = register(MoveKind(
-    name=RAISE_KIND, tell=_tell, menu=_menu, order=4, judge=_judge, effect=_effect, lister=_lister,
+    name="raise", tell=_tell, menu=_menu, order=4, judge=_judge, effect=_effect, lister=_lister,
     transitions=_transitions, payload=Payload((
         Number(minimum=1, doc="The new value of the hand: 3, 6, 9, 12 ..."),
         CardField(required=False, doc="The card the raiser names (variants with M4).")),

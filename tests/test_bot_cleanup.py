@@ -53,10 +53,22 @@ def tell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Tell]:
 
 
 def _truco(*args: str) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([PY, "-m", "engine", *args], stdin=subprocess.PIPE,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=REPO,
-                            start_new_session=True,
-                            env={**os.environ, "TRUCO_BOT_MOVE_MS": "600000"})
+    """``truco ARGS`` with SIGINT at its default action, as in a terminal's foreground job. A
+    shell's background job (``cmd &`` without job control: how CI may run the suite) starts
+    with SIGINT ignored, an exec keeps it ignored, and a command that starts with a signal
+    ignored leaves it so (engine.cli): Ctrl-C would then rightly do nothing. A Python handler
+    in this process is reset to the default in the child at its exec."""
+    ignored = signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    if ignored:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        return subprocess.Popen([PY, "-m", "engine", *args], stdin=subprocess.PIPE,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=REPO,
+                                start_new_session=True,
+                                env={**os.environ, "TRUCO_BOT_MOVE_MS": "600000"})
+    finally:
+        if ignored:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 # -- SIGTERM ends the bots as Ctrl-C does --------------------------------------------------------

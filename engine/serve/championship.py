@@ -333,11 +333,13 @@ class Championships:
         (:meth:`refresh` closes it); a knockout's game level then plays on. Whether any was
         cut."""
         rule = h.champ.definition.deadline
+        if rule is None:
+            return False
         cut = False
-        for spec in h.champ.tables() if rule is not None else []:
+        for spec in h.champ.tables():
             entry = h.tables.get(spec.table) or {}
             table = self.server.tables.get(entry.get("server", ""))
-            due = entry.get("made", self.now()) + 60 * (rule.after_minutes if rule else 0)
+            due = entry.get("made", self.now()) + 60 * rule.after_minutes
             if table is None or self.now() < due:
                 continue
             async with self.server.lock(table.id):

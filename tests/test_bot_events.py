@@ -139,6 +139,28 @@ def test_the_side_bet_that_ends_the_match_is_told_then_the_game() -> None:
     assert kinds == ["shown", "shown", "side_bet", "game", "phase"]
 
 
+def test_a_side_bet_ending_a_game_mid_hand_is_told_by_the_hand_and_the_game() -> None:
+    """The documented limit (docs/bot-protocol.md, "Events"): in a match that goes on, the
+    falta envido that ends a game in the middle of a hand (Gaudério best of 3, seed 0, hand 5)
+    is told by ``hand`` and ``game``, the bet's points in the score, and no ``side_bet``: the
+    events come from the observations, and ``last_hand`` keeps no side bets."""
+    m = Match.new(str(REPO / "variants" / "house" / "gauderio-best-of-3.yaml"), seed=0)
+    choose = SplitMix64(0)
+    while True:
+        before = m.observation(0)
+        games = list(m.games)
+        legal = m.legal_actions()
+        m.apply(legal[choose.bounded(len(legal))])
+        if m.games != games:
+            break
+    after = m.observation(0)
+    assert not m.is_over and before["hand_number"] == 5
+    assert after["last_hand"]["rounds"] == []  # the game ended before a round was played
+    events = seat_events(before, after)
+    assert [e["event"] for e in events] == ["shown", "shown", "hand", "game", "phase"]
+    assert events[2]["games"] == after["games"] == [1, 0]
+
+
 VARIANTS = ["paulista", "mineiro", "mineiro-12", "gauderio",
             *sorted(str(p) for p in (REPO / "variants" / "house").glob("*.yaml"))]
 

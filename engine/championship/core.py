@@ -43,6 +43,7 @@ from engine.championship.pairing import (
 )
 from engine.championship.results import GameResult, read_log
 from engine.championship.standings import Pairing, standings
+from engine.errors import Why
 from engine.fileio import atomic_write_text
 from engine.game import resolve_rules
 from engine.rules import Rules
@@ -182,7 +183,8 @@ class Championship:
         if self.order:
             raise ChampionshipError("registration is closed")
         if team.key in self.teams:
-            raise ChampionshipError(f"team {team.name!r} is registered already")
+            raise ChampionshipError(Why("registered", f"team {team.name!r} is registered "
+                                                  "already"))
         if len(self.teams) >= MAX_TEAMS:
             raise ChampionshipError(f"at most {MAX_TEAMS} teams")
         if len(team.players) > self.seats_per_team:
@@ -364,8 +366,9 @@ class Championship:
         result = read_log(data, table, self.rules_for(spec), (p.teams[0], p.teams[1]), name,
                           log_table, what, cut)
         if cut and result.winner is None and self.knockout:
-            raise ChampionshipError(f"{name or result.log}: level at the deadline: a "
-                                    "knockout's game plays on until a team is ahead")
+            raise ChampionshipError(Why("level_at_deadline", f"{name or result.log}: level "
+                                        "at the deadline: a knockout's game plays on until a "
+                                        "team is ahead"))
         result = replace(result, late=late)
         p.games.append(result)
         self.logs[table] = bytes(data)

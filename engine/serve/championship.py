@@ -307,7 +307,7 @@ class Championships:
                                             table.out.getvalue().encode("utf-8"),
                                             log_table=table.id, cut=True)
                 except ChampionshipError as exc:
-                    if "level at the deadline" not in str(exc) and str(exc) not in h.problems:
+                    if exc.code != "level_at_deadline" and str(exc) not in h.problems:
                         h.problems.append(str(exc))
                     continue
                 table.retired = cut = True
@@ -445,7 +445,7 @@ async def register(request: Request) -> Response:
         try:
             name, key = await asyncio.to_thread(_champs(request).register, h, body)
         except ChampionshipError as exc:
-            twice = "registered already" in str(exc)
+            twice = exc.code == "registered"
             return refusal(409 if twice else 400, "registered" if twice else "team", str(exc))
     return JSONResponse({"team": name, "team_key": key}, 201)
 

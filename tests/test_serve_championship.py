@@ -505,8 +505,8 @@ def test_a_table_made_before_the_time_keeps_its_variant_after_a_restart(tmp_path
         play_out([server.join(s["link"]) for s in mine["tables"][0]["seats"]])
         after = _view(server, made)
     assert after["state"] == "over" and after["problems"] == []
-    assert [g["late"] for p in after["round_data"][0]["pairings"] for g in p["games"]] == \
-        [False, False]
+    games = [g for p in after["round_data"][0]["pairings"] for g in p["games"]]
+    assert [(g["late"], g["made"]) for g in games] == [(False, 1_000.0)] * 2  # kept in serve.json
     assert verify_archive(_archive(data, made)) == []
 
 

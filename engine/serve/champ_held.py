@@ -121,6 +121,7 @@ def read_keys(data: Any, seats: int) -> dict[str, Any]:
             isinstance(t, dict) and isinstance(t.get("server"), str) and
             ID.match(t["server"]) and isinstance(t.get("watch"), str)
             and type(t.get("late", False)) is bool
-            and type(t.get("made", 0.0)) in (int, float) for t in tables.values()):
+            and type(t.get("made", 0.0)) in (int, float)
+            and type(t.get("listed", 0.0)) in (int, float) for t in tables.values()):
         raise ValueError(f"{KEYS_FILE}: tables: a server table and a spectator token each")
     return data

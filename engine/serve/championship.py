@@ -94,7 +94,7 @@ class Championships:
                              champ.seats_per_team)
                 if champ.definition.late_start is not None:  # as each table was made
                     for table, entry in data["tables"].items():
-                        champ.given_late(table, entry.get("late") is True)
+                        champ.given_late(table, entry.get("late") is True, entry.get("listed"))
             except (TrucoError, OSError, ValueError, RecursionError) as exc:
                 print(f"truco serve: a championship not picked up: {folder.name}: {exc}",
                       file=sys.stderr)
@@ -277,8 +277,10 @@ class Championships:
             table.close()
             self.server.store.remove(table.id)
             return
+        listed = h.champ.made.get(spec.table)  # when the time rule took its variant
         h.tables[spec.table] = {"server": table.id, "watch": table.spectator_token,
                                 **({"late": True} if spec.late else {}),
+                                **({} if listed is None else {"listed": listed}),
                                 **({} if h.champ.definition.deadline is None else
                                    {"made": self.now()})}  # its deadline runs from now
         self.server.add(table)

@@ -493,8 +493,8 @@ async def team(request: Request) -> Response:
 
 async def current(champs: Championships, h: Hosted, lang: str) -> dict[str, Any]:
     """The championship's view in ``lang``, its results brought up to date; while another
-    request holds the championship (a round's tables being made), the last view shown in
-    that language, marked ``"updating": true``, at once instead of after the round."""
+    request holds the championship (its logs being replayed), the last view shown in
+    that language, marked ``"updating": true``, at once instead of after it."""
     shown = h.shown.get(lang)
     if h.lock.locked() and shown is not None:
         return {**shown, "updating": True}

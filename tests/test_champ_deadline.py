@@ -121,8 +121,9 @@ def test_a_knockout_game_level_at_the_deadline_plays_on() -> None:
     c = _knockout(deadline={"after_minutes": 60})
     spec = c.tables()[0]
     with pytest.raises(ChampionshipError, match="level at the deadline: a knockout's game "
-                                                "plays on"):
+                                                "plays on") as level:
         c.record_log(spec.table, _cut(play_table(c, spec), ahead=False), cut=True)
+    assert level.value.code == "level_at_deadline"  # what the server's cut tells by
     assert c.rounds[0][0].games == []
     result = c.record_log(spec.table, _cut(play_table(c, spec), ahead=True), cut=True)
     assert result.kind == "deadline" and c.is_over

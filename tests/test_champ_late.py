@@ -61,6 +61,7 @@ def test_the_tables_made_after_the_time_play_from_the_start_score(late_archive: 
     assert [g["late"] for g in early] == [False, False]  # the first round: at 0 x 0
     assert any(min(g["score"]) < 11 for g in early)
     assert [g["late"] for g in late] == [True, True]
+    assert [g["made"] for g in early + late] == [1_000.0] * 2 + [1_000.0 + 90 * 60] * 2
     assert all(min(g["score"]) >= 11 for g in late)  # both teams started at 11
     text = (late_archive / "variant-late.yaml").read_text("utf-8")
     assert "start_score: 11" in text
@@ -72,10 +73,24 @@ def test_the_tables_made_after_the_time_play_from_the_start_score(late_archive: 
     assert result.exit_code == 0, result.output
 
 
-def _flip(archive: Path, number: int, late: Any) -> None:
+def _flip(archive: Path, number: int, late: Any, key: str = "late") -> None:
+    """Round ``number``'s first game given ``key`` (``late``) ``late``, the manifest made to
+    agree."""
+
+    def flip(game: dict[str, Any]) -> None:
+        game[key] = late
+
+    _rewrite(archive, number, flip, first=True)
+
+
+def _rewrite(archive: Path, number: int, change: Any, first: bool = False) -> None:
+    """``change`` made to each game of round ``number`` (``first``: to its first game only),
+    the manifest made to agree."""
     name = f"rounds/round-{number:02d}.json"
     data = json.loads((archive / name).read_text("utf-8"))
-    data["pairings"][0]["games"][0]["late"] = late
+    games = [g for p in data["pairings"] for g in p.get("games", [])]
+    for game in games[:1] if first else games:
+        change(game)
     raw = (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode()
     (archive / name).write_bytes(raw)
     manifest = json.loads((archive / "manifest.json").read_text("utf-8"))
@@ -95,6 +110,37 @@ def test_a_game_recorded_at_the_wrong_variant_is_caught(late_archive: Path, numb
     assert result.exit_code == 1
     assert any(re.search(said, line) for line in result.output.splitlines()), \
         result.output
+
+
+@pytest.mark.parametrize(("number", "made", "said"), [
+    (2, 1_000.0 + 30 * 60, "round-02.json: pairing 1: r02-m001-g1: late: true, but the table "
+                           "was made 30 minutes after round 1 started "
+                           r"\(late_start.after_minutes: 90\)"),
+    (1, 1_000.0 + 95 * 60, "round-01.json: pairing 1: r01-m001-g1: late: false, but the "
+                           "table was made 95 minutes after round 1 started"),
+    (1, "soon", "round-01.json: pairing 1: r01-m001-g1: made: expected when the table was "
+                "made"),
+])
+def test_a_game_whose_late_is_not_its_time_s_is_caught(late_archive: Path, number: int,
+                                                       made: Any, said: str) -> None:
+    """Issue 46: each game's ``late`` is checked against when its table was made and when
+    round 1 started (a log of the right variant, its ``late`` flag agreeing with it)."""
+    _flip(late_archive, number, made, key="made")
+    result = CliRunner().invoke(main, ["championship", "verify", str(late_archive)])
+    assert result.exit_code == 1
+    assert any(re.search(said, line) for line in result.output.splitlines()), \
+        result.output
+
+
+def test_an_archive_from_before_the_times_were_recorded_still_verifies(
+        late_archive: Path) -> None:
+    def older(game: dict[str, Any]) -> None:
+        del game["made"]
+
+    for number in (1, 2):
+        _rewrite(late_archive, number, older)
+    assert "made" not in (late_archive / "rounds/round-02.json").read_text("utf-8")
+    assert verify_archive(late_archive) == []
 
 
 def test_a_plain_game_after_a_late_one_is_caught(tmp_path: Path) -> None:

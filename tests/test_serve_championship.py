@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from websockets.exceptions import ConnectionClosed
 
 from engine.championship import verify_archive
 from engine.serve import Limits
+from engine.serve.table import Refusal
 from tests.serve_util import Client, Running, play_out, running
 
 API = "/api/championships"
@@ -36,8 +38,18 @@ def _register(server: Running, made: dict[str, Any], name: str, **team: Any
 
 def _organise(server: Running, made: dict[str, Any], action: str,
               key: str | None = None) -> tuple[int, dict[str, Any]]:
-    return server.post(f"{API}/{made['championship']}/{action}",
-                       {"key": key or made["organiser_key"]})
+    """The organiser's request; a round's answered, its tables made (bots' played)."""
+    answer = server.post(f"{API}/{made['championship']}/{action}",
+                         {"key": key or made["organiser_key"]})
+    _made(server, made)
+    return answer
+
+
+def _made(server: Running, made: dict[str, Any]) -> None:
+    """Wait until the championship's tables to play now are made, in the background (a
+    table of bots played out), or its maker gave up."""
+    held = server.server.config.app.state.champs.held[made["championship"]]
+    assert held.ready.wait(300), "the tables were not made"
 
 
 def _view(server: Running, made: dict[str, Any]) -> dict[str, Any]:
@@ -108,6 +120,72 @@ def test_a_restart_in_the_middle_of_a_round_loses_nothing(tmp_path: Path) -> Non
         after = _view(server, made)
         assert after["state"] == "over"
         assert all(p["decided"] for p in after["round_data"][0]["pairings"])
+    assert verify_archive(_archive(data, made)) == []
+
+
+def test_a_round_answers_before_its_tables_are_made_and_a_restart_makes_them(
+        tmp_path: Path) -> None:
+    """Issue 46: the organiser's round request answers once the pairings are recorded, each
+    table listed as being prepared, while the first table of bots waits to be made (the
+    server's table maker held); the standings answer meanwhile, at once. A table recorded as
+    a walkover while it is being made is taken away once made. The server stopped with a
+    table still unmade (its maker gave up before it, as a stop leaves it), the table is made
+    when the server starts again."""
+    data = tmp_path / "data"
+    entered, gate, calls = threading.Event(), threading.Event(), []
+
+    def held(**seating: Any) -> Any:
+        calls.append(seating)
+        if len(calls) > 1:  # the server "stops" before the second table
+            raise Refusal("stopped", "the server stopped before this table was made")
+        entered.set()
+        if not gate.wait(300):
+            raise Refusal("held", "the test never let the table be made")
+        return make(**seating)
+
+    with running(data) as server:
+        champs = server.server.config.app.state.champs
+        make, champs.make_table = champs.make_table, held
+        made = _create(server, rounds=1, seeding="given")
+        for name in ("A", "B", "C", "D"):
+            assert _register(server, made, name)[0] == 201
+        assert _organise(server, made, "close")[0] == 200
+        status, started = server.post(f"{API}/{made['championship']}/round",
+                                      {"key": made["organiser_key"]})
+        assert status == 200 and started["round"] == 1, started
+        assert entered.wait(300)  # the first table is being made: held there
+        for pairings in (started["pairings"], _view(server, made)["round_data"][0]["pairings"]):
+            assert [t for p in pairings for t in p["playing"]] == [
+                {"table": "r01-m001-g1", "preparing": True},
+                {"table": "r01-m002-g1", "preparing": True}]
+            assert not any(p["decided"] for p in pairings)
+        assert "updating" not in _view(server, made)  # the lock is not held meanwhile
+        for lang, said in (("en", "r01-m001-g1: being prepared"),
+                           ("pt-BR", "r01-m001-g1: em preparação")):
+            status, page = server.get(f"/c/{made['championship']}?lang={lang}")
+            assert status == 200 and said in page.decode("utf-8")
+        body = {"key": made["organiser_key"], "table": "r01-m001-g1", "result": "walkover",
+                "team": "B"}
+        status, done = server.post(f"{API}/{made['championship']}/outcome", body)
+        assert status == 200 and done["winner"] == "B", done
+        gate.set()
+        _made(server, made)
+        assert len(calls) == 2
+        view = _view(server, made)
+        assert [t for p in view["round_data"][0]["pairings"] for t in p.get("playing", [])] \
+            == [{"table": "r01-m002-g1", "preparing": True}]
+        assert any("r01-m002-g1 could not be made" in p for p in view["problems"])
+    assert sorted(p.name for p in data.iterdir()) == ["championships"]  # taken away
+    keys = json.loads((data / "championships" / made["championship"] / "serve.json")
+                      .read_text("utf-8"))
+    assert keys["tables"] == {}
+    with running(data) as server:
+        _made(server, made)  # made as the server started
+        view = _view(server, made)
+    assert view["state"] == "over" and view["problems"] == []
+    games = [g for p in view["round_data"][0]["pairings"] for g in p["games"]]
+    assert [(g["table"], g["result"]) for g in games] == [("r01-m001-g1", "walkover"),
+                                                          ("r01-m002-g1", "log")]
     assert verify_archive(_archive(data, made)) == []
 
 
@@ -214,7 +292,10 @@ def _outcome(server: Running, made: dict[str, Any], table: str, result: str,
     body = {"key": key or made["organiser_key"], "table": table, "result": result}
     if team is not None:
         body["team"] = team
-    return server.post(f"{API}/{made['championship']}/outcome", body)
+    answer = server.post(f"{API}/{made['championship']}/outcome", body)
+    if answer[0] != 404:  # a championship of the server: the next table made
+        _made(server, made)
+    return answer
 
 
 def test_a_walkover_is_recorded_by_the_organiser_only_and_survives_a_restart(
@@ -346,9 +427,10 @@ def test_an_abandoned_table_is_played_again_and_a_forfeit_ends_the_pairing(
 
 
 def test_the_standings_answer_at_once_while_a_round_is_being_made() -> None:
-    """A round of bot tables is made and played under the championship's lock; the standings
-    meanwhile answer with the last view shown in their language, marked as updating, instead
-    of waiting for the whole round (benchmarks.champ_load found them waiting)."""
+    """While a request holds the championship's lock (logs being replayed), the standings
+    answer with the last view shown in their language, marked as updating, instead of waiting
+    for it (benchmarks.champ_load found them waiting for a round of bots made and played under
+    the lock; the tables are now made outside it)."""
     from types import SimpleNamespace
 
     from engine.serve.championship import current
@@ -423,8 +505,8 @@ def test_a_table_made_before_the_time_keeps_its_variant_after_a_restart(tmp_path
         play_out([server.join(s["link"]) for s in mine["tables"][0]["seats"]])
         after = _view(server, made)
     assert after["state"] == "over" and after["problems"] == []
-    assert [g["late"] for p in after["round_data"][0]["pairings"] for g in p["games"]] == \
-        [False, False]
+    games = [g for p in after["round_data"][0]["pairings"] for g in p["games"]]
+    assert [(g["late"], g["made"]) for g in games] == [(False, 1_000.0)] * 2  # kept in serve.json
     assert verify_archive(_archive(data, made)) == []
 
 

@@ -6,7 +6,8 @@
                           seed, the teams in registration order
     variant.yaml          a house variant's resolved rules (a shipped variant goes by its name)
     variant-late.yaml     with a late_start time rule: the late games' variant (the rules,
-                          match.start_score the rule's); each game's "late" says which it had
+                          match.start_score the rule's); each game's "late" says which it had,
+                          its "made" when its table was made (checked against round 1's start)
     rounds/round-01.json  each round: its pairings, each pairing's games (a log's file and
                           result, a log cut at the deadline, or a walkover, a forfeit, an
                           abandoned table) and winner
@@ -417,7 +418,9 @@ def _record_games(check: _Check, c: Championship, name: str, pairing: int,
         spec = next((t for t in c.tables() if t.pairing == pairing), None)
         table = game.get("table") if isinstance(game, dict) else None
         if isinstance(table, str) and c.definition.late_start is not None:
-            c.given_late(table, isinstance(game, dict) and game.get("late") is True)
+            made = game.get("made") if isinstance(game, dict) else None
+            c.given_late(table, isinstance(game, dict) and game.get("late") is True,
+                         made if _is_time(made) else None)
             spec = next((t for t in c.tables() if t.pairing == pairing), None)
         if spec is None or table != spec.table:
             want = "no more games" if spec is None else f"table {spec.table}"
@@ -436,6 +439,8 @@ def _record_games(check: _Check, c: Championship, name: str, pairing: int,
                 c.record_log(table, data, name=f"{check.label}/{log}",
                              log_table=served if isinstance(served, str) else None,
                              cut=kind == "deadline")
+                if not _made_in_time(check, c, name, pairing, game):
+                    return False
             elif kind == "forfeit":
                 winner = game.get("winner")
                 loser = [t for t in spec.teams if t != winner]
@@ -467,5 +472,29 @@ def _given_late(check: _Check, c: Championship, name: str, pairing: int,
     if not late and any(g.late for g in before):  # time runs one way
         check.say(name, f"pairing {pairing}: {game.get('table')}: late: false, but a table "
                   "made before it was late")
+        return False
+    return True
+
+
+def _is_time(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _made_in_time(check: _Check, c: Championship, name: str, pairing: int,
+                  game: dict[str, Any]) -> bool:
+    """Whether a played game's ``late`` is what the time rule gives for when its table was
+    ``made`` (seconds, against round 1's ``started``); a game without ``made`` (an archive
+    from before it was recorded) is not checked."""
+    rule, made, late = c.definition.late_start, game.get("made"), game.get("late")
+    if rule is None or made is None or c.started is None:
+        return True
+    if not _is_time(made):
+        check.say(name, f"pairing {pairing}: {game.get('table')}: made: expected when the "
+                  f"table was made (seconds), found {str(made)[:40]!r}")
+        return False
+    if late is not (made - c.started >= rule.after_minutes * 60):
+        check.say(name, f"pairing {pairing}: {game.get('table')}: late: {json.dumps(late)}, "
+                  f"but the table was made {(made - c.started) / 60:g} minutes after round 1 "
+                  f"started (late_start.after_minutes: {rule.after_minutes})")
         return False
     return True

@@ -43,6 +43,7 @@ from engine.championship.pairing import (
 )
 from engine.championship.results import GameResult, read_log
 from engine.championship.standings import Pairing, standings
+from engine.errors import Why
 from engine.fileio import atomic_write_text
 from engine.game import resolve_rules
 from engine.rules import Rules
@@ -104,8 +105,10 @@ class Championship:
         self.now: Clock = now or time.time
         #: When the first round was paired (by :attr:`now`; ``None``: not yet).
         self.started: float | None = None
-        #: Whether each table made so far plays at the late variant, by table id.
+        #: Whether each table made so far plays at the late variant, and when it was made
+        #: (by :attr:`now`, as that was decided), by table id.
         self.late: dict[str, bool] = {}
+        self.made: dict[str, float] = {}
         #: The late variant's text and rules (``None``: no time rule).
         self.late_yaml: str | None = None
         self.late_rules: Rules | None = None
@@ -182,7 +185,8 @@ class Championship:
         if self.order:
             raise ChampionshipError("registration is closed")
         if team.key in self.teams:
-            raise ChampionshipError(f"team {team.name!r} is registered already")
+            raise ChampionshipError(Why("registered", f"team {team.name!r} is registered "
+                                                  "already"))
         if len(self.teams) >= MAX_TEAMS:
             raise ChampionshipError(f"at most {MAX_TEAMS} teams")
         if len(team.players) > self.seats_per_team:
@@ -298,17 +302,23 @@ class Championship:
         if rule is None:
             return False
         if table not in self.late:
-            started = self.now() if self.started is None else self.started
-            self.late[table] = self.now() - started >= rule.after_minutes * 60
+            now = self.made[table] = self.now()
+            started = now if self.started is None else self.started
+            self.late[table] = now - started >= rule.after_minutes * 60
         return self.late[table]
 
-    def given_late(self, table: str, late: bool) -> None:
-        """Set whether ``table`` plays at the late variant, as a record says (an archive read
-        back, a server's table made before a restart), whatever the clock says now."""
+    def given_late(self, table: str, late: bool, made: float | None = None) -> None:
+        """Set whether ``table`` plays at the late variant, and when it was made (``None``:
+        not known), as a record says (an archive read back, a server's table made before a
+        restart), whatever the clock says now."""
         if self.definition.late_start is None and late:
             raise ChampionshipError(f"table {table}: late, but the championship has no "
                                     "late_start")
         self.late[table] = late
+        if made is None:
+            self.made.pop(table, None)
+        else:
+            self.made[table] = made
 
     def rules_for(self, spec: TableSpec) -> Rules:
         """The rules ``spec``'s table is played under: the late variant's or the
@@ -364,9 +374,10 @@ class Championship:
         result = read_log(data, table, self.rules_for(spec), (p.teams[0], p.teams[1]), name,
                           log_table, what, cut)
         if cut and result.winner is None and self.knockout:
-            raise ChampionshipError(f"{name or result.log}: level at the deadline: a "
-                                    "knockout's game plays on until a team is ahead")
-        result = replace(result, late=late)
+            raise ChampionshipError(Why("level_at_deadline", f"{name or result.log}: level "
+                                        "at the deadline: a knockout's game plays on until a "
+                                        "team is ahead"))
+        result = replace(result, late=late, made=None if late is None else self.made.get(table))
         p.games.append(result)
         self.logs[table] = bytes(data)
         return result

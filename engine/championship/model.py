@@ -34,7 +34,19 @@ SEEDINGS = ("draw", "given")
 
 class ChampionshipError(TrucoError):
     """A championship's input is refused: a bad definition, a team registering twice, a log
-    that does not verify, a move out of order (pairing before the results are in)."""
+    that does not verify, a move out of order (pairing before the results are in). ``code``
+    is stable (docs/error-codes.md, "Championships"): given by a :class:`~engine.errors.Why`,
+    else ``championship``.
+
+    >>> from engine.errors import Why
+    >>> err = ChampionshipError(Why("registered", "team 'A' is registered already"))
+    >>> str(err), err.code
+    ("team 'A' is registered already", 'registered')
+    """
+
+    def __init__(self, why: str, **kw: Any) -> None:
+        self.code: str = getattr(why, "code", None) or "championship"
+        super().__init__(str(why), **kw)
 
 
 def clean_name(value: object, what: str = "name", limit: int = MAX_NAME) -> str:

@@ -51,6 +51,9 @@ class GameResult:
     log_table: str | None = None
     #: Played at the late variant (``None``: the championship has no ``late_start``).
     late: bool | None = None
+    #: When the table was made, by the championship's clock (with a ``late_start``; ``None``:
+    #: not known, as in an archive from before it was recorded).
+    made: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"table": self.table, "result": self.kind, "winner": self.winner}
@@ -62,6 +65,8 @@ class GameResult:
             out["games"] = None if self.games is None else list(self.games)
             if self.late is not None:
                 out["late"] = self.late
+            if self.made is not None:
+                out["made"] = self.made
         return out
 
 

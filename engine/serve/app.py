@@ -399,6 +399,7 @@ def build_app(server: Server) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await asyncio.to_thread(server.start)
         await asyncio.to_thread(app.state.champs.start)  # after the tables they play at
+        app.state.champs.resume()  # the tables a stop left unmade, made in the background
         for table in server.tables.values():
             server.locks[table.id] = asyncio.Lock()
         task = asyncio.create_task(_sweeper(server))

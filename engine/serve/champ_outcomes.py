@@ -16,7 +16,8 @@ from starlette.routing import Route
 
 from engine.championship import Championship, ChampionshipError
 from engine.serve import language
-from engine.serve.championship import _ID, _champs, organiser_request
+from engine.serve.champ_held import ID
+from engine.serve.championship import _champs, organiser_request
 from engine.serve.guard import refusal
 
 OUTCOME_KEYS = {"key", "table", "result", "team"}
@@ -40,7 +41,7 @@ async def outcome(request: Request) -> Response:
         return found
     h, body = found
     table, kind, team = body.get("table"), body.get("result"), body.get("team")
-    if not isinstance(table, str) or not _ID.match(table) or kind not in OUTCOMES or not (
+    if not isinstance(table, str) or not ID.match(table) or kind not in OUTCOMES or not (
             team is None or isinstance(team, str) and 0 < len(team) <= 100):
         return refusal(400, "outcome", "table: a table's id (as the standings name it); "
                        f"result: one of {', '.join(OUTCOMES)}; team: a team's name")

@@ -97,7 +97,7 @@ def _round_html(data: dict[str, Any], late: str) -> str:
 
     items = []
     words = {"bye": _("bye"), "replay": _("replay"), "watch": _("watch"),
-             "round": _("Round {n}").format(n=data["round"])}
+             "preparing": _("being prepared"), "round": _("Round {n}").format(n=data["round"])}
     for p in data["pairings"]:
         teams = " &times; ".join(e(t) for t in p["teams"])
         if p.get("bye"):
@@ -111,6 +111,8 @@ def _round_html(data: dict[str, Any], late: str) -> str:
             games.append(f"{e(g['table'])}: {told} {score}{mark(g)}{link}")
         games += [f'{e(t["table"])}: <a href="{e(t["watch"])}">{e(words["watch"])}</a>'
                   f"{mark(t)}" for t in p.get("playing", []) if "watch" in t]
+        games += [f'{e(t["table"])}: {e(words["preparing"])}{mark(t)}'
+                  for t in p.get("playing", []) if t.get("preparing")]
         winner = f" &rarr; {e(p['winner'])}" if p.get("winner") else ""
         items.append(f"<li>{teams}{winner}<br>{'<br>'.join(games)}</li>")
     return (f"<h2>{e(words['round'])}</h2><ul class=\"pairings\">"

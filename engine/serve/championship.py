@@ -20,132 +20,51 @@ play is the store's (its log read back).
 from __future__ import annotations
 
 import asyncio
-import base64
-import hashlib
-import hmac
 import json
-import re
 import secrets
 import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from engine import i18n
-from engine.championship import Championship, ChampionshipError, load_archive, write_archive
+from engine.championship import (
+    Championship,
+    ChampionshipError,
+    TableSpec,
+    load_archive,
+    write_archive,
+)
 from engine.errors import TrucoError, VariantError
 from engine.fileio import atomic_write_text
 from engine.i18n import _
 from engine.reading import read_regular
 from engine.serve import language
-from engine.serve.guard import Limits, house_of, refusal, request_object
-from engine.serve.store import HOUSE_FILE, LEVELS, Store, check_house, shipped, variant_errors
+from engine.serve.champ_held import (
+    ARCHIVE,
+    FOLDER,
+    ID,
+    KEYS_FILE,
+    Host,
+    Hosted,
+    matches,
+    read_keys,
+    seat_token,
+)
+from engine.serve.guard import house_of, refusal, request_object
+from engine.serve.store import HOUSE_FILE, LEVELS, check_house, shipped, variant_errors
 from engine.serve.table import HUMAN, Refusal, Table, new_token, token_hash
 from engine.variant import trusted_variants_only
 
-#: Where the championships are kept, under the data folder.
-FOLDER = "championships"
-ARCHIVE = "archive"
-KEYS_FILE = "serve.json"
-_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-_HASH = re.compile(r"^[0-9a-f]{64}$")
 CREATE_KEYS = {"variant", "upload", "format", "rounds", "best_of", "seeding", "title",
                "late_start", "deadline"}
 TEAM_KEYS = {"key", "name", "players", "bot"}
-
-
-class Host(Protocol):
-    """What a championship needs of the server (:class:`engine.serve.app.Server`)."""
-
-    limits: Limits
-    store: Store
-    tables: dict[str, Table]
-    unjoined: dict[str, float]
-
-    def add(self, table: Table, joined: set[int] | None = None, creator: str = "") -> None:
-        ...
-
-    async def retire(self, table: Table, ended: str | None = None) -> None:
-        ...
-
-    def lock(self, table_id: str) -> asyncio.Lock:
-        ...
-
-    def forget(self, table: Table) -> list[Any]:
-        ...
-
-
-def seat_token(team_key: str, k: int) -> str:
-    """The token of a team's ``k``-th seat at each of its tables: HMAC-SHA256 of the team
-    key, so that a seat's link does not give the team key away."""
-    mac = hmac.new(team_key.encode("utf-8"), f"seat {k}".encode(), hashlib.sha256).digest()
-    return base64.urlsafe_b64encode(mac).decode("ascii").rstrip("=")
-
-
-def _matches(key: object, digest: str) -> bool:
-    return isinstance(key, str) and 0 < len(key) <= 100 and \
-        secrets.compare_digest(token_hash(key), digest)
-
-
-@dataclass
-class Hosted:
-    """A championship the server holds: the championship, its key hashes (the organiser's,
-    the registration's, each team's and its seats', by team key) and the server table and
-    spectator token of each championship table."""
-
-    id: str
-    champ: Championship
-    organiser: str
-    registration: str
-    teams: dict[str, dict[str, Any]] = field(default_factory=dict)
-    tables: dict[str, dict[str, Any]] = field(default_factory=dict)
-    #: The results not taken (a log that did not verify), each once.
-    problems: list[str] = field(default_factory=list)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    #: The last view shown, by language: what the standings answer, without waiting, while
-    #: another request holds the lock (a round's tables of bots being made and played).
-    shown: dict[str, dict[str, Any]] = field(default_factory=dict)
-
-    def keys_data(self) -> dict[str, Any]:
-        return {"id": self.id, "organiser": self.organiser,
-                "registration": self.registration, "teams": self.teams,
-                "tables": self.tables}
-
-    def team_of(self, key: object) -> str | None:
-        """The team key (its name case-folded) whose team key ``key`` is, or ``None``."""
-        for name, data in self.teams.items():
-            if _matches(key, data["hash"]):
-                return name
-        return None
-
-
-def _keys(data: Any, seats: int) -> dict[str, Any]:
-    """``serve.json`` checked: what the API could have written, else :class:`ValueError`."""
-    if not isinstance(data, dict) or not all(
-            isinstance(data.get(k), str) and _HASH.match(data[k])
-            for k in ("organiser", "registration")):
-        raise ValueError(f"{KEYS_FILE}: organiser and registration: a SHA-256 each")
-    teams, tables = data.get("teams"), data.get("tables")
-    if not isinstance(teams, dict) or not all(
-            isinstance(t, dict) and isinstance(t.get("hash"), str) and _HASH.match(t["hash"])
-            and isinstance(t.get("seats"), list) and len(t["seats"]) == seats
-            and all(isinstance(s, str) and _HASH.match(s) for s in t["seats"])
-            for t in teams.values()):
-        raise ValueError(f"{KEYS_FILE}: teams: a hash and {seats} seat hashes a team")
-    if not isinstance(tables, dict) or not all(
-            isinstance(t, dict) and isinstance(t.get("server"), str) and
-            _ID.match(t["server"]) and isinstance(t.get("watch"), str)
-            and type(t.get("late", False)) is bool
-            and type(t.get("made", 0.0)) in (int, float) for t in tables.values()):
-        raise ValueError(f"{KEYS_FILE}: tables: a server table and a spectator token each")
-    return data
 
 
 class Championships:
@@ -157,6 +76,9 @@ class Championships:
         self.now = now
         self.root = server.store.root / FOLDER
         self.held: dict[str, Hosted] = {}
+        #: What makes a championship table's server table (:meth:`Store.create`'s keywords),
+        #: in a worker thread; a test holds it to see a round answered before its tables.
+        self.make_table: Callable[..., Table] = server.store.create
 
     # -- on disk ---------------------------------------------------------------------------
     def start(self) -> None:
@@ -164,15 +86,15 @@ class Championships:
         if not self.root.is_dir():
             return
         for folder in sorted(self.root.iterdir()):
-            if folder.is_symlink() or not folder.is_dir() or not _ID.match(folder.name):
+            if folder.is_symlink() or not folder.is_dir() or not ID.match(folder.name):
                 continue
             try:
                 champ = load_archive(folder / ARCHIVE, self.clock)
-                data = _keys(json.loads(read_regular(folder / KEYS_FILE, 1 << 22)),
+                data = read_keys(json.loads(read_regular(folder / KEYS_FILE, 1 << 22)),
                              champ.seats_per_team)
                 if champ.definition.late_start is not None:  # as each table was made
                     for table, entry in data["tables"].items():
-                        champ.given_late(table, entry.get("late") is True)
+                        champ.given_late(table, entry.get("late") is True, entry.get("listed"))
             except (TrucoError, OSError, ValueError, RecursionError) as exc:
                 print(f"truco serve: a championship not picked up: {folder.name}: {exc}",
                       file=sys.stderr)
@@ -186,6 +108,12 @@ class Championships:
                 table.close()
                 self.server.store.close(table, kind)
                 self.server.forget(table)
+
+    def resume(self) -> None:
+        """The tables a stop left unmade (a round paired, its tables not all made) made now,
+        in the background (in the server's loop, once :meth:`start` has read them back)."""
+        for h in self.held.values():
+            self.kick(h)
 
     def outcome_tables(self, h: Hosted) -> list[tuple[Table, str]]:
         """The server tables still held whose games were recorded without their match's end
@@ -259,38 +187,25 @@ class Championships:
         return team.name, key
 
     # -- the tables ------------------------------------------------------------------------
-    def settle(self, h: Hosted) -> tuple[bool, list[Table]]:
-        """Take each finished table's result from its log and make the table of each game to
-        play now that has none yet (a table of bots is played out as it is made); whether
-        anything changed, and the tables made (for the server to hold)."""
-        made: dict[str, Table] = {}
+    def settle(self, h: Hosted) -> bool:
+        """Take each finished table's result from its log; whether any was taken."""
         changed = False
-        while True:
-            progress = False
-            for spec in h.champ.tables():
-                entry = h.tables.get(spec.table)
-                if entry is None:
-                    table = self._make(h, spec)
-                    made[table.id] = table
-                    progress = True
-                    continue
-                text = self._finished_log(entry["server"], made)
-                if text is None:
-                    continue
-                try:
-                    h.champ.record_log(spec.table, text.encode("utf-8"),
-                                       log_table=entry["server"])
-                    progress = True
-                except ChampionshipError as exc:
-                    if str(exc) not in h.problems:
-                        h.problems.append(str(exc))
-            changed = changed or progress
-            if not progress:
-                return changed, list(made.values())
+        for spec in h.champ.tables():
+            entry = h.tables.get(spec.table)
+            text = None if entry is None else self._finished_log(entry["server"])
+            if entry is None or text is None:
+                continue
+            try:
+                h.champ.record_log(spec.table, text.encode("utf-8"), log_table=entry["server"])
+                changed = True
+            except ChampionshipError as exc:
+                if str(exc) not in h.problems:
+                    h.problems.append(str(exc))
+        return changed
 
-    def _finished_log(self, sid: str, made: dict[str, Table]) -> str | None:
+    def _finished_log(self, sid: str) -> str | None:
         """The log of the server table ``sid`` once its match is over, else ``None``."""
-        table = made.get(sid) or self.server.tables.get(sid)
+        table = self.server.tables.get(sid)
         if table is not None:
             return table.out.getvalue() if table.match.is_over else None
         path = self.server.store.closed_log(sid)
@@ -301,8 +216,41 @@ class Championships:
         except (OSError, ValueError):
             return None
 
-    def _make(self, h: Hosted, spec: Any) -> Table:
-        """The server table of ``spec``: its person seats opened by their team's tokens."""
+    def kick(self, h: Hosted) -> None:
+        """The server tables of the tables to play now that have none made in the background
+        (:meth:`make`), unless it is making them already."""
+        if h.maker is None and any(s.table not in h.tables for s in h.champ.tables()):
+            h.ready.clear()
+            h.maker = asyncio.create_task(self.make(h))
+
+    async def make(self, h: Hosted) -> None:
+        """Make the server table of each table to play now that has none, one after the
+        other, in a worker thread (a table of bots is played out as it is made), outside the
+        championship's lock; each one held and saved as it is made, its result taken."""
+        try:
+            while True:
+                async with h.lock:
+                    spec = next((s for s in h.champ.tables() if s.table not in h.tables), None)
+                    if spec is None:
+                        return
+                    seating = self.seating(h, spec)
+                try:
+                    table = await asyncio.to_thread(self.make_table, **seating)
+                except (TrucoError, Refusal, OSError) as exc:  # tried again at the next look
+                    if (why := f"table {spec.table} could not be made: {exc}") not in \
+                            h.problems:
+                        h.problems.append(why)
+                    return
+                async with h.lock:
+                    self.hold(h, spec, table)
+                    await self.refresh(h, force=True)
+        finally:
+            h.maker = None
+            h.ready.set()
+
+    def seating(self, h: Hosted, spec: TableSpec) -> dict[str, Any]:
+        """What :attr:`make_table` is given for ``spec``'s server table: its person seats
+        opened by their team's tokens, a late table at the time rule's variant."""
         c = h.champ
         players, names, hashes = [], [], {}
         given: dict[str, int] = {}
@@ -319,13 +267,24 @@ class Championships:
         house = None if c.variant_yaml is None else (HOUSE_FILE, c.variant_yaml)
         if spec.late and c.late_yaml is not None:  # the time rule's variant, as a house one
             house = (HOUSE_FILE, c.late_yaml)
-        table = self.server.store.create(c.definition.variant, players, names=names,
-                                         hashes=hashes, house=house)
+        return {"variant": c.definition.variant, "players": players, "names": names,
+                "hashes": hashes, "house": house}
+
+    def hold(self, h: Hosted, spec: TableSpec, table: Table) -> None:
+        """``table``, made for ``spec``, held by the server and the championship; a table
+        whose result was recorded while it was made (an outcome) is taken away."""
+        if all(s.table != spec.table for s in h.champ.tables()):
+            table.close()
+            self.server.store.remove(table.id)
+            return
+        listed = h.champ.made.get(spec.table)  # when the time rule took its variant
         h.tables[spec.table] = {"server": table.id, "watch": table.spectator_token,
                                 **({"late": True} if spec.late else {}),
-                                **({} if c.definition.deadline is None else
+                                **({} if listed is None else {"listed": listed}),
+                                **({} if h.champ.definition.deadline is None else
                                    {"made": self.now()})}  # its deadline runs from now
-        return table
+        self.server.add(table)
+        self.server.unjoined.pop(table.id, None)  # the championship awaits its players
 
     async def cut(self, h: Hosted) -> bool:
         """Each table in play past the championship's ``deadline`` (minutes since it was
@@ -350,24 +309,23 @@ class Championships:
                                             table.out.getvalue().encode("utf-8"),
                                             log_table=table.id, cut=True)
                 except ChampionshipError as exc:
-                    if "level at the deadline" not in str(exc) and str(exc) not in h.problems:
+                    if exc.code != "level_at_deadline" and str(exc) not in h.problems:
                         h.problems.append(str(exc))
                     continue
                 table.retired = cut = True
         return cut
 
     async def refresh(self, h: Hosted, force: bool = False) -> None:
-        """:meth:`settle` in a thread, the tables made held, the change saved (under the
-        championship's lock)."""
+        """The results taken (:meth:`settle`, in a thread), the change saved, the tables
+        recorded without their end closed, the tables to make now given to :meth:`make`
+        (under the championship's lock)."""
         cut = await self.cut(h)
-        changed, made = await asyncio.to_thread(self.settle, h)
-        for table in made:
-            self.server.add(table)
-            self.server.unjoined.pop(table.id, None)  # the championship awaits its players
+        changed = await asyncio.to_thread(self.settle, h)
         if changed or force or cut:
             await asyncio.to_thread(self.save, h)
         for held, ended in self.outcome_tables(h):  # closed: no move taken, watchers told
             await self.server.retire(held, ended)
+        self.kick(h)
 
     # -- what is shown ---------------------------------------------------------------------
     def view(self, h: Hosted) -> dict[str, Any]:
@@ -384,6 +342,7 @@ class Championships:
                     if g["result"] != "log":  # in words, in the request's language
                         g["said"] = said(g, p["teams"])
                 now = [{"table": t, **self._links(h, t, True),
+                        **({} if t in h.tables else {"preparing": True}),  # being made
                         **({} if d.late_start is None else {"late": s.late})}
                        for t, s in live.items()
                        if s.round == number and s.pairing == p["pairing"]]
@@ -453,7 +412,7 @@ async def organiser_request(request: Request, keys: set[str]
                             ) -> tuple[Hosted, dict[str, Any]] | Response:
     """:func:`_held`, refused (403) unless the request's ``key`` is the organiser's."""
     found = await _held(request, keys)
-    if not isinstance(found, Response) and not _matches(found[1].get("key"), found[0].organiser):
+    if not isinstance(found, Response) and not matches(found[1].get("key"), found[0].organiser):
         return refusal(403, "bad_key", "this key does not organise this championship")
     return found
 
@@ -482,13 +441,13 @@ async def register(request: Request) -> Response:
     if isinstance(found, Response):
         return found
     h, body = found
-    if not _matches(body.get("key"), h.registration):
+    if not matches(body.get("key"), h.registration):
         return refusal(403, "bad_key", "this key does not register teams here")
     async with h.lock:
         try:
             name, key = await asyncio.to_thread(_champs(request).register, h, body)
         except ChampionshipError as exc:
-            twice = "registered already" in str(exc)
+            twice = exc.code == "registered"
             return refusal(409 if twice else 400, "registered" if twice else "team", str(exc))
     return JSONResponse({"team": name, "team_key": key}, 201)
 
@@ -511,11 +470,9 @@ async def organise(request: Request) -> Response:
             if len(champs.server.tables) + len(h.champ.order) // 2 > champs.server.limits.tables:
                 return refusal(503, "full", "this server has no room for a round's tables now")
             h.champ.pair_next_round()
-            await champs.refresh(h, force=True)
+            await champs.refresh(h, force=True)  # saved; its tables made in the background
         except ChampionshipError as exc:
             return refusal(409, "out_of_turn", str(exc))
-        except (TrucoError, Refusal) as exc:
-            return refusal(500, "table", str(exc))
         view = champs.view(h)
     return JSONResponse({"round": len(h.champ.rounds),
                          "pairings": view["round_data"][-1]["pairings"]})
@@ -536,8 +493,8 @@ async def team(request: Request) -> Response:
 
 async def current(champs: Championships, h: Hosted, lang: str) -> dict[str, Any]:
     """The championship's view in ``lang``, its results brought up to date; while another
-    request holds the championship (a round's tables being made), the last view shown in
-    that language, marked ``"updating": true``, at once instead of after the round."""
+    request holds the championship (its logs being replayed), the last view shown in
+    that language, marked ``"updating": true``, at once instead of after it."""
     shown = h.shown.get(lang)
     if h.lock.locked() and shown is not None:
         return {**shown, "updating": True}

@@ -115,7 +115,8 @@
       (p.playing || []).forEach(function (t) {
         playing[t.table] = p.teams;
         li.appendChild(el("br"));
-        li.appendChild(document.createTextNode(t.table + ": " + _("playing") + (t.late ? late : "") + " "));
+        li.appendChild(document.createTextNode(t.table + ": " + (t.preparing ? _("being prepared") : _("playing")) +
+                                               (t.late ? late : "") + " "));
         if (t.watch) { li.appendChild(link(t.watch)); }
       });
       list.appendChild(li);

@@ -467,7 +467,7 @@ class Match(MatchView):
         ``deal`` for :meth:`deal`."""
         move: tuple[list[list[Card]], Card | None]
         if self.rng is not None:
-            move = seeded_deal(self.rules, self.rng, self.dealer)
+            move = seeded_deal(self.rules, self.rng, self.dealer, self.last_hand)
         elif self._deals is not None:
             nxt = next(self._deals, None)
             if nxt is None:

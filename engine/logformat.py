@@ -322,7 +322,7 @@ def record_random(variant: str | os.PathLike[str], seed: int, *, dealer: int = 0
 
         def deal_if_awaited() -> None:
             if match.awaiting_deal and not match.is_over:
-                hands, vira = seeded_deal(rules, dealer_rng, match.dealer)
+                hands, vira = seeded_deal(rules, dealer_rng, match.dealer, match.last_hand)
                 rec.deal(Deal(match.dealer, tuple(tuple(h) for h in hands), vira))
     else:
         match = Match(rules, seed=seed, dealer=dealer)

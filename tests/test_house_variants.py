@@ -71,6 +71,7 @@ def test_every_house_variant_is_tested_here() -> None:
         "vira-last-card", "dealt-one-at-a-time", "cut-not-in-special-hands",
         "cut-sobe-desce", "cut-take-two",  # the cutter's further choices: test_house_cut
         "cut-refusable-four",  # a refusable card at the cut: test_house_cut_refusable
+        "pack-made-from-last-hand",  # the feitura do maço: test_house_pack_made
         }
 
 

@@ -102,6 +102,7 @@ MUTATIONS: dict[str, tuple[str, dict[str, Any]]] = {
     "cut.refusable": ("cut-refusable-four", {"cut": {"refusable": []}}),
     "deal.vira": ("vira-last-card", {"deal": {"vira": "after_dealt"}}),
     "deal.packets": ("dealt-one-at-a-time", {"deal": {"packets": [2, 1]}}),
+    "deal.pack": ("pack-made-from-last-hand", {"deal": {"pack": "shuffled"}}),
     "redeal.allowed": ("redeal", {"redeal": {"allowed": False}}),
     "redeal.void_ranks": ("redeal", {"redeal": {"void_ranks": ["4", "5", "6", "7"]}}),
     "resign.allowed": ("resign", {"resign": {"allowed": False}}),

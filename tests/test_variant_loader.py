@@ -165,6 +165,7 @@ HOUSE_RULES: dict[str, dict[str, Any]] = {
     "blind-dealt-numbers": {"play.blind_places": "dealt"},
     "vira-last-card": {"deal.vira": "last"},
     "dealt-one-at-a-time": {"deal.packets": [1, 1, 1]},
+    "pack-made-from-last-hand": {"deal.pack": "made"},
     "cut-not-in-special-hands": {"cut.allowed": True, "cut.in_special_hands": False},
     "cut-sobe-desce": {"cut.allowed": True, "cut.choices": ["seco", "sobe"]},
     "cut-take-two": {"cut.allowed": True, "cut.take": 2},

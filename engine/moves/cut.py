@@ -38,10 +38,18 @@ from engine.errors import VariantError, Why
 from engine.i18n import _, person
 from engine.moves import MoveKind, VariantBlock, Waiting, Words, flag, register, words
 from engine.moves.deal import KIND as DEAL
-from engine.moves.deal import VIRA, deal_pack, has_decision, packets, special_for, vira_from
+from engine.moves.deal import (
+    VIRA,
+    deal_pack,
+    has_decision,
+    next_pack,
+    packets,
+    special_for,
+    vira_from,
+)
 from engine.payload import LogEvent, NotationError, Payload, Text
 from engine.ruling import Ruling, condition, effect
-from engine.shuffle import SplitMix64, shuffle
+from engine.shuffle import SplitMix64
 from engine.state import NORMAL
 
 if TYPE_CHECKING:
@@ -180,7 +188,9 @@ def dealt(m: MatchView, move: Action, rng: SplitMix64) -> tuple[list[list[Card]]
     ``rng``."""
     rules = m.rules
     assert move.call is not None
-    cards = shuffle(rules.deck, rng)  # the whole deck: the generator moves on as without a cut
+    # the whole pack: the generator moves on as without a cut (deal.pack: made, the last
+    # hand's face-up cards on top)
+    cards = next_pack(m, rng)
     return cut_deal(cards, rules.players, rules.cards_per_player, m.dealer, rules.has_vira,
                     move.call, _taker(m, move.seat, move.call), vira_from(rules) or VIRA[0],
                     packets(rules), take(rules))

@@ -13,11 +13,17 @@ chance step, the cut and the log writer's recorded deals call):
   card after the dealt ones, the 13th with four players) or ``last`` (the pack's last card);
 - ``deal.packets``: how many cards each seat is given at a time, round after round from the
   mão to the dealer (``[1, 1, 1]``: one at a time, *picadas*); left out (``[]``), every
-  seat's cards at once (*três a três*), the seeded deal.
+  seat's cards at once (*três a três*), the seeded deal;
+- ``deal.pack``: ``shuffled`` (the default: the whole deck shuffled) or ``made`` (the
+  *feitura do maço*: from the match's second hand on, the last hand's face-up cards in the
+  order they were played on top, the rest of the deck shuffled alone below them,
+  :func:`pack`), read from the match's record of the last hand (``Match.last_hand``, which a
+  position keeps): no state of its own.
 
-With both left out a hand is dealt by :func:`engine.shuffle.deal` (the generator's draws only
-as far as the cards dealt); otherwise from the whole seeded shuffle, which draws the same
-numbers, so the next hands' shuffles do not depend on these keys.
+With the three left out a hand is dealt by :func:`engine.shuffle.deal` (the generator's draws
+only as far as the cards dealt); otherwise from the whole seeded pack, which a shuffled pack
+draws with the same numbers, so the next hands' shuffles do not depend on ``deal.vira`` and
+``deal.packets`` (a made pack shuffles fewer cards: it draws fewer).
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.actions import Deal
-from engine.cards import Card
+from engine.cards import Card, card_name
 from engine.errors import VariantError, Why
 from engine.moves import MoveKind, VariantBlock, choice, register
 from engine.payload import LogEvent
@@ -38,7 +44,7 @@ from engine.state import NORMAL, Phase
 if TYPE_CHECKING:
     from engine.rules import Rules
     from engine.variant.messages import Err
-    from engine.view import MatchView
+    from engine.view import LastHandRecord, MatchView
 
 
 def special_for(rules: Rules, score: Sequence[int]) -> tuple[int, int | None]:
@@ -76,10 +82,12 @@ def decider_seat(rules: Rules, mao: int, team: int) -> int:
     return next(s for s in ((mao + i) % n for i in range(n)) if rules.team_of[s] == team)
 
 
-#: The kind's variant block (``deal.vira``, ``deal.packets``).
+#: The kind's variant block (``deal.vira``, ``deal.packets``, ``deal.pack``).
 BLOCK_NAME = "deal"
 #: Where the vira comes from, the default first.
 VIRA = ("after_dealt", "last")
+#: How the pack is made before a hand, the default first.
+PACK = ("shuffled", "made")
 
 Dealt = tuple[list[list[Card]], Card | None]
 
@@ -95,10 +103,31 @@ def packets(rules: Rules) -> list[int]:
 
 
 def is_plain(rules: Rules) -> bool:
-    """Whether the variant deals as docs/log-format.md's seeded deal does (both keys left
-    out)."""
+    """Whether the variant deals a shuffled pack as docs/log-format.md's seeded deal does
+    (``deal.vira`` and ``deal.packets`` left out)."""
     block = rules.block(BLOCK_NAME)
     return block["vira"] == VIRA[0] and not block["packets"]
+
+
+def made_part(rules: Rules, last: LastHandRecord | None) -> tuple[Card, ...]:
+    """The cards the dealer puts on top of the next hand's pack (``deal.pack: made``, the
+    *feitura do maço*): the face-up cards of the hand that ended last, in the order they were
+    played (a covered card is left out: it goes into the shuffled rest, unseen). Empty with
+    ``deal.pack: shuffled`` and before the match's first hand (no last hand)."""
+    if last is None or rules.block(BLOCK_NAME)["pack"] == PACK[0]:
+        return ()
+    return tuple(card for _, _, card, covered in last[1] if not covered)
+
+
+def pack(rules: Rules, rng: SplitMix64, top: Sequence[Card] = ()) -> list[Card]:
+    """A hand's whole seeded pack, top first: the deck shuffled (docs/log-format.md); with a
+    made part ``top`` (:func:`made_part`), those cards, then the rest of the deck, in its
+    canonical order without them, shuffled alone (the same Fisher-Yates, ``len - 1`` draws).
+    """
+    if not top:
+        return shuffle(rules.deck, rng)
+    on_top = frozenset(top)
+    return [*top, *shuffle([c for c in rules.deck if c not in on_top], rng)]
 
 
 def deal_pack(pack: Sequence[Card], players: int, cards_each: int, dealer: int,
@@ -136,14 +165,24 @@ def deal_pack(pack: Sequence[Card], players: int, cards_each: int, dealer: int,
     return hands, turned
 
 
-def seeded(rules: Rules, rng: SplitMix64, dealer: int) -> Dealt:
-    """The next seeded hand of the variant for ``dealer``: docs/log-format.md's seeded deal
-    (:func:`engine.shuffle.deal`) where both keys are left out, else :func:`deal_pack` of the
-    whole seeded shuffle (the generator left where the plain deal leaves it)."""
-    if is_plain(rules):
+def next_pack(m: MatchView, rng: SplitMix64) -> list[Card]:
+    """The whole seeded :func:`pack` of the hand about to be dealt, drawn from ``rng``: the
+    last hand's face-up cards on top where the pack is made (what a cut deals from)."""
+    return pack(m.rules, rng, made_part(m.rules, m.last_hand))
+
+
+def seeded(rules: Rules, rng: SplitMix64, dealer: int,
+           last: LastHandRecord | None = None) -> Dealt:
+    """The next seeded hand of the variant for ``dealer``, after the hand ``last`` (the
+    match's record of it, ``None`` before the first): docs/log-format.md's seeded deal
+    (:func:`engine.shuffle.deal`) where the keys are left out, else :func:`deal_pack` of the
+    whole seeded :func:`pack` (a shuffled pack leaves the generator where the plain deal
+    leaves it)."""
+    top = made_part(rules, last)
+    if not top and is_plain(rules):
         return plain_deal(rules.deck, rng, rules.players, rules.cards_per_player, dealer,
                           rules.has_vira)
-    return deal_pack(shuffle(rules.deck, rng), rules.players, rules.cards_per_player, dealer,
+    return deal_pack(pack(rules, rng, top), rules.players, rules.cards_per_player, dealer,
                      vira_from(rules), packets(rules))
 
 
@@ -175,7 +214,36 @@ BLOCK = VariantBlock(BLOCK_NAME, checks=_checks, about=(
             "the mão to the dealer, adding up to cards_per_player: [1, 1, 1] deals one at a "
             "time (picadas). Empty, the default: every seat's cards at once (tres a tres)."),
         "default": []},
+    "pack": choice(PACK, (
+        "House rule: how the pack is made before a hand. shuffled: the whole deck shuffled. "
+        "made (the feitura do maço): from the match's second hand on, the cards played face "
+        "up in the last hand, in the order they were played, go on top, and the rest (the "
+        "covered cards, those left in hands, the vira, the undealt) below them, shuffled "
+        "alone; then cut and dealt as usual. Default shuffled.")),
 })
+
+
+def made_problem(m: MatchView, deal: Deal) -> str | None:
+    """Why the recorded ``deal`` cannot come from the made pack (``deal.pack: made``), or
+    ``None``: each card of the made part (all of them dealt: no more cards are played than
+    dealt) must be in the hand of the seat ``deal.vira`` and ``deal.packets`` give it to, in
+    any order. Only where the hand is dealt without a cut: after an unseeded cut (state
+    ``deal``, the hand beginning in ``cut``) the choice is not kept, and the deal is
+    trusted."""
+    top = made_part(m.rules, m.last_hand)
+    if not top or m.state != m.machine.initial:
+        return None
+    r = m.rules
+    hands, _ = deal_pack(range(len(r.deck)), r.players, r.cards_per_player, m.dealer,
+                         vira_from(r), packets(r))
+    given = {at: seat for seat, places in enumerate(hands) for at in places}
+    for at, card in enumerate(top):
+        seat = given.get(at)
+        if seat is not None and card not in deal.hands[seat]:
+            return Why("not_made_pack", f"seat {seat} is not dealt {card_name(card)}, the made "
+                       f"pack's card {at + 1} from the top (the last hand's face-up cards, in "
+                       f"the order played)")
+    return None
 
 
 def _judge(m: MatchView, deal: Deal | tuple[list[list[Card]], Card | None],
@@ -184,7 +252,7 @@ def _judge(m: MatchView, deal: Deal | tuple[list[list[Card]], Card | None],
         return None  # the match's own: from the seed, or recorded and checked when queued
     if m.rng is not None:
         return Why("seeded_match", "a seeded match deals from its seed")
-    return m.deal_problem(deal, m.dealer)
+    return m.deal_problem(deal, m.dealer) or made_problem(m, deal)
 
 
 def _effect(deal: Deal | tuple[list[list[Card]], Card | None], ruling: Ruling) -> None:
@@ -258,4 +326,4 @@ KIND = register(MoveKind(
                  schema=_SCHEMA),
     block=BLOCK,
     keys=("players", "cards_per_player", "deck", "special_hands", "deal.vira",
-          "deal.packets")))
+          "deal.packets", "deal.pack")))

@@ -22,10 +22,10 @@ from engine.i18n import _, person
 from engine.moves import KindState, MoveKind, Waiting, Words, list_choice, register
 from engine.moves.cut import allowed, cutter, dealt, take
 from engine.moves.deal import KIND as DEAL
-from engine.moves.deal import has_decision
+from engine.moves.deal import has_decision, next_pack
 from engine.payload import Choice, LogEvent, Payload
 from engine.ruling import Ruling, condition, effect
-from engine.shuffle import SplitMix64, shuffle
+from engine.shuffle import SplitMix64
 from engine.state import set_own
 
 if TYPE_CHECKING:
@@ -59,11 +59,10 @@ def enabled(rules: Rules) -> bool:
     return allowed(rules) and bool(rules.block("cut")["refusable"])
 
 
-def taken(rules: Rules, rng: SplitMix64) -> tuple[Card, ...]:
-    """The cards a taking cut would take from the hand's shuffle drawn from (a copy of)
-    ``rng``: the deck's bottom ``cut.take`` cards, the bottom one first."""
-    cards = shuffle(rules.deck, rng.copy())
-    return tuple(cards[::-1][:take(rules)])
+def taken(m: MatchView, rng: SplitMix64) -> tuple[Card, ...]:
+    """The cards a taking cut would take from the hand's pack drawn from (a copy of) ``rng``
+    (:func:`engine.moves.deal.pack`): its bottom ``cut.take`` cards, the bottom one first."""
+    return tuple(next_pack(m, rng.copy())[::-1][:take(m.rules)])
 
 
 def _held(m: MatchView) -> Held:
@@ -76,7 +75,7 @@ def _holds(move: Action, ruling: Ruling) -> bool:
     """The legal seeded cut ``move`` takes a refusable card: the deal waits for the cutter."""
     m: MatchView = ruling.model
     return (m.rng is not None and move.call in TAKING
-            and not refusable(m.rules).isdisjoint(taken(m.rules, m.rng)))
+            and not refusable(m.rules).isdisjoint(taken(m, m.rng)))
 
 
 @effect("cut_held")
@@ -84,7 +83,7 @@ def _hold(move: Action, ruling: Ruling) -> None:
     """The cut held: nothing dealt, the generator untouched, the taken cards kept."""
     m: MatchView = ruling.model
     assert m.rng is not None and move.call is not None
-    set_own(m.hand, NAME, Held(move.call, taken(m.rules, m.rng)))
+    set_own(m.hand, NAME, Held(move.call, taken(m, m.rng)))
 
 
 def _adjust(rules: Rules, transitions: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -172,7 +171,7 @@ def _check(m: MatchView, p: dict[str, Any]) -> None:
                       f"{p['state']})")
     if m.rng is None:
         raise _refuse("a cut waits for its cutter only in a seeded match (rng)", "cut")
-    want = [card_name(c) for c in taken(m.rules, m.rng)]
+    want = [card_name(c) for c in taken(m, m.rng)]
     if list(given["cards"]) != want:
         raise _refuse(f"expected the cards the seed's shuffle takes ({' '.join(want)}), found "
                       f"{' '.join(given['cards'])}", "cards")

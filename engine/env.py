@@ -57,7 +57,8 @@ games (teams)          games by team from its own, / games to win
 value (1)              the hand's value / the ladder's top
 pending (1 + n)        a raise waits for an answer; its raiser by seat from itself
 last raise (teams)     the team that made the last accepted raise
-phase (3)              play, answer, decide (none once the match is over)
+phase (3)              play, answer, decide (none in another phase, a kind's own, nor once
+                       the match is over: the block is fixed, whatever kinds are added)
 round (cards)          the round in play, one-hot
 rounds (3 x cards)     each round: won by its team, lost, tied
 turn (n)               whose card it is, by seat from itself
@@ -109,7 +110,9 @@ from engine.state import Phase
 
 __all__ = ["TrucoEnv", "env", "raw_env"]
 
-#: The phases the vector's phase block names, and where.
+#: The phases the vector's phase block names, and where: fixed, so that a variant's
+#: observation space stays the same when a kind adds a phase (its moves and what it shows, by
+#: the registry's hooks: the space's places, ``hands_seen``, ``cards_held``).
 _PHASE_AT: dict[str, int] = {Phase.PLAY: 0, Phase.ANSWER: 1, Phase.DECIDE: 2}
 
 

@@ -1,8 +1,10 @@
 """The game as a ``transitions`` state machine, built once per variant from its rules: the
 machine decides what may happen next.
 
-States are the phases a match rests in between moves (:class:`engine.state.Phase`, a ``str``
-enum: the library is given, and sets on the match, the phases' strings):
+States are the phases a match rests in between moves, ``deal``, those the variant's kinds
+declare (:data:`engine.moves.PHASES`, each kind's ``Waiting``) and ``match_over``: strings
+(:class:`engine.state.Phase`, a ``str`` enum, has those code outside their kind names; the
+library is given, and sets on the match, the phases' strings). The base game's:
 
 ``deal``        a new hand is awaited (the chance step: the seeded shuffle, or a recorded deal)
 ``decide``      a mão de dez / mão de 11 decision (only in variants that have one, M5)
@@ -11,6 +13,8 @@ enum: the library is given, and sets on the match, the phases' strings):
 ``bet_answer``  a side bet's call waits for its answer (only in variants with side bets, G27)
 ``sing``        a flor must be sung (only in variants with flor, G35, G36)
 ``match_over``  the match is decided
+
+and the house kinds' own (``cut``, ``confirm``, ``take``: docs/machine.md).
 
 Triggers are the moves, named as the log names them: ``play``, ``raise``, ``accept``, ``fold``,
 ``decide``, and ``deal`` for the chance step. A move is one trigger, fired with the move

@@ -19,12 +19,14 @@ if TYPE_CHECKING:
     from engine.sidebets import BetState
 
 class Phase(StrEnum):
-    """The states of a variant's machine (:mod:`engine.machine`): the phases a match rests in
-    between moves, :attr:`engine.game.Match.state`. A phase is its name as a string
-    (``Phase.PLAY == "play"``, and its ``repr`` is the string's), so logs, positions,
-    observations and snapshots show the names they always did. A variant's machine has the
-    phases of the move kinds it has (:data:`engine.moves.PHASES`), and ``deal`` and
-    ``match_over``."""
+    """The states of a variant's machine (:mod:`engine.machine`) that code outside their
+    kind's module names: phases a match rests in between moves, :attr:`engine.game.Match.state`.
+    A phase is its name as a string (``Phase.PLAY == "play"``, and its ``repr`` is the
+    string's), so logs, positions, observations and snapshots show the names they always did.
+    A variant's machine has the phases of the move kinds it has (:data:`engine.moves.PHASES`,
+    each declared by its kind's module: a house kind's own phase, ``confirm`` or ``take``, is
+    a plain string there and no member here), and ``deal`` and ``match_over``
+    (:func:`engine.moves.all_phases`)."""
 
     #: A new hand is awaited (the chance step: the seeded shuffle, or a recorded deal).
     DEAL = "deal"
@@ -40,10 +42,6 @@ class Phase(StrEnum):
     SING = "sing"
     #: The cutter's choice before the deal (house, catalogue #36: :mod:`engine.moves.cut`).
     CUT = "cut"
-    #: A give-up waits for the partners' confirmation (house, :mod:`engine.moves.confirm`).
-    CONFIRM = "confirm"
-    #: The cutter keeps or refuses the card his cut takes (house, :mod:`engine.moves.take`).
-    TAKE = "take"
     #: The match is decided.
     MATCH_OVER = "match_over"
 
@@ -63,8 +61,6 @@ ANSWER: Final = "answer"
 BET_ANSWER: Final = "bet_answer"
 SING: Final = "sing"
 CUT: Final = "cut"
-CONFIRM: Final = "confirm"
-TAKE: Final = "take"
 MATCH_OVER: Final = "match_over"
 
 

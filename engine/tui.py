@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.cards import COBERTA, parse_card
 from engine.i18n import _, person
+from engine.moves import load_kinds
 from engine.rules import Rules
 from engine.words import card_names, manilhas_text, named, pretty
 
@@ -278,10 +279,10 @@ def render_table(obs: Mapping[str, Any], *, title: str, target: int, rules: Rule
             if s != me:
                 lines.append(_("Partner's cards ({who}): {cards}").format(
                     who=who(s), cards=" ".join(named(c, called) for c in cards)))
-    held = obs.get("take")  # cut.refusable: the cards the cutter's cut takes, his alone
-    if held and held["cards"]:
-        lines.append(_("Your cut takes: {cards}").format(
-            cards=" ".join(named(c, called) for c in held["cards"])))
+    for kind in load_kinds().values():  # what a kind's state shows (a cut's taken cards)
+        state = kind.state
+        if state is not None and state.table is not None and obs.get(state.key) is not None:
+            lines += state.table(obs[state.key], lambda c: named(c, called))
     lines.append(your_cards(obs, rules, places))
     return "\n".join(lines)
 

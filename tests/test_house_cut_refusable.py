@@ -18,6 +18,7 @@ from engine.errors import PositionError, VariantError
 from engine.logformat import record_random
 from engine.replay import verify_file
 from engine.simulate import play_match
+from engine.tui import render_table
 from engine.variant import load
 
 FOUR = "cut-refusable-four"
@@ -30,6 +31,16 @@ def test_a_cut_that_takes_the_four_of_ouros_waits_for_the_cutter() -> None:
     act(m, "cut 3 bottom")
     assert m.state == "take" and legal(m) == ["take 3 keep", "take 3 refuse"]
     assert m.to_act() == [3] and not any(m.hand.hands)
+
+
+def test_truco_plays_table_shows_the_taken_cards_to_the_cutter_alone() -> None:
+    """The kind's state says its line at the table (``KindState.table``): tui names no kind."""
+    m = Match.new(FOUR, seed=AT_BOTTOM)
+    act(m, "cut 3 bottom")
+    said = {s: render_table(m.observation(s), title="T", target=12, rules=m.rules)
+            for s in range(m.players)}
+    assert "Your cut takes: 4♦" in said[3]
+    assert not any("Your cut takes" in said[s] for s in (0, 1, 2))
 
 
 @pytest.mark.parametrize("cut", ["bottom", "partner"])

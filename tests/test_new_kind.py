@@ -2,11 +2,14 @@
 copied under a new name (every ``redeal`` in it renamed, its variant block with it) and a house
 variant that turns it on play, record, verify, round-trip their positions and appear in the
 environment after ``python -m engine.generate``, no other file edited (the copy leaves out its
-list and log places: they are derived): for a kind without
-state (``redeal``) and one with a phase of its own that opens the hand (``cut``)."""
+list and log places: they are derived): for a kind without state (``redeal``), one with a phase
+of its own that opens the hand (``cut``), and one with a phase and a state of its own, which
+the moves of another kind lead to (``confirm``: its module declares the phase, a plain string;
+no ``Phase`` member, no list of phases to extend)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -28,13 +31,15 @@ from engine.logformat import Recorder
 from engine.replay.verify import verify_bytes
 from engine.shuffle import SplitMix64
 
-name, kind = sys.argv[1], sys.argv[2]
+name, kind, phase = sys.argv[1], sys.argv[2], sys.argv[3]
+states = set()
 for seed in range(200):
     m, out, pick = Match.new(name, seed=seed), io.StringIO(), SplitMix64(seed)
     rec, made = Recorder(m, out, variant=name), 0
     while not m.is_over:
         p = m.position()
         assert Match.from_position(name, p).position() == p
+        states.add(m.state)
         legal = m.legal_actions()
         mine = [a for a in legal if a.kind == kind]
         rec.apply(mine[0] if mine else legal[pick.bounded(len(legal))])
@@ -42,6 +47,7 @@ for seed in range(200):
     if made:
         break
 assert made, "the new kind's move was never legal"
+assert phase == "-" or phase in states, (phase, states)
 log = out.getvalue()
 assert f'"event": "{kind}"' in log
 result = verify_bytes(log.encode(), f"{name}.jsonl")
@@ -52,9 +58,13 @@ assert any(n.split()[0] == kind for n in names), names
 print("ok", made)
 """
 
-#: The kind copied, the new name, and the house variant's keys under the new block.
-_NEW = {"redeal": ("throwin", "allowed: true\n  void_ranks: [Q, J, K, A]"),
-        "cut": ("slice", "allowed: true\n  choices: [burn, bottom]")}
+#: The kind copied: the new name, the house variant's keys under the new block, the variant it
+#: extends, the phase of its own the match rests in (``-``: none), and the shipped variant of
+#: the kind copied, which plays on beside the copy.
+_NEW = {"redeal": ("throwin", "allowed: true\n  void_ranks: [Q, J, K, A]", "paulista", "-",
+                   "redeal"),
+        "cut": ("slice", "allowed: true\n  choices: [burn, bottom]", "paulista", "slice", "cut"),
+        "confirm": ("vouch", "moves: [concede]", "concede", "vouch", "concede-partner-confirms")}
 
 
 def _copy(root: Path) -> None:
@@ -71,7 +81,7 @@ def _run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.parametrize("kind", sorted(_NEW))
 def test_a_copied_kind_module_is_a_new_mechanism(kind: str, tmp_path: Path) -> None:
-    new, keys = _NEW[kind]
+    new, keys, parent, phase, shipped = _NEW[kind]
     root = tmp_path / "truco"
     _copy(root)
     source = (REPO / "engine" / "moves" / f"{kind}.py").read_text(encoding="utf-8")
@@ -79,7 +89,7 @@ def test_a_copied_kind_module_is_a_new_mechanism(kind: str, tmp_path: Path) -> N
     source = re.sub(r"\b(order|place)=\d+, ", "", source.replace(kind, new))
     (root / "engine" / "moves" / f"{new}.py").write_text(source, encoding="utf-8")
     (root / "variants" / "house" / f"{new}.yaml").write_text(
-        f"name: {new}\nextends: paulista\n{new}:\n  {keys}\n", encoding="utf-8")
+        f"name: {new}\nextends: {parent}\n{new}:\n  {keys}\n", encoding="utf-8")
     stale = _run(root, "-m", "engine.generate", "--check")
     assert stale.returncode == 1 and "engine.generate" in stale.stderr, stale.stderr
     assert _run(root, "-m", "engine.generate").returncode == 0
@@ -87,6 +97,11 @@ def test_a_copied_kind_module_is_a_new_mechanism(kind: str, tmp_path: Path) -> N
     schemas = {p.name: p.read_text(encoding="utf-8") for p in (root / "schemas").glob("*.json")}
     assert f'"{new}"' in schemas["variant.schema.json"] and f'"{new}"' in schemas[
         "log.schema.json"]
-    played = _run(root, "-c", _PLAY, new, new)
+    states = json.loads(schemas["position.schema.json"])["properties"]["state"]["enum"]
+    assert phase == "-" or phase in states, states
+    played = _run(root, "-c", _PLAY, new, new, phase)
     assert (played.returncode, played.stderr) == (0, ""), played.stdout
     assert played.stdout.startswith("ok")
+    own = kind if phase != "-" else "-"  # the original's phase (cut's and confirm's: its name)
+    played = _run(root, "-c", _PLAY, shipped, kind, own)
+    assert (played.returncode, played.stderr) == (0, ""), played.stdout

@@ -147,8 +147,8 @@ class Words:
 class Waiting:
     """A state in which the match rests, waiting for a move of the kind that declares it."""
 
-    #: The state's name (a :class:`~engine.state.Phase`, or a new kind's own string: the
-    #: machine, positions and observations name it as given).
+    #: The state's name: the kind's own string (the machine, positions and observations name
+    #: it as given; a :class:`~engine.state.Phase` member only where other code names it).
     phase: str
     #: ``movers(match)``: the seats that may make the awaited move, the default first (a
     #: driver asks it: :func:`engine.bots.base.next_actor`).
@@ -229,6 +229,9 @@ class KindState:
     #: ``view(match, seat, value)``: what ``seat`` sees of it (its observation's entry);
     #: ``None``: everything, as exported (public).
     view: Callable[[MatchView, int, Any], Any] | None = None
+    #: ``table(entry, card)``: the lines truco play's table (:func:`engine.tui.render_table`)
+    #: shows of the seat's observation entry (``card(code)`` names a card); ``None``: none.
+    table: Callable[[Any, Callable[[str], str]], list[str]] | None = None
     #: Whether it is left out of positions and observations while it has its fresh value
     #: (a position that leaves it out reads it fresh): a variant's positions are then its
     #: parent's until the rule acts, so a focus snapshot shows the hands where it does.
@@ -377,6 +380,9 @@ KINDS: dict[str, MoveKind] = {}
 #: ``deal`` and ``match_over`` are the machine's own): by :class:`~engine.state.Phase`, which
 #: is a string, so that :attr:`Match.state <engine.game.Match.state>` looks it up.
 PHASES: dict[str, Waiting] = {}
+#: The machine's own phases, which no kind declares: the first and the last
+#: (:func:`all_phases`).
+_MACHINES_OWN = (Phase.DEAL.value, Phase.MATCH_OVER.value)
 #: The end-of-hand hooks the kinds declare, by name (:class:`~engine.moves.scoring.HandEnd`).
 HAND_ENDS: dict[str, HandEnd] = {}
 #: What the kinds show a seat of the others' cards (:attr:`MoveKind.sees`).
@@ -397,6 +403,8 @@ def register(kind: MoveKind) -> MoveKind:
     if kind.payload is not None:
         declare(kind.name, kind.payload)
     for waiting in kind.phases:
+        if waiting.phase in _MACHINES_OWN:
+            raise ValueError(f"the phase {waiting.phase!r} is the machine's own")
         if PHASES.setdefault(waiting.phase, waiting) is not waiting:
             raise ValueError(f"two kinds declare the phase {waiting.phase!r}")
 
@@ -490,6 +498,12 @@ def move_transitions(kind: str, source: Phase, goes_on: Phase | None, *, ends: b
         out.append({"trigger": kind, "source": source, "dest": Phase.DEAL,
                     "conditions": [legal, "ends_hand"], "before": [kind]})
     return out
+
+
+def all_phases() -> tuple[str, ...]:
+    """Every phase a variant's machine may rest in, as the position schema lists them: ``deal``,
+    the kinds' (:data:`PHASES`, in registration order), ``match_over``."""
+    return (_MACHINES_OWN[0], *PHASES, _MACHINES_OWN[1])
 
 
 def kind_states(rules: Rules, every: bool = False) -> tuple[KindState, ...]:

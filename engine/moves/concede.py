@@ -242,7 +242,7 @@ KIND = register(MoveKind(
                            "instead of an answer needs concede.instead_of_answer)",
              Phase.DECIDE: "the special hand's decision comes first",
              Phase.DEAL: "no hand is in play",
-             Phase.CONFIRM: "a give-up waits for the partners' confirmation"},
+             "confirm": "a give-up waits for the partners' confirmation"},  # its kind's phase
     block=BLOCK,
     keys=("concede.allowed", "concede.instead_of_answer", "concede.in_special_hands",
           "betting.answered_by"),

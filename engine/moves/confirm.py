@@ -37,16 +37,19 @@ from engine.moves import (
 )
 from engine.payload import Choice, LogEvent, Payload
 from engine.ruling import Ruling, condition, effect
-from engine.state import CONFIRM, NORMAL, PLAY, set_own
+from engine.state import NORMAL, PLAY, set_own
 
 if TYPE_CHECKING:
     from engine.rules import Rules
     from engine.variant.messages import Err
     from engine.view import MatchView
 
-#: The kind's name, its variant block, its state (``Match.state``, :data:`Phase.CONFIRM
-#: <engine.state.Phase>`) and its key in a hand's own state and in a position.
-NAME = CONFIRM
+#: The kind's name, its variant block, its phase (``Match.state``: declared here, in its
+#: ``phases``) and its key in a hand's own state and in a position.
+NAME = "confirm"
+#: The machine's condition and effect of a give-up that asks the partners (named after the
+#: kind: a copy of this module under another name registers its own).
+ASKS = f"{NAME}_asks"
 #: The give-ups that may need the partners, as ``confirm.moves`` names them.
 MOVES = ("concede", "fold_hand")
 
@@ -95,7 +98,7 @@ def _next(m: MatchView) -> int:
 
 
 # -- asking: the give-ups' own transitions, from play and decide, go to confirm first ---------
-@condition("asks_partners")
+@condition(ASKS)
 def _asks(move: Action, ruling: Ruling) -> bool:
     """The legal give-up ``move`` needs the partners (``confirm.moves``): it asks."""
     wanted = moves(ruling.model.rules)
@@ -104,7 +107,7 @@ def _asks(move: Action, ruling: Ruling) -> bool:
     return move.kind == "decide" and not move.play_on and "fold_hand" in wanted
 
 
-@effect("asks_partners")
+@effect(ASKS)
 def _ask(move: Action, ruling: Ruling) -> None:
     """The give-up asked: its ruling (what it would do) is dropped, nothing changes but the
     kind's state; the partners rule it again when they agree."""
@@ -126,8 +129,8 @@ def _adjust(rules: Rules, transitions: list[dict[str, Any]]) -> list[dict[str, A
         if asks.get(key):
             asks[key] = False  # once, before the first
             out.append({"trigger": t["trigger"], "source": t["source"], "dest": NAME,
-                        "conditions": [f"legal_{t['trigger']}", "asks_partners"],
-                        "before": ["asks_partners"]})
+                        "conditions": [f"legal_{t['trigger']}", ASKS],
+                        "before": [ASKS]})
         out.append(t)
     return out
 
@@ -145,7 +148,7 @@ def _judge(m: MatchView, a: Action, r: Ruling) -> str | None:
     return None
 
 
-@condition("confirm_waits")
+@condition(f"{NAME}_waits")
 def _waits(move: Action, ruling: Ruling) -> bool:
     """A partner agreed, and another is still to answer (teams of three or more)."""
     return bool(move.play_on) and not ruling.ends
@@ -173,7 +176,7 @@ def _lister(m: MatchView, seat: int | None, out: list[Action]) -> None:
 
 def _transitions(rules: Rules) -> list[dict[str, Any]]:
     stays = {"trigger": NAME, "source": NAME, "dest": None,
-             "conditions": [f"legal_{NAME}", "confirm_waits"], "before": [NAME]}
+             "conditions": [f"legal_{NAME}", f"{NAME}_waits"], "before": [NAME]}
     return [stays, *move_transitions(NAME, NAME, PLAY)]  # type: ignore[arg-type]
 
 

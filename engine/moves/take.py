@@ -13,6 +13,7 @@ engine does not know the cards: the recorded deal follows the cut, as without th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.actions import Action
@@ -190,8 +191,16 @@ _SCHEMA: dict[str, Any] = {
         "cards": {"type": "array", "items": {"$ref": "#/$defs/card"},
                   "description": "The cards it takes, the deck's bottom one first."}}}
 
+
+def _table(held: dict[str, Any], card: Callable[[str], str]) -> list[str]:
+    """truco play's table: the cards the cut takes, to the cutter (the others see none)."""
+    if not held["cards"]:
+        return []
+    return [_("Your cut takes: {cards}").format(cards=" ".join(card(c) for c in held["cards"]))]
+
+
 STATE = KindState(NAME, enabled, FRESH, _SCHEMA, check=_check, export=_export, read=_read,
-                  view=_view, optional=True)
+                  view=_view, table=_table, optional=True)
 
 
 # -- its words ----------------------------------------------------------------------------

@@ -47,8 +47,30 @@ MARKS = ("⟦", "⟧")
 ENV = "TRUCO_LANG"
 
 
+#: Each language offered, named in its own words (an unknown ``--lang`` lists them so).
+NAMES = {"en": "English", "pt-BR": "português do Brasil"}
+
+
 class LanguageError(ValueError):
-    """A language asked for (``--lang``, ``TRUCO_LANG``) that has no catalog."""
+    """A language asked for (``--lang``, ``TRUCO_LANG``) that has no catalog: ``where`` it
+    was asked for, its ``value``; the message is English, :meth:`said` in the language spoken
+    now (:func:`fallback`'s, when a command is told of it).
+
+    >>> with using("pt-BR"):
+    ...     LanguageError("--lang", "xx").said()
+    "--lang 'xx': idioma desconhecido; o truco fala en (English) e pt-BR (português do Brasil)"
+    """
+
+    def __init__(self, where: str, value: str) -> None:
+        self.where, self.value = where, value
+        with using(ENGLISH):
+            super().__init__(self.said())
+
+    def said(self) -> str:
+        offered = [f"{lang} ({NAMES[lang]})" for lang in LANGUAGES]
+        return gettext("{where} {value}: no such language; truco speaks {languages} and "
+                       "{last}").format(where=self.where, value=repr(self.value),
+                                        languages=", ".join(offered[:-1]), last=offered[-1])
 
 
 def tag(text: str) -> str | None:
@@ -86,13 +108,25 @@ def choose(option: str | None = None, environ: Mapping[str, str] | None = None) 
         if value:
             found = tag(value)
             if found is None:
-                offered = ", ".join(LANGUAGES)
-                raise LanguageError(f"{where} {value!r}: no such language (offered: {offered})")
+                raise LanguageError(where, value)
             return found
     for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
         if env.get(name):
             return tag(env[name]) or ENGLISH
     return ENGLISH
+
+
+def fallback(environ: Mapping[str, str] | None = None) -> str:
+    """The language to say in that a language asked for has none (:class:`LanguageError`):
+    ``TRUCO_LANG``'s where it names one, else the locale's (English where nothing asks).
+
+    >>> fallback({"TRUCO_LANG": "xx", "LANG": "pt_BR.UTF-8"}), fallback({"TRUCO_LANG": "en"})
+    ('pt-BR', 'en')
+    """
+    env = os.environ if environ is None else environ
+    asked = env.get(ENV)
+    found = tag(asked) if asked else None
+    return found or choose(None, {k: v for k, v in env.items() if k != ENV})
 
 
 def _po_text(locale: str) -> bytes:

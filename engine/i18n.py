@@ -158,7 +158,8 @@ class _Pseudo(_gettext.NullTranslations):
         return f"{MARKS[0]}{message}{MARKS[1]}"
 
     def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        return self.gettext(msgid1 if n == 1 else msgid2)
+        said = msgid1 if n == 1 else msgid2  # a plural entry is known by its singular
+        return f"{MARKS[0]}{said}{MARKS[1]}" if msgid1 in self.known else said
 
     def pgettext(self, context: str, message: str) -> str:
         return self.gettext(message)

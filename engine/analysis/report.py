@@ -73,9 +73,11 @@ def text_chunks(report: dict[str, Any], decisions: Iterable[dict[str, Any]], cou
     say: Say = (lambda n: move_words(n, rules)) if rules is not None else str
     seed = report["log_seed"]
     how = _("seed {seed}").format(seed=seed) if seed is not None else _("recorded deals")
-    head = _("Analysis of {file} ({variant}, {how}): {decisions}, {playouts} playouts a move"
-             ).format(file=report["file"], variant=report["variant"], how=how,
-                      decisions=_count(count, "decision"), playouts=report["playouts"])
+    head = ngettext("Analysis of {file} ({variant}, {how}): {decisions}, {playouts} playout a "
+                    "move", "Analysis of {file} ({variant}, {how}): {decisions}, {playouts} "
+                    "playouts a move", report["playouts"]).format(
+                        file=report["file"], variant=report["variant"], how=how,
+                        decisions=_count(count, "decision"), playouts=report["playouts"])
     if not report["complete"]:
         head += _(" (the log is incomplete)")
     marks = ", ".join(f"{_mark(name)} {least:g}"

@@ -49,7 +49,9 @@ def format_statistics(stats: dict[str, Any]) -> str:
     """The statistics of :func:`engine.simulate.run_simulation` as plain-text tables, in the
     language asked for (:mod:`engine.i18n`)."""
     teams = stats["teams"]
-    out = [_("{variant}: {matches} matches, seed {seed}, bots by seat: {bots}").format(
+    out = [ngettext("{variant}: {matches} match, seed {seed}, bots by seat: {bots}",
+                    "{variant}: {matches} matches, seed {seed}, bots by seat: {bots}",
+                    stats["matches"]).format(
         variant=stats["variant"], matches=stats["matches"], seed=stats["seed"],
         bots=", ".join(stats["bots"])), ""]
     rows: list[list[object]] = [["", *(_("team {team}").format(team=t["team"]) for t in teams)]]

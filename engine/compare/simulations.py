@@ -227,7 +227,9 @@ def format_simulations(result: dict[str, Any], a: str, b: str) -> str:
         rows.append([said.get(r["metric"], r["label"]), _number(r["a"]), _number(r["b"]),
                      _number(r["difference"], signed=True), rel if r["difference"] else "",
                      _interval(r), _p(r["p_adjusted"]), "*" if r["significant"] else ""])
-    head = _("{a} vs {b}: {matches} matches each, seed {seed}, bots by seat: {bots}").format(
+    head = ngettext("{a} vs {b}: {matches} match each, seed {seed}, bots by seat: {bots}",
+                    "{a} vs {b}: {matches} matches each, seed {seed}, bots by seat: {bots}",
+                    sa["matches"]).format(
         a=a, b=b, matches=sa["matches"], seed=sa["seed"], bots=", ".join(sa["bots"]))
     return "\n".join([head, "", columns(rows), "", _tail(result)]) + "\n"
 

@@ -17,7 +17,7 @@ from html import escape
 from typing import Any
 
 from engine.compare.simulations import metric_keys
-from engine.i18n import _, current, mark
+from engine.i18n import _, current, mark, ngettext
 
 #: Bar colours by series (team 0, team 1, team 2; or A, B).
 COLOURS = ("#1b5eab", "#b3261e", "#6a3ea1", "#2e7d32")
@@ -327,7 +327,9 @@ def simulate_page(stats: dict[str, Any]) -> str:
         *_side_bet_sections(stats.get("side_bets") or []),
         _section(_("The run"), _table(["", ""], _facts(stats))),
     ]
-    sub = _("{matches} matches, seed {seed}, bots by seat: {bots}").format(
+    sub = ngettext("{matches} match, seed {seed}, bots by seat: {bots}",
+                   "{matches} matches, seed {seed}, bots by seat: {bots}",
+                   stats["matches"]).format(
         matches=stats["matches"], seed=stats["seed"], bots=", ".join(stats["bots"]))
     sub += f" · variant_sha256 {stats['variant_sha256'][:12]}…"
     return _page(f"truco simulate: {stats['variant']}", sub, sections)
@@ -404,7 +406,9 @@ def compare_page(result: dict[str, Any], a: str, b: str) -> str:
                      "" if r["p_adjusted"] is None else f"{r['p_adjusted']:.4g}",
                      "*" if r["significant"] else ""] for r in rows],
                    [bool(r["significant"]) for r in rows])
-    sub = _("{matches} matches each, seed {seed}, bots by seat: {bots}").format(
+    sub = ngettext("{matches} match each, seed {seed}, bots by seat: {bots}",
+                   "{matches} matches each, seed {seed}, bots by seat: {bots}",
+                   sa["matches"]).format(
         matches=sa["matches"], seed=sa["seed"], bots=", ".join(sa["bots"]))
     return _page(_("truco compare: {a} vs {b}").format(a=a, b=b), sub,
                  _compare_sections(result, series, (win, ladder, accepted, special, forest,

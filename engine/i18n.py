@@ -380,6 +380,34 @@ def _pattern(template: str) -> re.Pattern[str]:
                               for i, p in enumerate(parts)), re.DOTALL)
 
 
+class Said(str):
+    """English text made from a message of the catalog (``template``) and its ``fields``,
+    which can be said again in another language (:meth:`again`): for a message one layer
+    writes in English (a variant's problem, read by programs) and another shows to people. A
+    field that is itself a :class:`Said` is said again with it.
+
+    >>> said = Said.of("expected {n} cards, found {found}", n=3, found=Said.of("none"))
+    >>> with using("pt-BR"):
+    ...     said, said.again()
+    ('expected 3 cards, found none', 'expected 3 cards, found nenhuma')
+    """
+
+    template: str
+    fields: dict[str, object]
+
+    @classmethod
+    def of(cls, template: str, /, **fields: object) -> Said:
+        """``template`` (marked for the catalog where it is written) with ``fields``."""
+        said = cls(template.format(**fields))
+        said.template, said.fields = template, fields
+        return said
+
+    def again(self) -> str:
+        """The text in the language spoken now."""
+        fields = {k: v.again() if isinstance(v, Said) else v for k, v in self.fields.items()}
+        return gettext(self.template).format(**fields)
+
+
 def retell(message: str, templates: Iterable[str],
            field: Callable[[str, str], str] | None = None) -> str | None:
     """``message``, English text made from one of ``templates`` (messages of the catalog) by

@@ -4,12 +4,17 @@ and the English byte for byte as it was."""
 
 from __future__ import annotations
 
+import ast
+import pickle
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 from conftest import REPO
 
 from engine import i18n
 from engine.cli import main
+from engine.errors import VariantError
 
 #: No language asked by the environment but ``extra``'s (CliRunner's ``None`` removes one).
 QUIET = {"TRUCO_LANG": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": "C.UTF-8"}
@@ -110,3 +115,88 @@ def test_analyze_s_playouts_take_their_plural_form(monkeypatch: pytest.MonkeyPat
         "1 simulação por jogada\n")
     code, out = run("analyze", "--playouts", "1", REPLAY)
     assert code == 0 and ": 21 decisions, 1 playout a move\n" in out.splitlines(True)[0]
+
+
+#: A rule's own consistency checks (issue 43): a house variant, its first problem as the loader
+#: writes it (for programs, ``--json``: unchanged) and as a Portuguese reader is told it.
+CHECKS = [
+    ("cut:\n  allowed: false\n  refusable: [Ac]\n",
+     "casa.yaml:5:14: cut.refusable: expected cut.allowed: true and bottom or partner among "
+     "cut.choices with refusable cards (no cut takes a card), found allowed: false, choices: "
+     "seco, burn, bottom, partner",
+     "casa.yaml:5:14: cut.refusable: esperava-se cut.allowed: true e bottom ou partner entre "
+     "cut.choices com cartas recusáveis (nenhum corte pega carta), encontrado allowed: false, "
+     "choices: seco, burn, bottom, partner"),
+    ("betting:\n  ladder:\n    - {value: 3, name: truco}\n    - {value: 12, name: doze}\n"
+     "    - {value: game, name: jogo}\n",
+     "casa.yaml:7:15: betting.ladder[2].value: the ladder must increase: expected more than 12, "
+     "found a step worth the game (game.target, 12); to follow a step of 12, give it a value of "
+     "its own with worth: {value: 13, name: jogo, worth: game}",
+     "casa.yaml:7:15: betting.ladder[2].value: a escada deve subir: esperava-se mais de 12, "
+     "encontrado um degrau que vale game (game.target, 12); para vir depois de um degrau de 12, "
+     "dê a ele um valor próprio com worth: {value: 13, name: jogo, worth: game}"),
+    ("deck:\n  extra:\n    X1: {above: X2}\n    X2: {above: X1}\n",
+     "casa.yaml:5:17: deck.extra.X1.above: deck.extra: the extra cards are each above the "
+     "other: X1 above X2 above X1",
+     "casa.yaml:5:17: deck.extra.X1.above: deck.extra: as cartas extras estão cada uma acima "
+     "da outra: X1 acima de X2 acima de X1"),
+    ("special_hands:\n  - {name: a, when: {teams: any, from_score: 5}, value: 3, raises: illegal}"
+     "\n  - {name: b, when: {teams: any, from_score: 7, to_score: 8}, value: 3, raises: illegal}"
+     "\n",
+     "casa.yaml:5:21: special_hands[1].when: special_hands[1] (b) never applies: wherever it "
+     "holds, special_hands[0] (a) holds and the first that holds is the hand's",
+     "casa.yaml:5:21: special_hands[1].when: special_hands[1] (b) nunca vale: onde quer que ela "
+     "valha, vale special_hands[0] (a), e a primeira que vale é a da mão"),
+    ("players: 3\n",
+     "casa.yaml:3:10: players: 3 players cannot sit as two teams in alternate seats: expected "
+     "teams (three players each for himself: [[0], [1], [2]])",
+     "casa.yaml:3:10: players: 3 jogadores não se sentam como duas equipes em lugares "
+     "alternados: esperava-se teams (três jogadores, cada um por si: [[0], [1], [2]])"),
+]
+
+
+@pytest.mark.parametrize(("body", "english", "portuguese"), CHECKS, ids=lambda x: None)
+def test_a_rule_s_own_check_is_told_in_portuguese_in_the_lobby_and_variants_check(
+        body: str, english: str, portuguese: str, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from engine.serve.store import check_house, variant_errors
+
+    text = "extends: paulista\nname: casa\n" + body
+    with pytest.raises(VariantError) as caught:
+        check_house(text, "casa.yaml", tmp_path / "upload")
+    assert str(caught.value).splitlines()[0] == variant_errors(caught.value)[0] == english
+    with i18n.using("pt-BR"):
+        assert variant_errors(caught.value)[0] == portuguese
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "casa.yaml").write_text(text, encoding="utf-8")
+    for lang, said in (("pt-BR", portuguese), ("en", english)):
+        code, out = run("--lang", lang, "variants", "check", "casa.yaml")
+        assert code == 1 and out.splitlines()[0] == said
+
+
+def _check_templates() -> list[str]:
+    """Every template a rule's own check writes: ``err(path, mark("..."), ...)`` in engine/."""
+    found = []
+    for path in sorted((REPO / "engine").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "err":
+                found += [n.args[0].value for n in ast.walk(node.args[1])
+                          if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "mark"
+                          and isinstance(n.args[0], ast.Constant)]
+    return found
+
+
+def test_every_rule_check_is_a_template_of_the_catalog_translated() -> None:
+    templates = _check_templates()
+    assert len(templates) >= 100
+    said = i18n.translations("pt-BR")
+    untranslated = [t for t in templates if said.gettext(t) == t]
+    assert not untranslated
+
+
+def test_a_rule_s_sentence_keeps_its_template_through_a_process_boundary() -> None:
+    message = i18n.Said.of("expected one flor, found {n} ({flores})", n=2, flores="a, b")
+    again = pickle.loads(pickle.dumps(VariantError(message, path="side_bets"))).message
+    with i18n.using("pt-BR"):
+        assert again.again() == "esperava-se uma flor, encontradas 2 (a, b)"
+    assert again == "expected one flor, found 2 (a, b)"

@@ -427,6 +427,35 @@ def retell(message: str, templates: Iterable[str],
     return None
 
 
+#: A decimal point between digits (``4.4``, ``+12.5%``), not a dot of a name (``a.jsonl``).
+_POINT = re.compile(r"(?<=\d)\.(?=\d)")
+
+
+def decimal(text: str) -> str:
+    """``text``, numbers as Python writes them (``4.4``, ``+12.5%``, ``0.244 ± 0.000``), with
+    the decimal sign of the language spoken now, from Babel's locale data (a comma in pt-BR);
+    English (and the test locale) as it is, byte for byte. For numbers shown to people only:
+    ``--json``, logs and pages' data keep the point.
+
+    >>> with using("pt-BR"):
+    ...     decimal("4.4"), decimal("+12.5% (0.244 ± 0.000)"), number(0.5, ".3f")
+    ('4,4', '+12,5% (0,244 ± 0,000)', '0,500')
+    >>> decimal("4.4"), number(0.5, ".3f")
+    ('4.4', '0.500')
+    """
+    locale = LANGUAGES.get(_CURRENT.get())
+    if locale is None or "." not in text:
+        return text
+    from babel.numbers import get_decimal_symbol
+
+    return _POINT.sub(get_decimal_symbol(locale), text)
+
+
+def number(value: float, spec: str = "") -> str:
+    """``format(value, spec)`` in the language spoken now (:func:`decimal`)."""
+    return decimal(format(value, spec))
+
+
 def person(mine: bool, you: str, other: str, **fields: object) -> str:
     """A sentence in its person: ``you`` (already translated) where the seat spoken of is the
     reader's own, else ``other``; both formatted with ``fields`` (``who``: the seat's name).

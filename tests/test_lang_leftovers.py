@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import ast
 import pickle
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -200,3 +202,57 @@ def test_a_rule_s_sentence_keeps_its_template_through_a_process_boundary() -> No
     with i18n.using("pt-BR"):
         assert again.again() == "esperava-se uma flor, encontradas 2 (a, b)"
     assert again == "expected one flor, found 2 (a, b)"
+
+
+def test_simulate_s_tables_and_page_have_decimal_commas_in_portuguese(tmp_path: Path) -> None:
+    args = ["simulate", "-v", "paulista", "--matches", "1", "--seed", "1"]
+    pt = run("--lang", "pt-BR", *args, "--html", str(tmp_path / "pt.html"))[1].splitlines()
+    en = run(*args, "--html", str(tmp_path / "en.html"))[1].splitlines()
+    assert "pontos por mão               4,4         0,6" in pt
+    assert "  intervalo de 95%  20,6%-100,0%  0,0%-79,3%" in pt
+    assert "points per hand           4.4         0.6" in en
+    assert "  95% interval   20.6%-100.0%  0.0%-79.3%" in en
+    page = (tmp_path / "pt.html").read_text(encoding="utf-8")
+    assert "<td>5,0</td>" in page and ">100,0%<" in page and "<td>5.0</td>" not in page
+    english = (tmp_path / "en.html").read_text(encoding="utf-8")
+    assert "<td>5.0</td>" in english and ">100.0%<" in english
+    json_out = [run("--lang", lang, *args, "--json")[1] for lang in ("pt-BR", "en")]
+    assert json_out[0] == json_out[1] and '"points_per_hand": 4.4' in json_out[0]
+
+
+def test_compare_s_table_has_decimal_commas_in_portuguese() -> None:
+    args = ["compare", "paulista", "variants/house/no-covered-cards.yaml", "--matches", "4",
+            "--seed", "2"]
+    pt = run("--lang", "pt-BR", *args)[1]
+    assert "-3,2221 a +1,4554    1,0000" in pt and "-20,0%" in pt
+    en = run(*args)[1]
+    assert "-3.2221 to +1.4554    1.0000" in en and "-20.0%" in en
+
+
+def test_analyze_s_report_has_decimal_commas_in_portuguese(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+    pt = run("--lang", "pt-BR", "analyze", "--playouts", "2", REPLAY)[1].splitlines()
+    assert pt[1].startswith("Marcas, pela perda na chance de ganhar o jogo: imprecisão 0,02, "
+                            "erro 0,05, erro grave 0,1 (e mais de 2 erros padrão)")
+    assert "vitória 0,000 ± 0,000  pontos -12,00" in pt[-2]
+    en = run("analyze", "--playouts", "2", REPLAY)[1].splitlines()
+    assert "inaccuracy 0.02, mistake 0.05, blunder 0.1" in en[1]
+    assert "win 0.000 ± 0.000  points -12.00" in en[-2]
+
+
+def test_the_viewer_s_script_writes_a_decimal_comma_in_portuguese() -> None:
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node is not installed (.ci/run installs nodejs)")
+    script = (REPO / "engine" / "viewer" / "assets" / "i18n.js").read_text(encoding="utf-8")
+    said = []
+    for lang in ("pt-BR", "en", "qps"):
+        page = ("var document = {getElementById: function () { return {textContent: "
+                f'JSON.stringify({{lang: "{lang}", plural: "n != 1", messages: {{}}}})}}; }}, '
+                "querySelectorAll: function () { return []; }};\n")
+        out = subprocess.run([node, "-e", page + script + '\nconsole.log(I18N.decimal("0.244")'
+                              ' + " " + I18N.decimal("-12.5%"))'], capture_output=True,
+                             text=True, timeout=60, check=True)
+        said.append(out.stdout.strip())
+    assert said == ["0,244 -12,5%", "0.244 -12.5%", "0.244 -12.5%"]

@@ -256,3 +256,21 @@ def test_the_viewer_s_script_writes_a_decimal_comma_in_portuguese() -> None:
                              text=True, timeout=60, check=True)
         said.append(out.stdout.strip())
     assert said == ["0,244 -12,5%", "0.244 -12.5%", "0.244 -12.5%"]
+
+
+@pytest.mark.parametrize(("keys", "english", "portuguese"), [
+    (21, "casa.yaml: 1 more problem not listed (the first 20 are)",
+     "casa.yaml: mais 1 problema não listado (os 20 primeiros estão)"),
+    (25, "casa.yaml: 5 more problems not listed (the first 20 are)",
+     "casa.yaml: mais 5 problemas não listados (os 20 primeiros estão)"),
+])
+def test_the_problems_left_unlisted_are_counted_in_portuguese(
+        keys: int, english: str, portuguese: str, tmp_path: Path) -> None:
+    from engine.serve.store import check_house, variant_errors
+
+    text = "extends: paulista\nname: casa\n" + "".join(f"foo{i}: 1\n" for i in range(keys))
+    with pytest.raises(VariantError) as caught:
+        check_house(text, "casa.yaml", tmp_path)
+    assert str(caught.value).splitlines()[-1] == variant_errors(caught.value)[-1] == english
+    with i18n.using("pt-BR"):
+        assert variant_errors(caught.value)[-1] == portuguese

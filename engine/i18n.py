@@ -47,8 +47,30 @@ MARKS = ("⟦", "⟧")
 ENV = "TRUCO_LANG"
 
 
+#: Each language offered, named in its own words (an unknown ``--lang`` lists them so).
+NAMES = {"en": "English", "pt-BR": "português do Brasil"}
+
+
 class LanguageError(ValueError):
-    """A language asked for (``--lang``, ``TRUCO_LANG``) that has no catalog."""
+    """A language asked for (``--lang``, ``TRUCO_LANG``) that has no catalog: ``where`` it
+    was asked for, its ``value``; the message is English, :meth:`said` in the language spoken
+    now (:func:`fallback`'s, when a command is told of it).
+
+    >>> with using("pt-BR"):
+    ...     LanguageError("--lang", "xx").said()
+    "--lang 'xx': idioma desconhecido; o truco fala en (English) e pt-BR (português do Brasil)"
+    """
+
+    def __init__(self, where: str, value: str) -> None:
+        self.where, self.value = where, value
+        with using(ENGLISH):
+            super().__init__(self.said())
+
+    def said(self) -> str:
+        offered = [f"{lang} ({NAMES[lang]})" for lang in LANGUAGES]
+        return gettext("{where} {value}: no such language; truco speaks {languages} and "
+                       "{last}").format(where=self.where, value=repr(self.value),
+                                        languages=", ".join(offered[:-1]), last=offered[-1])
 
 
 def tag(text: str) -> str | None:
@@ -86,13 +108,25 @@ def choose(option: str | None = None, environ: Mapping[str, str] | None = None) 
         if value:
             found = tag(value)
             if found is None:
-                offered = ", ".join(LANGUAGES)
-                raise LanguageError(f"{where} {value!r}: no such language (offered: {offered})")
+                raise LanguageError(where, value)
             return found
     for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
         if env.get(name):
             return tag(env[name]) or ENGLISH
     return ENGLISH
+
+
+def fallback(environ: Mapping[str, str] | None = None) -> str:
+    """The language to say in that a language asked for has none (:class:`LanguageError`):
+    ``TRUCO_LANG``'s where it names one, else the locale's (English where nothing asks).
+
+    >>> fallback({"TRUCO_LANG": "xx", "LANG": "pt_BR.UTF-8"}), fallback({"TRUCO_LANG": "en"})
+    ('pt-BR', 'en')
+    """
+    env = os.environ if environ is None else environ
+    asked = env.get(ENV)
+    found = tag(asked) if asked else None
+    return found or choose(None, {k: v for k, v in env.items() if k != ENV})
 
 
 def _po_text(locale: str) -> bytes:
@@ -124,7 +158,8 @@ class _Pseudo(_gettext.NullTranslations):
         return f"{MARKS[0]}{message}{MARKS[1]}"
 
     def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        return self.gettext(msgid1 if n == 1 else msgid2)
+        said = msgid1 if n == 1 else msgid2  # a plural entry is known by its singular
+        return f"{MARKS[0]}{said}{MARKS[1]}" if msgid1 in self.known else said
 
     def pgettext(self, context: str, message: str) -> str:
         return self.gettext(message)
@@ -345,6 +380,34 @@ def _pattern(template: str) -> re.Pattern[str]:
                               for i, p in enumerate(parts)), re.DOTALL)
 
 
+class Said(str):
+    """English text made from a message of the catalog (``template``) and its ``fields``,
+    which can be said again in another language (:meth:`again`): for a message one layer
+    writes in English (a variant's problem, read by programs) and another shows to people. A
+    field that is itself a :class:`Said` is said again with it.
+
+    >>> said = Said.of("expected {n} cards, found {found}", n=3, found=Said.of("none"))
+    >>> with using("pt-BR"):
+    ...     said, said.again()
+    ('expected 3 cards, found none', 'expected 3 cards, found nenhuma')
+    """
+
+    template: str
+    fields: dict[str, object]
+
+    @classmethod
+    def of(cls, template: str, /, **fields: object) -> Said:
+        """``template`` (marked for the catalog where it is written) with ``fields``."""
+        said = cls(template.format(**fields))
+        said.template, said.fields = template, fields
+        return said
+
+    def again(self) -> str:
+        """The text in the language spoken now."""
+        fields = {k: v.again() if isinstance(v, Said) else v for k, v in self.fields.items()}
+        return gettext(self.template).format(**fields)
+
+
 def retell(message: str, templates: Iterable[str],
            field: Callable[[str, str], str] | None = None) -> str | None:
     """``message``, English text made from one of ``templates`` (messages of the catalog) by
@@ -362,6 +425,35 @@ def retell(message: str, templates: Iterable[str],
             fields = {k: field(k, v) if field else v for k, v in found.groupdict().items()}
             return gettext(template).format(**fields)
     return None
+
+
+#: A decimal point between digits (``4.4``, ``+12.5%``), not a dot of a name (``a.jsonl``).
+_POINT = re.compile(r"(?<=\d)\.(?=\d)")
+
+
+def decimal(text: str) -> str:
+    """``text``, numbers as Python writes them (``4.4``, ``+12.5%``, ``0.244 ± 0.000``), with
+    the decimal sign of the language spoken now, from Babel's locale data (a comma in pt-BR);
+    English (and the test locale) as it is, byte for byte. For numbers shown to people only:
+    ``--json``, logs and pages' data keep the point.
+
+    >>> with using("pt-BR"):
+    ...     decimal("4.4"), decimal("+12.5% (0.244 ± 0.000)"), number(0.5, ".3f")
+    ('4,4', '+12,5% (0,244 ± 0,000)', '0,500')
+    >>> decimal("4.4"), number(0.5, ".3f")
+    ('4.4', '0.500')
+    """
+    locale = LANGUAGES.get(_CURRENT.get())
+    if locale is None or "." not in text:
+        return text
+    from babel.numbers import get_decimal_symbol
+
+    return _POINT.sub(get_decimal_symbol(locale), text)
+
+
+def number(value: float, spec: str = "") -> str:
+    """``format(value, spec)`` in the language spoken now (:func:`decimal`)."""
+    return decimal(format(value, spec))
 
 
 def person(mine: bool, you: str, other: str, **fields: object) -> str:

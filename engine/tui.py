@@ -15,15 +15,16 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine.cards import COBERTA, parse_card
-from engine.i18n import _, person
+from engine.i18n import _, decimal, person
 from engine.moves import load_kinds
 from engine.rules import Rules
 from engine.words import card_names, manilhas_text, named, pretty
 
 
 def columns(rows: Sequence[Sequence[object]], gap: int = 2) -> str:
-    """Rows of cells as aligned text: the first column left-aligned, the others right-aligned."""
-    text = [[str(c) for c in row] for row in rows]
+    """Rows of cells as aligned text: the first column left-aligned, the others right-aligned;
+    a float with the decimal sign of the language spoken (:func:`engine.i18n.decimal`)."""
+    text = [[decimal(str(c)) if isinstance(c, float) else str(c) for c in row] for row in rows]
     widths = [max(len(r[i]) for r in text if i < len(r)) for i in range(max(map(len, text)))]
     lines = []
     for row in text:

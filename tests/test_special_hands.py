@@ -350,8 +350,9 @@ def test_special_hands_list_too_many_score_classes_still_refuses_duplicates() ->
                 "value": 3, "raises": "illegal"} for i in range(40)]
     entries.append({"name": "again", "when": {"teams": "any", "from_score": 5, "to_score": 5},
                     "value": 3, "raises": "illegal"})
-    def err(path: tuple[str | int, ...], message: str) -> VariantError:
-        return VariantError(message, path=".".join(map(str, path)))
+    def err(path: tuple[str | int, ...], message: str, also: object = (),
+            **fields: object) -> VariantError:  # a template and its fields, as the loader's
+        return VariantError(message.format(**fields), path=".".join(map(str, path)))
 
     found = [(e.path, e.message) for e in _shadowed(entries, 100, 3, err)]
     assert found == [("special_hands.40.when", "special_hands[40] (again) never applies: "

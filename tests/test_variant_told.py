@@ -1,6 +1,7 @@
 """A house variant's problems in the lobby's language (issue 43, engine/variant/told.py): the
 loader's frame and commonest messages said through the catalog, the location and key path kept,
-English as the loader writes it; a rule's own check stays English."""
+English as the loader writes it; a rule's own check said again from its template
+(tests/test_lang_leftovers.py tries every one)."""
 
 from __future__ import annotations
 
@@ -62,15 +63,20 @@ def test_an_upload_s_problems_in_portuguese_and_english_as_before(
     assert str(exc).startswith(english)  # the error itself keeps the loader's English
 
 
-def test_every_problem_is_told_and_a_rule_s_own_check_stays_english(tmp_path: Path) -> None:
+def test_every_problem_is_told_and_a_rule_s_own_check_too(tmp_path: Path) -> None:
     exc = _problems("extends: paulista\nname: casa\ntitle: 3\nplayers: 3\nfoo: 1\n", tmp_path)
     with i18n.using("pt-BR"):
         said = variant_errors(exc)
     assert len(said) == len(exc.errors) >= 2
     assert said[0] == "casa.yaml:3:8: title: esperava-se um texto, encontrado 3"
     exc = _problems("extends: paulista\nname: casa\nplayers: 3\n", tmp_path)
+    assert str(exc) == variant_errors(exc)[0] == (
+        "casa.yaml:3:10: players: 3 players cannot sit as two teams in alternate seats: "
+        "expected teams (three players each for himself: [[0], [1], [2]])")
     with i18n.using("pt-BR"):
-        assert variant_errors(exc) == str(exc).splitlines()
+        assert variant_errors(exc) == [
+            "casa.yaml:3:10: players: 3 jogadores não se sentam como duas equipes em lugares "
+            "alternados: esperava-se teams (três jogadores, cada um por si: [[0], [1], [2]])"]
 
 
 def test_a_name_that_is_no_shipped_variant() -> None:

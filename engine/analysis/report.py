@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from engine.analysis.run import worst
-from engine.i18n import _, ngettext
+from engine.i18n import _, decimal, ngettext, number
 from engine.rules import Rules
 from engine.telling import move_words
 from engine.words import pretty
@@ -41,7 +41,7 @@ def _mark(mark: str) -> str:
 
 
 def _win(entry: dict[str, Any]) -> str:
-    return f"{entry['win']:.3f} ± {entry['win_se']:.3f}"
+    return decimal(f"{entry['win']:.3f} ± {entry['win_se']:.3f}")
 
 
 def _where(d: dict[str, Any], table: bool) -> str:
@@ -73,16 +73,18 @@ def text_chunks(report: dict[str, Any], decisions: Iterable[dict[str, Any]], cou
     say: Say = (lambda n: move_words(n, rules)) if rules is not None else str
     seed = report["log_seed"]
     how = _("seed {seed}").format(seed=seed) if seed is not None else _("recorded deals")
-    head = _("Analysis of {file} ({variant}, {how}): {decisions}, {playouts} playouts a move"
-             ).format(file=report["file"], variant=report["variant"], how=how,
-                      decisions=_count(count, "decision"), playouts=report["playouts"])
+    head = ngettext("Analysis of {file} ({variant}, {how}): {decisions}, {playouts} playout a "
+                    "move", "Analysis of {file} ({variant}, {how}): {decisions}, {playouts} "
+                    "playouts a move", report["playouts"]).format(
+                        file=report["file"], variant=report["variant"], how=how,
+                        decisions=_count(count, "decision"), playouts=report["playouts"])
     if not report["complete"]:
         head += _(" (the log is incomplete)")
-    marks = ", ".join(f"{_mark(name)} {least:g}"
+    marks = ", ".join(f"{_mark(name)} {number(least, 'g')}"
                       for name, least in reversed(report["marks"].items()))
     lines = [head, _("Marks, by the loss in chance to win the match: {marks} (and more than "
                      "{significance} standard errors)").format(
-                         marks=marks, significance=f"{report['significance']:g}"), ""]
+                         marks=marks, significance=number(report["significance"], "g")), ""]
     for seat in report["seats"]:
         lines += _seat_lines(report, seat, say, rules is not None, worst_of(seat["seat"]))
     lines.append(_("Decisions (win: the chance to win the match, ± its standard error; points: "
@@ -92,7 +94,8 @@ def text_chunks(report: dict[str, Any], decisions: Iterable[dict[str, Any]], cou
         text = _decision_line(d, report["hindsight"], say) + "\n"
         if d["best"] is not None:
             text += "        " + " · ".join(
-                f"{say(m['move'])} {_win(m)} {m['points']:+.2f}" for m in d["moves"]) + "\n"
+                f"{say(m['move'])} {_win(m)} {number(m['points'], '+.2f')}"
+                for m in d["moves"]) + "\n"
         yield text
 
 
@@ -129,8 +132,8 @@ def _seat_lines(report: dict[str, Any], seat: dict[str, Any], say: Say,
              "{best} times, mean loss {loss}; {counts}").format(
                  name=seat["name"], seat=s, team=team,
                  decisions=_count(seat["decisions"], "decision"),
-                 accuracy=f"{seat['accuracy']:.1f}", best=seat["best_played"],
-                 loss=f"{seat['mean_loss']:.3f}", counts=counts)]
+                 accuracy=number(seat["accuracy"], ".1f"), best=seat["best_played"],
+                 loss=number(seat["mean_loss"], ".3f"), counts=counts)]
     for d in worst_ones:
         played = d["moves"][d["legal"].index(d["played"])]
         best = d["moves"][d["best"]]
@@ -138,7 +141,7 @@ def _seat_lines(report: dict[str, Any], seat: dict[str, Any], say: Say,
                             "{best_win}): loses {loss}").format(
             mark=_mark(d["mark"]), where=_where(d, table), played=say(d["played"]),
             win=_win(played),
-            best=say(d["best_move"]), best_win=_win(best), loss=f"{d['loss']:.3f}"))
+            best=say(d["best_move"]), best_win=_win(best), loss=number(d["loss"], ".3f")))
     out.append("")
     return out
 
@@ -151,14 +154,14 @@ def _decision_line(d: dict[str, Any], hindsight: bool, say: Say) -> str:
     text = where + f"{say(d['played']):<22} " + _(
         "rank {rank}/{moves}  win {win}  points {points}").format(
         rank=d["rank"], moves=len(d["legal"]), win=_win(played),
-        points=f"{played['points']:+.2f}")
+        points=number(played["points"], "+.2f"))
     if d["rank"] != 1 or d["loss"] > 0:
         text += "  " + _("best {best} (-{loss})").format(best=say(d["best_move"]),
-                                                         loss=f"{d['loss']:.3f}")
+                                                         loss=number(d["loss"], ".3f"))
     if d["mark"] is not None:
         text += f"  {_mark(d['mark']).upper()}"
     if hindsight:
         h = d["hindsight"]
         text += "  | " + _("hindsight: best {best}, loss {loss}").format(
-            best=say(h["best_move"]), loss=f"{h['loss']:.3f}")
+            best=say(h["best_move"]), loss=number(h["loss"], ".3f"))
     return text

@@ -186,8 +186,9 @@ def main(lang: str | None) -> None:
     try:
         i18n.use(i18n.choose(lang))
         i18n.use_team_seats(2)  # a team's word (engine.i18n.team_context) until a variant says
-    except i18n.LanguageError as exc:
-        raise click.UsageError(str(exc)) from None
+    except i18n.LanguageError as exc:  # said in the language the environment asks for
+        i18n.use(i18n.fallback())
+        raise click.UsageError(exc.said()) from None
 
 
 def _whole_summaries(command: click.Command) -> None:

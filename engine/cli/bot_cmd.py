@@ -59,6 +59,7 @@ def check(command: str, decisions: int, move_ms: int) -> None:
     report = run(command, decisions=decisions, move_ms=move_ms)
     for line in report.lines():
         click.echo(line)
-    click.echo(f"{command}: {'passed' if report.passed else 'FAILED'}")
+    verdict = _("passed") if report.passed else _("FAILED")
+    click.echo(f"{command}: {verdict}")
     if not report.passed:
         sys.exit(1)

@@ -33,7 +33,7 @@ from engine.fileio import (
     foreign_entries,
     is_empty_folder,
 )
-from engine.i18n import _, ngettext, use_team_seats
+from engine.i18n import _, ngettext, number, use_team_seats
 from engine.simulate import describe_faults, is_log_name, run_simulation
 from engine.tui import columns
 from engine.variant import variant_files
@@ -42,14 +42,16 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
+    return number(100 * x, ".1f") + "%"
 
 
 def format_statistics(stats: dict[str, Any]) -> str:
     """The statistics of :func:`engine.simulate.run_simulation` as plain-text tables, in the
     language asked for (:mod:`engine.i18n`)."""
     teams = stats["teams"]
-    out = [_("{variant}: {matches} matches, seed {seed}, bots by seat: {bots}").format(
+    out = [ngettext("{variant}: {matches} match, seed {seed}, bots by seat: {bots}",
+                    "{variant}: {matches} matches, seed {seed}, bots by seat: {bots}",
+                    stats["matches"]).format(
         variant=stats["variant"], matches=stats["matches"], seed=stats["seed"],
         bots=", ".join(stats["bots"])), ""]
     rows: list[list[object]] = [["", *(_("team {team}").format(team=t["team"]) for t in teams)]]
@@ -89,7 +91,7 @@ def _run_rows(stats: dict[str, Any]) -> list[list[object]]:
         [_("games"), stats["games"]],
         [_("hands"), stats["hands"]],
         [_("hands per game"), _("{mean} (min {min}, max {max})").format(
-            mean=hpg["mean"], min=hpg["min"], max=hpg["max"])],
+            mean=number(hpg["mean"]), min=hpg["min"], max=hpg["max"])],
         [_("points per hand"), stats["points_per_hand"]],
         [_("hands ended by a fold"),
          f"{stats['folds']['hands']} ({_pct(stats['folds']['rate'])})"],
@@ -98,7 +100,7 @@ def _run_rows(stats: dict[str, Any]) -> list[list[object]]:
         [_("games lost by a forbidden raise"), stats["forfeited_games"]],
         [_("raises out of turn (M3)"), _("{raises} ({per_hand} per hand)").format(
             raises=stats["out_of_turn_raises"]["raises"],
-            per_hand=stats["out_of_turn_raises"]["per_hand"])],
+            per_hand=number(stats["out_of_turn_raises"]["per_hand"]))],
         *([[_("hands conceded (correr)"), f"{stats['concedes']['hands']} "
                                           f"({_pct(stats['concedes']['rate'])})"]]
           if "concedes" in stats else []),

@@ -165,5 +165,7 @@ def early_language(args: Sequence[str]) -> None:
             asked = arg.split("=", 1)[1]
         if asked is not None or not arg.startswith("-") or arg == "--":
             break
-    with contextlib.suppress(i18n.LanguageError):
+    try:
         i18n.use(i18n.choose(asked))
+    except i18n.LanguageError:
+        i18n.use(i18n.fallback())

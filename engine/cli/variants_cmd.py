@@ -18,6 +18,7 @@ from engine.machine import diagram as machine_diagram
 from engine.resources import data_dir, shipped_variants
 from engine.schemas import render_schema, variant_schema
 from engine.variant import load_variant, resolved_document
+from engine.variant.told import told_lines
 
 
 class _Dumper(yaml.SafeDumper):
@@ -78,15 +79,15 @@ def show(variant: str) -> None:
 @click.argument("files", nargs=-1, required=True)
 def check(files: tuple[str, ...]) -> None:
     """Validate variant FILES (paths or shipped names). Prints `NAME: ok` for each valid one,
-    and every problem of an invalid one as file:line:column: key.path: message. Exits 1 if
-    any is invalid."""
+    and every problem of an invalid one as file:line:column: key.path: message (in the
+    language asked for, engine.variant.told). Exits 1 if any is invalid."""
     bad = 0
     for ref in files:
         try:
             load_variant(ref)
         except VariantError as exc:
             bad += 1
-            for err, line in zip(exc.errors, exc.lines(), strict=True):
+            for err, line in zip(exc.errors, told_lines(exc), strict=True):
                 click.echo(line if err.file else f"{ref}: {line}")
         else:
             click.echo(f"{ref}: ok")

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.compare.stats import CORRECTIONS, Moments, assess
-from engine.i18n import _, mark, ngettext
+from engine.i18n import _, decimal, mark, ngettext, number
 from engine.simulate import Progress, run_simulation
 from engine.tui import columns
 
@@ -192,7 +192,7 @@ def _number(x: int | float | None, signed: bool = False) -> str:
         return f"{x:+d}" if signed and x else str(x)
     text = f"{x:+.4f}" if signed else f"{x:.4f}"
     text = text.rstrip("0").rstrip(".")
-    return "0" if text in ("+0", "-0") else text
+    return "0" if text in ("+0", "-0") else decimal(text)
 
 
 def _interval(row: dict[str, Any]) -> str:
@@ -200,13 +200,14 @@ def _interval(row: dict[str, Any]) -> str:
         return ""
     places = 1 if isinstance(row["a"], int) else 4
     low, high = row["interval"]
-    return _("{low} to {high}").format(low=f"{low:+.{places}f}", high=f"{high:+.{places}f}")
+    return _("{low} to {high}").format(low=number(low, f"+.{places}f"),
+                                       high=number(high, f"+.{places}f"))
 
 
 def _p(p: float | None) -> str:
     if p is None:
         return ""
-    return "<0.0001" if p < 0.0001 else f"{p:.4f}"
+    return decimal("<0.0001" if p < 0.0001 else f"{p:.4f}")
 
 
 def format_simulations(result: dict[str, Any], a: str, b: str) -> str:
@@ -216,18 +217,20 @@ def format_simulations(result: dict[str, Any], a: str, b: str) -> str:
     then how many differ significantly."""
     sa, holm_ = result["a"], result["correction"] == "holm"
     said = dict(metric_keys(sa, result["b"], _))
-    confidence = f"{100 * result['confidence']:.10g}%"
+    confidence = number(100 * result["confidence"], ".10g") + "%"
     rows: list[list[object]] = [["", a, b, _("difference"), _("relative"),
                                  _("{confidence} interval").format(confidence=confidence),
                                  _("p (Holm)") if holm_ else "p", ""]]
     for r in result["differences"]:
         if not r["a"] and not r["b"]:
             continue
-        rel = "-" if r["relative"] is None else f"{100 * r['relative']:+.1f}%"
+        rel = "-" if r["relative"] is None else number(100 * r["relative"], "+.1f") + "%"
         rows.append([said.get(r["metric"], r["label"]), _number(r["a"]), _number(r["b"]),
                      _number(r["difference"], signed=True), rel if r["difference"] else "",
                      _interval(r), _p(r["p_adjusted"]), "*" if r["significant"] else ""])
-    head = _("{a} vs {b}: {matches} matches each, seed {seed}, bots by seat: {bots}").format(
+    head = ngettext("{a} vs {b}: {matches} match each, seed {seed}, bots by seat: {bots}",
+                    "{a} vs {b}: {matches} matches each, seed {seed}, bots by seat: {bots}",
+                    sa["matches"]).format(
         a=a, b=b, matches=sa["matches"], seed=sa["seed"], bots=", ".join(sa["bots"]))
     return "\n".join([head, "", columns(rows), "", _tail(result)]) + "\n"
 
@@ -246,7 +249,7 @@ def _tail(result: dict[str, Any]) -> str:
                          c["tests"])).format(n=c["tests"])
     tail = _("{significant} of {n} statistics differ significantly (*) at alpha {alpha}, "
              "{how}; {within} within noise").format(
-        significant=c["significant"], n=c["statistics"], alpha=f"{result['alpha']:g}",
+        significant=c["significant"], n=c["statistics"], alpha=number(result["alpha"], "g"),
         how=how, within=c["within_noise"])
     if c["not_tested"]:
         tail += _(", {n} not tested").format(n=c["not_tested"])

@@ -187,7 +187,7 @@ class VariantBlock:
     #: Each key's JSON Schema, in the order the schema lists them, with its ``default``.
     keys: dict[str, dict[str, Any]]
     #: ``checks(d, err)``: the problems of the resolved variant ``d`` (defaults filled in)
-    #: the schema cannot say, each ``err(path, message, also)``
+    #: the schema cannot say, each ``err(path, mark(template), also, **fields)``
     #: (:func:`engine.variant.checks.semantic_errors`); ``None``: none.
     checks: Check | None = None
 

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action
 from engine.errors import VariantError, Why
-from engine.i18n import _, person
+from engine.i18n import _, mark, person
 from engine.moves import (
     MoveKind,
     VariantBlock,
@@ -185,23 +185,23 @@ def _checks(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
     allowed = concede["allowed"]
     if concede["instead_of_answer"]:
         if not allowed:
-            yield err(("concede", "instead_of_answer"), "expected concede.allowed: true with "
-                      "instead_of_answer (conceding is off), found concede.allowed false",
-                      (("concede", "allowed"),))
+            yield err(("concede", "instead_of_answer"), mark(
+                "expected concede.allowed: true with instead_of_answer (conceding is off), found "
+                "concede.allowed false"), (("concede", "allowed"),))
         elif not d["betting"]["ladder"]:
-            yield err(("concede", "instead_of_answer"), "expected no instead_of_answer "
-                      "without a ladder (no raise is ever answered), found true",
-                      (("betting", "ladder"),))
+            yield err(("concede", "instead_of_answer"), mark(
+                "expected no instead_of_answer without a ladder (no raise is ever answered), "
+                "found true"), (("betting", "ladder"),))
     if concede["in_special_hands"]:
         specials = d["special_hands"]
         if not allowed:
-            yield err(("concede", "in_special_hands"), "expected concede.allowed: true with "
-                      "in_special_hands (conceding is off), found concede.allowed false",
-                      (("concede", "allowed"),))
+            yield err(("concede", "in_special_hands"), mark(
+                "expected concede.allowed: true with in_special_hands (conceding is off), found "
+                "concede.allowed false"), (("concede", "allowed"),))
         elif not any(specials[k]["enabled"] for k in ("one_team", "both_teams")):
-            yield err(("concede", "in_special_hands"), "expected an enabled special hand "
-                      "with in_special_hands (special_hands.*.enabled are all false), found "
-                      "true", (("special_hands",),))
+            yield err(("concede", "in_special_hands"), mark(
+                "expected an enabled special hand with in_special_hands "
+                "(special_hands.*.enabled are all false), found true"), (("special_hands",),))
 
 
 #: The kind's variant keys (``concede.*``), read as the rules' flat ``concede``,

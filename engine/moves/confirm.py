@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.actions import Action
 from engine.errors import PositionError, VariantError, Why
+from engine.i18n import mark
 from engine.moves import (
     KINDS,
     KindState,
@@ -204,14 +205,15 @@ def _checks(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
         return
     teams = d.get("teams") or [[s for s in range(d["players"]) if s % 2 == t] for t in (0, 1)]
     if any(len(team) < 2 for team in teams):
-        yield err((NAME, "moves"), "expected teams of partners with confirm.moves (a player "
-                  "alone has nobody to confirm), found a team of one player", (("teams",),))
+        yield err((NAME, "moves"), mark("expected teams of partners with confirm.moves (a "
+                  "player alone has nobody to confirm), found a team of one player"),
+                  (("teams",),))
     if "concede" in wanted and not d["concede"]["allowed"]:
-        yield err((NAME, "moves"), "expected concede.allowed: true with concede in "
-                  "confirm.moves, found concede.allowed false", (("concede", "allowed"),))
+        yield err((NAME, "moves"), mark("expected concede.allowed: true with concede in "
+                  "confirm.moves, found concede.allowed false"), (("concede", "allowed"),))
     if "fold_hand" in wanted and not _decision(d["special_hands"]):
-        yield err((NAME, "moves"), "expected a special hand with a decision with fold_hand in "
-                  "confirm.moves, found none", (("special_hands",),))
+        yield err((NAME, "moves"), mark("expected a special hand with a decision with "
+                  "fold_hand in confirm.moves, found none"), (("special_hands",),))
 
 
 def _decision(specials: Any) -> bool:

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from engine.actions import Action
 from engine.cards import Card
 from engine.errors import VariantError, Why
-from engine.i18n import _, person
+from engine.i18n import _, mark, person
 from engine.moves import MoveKind, VariantBlock, Waiting, Words, flag, register, words
 from engine.moves.deal import KIND as DEAL
 from engine.moves.deal import (
@@ -301,27 +301,30 @@ def _checks(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
     ``cut.take`` above 1 without a cut that takes, and it cannot take more than a hand."""
     cut = d["cut"]
     if not cut["in_special_hands"] and not cut["allowed"]:
-        yield err(("cut", "in_special_hands"), "expected cut.allowed: true with "
-                  "in_special_hands: false (there is no cut), found cut.allowed false",
-                  (("cut", "allowed"),))
+        yield err(("cut", "in_special_hands"), mark(
+            "expected cut.allowed: true with in_special_hands: false (there is no cut), found "
+            "cut.allowed false"), (("cut", "allowed"),))
     if cut["take"] > 1 and not (cut["allowed"] and {"bottom", "partner"} & set(cut["choices"])):
-        yield err(("cut", "take"), f"expected cut.allowed: true and bottom or partner among "
-                  f"cut.choices with take: {cut['take']} (no cut takes a card), found "
-                  f"allowed: {str(cut['allowed']).lower()}, choices: "
-                  f"{', '.join(cut['choices'])}", (("cut", "allowed"), ("cut", "choices")))
+        yield err(("cut", "take"), mark(
+            "expected cut.allowed: true and bottom or partner among cut.choices with take: "
+            "{take} (no cut takes a card), found allowed: {allowed}, choices: {choices}"),
+            (("cut", "allowed"), ("cut", "choices")), take=cut["take"],
+            allowed=str(cut["allowed"]).lower(), choices=", ".join(cut["choices"]))
     if cut["refusable"] and not (cut["allowed"] and {"bottom", "partner"} & set(cut["choices"])):
-        yield err(("cut", "refusable"), "expected cut.allowed: true and bottom or partner "
-                  "among cut.choices with refusable cards (no cut takes a card), found "
-                  f"allowed: {str(cut['allowed']).lower()}, choices: "
-                  f"{', '.join(cut['choices'])}", (("cut", "allowed"), ("cut", "choices")))
+        yield err(("cut", "refusable"), mark(
+            "expected cut.allowed: true and bottom or partner among cut.choices with refusable "
+            "cards (no cut takes a card), found allowed: {allowed}, choices: {choices}"),
+            (("cut", "allowed"), ("cut", "choices")), allowed=str(cut["allowed"]).lower(),
+            choices=", ".join(cut["choices"]))
     if cut["refusable"] and any(
             b.get("kind") == "flor" and b.get("played", True) for b in d["side_bets"].values()):
-        yield err(("cut", "refusable"), "expected no flor with cut.refusable (a flor is due "
-                  "at the deal, not after a refused card), found a flor side bet",
-                  (("side_bets",),))
+        yield err(("cut", "refusable"), mark(
+            "expected no flor with cut.refusable (a flor is due at the deal, not after a "
+            "refused card), found a flor side bet"), (("side_bets",),))
     if cut["take"] > d["cards_per_player"]:
-        yield err(("cut", "take"), f"expected cut.take at most cards_per_player "
-                  f"({d['cards_per_player']}), found {cut['take']}", (("cards_per_player",),))
+        yield err(("cut", "take"), mark("expected cut.take at most cards_per_player "
+                  "({most}), found {take}"), (("cards_per_player",),),
+                  most=d["cards_per_player"], take=cut["take"])
 
 
 #: The kind's variant keys (``cut.allowed``, ``cut.choices``, ``cut.in_special_hands``,

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from engine.actions import Deal
 from engine.cards import Card, card_name
 from engine.errors import VariantError, Why
+from engine.i18n import mark
 from engine.moves import MoveKind, VariantBlock, choice, register
 from engine.payload import LogEvent
 from engine.ruling import Ruling, condition, effect
@@ -191,13 +192,14 @@ def _checks(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
     block = d[BLOCK_NAME]
     packs = block["packets"]
     if packs and sum(packs) != d["cards_per_player"]:
-        yield err((BLOCK_NAME, "packets"), f"expected packets adding up to cards_per_player "
-                  f"({d['cards_per_player']}), found {packs} (adding up to {sum(packs)})",
-                  (("cards_per_player",),))
+        yield err((BLOCK_NAME, "packets"), mark("expected packets adding up to "
+                  "cards_per_player ({cards}), found {packets} (adding up to {sum})"),
+                  (("cards_per_player",),), cards=d["cards_per_player"], packets=packs,
+                  sum=sum(packs))
     if block["vira"] != VIRA[0] and d["manilhas"]["mode"] not in ("vira", "vira_suit"):
-        yield err((BLOCK_NAME, "vira"), f"expected deal.vira: {VIRA[0]} where no vira is "
-                  f"turned (manilhas.mode: {d['manilhas']['mode']}), found {block['vira']}",
-                  (("manilhas", "mode"),))
+        yield err((BLOCK_NAME, "vira"), mark("expected deal.vira: {expected} where no vira is "
+                  "turned (manilhas.mode: {mode}), found {found}"), (("manilhas", "mode"),),
+                  expected=VIRA[0], mode=d["manilhas"]["mode"], found=block["vira"])
 
 
 BLOCK = VariantBlock(BLOCK_NAME, checks=_checks, about=(

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.cards import Card, card_name
 from engine.errors import VariantError, Why
+from engine.i18n import mark
 from engine.moves import VariantBlock, choice, moveless
 from engine.moves.play import kill_target
 
@@ -89,13 +90,14 @@ def _checks(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
     if d["obligations"]["named_card"] == "free":
         return
     if not d["betting"]["name_card"]:
-        yield err(("obligations", "named_card"), "expected betting.name_card: true with "
-                  "obligations.named_card: obliged (a raise names no card here), found false",
-                  (("betting", "name_card"),))
+        yield err(("obligations", "named_card"), mark(
+            "expected betting.name_card: true with obligations.named_card: obliged (a raise "
+            "names no card here), found false"), (("betting", "name_card"),))
     elif not (d["play"]["highest_after_tied_first"] or d["play"]["raiser_must_kill"]):
-        yield err(("obligations", "named_card"), "expected play.highest_after_tied_first or "
-                  "play.raiser_must_kill with obligations.named_card: obliged (no obligation "
-                  "to bind), found neither", (("play",),))
+        yield err(("obligations", "named_card"), mark(
+            "expected play.highest_after_tied_first or play.raiser_must_kill with "
+            "obligations.named_card: obliged (no obligation to bind), found neither"),
+            (("play",),))
 
 
 BLOCK = VariantBlock(BLOCK_NAME, checks=_checks, about=(

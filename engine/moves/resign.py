@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action
 from engine.errors import VariantError, Why
+from engine.i18n import mark
 from engine.moves import MoveKind, VariantBlock, Words, flag, move_transitions, register
 from engine.moves.outcome import other_team
 from engine.moves.scoring import end_hand, win_game
@@ -41,11 +42,12 @@ def _checks(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
     block = d["resign"]
     teams = d.get("teams")
     if block["allowed"] and teams and len(teams) > 2:
-        yield err(("resign", "allowed"), f"expected two teams with resign.allowed (the game "
-                  f"goes to the other team), found {len(teams)}", (("teams",),))
+        yield err(("resign", "allowed"), mark("expected two teams with resign.allowed (the "
+                  "game goes to the other team), found {found}"), (("teams",),),
+                  found=len(teams))
     if block["gives"] != "game" and not block["allowed"]:
-        yield err(("resign", "gives"), "expected resign.allowed: true with gives (resigning "
-                  "is off), found resign.allowed false", (("resign", "allowed"),))
+        yield err(("resign", "gives"), mark("expected resign.allowed: true with gives "
+                  "(resigning is off), found resign.allowed false"), (("resign", "allowed"),))
 
 
 BLOCK = VariantBlock(BLOCK_NAME, checks=_checks, about=(

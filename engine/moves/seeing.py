@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import VariantError
+from engine.i18n import mark
 from engine.moves import VariantBlock, choice, moveless
 
 if TYPE_CHECKING:
@@ -82,13 +83,15 @@ def _checks(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
         return
     teams = d.get("teams")
     if all(len(t) == 1 for t in teams) if teams else d["players"] == 2:
-        yield err(("seeing", "partners"), f"expected seeing.partners: decision where every "
-                  f"team is one seat (no partner to see), found {when}", (("teams",),))
+        yield err(("seeing", "partners"), mark("expected seeing.partners: decision where "
+                  "every team is one seat (no partner to see), found {found}"), (("teams",),),
+                  found=when)
     elif when == "special_hand" and not any(
             s.get("enabled") and s.get("show_partner_cards") for s in _specials(d)):
-        yield err(("seeing", "partners"), "expected a special hand with show_partner_cards "
-                  "with seeing.partners: special_hand (no special hand shows the partners' "
-                  "cards), found special_hand", (("special_hands",),))
+        yield err(("seeing", "partners"), mark(
+            "expected a special hand with show_partner_cards with seeing.partners: "
+            "special_hand (no special hand shows the partners' cards), found special_hand"),
+            (("special_hands",),))
 
 
 def _specials(d: dict[str, Any]) -> list[dict[str, Any]]:

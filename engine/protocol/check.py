@@ -6,7 +6,8 @@ hands and side bets), the bot on one team against the built-in ``heuristic``;
 a match abandoned half-way and the next one on the same process; a message of a type it does
 not know (it must ignore it and go on, on the same process); every answer legal and in time;
 ``quit``. Each check is a line,
-``ok`` or ``FAILED`` with why.
+``ok`` or ``FAILED`` with why, in the language spoken (:mod:`engine.i18n`; what the bot or
+the protocol's schema said is quoted as it is).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import jsonschema
 from engine.actions import Action
 from engine.bots import make_bot, notify
 from engine.game import Match
+from engine.i18n import _, ngettext
 from engine.observation import Observation
 from engine.protocol.external import Channel, ExternalBot, end_all
 from engine.protocol.process import BotError, split_command
@@ -56,7 +58,8 @@ class Report:
 
     def lines(self) -> list[str]:
         """``ok      name: detail`` / ``FAILED  name: detail``, one per check."""
-        return [f"{'ok' if r.passed else 'FAILED':7} {r.name}: {r.detail}" for r in self.results]
+        ok, failed = _("ok"), _("FAILED")
+        return [f"{ok if r.passed else failed:7} {r.name}: {r.detail}" for r in self.results]
 
 
 def _family(command: str, variant: str, decisions: int, move_ms: int,
@@ -117,7 +120,7 @@ def _abandoned(command: str, move_ms: int, faults: list[str]) -> str:
     match = Match(rules, seed=11)
     bot = ExternalBot(rules, 1, command, move_ms=move_ms, report=faults.append)
     seats = {match.turn: bot}
-    for _ in range(3):
+    for _move in range(3):
         if match.is_over:
             break
         seat = match.turn if match.state == Phase.PLAY else None
@@ -128,7 +131,7 @@ def _abandoned(command: str, move_ms: int, faults: list[str]) -> str:
     pid = bot.pid
     bot.close()
     return _next_match(command, move_ms, faults, pid, 1, None,
-                       "after a match abandoned half-way (an 'end' with a null result)")
+                       _("after a match abandoned half-way (an 'end' with a null result)"))
 
 
 #: The message of a type the bot cannot know (a later version's): it must ignore it.
@@ -148,14 +151,15 @@ def _next_match(command: str, move_ms: int, faults: list[str], pid: int | None, 
         bot.send(before)
     play_match(match, [bot, *(make_bot("random", rules, s) for s in range(1, rules.players))])
     if pid is not None and again != pid:
-        return f"{after}, a new process (expected the same one to go on)"
+        return _("{after}, a new process (expected the same one to go on)").format(after=after)
     if bot.faults:
         first = bot.faults[0]
-        at = f"at its decision {first['decision']}" if first["decision"] else \
-            "before its first decision"
-        return f"{after}, the next match failed {at}: {first['kind']}: {first['detail']}"
+        at = (_("at its decision {n}").format(n=first["decision"]) if first["decision"] else
+              _("before its first decision"))
+        return _("{after}, the next match failed {at}: {kind}: {detail}").format(
+            after=after, at=at, kind=first["kind"], detail=first["detail"])
     if bot.dead or not bot.ended:
-        return f"{after}, the next match did not reach its end"
+        return _("{after}, the next match did not reach its end").format(after=after)
     return ""
 
 
@@ -163,8 +167,8 @@ def _unknown(command: str, move_ms: int, faults: list[str]) -> str:
     """A message of a type the bot does not know, then a whole match on the same process:
     the bot must ignore the message (docs/bot-protocol.md: unknown types and fields)."""
     return _next_match(command, move_ms, faults, None, 2, UNKNOWN,
-                       f"after a message of an unknown type ({json.dumps(UNKNOWN)}), which a "
-                       f"bot must ignore")
+                       _("after a message of an unknown type ({message}), which a bot must "
+                         "ignore").format(message=json.dumps(UNKNOWN)))
 
 
 def _quit(command: str) -> str:
@@ -174,7 +178,7 @@ def _quit(command: str) -> str:
     try:
         ch.send({"type": "quit"}, time.monotonic() + 1)
         if ch.wait(2) is None:
-            return "still running 2 s after quit"
+            return _("still running 2 s after quit")
     except Exception as exc:  # a dead pipe: it exited before reading quit
         return f"{exc}"
     finally:
@@ -189,22 +193,25 @@ def _id_problem(ident: dict[str, Any]) -> str:
         jsonschema.Draft202012Validator(schema).iter_errors(ident))
     if error is None:
         return ""
-    where = "/".join(map(str, error.absolute_path)) or "the message"
-    return f"its id message does not follow the protocol at {where}: {error.message}"
+    where = "/".join(map(str, error.absolute_path)) or _("the message")
+    return _("its id message does not follow the protocol at {where}: {problem}").format(
+        where=where, problem=error.message)
 
 
 def _identity(ident: dict[str, Any]) -> str:
     """The bot's id as the report shows it: name, author, options."""
     options = []
     for o in ident.get("options", []):
-        limits = [f"default {json.dumps(o['default'])}"] if "default" in o else []
+        limits = ([_("default {value}").format(value=json.dumps(o["default"]))]
+                  if "default" in o else [])
         if "min" in o or "max" in o:
-            limits.append(f"{o.get('min', '')} to {o.get('max', '')}")
+            limits.append(_("{min} to {max}").format(min=o.get("min", ""), max=o.get("max", "")))
         if "values" in o:
             limits.append("/".join(o["values"]))
         options.append(f"{o['name']} ({', '.join([o['type'], *limits])})")
-    return (f"id {ident.get('name', '')!r} by {ident.get('author', '')!r}, options: "
-            f"{'; '.join(options) or 'none'}, protocol 1, ready")
+    return _("id {name} by {author}, options: {options}, protocol 1, ready").format(
+        name=repr(ident.get("name", "")), author=repr(ident.get("author", "")),
+        options="; ".join(options) or _("none"))
 
 
 def check(command: str, *, decisions: int = 200, move_ms: int = 5000) -> Report:
@@ -214,29 +221,31 @@ def check(command: str, *, decisions: int = 200, move_ms: int = 5000) -> Report:
         ch = Channel(split_command(command))
         ch.handshake()
     except BotError as exc:
-        report.add("handshake", False, str(exc))
+        report.add(_("handshake"), False, str(exc))
         return report
     problem = _id_problem(ch.ident)
-    report.add("handshake", not problem, problem or _identity(ch.ident))
+    report.add(_("handshake"), not problem, problem or _identity(ch.ident))
     ch.close()
     try:
         for variant in root_variants():  # each family of variants: its root
             faults: list[str] = []
             matches, made, slowest = _family(command, variant, decisions, move_ms, faults)
-            report.add(f"{variant}", not faults,
-                       f"{made} decisions in {matches} matches, slowest answer "
-                       f"{slowest:.0f} ms" + (f"; {len(faults)} faults, the first: {faults[0]}"
-                                              if faults else ""))
-        for name, run in (("abandoned match", _abandoned), ("unknown message", _unknown)):
+            played = ngettext("{made} decisions in {matches} match, slowest answer {ms} ms",
+                              "{made} decisions in {matches} matches, slowest answer {ms} ms",
+                              matches).format(made=made, matches=matches, ms=f"{slowest:.0f}")
+            report.add(f"{variant}", not faults, played + (ngettext(
+                "; {n} fault, the first: {fault}", "; {n} faults, the first: {fault}",
+                len(faults)).format(n=len(faults), fault=faults[0]) if faults else ""))
+        for name, run in ((_("abandoned match"), _abandoned), (_("unknown message"), _unknown)):
             faults = []
             problem = run(command, move_ms, faults)
             report.add(name, not problem and not faults,
                        problem or (faults[0] if faults else
-                                   "the next match goes on, on the same process"))
+                                   _("the next match goes on, on the same process")))
         problem = _quit(command)
-        report.add("quit", not problem, problem or "exited")
+        report.add(_("quit"), not problem, problem or _("exited"))
     except BotError as exc:
-        report.add("restart", False, str(exc))
+        report.add(_("restart"), False, str(exc))
     finally:
         end_all()
     return report

@@ -105,10 +105,11 @@ def _renamed(exc: VariantError, path: Path, name: str) -> VariantError:
     folders = {str(path.parent), os.path.realpath(path.parent)}
 
     def said(text: str) -> str:
+        told = text
         for folder in sorted(folders, key=len, reverse=True):  # the longest first
-            text = text.replace(folder + "/" + HOUSE_FILE, name).replace(folder + "/", "")
-            text = text.replace(folder, "the upload's folder")
-        return text
+            told = told.replace(folder + "/" + HOUSE_FILE, name).replace(folder + "/", "")
+            told = told.replace(folder, "the upload's folder")
+        return text if told == text else told  # unchanged: as it was (a rule's Said)
 
     problems = [VariantError(said(e.message), file=None if e.file is None else said(e.file),
                              line=e.line, column=e.column, path=e.path)

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, TypeGuard
 
 from engine.errors import VariantError
+from engine.i18n import Said, mark
 from engine.reading import read_regular
 from engine.resources import shipped_variants
 from engine.rules import Rules, rules_from_data
@@ -106,9 +107,10 @@ def _read(ref: str | os.PathLike[str], base: Path | None) -> Rules:
         errors.sort(key=lambda e: (e.file or "", e.line or 0, e.column or 0))
         if len(errors) > MAX_PROBLEMS:
             more = len(errors) - MAX_PROBLEMS
-            errors = errors[:MAX_PROBLEMS] + [VariantError(
-                f"{more} more problem{'s' * (more != 1)} not listed (the first "
-                f"{MAX_PROBLEMS} are)", file=doc.file)]
+            errors = errors[:MAX_PROBLEMS] + [VariantError(Said.of(
+                mark("{more} more problem not listed (the first {first} are)") if more == 1
+                else mark("{more} more problems not listed (the first {first} are)"),
+                more=more, first=MAX_PROBLEMS), file=doc.file)]
         raise VariantError(errors[0].message, errors=errors, file=errors[0].file,
                            line=errors[0].line, column=errors[0].column, path=errors[0].path)
     return rules_from_data(doc.data, source=str(path))

@@ -15,7 +15,8 @@ from engine.schemas import NOT_RULES, strict_validator, variant_schema
 from engine.variant.extends import _get
 from engine.variant.reader import KeyPath, Mark, _Doc, render_path
 
-#: A check's way to report a problem: ``err(path, message, also)`` (see
+#: A check's way to report a problem: ``err(path, template, also, **fields)``, the template
+#: marked for the catalog (``mark``) and written with ``fields`` (see
 #: :func:`engine.variant.checks.semantic_errors`).
 Err = Callable[..., VariantError]
 

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from engine.errors import VariantError
+from engine.i18n import Said, mark
 from engine.rules import special_hands_from_data
 from engine.variant.messages import Err
 from engine.variant.reader import KeyPath
@@ -26,14 +27,15 @@ def _special_errors(d: dict[str, Any], err: Err,
         for kind in ("one_team", "both_teams"):
             hand = special[kind]
             if hand["enabled"] and hand["from_score"] >= target:
-                yield err(("special_hands", kind, "from_score"), f"expected special_hands."
-                          f"{kind}.from_score below game.target, found {hand['from_score']} and "
-                          f"{target}", (("game", "target"),))
+                yield err(("special_hands", kind, "from_score"), mark(
+                    "expected special_hands.{kind}.from_score below game.target, found {found} "
+                    "and {target}"), (("game", "target"),), kind=kind, found=hand["from_score"],
+                    target=target)
         one = special["one_team"]
         if stated(("special_hands", "one_team", "decider")) and not one["decision"]:
-            yield err(("special_hands", "one_team", "decider"), "special_hands.one_team.decider "
-                      "has no effect without a decision: expected decision: true, found false",
-                      (("special_hands", "one_team", "decision"),))
+            yield err(("special_hands", "one_team", "decider"), mark(
+                "special_hands.one_team.decider has no effect without a decision: expected "
+                "decision: true, found false"), (("special_hands", "one_team", "decision"),))
         return
     names: dict[str, int] = {}
     for i, e in enumerate(special):
@@ -41,34 +43,38 @@ def _special_errors(d: dict[str, Any], err: Err,
         when = e["when"]
         lo, hi = when["from_score"], when["to_score"]
         if lo >= target:
-            yield err((*at, "when", "from_score"), f"expected special_hands[{i}].when.from_score "
-                      f"below game.target, found {lo} and {target}", (("game", "target"),))
+            yield err((*at, "when", "from_score"), mark(
+                "expected special_hands[{i}].when.from_score below game.target, found {found} "
+                "and {target}"), (("game", "target"),), i=i, found=lo, target=target)
         if hi is not None and not lo <= hi < target:
-            yield err((*at, "when", "to_score"), f"expected special_hands[{i}].when.to_score from "
-                      f"from_score ({lo}) to below game.target ({target}), found {hi}")
+            yield err((*at, "when", "to_score"), mark(
+                "expected special_hands[{i}].when.to_score from from_score ({low}) to below "
+                "game.target ({target}), found {found}"), i=i, low=lo, target=target, found=hi)
         if e["name"] in names:
-            yield err((*at, "name"), f"special hand name {e['name']!r} is used twice (first "
-                      f"special_hands[{names[e['name']]}])")
+            yield err((*at, "name"), mark("special hand name {name} is used twice (first "
+                      "special_hands[{first}])"), name=repr(e["name"]), first=names[e["name"]])
         names.setdefault(e["name"], i)
         if e["decision"]:
             if when["teams"] != "exactly_one":
-                yield err((*at, "decision"), f"a decision needs one team at the score: expected "
-                          f"when.teams exactly_one, found {when['teams']}")
+                yield err((*at, "decision"), mark("a decision needs one team at the score: "
+                          "expected when.teams exactly_one, found {found}"), found=when["teams"])
             if not stated((*at, "fold_points")):
-                yield err((*at,), f"special_hands[{i}] has a decision: expected fold_points "
-                          "(what the other team scores on a fold), found none")
+                yield err((*at,), mark("special_hands[{i}] has a decision: expected "
+                          "fold_points (what the other team scores on a fold), found none"), i=i)
         else:
             for key in ("decider", "fold_points", "show_partner_cards"):
                 if stated((*at, key)):
-                    yield err((*at, key), f"special_hands[{i}].{key} has no effect without a "
-                              "decision: expected decision: true, found "
-                              f"{'false' if stated((*at, 'decision')) else 'no decision'}")
+                    yield err((*at, key), mark("special_hands[{i}].{key} has no effect without "
+                              "a decision: expected decision: true, found {found}"), i=i,
+                              key=key, found="false" if stated((*at, "decision"))
+                              else Said.of(mark("no decision")))
         if e["raises"] == "penalised" and not stated((*at, "raise_penalty")):
-            yield err((*at, "raises"), f"special_hands[{i}] penalises raises: expected "
-                      "raise_penalty (team_at_score, other_team), found none")
+            yield err((*at, "raises"), mark("special_hands[{i}] penalises raises: expected "
+                      "raise_penalty (team_at_score, other_team), found none"), i=i)
         if e["raises"] != "penalised" and stated((*at, "raise_penalty")):
-            yield err((*at, "raise_penalty"), f"special_hands[{i}].raise_penalty has no effect "
-                      f"with raises: {e['raises']}: expected raises: penalised")
+            yield err((*at, "raise_penalty"), mark("special_hands[{i}].raise_penalty has no "
+                      "effect with raises: {raises}: expected raises: penalised"), i=i,
+                      raises=e["raises"])
     yield from _shadowed(special, target, len(d["teams"]) or 2, err)
 
 
@@ -89,8 +95,9 @@ def _shadowed(special: list[dict[str, Any]], target: int, teams: int,
         for i, h in enumerate(hands):
             key = (h.teams, h.from_score, h.to_score)
             if key in seen:
-                yield err(("special_hands", i, "when"), f"special_hands[{i}] ({h.name}) never "
-                          f"applies: special_hands[{seen[key]}] has the same condition")
+                yield err(("special_hands", i, "when"), mark(
+                    "special_hands[{i}] ({name}) never applies: special_hands[{first}] has the "
+                    "same condition"), i=i, name=h.name, first=seen[key])
             seen.setdefault(key, i)
         return
     holds = [[h.team_for(score)[0] for h in hands]
@@ -98,14 +105,17 @@ def _shadowed(special: list[dict[str, Any]], target: int, teams: int,
     for i, h in enumerate(hands):
         where = [row for row in holds if row[i]]
         if not where:
-            yield err(("special_hands", i, "when"), f"special_hands[{i}] ({h.name}) never "
-                      f"applies: no score below game.target ({target}) meets its condition")
+            yield err(("special_hands", i, "when"), mark(
+                "special_hands[{i}] ({name}) never applies: no score below game.target "
+                "({target}) meets its condition"), i=i, name=h.name, target=target)
         elif all(any(row[:i]) for row in where):
             alone = [j for j in range(i) if all(row[j] for row in where)]
             if alone:
-                by = f"special_hands[{alone[0]}] ({hands[alone[0]].name}) holds"
+                by = Said.of(mark("special_hands[{j}] ({name}) holds"), j=alone[0],
+                             name=hands[alone[0]].name)
             else:
-                by = "earlier entries hold (" + ", ".join(
-                    f"special_hands[{j}]" for j in range(i) if any(row[j] for row in where)) + ")"
-            yield err(("special_hands", i, "when"), f"special_hands[{i}] ({h.name}) never "
-                      f"applies: wherever it holds, {by} and the first that holds is the hand's")
+                by = Said.of(mark("earlier entries hold ({entries})"), entries=", ".join(
+                    f"special_hands[{j}]" for j in range(i) if any(row[j] for row in where)))
+            yield err(("special_hands", i, "when"), mark(
+                "special_hands[{i}] ({name}) never applies: wherever it holds, {by} and the "
+                "first that holds is the hand's"), i=i, name=h.name, by=by)

@@ -6,10 +6,11 @@ programs read them so). Here each problem's message is said again through the ca
 templates below: the loader's own frame and commonest messages (invalid YAML, unknown and
 missing keys, a value of the wrong type, size or range, an unknown variant, what the server
 refuses of an upload), with the words they are made of (``an integer``, ``a list``, ``at most
-3``...). The location (``file:line:column``) and the key path stay as they are. What stays
-English: a rule's own consistency check (``engine.variant.checks`` and the move kinds' checks:
-each its own sentence), the YAML parser's description of a syntax error, and a schema keyword
-no template names (JSON Schema's own words).
+3``...). A rule's own consistency check (``engine.variant.checks`` and the move kinds' checks)
+writes its sentence as a :class:`~engine.i18n.Said`, a template of the catalog and its fields,
+said again as it is. The location (``file:line:column``) and the key path stay as they are.
+What stays English: the YAML parser's description of a syntax error, and a schema keyword no
+template names (JSON Schema's own words).
 
 >>> from engine.i18n import using
 >>> with using("pt-BR"):
@@ -20,7 +21,7 @@ no template names (JSON Schema's own words).
 from __future__ import annotations
 
 from engine.errors import TrucoError, VariantError
-from engine.i18n import _, mark, retell
+from engine.i18n import Said, _, mark, retell
 
 #: The loader's messages (engine.variant.reader, .messages, .extends; engine.serve.store), a
 #: quoted ``{name!r}`` as ``{name}``; the more particular first.
@@ -76,6 +77,8 @@ def _word(text: str) -> str:
 
 def told(message: str) -> str:
     """One problem's message in the language spoken now (as it is where no template fits)."""
+    if isinstance(message, Said):  # a rule's own check: its template and fields
+        return message.again()
     def field(name: str, value: str) -> str:
         if name == "names":
             return retell(value, CLOSEST) or value

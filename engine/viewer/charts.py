@@ -17,7 +17,7 @@ from html import escape
 from typing import Any
 
 from engine.compare.simulations import metric_keys
-from engine.i18n import _, current, mark
+from engine.i18n import _, current, decimal, mark, ngettext, number
 
 #: Bar colours by series (team 0, team 1, team 2; or A, B).
 COLOURS = ("#1b5eab", "#b3261e", "#6a3ea1", "#2e7d32")
@@ -47,11 +47,11 @@ svg .axis { stroke: #999; } svg .grid { stroke: #e4e4e4; } svg .half { stroke: #
 
 
 def _num(x: float) -> str:
-    return f"{x:.1f}".rstrip("0").rstrip(".")
+    return decimal(f"{x:.1f}".rstrip("0").rstrip("."))
 
 
 def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
+    return number(100 * x, ".1f") + "%"
 
 
 def ticks(high: float, most: int = 6) -> list[float]:
@@ -101,7 +101,7 @@ def bar_chart(rows: Sequence[tuple[str, Sequence[float | None]]], *, series: Seq
         gx = x(tick)
         parts.append(f'<line class="grid" x1="{gx:.1f}" y1="{top}" x2="{gx:.1f}" '
                      f'y2="{height - 18}"/>')
-        text = f"{100 * tick:g}%" if percent else f"{tick:g}"
+        text = number(100 * tick, "g") + "%" if percent else number(tick, "g")
         parts.append(f'<text x="{gx:.1f}" y="{height - 5}" text-anchor="middle">{text}</text>')
     for i, (label, vs) in enumerate(rows):
         y0 = top + i * group
@@ -157,7 +157,7 @@ def interval_chart(rows: Sequence[tuple[str, float, Sequence[float], bool]], *,
                  f'y2="{height - 20}"/>')
     for v in (-span, span):
         parts.append(f'<text x="{x(v):.1f}" y="{height - 5}" text-anchor="middle">'
-                     f'{v:+g}</text>')
+                     f'{number(v, "+g")}</text>')
     parts.append(f'<text x="{zero:.1f}" y="{height - 5}" text-anchor="middle">0</text>')
     for i, (label, d, iv, sig) in enumerate(rows):
         cy = i * row_h + row_h / 2
@@ -166,9 +166,11 @@ def interval_chart(rows: Sequence[tuple[str, float, Sequence[float], bool]], *,
                      f'dominant-baseline="middle">{escape(label)}</text>')
         parts.append(f'<line stroke="{colour}" stroke-width="2" x1="{x(iv[0]):.1f}" '
                      f'y1="{cy:.1f}" x2="{x(iv[1]):.1f}" y2="{cy:.1f}"/>')
-        between = _("{low} to {high}").format(low=f"{iv[0]:+.4g}", high=f"{iv[1]:+.4g}")
+        between = _("{low} to {high}").format(low=number(iv[0], "+.4g"),
+                                              high=number(iv[1], "+.4g"))
         parts.append(f'<circle cx="{x(d):.1f}" cy="{cy:.1f}" r="4" fill="{colour}">'
-                     f'<title>{escape(label)}: {d:+.4g} ({escape(between)})</title></circle>')
+                     f'<title>{escape(label)}: {number(d, "+.4g")} ({escape(between)})</title>'
+                     '</circle>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -204,10 +206,15 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[object]],
     out = ["<table><thead><tr>", *(f"<th>{escape(h)}</th>" for h in head), "</tr></thead><tbody>"]
     for i, row in enumerate(rows):
         cls = ' class="significant"' if marked is not None and marked[i] else ""
-        out.append(f"<tr{cls}>" + "".join(f"<td>{escape('' if c is None else str(c))}</td>"
-                                           for c in row) + "</tr>")
+        out.append(f"<tr{cls}>" + "".join(f"<td>{escape(_cell(c))}</td>" for c in row)
+                   + "</tr>")
     out.append("</tbody></table>")
     return "".join(out)
+
+
+def _cell(c: object) -> str:
+    """A table's cell as text: a float with the language's decimal sign."""
+    return "" if c is None else number(c) if isinstance(c, float) else str(c)
 
 
 def _team_names(stats: dict[str, Any]) -> list[str]:
@@ -327,7 +334,9 @@ def simulate_page(stats: dict[str, Any]) -> str:
         *_side_bet_sections(stats.get("side_bets") or []),
         _section(_("The run"), _table(["", ""], _facts(stats))),
     ]
-    sub = _("{matches} matches, seed {seed}, bots by seat: {bots}").format(
+    sub = ngettext("{matches} match, seed {seed}, bots by seat: {bots}",
+                   "{matches} matches, seed {seed}, bots by seat: {bots}",
+                   stats["matches"]).format(
         matches=stats["matches"], seed=stats["seed"], bots=", ".join(stats["bots"]))
     sub += f" · variant_sha256 {stats['variant_sha256'][:12]}…"
     return _page(f"truco simulate: {stats['variant']}", sub, sections)
@@ -340,7 +349,7 @@ def _facts(stats: dict[str, Any]) -> list[list[object]]:
         [_("matches"), stats["matches"]], [_("games"), stats["games"]],
         [_("hands"), stats["hands"]],
         [_("hands per game"), _("{mean} (min {min}, max {max})").format(
-            mean=hpg["mean"], min=hpg["min"], max=hpg["max"])],
+            mean=number(hpg["mean"]), min=hpg["min"], max=hpg["max"])],
         [_("points per hand"), stats["points_per_hand"]],
         [_("hands ended by a fold"), f"{stats['folds']['hands']} "
                                      f"({_pct(stats['folds']['rate'])})"],
@@ -400,11 +409,13 @@ def compare_page(result: dict[str, Any], a: str, b: str) -> str:
     table = _table([_("statistic"), a, b, _("difference"), _("interval"), "p", _("significant")],
                    [[said.get(r["metric"], r["label"]), r["a"], r["b"], r["difference"],
                      "" if r["interval"] is None else _("{low} to {high}").format(
-                         low=f"{r['interval'][0]:+g}", high=f"{r['interval'][1]:+g}"),
-                     "" if r["p_adjusted"] is None else f"{r['p_adjusted']:.4g}",
+                         low=number(r["interval"][0], "+g"), high=number(r["interval"][1], "+g")),
+                     "" if r["p_adjusted"] is None else number(r["p_adjusted"], ".4g"),
                      "*" if r["significant"] else ""] for r in rows],
                    [bool(r["significant"]) for r in rows])
-    sub = _("{matches} matches each, seed {seed}, bots by seat: {bots}").format(
+    sub = ngettext("{matches} match each, seed {seed}, bots by seat: {bots}",
+                   "{matches} matches each, seed {seed}, bots by seat: {bots}",
+                   sa["matches"]).format(
         matches=sa["matches"], seed=sa["seed"], bots=", ".join(sa["bots"]))
     return _page(_("truco compare: {a} vs {b}").format(a=a, b=b), sub,
                  _compare_sections(result, series, (win, ladder, accepted, special, forest,
@@ -416,11 +427,11 @@ def _compare_sections(result: dict[str, Any], series: list[str],
     """The comparison page's sections, from its charts and table."""
     win, ladder, accepted, special, forest, table = drawn
     c = result["counts"]
-    conf = f"{100 * result['confidence']:.10g}%"
+    conf = number(100 * result["confidence"], ".10g") + "%"
     how = (_("Red: significant after Holm's correction at alpha {alpha}.")
            if result["correction"] == "holm"
            else _("Red: significant after no correction at alpha {alpha}.")).format(
-        alpha=f"{result['alpha']:g}")
+        alpha=number(result["alpha"], "g"))
     return [
         _section(_("Who wins"), _legend(series) + win, note=_(
             "Whiskers: 95% Wilson intervals; dashed: an even share.")),

@@ -30,6 +30,15 @@ var I18N = (function () {
       if (t && typeof t !== "string") { return t[Math.min(form(n), t.length - 1)] || (n === 1 ? one : many); }
       return n === 1 ? one : many;
     },
+    // a number as toFixed() writes it ("0.244") with the decimal sign of the page's language
+    // (the browser's Intl data: "0,244" in pt-BR); English and the test locale as it is
+    decimal: function (text) {
+      if (data.lang === "en" || data.lang === "qps" || typeof Intl === "undefined") { return text; }
+      var sign = new Intl.NumberFormat(data.lang).formatToParts(0.5).filter(function (p) {
+        return p.type === "decimal";
+      });
+      return sign.length ? String(text).replace(/(\d)\.(\d)/g, "$1" + sign[0].value + "$2") : text;
+    },
     // "{who} plays" with {who: "Ana"}: the fields of a message filled in
     format: function (text, fields) {
       return text.replace(/\{(\w+)\}/g, function (all, key) {

@@ -92,7 +92,7 @@
     add("line", { x1: x(current), x2: x(current), y1: 0, y2: 80, "class": "now" });
   }
   function markText(a) {
-    var text = a[5] ? _("{mark} (\u2212{loss}): better {best}", { mark: markName(a[5]), loss: a[4].toFixed(3), best: a[7] })
+    var text = a[5] ? _("{mark} (\u2212{loss}): better {best}", { mark: markName(a[5]), loss: I18N.decimal(a[4].toFixed(3)), best: a[7] })
       : a[4] > 0 ? _("chance to win {chance}, best {best} {best_chance}", { chance: pct(a[2]), best: a[7], best_chance: pct(a[3]) })
         : _("chance to win {chance}, the best move", { chance: pct(a[2]) });
     if (a[8] !== null) { text += " \u00b7 " + _("in hindsight: {best}", { best: a[8] }); }

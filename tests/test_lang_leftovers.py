@@ -1,0 +1,276 @@
+"""What was left of issue 43: an unknown language's message, a rule's own consistency check,
+``truco bot check``'s report, plural counts and decimal commas, each in Brazilian Portuguese,
+and the English byte for byte as it was."""
+
+from __future__ import annotations
+
+import ast
+import pickle
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import REPO
+
+from engine import i18n
+from engine.cli import main
+from engine.errors import VariantError
+
+#: No language asked by the environment but ``extra``'s (CliRunner's ``None`` removes one).
+QUIET = {"TRUCO_LANG": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": "C.UTF-8"}
+
+
+def run(*args: str, **extra: str | None) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args), env={**QUIET, **extra}, prog_name="truco")
+    return result.exit_code, result.output
+
+
+REPLAY = "replays/paulista-deals2.jsonl"
+OFFERED_EN = "truco speaks en (English) and pt-BR (português do Brasil)"
+OFFERED_PT = "o truco fala en (English) e pt-BR (português do Brasil)"
+
+
+@pytest.mark.parametrize(("args", "env", "last"), [
+    (["--lang", "xx", "simulate"], {},
+     f"Error: --lang 'xx': no such language; {OFFERED_EN}"),
+    (["--lang", "xx", "simulate"], {"LANG": "pt_BR.UTF-8"},
+     f"Erro: --lang 'xx': idioma desconhecido; {OFFERED_PT}"),
+    (["--lang=fr_FR", "variants", "list"], {"TRUCO_LANG": "pt-BR"},
+     f"Erro: --lang 'fr_FR': idioma desconhecido; {OFFERED_PT}"),
+    (["variants", "list"], {"TRUCO_LANG": "klingon", "LANG": "pt_BR.UTF-8"},
+     f"Erro: TRUCO_LANG 'klingon': idioma desconhecido; {OFFERED_PT}"),
+    (["variants", "list"], {"TRUCO_LANG": "klingon"},
+     f"Error: TRUCO_LANG 'klingon': no such language; {OFFERED_EN}"),
+])
+def test_an_unknown_language_is_told_in_the_environment_s_with_every_language_exit_2(
+        args: list[str], env: dict[str, str], last: str) -> None:
+    code, out = run(*args, **env)
+    assert code == 2 and "Traceback" not in out
+    assert out.rstrip("\n").splitlines()[-1] == last
+    first = "Uso: truco" if last.startswith("Erro:") else "Usage: truco"
+    assert out.startswith(first)
+
+
+def test_the_language_error_itself_stays_english() -> None:
+    with i18n.using("pt-BR"):
+        exc = i18n.LanguageError("--lang", "xx")
+    assert str(exc) == f"--lang 'xx': no such language; {OFFERED_EN}"
+
+
+def _report() -> object:
+    from engine.protocol.check import Report, _identity
+
+    report = Report()
+    report.add(i18n._("handshake"), True, _identity(
+        {"name": "x", "author": "y", "options": [{"name": "level", "type": "spin",
+                                                  "default": 3, "min": 1, "max": 5}]}))
+    report.add(i18n._("quit"), False, i18n._("still running 2 s after quit"))
+    return report
+
+
+def test_bot_check_s_lines_in_portuguese_and_english_as_before(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import engine.protocol.check
+
+    with i18n.using("pt-BR"):
+        said = _report().lines()  # type: ignore[attr-defined]
+    assert said == ["ok      apresentação: id 'x' de 'y', opções: level (spin, padrão 3, 1 a 5), "
+                    "protocolo 1, pronto",
+                    "FALHOU  saída (quit): ainda rodando 2 s depois do quit"]
+    assert _report().lines() == [  # type: ignore[attr-defined]
+        "ok      handshake: id 'x' by 'y', options: level (spin, default 3, 1 to 5), "
+        "protocol 1, ready", "FAILED  quit: still running 2 s after quit"]
+    monkeypatch.setattr(engine.protocol.check, "check", lambda *a, **k: _report())
+    code, out = run("--lang", "pt-BR", "bot", "check", "python3 bot.py")
+    assert code == 1 and out.splitlines()[-1] == "python3 bot.py: FALHOU"
+    assert out.splitlines()[0].startswith("ok      apresentação: id 'x' de 'y'")
+    code, out = run("bot", "check", "python3 bot.py")
+    assert code == 1 and out.splitlines()[-1] == "python3 bot.py: FAILED"
+    assert out.splitlines()[0].startswith("ok      handshake: id 'x' by 'y'")
+
+
+@pytest.mark.parametrize(("lang", "n", "head"), [
+    ("pt-BR", 1, "paulista: 1 jogo, semente 1, robôs por lugar:"),
+    ("pt-BR", 2, "paulista: 2 jogos, semente 1, robôs por lugar:"),
+    ("en", 1, "paulista: 1 match, seed 1, bots by seat:"),
+    ("en", 2, "paulista: 2 matches, seed 1, bots by seat:"),
+])
+def test_simulate_s_count_takes_its_plural_form(lang: str, n: int, head: str) -> None:
+    code, out = run("--lang", lang, "simulate", "-v", "paulista", "--matches", str(n),
+                    "--seed", "1")
+    assert code == 0 and out.startswith(head + " heuristic, random")
+
+
+def test_compare_s_count_takes_its_plural_form() -> None:
+    code, out = run("--lang", "pt-BR", "compare", "paulista", "mineiro", "--matches", "1",
+                    "--seed", "1")
+    assert code in (0, 1) and out.startswith("paulista contra mineiro: 1 jogo cada, semente 1")
+
+
+def test_analyze_s_playouts_take_their_plural_form(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+    code, out = run("--lang", "pt-BR", "analyze", "--playouts", "1", REPLAY)
+    assert code == 0 and out.startswith(
+        "Análise de replays/paulista-deals2.jsonl (paulista, cartas do registro): 21 decisões, "
+        "1 simulação por jogada\n")
+    code, out = run("analyze", "--playouts", "1", REPLAY)
+    assert code == 0 and ": 21 decisions, 1 playout a move\n" in out.splitlines(True)[0]
+
+
+#: A rule's own consistency checks (issue 43): a house variant, its first problem as the loader
+#: writes it (for programs, ``--json``: unchanged) and as a Portuguese reader is told it.
+CHECKS = [
+    ("cut:\n  allowed: false\n  refusable: [Ac]\n",
+     "casa.yaml:5:14: cut.refusable: expected cut.allowed: true and bottom or partner among "
+     "cut.choices with refusable cards (no cut takes a card), found allowed: false, choices: "
+     "seco, burn, bottom, partner",
+     "casa.yaml:5:14: cut.refusable: esperava-se cut.allowed: true e bottom ou partner entre "
+     "cut.choices com cartas recusáveis (nenhum corte pega carta), encontrado allowed: false, "
+     "choices: seco, burn, bottom, partner"),
+    ("betting:\n  ladder:\n    - {value: 3, name: truco}\n    - {value: 12, name: doze}\n"
+     "    - {value: game, name: jogo}\n",
+     "casa.yaml:7:15: betting.ladder[2].value: the ladder must increase: expected more than 12, "
+     "found a step worth the game (game.target, 12); to follow a step of 12, give it a value of "
+     "its own with worth: {value: 13, name: jogo, worth: game}",
+     "casa.yaml:7:15: betting.ladder[2].value: a escada deve subir: esperava-se mais de 12, "
+     "encontrado um degrau que vale game (game.target, 12); para vir depois de um degrau de 12, "
+     "dê a ele um valor próprio com worth: {value: 13, name: jogo, worth: game}"),
+    ("deck:\n  extra:\n    X1: {above: X2}\n    X2: {above: X1}\n",
+     "casa.yaml:5:17: deck.extra.X1.above: deck.extra: the extra cards are each above the "
+     "other: X1 above X2 above X1",
+     "casa.yaml:5:17: deck.extra.X1.above: deck.extra: as cartas extras estão cada uma acima "
+     "da outra: X1 acima de X2 acima de X1"),
+    ("special_hands:\n  - {name: a, when: {teams: any, from_score: 5}, value: 3, raises: illegal}"
+     "\n  - {name: b, when: {teams: any, from_score: 7, to_score: 8}, value: 3, raises: illegal}"
+     "\n",
+     "casa.yaml:5:21: special_hands[1].when: special_hands[1] (b) never applies: wherever it "
+     "holds, special_hands[0] (a) holds and the first that holds is the hand's",
+     "casa.yaml:5:21: special_hands[1].when: special_hands[1] (b) nunca vale: onde quer que ela "
+     "valha, vale special_hands[0] (a), e a primeira que vale é a da mão"),
+    ("players: 3\n",
+     "casa.yaml:3:10: players: 3 players cannot sit as two teams in alternate seats: expected "
+     "teams (three players each for himself: [[0], [1], [2]])",
+     "casa.yaml:3:10: players: 3 jogadores não se sentam como duas equipes em lugares "
+     "alternados: esperava-se teams (três jogadores, cada um por si: [[0], [1], [2]])"),
+]
+
+
+@pytest.mark.parametrize(("body", "english", "portuguese"), CHECKS, ids=lambda x: None)
+def test_a_rule_s_own_check_is_told_in_portuguese_in_the_lobby_and_variants_check(
+        body: str, english: str, portuguese: str, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from engine.serve.store import check_house, variant_errors
+
+    text = "extends: paulista\nname: casa\n" + body
+    with pytest.raises(VariantError) as caught:
+        check_house(text, "casa.yaml", tmp_path / "upload")
+    assert str(caught.value).splitlines()[0] == variant_errors(caught.value)[0] == english
+    with i18n.using("pt-BR"):
+        assert variant_errors(caught.value)[0] == portuguese
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "casa.yaml").write_text(text, encoding="utf-8")
+    for lang, said in (("pt-BR", portuguese), ("en", english)):
+        code, out = run("--lang", lang, "variants", "check", "casa.yaml")
+        assert code == 1 and out.splitlines()[0] == said
+
+
+def _check_templates() -> list[str]:
+    """Every template a rule's own check writes: ``err(path, mark("..."), ...)`` in engine/."""
+    found = []
+    for path in sorted((REPO / "engine").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "err":
+                found += [n.args[0].value for n in ast.walk(node.args[1])
+                          if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "mark"
+                          and isinstance(n.args[0], ast.Constant)]
+    return found
+
+
+def test_every_rule_check_is_a_template_of_the_catalog_translated() -> None:
+    templates = _check_templates()
+    assert len(templates) >= 100
+    said = i18n.translations("pt-BR")
+    untranslated = [t for t in templates if said.gettext(t) == t]
+    assert not untranslated
+
+
+def test_a_rule_s_sentence_keeps_its_template_through_a_process_boundary() -> None:
+    message = i18n.Said.of("expected one flor, found {n} ({flores})", n=2, flores="a, b")
+    again = pickle.loads(pickle.dumps(VariantError(message, path="side_bets"))).message
+    with i18n.using("pt-BR"):
+        assert again.again() == "esperava-se uma flor, encontradas 2 (a, b)"
+    assert again == "expected one flor, found 2 (a, b)"
+
+
+def test_simulate_s_tables_and_page_have_decimal_commas_in_portuguese(tmp_path: Path) -> None:
+    args = ["simulate", "-v", "paulista", "--matches", "1", "--seed", "1"]
+    pt = run("--lang", "pt-BR", *args, "--html", str(tmp_path / "pt.html"))[1].splitlines()
+    en = run(*args, "--html", str(tmp_path / "en.html"))[1].splitlines()
+    assert "pontos por mão               4,4         0,6" in pt
+    assert "  intervalo de 95%  20,6%-100,0%  0,0%-79,3%" in pt
+    assert "points per hand           4.4         0.6" in en
+    assert "  95% interval   20.6%-100.0%  0.0%-79.3%" in en
+    page = (tmp_path / "pt.html").read_text(encoding="utf-8")
+    assert "<td>5,0</td>" in page and ">100,0%<" in page and "<td>5.0</td>" not in page
+    english = (tmp_path / "en.html").read_text(encoding="utf-8")
+    assert "<td>5.0</td>" in english and ">100.0%<" in english
+    json_out = [run("--lang", lang, *args, "--json")[1] for lang in ("pt-BR", "en")]
+    assert json_out[0] == json_out[1] and '"points_per_hand": 4.4' in json_out[0]
+
+
+def test_compare_s_table_has_decimal_commas_in_portuguese() -> None:
+    args = ["compare", "paulista", "variants/house/no-covered-cards.yaml", "--matches", "4",
+            "--seed", "2"]
+    pt = run("--lang", "pt-BR", *args)[1]
+    assert "-3,2221 a +1,4554    1,0000" in pt and "-20,0%" in pt
+    en = run(*args)[1]
+    assert "-3.2221 to +1.4554    1.0000" in en and "-20.0%" in en
+
+
+def test_analyze_s_report_has_decimal_commas_in_portuguese(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+    pt = run("--lang", "pt-BR", "analyze", "--playouts", "2", REPLAY)[1].splitlines()
+    assert pt[1].startswith("Marcas, pela perda na chance de ganhar o jogo: imprecisão 0,02, "
+                            "erro 0,05, erro grave 0,1 (e mais de 2 erros padrão)")
+    assert "vitória 0,000 ± 0,000  pontos -12,00" in pt[-2]
+    en = run("analyze", "--playouts", "2", REPLAY)[1].splitlines()
+    assert "inaccuracy 0.02, mistake 0.05, blunder 0.1" in en[1]
+    assert "win 0.000 ± 0.000  points -12.00" in en[-2]
+
+
+def test_the_viewer_s_script_writes_a_decimal_comma_in_portuguese() -> None:
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node is not installed (.ci/run installs nodejs)")
+    script = (REPO / "engine" / "viewer" / "assets" / "i18n.js").read_text(encoding="utf-8")
+    said = []
+    for lang in ("pt-BR", "en", "qps"):
+        page = ("var document = {getElementById: function () { return {textContent: "
+                f'JSON.stringify({{lang: "{lang}", plural: "n != 1", messages: {{}}}})}}; }}, '
+                "querySelectorAll: function () { return []; }};\n")
+        out = subprocess.run([node, "-e", page + script + '\nconsole.log(I18N.decimal("0.244")'
+                              ' + " " + I18N.decimal("-12.5%"))'], capture_output=True,
+                             text=True, timeout=60, check=True)
+        said.append(out.stdout.strip())
+    assert said == ["0,244 -12,5%", "0.244 -12.5%", "0.244 -12.5%"]
+
+
+@pytest.mark.parametrize(("keys", "english", "portuguese"), [
+    (21, "casa.yaml: 1 more problem not listed (the first 20 are)",
+     "casa.yaml: mais 1 problema não listado (os 20 primeiros estão)"),
+    (25, "casa.yaml: 5 more problems not listed (the first 20 are)",
+     "casa.yaml: mais 5 problemas não listados (os 20 primeiros estão)"),
+])
+def test_the_problems_left_unlisted_are_counted_in_portuguese(
+        keys: int, english: str, portuguese: str, tmp_path: Path) -> None:
+    from engine.serve.store import check_house, variant_errors
+
+    text = "extends: paulista\nname: casa\n" + "".join(f"foo{i}: 1\n" for i in range(keys))
+    with pytest.raises(VariantError) as caught:
+        check_house(text, "casa.yaml", tmp_path)
+    assert str(caught.value).splitlines()[-1] == variant_errors(caught.value)[-1] == english
+    with i18n.using("pt-BR"):
+        assert variant_errors(caught.value)[-1] == portuguese

@@ -31,7 +31,9 @@ True
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
+from functools import lru_cache
 
 from engine.actions import Action
 from engine.bots.base import MatchShim
@@ -54,7 +56,6 @@ class SoundBot(HeuristicBot):
 
     def __init__(self, rules: Rules, seed: int = 0, *, bluff: float = 0.05) -> None:
         super().__init__(rules, seed, bluff=bluff)
-        self._deck = [card_name(c) for c in self.rules.deck]
         self._win = win_chance(self.rules)
 
     def _answer(self, obs: Observation, legal: Sequence[Action]) -> Action:
@@ -108,20 +109,32 @@ def hand_chance(bot: SoundBot, obs: Observation) -> float | None:
     if rules.teams != 2 or obs["blind"] or obs["special"] is not None:
         return None
     team = obs["team"]
-    shim = MatchShim(rules, obs["mao"])
-    results = list(obs["rounds"])
-    settles = {}
+    settles = _settles(rules, obs["mao"], team, tuple(obs["rounds"]))
+    if settles is None:
+        return None
+    won, tied, lost = settles
+    win, tie = _round_chances(bot, obs)
+    return win * won + tie * tied + (1 - win - tie) * lost
+
+
+@lru_cache(maxsize=1024)
+def _settles(rules: Rules, mao: int, team: int,
+             results: tuple[int | None, ...]) -> tuple[float, float, float] | None:
+    """What this round's result (``team`` wins it, a tie, the other team wins it) gives
+    ``team`` of the hand: 1 it takes it, 0 it loses it, 0.5 not settled; ``None`` when no
+    result settles it. It depends on the rules, the mão and the rounds played alone."""
+    shim = MatchShim(rules, mao)
+    settles = []
     for outcome in (team, None, 1 - team):
         after = [*results, outcome]
         if all(r is None for r in after):  # no round won: the variant's all-tied rule
-            settles[outcome] = 0.5
+            settles.append(0.5)
             continue
         done, winner = hand_result(shim, after)
-        settles[outcome] = (1.0 if winner == team else 0.0) if done else 0.5
-    if all(v == 0.5 for v in settles.values()):
+        settles.append((1.0 if winner == team else 0.0) if done else 0.5)
+    if all(v == 0.5 for v in settles):
         return None
-    win, tie = _round_chances(bot, obs)
-    return win * settles[team] + tie * settles[None] + (1 - win - tie) * settles[1 - team]
+    return settles[0], settles[1], settles[2]
 
 
 def _round_chances(bot: SoundBot, obs: Observation) -> tuple[float, float]:
@@ -154,7 +167,8 @@ def _round_chances(bot: SoundBot, obs: Observation) -> tuple[float, float]:
             their_draws += held
     seen = set(obs["hand"] or ()) | {p["card"] for p in obs["played"] if p["card"]}
     seen |= {x["card"] for x in obs["shown"]} | ({obs["vira"]} if obs["vira"] else set())
-    pool = sorted(bot.strength(c, man) for c in bot._deck if c not in seen)
+    strengths = _deck_strengths(rules, tuple(man))
+    pool = sorted(v for c, v in strengths.items() if c not in seen)
     if not pool:
         pool = [-1]
     levels = sorted({*pool, ours, theirs})
@@ -163,7 +177,7 @@ def _round_chances(bot: SoundBot, obs: Observation) -> tuple[float, float]:
     def below(v: int, draws: int, known: int) -> float:  # P(the team's best <= v)
         if known > v:
             return 0.0
-        return (sum(1 for x in pool if x <= v) / n) ** draws
+        return (bisect_right(pool, v) / n) ** draws  # the pool is sorted
 
     win = tie = 0.0
     prev_o = prev_t = 0.0
@@ -174,3 +188,12 @@ def _round_chances(bot: SoundBot, obs: Observation) -> tuple[float, float]:
         tie += p_o * (t - prev_t)
         prev_o, prev_t = o, t
     return win, tie
+
+
+@lru_cache(maxsize=256)
+def _deck_strengths(rules: Rules, manilhas: tuple[str, ...]) -> dict[str, int]:
+    """Each card of the deck, by name in the deck's order, with its
+    :meth:`~engine.bots.heuristic.HeuristicBot.strength` under ``manilhas``: it depends on
+    the rules and the manilhas alone, and a decision's playouts make thousands of players."""
+    judge = HeuristicBot(rules)
+    return {card_name(c): judge.strength(card_name(c), manilhas) for c in rules.deck}

@@ -8,7 +8,10 @@ The generated files (:data:`GENERATED`), each ``(path, text)`` from :func:`gener
 - ``schemas/log.schema.json``: the format's own parts and each kind's log event,
   :func:`engine.logschema.build`;
 - ``schemas/position.schema.json``: ``engine/schemabase/position.json`` and the kinds' phases,
-  :func:`engine.matchpos.schema.position_schema`.
+  :func:`engine.matchpos.schema.position_schema`;
+- ``schemas/bot-protocol/decision.schema.json`` and ``judge.schema.json``: their messages'
+  bases (``engine/schemabase/bot-protocol/``) holding the observation's schema (its base, the
+  phases and each kind's state as a seat sees it), :func:`engine.observation.observation_schema`.
 
 The engine reads none of these files (it builds the same schemas in memory), so a stale file
 never breaks a command; ``tests/test_generate.py`` fails, naming this command, when one is out
@@ -32,17 +35,29 @@ from types import ModuleType
 from engine.fileio import atomic_write_text
 from engine.logschema import render as render_log_schema
 from engine.matchpos.schema import position_schema
+from engine.observation import observation_schema
 from engine.resources import data_dir
-from engine.schemas import render_schema, variant_schema
+from engine.schemas import base_schema, render_schema, variant_schema
 
 #: The command that rewrites the generated files, as messages name it.
 COMMAND = "python -m engine.generate"
 
-#: Each generated file, by its name in ``schemas/``, and what writes its text.
+
+def bot_message(name: str) -> str:
+    """The text of a bot protocol message's schema that holds an observation (``decision``,
+    ``judge``): its base with :func:`~engine.observation.observation_schema` in it."""
+    schema = base_schema(f"bot-protocol/{name}")
+    schema["properties"]["observation"] = observation_schema()
+    return render_schema(schema)
+
+
+#: Each generated file, by its path in ``schemas/``, and what writes its text.
 GENERATED: dict[str, Callable[[], str]] = {
     "variant.schema.json": lambda: render_schema(variant_schema()),
     "log.schema.json": render_log_schema,
     "position.schema.json": lambda: render_schema(position_schema()),
+    "bot-protocol/decision.schema.json": lambda: bot_message("decision"),
+    "bot-protocol/judge.schema.json": lambda: bot_message("judge"),
 }
 
 
@@ -97,6 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1 if old else 0
     texts = dict(generated())
     for path in old:
+        path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(path, texts[path])
         print(f"wrote {path}", file=sys.stderr)
     if pins is not None:

@@ -19,11 +19,12 @@ from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
 
 from engine.actions import Action
 from engine.cards import Card, card_name
-from engine.moves import hands_seen, kind_states, last_hand_hidden
+from engine.moves import KINDS, all_phases, hands_seen, kind_states, last_hand_hidden
 from engine.moves.bets import Declared as Declared
 from engine.moves.bets import SideBetView as SideBetView
 from engine.moves.bets import side_view
 from engine.moves.names import PLAY_KIND
+from engine.schemas import base_schema, inline_refs
 from engine.state import PLAY
 
 if TYPE_CHECKING:
@@ -248,3 +249,20 @@ def from_json(data: dict[str, Any]) -> Observation:
         obs["partner_hands"] = {int(k): v for k, v in obs["partner_hands"].items()}
     obs["legal"] = [Action.parse(s) for s in obs.get("legal", ())]
     return cast("Observation", obs)  # the engine's own message: trusted
+
+
+def observation_schema() -> dict[str, Any]:
+    """The JSON Schema of an observation as JSON (:func:`to_json`), which the bot protocol's
+    ``decision`` and ``judge`` messages hold: the base (``engine/schemabase/observation.json``),
+    its ``phase`` (:func:`engine.moves.all_phases`) and, after the base keys, each kind state's
+    entry as a seat sees it (:attr:`KindState.view_schema <engine.moves.KindState>`), in the
+    kinds' order. ``python -m engine.generate`` writes it into ``schemas/bot-protocol/``."""
+    schema = base_schema("observation")
+    props = schema["properties"]
+    props["phase"] = {"enum": list(all_phases()), **props["phase"]}
+    defs = base_schema("position")["$defs"]  # what a position's state schema refers to
+    for kind in sorted(KINDS.values(), key=lambda k: k.order):
+        if kind.state is not None:
+            own = kind.state
+            props[own.key] = inline_refs(own.view_schema or own.schema, defs)
+    return schema

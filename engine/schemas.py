@@ -83,6 +83,26 @@ def render_schema(schema: dict[str, Any]) -> str:
     return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
 
 
+def inline_refs(node: Any, defs: dict[str, Any]) -> Any:
+    """A copy of a schema node with each ``$ref`` to ``#/$defs/NAME`` replaced by ``defs[NAME]``
+    (its own ``description`` left out: the referring node says what it is), at every level:
+    a fragment of one schema (a kind's state in a position) as another schema holds it.
+
+    >>> inline_refs({"items": {"$ref": "#/$defs/seat"}}, {"seat": {"type": "integer"}})
+    {'items': {'type': 'integer'}}
+    """
+    if isinstance(node, list):
+        return [inline_refs(item, defs) for item in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        target = {k: v for k, v in defs[ref.rpartition("/")[2]].items() if k != "description"}
+        rest = {k: v for k, v in node.items() if k != "$ref"}
+        return inline_refs({**target, **rest}, defs)
+    return {k: inline_refs(v, defs) for k, v in node.items()}
+
+
 def with_defaults(value: Any, path: tuple[str, ...] = ()) -> Any:
     """A copy of a resolved variant (or of its key at ``path``, like ``("special_hands",)`` or
     ``("side_bets", "envido")``)

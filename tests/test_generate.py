@@ -1,6 +1,7 @@
 """The generated files (issue 41): ``python -m engine.generate`` writes the variant, log and
-position schemas from the move kinds and the base blocks; a test fails, naming the command, when
-one is out of step; and a stale file breaks no command (the engine never reads them)."""
+position schemas and the bot protocol's decision and judge schemas from the move kinds and the
+base blocks; a test fails, naming the command, when one is out of step; and a stale file breaks
+no command (the engine never reads them)."""
 
 from __future__ import annotations
 
@@ -16,20 +17,26 @@ from engine.generate import COMMAND, GENERATED, generated, main, stale
 from engine.logcheck import log_schema
 from engine.logschema import render
 from engine.matchpos.schema import position_schema
-from engine.moves import KINDS, PHASES
+from engine.moves import KINDS, PHASES, all_phases
+from engine.observation import observation_schema
 from engine.schemas import variant_schema
+
+SCHEMAS = REPO / "schemas"
 
 
 def test_the_generated_files_are_in_step() -> None:
     assert [p.name for p in stale()] == [], f"a generated file is out of step: run {COMMAND}"
-    assert {p.name for p, _ in generated()} == set(GENERATED)
+    assert {p.relative_to(SCHEMAS).as_posix() for p, _ in generated()} == set(GENERATED)
 
 
 def test_the_engine_checks_against_what_it_generates() -> None:
-    texts = {p.name: json.loads(text) for p, text in generated()}
+    texts = {p.relative_to(SCHEMAS).as_posix(): json.loads(text) for p, text in generated()}
     assert texts["log.schema.json"] == log_schema() == json.loads(render())
     assert texts["variant.schema.json"] == variant_schema()
     assert texts["position.schema.json"] == position_schema()
+    for message in ("decision", "judge"):
+        schema = texts[f"bot-protocol/{message}.schema.json"]
+        assert schema["properties"]["observation"] == observation_schema()
 
 
 def test_every_kinds_block_and_phase_is_in_the_schemas() -> None:
@@ -41,18 +48,29 @@ def test_every_kinds_block_and_phase_is_in_the_schemas() -> None:
         assert all(props[name]["properties"][k]["default"] is not None for k in block.keys)
     assert position_schema()["properties"]["state"]["enum"] == [
         "deal", *PHASES, "match_over"]
+    seen = observation_schema()["properties"]
+    assert seen["phase"]["enum"] == list(all_phases())
+    states = {k.state.key: k.state for k in KINDS.values() if k.state is not None}
+    assert {"must_kill", "confirm", "take"} <= set(states) <= set(seen)
+    assert seen["confirm"] == states["confirm"].schema  # what the seat sees, as a position has it
+    assert seen["take"]["properties"]["cards"]["type"] == ["array", "null"]  # its view_schema
+    assert "$ref" not in json.dumps(seen)  # a position's $defs inlined
 
 
 def test_check_names_the_command_and_write_mends(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     for path, text in generated():
-        (tmp_path / path.name).write_text(text, encoding="utf-8")
+        copy = tmp_path / path.relative_to(SCHEMAS)
+        copy.parent.mkdir(exist_ok=True)
+        copy.write_text(text, encoding="utf-8")
     (tmp_path / "log.schema.json").write_text("{}\n", encoding="utf-8")
     (tmp_path / "position.schema.json").unlink()
+    (tmp_path / "bot-protocol" / "judge.schema.json").unlink()
     monkeypatch.setattr("engine.generate.data_dir", lambda kind: tmp_path)
     assert main(["--check"]) == 1
     err = capsys.readouterr().err
-    assert err.count(COMMAND) == 2 and "log.schema.json" in err and "position" in err
+    assert err.count(COMMAND) == 3 and "log.schema.json" in err and "position" in err
+    assert "judge.schema.json" in err
     assert main([]) == 0
     assert stale() == [] and main(["--check"]) == 0
     assert main(["--bogus"]) == 2
@@ -88,7 +106,9 @@ def test_a_stale_generated_file_breaks_nothing(tmp_path: Path) -> None:
         data.get("properties", {}).pop("redeal", None)
         if "state" in data.get("properties", {}):
             data["properties"]["state"]["enum"].remove("cut")
-        (tmp_path / path.name).write_text(json.dumps(data), encoding="utf-8")
+        copy = tmp_path / path.relative_to(SCHEMAS)
+        copy.parent.mkdir(exist_ok=True)
+        copy.write_text(json.dumps(data), encoding="utf-8")
     run = subprocess.run([sys.executable, "-c", _STALE_RUN, str(tmp_path)], cwd=REPO,
                          capture_output=True, text=True, timeout=300)
     assert (run.returncode, run.stdout.strip(), run.stderr) == (0, "ok", "")

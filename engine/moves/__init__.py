@@ -229,6 +229,10 @@ class KindState:
     #: ``view(match, seat, value)``: what ``seat`` sees of it (its observation's entry);
     #: ``None``: everything, as exported (public).
     view: Callable[[MatchView, int, Any], Any] | None = None
+    #: The JSON Schema of its observation entry (what ``view`` gives), with its
+    #: ``description``: the bot protocol's (:func:`engine.observation.observation_schema`);
+    #: ``None``: :attr:`schema`, the seat seeing the value as a position holds it.
+    view_schema: dict[str, Any] | None = None
     #: ``table(entry, card)``: the lines truco play's table (:func:`engine.tui.render_table`)
     #: shows of the seat's observation entry (``card(code)`` names a card); ``None``: none.
     table: Callable[[Any, Callable[[str], str]], list[str]] | None = None

@@ -190,6 +190,14 @@ _SCHEMA: dict[str, Any] = {
         "cut": {"type": "string", "enum": list(TAKING), "description": "The held cut."},
         "cards": {"type": "array", "items": {"$ref": "#/$defs/card"},
                   "description": "The cards it takes, the deck's bottom one first."}}}
+#: What a seat sees of it (:func:`_view`): the cards to the cutter only.
+_VIEW_SCHEMA: dict[str, Any] = {**_SCHEMA, "description": (
+    "Only where rules cut.refusable (house rule), in phase take: the cut that waits for its "
+    "cutter to keep or refuse the cards it takes. The cutter sees the cards; every other seat "
+    "null."), "properties": {**_SCHEMA["properties"], "cards": {
+        "type": ["array", "null"], "items": {"$ref": "#/$defs/card"},
+        "description": ("The cards it takes, the deck's bottom one first; null to every seat "
+                        "but the cutter.")}}}
 
 
 def _table(held: dict[str, Any], card: Callable[[str], str]) -> list[str]:
@@ -200,7 +208,7 @@ def _table(held: dict[str, Any], card: Callable[[str], str]) -> list[str]:
 
 
 STATE = KindState(NAME, enabled, FRESH, _SCHEMA, check=_check, export=_export, read=_read,
-                  view=_view, table=_table, optional=True)
+                  view=_view, view_schema=_VIEW_SCHEMA, table=_table, optional=True)
 
 
 # -- its words ----------------------------------------------------------------------------

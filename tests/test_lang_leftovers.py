@@ -274,3 +274,55 @@ def test_the_problems_left_unlisted_are_counted_in_portuguese(
     assert str(caught.value).splitlines()[-1] == variant_errors(caught.value)[-1] == english
     with i18n.using("pt-BR"):
         assert variant_errors(caught.value)[-1] == portuguese
+
+
+TOURNAMENT = ["tournament", "-v", "paulista", "-b", "random,heuristic,search:4", "-n", "3",
+              "-s", "5"]
+#: ``TOURNAMENT``'s English, as it was before its words went through the catalog.
+TOURNAMENT_EN = """\
+paulista: round robin, 3 deals per pairing, each played both ways round, seed 5
+
+pairing                matches  won by the first  95% interval
+random vs heuristic          6          0 (0.0%)    0.0%-39.0%
+random vs search:4           6          0 (0.0%)    0.0%-39.0%
+heuristic vs search:4        6         3 (50.0%)   18.8%-81.2%
+
+bot        matches        won  rating  95% interval
+heuristic       12  9 (75.0%)    1648  1480 to 1817
+search:4        12  9 (75.0%)    1648  1480 to 1817
+random          12   0 (0.0%)    1203   967 to 1438
+
+ratings: a Bradley-Terry fit on the Elo scale (400 points: 10 to 1 odds), centred on 1500
+"""
+
+
+def test_tournament_s_tables_in_portuguese_with_decimal_commas_english_as_it_was() -> None:
+    code, pt = run("--lang", "pt-BR", *TOURNAMENT)
+    assert code == 0 and pt.splitlines() == [
+        "paulista: todos contra todos, 3 sorteios por confronto, cada um jogado duas vezes com "
+        "os lados trocados, semente 5", "",
+        "confronto                  jogos  ganhos pelo primeiro  intervalo de 95%",
+        "random contra heuristic        6              0 (0,0%)        0,0%-39,0%",
+        "random contra search:4         6              0 (0,0%)        0,0%-39,0%",
+        "heuristic contra search:4      6             3 (50,0%)       18,8%-81,2%", "",
+        "robô       jogos   vitórias  nota  intervalo de 95%",
+        "heuristic     12  9 (75,0%)  1648       1480 a 1817",
+        "search:4      12  9 (75,0%)  1648       1480 a 1817",
+        "random        12   0 (0,0%)  1203        967 a 1438", "",
+        "notas: um ajuste de Bradley-Terry na escala Elo (400 pontos: chances de 10 para 1), "
+        "centrado em 1500"]
+    assert run(*TOURNAMENT) == (0, TOURNAMENT_EN)
+    assert run(*TOURNAMENT, TRUCO_LANG="pt-BR")[1] == pt
+    json_out = [run("--lang", lang, *TOURNAMENT, "--json")[1] for lang in ("pt-BR", "en")]
+    assert json_out[0] == json_out[1] and '"a_rate": 0.5' in json_out[0]
+
+
+@pytest.mark.parametrize(("lang", "head"), ids=["pt-BR", "en"], argvalues=[
+    ("pt-BR", "paulista: todos contra todos, 1 sorteio por confronto, jogado duas vezes com os "
+              "lados trocados, semente 5"),
+    ("en", "paulista: round robin, 1 deal per pairing, played both ways round, seed 5"),
+])
+def test_tournament_s_one_deal_takes_its_singular(lang: str, head: str) -> None:
+    code, out = run("--lang", lang, "tournament", "-v", "paulista", "-b", "random,heuristic",
+                    "-n", "1", "-s", "5")
+    assert code == 0 and out.splitlines()[0] == head

@@ -326,3 +326,37 @@ def test_tournament_s_one_deal_takes_its_singular(lang: str, head: str) -> None:
     code, out = run("--lang", lang, "tournament", "-v", "paulista", "-b", "random,heuristic",
                     "-n", "1", "-s", "5")
     assert code == 0 and out.splitlines()[0] == head
+
+
+@pytest.mark.parametrize(("log", "english", "portuguese"), ids=["one game", "two games"],
+                         argvalues=[
+    ("replays/paulista-seed1.jsonl", "doze 12 · 12 points a game, 1 game to win",
+     "doze 12 · 12 pontos a partida, 1 partida para ganhar"),
+    ("replays/mineiro-seed1.jsonl", "nove 9 · 12 points a game, 2 games to win",
+     "nove 9 · 12 pontos a partida, 2 partidas para ganhar"),
+])
+def test_the_games_to_win_take_their_plural_form_in_both_languages(
+        log: str, english: str, portuguese: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+    en = run("replay", log)[1].splitlines()[1]
+    pt = run("--lang", "pt-BR", "replay", log)[1].splitlines()[1]
+    assert en.startswith("Teams: team 0 (Ana, Caio) · ") and en.endswith(english)
+    assert pt.startswith("Duplas: dupla 0 (Ana, Caio) · ") and pt.endswith(portuguese)
+
+
+def test_the_games_to_win_take_their_plural_form_for_a_player_and_an_equipe() -> None:
+    line = ("Teams: {teams} · ladder {ladder} · {target} points a game, {games} game to win",
+            "Teams: {teams} · ladder {ladder} · {target} points a game, {games} games to win")
+    said = {}
+    for seats in (1, 3):
+        for n in (1, 2):
+            with i18n.using("pt-BR"), i18n.team_seats(seats):
+                said[seats, n] = i18n.ngettext(*line, n).format(teams="T", ladder="L",
+                                                                target=12, games=n)
+            with i18n.team_seats(seats):
+                assert i18n.ngettext(*line, n) == line[n - 1]
+    assert said == {
+        (1, 1): "Jogadores: T · escada L · 12 pontos a partida, 1 partida para ganhar",
+        (1, 2): "Jogadores: T · escada L · 12 pontos a partida, 2 partidas para ganhar",
+        (3, 1): "Equipes: T · escada L · 12 pontos a partida, 1 partida para ganhar",
+        (3, 2): "Equipes: T · escada L · 12 pontos a partida, 2 partidas para ganhar"}

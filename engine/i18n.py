@@ -446,11 +446,21 @@ def retell(message: str, templates: Iterable[str],
     "'x' não é um número inteiro válido."
     """
     for template in templates:
-        found = _pattern(template).fullmatch(message)
+        found = fields_of(message, template)
         if found is not None:
-            fields = {k: field(k, v) if field else v for k, v in found.groupdict().items()}
+            fields = {k: field(k, v) if field else v for k, v in found.items()}
             return gettext(template).format(**fields)
     return None
+
+
+def fields_of(message: str, template: str) -> dict[str, str] | None:
+    """The fields of ``message`` as ``template`` made it (``None``: it did not).
+
+    >>> fields_of("at most 3 item(s)", "at most {n} item(s)")
+    {'n': '3'}
+    """
+    found = _pattern(template).fullmatch(message)
+    return None if found is None else found.groupdict()
 
 
 #: A decimal point between digits (``4.4``, ``+12.5%``), not a dot of a name (``a.jsonl``).

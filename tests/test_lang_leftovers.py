@@ -360,3 +360,47 @@ def test_the_games_to_win_take_their_plural_form_for_a_player_and_an_equipe() ->
         (1, 2): "Jogadores: T · escada L · 12 pontos a partida, 2 partidas para ganhar",
         (3, 1): "Equipes: T · escada L · 12 pontos a partida, 1 partida para ganhar",
         (3, 2): "Equipes: T · escada L · 12 pontos a partida, 2 partidas para ganhar"}
+
+
+@pytest.mark.parametrize(("lang", "labels"), [
+    ("pt-BR", ["simulando", "simulando", "torneio", "verificando", "analisando"]),
+    ("en", ["simulating", "simulating", "tournament", "verifying", "analysing"]),
+])
+def test_the_progress_bars_are_labelled_in_the_reader_s_language(
+        lang: str, labels: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+    import types
+
+    import rich.progress
+
+    import engine.cli.analyze_cmd
+    import engine.cli.simulate_cmd
+
+    seen = []
+
+    class Bar:  # rich's Progress, its label kept and nothing drawn
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            pass
+
+        def add_task(self, label: str, total: object = None) -> int:
+            seen.append(label)
+            return 0
+
+        def update(self, *args: object, **kwargs: object) -> None:
+            pass
+
+        start = stop = lambda self: None  # noqa: E731
+
+    terminal = types.SimpleNamespace(stderr=types.SimpleNamespace(isatty=lambda: True),
+                                     exit=sys.exit)  # standard error a terminal
+    for module in (engine.cli.simulate_cmd, engine.cli.analyze_cmd):
+        monkeypatch.setattr(module, "sys", terminal)
+    monkeypatch.setattr(rich.progress, "Progress", Bar)
+    monkeypatch.chdir(REPO)
+    for args in (["simulate", "-v", "paulista", "-n", "1"],
+                 ["compare", "paulista", "mineiro", "--matches", "1"],
+                 ["tournament", "-v", "paulista", "-b", "random,heuristic", "-n", "1"],
+                 ["verify", REPLAY], ["analyze", "--playouts", "1", REPLAY]):
+        code, out = run("--lang", lang, *args)
+        assert code in (0, 1), out  # compare: 1 where a statistic differs
+    assert seen == labels, seen

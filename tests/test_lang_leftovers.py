@@ -149,6 +149,11 @@ CHECKS = [
      "holds, special_hands[0] (a) holds and the first that holds is the hand's",
      "casa.yaml:5:21: special_hands[1].when: special_hands[1] (b) nunca vale: onde quer que ela "
      "valha, vale special_hands[0] (a), e a primeira que vale é a da mão"),
+    ("betting:\n  raise_back: false\n  ladder:\n    - {value: 3, name: truco}\n",
+     "casa.yaml:4:15: betting.raise_back: expected no raise_back with a ladder of 1 step(s) (no "
+     "raise back exists), found false",  # steps: 0 or 1, one form in Portuguese
+     "casa.yaml:4:15: betting.raise_back: esperava-se nenhum raise_back com uma escada de 1 "
+     "degrau (não existe repique), encontrado false"),
     ("players: 3\n",
      "casa.yaml:3:10: players: 3 players cannot sit as two teams in alternate seats: expected "
      "teams (three players each for himself: [[0], [1], [2]])",

@@ -164,6 +164,9 @@ class _Pseudo(_gettext.NullTranslations):
     def pgettext(self, context: str, message: str) -> str:
         return self.gettext(message)
 
+    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
+        return self.ngettext(msgid1, msgid2, n)
+
 
 @cache
 def translations(lang: str) -> _gettext.NullTranslations:
@@ -261,14 +264,25 @@ def tmark(context: str, message: str) -> str:
     return message
 
 
+def tnmark(context: str, singular: str, plural: str) -> str:
+    """A message with plural forms (:func:`ngettext`'s) marked as :func:`tmark` marks one;
+    known by its ``singular`` in :data:`TEAM_MESSAGES`."""
+    return singular
+
+
 #: The messages said of a team, each marked in the contexts of the other sizes.
 TEAM_MESSAGES = frozenset((
+    tnmark("one seat a team", "Teams: {teams} · ladder {ladder} · {target} points a game, "
+                              "{games} game to win", "Teams: {teams} · ladder {ladder} · "
+                              "{target} points a game, {games} games to win"),
+    tnmark("three or more seats a team", "Teams: {teams} · ladder {ladder} · {target} points a "
+                                         "game, {games} game to win", "Teams: {teams} · ladder "
+                                         "{ladder} · {target} points a game, {games} games to "
+                                         "win"),
     tmark("one seat a team", "A flor sung by one team only is not accepted: nobody answers it "
                              "(G38)."),
     tmark("one seat a team", "Seat {seat} (team {team}): "),
     tmark("one seat a team", "Team {team} ({seats})"),
-    tmark("one seat a team", "Teams: {teams} · ladder {ladder} · {target} points a game, {games} "
-                             "game(s) to win"),
     tmark("one seat a team", "The match is over: team {team} won."),
     tmark("one seat a team", "Won by the mão's team: of the accepted calls."),
     tmark("one seat a team", "a team cannot raise twice in a row (C10)"),
@@ -311,8 +325,6 @@ TEAM_MESSAGES = frozenset((
                                         "answers it (G38)."),
     tmark("three or more seats a team", "Seat {seat} (team {team}): "),
     tmark("three or more seats a team", "Team {team} ({seats})"),
-    tmark("three or more seats a team", "Teams: {teams} · ladder {ladder} · {target} points a "
-                                        "game, {games} game(s) to win"),
     tmark("three or more seats a team", "The match is over: team {team} won."),
     tmark("three or more seats a team", "Won by the mão's team: of the accepted calls."),
     tmark("three or more seats a team", "a team cannot raise twice in a row (C10)"),
@@ -356,8 +368,22 @@ TEAM_MESSAGES = frozenset((
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    """The form of a message that fits the number ``n``, in the language spoken now."""
-    return translations(_CURRENT.get()).ngettext(singular, plural, n)
+    """The form of a message that fits the number ``n``, in the language spoken now (in the
+    words of a team of the seats a team has now, as :func:`gettext`).
+
+    >>> with using("pt-BR"), team_seats(1):
+    ...     ngettext("Teams: {teams} · ladder {ladder} · {target} points a game, {games} game "
+    ...              "to win", "Teams: {teams} · ladder {ladder} · {target} points a game, "
+    ...              "{games} games to win", 2)
+    'Jogadores: {teams} · escada {ladder} · {target} pontos a partida, {games} partidas para ganhar'
+    """
+    said = translations(_CURRENT.get())
+    context = team_context(_SEATS.get())
+    if context is not None and singular in TEAM_MESSAGES:
+        told = said.npgettext(context, singular, plural, n)
+        if told not in (singular, plural):
+            return told
+    return said.ngettext(singular, plural, n)
 
 
 def pgettext(context: str, message: str) -> str:
@@ -420,11 +446,21 @@ def retell(message: str, templates: Iterable[str],
     "'x' não é um número inteiro válido."
     """
     for template in templates:
-        found = _pattern(template).fullmatch(message)
+        found = fields_of(message, template)
         if found is not None:
-            fields = {k: field(k, v) if field else v for k, v in found.groupdict().items()}
+            fields = {k: field(k, v) if field else v for k, v in found.items()}
             return gettext(template).format(**fields)
     return None
+
+
+def fields_of(message: str, template: str) -> dict[str, str] | None:
+    """The fields of ``message`` as ``template`` made it (``None``: it did not).
+
+    >>> fields_of("at most 3 item(s)", "at most {n} item(s)")
+    {'n': '3'}
+    """
+    found = _pattern(template).fullmatch(message)
+    return None if found is None else found.groupdict()
 
 
 #: A decimal point between digits (``4.4``, ``+12.5%``), not a dot of a name (``a.jsonl``).

@@ -102,8 +102,10 @@ class Transcript(Visitor):
                      _("first dealer {who}").format(who=self._name(match.dealer))]
         self.lines.append(" · ".join(parts))
         ladder = ", ".join([str(r.initial_value), *(f"{s.name} {s.value}" for s in r.ladder)])
-        self.lines.append(_("Teams: {teams} · ladder {ladder} · {target} points a game, "
-                            "{games} game(s) to win").format(
+        self.lines.append(ngettext("Teams: {teams} · ladder {ladder} · {target} points a game, "
+                                   "{games} game to win",
+                                   "Teams: {teams} · ladder {ladder} · {target} points a game, "
+                                   "{games} games to win", r.games_to_win).format(
             teams=" · ".join(self._team(t) for t in range(r.teams)), ladder=ladder,
             target=r.target, games=r.games_to_win))
 

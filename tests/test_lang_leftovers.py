@@ -149,6 +149,11 @@ CHECKS = [
      "holds, special_hands[0] (a) holds and the first that holds is the hand's",
      "casa.yaml:5:21: special_hands[1].when: special_hands[1] (b) nunca vale: onde quer que ela "
      "valha, vale special_hands[0] (a), e a primeira que vale é a da mão"),
+    ("betting:\n  raise_back: false\n  ladder:\n    - {value: 3, name: truco}\n",
+     "casa.yaml:4:15: betting.raise_back: expected no raise_back with a ladder of 1 step(s) (no "
+     "raise back exists), found false",  # steps: 0 or 1, one form in Portuguese
+     "casa.yaml:4:15: betting.raise_back: esperava-se nenhum raise_back com uma escada de 1 "
+     "degrau (não existe repique), encontrado false"),
     ("players: 3\n",
      "casa.yaml:3:10: players: 3 players cannot sit as two teams in alternate seats: expected "
      "teams (three players each for himself: [[0], [1], [2]])",
@@ -274,3 +279,133 @@ def test_the_problems_left_unlisted_are_counted_in_portuguese(
     assert str(caught.value).splitlines()[-1] == variant_errors(caught.value)[-1] == english
     with i18n.using("pt-BR"):
         assert variant_errors(caught.value)[-1] == portuguese
+
+
+TOURNAMENT = ["tournament", "-v", "paulista", "-b", "random,heuristic,search:4", "-n", "3",
+              "-s", "5"]
+#: ``TOURNAMENT``'s English, as it was before its words went through the catalog.
+TOURNAMENT_EN = """\
+paulista: round robin, 3 deals per pairing, each played both ways round, seed 5
+
+pairing                matches  won by the first  95% interval
+random vs heuristic          6          0 (0.0%)    0.0%-39.0%
+random vs search:4           6          0 (0.0%)    0.0%-39.0%
+heuristic vs search:4        6         3 (50.0%)   18.8%-81.2%
+
+bot        matches        won  rating  95% interval
+heuristic       12  9 (75.0%)    1648  1480 to 1817
+search:4        12  9 (75.0%)    1648  1480 to 1817
+random          12   0 (0.0%)    1203   967 to 1438
+
+ratings: a Bradley-Terry fit on the Elo scale (400 points: 10 to 1 odds), centred on 1500
+"""
+
+
+def test_tournament_s_tables_in_portuguese_with_decimal_commas_english_as_it_was() -> None:
+    code, pt = run("--lang", "pt-BR", *TOURNAMENT)
+    assert code == 0 and pt.splitlines() == [
+        "paulista: todos contra todos, 3 sorteios por confronto, cada um jogado duas vezes com "
+        "os lados trocados, semente 5", "",
+        "confronto                  jogos  ganhos pelo primeiro  intervalo de 95%",
+        "random contra heuristic        6              0 (0,0%)        0,0%-39,0%",
+        "random contra search:4         6              0 (0,0%)        0,0%-39,0%",
+        "heuristic contra search:4      6             3 (50,0%)       18,8%-81,2%", "",
+        "robô       jogos   vitórias  nota  intervalo de 95%",
+        "heuristic     12  9 (75,0%)  1648       1480 a 1817",
+        "search:4      12  9 (75,0%)  1648       1480 a 1817",
+        "random        12   0 (0,0%)  1203        967 a 1438", "",
+        "notas: um ajuste de Bradley-Terry na escala Elo (400 pontos: chances de 10 para 1), "
+        "centrado em 1500"]
+    assert run(*TOURNAMENT) == (0, TOURNAMENT_EN)
+    assert run(*TOURNAMENT, TRUCO_LANG="pt-BR")[1] == pt
+    json_out = [run("--lang", lang, *TOURNAMENT, "--json")[1] for lang in ("pt-BR", "en")]
+    assert json_out[0] == json_out[1] and '"a_rate": 0.5' in json_out[0]
+
+
+@pytest.mark.parametrize(("lang", "head"), ids=["pt-BR", "en"], argvalues=[
+    ("pt-BR", "paulista: todos contra todos, 1 sorteio por confronto, jogado duas vezes com os "
+              "lados trocados, semente 5"),
+    ("en", "paulista: round robin, 1 deal per pairing, played both ways round, seed 5"),
+])
+def test_tournament_s_one_deal_takes_its_singular(lang: str, head: str) -> None:
+    code, out = run("--lang", lang, "tournament", "-v", "paulista", "-b", "random,heuristic",
+                    "-n", "1", "-s", "5")
+    assert code == 0 and out.splitlines()[0] == head
+
+
+@pytest.mark.parametrize(("log", "english", "portuguese"), ids=["one game", "two games"],
+                         argvalues=[
+    ("replays/paulista-seed1.jsonl", "doze 12 · 12 points a game, 1 game to win",
+     "doze 12 · 12 pontos a partida, 1 partida para ganhar"),
+    ("replays/mineiro-seed1.jsonl", "nove 9 · 12 points a game, 2 games to win",
+     "nove 9 · 12 pontos a partida, 2 partidas para ganhar"),
+])
+def test_the_games_to_win_take_their_plural_form_in_both_languages(
+        log: str, english: str, portuguese: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+    en = run("replay", log)[1].splitlines()[1]
+    pt = run("--lang", "pt-BR", "replay", log)[1].splitlines()[1]
+    assert en.startswith("Teams: team 0 (Ana, Caio) · ") and en.endswith(english)
+    assert pt.startswith("Duplas: dupla 0 (Ana, Caio) · ") and pt.endswith(portuguese)
+
+
+def test_the_games_to_win_take_their_plural_form_for_a_player_and_an_equipe() -> None:
+    line = ("Teams: {teams} · ladder {ladder} · {target} points a game, {games} game to win",
+            "Teams: {teams} · ladder {ladder} · {target} points a game, {games} games to win")
+    said = {}
+    for seats in (1, 3):
+        for n in (1, 2):
+            with i18n.using("pt-BR"), i18n.team_seats(seats):
+                said[seats, n] = i18n.ngettext(*line, n).format(teams="T", ladder="L",
+                                                                target=12, games=n)
+            with i18n.team_seats(seats):
+                assert i18n.ngettext(*line, n) == line[n - 1]
+    assert said == {
+        (1, 1): "Jogadores: T · escada L · 12 pontos a partida, 1 partida para ganhar",
+        (1, 2): "Jogadores: T · escada L · 12 pontos a partida, 2 partidas para ganhar",
+        (3, 1): "Equipes: T · escada L · 12 pontos a partida, 1 partida para ganhar",
+        (3, 2): "Equipes: T · escada L · 12 pontos a partida, 2 partidas para ganhar"}
+
+
+@pytest.mark.parametrize(("lang", "labels"), [
+    ("pt-BR", ["simulando", "simulando", "torneio", "verificando", "analisando"]),
+    ("en", ["simulating", "simulating", "tournament", "verifying", "analysing"]),
+])
+def test_the_progress_bars_are_labelled_in_the_reader_s_language(
+        lang: str, labels: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+    import types
+
+    import rich.progress
+
+    import engine.cli.analyze_cmd
+    import engine.cli.simulate_cmd
+
+    seen = []
+
+    class Bar:  # rich's Progress, its label kept and nothing drawn
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            pass
+
+        def add_task(self, label: str, total: object = None) -> int:
+            seen.append(label)
+            return 0
+
+        def update(self, *args: object, **kwargs: object) -> None:
+            pass
+
+        start = stop = lambda self: None  # noqa: E731
+
+    terminal = types.SimpleNamespace(stderr=types.SimpleNamespace(isatty=lambda: True),
+                                     exit=sys.exit)  # standard error a terminal
+    for module in (engine.cli.simulate_cmd, engine.cli.analyze_cmd):
+        monkeypatch.setattr(module, "sys", terminal)
+    monkeypatch.setattr(rich.progress, "Progress", Bar)
+    monkeypatch.chdir(REPO)
+    for args in (["simulate", "-v", "paulista", "-n", "1"],
+                 ["compare", "paulista", "mineiro", "--matches", "1"],
+                 ["tournament", "-v", "paulista", "-b", "random,heuristic", "-n", "1"],
+                 ["verify", REPLAY], ["analyze", "--playouts", "1", REPLAY]):
+        code, out = run("--lang", lang, *args)
+        assert code in (0, 1), out  # compare: 1 where a statistic differs
+    assert seen == labels, seen

@@ -71,3 +71,11 @@ def test_the_tables_read_in_portuguese() -> None:
     assert result.exit_code == 0, result.output
     assert "jogos ganhos" in result.output and "mãos por partida" in result.output
     assert "matches won" not in result.output
+
+
+def test_every_word_of_tournament_goes_through_the_catalog(tmp_path: Path) -> None:
+    text = _run(["tournament", "-v", "mineiro", "-b", "random,heuristic,search:4", "-n", "2",
+                 "--seed", "1"], tmp_path)
+    bad = unmarked(text, _words("mineiro") + ["search"])
+    assert not bad, "\n".join(bad)
+    assert "⟦" in text

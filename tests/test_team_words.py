@@ -20,8 +20,12 @@ PO = REPO / "engine" / "locales" / "pt_BR" / "LC_MESSAGES" / "truco.po"
 
 
 def _entries() -> dict[tuple[str | None, str], str]:
+    """Each entry's text by its context and id (a plural entry's: its singular, its forms
+    joined)."""
     with PO.open("rb") as f:
-        return {(m.context, m.id): m.string for m in read_po(f) if isinstance(m.id, str) and m.id}
+        return {(m.context, m.id if isinstance(m.id, str) else m.id[0]):
+                m.string if isinstance(m.string, str) else " | ".join(m.string)
+                for m in read_po(f) if m.id}
 
 
 def test_every_message_said_of_a_dupla_has_a_player_s_and_an_equipe_s_form() -> None:

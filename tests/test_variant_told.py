@@ -1,7 +1,7 @@
 """A house variant's problems in the lobby's language (issue 43, engine/variant/told.py): the
 loader's frame and commonest messages said through the catalog, the location and key path kept,
-English as the loader writes it; a rule's own check said again from its template
-(tests/test_lang_leftovers.py tries every one)."""
+English as the loader writes it (but a count, in its plural form); a rule's own check said
+again from its template (tests/test_lang_leftovers.py tries every one)."""
 
 from __future__ import annotations
 
@@ -92,3 +92,39 @@ def test_a_name_that_is_no_shipped_variant() -> None:
 def test_every_template_is_in_the_catalog_and_translated(template: str) -> None:
     said = i18n.translations("pt-BR").gettext(template)
     assert said and said != template
+
+
+LADDER = "extends: paulista\nname: casa\nbetting:\n  ladder:\n"
+
+
+@pytest.mark.parametrize(("text", "loader", "english", "portuguese"), [
+    (LADDER + "    - {value: 3}\n", "missing key(s): name", "missing key: name",
+     "chave ausente: name"),
+    (LADDER + "    - {}\n", "missing key(s): value, name", "missing keys: value, name",
+     "chaves ausentes: value, name"),
+    ("a: 1\n", "none of its 1 top-level key(s) is a variant key",
+     "its 1 top-level key is not a variant key", "tem 1 chave no nível mais alto, que não é"),
+    ("a: 1\nb: 2\n", "none of its 2 top-level key(s) is a variant key",
+     "none of its 2 top-level keys is a variant key",
+     "nenhuma das suas 2 chaves do nível mais alto é"),
+    ("extends: paulista\nname: casa\nteams: [[0, 1, 2, 3]]\n",
+     "teams: expected at least 2 item(s), found", "teams: expected at least 2 items, found",
+     "teams: esperava-se no mínimo 2 itens, encontrado"),
+    ("extends: paulista\nname: casa\nspecial_hands:\n" + "  - {}\n" * 33,
+     "special_hands: expected at most 32 item(s), found 33",
+     "special_hands: expected at most 32 items, found 33",
+     "special_hands: esperava-se no máximo 32 itens, encontrados 33"),
+    ("extends: paulista\nname: casa\ncard_names:\n" + "".join(f"  k{i}: x\n" for i in range(69)),
+     "card_names: expected at most 68 key(s), found 69",
+     "card_names: expected at most 68 keys, found 69",
+     "card_names: esperava-se no máximo 68 chaves, encontradas 69"),
+], ids=["one missing", "two missing", "one top-level key", "two top-level keys", "at least",
+        "items", "keys"])
+def test_a_count_is_told_in_its_plural_form_the_loader_s_english_as_it_was(
+        tmp_path: Path, text: str, loader: str, english: str, portuguese: str) -> None:
+    exc = _problems(text, tmp_path)
+    assert loader in str(exc).splitlines()[0]  # what programs read (--json) stays
+    assert english in variant_errors(exc)[0] and "(s)" not in variant_errors(exc)[0]
+    with i18n.using("pt-BR"):
+        said = variant_errors(exc)[0]
+    assert portuguese in said and "(s)" not in said and "(ns)" not in said

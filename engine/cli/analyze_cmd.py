@@ -131,7 +131,7 @@ class _Bar:
 
     def update(self, done: int, total: int | None) -> None:
         if self._stop is None:
-            self._update, self._stop = _progress_bar(total, "analysing")
+            self._update, self._stop = _progress_bar(total, _("analysing"))
         if self._update is not None:
             self._update(done, total)
 

@@ -106,7 +106,7 @@ def compare(a: str, b: str, logs: str | None, n_matches: int | None, games_alias
         text.append(format_logs(report))
     if games is not None:
         names = _check_bots(bots, (a, b))
-        update, stop = _progress_bar(2 * games)
+        update, stop = _progress_bar(2 * games, _("simulating"))
         try:
             result = compare_simulations(a, b, games=games, seed=seed, bots=names, jobs=jobs,
                                          progress=update, alpha=alpha, correction=correction)

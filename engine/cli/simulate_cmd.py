@@ -165,10 +165,11 @@ def write_html(path: str, page: str) -> None:
     wrote(path, _("the page"))
 
 
-def _progress_bar(total: int | None, label: str = "simulating"
+def _progress_bar(total: int | None, label: str
                   ) -> tuple[Callable[[int, int | None], None] | None, Callable[[], None]]:
     """A progress bar on standard error when it is a terminal (of an unknown length where
-    ``total`` is ``None``); else nothing."""
+    ``total`` is ``None``), ``label`` (said in the reader's language) beside it; else
+    nothing."""
     if not sys.stderr.isatty():
         return None, lambda: None
     from rich.console import Console
@@ -267,7 +268,7 @@ def simulate(variant: str, n_matches: int, games_alias: int | None, seed: int, b
         _check_logs_folder(logs, force, reads)
         # filled beside DIR, swapped in whole (over a folder of logs only)
         folder = atomic_folder(logs, replace=force, only=is_log_name)
-    update, stop = _progress_bar(games)
+    update, stop = _progress_bar(games, _("simulating"))
     try:
         with contextlib.ExitStack() as stack:
             executor = None if dask is None else stack.enter_context(

@@ -8,61 +8,51 @@ from __future__ import annotations
 
 import contextlib
 import json
-import sys
-from collections.abc import Callable
 from typing import Any
 
 import click
 
 from engine.cli.options import U64, bot_list, config_option
 from engine.cli.scale import dask_option, executor_for
-from engine.i18n import _
+from engine.cli.simulate_cmd import _progress_bar
+from engine.i18n import _, ngettext, number
 from engine.simulate import describe_faults
 from engine.tournament import run_tournament
 from engine.tui import columns
 
 
 def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
+    return number(100 * x, ".1f") + "%"
 
 
 def format_tournament(result: dict[str, Any]) -> str:
-    """The results of :func:`engine.tournament.run_tournament` as plain-text tables."""
-    out = [f"{result['variant']}: round robin, {result['games']} deals per pairing, each "
-           f"played both ways round, seed {result['seed']}", ""]
-    rows: list[list[object]] = [["pairing", "matches", "won by the first", "95% interval"]]
+    """The results of :func:`engine.tournament.run_tournament` as plain-text tables, in the
+    language asked for (:mod:`engine.i18n`)."""
+    out = [ngettext("{variant}: round robin, {games} deal per pairing, played both ways round, "
+                    "seed {seed}",
+                    "{variant}: round robin, {games} deals per pairing, each played both ways "
+                    "round, seed {seed}", result["games"]).format(
+        variant=result["variant"], games=result["games"], seed=result["seed"]), ""]
+    rows: list[list[object]] = [[_("pairing"), _("matches"), _("won by the first"),
+                                 _("95% interval")]]
     for p in result["pairings"]:
-        rows.append([f"{p['a']} vs {p['b']}", p["matches"],
+        rows.append([_("{a} vs {b}").format(a=p["a"], b=p["b"]), p["matches"],
                      f"{p['a_won']} ({_pct(p['a_rate'])})", "-".join(map(_pct, p["a_ci95"]))])
     out += [columns(rows), ""]
-    table: list[list[object]] = [["bot", "matches", "won", "rating", "95% interval"]]
+    table: list[list[object]] = [[_("bot"), _("matches"), _("won"), _("rating"),
+                                  _("95% interval")]]
     for b in result["bots"]:
         lo, hi = b["rating_ci95"]
         table.append([b["name"], b["matches"], f"{b['won']} ({_pct(b['rate'])})",
-                      f"{b['rating']:.0f}", f"{lo:.0f} to {hi:.0f}"])
+                      number(b["rating"], ".0f"),
+                      _("{low} to {high}").format(low=number(lo, ".0f"), high=number(hi, ".0f"))])
     out += [columns(table), "",
-            "ratings: a Bradley-Terry fit on the Elo scale (400 points: 10 to 1 odds), "
-            "centred on 1500"]
+            _("ratings: a Bradley-Terry fit on the Elo scale (400 points: 10 to 1 odds), "
+              "centred on 1500")]
     if "bot_faults" in result:
-        out.append(f"bot faults (each told on standard error): "
-                   f"{describe_faults(result['bot_faults'])}")
+        out.append(_("bot faults (each told on standard error): {faults}").format(
+            faults=describe_faults(result["bot_faults"])))
     return "\n".join(out) + "\n"
-
-
-def _progress_bar(total: int) -> tuple[Callable[[int, int], None] | None, Callable[[], None]]:
-    if not sys.stderr.isatty():
-        return None, lambda: None
-    from rich.console import Console
-    from rich.progress import Progress
-
-    bar = Progress(console=Console(stderr=True), transient=True)
-    task = bar.add_task("tournament", total=total)
-    bar.start()
-
-    def update(done: int, _total: int) -> None:
-        bar.update(task, completed=done)
-
-    return update, bar.stop
 
 
 @click.command()
@@ -102,7 +92,7 @@ def tournament(variant: str, bots: str, games: int, seed: int, jobs: int,
                                                                    teams=rules.teams),
                                  param_hint="--variant")
     total = len(names) * (len(names) - 1) * games
-    progress, stop = _progress_bar(total)
+    progress, stop = _progress_bar(total, _("tournament"))
     try:
         with contextlib.ExitStack() as stack:
             executor = None if dask is None else stack.enter_context(

@@ -290,7 +290,7 @@ def verify(paths: tuple[str, ...], as_json: bool, as_jsonl: bool, first: bool, j
     todo = [f for f in files if f not in done]
     counts = summary(skipped)
     logs: list[dict[str, Any]] = []
-    update, stop = _progress_bar(len(todo), "verifying")
+    update, stop = _progress_bar(len(todo), _("verifying"))
     verified = 0
 
     def finished(chunk: list[Item], _outcomes: list[Outcome]) -> None:

@@ -19,9 +19,12 @@ from engine.logschema import render
 from engine.matchpos.schema import position_schema
 from engine.moves import KINDS, PHASES, all_phases
 from engine.observation import observation_schema
+from engine.resources import data_dir
 from engine.schemas import variant_schema
 
-SCHEMAS = REPO / "schemas"
+#: Where the engine keeps the generated files: `schemas/` in a checkout, the package's data
+#: where it is installed (the compiled wheel's fast tests run against it).
+SCHEMAS = data_dir("schemas")
 
 
 def test_the_generated_files_are_in_step() -> None:

@@ -131,13 +131,15 @@ class Championships:
         """:attr:`now` read when called (a championship keeps this, not the clock)."""
         return self.now()
 
-    def save(self, h: Hosted) -> None:
+    def save(self, h: Hosted, archive: bool = True) -> None:
         """The keys, then the archive (a crash between them leaves a key with nothing to
-        open: harmless)."""
+        open: harmless); with ``archive`` false the keys alone (a table just made: what a
+        restart needs to find it, its result taken again from its log)."""
         folder = self.root / h.id
         folder.mkdir(parents=True, exist_ok=True)
         atomic_write_text(folder / KEYS_FILE, json.dumps(h.keys_data(), indent=1) + "\n")
-        write_archive(h.champ, folder / ARCHIVE, replace=True)
+        if archive:
+            write_archive(h.champ, folder / ARCHIVE, replace=True)
         h.shown = {}  # changed: no reader is shown the view from before the change
 
     def create(self, body: dict[str, Any]) -> tuple[Hosted, str, str]:
@@ -226,11 +228,18 @@ class Championships:
     async def make(self, h: Hosted) -> None:
         """Make the server table of each table to play now that has none, one after the
         other, in a worker thread (a table of bots is played out as it is made), outside the
-        championship's lock; each one held and saved as it is made, its result taken."""
+        championship's lock; each one held, its keys saved and its result taken as it is
+        made, the archive written once the tables to make are made (not for each: it holds
+        every log of the championship)."""
+        made = False
         try:
             while True:
                 async with h.lock:
                     spec = next((s for s in h.champ.tables() if s.table not in h.tables), None)
+                    if spec is None and made:  # the archive, then any table a result opened
+                        await self.refresh(h, force=True)
+                        made = False
+                        continue
                     if spec is None:
                         return
                     seating = self.seating(h, spec)
@@ -240,10 +249,14 @@ class Championships:
                     if (why := f"table {spec.table} could not be made: {exc}") not in \
                             h.problems:
                         h.problems.append(why)
+                    if made:
+                        async with h.lock:
+                            await self.refresh(h, force=True)
                     return
                 async with h.lock:
                     self.hold(h, spec, table)
-                    await self.refresh(h, force=True)
+                    await self.refresh(h, force=True, archive=False)
+                    made = True
         finally:
             h.maker = None
             h.ready.set()
@@ -315,14 +328,14 @@ class Championships:
                 table.retired = cut = True
         return cut
 
-    async def refresh(self, h: Hosted, force: bool = False) -> None:
+    async def refresh(self, h: Hosted, force: bool = False, archive: bool = True) -> None:
         """The results taken (:meth:`settle`, in a thread), the change saved, the tables
         recorded without their end closed, the tables to make now given to :meth:`make`
         (under the championship's lock)."""
         cut = await self.cut(h)
         changed = await asyncio.to_thread(self.settle, h)
         if changed or force or cut:
-            await asyncio.to_thread(self.save, h)
+            await asyncio.to_thread(self.save, h, archive)
         for held, ended in self.outcome_tables(h):  # closed: no move taken, watchers told
             await self.server.retire(held, ended)
         self.kick(h)

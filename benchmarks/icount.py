@@ -66,7 +66,7 @@ if mode.startswith("search"):  # the search bot at every seat: the unit is a dec
         bots = [Counted(m.rules, 1_000_003 * i + s, **({"budget": budget} if budget else {}))
                 for s in range(m.players)]
         while not m.is_over and units < matches:
-            action = out_of_turn_raise(m, bots) if m.move_table.any_time else None
+            action = out_of_turn_raise(m, bots)  # None where no raise out of turn (M3)
             if action is None:
                 seat = next_actor(m, bots=bots)
                 action = choose_for(bots[seat], m, seat)

@@ -72,10 +72,7 @@ from mypy_extensions import mypyc_attr
 from transitions import Machine, State, Transition
 from transitions.core import Event
 
-from engine.actions import Action
-from engine.cards import CARD_CODES, Card
-from engine.moves import KINDS, PHASES, Lister, fresh_own, hand_end_hooks, load_kinds
-from engine.moves.names import ACCEPT_KIND, DECIDE_KIND, FOLD_KIND, PLAY_KIND, RAISE_KIND
+from engine.moves import KINDS, PHASES, Lister, fresh_own, hand_end_hooks, kind_tables, load_kinds
 from engine.rules import Rules
 from engine.ruling import CONDITIONS, EFFECTS, Callback, Ruling
 from engine.state import Phase
@@ -397,57 +394,28 @@ def triggers_from(machine: Machine, state: str) -> tuple[str, ...]:
 
 class MoveTable(Moves):
     """Every move of a variant, made once: :meth:`Match.legal_actions` hands out these shared,
-    immutable values instead of building new ones on every call. Also what the move kinds
-    read of the rules, precomputed, and the listers of each state of the machine."""
+    immutable values instead of building new ones on every call. The kinds make theirs, and
+    what they read of the rules precomputed, in their own tables (``MoveKind.table``); here
+    are those, the listers of each state of the machine and what general code reads."""
 
     __slots__ = ()  # its attributes are declared by :class:`engine.view.Moves`
 
     def __init__(self, rules: Rules) -> None:
         n = rules.players
         self.players = n
-        deck = rules.deck
-        self.play = [[Action(PLAY_KIND, s, c) for c in range(CARD_CODES)] for s in range(n)]
-        self.covered = [[Action(PLAY_KIND, s, c, True) for c in range(CARD_CODES)]
-                        for s in range(n)]
-        # P7: the 0-based round from which a card may be covered (never, without covered cards)
-        self.covered_from = rules.covered_from_round - 1 if rules.covered_allowed else 99
-        #: Whether a play constraint of the ``play`` block applies to cards (P7, C7 house)
-        self.constrained = (rules.leader_face_up or rules.no_cover_after_tie
-                            or rules.no_cover_after_partner
-                            or rules.highest_after_tied_first or rules.raiser_must_kill)
-        cards: list[Card | None] = list(deck) if rules.name_card else [None]
-        self.raises = {(s, step.value, c): Action(RAISE_KIND, s, c, False, step.value)
-                       for s in range(n) for step in rules.ladder for c in cards}
-        self.accept = [Action(ACCEPT_KIND, s) for s in range(n)]
-        self.fold = [Action(FOLD_KIND, s) for s in range(n)]
-        self.decide = [(Action(DECIDE_KIND, s, play_on=True), Action(DECIDE_KIND, s, play_on=False))
-                       for s in range(n)]
-        values = [rules.initial_value, *(step.value for step in rules.ladder)]
-        # C8: the only raise from each value is to the next step (none at the top)
-        self.next_value = dict(zip(values, values[1:], strict=False))
-        for special in rules.special_hands:  # a special hand that allows raises: its next step
-            step = rules.next_step(special.value)
-            if special.raises == "allowed" and step is not None:
-                self.next_value.setdefault(special.value, step.value)
-        #: The target no raise may reach from (betting.no_raise_when_winning), or None.
-        self.winning = rules.target if rules.no_raise_when_winning else None
-        self.any_time = rules.raise_timing == "any_time"
-        #: Whether the trailing team's need caps the raises (betting.raise_limit).
-        self.limited = rules.block("betting")["raise_limit"] != "none"
-        #: Raises on one's own turn naming no card, with no house limit on who may raise
-        #: (no_raise_when_winning, raiser_must_beat): the raise lister's usual case, inline.
-        self.plain_raises = (not self.any_time and not rules.name_card and self.winning is None
-                             and not rules.raiser_must_beat)
         machine = build_machine(rules)
         #: The variant's machine (one per variant: :func:`engine.machine.build_machine`).
         self.machine = machine
         #: The triggers of each state, as the machine has them.
         self.triggers = {s: frozenset(triggers_from(machine, s)) for s in machine.states}
+        #: Each kind's own table, and each listed kind's lister in this variant, by name
+        #: (made once the machine has loaded every kind).
+        self.tables, self.lister_of = kind_tables(rules)
         kinds = sorted(KINDS.values(), key=lambda k: k.order)
         #: The listers of each state's triggers (moves), in the kinds' order.
         self.listers: dict[str, tuple[Lister, ...]] = {
-            s: tuple(k.lister for k in kinds
-                     if k.lister is not None and k.name in self.triggers[s])
+            s: tuple(self.lister_of[k.name] for k in kinds
+                     if k.name in self.lister_of and k.name in self.triggers[s])
             for s in machine.states}
         self.hand_ends = hand_end_hooks(rules)  # of its kinds, in the order they run
         #: A new hand's kinds' state (shared: :func:`engine.moves.fresh_own`).

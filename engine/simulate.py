@@ -46,6 +46,7 @@ from engine.fileio import atomic_write_text
 from engine.game import NORMAL, Checkpoint, Match, resolve_rules
 from engine.logformat import Recorder, header_variant
 from engine.moves import names as kn
+from engine.moves.raising import raises_any_time
 from engine.rules import Rules
 from engine.state import PLAY
 from engine.variant import looks_like_path
@@ -112,7 +113,7 @@ def play_match(match: Match, bots: Sequence[Bot], *, recorder: Recorder | None =
     stronger does (:func:`engine.bots.next_actor` given the bots).
     Where the variant lets anyone raise while a card is awaited (M3), the other seats are
     offered a raise out of turn before each card (:func:`engine.bots.out_of_turn_raise`)."""
-    any_time = match.move_table.any_time
+    any_time = raises_any_time(match)
     watching = any(hasattr(b, "observe") for b in bots)
     if watching:
         notify(match, bots)  # the match begins for a bot over the protocol

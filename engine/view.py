@@ -54,28 +54,19 @@ class EndOfHand(Protocol):
 
 class Moves:
     """What the move kinds read of a variant, made once (:class:`engine.machine.MoveTable`
-    builds it): every move as a shared value, the rules precomputed, the machine and the
-    listers of each of its states."""
+    builds it): each kind's own table and lister of the variant, the machine and the listers
+    of each of its states. Nothing here is one kind's: a kind keeps what it precomputes in its
+    entry of :attr:`tables` (``MoveKind.table``) and reads it through its own module."""
 
-    __slots__ = ("play", "covered", "covered_from", "raises", "accept", "fold", "decide", "players",
-                 "next_value", "any_time", "listers", "by_seat", "triggers", "opponents", "winning",
-                 "constrained", "plain_raises", "limited", "special_at", "machine", "hand_ends",
-                 "own")
+    __slots__ = ("players", "tables", "lister_of", "listers", "by_seat", "triggers", "opponents",
+                 "special_at", "machine", "hand_ends", "own")
 
     players: int
-    play: list[list[Action]]
-    covered: list[list[Action]]
-    covered_from: int
-    constrained: bool
-    raises: dict[tuple[int, int, Card | None], Action]
-    accept: list[Action]
-    fold: list[Action]
-    decide: list[tuple[Action, Action]]
-    next_value: dict[int, int]
-    winning: int | None
-    any_time: bool
-    limited: bool
-    plain_raises: bool
+    #: Each kind's own per-variant table (its moves made once, what it reads of the rules
+    #: precomputed), by the kind's name: what ``MoveKind.table`` made.
+    tables: dict[str, Any]
+    #: Each listed kind's lister in this variant, by the kind's name (``MoveKind.listing``).
+    lister_of: dict[str, Lister]
     machine: Machine
     triggers: dict[str, frozenset[str]]
     listers: dict[str, tuple[Lister, ...]]

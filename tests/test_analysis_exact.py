@@ -19,6 +19,7 @@ from engine.bots import make_bot
 from engine.bots.base import choose_for, movers, next_actor, out_of_turn_raise
 from engine.bots.playout import hand_over, real_move
 from engine.bots.winchance import win_chance
+from engine.moves.raising import raises_any_time
 from engine.position import build
 from engine.state import PLAY
 
@@ -51,7 +52,7 @@ def _brute(m: Match, offer: int) -> tuple[float, ...]:
             return tuple(float(t == m.winner) for t in range(rules.teams))
         return win_chance(rules).match(m.score, m.games)
     options: list[tuple[Match, int]] = []
-    if m.state == PLAY and m.move_table.any_time and not m.special:
+    if m.state == PLAY and raises_any_time(m) and not m.special:
         for k in range(offer, rules.players):
             seat = (m.turn + k) % rules.players
             raises = [] if team_of[seat] == m.last_raise_team else m.legal_actions(seat)

@@ -133,9 +133,13 @@ def test_one_machine_serves_every_match_of_a_variant() -> None:
 
 def _every_move(m: Match) -> list[Action]:
     """Every move of the variant's move table: what a seat could ever try."""
-    t = move_table(m.rules)
-    out = [a for row in (*t.play, *t.covered) for a in row]
-    out += [*t.raises.values(), *t.accept, *t.fold, *(a for pair in t.decide for a in pair)]
+    from engine.moves.play import plays
+    from engine.moves.raising import raises
+
+    out = [a for row in (*plays(m).face_up, *plays(m).covered) for a in row]
+    n = range(m.players)
+    out += [*raises(m).moves.values(), *(Action.accept(s) for s in n),
+            *(Action.fold(s) for s in n), *(Action.decide(s, p) for s in n for p in (True, False))]
     if m.rules.side_bets:  # the side bets' calls and answers (G27)
         out += [*calls_of(m.rules).values(), *queros(m.players), *nao_queros(m.players)]
     out += [Action("cut", s, call=c) for s in range(m.players) for c in CHOICES]

@@ -69,7 +69,7 @@ def test_each_listed_kind_tells_and_offers_its_moves_in_truco_play() -> None:
     from engine.cli.play_cmd import describe, menu_entry
 
     for name, kind in KINDS.items():
-        if kind.lister is not None:  # the chance step (deal) is nobody's move
+        if kind.lister or kind.listing:  # the chance step (deal) is nobody's move
             assert kind.tell is not None and kind.menu is not None, name
     rules = find_variant("paulista")
     play = Action.play(0, "7h")
@@ -85,7 +85,7 @@ def test_every_kind_with_moves_declares_its_payload_to_action() -> None:
     with is a kind Action knows, and Action knows no kind that no module declared."""
     from engine.actions import kinds
 
-    listed = {name for name, kind in KINDS.items() if kind.lister is not None}
+    listed = {name for name, kind in KINDS.items() if kind.lister or kind.listing}
     assert {n for n, k in KINDS.items() if k.payload is not None} == listed
     assert set(kinds()) == listed | {"pass"}  # the pass: a bot's view (M3), raising.py's
 

@@ -74,17 +74,19 @@ def test_every_refusal_of_a_rule_has_its_own_code(variant: str) -> None:
     """Every move of the variant's move table that is refused, in every state of seeded
     matches, is refused with a code (never the catch-all ``illegal``): programs can tell the
     reasons apart without reading the words."""
-    from engine.game import move_table
     from engine.moves.concede import concedes
+    from engine.moves.play import plays
+    from engine.moves.raising import raises
     from engine.shuffle import SplitMix64
 
     seen: set[str] = set()
     for seed in range(3):
         m = Match.new(variant, seed=seed)
-        table = move_table(m.rules)
-        every = [a for row in (*table.play, *table.covered) for a in row]
-        every += [*table.raises.values(), *table.accept, *table.fold,
-                  *(a for pair in table.decide for a in pair), *concedes(m.players)]
+        every = [a for row in (*plays(m).face_up, *plays(m).covered) for a in row]
+        n = range(m.players)
+        every += [*raises(m).moves.values(), *(Action.accept(s) for s in n),
+                  *(Action.fold(s) for s in n),
+                  *(Action.decide(s, p) for s in n for p in (True, False)), *concedes(m.players)]
         choose = SplitMix64(seed)
         while not m.is_over:
             legal = m.legal_actions()

@@ -23,6 +23,7 @@ from engine.actions import Action
 from engine.game import Match
 from engine.moves import PHASES
 from engine.moves.names import PLAY_KIND, RAISE_KIND
+from engine.moves.raising import raises_any_time
 from engine.observation import Observation, blind_places
 from engine.rules import Rules
 from engine.shuffle import MASK64, SplitMix64
@@ -311,7 +312,7 @@ def out_of_turn_raise(match: Match, bots: Mapping[int, Bot] | Sequence[Bot],
     (a replay stops at the seat whose raise it reads). The first raise chosen is returned (the
     caller applies it), or ``None`` when every seat passed. Deterministic: the same match and
     bots give the same answer."""
-    if match.state != PLAY or not match.move_table.any_time or match.special:
+    if match.state != PLAY or not raises_any_time(match) or match.special:
         return None
     n = match.players
     turn = match.turn

@@ -44,6 +44,7 @@ from engine.bots.winchance import win_chance
 from engine.errors import IllegalMoveError
 from engine.game import Match
 from engine.moves.names import CONCEDE_KIND, FOLD_KIND, PLAY_KIND
+from engine.moves.raising import raises_any_time
 from engine.position import build
 from engine.rules import Rules
 from engine.sidebets import BetState
@@ -178,7 +179,7 @@ class Solver:
         return rank
 
     def _offers(self, m: Match) -> bool:
-        return m.move_table.any_time and not m.special
+        return raises_any_time(m) and not m.special
 
     def _key(self, m: Match, offer: int) -> tuple[object, ...]:
         offered = offer if m.state == PLAY and self._offers(m) else self._players

@@ -27,7 +27,7 @@ from engine.bots.base import Bot, choose_for, next_actor
 from engine.cards import Card
 from engine.errors import IllegalMoveError
 from engine.game import Checkpoint, Match
-from engine.moves import KINDS, PHASES
+from engine.moves import PHASES
 from engine.moves.names import PLAY_KIND
 from engine.state import DEAL, MATCH_OVER, PLAY
 from engine.view import Moves
@@ -57,7 +57,9 @@ def play_out(m: Match, policy: Sequence[Bot], events: list[Checkpoint] | None = 
     ``policy`` (a bot per seat); the checkpoints go to ``events`` if given. The next hand's
     first move (a cut) is not played."""
     table = m.move_table
-    plays = _PLAYS if cards and _PLAYS in table.listers.get(PLAY, ()) else None
+    plays = table.lister_of.get(PLAY_KIND) if cards else None  # the play kind's, as listed
+    if plays not in table.listers.get(PLAY, ()):
+        plays = None
     stops = _stops(m)
     while (state := m.state) not in stops:
         if state == PLAY and cards:
@@ -90,10 +92,6 @@ def hand_over(m: Match) -> bool:
     """Whether ``m``'s hand is played out (a playout stops there): a deal or the next hand's
     first move awaited, or the match over."""
     return m.state in _stops(m)
-
-
-#: The ``play`` kind's lister: the plays of the seat whose card is awaited.
-_PLAYS = KINDS[PLAY_KIND].lister
 
 
 def _opens(state: str) -> bool:

@@ -291,7 +291,13 @@ class MoveKind:
     #: hook run; left out (:data:`DERIVED`): after every kind that gives one, in the kinds'
     #: order (:func:`register` derives it).
     order: int = DERIVED
-    lister: Lister | None = None  # None: the chance step (deal), not listed
+    lister: Lister | None = None  # None, and no listing: the chance step (deal), not listed
+    #: ``table(rules)``: the kind's own table of a variant (its moves made once, what it
+    #: reads of the rules precomputed), made with the variant's move table and kept in its
+    #: ``tables`` by the kind's name; ``listing(rules, table)``: the kind's lister in the
+    #: variant, made then too (a closure over its table), in place of ``lister``.
+    table: Callable[[Rules], Any] | None = None
+    listing: Callable[[Rules, Any], Lister] | None = None
     enabled: Callable[[Rules], bool] = lambda rules: True
     #: Why a move of the kind is refused in a state with no trigger for it, by
     #: :class:`~engine.state.Phase` (``None``: any other).
@@ -547,6 +553,15 @@ def last_hand_hidden(rules: Rules) -> bool:
     observation (:attr:`MoveKind.hides_last_hand`): what the observation's ``last_hand``
     reads (:func:`engine.observation.last_hand_view`)."""
     return any(hides(rules) for hides in _HIDES_LAST)
+
+
+def kind_tables(rules: Rules) -> tuple[dict[str, Any], dict[str, Lister]]:
+    """The kinds' own tables of the variant (:attr:`MoveKind.table`) and each listed kind's
+    lister there (its ``listing`` made with its table, else its ``lister``), by kind name."""
+    tables = {k.name: k.table(rules) for k in KINDS.values() if k.table is not None}
+    made = {k.name: k.lister if k.listing is None else k.listing(rules, tables.get(k.name))
+            for k in KINDS.values()}
+    return tables, {name: lister for name, lister in made.items() if lister is not None}
 
 
 def hand_end_hooks(rules: Rules) -> tuple[HandEnd, ...]:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.actions import Action
 from engine.i18n import _, mark, person
 from engine.moves import (
+    Lister,
     MoveKind,
     Waiting,
     Words,
@@ -15,13 +17,14 @@ from engine.moves import (
     register,
     said_told,
 )
-from engine.moves.answers import judge_answer, may_answer
+from engine.moves.answers import answer_lister, judge_answer, may_answer
+from engine.moves.names import ACCEPT_KIND
 from engine.moves.outcome import accept_pending
 from engine.payload import LogEvent, Payload
 from engine.state import Phase
 
 if TYPE_CHECKING:
-    from engine.actions import Action
+    from engine.rules import Rules
     from engine.ruling import Ruling
     from engine.view import MatchView
 
@@ -34,9 +37,8 @@ def _effect(move: Action, r: Ruling) -> None:
         hand.refused = ()  # a partner's accept overrules a fold (betting.refusal: whole_team)
 
 
-def _lister(m: MatchView, seat: int | None, out: list[Action]) -> None:
-    if seat is not None:  # a seat that may answer (C9 and its house rules: answers.py)
-        out.append(m.move_table.accept[seat])
+def _listing(rules: Rules, table: None) -> Lister:
+    return answer_lister(ACCEPT_KIND, rules)
 
 
 def _answerers(m: MatchView) -> list[int]:
@@ -68,7 +70,7 @@ def _told(a: Action, w: Words) -> str:
 
 KIND = register(MoveKind(
     name="accept", tell=_tell, menu=_menu, order=2, judge=judge_answer, effect=_effect,
-    lister=_lister,
+    listing=_listing,
     transitions=lambda rules: move_transitions("accept", Phase.ANSWER, Phase.PLAY, ends=False),
     enabled=has_ladder, payload=Payload(),
     log=LogEvent(place=3,

@@ -14,17 +14,29 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.actions import Action
 from engine.errors import Why
 from engine.moves.scoring import end_hand
 
 if TYPE_CHECKING:
-    from engine.actions import Action
     from engine.rules import Rules
     from engine.ruling import Ruling
-    from engine.view import MatchView
+    from engine.view import Lister, MatchView
 
 #: ``betting.answered_by`` as C9 pins it: any player of the challenged team answers.
 PINNED = "challenged_team"
+
+
+def answer_lister(kind: str, rules: Rules) -> Lister:
+    """The lister of an answer of the ``kind`` (accept, fold) in the variant: the move of the
+    seat asked, one that may answer (C9 and its house rules), over every seat's made once."""
+    moves = [Action(kind, s) for s in range(rules.players)]
+
+    def lister(m: MatchView, seat: int | None, out: list[Action]) -> None:
+        if seat is not None:  # a seat that may answer (answering_seats)
+            out.append(moves[seat])
+
+    return lister
 
 
 def judge_answer(m: MatchView, a: Action, r: Ruling) -> str | None:

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine.actions import Action
 from engine.errors import Why
 from engine.i18n import _, person
 from engine.moves import (
     FOLD_WORDS,
+    Lister,
     MoveKind,
     Waiting,
     Words,
@@ -19,6 +21,7 @@ from engine.moves import (
     said_told,
 )
 from engine.moves.deal import has_decision
+from engine.moves.names import DECIDE_KIND
 from engine.moves.outcome import conclude, other_team
 from engine.moves.scoring import end_hand
 from engine.payload import Choice, LogEvent, Payload
@@ -26,7 +29,6 @@ from engine.ruling import Ruling
 from engine.state import DECIDE, Phase
 
 if TYPE_CHECKING:
-    from engine.actions import Action
     from engine.rules import Rules
     from engine.view import MatchView
 
@@ -55,15 +57,22 @@ def _effect(move: Action, r: Ruling) -> None:
         end_hand(r.model, r)
 
 
-def _lister(m: MatchView, seat: int | None, out: list[Action]) -> None:
-    moves = m.move_table
-    hand = m.hand
-    team_of = m.rules.team_of
-    team, decider = hand.special_team, hand.decider
-    for s in range(moves.players):
-        if team_of[s] == team and (decider is None or s == decider) and (
-                seat is None or seat == s):
-            out.extend(moves.decide[s])
+def _listing(rules: Rules, table: None) -> Lister:
+    """The decide kind's lister in the variant, over every seat's two decisions made once."""
+    decisions = [(Action(DECIDE_KIND, s, play_on=True), Action(DECIDE_KIND, s, play_on=False))
+                 for s in range(rules.players)]
+    players = rules.players
+
+    def lister(m: MatchView, seat: int | None, out: list[Action]) -> None:
+        hand = m.hand
+        team_of = m.rules.team_of
+        team, decider = hand.special_team, hand.decider
+        for s in range(players):
+            if team_of[s] == team and (decider is None or s == decider) and (
+                    seat is None or seat == s):
+                out.extend(decisions[s])
+
+    return lister
 
 
 def _deciders(m: MatchView) -> list[int]:
@@ -116,7 +125,7 @@ def _told(a: Action, w: Words) -> str:
 
 
 KIND = register(MoveKind(
-    name="decide", tell=_tell, menu=_menu, order=0, judge=_judge, effect=_effect, lister=_lister,
+    name="decide", tell=_tell, menu=_menu, order=0, judge=_judge, effect=_effect, listing=_listing,
     transitions=_transitions, enabled=has_decision,
     payload=Payload((Choice("play", yes="play", no="fold",
                             doc="true to play the hand, false to fold it."),)),

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine.actions import Action
 from engine.i18n import _, person
 from engine.moves import (
     FOLD_WORDS,
+    Lister,
     MoveKind,
     Words,
     has_ladder,
@@ -22,14 +24,14 @@ from engine.moves import (
     register,
     said_told,
 )
-from engine.moves.answers import judge_answer, refuse
+from engine.moves.answers import answer_lister, judge_answer, refuse
+from engine.moves.names import FOLD_KIND
 from engine.moves.outcome import conclude
 from engine.payload import LogEvent, Payload
 from engine.ruling import Ruling
 from engine.state import Phase
 
 if TYPE_CHECKING:
-    from engine.actions import Action
     from engine.rules import Rules
     from engine.view import MatchView
 
@@ -59,9 +61,8 @@ def _effect(move: Action, r: Ruling) -> None:
         m.hand.refused += (move.seat,)
 
 
-def _lister(m: MatchView, seat: int | None, out: list[Action]) -> None:
-    if seat is not None:  # a seat that may answer (C9 and its house rules: answers.py)
-        out.append(m.move_table.fold[seat])
+def _listing(rules: Rules, table: None) -> Lister:
+    return answer_lister(FOLD_KIND, rules)
 
 
 def _transitions(rules: Rules) -> list[dict[str, Any]]:
@@ -86,7 +87,7 @@ def _told(a: Action, w: Words) -> str:
 
 
 KIND = register(MoveKind(
-    name="fold", tell=_tell, menu=_menu, order=3, judge=_judge, effect=_effect, lister=_lister,
+    name="fold", tell=_tell, menu=_menu, order=3, judge=_judge, effect=_effect, listing=_listing,
     transitions=_transitions,
     enabled=has_ladder, payload=Payload(),
     log=LogEvent(place=4,

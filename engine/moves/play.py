@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from engine.cards import COBERTA, Card, card_name
+from engine.actions import Action
+from engine.cards import CARD_CODES, COBERTA, Card, card_name
 from engine.errors import PositionError, Why
 from engine.i18n import _, person
-from engine.moves import KindState, MoveKind, Waiting, Words, move_transitions, register
+from engine.moves import KindState, Lister, MoveKind, Waiting, Words, move_transitions, register
+from engine.moves.names import PLAY_KIND
 from engine.moves.outcome import conclude, hand_result
 from engine.moves.scoring import end_hand
 from engine.payload import CardField, Flag, LogEvent, Payload
@@ -18,7 +20,6 @@ from engine.ruling import Ruling, round_result
 from engine.state import Phase, Ruled, set_own
 
 if TYPE_CHECKING:
-    from engine.actions import Action
     from engine.rules import Rules
     from engine.view import MatchView
 
@@ -91,13 +92,13 @@ def _judge(m: MatchView, a: Action, r: Ruling) -> str | None:
                        f"covered cards only from round {rules.covered_from_round} (P7)")
         if bound is not None:
             return Why("bound_card_covered", "a card shown with a raise cannot be covered (M4)")
-    moves = m.move_table
-    if moves.constrained:
+    table: Plays = m.move_table.tables[PLAY_KIND]
+    if table.constrained:
         why = _constraints(m, seat, card, covered, bound)
         if why is not None:
             return why
     cards = rnd.cards
-    if len(cards) + 1 < moves.players:
+    if len(cards) + 1 < m.move_table.players:
         return None
     # The card completes the round (C5, C6, P7).
     winner, leader = round_outcome(m, (*cards, (seat, card, covered)), rnd.leader)
@@ -140,26 +141,57 @@ def _effect(a: Action, r: Ruling) -> None:
         rnd.leader = rnd.turn = leader
 
 
-def _lister(m: MatchView, seat: int | None, out: list[Action]) -> None:
-    rnd = m.round
-    t = rnd.turn
-    if seat is None or seat == t:
-        moves = m.move_table
-        hand = m.hand
-        bound = hand.bound[t]
-        row = moves.play[t]
-        if bound is not None:
-            out.append(row[bound])
-        elif moves.constrained:
-            _constrained_plays(m, t, row, out)
-        else:
-            cards = hand.hands[t]
-            for c in cards:  # a plain loop: cheaper than a comprehension or map for 3 cards
-                out.append(row[c])
-            if rnd.number >= moves.covered_from:
-                row = moves.covered[t]
-                for c in cards:
+class Plays:
+    """The play kind's table of a variant (``MoveKind.table``): every play, made once, and
+    what its judge and lister read of the rules."""
+
+    __slots__ = ("face_up", "covered", "covered_from", "constrained")
+
+    def __init__(self, rules: Rules) -> None:
+        n = rules.players
+        self.face_up = [[Action(PLAY_KIND, s, c) for c in range(CARD_CODES)] for s in range(n)]
+        self.covered = [[Action(PLAY_KIND, s, c, True) for c in range(CARD_CODES)]
+                        for s in range(n)]
+        # P7: the 0-based round from which a card may be covered (never, without covered cards)
+        self.covered_from = rules.covered_from_round - 1 if rules.covered_allowed else 99
+        #: Whether a play constraint of the ``play`` block applies to cards (P7, C7 house)
+        self.constrained = (rules.leader_face_up or rules.no_cover_after_tie
+                            or rules.no_cover_after_partner
+                            or rules.highest_after_tied_first or rules.raiser_must_kill)
+
+
+def plays(m: MatchView) -> Plays:
+    """The variant's plays (its :class:`Plays`)."""
+    table: Plays = m.move_table.tables[PLAY_KIND]
+    return table
+
+
+def _listing(rules: Rules, table: Plays) -> Lister:
+    """The play kind's lister in the variant: the plays of the seat whose card is awaited."""
+    face_up, covered, covered_from = table.face_up, table.covered, table.covered_from
+    constrained = table.constrained
+
+    def lister(m: MatchView, seat: int | None, out: list[Action]) -> None:
+        rnd = m.round
+        t = rnd.turn
+        if seat is None or seat == t:
+            hand = m.hand
+            bound = hand.bound[t]
+            row = face_up[t]
+            if bound is not None:
+                out.append(row[bound])
+            elif constrained:
+                _constrained_plays(m, t, row, out)
+            else:
+                cards = hand.hands[t]
+                for c in cards:  # a plain loop: cheaper than a comprehension or map for 3 cards
                     out.append(row[c])
+                if rnd.number >= covered_from:
+                    row = covered[t]
+                    for c in cards:
+                        out.append(row[c])
+
+    return lister
 
 
 def _constraints(m: MatchView, seat: int, card: int, covered: bool,
@@ -208,9 +240,9 @@ def _constrained_plays(m: MatchView, t: int, row: list[Action], out: list[Action
             out.extend([row[c] for c in cards if c in killers])
             return
     out.extend([row[c] for c in cards])
-    moves = m.move_table
-    if rnd.number >= moves.covered_from and _no_cover(m) is None:
-        row = moves.covered[t]
+    table = plays(m)
+    if rnd.number >= table.covered_from and _no_cover(m) is None:
+        row = table.covered[t]
         out.extend([row[c] for c in cards])
 
 
@@ -380,8 +412,8 @@ STATE = KindState(MUST_KILL, lambda rules: rules.raiser_must_kill, (), check=_ch
 
 
 KIND = register(MoveKind(
-    name="play", tell=_tell, menu=_menu, order=1, judge=_judge, effect=_effect, lister=_lister,
-    transitions=_transitions,
+    name="play", tell=_tell, menu=_menu, order=1, judge=_judge, effect=_effect, table=Plays,
+    listing=_listing, transitions=_transitions,
     payload=Payload((CardField(), Flag(doc="Face down (P7); default false.")),
                     view_factory="play_at"),
     log=LogEvent(place=1,

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.actions import declare
-from engine.cards import card_name
+from engine.actions import Action, declare
+from engine.cards import Card, card_name
 from engine.errors import Why
 from engine.i18n import _, person
-from engine.moves import MoveKind, Words, has_ladder, move_transitions, register
+from engine.moves import Lister, MoveKind, Words, has_ladder, move_transitions, register
 from engine.moves.answers import who_answers
 from engine.moves.deal import has_decision
+from engine.moves.names import RAISE_KIND
 from engine.moves.obligations import named_cards, refused
 from engine.moves.outcome import accept_pending, conclude, other_team
 from engine.moves.play import MUST_KILL, beats_table, kill_target
@@ -23,7 +24,6 @@ from engine.ruling import Ruling
 from engine.state import ANSWER, DECIDE, NORMAL, PLAY, Phase, set_own
 
 if TYPE_CHECKING:
-    from engine.actions import Action
     from engine.rules import Rules
     from engine.view import MatchView
 
@@ -130,54 +130,100 @@ def _effect(a: Any, r: Ruling) -> None:
             set_own(hand, MUST_KILL, (*killers, seat))
 
 
-def _lister(m: MatchView, seat: int | None, out: list[Action]) -> None:
-    """Raises in a normal hand, or a special hand that allows them (those a special hand
-    penalises are never offered); none where winning the hand at its value already wins the
-    game, in a variant that forbids those (``betting.no_raise_when_winning``)."""
-    hand = m.hand
-    if hand.special != NORMAL and (hand.rule.raises != "allowed"  # type: ignore[union-attr]
-                                   or m.state == DECIDE):
-        return
-    if m.move_table.limited:
-        cap = raise_cap(m)
-        if cap is not None and m.move_table.next_value.get(
-                hand.pending[1] if m.state == ANSWER else hand.value,  # type: ignore[index]
-                cap + 1) > cap:
+class Raises:
+    """The raise kind's table of a variant (``MoveKind.table``): every raise, made once, and
+    what its judge and lister read of the rules."""
+
+    __slots__ = ("moves", "next_value", "winning", "any_time", "limited", "plain")
+
+    def __init__(self, rules: Rules) -> None:
+        n = rules.players
+        cards: list[Card | None] = list(rules.deck) if rules.name_card else [None]
+        #: Every raise, by seat, value and named card.
+        self.moves = {(s, step.value, c): Action(RAISE_KIND, s, c, False, step.value)
+                      for s in range(n) for step in rules.ladder for c in cards}
+        values = [rules.initial_value, *(step.value for step in rules.ladder)]
+        # C8: the only raise from each value is to the next step (none at the top)
+        self.next_value = dict(zip(values, values[1:], strict=False))
+        for special in rules.special_hands:  # a special hand that allows raises: its next step
+            step = rules.next_step(special.value)
+            if special.raises == "allowed" and step is not None:
+                self.next_value.setdefault(special.value, step.value)
+        #: The target no raise may reach from (betting.no_raise_when_winning), or None.
+        self.winning = rules.target if rules.no_raise_when_winning else None
+        self.any_time = rules.raise_timing == "any_time"
+        #: Whether the trailing team's need caps the raises (betting.raise_limit).
+        self.limited = rules.block("betting")["raise_limit"] != "none"
+        #: Raises on one's own turn naming no card, with no house limit on who may raise
+        #: (no_raise_when_winning, raiser_must_beat): the raise lister's usual case, inline.
+        self.plain = (not self.any_time and not rules.name_card and self.winning is None
+                      and not rules.raiser_must_beat)
+
+
+def raises(m: MatchView) -> Raises:
+    """The variant's raises (its :class:`Raises`)."""
+    table: Raises = m.move_table.tables[RAISE_KIND]
+    return table
+
+
+def raises_any_time(m: MatchView) -> bool:
+    """Whether anyone may raise while a card is awaited in ``m``'s variant (P4, M3:
+    ``betting.raise_timing: any_time``): what drivers read to offer raises out of turn."""
+    return raises(m).any_time
+
+
+def _listing(rules: Rules, table: Raises) -> Lister:
+    """The raise kind's lister in the variant: raises in a normal hand, or a special hand
+    that allows them (those a special hand penalises are never offered); none where winning
+    the hand at its value already wins the game, in a variant that forbids those
+    (``betting.no_raise_when_winning``)."""
+    moves, next_value, winning = table.moves, table.next_value, table.winning
+    any_time, limited, plain, players = table.any_time, table.limited, table.plain, rules.players
+
+    def lister(m: MatchView, seat: int | None, out: list[Action]) -> None:
+        hand = m.hand
+        if hand.special != NORMAL and (hand.rule.raises != "allowed"  # type: ignore[union-attr]
+                                       or m.state == DECIDE):
             return
-    moves = m.move_table
-    if m.state == ANSWER:
-        pending = hand.pending
-        assert pending is not None and seat is not None
-        value = moves.next_value.get(pending[1])
-        winning = moves.winning  # None, or the target that no raise may be made from
-        if value is not None and (  # seat: one that may answer (answers.py)
-                winning is None or m.score[m.rules.team_of[seat]] + pending[1] < winning):
-            _raises(m, seat, value, out)
-        return
-    value = moves.next_value.get(hand.value)
-    if value is None:
-        return
-    if moves.plain_raises:  # on one's own turn, no card named, no house limit (P4, C10)
-        t = m.round.turn
-        if (seat is None or seat == t) and m.rules.team_of[t] != hand.last_raise_team:
-            out.append(moves.raises[t, value, None])
-        return
-    winning = moves.winning
-    team_of = m.rules.team_of
-    if winning is not None:
-        score = m.score
-        base = hand.value
-    if moves.any_time:
-        team = hand.last_raise_team
-        for s in range(moves.players):
-            if (seat is None or seat == s) and team_of[s] != team and (
-                    winning is None or score[team_of[s]] + base < winning):
-                _raises(m, s, value, out)
-    else:
-        t = m.round.turn
-        if (seat is None or seat == t) and team_of[t] != hand.last_raise_team and (
-                winning is None or score[team_of[t]] + base < winning):
-            _raises(m, t, value, out)
+        if limited:
+            cap = raise_cap(m)
+            if cap is not None and next_value.get(
+                    hand.pending[1] if m.state == ANSWER else hand.value,  # type: ignore[index]
+                    cap + 1) > cap:
+                return
+        if m.state == ANSWER:
+            pending = hand.pending
+            assert pending is not None and seat is not None
+            value = next_value.get(pending[1])
+            if value is not None and (  # seat: one that may answer (answers.py)
+                    winning is None or m.score[m.rules.team_of[seat]] + pending[1] < winning):
+                _raises(m, moves, seat, value, out)
+            return
+        value = next_value.get(hand.value)
+        if value is None:
+            return
+        if plain:  # on one's own turn, no card named, no house limit (P4, C10)
+            t = m.round.turn
+            if (seat is None or seat == t) and m.rules.team_of[t] != hand.last_raise_team:
+                out.append(moves[t, value, None])
+            return
+        team_of = m.rules.team_of
+        if winning is not None:
+            score = m.score
+            base = hand.value
+        if any_time:
+            team = hand.last_raise_team
+            for s in range(players):
+                if (seat is None or seat == s) and team_of[s] != team and (
+                        winning is None or score[team_of[s]] + base < winning):
+                    _raises(m, moves, s, value, out)
+        else:
+            t = m.round.turn
+            if (seat is None or seat == t) and team_of[t] != hand.last_raise_team and (
+                    winning is None or score[team_of[t]] + base < winning):
+                _raises(m, moves, t, value, out)
+
+    return lister
 
 
 def raise_cap(m: MatchView) -> int | None:
@@ -192,7 +238,7 @@ def raise_cap(m: MatchView) -> int | None:
     >>> raise_cap(m)
     9
     """
-    if not m.move_table.limited:
+    if not raises(m).limited:
         return None
     rules = m.rules
     need = rules.target - min(m.score)
@@ -200,11 +246,11 @@ def raise_cap(m: MatchView) -> int | None:
     return next((v for v in values if v >= need), values[-1])
 
 
-def _raises(m: MatchView, seat: int, value: int, out: list[Action]) -> None:
+def _raises(m: MatchView, table: dict[tuple[int, int, Card | None], Action], seat: int,
+            value: int, out: list[Action]) -> None:
     rules = m.rules
     if rules.raiser_must_beat and not beats_table(m, seat):
         return
-    table = m.move_table.raises
     if not rules.name_card:
         out.append(table[seat, value, None])
         return
@@ -277,8 +323,8 @@ def _told(a: Action, w: Words) -> str:
 
 
 KIND = register(MoveKind(
-    name="raise", tell=_tell, menu=_menu, order=4, judge=_judge, effect=_effect, lister=_lister,
-    transitions=_transitions, payload=Payload((
+    name="raise", tell=_tell, menu=_menu, order=4, judge=_judge, effect=_effect, table=Raises,
+    listing=_listing, transitions=_transitions, payload=Payload((
         Number(minimum=1, doc="The new value of the hand: 3, 6, 9, 12 ..."),
         CardField(required=False, doc="The card the raiser names (variants with M4).")),
         factory="raise_to"),

@@ -40,6 +40,7 @@ from engine.game import Match
 from engine.i18n import MARKS, _
 from engine.logformat import Recorder, dumps_event
 from engine.moves.names import PLAY_KIND, RAISE_KIND
+from engine.moves.raising import raises_any_time
 from engine.observation import Observation, to_json
 from engine.payload import NotationError
 from engine.refusals import refusal
@@ -313,7 +314,7 @@ class Table:
         """Offer the people present a raise out of turn before a bot's card (M3), once a
         position; whether anyone was offered it."""
         m = self.match
-        if not m.move_table.any_time or m.state != PLAY or self.offered_at == self.moves:
+        if not raises_any_time(m) or m.state != PLAY or self.offered_at == self.moves:
             return False
         self.offered_at = self.moves
         self.offers = {s for s in self.hashes if s not in self.standins

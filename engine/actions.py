@@ -41,12 +41,22 @@ class _Spec:
 
 #: The declared kinds, by name, in declaration order.
 _SPECS: dict[str, _Spec] = {}
+#: The kind of each factory of moves offered as Action's, by the factory's name (:func:`declare`).
+_FACTORIES: dict[str, str] = {}
 
 
 def declare(kind: str, payload: Payload) -> None:
     """Declare the payload of a kind of move (a kind's module does it, through
     :func:`engine.moves.register`); Action's checks, log event, notation and ``repr`` of the
-    kind are derived here, once."""
+    kind are derived here, once, and the kind's factories (``payload.factories``, functions
+    of its module) are offered as Action's: ``Action.play(1, "4c")`` is
+    :func:`engine.moves.play.play`. A factory takes its fields as ``Any``: compiled (the
+    kinds' modules are, build_native.py), a typed parameter would refuse a wrong type with
+    mypyc's own ``TypeError``; Action's checks say what is wrong, in the same words both ways."""
+    for factory in payload.factories:
+        name = factory.__name__
+        if name in vars(Action) and _FACTORIES.get(name) != kind:
+            raise ValueError(f"the {kind} kind's factory {name!r} is already Action's")
     fields = {f.slot: f for f in payload.fields}
     checks: list[tuple[str, Callable[[Any], bool]]] = []
     for slot, default in SLOTS.items():
@@ -58,6 +68,9 @@ def declare(kind: str, payload: Payload) -> None:
     card = fields.get("card")
     _SPECS[kind] = _Spec(payload, tuple(checks), card if isinstance(card, CardField) else None,
                          "call" in fields, payload.want)
+    for factory in payload.factories:  # the kind's own, offered as Action.<name>
+        _FACTORIES[factory.__name__] = kind
+        setattr(Action, factory.__name__, staticmethod(factory))
 
 
 def _is_none(value: Any) -> bool:
@@ -79,14 +92,16 @@ def _not_a_move(kind: object) -> ValueError:
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """One player's move. Build it with the class methods: :meth:`play`, :meth:`raise_to`,
-    :meth:`accept`, :meth:`fold`, :meth:`decide`, :meth:`concede`, ..., with :meth:`of` (any
-    kind, its fields by their log keys) or from its text with :meth:`parse`.
+    """One player's move. Build it with its kind's factories, which each kind's module
+    declares and Action offers by name once the kinds are loaded (``Action.play``,
+    ``Action.raise_to``, ``Action.accept``, ``Action.fold``, ``Action.decide``,
+    ``Action.concede``, ...: :func:`declare`), with :meth:`of` (any kind, its fields by their
+    log keys) or from its text with :meth:`parse`.
 
     Two more exist only in what a bot is given (:func:`engine.bots.choose_for`), never in a
-    log or :meth:`Match.apply`: a move by hand position (:meth:`play_at`, in a blind hand, P6,
-    where the seat cannot see its cards) and :meth:`pass_`, declining an offer to raise out of
-    turn (M3)."""
+    log or :meth:`Match.apply`: a move by hand position (``Action.play_at``, in a blind hand,
+    P6, where the seat cannot see its cards) and ``Action.pass_``, declining an offer to
+    raise out of turn (M3)."""
 
     kind: Kind
     seat: int
@@ -131,74 +146,6 @@ class Action:
             raise ValueError(f"a {kind} move takes {spec.want}; found card={card!r}, "
                              f"covered={self.covered!r}, value={self.value!r}, "
                              f"play_on={self.play_on!r}")
-
-    @classmethod
-    def play(cls, seat: int, card: Card | str, covered: bool = False) -> Action:
-        """Play a card (face down when ``covered``, P7)."""
-        return cls("play", seat, _card(card), covered)
-
-    @classmethod
-    def raise_to(cls, seat: int, value: int, card: Card | str | None = None) -> Action:
-        """Raise the hand to ``value``, naming ``card`` where the variant asks (M4)."""
-        return cls("raise", seat, None if card is None else _card(card), False, value)
-
-    @classmethod
-    def accept(cls, seat: int) -> Action:
-        """Accept the pending raise (C9)."""
-        return cls("accept", seat)
-
-    @classmethod
-    def fold(cls, seat: int) -> Action:
-        """Refuse the pending raise: the raising team wins the hand (C9)."""
-        return cls("fold", seat)
-
-    @classmethod
-    def decide(cls, seat: int, play: bool) -> Action:
-        """Play (``True``) or fold a mão de dez / mão de 11 with a decision (M5)."""
-        return cls("decide", seat, play_on=play)
-
-    @classmethod
-    def concede(cls, seat: int) -> Action:
-        """Give up the hand (*correr*, a house rule): the other team scores its value."""
-        return cls("concede", seat)
-
-    @classmethod
-    def envido(cls, seat: int, call: str) -> Action:
-        """Call a side bet, or raise its chain (G27): ``call`` as players say it."""
-        return cls("envido", seat, call=call)
-
-    @classmethod
-    def flor(cls, seat: int, call: str) -> Action:
-        """Sing a flor, or choose or raise in a contested flor (G35-G39): ``call`` as players
-        say it (flor, contra-flor, contra-flor ao resto, com flor me achico)."""
-        return cls("flor", seat, call=call)
-
-    @classmethod
-    def quero(cls, seat: int) -> Action:
-        """Accept the pending side bet's call (G27, G30)."""
-        return cls("quero", seat)
-
-    @classmethod
-    def nao_quero(cls, seat: int) -> Action:
-        """Refuse the pending side bet's call: its caller's team scores the refusal (G28)."""
-        return cls("nao_quero", seat)
-
-    @classmethod
-    def cut(cls, seat: int, choice: str) -> Action:
-        """The cutter's choice before the deal (a house rule, catalogue #36): ``seco``, ``burn``,
-        ``bottom``, ``partner`` or ``sobe`` (:mod:`engine.moves.cut`)."""
-        return cls("cut", seat, call=choice)
-
-    @classmethod
-    def play_at(cls, seat: int, position: int, covered: bool = False) -> Action:
-        """A bot's view of a play in a blind hand (P6): the card at ``position`` (0-based) of
-        the seat's hand, unseen. :func:`engine.bots.choose_for` turns it into the real move."""
-        return cls("play", seat, None, covered, position=position)
-
-    @classmethod
-    def pass_(cls, seat: int) -> Action:
-        """A bot's answer to an offer to raise out of turn (M3): no raise."""
-        return cls("pass", seat)
 
     @classmethod
     def of(cls, kind: str, seat: int, **fields: Any) -> Action:
@@ -291,7 +238,7 @@ class Action:
 
     def __repr__(self) -> str:
         payload = _SPECS[self.kind].payload
-        factory = payload.factory or self.kind
+        factory = payload.factories[0].__name__ if payload.factories else None
         if self.position is not None:
             if payload.view_factory is None:  # the constructor, with what is set
                 set_ = [f"{slot}={getattr(self, slot)!r}" for slot, default in SLOTS.items()
@@ -300,7 +247,7 @@ class Action:
                                   f"position={self.position}"])
                 return f"Action({args})"
             factory = payload.view_factory
-        if not hasattr(Action, factory):  # a kind with no factory here: Action.of, by log keys
+        if factory is None:  # a kind with no factory: Action.of, by log keys
             ev = self.to_event()
             named = [f"{k}={v!r}" for k, v in ev.items() if k not in ("event", "seat")]
             return f"Action.of({', '.join([repr(self.kind), str(self.seat), *named])})"
@@ -324,8 +271,8 @@ class Deal:
         >>> Deal.of(0, [["4c", "7h", "As"], ["3d", "2d", "Kd"]], None).hands[0]
         (3, 32, 39)
         """
-        return cls(dealer, tuple(tuple(_card(c) for c in h) for h in hands),
-                   None if vira is None else _card(vira))
+        return cls(dealer, tuple(tuple(as_card(c) for c in h) for h in hands),
+                   None if vira is None else as_card(vira))
 
     def to_event(self) -> dict[str, Any]:
         ev: dict[str, Any] = {"event": "deal", "dealer": self.dealer,
@@ -340,5 +287,6 @@ class Deal:
         return f"deal dealer {self.dealer}: {hands}{vira}"
 
 
-def _card(card: Card | str) -> Card:
+def as_card(card: Card | str) -> Card:
+    """A card given by its code or its name (``'4c'``), as its code."""
     return parse_card(card) if isinstance(card, str) else card

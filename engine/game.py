@@ -64,6 +64,7 @@ from engine.moves.answers import answering_seats
 from engine.moves.deal import seeded as seeded_deal
 from engine.moves.draw import draw_first_dealer
 from engine.moves.names import DEAL_KIND
+from engine.moves.play import play
 from engine.moves.scoring import new_hand
 from engine.observation import Observation, blind_places, observe
 from engine.rules import Rules
@@ -527,7 +528,7 @@ class Match(MatchView):
     def play_by_position(self, seat: int, position: int, covered: bool = False) -> Action:
         """The move of a blind hand (P6): play the card at ``position`` (0-based) of the hand,
         among the cards held (or as dealt, house rule ``play.blind_places: dealt``)."""
-        return Action.play(seat, blind_places(self, seat)[position], covered)
+        return play(seat, blind_places(self, seat)[position], covered)
 
     def __repr__(self) -> str:
         return (f"<Match {self.rules.name} {self.state} hand {self.hand_number} "

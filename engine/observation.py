@@ -24,6 +24,7 @@ from engine.moves.bets import Declared as Declared
 from engine.moves.bets import SideBetView as SideBetView
 from engine.moves.bets import side_view
 from engine.moves.names import PLAY_KIND
+from engine.moves.play import play_at
 from engine.schemas import base_schema, inline_refs
 from engine.state import PLAY
 
@@ -231,7 +232,7 @@ def _blind_view(action: Action, places: Sequence[Card]) -> Action:
     ``places`` (:func:`blind_places`)."""
     if action.kind == PLAY_KIND:
         assert action.card is not None
-        return Action.play_at(action.seat, places.index(action.card), action.covered)
+        return play_at(action.seat, places.index(action.card), action.covered)
     return action
 
 

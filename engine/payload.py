@@ -17,7 +17,7 @@ Action.play(1, '4c', covered=True)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
@@ -360,13 +360,14 @@ class LogEvent:
 @dataclass(frozen=True)
 class Payload:
     """A kind's payload: its ``fields`` in the order the log, the notation and the factory
-    take them; ``factory``: the :class:`~engine.actions.Action` class method its ``repr``
-    writes (``None``: the kind's name); ``view_factory``: the one of a bot's view of a blind
-    hand (a card by position, P6; ``None``: the constructor); ``logged=False``: a bot's view of
-    a move only, never in a log (a pass, M3)."""
+    take them; ``factories``: the kind's functions that build its moves, offered as
+    :class:`~engine.actions.Action`'s by their names (``Action.play``), the first the one its
+    ``repr`` writes (none: ``Action.of``); ``view_factory``: the name of the one of a bot's
+    view of a blind hand (a card by position, P6; ``None``: the constructor);
+    ``logged=False``: a bot's view of a move only, never in a log (a pass, M3)."""
 
     fields: tuple[Field, ...] = ()
-    factory: str | None = None
+    factories: tuple[Callable[..., Any], ...] = ()
     view_factory: str | None = None
     logged: bool = True
 

@@ -68,3 +68,29 @@ def test_a_kind_without_a_factory_method_writes_its_repr_with_action_of(
     for a in (knock, tap):
         assert eval(repr(a), {"Action": Action}) == a  # noqa: S307 - our own repr
     assert repr(Action.cut(3, "seco")) == "Action.cut(3, 'seco')"  # a factory where there is one
+
+
+def test_a_kinds_factories_are_offered_as_actions_and_clash_with_nothing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kind's module declares its factories (``Payload.factories``), which Action offers by
+    name (``Action.play``) and its ``repr`` writes; one named like Action's own is refused."""
+    from engine.moves.play import play
+
+    assert Action.play is play and Action.play(1, "4c") == Action("play", 1, 3)
+    monkeypatch.setattr(actions, "_SPECS", dict(actions._SPECS))
+    monkeypatch.setattr(actions, "_FACTORIES", dict(actions._FACTORIES))
+
+    def knock(seat: int, choice: str) -> Action:
+        return Action("knock", seat, call=choice)
+
+    def parse(seat: int) -> Action:
+        return Action("knock", seat)
+
+    try:
+        declare("knock", Payload((Word(key="choice", what="a knock"),), factories=(knock,)))
+        assert repr(Action.knock(2, "burn")) == "Action.knock(2, 'burn')"  # type: ignore[attr-defined]
+        with pytest.raises(ValueError, match="factory 'parse' is already Action's"):
+            declare("knock", Payload(factories=(parse,)))
+    finally:
+        delattr(Action, "knock")
+    assert Action.parse("play 1 4c") == Action.play(1, "4c")  # Action's own, untouched

@@ -30,6 +30,7 @@ from engine.bots.base import seat_view
 from engine.game import Checkpoint, Match
 from engine.logread import LogItem, read_log
 from engine.moves.names import CUT_KIND, DEAL_KIND
+from engine.moves.raising import pass_ as no_raise
 from engine.observation import Observation
 from engine.replay import Replayer, Visitor, replay
 from engine.replay.identity import LogDigest
@@ -105,7 +106,7 @@ def _offered(before: Match, action: Action) -> list[Action] | None:
         return None
     legal = before.legal_actions(seat)
     if before.state == PLAY and before.round.turn != seat:
-        legal = [*legal, Action.pass_(seat)]  # a raise out of turn (M3), or not
+        legal = [*legal, no_raise(seat)]  # a raise out of turn (M3), or not
     return legal if len(legal) >= 2 and action in legal else None
 
 

@@ -23,6 +23,7 @@ from engine.actions import Action
 from engine.game import Match
 from engine.moves import PHASES
 from engine.moves.names import PLAY_KIND, RAISE_KIND
+from engine.moves.raising import pass_ as no_raise
 from engine.moves.raising import raises_any_time
 from engine.observation import Observation, blind_places
 from engine.rules import Rules
@@ -323,7 +324,7 @@ def out_of_turn_raise(match: Match, bots: Mapping[int, Bot] | Sequence[Bot],
         elif (bot := bots.get(seat) if isinstance(bots, Mapping) else bots[seat]) is not None:
             raises = match.legal_actions(seat)  # not its turn: its raises only
             if raises:
-                pass_ = Action.pass_(seat)
+                pass_ = no_raise(seat)
                 choice = _real_choice(bot, match, seat, [*raises, pass_])
                 if choice is not pass_:
                     return choice

@@ -29,6 +29,7 @@ from engine.errors import IllegalMoveError
 from engine.game import Checkpoint, Match
 from engine.moves import PHASES
 from engine.moves.names import PLAY_KIND
+from engine.moves.play import play
 from engine.state import DEAL, MATCH_OVER, PLAY
 from engine.view import Moves
 
@@ -108,7 +109,7 @@ def real_move(m: Match, move: Action) -> Action | None:
     if move.position is not None:
         card: Card = m.hand.hands[move.seat][move.position]
         if move.kind == PLAY_KIND:
-            return Action.play(move.seat, card, move.covered)
+            return play(move.seat, card, move.covered)
         return Action(move.kind, move.seat, card, move.covered, move.value)
     return move
 

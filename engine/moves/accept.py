@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action
 from engine.i18n import _, mark, person
@@ -68,11 +68,15 @@ def _told(a: Action, w: Words) -> str:
         f": {worth}" if worth else "")
 
 
+def accept(seat: Any) -> Action:
+    """Accept the pending raise (C9)."""
+    return Action(ACCEPT_KIND, seat)
+
 KIND = register(MoveKind(
     name="accept", tell=_tell, menu=_menu, order=2, judge=judge_answer, effect=_effect,
     listing=_listing,
     transitions=lambda rules: move_transitions("accept", Phase.ANSWER, Phase.PLAY, ends=False),
-    enabled=has_ladder, payload=Payload(),
+    enabled=has_ladder, payload=Payload(factories=(accept,)),
     log=LogEvent(place=3,
                  about="Move: the challenged team accepts the pending raise."),
     # a raise waits for its answer: accept (or fold, or raise back) by the seats that may answer

@@ -68,7 +68,7 @@ if TYPE_CHECKING:
 @cache
 def concedes(players: int) -> tuple[Action, ...]:
     """The concede of each seat (made once per table size, shared like the move table's)."""
-    return tuple(Action.concede(s) for s in range(players))
+    return tuple(concede(s) for s in range(players))
 
 
 def _special_refusal(m: MatchView) -> str | None:
@@ -228,10 +228,14 @@ BLOCK = VariantBlock("concede", checks=_checks, about=(
 })
 
 
+def concede(seat: Any) -> Action:
+    """Give up the hand (*correr*, a house rule): the other team scores its value."""
+    return Action("concede", seat)
+
 KIND = register(MoveKind(
     name="concede", tell=_tell, menu=_menu, order=5, judge=_judge, effect=_effect,
     lister=_lister, transitions=_transitions, enabled=lambda rules: rules.concede,
-    payload=Payload(),
+    payload=Payload(factories=(concede,)),
     log=LogEvent(place=6, version=2, named="a concede move",
                  about=("Move (version 2, variants with concede.allowed): the seat gives up the "
                         "hand (correr) on its turn, or instead of answering a raise where "

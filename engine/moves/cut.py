@@ -368,6 +368,11 @@ BLOCK = VariantBlock("cut", checks=_checks, about=(
 })
 
 
+def cut(seat: Any, choice: Any) -> Action:
+    """The cutter's choice before the deal (a house rule, catalogue #36): ``seco``, ``burn``,
+    ``bottom``, ``partner`` or ``sobe``."""
+    return Action("cut", seat, call=choice)
+
 KIND = register(MoveKind(
     name="cut", tell=_tell, menu=_menu, order=10, judge=_judge, effect=_effect, lister=_lister,
     transitions=_transitions, adjust=_adjust,
@@ -375,7 +380,7 @@ KIND = register(MoveKind(
     payload=Payload((Word(key="choice", what="a cut", doc=(
         "seco (a plain cut), burn (the top card is burnt), bottom (the cutter takes the "
         "bottom card), partner (the bottom card to the cutter's partner), sobe (the pack "
-        "dealt from the bottom up).")),)),
+        "dealt from the bottom up).")),), factories=(cut,)),
     log=LogEvent(place=11, version=2, named="a cut move",
                  about=("Move (version 2, variants with cut.allowed): before the hand's deal the "
                         "cutter (the dealer's previous seat) chooses his cut; with a seed the "

@@ -124,11 +124,16 @@ def _told(a: Action, w: Words) -> str:
                   who=w.who)
 
 
+def decide(seat: Any, play: Any) -> Action:
+    """Play (``True``) or fold a mão de dez / mão de 11 with a decision (M5)."""
+    return Action(DECIDE_KIND, seat, play_on=play)
+
 KIND = register(MoveKind(
     name="decide", tell=_tell, menu=_menu, order=0, judge=_judge, effect=_effect, listing=_listing,
     transitions=_transitions, enabled=has_decision,
     payload=Payload((Choice("play", yes="play", no="fold",
-                            doc="true to play the hand, false to fold it."),)),
+                            doc="true to play the hand, false to fold it."),),
+                    factories=(decide,)),
     log=LogEvent(place=5,
                  about=("Move: the team in a mão de dez / mão de 11 with a decision plays "
                         "(true) or folds (false).")),

@@ -49,7 +49,7 @@ def has_side_bets(rules: Rules) -> bool:
 @cache
 def calls_of(rules: Rules) -> dict[tuple[int, str], Action]:
     """Every call of every seat, made once per variant: (seat, call) -> the move."""
-    return {(s, c): Action.envido(s, c) for s in range(rules.players)
+    return {(s, c): envido(s, c) for s in range(rules.players)
             for bet in rules.side_bets if bet.kind == "envido" for c in bet.calls}
 
 
@@ -239,12 +239,16 @@ def _position_result(m: MatchView, b: BetState) -> tuple[Why, str] | None:
     return None
 
 
+def envido(seat: Any, call: Any) -> Action:
+    """A side bet called, or its chain raised (G27): ``call`` as players say it."""
+    return Action("envido", seat, call=call)
+
 KIND = register(MoveKind(
     name="envido", tell=_tell, menu=_menu, order=6, judge=_judge, effect=_effect,
     lister=_lister, transitions=_transitions, enabled=has_side_bets, hand_end=AT_HAND_END,
     payload=Payload((Text(what="a call (a side bet's call, like 'real envido')",
                           doc=("A call of a side bet, as the variant names it (G27: envido, real "
-                               "envido, falta envido).")),)),
+                               "envido, falta envido).")),), factories=(envido,)),
     log=LogEvent(place=7, version=2, named="a side bet's envido event",
                  about=("Move (version 2, variants with side_bets): the seat starts a side bet "
                         "with one of its calls, or raises the chain of the pending call "

@@ -68,7 +68,7 @@ def songs_of(rules: Rules) -> dict[tuple[int, str], Action]:
     """Every flor call of every seat, made once per variant."""
     i = flor_index(rules)
     calls = rules.side_bets[i].calls if i is not None else ()
-    return {(s, c): Action.flor(s, c) for s in range(rules.players) for c in calls}
+    return {(s, c): flor(s, c) for s in range(rules.players) for c in calls}
 
 
 def record(m: MatchView) -> BetState:
@@ -465,13 +465,19 @@ def _position_fields(b: BetState, card: Any) -> dict[str, Any]:
             "flores": [{"seat": s, "cards": [card(c) for c in cards]} for s, cards in b.flores]}
 
 
+def flor(seat: Any, call: Any) -> Action:
+    """A flor sung, or a choice or raise in a contested flor (G35-G39): ``call`` as players
+    say it (flor, contra-flor, contra-flor ao resto, com flor me achico)."""
+    return Action("flor", seat, call=call)
+
 KIND = register(MoveKind(
     name="flor", tell=_tell, menu=_menu, order=9, judge=_judge, effect=_effect,
     lister=_lister, transitions=_transitions, enabled=has_flor, adjust=reroute,
     hand_end=AT_HAND_END,
     payload=Payload((Text(what="a call (a flor's song, choice or raise, like 'contra-flor')",
                           doc=("A call of the flor bet, as the variant names it (G39: flor, com "
-                               "flor me achico, contra-flor, contra-flor ao resto).")),)),
+                               "flor me achico, contra-flor, contra-flor ao resto).")),),
+                    factories=(flor,)),
     log=LogEvent(place=8, version=2, named="a side bet's flor event",
                  about=("Move (version 2, variants with a flor, G33-G41): the seat sings his "
                         "flor (compulsory, G35, G36), or, the first holder of the other team, "

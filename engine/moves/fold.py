@@ -86,10 +86,14 @@ def _told(a: Action, w: Words) -> str:
         a.seat == w.me, _("you fold"), _("{who} folds"), who=w.who)) + alone
 
 
+def fold(seat: Any) -> Action:
+    """Refuse the pending raise: the raising team wins the hand (C9)."""
+    return Action(FOLD_KIND, seat)
+
 KIND = register(MoveKind(
     name="fold", tell=_tell, menu=_menu, order=3, judge=_judge, effect=_effect, listing=_listing,
     transitions=_transitions,
-    enabled=has_ladder, payload=Payload(),
+    enabled=has_ladder, payload=Payload(factories=(fold,)),
     log=LogEvent(place=4,
                  about="Move: the challenged team refuses the pending raise."),
     not_now={None: "no raise is waiting for an answer"},

@@ -6,7 +6,7 @@ call, at least 1), credited at once (G31; the game may end, G46) or at the end o
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action
 from engine.i18n import _, person
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 @cache
 def nao_queros(players: int) -> tuple[Action, ...]:
     """The não quero of each seat, made once per table size."""
-    return tuple(Action.nao_quero(s) for s in range(players))
+    return tuple(nao_quero(s) for s in range(players))
 
 
 def _judge(m: MatchView, a: Action, r: Ruling) -> str | None:
@@ -64,11 +64,15 @@ def _told(a: Action, w: Words) -> str:
                   said="não quero")
 
 
+def nao_quero(seat: Any) -> Action:
+    """Refuse the pending side bet's call: its caller's team scores the refusal (G28)."""
+    return Action("nao_quero", seat)
+
 KIND = register(MoveKind(
     name="nao_quero", tell=_tell, menu=_menu, order=8, judge=_judge, effect=_effect,
     lister=_lister,
     transitions=lambda rules: answer_transitions("nao_quero", has_ladder(rules)),
-    enabled=has_side_bets, payload=Payload(),
+    enabled=has_side_bets, payload=Payload(factories=(nao_quero,)),
     log=LogEvent(place=10, version=2, named="a side bet's nao_quero event",
                  about=("Move (version 2): the seat refuses the pending side bet's call (não "
                         "quero); the last caller's team scores the chain's refused value (G28).")),

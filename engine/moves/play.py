@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from engine.actions import Action
+from engine.actions import Action, as_card
 from engine.cards import CARD_CODES, COBERTA, Card, card_name
 from engine.errors import PositionError, Why
 from engine.i18n import _, person
@@ -411,11 +411,21 @@ STATE = KindState(MUST_KILL, lambda rules: rules.raiser_must_kill, (), check=_ch
                               "(required there).")})
 
 
+def play(seat: Any, card: Any, covered: Any = False) -> Action:
+    """A card played (face down when ``covered``, P7): ``Action.play(1, "4c")``."""
+    return Action(PLAY_KIND, seat, as_card(card), covered)
+
+
+def play_at(seat: Any, position: Any, covered: Any = False) -> Action:
+    """A bot's view of a play in a blind hand (P6): the card at ``position`` (0-based) of
+    the seat's hand, unseen. :func:`engine.bots.choose_for` turns it into the real move."""
+    return Action(PLAY_KIND, seat, None, covered, position=position)
+
 KIND = register(MoveKind(
     name="play", tell=_tell, menu=_menu, order=1, judge=_judge, effect=_effect, table=Plays,
     listing=_listing, transitions=_transitions,
     payload=Payload((CardField(), Flag(doc="Face down (P7); default false.")),
-                    view_factory="play_at"),
+                    factories=(play, play_at), view_factory="play_at"),
     log=LogEvent(place=1,
                  about="Move: a card played."),
     # a card is awaited: the seat to play

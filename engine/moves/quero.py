@@ -7,7 +7,7 @@ Play goes back to the truco's answer where one waits (G26), else to the card awa
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action
 from engine.i18n import _, person
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 @cache
 def queros(players: int) -> tuple[Action, ...]:
     """The quero of each seat, made once per table size."""
-    return tuple(Action.quero(s) for s in range(players))
+    return tuple(quero(s) for s in range(players))
 
 
 def _judge(m: MatchView, a: Action, r: Ruling) -> str | None:
@@ -75,11 +75,15 @@ def _told(a: Action, w: Words) -> str:
                   said="quero")
 
 
+def quero(seat: Any) -> Action:
+    """Accept the pending side bet's call (G27, G30)."""
+    return Action("quero", seat)
+
 KIND = register(MoveKind(
     name="quero", tell=_tell, menu=_menu, order=7, judge=_judge, effect=_effect,
     lister=_lister,
     transitions=lambda rules: answer_transitions("quero", has_ladder(rules)),
-    enabled=has_side_bets, payload=Payload(),
+    enabled=has_side_bets, payload=Payload(factories=(quero,)),
     log=LogEvent(place=9, version=2, named="a side bet's quero event",
                  about=("Move (version 2): the seat accepts the pending side bet's call (G27); "
                         "the dispute is settled at once (side_declare and side_bet "

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.actions import Action, declare
+from engine.actions import Action, as_card, declare
 from engine.cards import Card, card_name
 from engine.errors import Why
 from engine.i18n import _, person
@@ -22,6 +22,9 @@ from engine.moves.scoring import end_hand, win_game
 from engine.payload import CardField, LogEvent, Number, Payload
 from engine.ruling import Ruling
 from engine.state import ANSWER, DECIDE, NORMAL, PLAY, Phase, set_own
+
+#: M3: a bot's view of declining an offer to raise out of turn (:func:`pass_`).
+PASS = "pass"
 
 if TYPE_CHECKING:
     from engine.rules import Rules
@@ -322,12 +325,21 @@ def _told(a: Action, w: Words) -> str:
     return said + ("  " + _("(a raise where none is allowed)") if w.settles else "")
 
 
+def raise_to(seat: Any, value: Any, card: Any = None) -> Action:
+    """A raise of the hand to ``value``, naming ``card`` where the variant asks (M4)."""
+    return Action(RAISE_KIND, seat, None if card is None else as_card(card), False, value)
+
+
+def pass_(seat: Any) -> Action:
+    """A bot's answer to an offer to raise out of turn (M3): no raise."""
+    return Action(PASS, seat)
+
 KIND = register(MoveKind(
     name="raise", tell=_tell, menu=_menu, order=4, judge=_judge, effect=_effect, table=Raises,
     listing=_listing, transitions=_transitions, payload=Payload((
         Number(minimum=1, doc="The new value of the hand: 3, 6, 9, 12 ..."),
         CardField(required=False, doc="The card the raiser names (variants with M4).")),
-        factory="raise_to"),
+        factories=(raise_to,)),
     log=LogEvent(place=2,
                  about="Move: a raise to the next step of the ladder."),
         not_now={None: "no raise is possible now",
@@ -348,4 +360,4 @@ KIND = register(MoveKind(
 
 #: M3: a bot offered a raise out of turn (``raise_timing: any_time``) may decline it; a pass is
 #: a bot's view of a move only (:func:`engine.bots.base.out_of_turn_raise`), never in a log.
-declare("pass", Payload(factory="pass_", logged=False))
+declare(PASS, Payload(factories=(pass_,), logged=False))

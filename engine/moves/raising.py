@@ -77,7 +77,8 @@ def _judge(m: MatchView, a: Action, r: Ruling) -> str | None:
     step = rules.next_step(base)
     if step is None:
         return Why("ladder_exhausted", f"the ladder stops at {base}")
-    cap = raise_cap(m)
+    table: Raises = m.move_table.tables[RAISE_KIND]
+    cap = raise_cap(m) if table.limited else None  # (a call less where nothing caps)
     if cap is not None and step.value > cap:
         return Why("raise_limit", f"no raise above {cap}: a hand worth {cap} already gives the "
                                   "trailing team the game (betting.raise_limit)")

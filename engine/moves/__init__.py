@@ -17,7 +17,7 @@ A move kind is everything the engine knows about one kind of move, in one module
 - ``lister(match, seat, out)``: the moves of the kind that are legal now, exactly those its
   judge accepts (tested), in a fixed order; while a raise waits for its answer, moves are
   listed seat by seat and a lister is called only for the seats that may answer now
-  (:func:`engine.moves.answers.answering_seats`);
+  (:func:`engine.moves.answers.answering_seats`); or ``listing``, over its ``table``;
 - ``not_now``: why it is not a move in a state that has no trigger for it;
 - ``phases``: the states in which the match waits for a move of the kind (:class:`Waiting`:
   the :class:`~engine.state.Phase`, who may move there, the code of a move refused while it

@@ -23,7 +23,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from engine import i18n
 from engine.actions import Action
 from engine.bots import (
     Bot,
@@ -324,35 +323,6 @@ def add_faults(total: Faults, more: Faults) -> Faults:
             mine[kind] = mine.get(kind, 0) + n
         total[name] = dict(sorted(mine.items()))
     return total
-
-
-#: Each kind of bot fault (engine.protocol.external) as a person reads it, with its number:
-#: in English the kind itself (as ``--json`` keeps it), in other languages their words.
-FAULT_WORDS = {
-    "crash": i18n.nmark("{n} crash", "{n} crash"),
-    "flood": i18n.nmark("{n} flood", "{n} flood"),
-    "garbage": i18n.nmark("{n} garbage", "{n} garbage"),
-    "illegal": i18n.nmark("{n} illegal", "{n} illegal"),
-    "timeout": i18n.nmark("{n} timeout", "{n} timeout"),
-}
-
-
-def describe_faults(faults: Faults) -> str:
-    """The faults in words, for a report's last line, in the reader's language.
-
-    >>> describe_faults({"cmd:./a": {"garbage": 2, "timeout": 1}})
-    'cmd:./a: 2 garbage, 1 timeout'
-    >>> with i18n.using("pt-BR"):
-    ...     describe_faults({"cmd:./a": {"garbage": 2, "timeout": 1}})
-    'cmd:./a: 2 mensagens inválidas, 1 tempo esgotado'
-    """
-    def said(kind: str, n: int) -> str:
-        if kind not in FAULT_WORDS:  # a kind this version does not know: its code
-            return f"{n} {kind}"
-        return i18n.ngettext(*FAULT_WORDS[kind], n).format(n=n)
-
-    return "; ".join(f"{name}: " + ", ".join(said(kind, n) for kind, n in kinds.items())
-                     for name, kinds in faults.items())
 
 
 def log_name(index: int) -> str:

@@ -56,7 +56,7 @@ from engine.actions import Action, Deal
 from engine.cards import Card, card_name
 from engine.checkpoint import Checkpoint
 from engine.errors import IllegalMoveError, Why
-from engine.machine import MODEL_ATTRIBUTE, MoveTable, Trigger, move_table, run_plan
+from engine.machine import MoveTable, Trigger, move_table
 from engine.matchpos.exporting import export as export_position
 from engine.matchpos.restore import set_position
 from engine.moves import KINDS, PHASES, load_kinds
@@ -419,9 +419,9 @@ class Match(MatchView):
             self._not_now(action)
         ruling = Ruling()
         ruling.model = self
-        plan = event.plans.get(self.state)  # made by the event's first firing from this state
+        fire = event.fire.get(self.state)  # made by the event's first firing from this state
         try:
-            taken = (run_plan(plan, self, MODEL_ATTRIBUTE, action, ruling) if plan is not None
+            taken = (fire(self, action, ruling) if fire is not None
                      else event.trigger_move(self, action, ruling))
         except MachineError:
             if ruling.judged:  # raised after a condition ran: not the machine's refusal

@@ -258,6 +258,12 @@ def team_seats(seats: int) -> Iterator[None]:
         _SEATS.reset(token)
 
 
+def nmark(singular: str, plural: str) -> tuple[str, str]:
+    """A message with plural forms marked for the catalog and said later by :func:`ngettext`
+    (``babel.cfg`` names this keyword)."""
+    return singular, plural
+
+
 def tmark(context: str, message: str) -> str:
     """``message`` marked for the catalog in ``context`` (a team's size, :func:`team_context`):
     ``babel.cfg`` names this keyword, so ``pybabel extract`` keeps every form."""

@@ -63,7 +63,7 @@ does every event under a release of ``transitions`` the plans have not been chec
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any, Final, Protocol
 
@@ -75,6 +75,7 @@ from transitions.core import Event
 from engine.moves import KINDS, PHASES, Lister, fresh_own, hand_end_hooks, kind_tables, load_kinds
 from engine.rules import Rules
 from engine.ruling import CONDITIONS, EFFECTS, Callback, Ruling
+from engine.slots import interpreted
 from engine.state import Phase
 from engine.view import Moves
 
@@ -171,11 +172,22 @@ PLANNED_VERSIONS = ("0.9.",)
 PLANS_CHECKED = transitions.__version__.startswith(PLANNED_VERSIONS)
 
 
+class _Probe:
+    __slots__ = ()
+
+
+#: Whether this module is compiled (``build_native.py``; engine.slots): then
+#: :func:`run_plan`'s loops are machine code, and a plan's runner calls it (:func:`runner`).
+_COMPILED = not interpreted(_Probe)
+
+
 class Trigger(Protocol):
     """What a match asks of its machine's events (a :class:`LeanEvent` is one): the plans
     made so far, by source state, and the firing with this engine's two arguments."""
 
     plans: dict[str, Plan | None]
+    #: Each made plan's runner (:func:`runner`), by source state.
+    fire: dict[str, Fire]
 
     def trigger_move(self, model: Any, move: Any, ruling: Any) -> bool: ...
 
@@ -209,9 +221,12 @@ class LeanEvent(Event):
         super().__init__(name, machine)
         #: The plan of each source state (``None``: the library's path), made when first fired.
         self.plans: dict[str, Plan | None] = {}
+        #: The runner of each plan made (:func:`runner`), by source state.
+        self.fire: dict[str, Fire] = {}
 
     def add_transition(self, transition: Transition) -> None:
         self.plans.clear()
+        self.fire.clear()
         super().add_transition(transition)
 
     def trigger(self, model: Any, *args: Any, **kwargs: Any) -> bool:
@@ -227,13 +242,14 @@ class LeanEvent(Event):
         is made."""
         attr = self.machine.model_attribute
         name = getattr(model, attr)
-        try:
-            plan = self.plans[name]
-        except KeyError:
+        fire = self.fire.get(name)
+        if fire is None and name not in self.plans:
             plan = self.plans[name] = _plan(self, name) if PLANS_CHECKED else None
-        if plan is None:
+            if plan is not None:
+                fire = self.fire[name] = runner(plan, attr)
+        if fire is None:
             return bool(super().trigger(model, move, ruling))
-        return run_plan(plan, model, attr, move, ruling)
+        return fire(model, move, ruling)
 
 
 def run_plan(plan: Plan, model: Any, attr: str, move: Any, ruling: Any) -> bool:
@@ -273,6 +289,70 @@ def run_plan(plan: Plan, model: Any, attr: str, move: Any, ruling: Any) -> bool:
                     func(move, ruling)
             return True
     return False
+
+
+#: A plan made runnable (:func:`runner`): ``fire(model, move, ruling)``, whether a step was
+#: taken.
+Fire = Callable[[Any, Any, Any], bool]
+
+
+def runner(plan: Plan, attr: str) -> Fire:
+    """``plan`` as one function ``fire(model, move, ruling)`` doing what :func:`run_plan`
+    does: compiled, a call of it (its loops are machine code); interpreted, the plan's steps
+    written out as Python once per plan (:func:`_written`), without its loops and unpacking."""
+    if _COMPILED:
+        def fire(model: Any, move: Any, ruling: Any) -> bool:
+            return run_plan(plan, model, attr, move, ruling)
+        return fire
+    return _written(plan, attr)
+
+
+def _written(plan: Plan, attr: str) -> Fire:
+    """:func:`runner`'s Python source of ``plan``: each callable and target a global name of
+    the function (``f0``, ``f1``, ...), each step's conditions nested ``if`` tests (passed
+    when the result is, or equals, the target, as the library compares), then its callbacks,
+    the state set, and ``return True``; ``return False`` when no step passes.
+
+    >>> class R: judged = False; why = None; model = None
+    >>> class M: state = "a"
+    >>> fire = _written((lambda m, move, r: None if move else "no", (((), (), (), "b", ()),)),
+    ...                 "state")
+    >>> m = M(); fire(m, "x", R()), m.state, fire(M(), "", R())
+    (True, 'b', False)
+    """
+    if not attr.isidentifier():
+        return lambda model, move, ruling: run_plan(plan, model, attr, move, ruling)
+    space: dict[str, Any] = {}
+
+    def named(value: Any) -> str:
+        key = f"f{len(space)}"
+        space[key] = value
+        return key
+
+    judge, steps = plan
+    lines = ["def fire(model, move, ruling):"]
+    if judge is not None:  # the kind's judge, once per ruling (run_plan's head)
+        lines += ["    if ruling.judged:", "        if ruling.why is not None:",
+                  "            return False", "    else:", "        ruling.judged = True",
+                  f"        why = ruling.why = {named(judge)}(ruling.model, move, ruling)",
+                  "        if why is not None:", "            return False"]
+    for conds, before, exits, dest, enters in steps:
+        pad = "    "
+        for func, target in conds:
+            want = repr(target) if type(target) is bool else named(target)
+            lines += [f"{pad}said = {named(func)}(move, ruling)",
+                      f"{pad}if said is {want} or said == {want}:"]
+            pad += "    "
+        lines += [f"{pad}{named(func)}(move, ruling)" for func in before]
+        if dest is not None:  # None: an internal transition, no state change
+            lines += [f"{pad}{named(func)}(move, ruling)" for func in exits]
+            lines.append(f"{pad}model.{attr} = {named(dest)}")
+            lines += [f"{pad}{named(func)}(move, ruling)" for func in enters]
+        lines.append(f"{pad}return True")
+    lines.append("    return False")
+    exec(compile("\n".join(lines) + "\n", "<engine.machine plan>", "exec"), space)
+    fire: Fire = space["fire"]
+    return fire
 
 
 #: One transition of a plan: its conditions as (function, target), its ``before`` callbacks,
@@ -347,9 +427,9 @@ def _setter(name: str) -> Any:
     def fset(self: LeanMachine, value: Any) -> None:
         prop.fset(self, value)
         for event in getattr(self, "events", {}).values():
-            plans = getattr(event, "plans", None)
-            if plans is not None:
-                plans.clear()
+            for made in (getattr(event, "plans", None), getattr(event, "fire", None)):
+                if made is not None:
+                    made.clear()
 
     return prop.setter(fset)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import Final, TypeVar
 
 from mypy_extensions import i64
@@ -126,7 +127,16 @@ def draws(state: int, count: int) -> tuple[int, ...]:
     """
     if _COMPILED:
         return _draws_in_words(state, count)
+    return _lanes(state, count, 0)[0]
+
+
+def _lanes(state: int, count: int, below: int) -> tuple[tuple[int, ...], bool]:
+    """:func:`draws` (interpreted), and whether every draw is below ``below`` (``0``: not
+    asked, False), told by two more big-integer operations on the lanes: a draw ``z`` is at or
+    above it exactly when ``z + 2^64 - below`` carries into its lane's bit 64 (comparing the
+    draws one by one costs five times as much)."""
     out: tuple[int, ...] = ()
+    under = below > 0
     while count > 0:
         c = min(count, _LANES)
         ones, steps, mask, unpack = _LANE_CONSTANTS.get(c) or _lane_constants(c)
@@ -134,10 +144,13 @@ def draws(state: int, count: int) -> tuple[int, ...]:
         z = (((z ^ (z >> 30)) & mask) * _M1) & mask
         z = (((z ^ (z >> 27)) & mask) * _M2) & mask
         z = (z ^ (z >> 31)) & mask
+        if under:
+            gap, top = _BELOW.get((c, below)) or _below(c, below)
+            under = not ((z + gap) & top)
         out += unpack(z.to_bytes(16 * c, "little"))  # each lane's value, its zeros skipped
         state = (state + c * _GAMMA) & MASK64
         count -= c
-    return out
+    return out, under
 
 
 _LANES = 64
@@ -150,6 +163,16 @@ def _lane_constants(c: int) -> tuple[int, int, int, Callable[[bytes], tuple[int,
     # "<Q8x" per lane: its value (the low 64 bits), its high half (zeros) skipped
     got = (ones, steps, MASK64 * ones, struct.Struct("<" + "Q8x" * c).unpack)
     _LANE_CONSTANTS[c] = got
+    return got
+
+
+#: By (lanes, bound): what :func:`_lanes` adds to the lanes, and the bit above each lane.
+_BELOW: dict[tuple[int, int], tuple[int, int]] = {}
+
+
+def _below(c: int, below: int) -> tuple[int, int]:
+    ones = _lane_constants(c)[0]
+    got = _BELOW[c, below] = (ones * ((1 << 64) - below), ones << 64)
     return got
 
 
@@ -176,23 +199,21 @@ def _shuffled(deck: Sequence[T], rng: SplitMix64, needed: int) -> list[T]:
     cards = list(deck)
     size = len(cards)
     needed = min(needed, size)
-    state = rng.state
+    state = (rng._origin + rng._pos * _GAMMA) & MASK64  # rng.state, without the property's call
     if _COMPILED and size <= _NLIMITS:
         if _in_machine_words(cards, state, needed):
             rng.state = (state + (size - 1) * _GAMMA) & MASK64
             del cards[needed:]
             return cards
         cards = list(deck)  # a draw may be rejected: the general way, from the deck's order
-    drawn = draws(state, size - 1)
-    if size <= _NLIMITS and max(drawn, default=0) < _SAFE:
-        # No draw can be rejected (every limit up to 64 is at least _SAFE): one draw a step.
-        for i, z in zip(range(size - 1, needed - 1, -1), drawn, strict=False):
-            cards[z % (i + 1)] = cards[i]
-        for i, z in zip(range(needed - 1, 0, -1), drawn[size - needed:], strict=True):
-            j = z % (i + 1)
-            cards[i], cards[j] = cards[j], cards[i]
+    drawn, safe = (draws(state, size - 1), False) if _COMPILED else _lanes(state, size - 1, _SAFE)
+    if size <= _NLIMITS and safe:
+        # No draw can be rejected (every limit up to 64 is at least _SAFE): one draw a step,
+        # in the straight-line steps made for this size (a loop, in Python, costs twice as
+        # much: docs/performance.md)
+        steps = _STEPS.get((size, needed)) or _straight_steps(size, needed)
+        steps(cards, drawn)
         rng.state = (state + len(drawn) * _GAMMA) & MASK64
-        del cards[needed:]
         return cards
     k = 0
     for i in range(size - 1, 0, -1):
@@ -210,6 +231,36 @@ def _shuffled(deck: Sequence[T], rng: SplitMix64, needed: int) -> list[T]:
     rng.state = (state + k * _GAMMA) & MASK64
     del cards[needed:]
     return cards
+
+
+#: The straight-line steps of :func:`_shuffled`'s no-rejection path, by (size, needed).
+_STEPS: dict[tuple[int, int], Callable[[list[T], tuple[int, ...]], None]] = {}
+
+
+def _straight_steps(size: int, needed: int) -> Callable[[list[T], tuple[int, ...]], None]:
+    """Fisher-Yates' steps for a pack of ``size`` cards of which the first ``needed`` are
+    kept, written out one statement a step with the draws as local names (no loop, no index
+    arithmetic at run time), compiled once per size: ``steps(cards, drawn)`` shuffles
+    ``cards`` in place with the ``size - 1`` draws ``drawn`` (none rejected) and drops the
+    cards past ``needed``, exactly as the loop would.
+
+    >>> cards = list(range(5))
+    >>> _straight_steps(5, 2)(cards, (7, 8, 9, 10)); cards
+    [1, 4]
+    """
+    names = [f"z{k}" for k in range(size - 1)]
+    body = [f"    {', '.join(names)}, = drawn"] if names else []
+    for k, i in enumerate(range(size - 1, 0, -1)):
+        if i >= needed:  # the card at i is dropped: only the one moved down matters
+            body.append(f"    cards[z{k} % {i + 1}] = cards[{i}]")
+        else:
+            body.append(f"    j = z{k} % {i + 1}; cards[{i}], cards[j] = cards[j], cards[{i}]")
+    body.append(f"    del cards[{needed}:]")
+    source = "def steps(cards, drawn):\n" + "\n".join(body) + "\n"
+    space: dict[str, Callable[[list[T], tuple[int, ...]], None]] = {}
+    exec(compile(source, f"<engine.shuffle steps {size} {needed}>", "exec"), space)
+    _STEPS[size, needed] = steps = space["steps"]
+    return steps
 
 
 _LIMITS = [0] + [(1 << 64) - ((1 << 64) % n) for n in range(1, 65)]
@@ -295,6 +346,29 @@ def deal(
     """
     dealt = players * cards_each
     cards = _shuffled(deck, rng, dealt + 1 if vira else dealt)
-    slices = [cards[i:i + cards_each] for i in range(0, dealt, cards_each)]
-    k = (dealer + 1) % players  # seat (dealer + 1 + i) % players takes slice i
-    return (slices[-k:] + slices[:-k] if k else slices), (cards[dealt] if vira else None)
+    cut = _CUTS.get((players, cards_each, dealer)) or _cut(players, cards_each, dealer)
+    return cut(cards), (cards[dealt] if vira else None)
+
+
+#: By (players, cards each, dealer): the hands of a shuffled pack, by seat (:func:`_cut`).
+_CUTS: dict[tuple[int, int, int], Callable[[list[Card]], list[list[Card]]]] = {}
+
+
+def _cut(players: int, each: int, dealer: int) -> Callable[[list[Card]], list[list[Card]]]:
+    """What :func:`deal` gives each seat of a shuffled pack, made once per table and dealer:
+    seat ``(dealer + 1 + i) % players`` takes the ``i``-th slice of ``each`` cards (slicing
+    in C, by ``operator.itemgetter``, rather than a comprehension and a rotation).
+
+    >>> _cut(3, 2, 0)(list(range(6)))
+    [[4, 5], [0, 1], [2, 3]]
+    """
+    places = [slice(at, at + each) for at in
+              (((s - dealer - 1) % players) * each for s in range(players))]
+    get = itemgetter(*places)
+
+    def cut(cards: list[Card]) -> list[list[Card]]:
+        got = get(cards)
+        return [got] if players == 1 else list(got)
+
+    _CUTS[players, each, dealer] = cut
+    return cut

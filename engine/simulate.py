@@ -326,16 +326,6 @@ def add_faults(total: Faults, more: Faults) -> Faults:
     return total
 
 
-def describe_faults(faults: Faults) -> str:
-    """The faults in words, for a report's last line.
-
-    >>> describe_faults({"cmd:./a": {"garbage": 2, "timeout": 1}})
-    'cmd:./a: 2 garbage, 1 timeout'
-    """
-    return "; ".join(f"{name}: " + ", ".join(f"{n} {kind}" for kind, n in kinds.items())
-                     for name, kinds in faults.items())
-
-
 def log_name(index: int) -> str:
     """The file name of match ``index``'s log: ``match-000001.jsonl`` for index 0."""
     return f"match-{index + 1:06d}.jsonl"

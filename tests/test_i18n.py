@@ -21,7 +21,7 @@ from engine.cli import main
 
 PO = REPO / "engine" / "locales" / "pt_BR" / "LC_MESSAGES" / "truco.po"
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
-            "mark": None}
+            "mark": None, "nmark": (1, 2)}
 
 def test_the_module_examples_run() -> None:
     result = doctests(engine.i18n)

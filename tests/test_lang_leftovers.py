@@ -8,15 +8,23 @@ import ast
 import pickle
 import shutil
 import subprocess
+import sys
+import types
 from pathlib import Path
 
 import pytest
+import rich.progress
 from click.testing import CliRunner
 from conftest import REPO
 
+import engine.cli.analyze_cmd
+import engine.cli.simulate_cmd
+import engine.protocol.check
 from engine import i18n
 from engine.cli import main
 from engine.errors import VariantError
+from engine.protocol.check import Report, identity
+from engine.serve.store import check_house, variant_errors
 
 #: No language asked by the environment but ``extra``'s (CliRunner's ``None`` removes one).
 QUIET = {"TRUCO_LANG": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": "C.UTF-8"}
@@ -60,10 +68,8 @@ def test_the_language_error_itself_stays_english() -> None:
 
 
 def _report() -> object:
-    from engine.protocol.check import Report, _identity
-
     report = Report()
-    report.add(i18n._("handshake"), True, _identity(
+    report.add(i18n._("handshake"), True, identity(
         {"name": "x", "author": "y", "options": [{"name": "level", "type": "spin",
                                                   "default": 3, "min": 1, "max": 5}]}))
     report.add(i18n._("quit"), False, i18n._("still running 2 s after quit"))
@@ -72,8 +78,6 @@ def _report() -> object:
 
 def test_bot_check_s_lines_in_portuguese_and_english_as_before(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import engine.protocol.check
-
     with i18n.using("pt-BR"):
         said = _report().lines()  # type: ignore[attr-defined]
     assert said == ["ok      apresentação: id 'x' de 'y', opções: level (spin, padrão 3, 1 a 5), "
@@ -150,10 +154,10 @@ CHECKS = [
      "casa.yaml:5:21: special_hands[1].when: special_hands[1] (b) nunca vale: onde quer que ela "
      "valha, vale special_hands[0] (a), e a primeira que vale é a da mão"),
     ("betting:\n  raise_back: false\n  ladder:\n    - {value: 3, name: truco}\n",
-     "casa.yaml:4:15: betting.raise_back: expected no raise_back with a ladder of 1 step(s) (no "
-     "raise back exists), found false",  # steps: 0 or 1, one form in Portuguese
-     "casa.yaml:4:15: betting.raise_back: esperava-se nenhum raise_back com uma escada de 1 "
-     "degrau (não existe repique), encontrado false"),
+     "casa.yaml:4:15: betting.raise_back: expected no raise_back where the ladder has fewer "
+     "than two steps (it has 1; no raise back exists), found false",
+     "casa.yaml:4:15: betting.raise_back: esperava-se nenhum raise_back onde a escada tem menos "
+     "de dois degraus (ela tem 1; não existe repique), encontrado false"),
     ("players: 3\n",
      "casa.yaml:3:10: players: 3 players cannot sit as two teams in alternate seats: expected "
      "teams (three players each for himself: [[0], [1], [2]])",
@@ -166,8 +170,6 @@ CHECKS = [
 def test_a_rule_s_own_check_is_told_in_portuguese_in_the_lobby_and_variants_check(
         body: str, english: str, portuguese: str, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from engine.serve.store import check_house, variant_errors
-
     text = "extends: paulista\nname: casa\n" + body
     with pytest.raises(VariantError) as caught:
         check_house(text, "casa.yaml", tmp_path / "upload")
@@ -271,8 +273,6 @@ def test_the_viewer_s_script_writes_a_decimal_comma_in_portuguese() -> None:
 ])
 def test_the_problems_left_unlisted_are_counted_in_portuguese(
         keys: int, english: str, portuguese: str, tmp_path: Path) -> None:
-    from engine.serve.store import check_house, variant_errors
-
     text = "extends: paulista\nname: casa\n" + "".join(f"foo{i}: 1\n" for i in range(keys))
     with pytest.raises(VariantError) as caught:
         check_house(text, "casa.yaml", tmp_path)
@@ -373,14 +373,6 @@ def test_the_games_to_win_take_their_plural_form_for_a_player_and_an_equipe() ->
 ])
 def test_the_progress_bars_are_labelled_in_the_reader_s_language(
         lang: str, labels: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    import sys
-    import types
-
-    import rich.progress
-
-    import engine.cli.analyze_cmd
-    import engine.cli.simulate_cmd
-
     seen = []
 
     class Bar:  # rich's Progress, its label kept and nothing drawn

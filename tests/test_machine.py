@@ -215,6 +215,7 @@ class _Stock:
     def __init__(self, event: Any) -> None:
         self.event = event
         self.plans: dict[str, Any] = {}
+        self.fire: dict[str, Any] = {}
 
     def trigger_move(self, model: Any, move: Any, ruling: Any) -> bool:
         return bool(self.event.trigger(model, move, ruling))

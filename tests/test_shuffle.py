@@ -214,3 +214,18 @@ def test_a_deal_is_the_first_cards_of_the_whole_shuffle(forced: bool,
             assert hands[(dealer + 1 + i) % players] == cards[i * each:(i + 1) * each]
         assert vira == (cards[players * each] if seed % 2 == 0 else None)
         assert a.state == b.state
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 13, 40, 63, 64])
+def test_the_straight_line_steps_shuffle_as_the_loop_does(size: int) -> None:
+    """The interpreted shuffle's steps written out once per size (engine.shuffle.
+    _straight_steps): for any number of cards kept, the first cards of the whole shuffle, and
+    the generator where the whole shuffle leaves it."""
+    from engine.shuffle import _shuffled
+
+    deck = list(range(size))
+    for needed in sorted({0, 1, size // 3, size - 1, size}):
+        for seed in range(40):
+            a, b = SplitMix64(seed * 104_729 + size), SplitMix64(seed * 104_729 + size)
+            assert _shuffled(deck, a, needed) == _reference_shuffle(deck, b)[:needed]
+            assert a.state == b.state

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 import click
 
+from engine.cli.faults import describe_faults
 from engine.cli.options import (
     U64,
     bots_option,
@@ -34,7 +35,7 @@ from engine.fileio import (
     is_empty_folder,
 )
 from engine.i18n import _, ngettext, number, use_team_seats
-from engine.simulate import describe_faults, is_log_name, run_simulation
+from engine.simulate import is_log_name, run_simulation
 from engine.tui import columns
 from engine.variant import variant_files
 

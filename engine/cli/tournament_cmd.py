@@ -12,11 +12,11 @@ from typing import Any
 
 import click
 
+from engine.cli.faults import describe_faults
 from engine.cli.options import U64, bot_list, config_option
 from engine.cli.scale import dask_option, executor_for
 from engine.cli.simulate_cmd import _progress_bar
 from engine.i18n import _, ngettext, number
-from engine.simulate import describe_faults
 from engine.tournament import run_tournament
 from engine.tui import columns
 

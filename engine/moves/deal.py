@@ -179,8 +179,9 @@ def seeded(rules: Rules, rng: SplitMix64, dealer: int,
     (:func:`engine.shuffle.deal`) where the keys are left out, else :func:`deal_pack` of the
     whole seeded :func:`pack` (a shuffled pack leaves the generator where the plain deal
     leaves it)."""
-    top = made_part(rules, last)
-    if not top and is_plain(rules):
+    block = rules.block(BLOCK_NAME)  # made_part and is_plain, inline: a deal a hand
+    top = () if last is None or block["pack"] == PACK[0] else made_part(rules, last)
+    if not top and block["vira"] == VIRA[0] and not block["packets"]:
         return plain_deal(rules.deck, rng, rules.players, rules.cards_per_player, dealer,
                           rules.has_vira)
     return deal_pack(pack(rules, rng, top), rules.players, rules.cards_per_player, dealer,

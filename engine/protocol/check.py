@@ -198,7 +198,7 @@ def _id_problem(ident: dict[str, Any]) -> str:
         where=where, problem=error.message)
 
 
-def _identity(ident: dict[str, Any]) -> str:
+def identity(ident: dict[str, Any]) -> str:
     """The bot's id as the report shows it: name, author, options."""
     options = []
     for o in ident.get("options", []):
@@ -224,7 +224,7 @@ def check(command: str, *, decisions: int = 200, move_ms: int = 5000) -> Report:
         report.add(_("handshake"), False, str(exc))
         return report
     problem = _id_problem(ch.ident)
-    report.add(_("handshake"), not problem, problem or _identity(ch.ident))
+    report.add(_("handshake"), not problem, problem or identity(ch.ident))
     ch.close()
     try:
         for variant in root_variants():  # each family of variants: its root

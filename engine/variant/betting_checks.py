@@ -131,5 +131,6 @@ def _answer_errors(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
                 "whole team's), found whole_team"), (("players",),), players=d["players"])
     if bet["raise_back"] is False and len(bet["ladder"]) < 2:
         yield err(("betting", "raise_back"), mark(
-            "expected no raise_back with a ladder of {steps} step(s) (no raise back exists), "
-            "found false"), (("betting", "ladder"),), steps=len(bet["ladder"]))
+            "expected no raise_back where the ladder has fewer than two steps (it has {steps}; "
+            "no raise back exists), found false"), (("betting", "ladder"),),
+            steps=len(bet["ladder"]))

@@ -1,6 +1,9 @@
 """Compare the speed of two revisions on this machine in one run:
 ``python -m benchmarks.ab REV_A REV_B [--modes play,log,env,search] [--rounds R]``.
 
+A revision may also be a folder: a checkout measured as it is (with the compiled build made
+there beforehand, if it is), so that a build is made once for several runs.
+
 Each revision is checked out in a temporary git worktree (``REV+native``: with the optional
 compiled build made in it, ``build_native.py``); the two are measured in alternation (A B A B
 ...) in fresh processes, so load on the machine falls on both alike. Prints, per measure and
@@ -177,8 +180,12 @@ def measure(tree: Path, mode: str, variant: str, matches: int,
     return json.loads(out.stdout)  # type: ignore[no-any-return]
 
 
-def checkout(rev: str, folder: Path) -> Path:
-    """A worktree of ``REV`` (``REV+native``: with the compiled build made in it)."""
+def checkout(rev: str, folder: Path) -> Path | None:
+    """A worktree of ``REV`` (``REV+native``: with the compiled build made in it), or ``None``
+    where ``rev`` is a folder: an existing checkout, measured as it is (a compiled build made
+    there beforehand, ``python build_native.py``, is used, and kept)."""
+    if Path(rev).is_dir():
+        return None
     base, plus, extra = rev.partition("+")
     if plus and extra != "native":
         raise SystemExit(f"{rev}: expected REV or REV+native")
@@ -215,9 +222,15 @@ def main() -> int:
     revs = (args.rev_a, args.rev_b)
     with tempfile.TemporaryDirectory() as tmp:
         trees: dict[str, Path] = {}
+        trees_kept: dict[str, Path] = {}
         try:
             for rev in revs:
-                trees[rev] = checkout(rev, Path(tmp))
+                made = checkout(rev, Path(tmp))
+                if made is None:
+                    trees_kept[rev] = Path(rev).resolve()
+                else:
+                    trees[rev] = made
+            trees.update(trees_kept)
             print(f"{'measure':18} {args.rev_a:>14} {args.rev_b:>14}  ratio   (median of "
                   f"{args.rounds} alternating runs; best in brackets)")
             for mode in modes:
@@ -249,7 +262,9 @@ def main() -> int:
                       f"[{best_a:.0f} {best_b:.0f} {best_b / best_a:.2f}x]  logs/s in-process, "
                       f"{args.verify} logs")
         finally:
-            for tree in trees.values():
+            for rev, tree in trees.items():
+                if rev in trees_kept:
+                    continue
                 subprocess.run(["git", "worktree", "remove", "--force", str(tree)],
                                capture_output=True)
     return 0

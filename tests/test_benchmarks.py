@@ -54,3 +54,25 @@ def test_the_serve_load_benchmark_measures_a_table_s_memory() -> None:
     from benchmarks import serve_load
 
     assert serve_load.memory_per_table("paulista", 3) > 0
+
+
+def test_the_hard_policy_benchmark_plays_both_policies(capsys: Any) -> None:
+    """benchmarks/hard_policy.py on a tiny game count: the time per decision measured, then
+    a tournament played both ways round; the same figures again for the same budgets."""
+    import json
+
+    from benchmarks import hard_policy
+
+    assert hard_policy.main(["--games", "1", "--budget", "4", "--timing-games", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "time per decision" in out and ":heuristic" in out and "rating difference" in out
+    runs = []
+    for _ in range(2):
+        assert hard_policy.main(["--games", "2", "--budget", "4", "--budget-old", "3",
+                                 "--json"]) == 0
+        figures = json.loads(capsys.readouterr().out)
+        del figures["wall_s"]
+        runs.append(figures)
+    assert runs[0] == runs[1] and runs[0]["timing"] == []
+    assert runs[0]["matches"] == 4 and 0 <= runs[0]["sound_won"] <= 4
+    assert runs[0]["rating_diff_ci95"][0] < runs[0]["rating_diff"] < runs[0]["rating_diff_ci95"][1]

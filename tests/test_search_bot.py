@@ -11,6 +11,7 @@ from helpers import act, deal, doctests, match, score_to
 import engine.bots.search
 from engine import Action, Match
 from engine.bots import (
+    HeuristicBot,
     SearchBot,
     bot_problem,
     choose_for,
@@ -19,6 +20,7 @@ from engine.bots import (
     out_of_turn_raise,
 )
 from engine.bots.search import WinChance
+from engine.bots.sound import SoundBot
 from engine.resources import shipped_variants
 from engine.shuffle import SplitMix64
 from engine.variant import load_variant
@@ -217,6 +219,25 @@ def test_search_budget_in_the_name() -> None:
     assert bot_problem("search:x") is not None and bot_problem("heuristic:3") is not None
     with pytest.raises(KeyError, match="known bots: heuristic, random, search"):
         make_bot("genius", rules)
+
+
+def test_search_playout_policy_is_the_sound_player_unless_asked() -> None:
+    """Issue 44: the sound player answers raises in the playouts; ``search:N:heuristic`` (kept
+    for comparison, benchmarks/hard_policy.py) gives the heuristic that place instead."""
+    rules = load_variant("paulista")
+    default, heuristic = make_bot("search:8", rules, 1), make_bot("search:8:heuristic", rules, 1)
+    assert isinstance(default, SearchBot) and isinstance(heuristic, SearchBot)
+    assert (default.policy, heuristic.policy, heuristic.budget) == ("sound", "heuristic", 8)
+    assert [type(p) for p in default._policy] == [SoundBot] * rules.players
+    assert [type(p) for p in heuristic._policy] == [HeuristicBot] * rules.players
+    today = _play("paulista", ["search:8"], 1)
+    assert _play("paulista", ["search:8:sound"], 1) == today  # the default, spelled out
+    assert _play("paulista", ["search:8:heuristic"], 1) != today
+    assert bot_problem("search:8:heuristic") is None
+    assert bot_problem("search:8:wild") == "bad option in 'search:8:wild': one of sound, heuristic"
+    assert bot_problem("random:8:sound") == "bot 'random' takes no budget ('random:8:sound')"
+    with pytest.raises(ValueError, match="unknown playout policy 'wild'; known: sound, heuristic"):
+        SearchBot(rules, policy="wild")
 
 
 def test_search_win_chance_is_a_probability_that_grows_with_the_score() -> None:

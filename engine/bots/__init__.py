@@ -1,7 +1,8 @@
 """Bots: seeded, deterministic players that see only their seat's observation.
 
 ``random`` picks a legal move uniformly; ``heuristic`` plays sensibly; ``search`` searches
-sampled deals (``search:N``: a budget of N iterations, :mod:`engine.bots.search`);
+sampled deals (``search:N``: a budget of N iterations; ``search:N:heuristic``: the heuristic
+answering raises in its playouts, :mod:`engine.bots.search`);
 ``cmd:COMMAND`` runs a bot program in any language over the protocol (docs/bot-protocol.md,
 :mod:`engine.protocol.external`). Get one
 by name with :func:`make_bot`; :func:`next_actor` says which seat a driver asks to move
@@ -39,7 +40,7 @@ from engine.bots.base import (
 )
 from engine.bots.heuristic import HeuristicBot
 from engine.bots.random import RandomBot
-from engine.bots.search import SearchBot
+from engine.bots.search import POLICIES, SearchBot
 from engine.game import Match
 from engine.rules import Rules
 
@@ -82,7 +83,9 @@ def finish(bots: Mapping[int, Bot] | Sequence[Bot]) -> None:
 register("random", RandomBot)
 register("heuristic", HeuristicBot)
 register("search", SearchBot,
-         budgeted=lambda rules, seed, budget: SearchBot(rules, seed, budget=budget))
+         budgeted=lambda rules, seed, budget: SearchBot(rules, seed, budget=budget),
+         options=(tuple(POLICIES), lambda rules, seed, budget, policy:
+                  SearchBot(rules, seed, budget=budget, policy=policy)))
 register_spec("cmd", _external, problem=_command_problem)
 
 __all__ = ["Bot", "HeuristicBot", "Judge", "MatchShim", "RandomBot", "SearchBot", "bot_names",

@@ -79,8 +79,12 @@ BotFactory = Callable[[Rules, int], Bot]
 BudgetFactory = Callable[[Rules, int, int], Bot]
 #: A bot from the text after ``PREFIX:`` (``cmd:./mybot --level 3``): rules, seed, text.
 SpecFactory = Callable[[Rules, int, str], Bot]
+#: A bot with a budget and an option (``search:96:heuristic``): rules, seed, budget, option.
+OptionFactory = Callable[[Rules, int, int, str], Bot]
 _REGISTRY: dict[str, BotFactory] = {}
 _BUDGETED: dict[str, BudgetFactory] = {}
+#: The options ``NAME:N:OPTION`` a bot with a budget takes, and how it is built with one.
+_OPTIONS: dict[str, tuple[tuple[str, ...], OptionFactory]] = {}
 _SPECS: dict[str, SpecFactory] = {}
 #: Why the text after ``PREFIX:`` is not a bot (``None``: it is one), by prefix.
 _SPEC_PROBLEMS: dict[str, Callable[[str], str | None]] = {}
@@ -96,12 +100,16 @@ def register_spec(prefix: str, factory: SpecFactory, *,
         _SPEC_PROBLEMS[prefix] = problem
 
 
-def register(name: str, factory: BotFactory, *, budgeted: BudgetFactory | None = None) -> None:
+def register(name: str, factory: BotFactory, *, budgeted: BudgetFactory | None = None,
+             options: tuple[Sequence[str], OptionFactory] | None = None) -> None:
     """Make a bot available by name to :func:`make_bot` (and so to the command line);
-    ``budgeted`` also makes ``NAME:N`` a bot, built with the budget ``N`` (a positive int)."""
+    ``budgeted`` also makes ``NAME:N`` a bot, built with the budget ``N`` (a positive int),
+    and ``options`` (the words, and a factory) ``NAME:N:OPTION`` for each word."""
     _REGISTRY[name] = factory
     if budgeted is not None:
         _BUDGETED[name] = budgeted
+    if options is not None:
+        _OPTIONS[name] = (tuple(options[0]), options[1])
 
 
 def bot_names() -> list[str]:
@@ -131,19 +139,26 @@ def bot_problem(name: str) -> str | None:
         return None
     if base not in _BUDGETED:
         return f"bot {base!r} takes no budget ({name!r})"
-    if not arg.isdigit() or int(arg) < 1:
+    budget, colon, option = arg.partition(":")
+    if not budget.isdigit() or int(budget) < 1:
         return f"bad budget in {name!r}: a positive whole number of iterations"
+    words = _OPTIONS[base][0] if base in _OPTIONS else ()
+    if colon and option not in words:
+        return (f"bad option in {name!r}: one of {', '.join(words)}" if words
+                else f"bot {base!r} takes no option after its budget ({name!r})")
     return None
 
 
 def _known() -> list[str]:
-    return [*(f"{n}[:N]" if n in _BUDGETED else n for n in bot_names()),
+    return [*(f"{n}[:N[:{'|'.join(_OPTIONS[n][0])}]]" if n in _OPTIONS
+              else f"{n}[:N]" if n in _BUDGETED else n for n in bot_names()),
             *(f"{p}:COMMAND" for p in sorted(_SPECS))]
 
 
 def make_bot(name: str, rules: Rules, seed: int = 0) -> Bot:
     """A new bot of the named kind for this variant's rules, seeded; ``NAME:N`` gives a bot
-    with a budget its budget (``search:400``).
+    with a budget its budget (``search:400``), ``NAME:N:OPTION`` an option too
+    (``search:96:heuristic``).
 
     Raises ``KeyError`` with the known names for an unknown one."""
     problem = bot_problem(name)
@@ -153,7 +168,10 @@ def make_bot(name: str, rules: Rules, seed: int = 0) -> Bot:
     if colon and base in _SPECS:
         return _SPECS[base](rules, seed & MASK64, arg)
     if colon:
-        return _BUDGETED[base](rules, seed & MASK64, int(arg))
+        budget, colon, option = arg.partition(":")
+        if colon:
+            return _OPTIONS[base][1](rules, seed & MASK64, int(budget), option)
+        return _BUDGETED[base](rules, seed & MASK64, int(budget))
     return _REGISTRY[base](rules, seed & MASK64)
 
 

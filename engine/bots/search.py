@@ -23,7 +23,10 @@ Each time it has a real choice, the bot
    of thumb (the lowest card that wins the round, else the lowest; strong leads), never a
    raise in a card's place, and the :class:`~engine.bots.sound.SoundBot` (the heuristic,
    answering raises by its team's chance to take the hand where the round settles it)
-   answering raises and deciding special hands (from each seat's own observation);
+   answering raises and deciding special hands (from each seat's own observation); the
+   ``policy`` keyword (``search:N:heuristic``) gives the :class:`HeuristicBot` those answers
+   instead, as before issue 44, kept for comparison (:data:`POLICIES`;
+   ``benchmarks/hard_policy.py``);
 4. scores the end of the hand by the chance its team wins the match from the new score
    (:class:`WinChance`: a race to the target where every hand goes to a team at random), and
    plays the move with the best mean over the guesses; a raise must beat the best other move
@@ -74,12 +77,16 @@ from engine.shuffle import SplitMix64
 
 #: The default budget: hands played out per decision (``search`` alone).
 DEFAULT_BUDGET = 96
+#: The players that answer raises in the hands played out, by ``policy`` name (the first is
+#: the default): the sound player, or the heuristic as before issue 44 (for comparison).
+POLICIES: dict[str, type[HeuristicBot]] = {"sound": SoundBot, "heuristic": HeuristicBot}
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # a bot may build on it, compiled too
 class SearchBot:
     """Determinised search over the deals its observation allows (module docstring);
-    ``budget``: hands played out per decision."""
+    ``budget``: hands played out per decision; ``policy``: who answers raises in them (a key
+    of :data:`POLICIES`)."""
 
     name = "search"
     #: What a raise must gain over the best other move, in chance to win the match: the
@@ -87,13 +94,18 @@ class SearchBot:
     #: without it, Mineiro's raises out of turn lose matches).
     raise_margin = 0.1
 
-    def __init__(self, rules: Rules, seed: int = 0, *, budget: int = DEFAULT_BUDGET) -> None:
+    def __init__(self, rules: Rules, seed: int = 0, *, budget: int = DEFAULT_BUDGET,
+                 policy: str = "sound") -> None:
         if budget < 1:
             raise ValueError(f"a search budget is a number of iterations, 1 or more, not {budget}")
+        if policy not in POLICIES:
+            raise ValueError(f"unknown playout policy {policy!r}; known: {', '.join(POLICIES)}")
         self.rules = rules
         self.budget = budget
+        self.policy = policy
         self.rng = SplitMix64(seed)
-        self._policy: list[HeuristicBot] = [SoundBot(rules, derive_seed(seed, 1 + s))
+        player = POLICIES[policy]
+        self._policy: list[HeuristicBot] = [player(rules, derive_seed(seed, 1 + s))
                                             for s in range(rules.players)]
         self._value = win_chance(rules)
         self._guesser = Determinizer(rules, self.rng, self._policy)

@@ -45,8 +45,11 @@ recommended move is a covered card.
 
 **Report** (stdout, markdown; deterministic for a seed): the decisions analysed, the fair marks,
 the marks whose recommended move is worse than the played one by the exact value (by more than
-1e-9), the rate with its 95% Wilson interval, and the same per kind of recommended move, per
-round, per mark and per bot; and how many marks recommend a move that is not an exact best.
+1e-9), the rate with its 95% Wilson interval, and the same per kind of recommended and of
+played move, per round, per mark, per bot, and by the recommended move's kind, the round and
+whether the seat's team won round 1; and how many marks recommend a move that is not an exact
+best. With ``--progress``, each decision's result on stderr as it comes (a run cut short is
+the run of ``--positions`` the decisions done: they come in order).
 """
 
 from __future__ import annotations
@@ -366,6 +369,13 @@ class Tally:
                 f"{self.not_best} |")
 
 
+def first(d: Decision) -> str:
+    """Whether the seat's team won, lost or tied round 1."""
+    won = d.observation["rounds"][0]
+    return ("round 1 tied" if won is None else
+            "round 1 won" if won == d.observation["team"] else "round 1 lost")
+
+
 def kind_of(move: Action) -> str:
     """The kind of a move, as the report groups them."""
     return "card" if move.kind == PLAY_KIND else move.kind
@@ -424,7 +434,8 @@ def measure(count: int, seed: int, jobs: int = 1, *, rounds: Sequence[int] = (2,
         rnd = d.observation["round"]
         for key in ("all", f"recommended: {kind_of(d.moves[best])}",
                     f"played: {kind_of(d.moves[d.played])}", f"round {rnd}",
-                    f"mark: {r['mark']}", f"bot: {found.bot}"):
+                    f"mark: {r['mark']}", f"bot: {found.bot}",
+                    f"recommended {kind_of(d.moves[best])}, round {rnd}, {first(d)}"):
             tallies.setdefault(key, Tally()).add(bad, not_best)
         if bad and len(examples) < 12:
             obs = d.observation

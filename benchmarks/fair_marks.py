@@ -39,9 +39,10 @@ the cards are grouped by strength (suits matter in Paulista only through the man
 have strengths of their own), a hand is a multiset of strengths weighted by the number of
 card sets it stands for, and every (hand, hand, moves so far) met is valued once.
 
-Left out, and counted: decisions of a hand where a card was played covered (the other seat
-does not know it: beliefs would need it as a move of the deal) and decisions whose played or
-recommended move is a covered card.
+A covered card of the decision (P7) is valued too: the other seat does not see it, so to him
+it is any card he has not seen (his beliefs count it among them), while the seat knows it.
+Left out, and counted: the decisions of a hand where a card was played covered before them
+(their values would need the covering seat's choice in every hand the other thinks possible).
 
 **Report** (stdout, markdown; deterministic for a seed): the decisions analysed, the fair marks,
 the marks whose recommended move is worse than the played one by the exact value (by more than
@@ -59,8 +60,8 @@ import contextlib
 import math
 import multiprocessing
 import sys
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Iterator, Sequence
+from dataclasses import dataclass, field
 from itertools import combinations_with_replacement
 from typing import Any
 
@@ -90,7 +91,8 @@ Hand = tuple[int, ...]
 
 
 class Unsupported(Exception):
-    """A position this measure does not value (a covered card: see the module docstring)."""
+    """A position this measure does not value (a card covered before it: the module
+    docstring)."""
 
 
 class FairExact:
@@ -109,7 +111,7 @@ class FairExact:
         played = [p for r in position["rounds"] for p in r["cards"]]
         played += position["round"]["cards"]
         if any(p["covered"] for p in played):
-            raise Unsupported("a card was played covered")
+            raise Unsupported("a card was played covered before the decision")
         public = {p["card"] for p in played} | {x["card"] for x in position["shown"]}
         public.add(position["vira"])
         #: strength -> the cards of that strength nobody has seen face up (hands included)
@@ -131,21 +133,33 @@ class FairExact:
         return tuple(sorted(self._strength[c] for c in cards))
 
     def abstract(self, m: Match, move: Action) -> Move:
-        """``move`` as this search names it (a face-up card by its strength)."""
+        """``move`` as this search names it: a face-up card by its strength, a covered card
+        as ``("c", seat, -1)`` (its strength is its seat's secret: the first of its hand)."""
         if move.kind == PLAY_KIND and move.card is not None:
             if move.covered:
-                raise Unsupported("a covered card")
+                return ("c", move.seat, -1)
             return ("p", move.seat, m.hand.strength[move.card])
         return move
 
-    def values(self, moves: Sequence[Action]) -> list[float | None]:
-        """Each of ``moves``' exact value for the seat's team (the module docstring);
-        ``None`` for a covered card."""
+    def values(self, moves: Sequence[Action],
+               wanted: Collection[int] | None = None) -> list[float | None]:
+        """Each of ``moves``' exact value for the seat's team (the module docstring); with
+        ``wanted``, ``None`` for a covered card whose index is not in it (they cost most)."""
         m = build(self.rules, self.position, trusted=True)
-        own = self.hand_of(self.position["hands"][self.seat])
+        held = self.position["hands"][self.seat]
         team = self.rules.team_of[self.seat]
-        return [None if a.covered else self._expected(self.seat, own, (self.abstract(m, a),), team)
-                for a in moves]
+        out: list[float | None] = []
+        for i, a in enumerate(moves):
+            own = self.hand_of(held)
+            if a.covered and a.card is not None:
+                if wanted is not None and i not in wanted:
+                    out.append(None)
+                    continue
+                rest = list(held)
+                rest.remove(card_name(a.card))
+                own = (self._strength[card_name(a.card)], *self.hand_of(rest))
+            out.append(self._expected(self.seat, own, (self.abstract(m, a),), team))
+        return out
 
     # -- the policy ---------------------------------------------------------------------------
     def _expected(self, seat: int, own: Hand, hist: tuple[Move, ...], team: int) -> float:
@@ -162,18 +176,30 @@ class FairExact:
     def _beliefs(self, seat: int, own: Hand, hist: tuple[Move, ...]) -> Iterator[tuple[Hand,
                                                                                        float]]:
         """The other seat's hands (as at the decision) that ``seat`` holding ``own`` thinks
-        possible after ``hist``, each with the number of card sets it stands for."""
+        possible after ``hist``, each with the number of card sets it stands for; a hand whose
+        card was played covered has that card first (the other seat does not know it: every
+        card it has not seen)."""
         other = 1 - seat
-        shown = [h[2] for h in hist if isinstance(h, tuple) and h[1] == other]
+        shown = [h[2] for h in hist if isinstance(h, tuple) and h[1] == other and h[0] == "p"]
+        covered = sum(1 for h in hist if isinstance(h, tuple) and h[1] == other and h[0] == "c")
         pool = {s: len(cards) - own.count(s) for s, cards in self._hidden.items()}
         for s in shown:
             pool[s] -= 1
-        for rest in combinations_with_replacement(sorted(pool), self._size[other] - len(shown)):
+        for rest in combinations_with_replacement(sorted(pool),
+                                                  self._size[other] - len(shown) - covered):
             w = 1
             for s in set(rest):
                 w *= math.comb(pool[s], rest.count(s))
-            if w:
-                yield tuple(sorted((*rest, *shown))), float(w)
+            if not w:
+                continue
+            hand = tuple(sorted((*rest, *shown)))
+            if not covered:
+                yield hand, float(w)
+                continue
+            for s in sorted(pool):  # one covered card at most: the decision's own move
+                left = pool[s] - rest.count(s)
+                if left > 0:
+                    yield (s, *hand), float(w * left)
 
     def _value(self, h0: Hand, h1: Hand, hist: tuple[Move, ...]) -> float:
         """Team 0's chance to win the match: seat 0 holding ``h0`` and seat 1 ``h1`` at the
@@ -250,18 +276,22 @@ class FairExact:
                 return self._world(h0, h1)
             before = hist[:-1]
             m = self._replay(h0, h1, before, (h0, h1, state_of(before))).clone()
-            self._apply(m, hist[-1])
+            last = hist[-1]
+            self._apply(m, last, (h0, h1)[last[1]][0] if isinstance(last, tuple) else -1)
             if len(self._matches) >= KEPT:
                 self._matches.clear()
             self._matches[key] = m
         return m
 
     @staticmethod
-    def _apply(m: Match, move: Move) -> None:
+    def _apply(m: Match, move: Move, first: int = -1) -> None:
+        """Make ``move`` on ``m`` (a covered card: one of strength ``first``)."""
         if isinstance(move, tuple):
-            _, seat, st = move
+            kind, seat, st = move
+            if kind == "c":
+                st = first
             card = next(c for c in m.hand.hands[seat] if m.hand.strength[c] == st)
-            m.apply(Action.play(seat, card))
+            m.apply(Action.play(seat, card, kind == "c"))
         else:
             m.apply(move)
 
@@ -378,12 +408,15 @@ def first(d: Decision) -> str:
 
 def kind_of(move: Action) -> str:
     """The kind of a move, as the report groups them."""
-    return "card" if move.kind == PLAY_KIND else move.kind
+    if move.kind == PLAY_KIND:
+        return "covered card" if move.covered else "card"
+    return move.kind
 
 
 def judge_one(found: Found, seed: int) -> dict[str, Any]:
     """One decision analysed as ``truco analyze`` does, and, marked, its moves' exact values
-    (``exact``: ``None`` where a covered card leaves it out)."""
+    (``exact``: ``None`` where a card covered before it leaves it out; a covered card not
+    recommended nor played is not valued)."""
     rules = Match.new(VARIANT).rules
     d = found.decision
     job = Job(VariantRef.of(rules), d, decision_seed(seed, found.header, d.line),
@@ -393,12 +426,49 @@ def judge_one(found: Found, seed: int) -> dict[str, Any]:
            "exact": None}
     if result["mark"] is not None:
         with contextlib.suppress(Unsupported):
-            out["exact"] = FairExact(rules, d.position, d.seat).values(d.moves)
+            out["exact"] = FairExact(rules, d.position, d.seat).values(
+                d.moves, {result["best"], d.played})
     return out
 
 
 def _judged(job: tuple[Found, int]) -> tuple[Found, dict[str, Any]]:
     return job[0], judge_one(*job)
+
+
+@dataclass
+class Results:
+    """The tallies of a run, a decision's result at a time (in the positions' order)."""
+
+    tallies: dict[str, Tally] = field(default_factory=lambda: {"all": Tally()})
+    decisions: int = 0
+    skipped: int = 0
+    examples: list[str] = field(default_factory=list)
+
+    def add(self, found: Found, r: dict[str, Any]) -> None:
+        """One decision's result (:func:`judge_one`)."""
+        self.decisions += 1
+        if r["mark"] is None:
+            return
+        d, best, exact = found.decision, r["best"], r["exact"]
+        if exact is None or exact[best] is None or exact[d.played] is None:
+            self.skipped += 1
+            return
+        mine, theirs = exact[best], exact[d.played]
+        bad = mine < theirs - 1e-9
+        not_best = mine < max(v for v in exact if v is not None) - 1e-9
+        rnd = d.observation["round"]
+        for key in ("all", f"recommended: {kind_of(d.moves[best])}",
+                    f"played: {kind_of(d.moves[d.played])}", f"round {rnd}",
+                    f"mark: {r['mark']}", f"bot: {found.bot}",
+                    f"recommended {kind_of(d.moves[best])}, round {rnd}, {first(d)}"):
+            self.tallies.setdefault(key, Tally()).add(bad, not_best)
+        if bad and len(self.examples) < 12:
+            obs = d.observation
+            self.examples.append(
+                f"- {found.header['seed']}:{d.line} round {rnd}, score {obs['score']}, worth "
+                f"{obs['value']}, cards {obs['hand']}: played `{d.moves[d.played]}` "
+                f"({theirs:.4f}), {r['mark']} for `{d.moves[best]}` ({mine:.4f}); fair loss "
+                f"{r['loss']}")
 
 
 def measure(count: int, seed: int, jobs: int = 1, *, rounds: Sequence[int] = (2, 3),
@@ -413,48 +483,26 @@ def measure(count: int, seed: int, jobs: int = 1, *, rounds: Sequence[int] = (2,
         results: Iterator[tuple[Found, dict[str, Any]]] = pool.imap(_judged, work)
     else:
         pool, results = None, map(_judged, work)
-    tallies: dict[str, Tally] = {"all": Tally()}
-    decisions = skipped = 0
-    examples: list[str] = []
+    got = Results()
     for found, r in results:
-        decisions += 1
+        got.add(found, r)
         if progress:
-            print(f"{decisions} {found.header['seed']}:{found.decision.line} {r['mark']} "
+            print(f"{got.decisions} {found.header['seed']}:{found.decision.line} {r['mark']} "
                   f"best={r['best']} played={found.decision.played} exact={r['exact']}",
                   file=sys.stderr, flush=True)
-        if r["mark"] is None:
-            continue
-        d, best, exact = found.decision, r["best"], r["exact"]
-        if exact is None or exact[best] is None or exact[d.played] is None:
-            skipped += 1
-            continue
-        mine, theirs = exact[best], exact[d.played]
-        bad = mine < theirs - 1e-9
-        not_best = mine < max(v for v in exact if v is not None) - 1e-9
-        rnd = d.observation["round"]
-        for key in ("all", f"recommended: {kind_of(d.moves[best])}",
-                    f"played: {kind_of(d.moves[d.played])}", f"round {rnd}",
-                    f"mark: {r['mark']}", f"bot: {found.bot}",
-                    f"recommended {kind_of(d.moves[best])}, round {rnd}, {first(d)}"):
-            tallies.setdefault(key, Tally()).add(bad, not_best)
-        if bad and len(examples) < 12:
-            obs = d.observation
-            examples.append(f"- {found.header['seed']}:{d.line} round {rnd}, score "
-                            f"{obs['score']}, worth {obs['value']}, cards {obs['hand']}: "
-                            f"played `{d.moves[d.played]}` ({theirs:.4f}), {r['mark']} for "
-                            f"`{d.moves[best]}` ({mine:.4f}); fair loss {r['loss']}")
     if pool is not None:
         pool.close()
         pool.join()
-    report(out, (count, seed, tuple(rounds)), decisions, skipped, tallies, examples)
-    return tallies
+    report(out, (count, seed, tuple(rounds)), got)
+    return got.tallies
 
 
-def report(out: Any, run: tuple[int, int, tuple[int, ...]], decisions: int, skipped: int,
-           tallies: dict[str, Tally], examples: list[str]) -> None:
+def report(out: Any, run: tuple[int, int, tuple[int, ...]], got: Results) -> None:
     """The markdown report (the module docstring); ``run``: the positions, the seed and the
     rounds."""
     count, seed, rounds = run
+    tallies, decisions, skipped, examples = (got.tallies, got.decisions, got.skipped,
+                                             got.examples)
     which = ("round " if len(rounds) == 1 else "rounds ") + " and ".join(map(str, rounds))
     option = "" if rounds == (2, 3) else " --rounds " + ",".join(map(str, rounds))
     t = tallies["all"]
@@ -463,8 +511,8 @@ def report(out: Any, run: tuple[int, int, tuple[int, ...]], decisions: int, skip
     print(f"# Fair marks against an opponent who answers by his own cards ({VARIANT})\n", file=out)
     print(f"`python -m benchmarks.fair_marks --positions {count} --seed {seed}{option}`: "
           f"{decisions} decisions of {which} analysed ({DEFAULT_PLAYOUTS} playouts), "
-          f"{t.marks + skipped} fair marks, {skipped} left out (a covered card), {t.marks} "
-          f"valued exactly.\n", file=out)
+          f"{t.marks + skipped} fair marks, {skipped} left out (a card covered before them), "
+          f"{t.marks} valued exactly.\n", file=out)
     print(f"**Marks recommending a move worse than the one played: {t.bad} of {t.marks} = "
           f"{rate:.3f} (95% interval {lo:.3f}-{hi:.3f}).**\n", file=out)
     print("| group | marks | worse than played | rate | 95% interval | not an exact best |",

@@ -37,14 +37,15 @@ def _last_round(led: str, held: str, seen: str) -> dict[str, Any]:
         "round": {"number": 3, "leader": 0, "turn": 1, "cards": [_card(0, led)]}}
 
 
-def _values(position: dict[str, Any]) -> tuple[list[float | None], float]:
+def _values(position: dict[str, Any]) -> tuple[list[float | None], float, float]:
     m = Match.from_position("one-on-one", position)
     moves = m.legal_actions(1)
     assert moves == [Action.play(1, "4c"), Action.play(1, "4c", covered=True),
                      Action.raise_to(1, 3)]
-    # seat 1 takes the hand with the zap: one point more is 9-10
-    one_more = win_chance(m.rules).match([9, 10], [0, 0])[1]
-    return FairExact(m.rules, m.position(), 1).values(moves), one_more
+    # seat 1 takes the hand with the zap (9-10), or loses it covering the zap (10-9)
+    chance = win_chance(m.rules)
+    won, lost = chance.match([9, 10], [0, 0])[1], chance.match([10, 9], [0, 0])[1]
+    return FairExact(m.rules, m.position(), 1).values(moves), won, lost
 
 
 def test_the_opponent_accepts_a_raise_his_cards_say_he_wins() -> None:
@@ -52,16 +53,16 @@ def test_the_opponent_accepts_a_raise_his_cards_say_he_wins() -> None:
     # three and seat 1's 3c and 5d) only 4s, 4h and 4c beat it, so to him accepting truco is
     # worth 31/34 (three points end the match: 12 or the other team's 12), more than folding
     # (9-10, 0.476): he accepts, and seat 1, holding the zap, wins the match.
-    values, one_more = _values(_last_round("4d", "4c", "5d"))
-    assert values == [pytest.approx(one_more), None, pytest.approx(1.0)]
+    values, won, lost = _values(_last_round("4d", "4c", "5d"))
+    assert values == [pytest.approx(won), pytest.approx(lost), pytest.approx(1.0)]
 
 
 def test_the_opponent_folds_a_raise_his_cards_say_he_loses() -> None:
     # Seat 0 led the 5s: every card he has not seen beats it or ties it (the 4s are manilhas;
     # a tie of round 3 goes to seat 1, who took round 1), so accepting is worth 0 to him and
     # he folds: the raise gains seat 1 nothing over playing the card (9-10 either way).
-    values, one_more = _values(_last_round("5s", "4c", "6d"))
-    assert values == [pytest.approx(one_more), None, pytest.approx(one_more)]
+    values, won, lost = _values(_last_round("5s", "4c", "6d"))
+    assert values == [pytest.approx(won), pytest.approx(lost), pytest.approx(won)]
 
 
 def test_the_script_prints_its_figures() -> None:

@@ -37,7 +37,7 @@ SLOW_FILES = frozenset({"test_serve_flood.py",
                         "test_hostile_variants.py", "test_bot_protocol_doc.py",
                         "test_compare.py", "test_simulate_every_variant.py",
                         "test_bot_check.py", "test_bot_events.py", "test_determinism.py",
-                        "test_benchmarks.py", "test_docs_reference.py"})
+                        "test_benchmarks.py", "test_docs_reference.py", "test_fair_marks.py"})
 
 
 @pytest.fixture(autouse=True)

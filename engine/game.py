@@ -56,12 +56,12 @@ from engine.actions import Action, Deal
 from engine.cards import Card, card_name
 from engine.checkpoint import Checkpoint
 from engine.errors import IllegalMoveError, Why
-from engine.machine import MoveTable, Trigger, move_table
+from engine.machine import COMPILED, MODEL_ATTRIBUTE, MoveTable, Trigger, move_table, run_plan
 from engine.matchpos.exporting import export as export_position
 from engine.matchpos.restore import set_position
 from engine.moves import KINDS, PHASES, load_kinds
 from engine.moves.answers import answering_seats
-from engine.moves.deal import seeded as seeded_deal
+from engine.moves.deal import seeded_next
 from engine.moves.draw import draw_first_dealer
 from engine.moves.names import DEAL_KIND
 from engine.moves.play import play
@@ -419,10 +419,15 @@ class Match(MatchView):
             self._not_now(action)
         ruling = Ruling()
         ruling.model = self
-        fire = event.fire.get(self.state)  # made by the event's first firing from this state
         try:
-            taken = (fire(self, action, ruling) if fire is not None
-                     else event.trigger_move(self, action, ruling))
+            if COMPILED:  # run_plan is machine code: called with the plan, natively
+                plan = event.plans.get(self.state)  # made by the event's first firing from here
+                taken = (run_plan(plan, self, MODEL_ATTRIBUTE, action, ruling)
+                         if plan is not None else event.trigger_move(self, action, ruling))
+            else:  # the plan written out as Python (engine.machine.runner)
+                fire = event.fire.get(self.state)
+                taken = (fire(self, action, ruling) if fire is not None
+                         else event.trigger_move(self, action, ruling))
         except MachineError:
             if ruling.judged:  # raised after a condition ran: not the machine's refusal
                 raise
@@ -468,7 +473,7 @@ class Match(MatchView):
         ``deal`` for :meth:`deal`."""
         move: tuple[list[list[Card]], Card | None]
         if self.rng is not None:
-            move = seeded_deal(self.rules, self.rng, self.dealer, self.last_hand)
+            move = seeded_next(self, self.rng)
         elif self._deals is not None:
             nxt = next(self._deals, None)
             if nxt is None:

@@ -177,8 +177,9 @@ class _Probe:
 
 
 #: Whether this module is compiled (``build_native.py``; engine.slots): then
-#: :func:`run_plan`'s loops are machine code, and a plan's runner calls it (:func:`runner`).
-_COMPILED = not interpreted(_Probe)
+#: :func:`run_plan`'s loops are machine code, and ``Match.apply`` and ``trigger_move`` call
+#: it with the plan, natively; interpreted, they call the plan's runner (:func:`runner`).
+COMPILED: Final = not interpreted(_Probe)
 
 
 class Trigger(Protocol):
@@ -242,14 +243,17 @@ class LeanEvent(Event):
         is made."""
         attr = self.machine.model_attribute
         name = getattr(model, attr)
-        fire = self.fire.get(name)
-        if fire is None and name not in self.plans:
+        try:
+            plan = self.plans[name]
+        except KeyError:
             plan = self.plans[name] = _plan(self, name) if PLANS_CHECKED else None
             if plan is not None:
-                fire = self.fire[name] = runner(plan, attr)
-        if fire is None:
+                self.fire[name] = runner(plan, attr)
+        if plan is None:
             return bool(super().trigger(model, move, ruling))
-        return fire(model, move, ruling)
+        if COMPILED:  # run_plan called natively (a runner would be a call more)
+            return run_plan(plan, model, attr, move, ruling)
+        return self.fire[name](model, move, ruling)
 
 
 def run_plan(plan: Plan, model: Any, attr: str, move: Any, ruling: Any) -> bool:
@@ -300,7 +304,7 @@ def runner(plan: Plan, attr: str) -> Fire:
     """``plan`` as one function ``fire(model, move, ruling)`` doing what :func:`run_plan`
     does: compiled, a call of it (its loops are machine code); interpreted, the plan's steps
     written out as Python once per plan (:func:`_written`), without its loops and unpacking."""
-    if _COMPILED:
+    if COMPILED:
         def fire(model: Any, move: Any, ruling: Any) -> bool:
             return run_plan(plan, model, attr, move, ruling)
         return fire

@@ -29,7 +29,7 @@ draws with the same numbers, so the next hands' shuffles do not depend on ``deal
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from engine.actions import Deal
 from engine.cards import Card, card_name
@@ -83,6 +83,8 @@ def decider_seat(rules: Rules, mao: int, team: int) -> int:
     return next(s for s in ((mao + i) % n for i in range(n)) if rules.team_of[s] == team)
 
 
+#: The kind's name.
+NAME: Final = "deal"
 #: The kind's variant block (``deal.vira``, ``deal.packets``, ``deal.pack``).
 BLOCK_NAME = "deal"
 #: Where the vira comes from, the default first.
@@ -186,6 +188,33 @@ def seeded(rules: Rules, rng: SplitMix64, dealer: int,
                           rules.has_vira)
     return deal_pack(pack(rules, rng, top), rules.players, rules.cards_per_player, dealer,
                      vira_from(rules), packets(rules))
+
+
+class Dealing:
+    """The deal kind's table of a variant (``MoveKind.table``): what its seeded deal reads of
+    the rules, read once (a deal a hand; compiled, each read of the rules or of their ``deal``
+    block is a call into Python)."""
+
+    __slots__ = ("deck", "players", "cards", "vira", "plain", "made")
+
+    def __init__(self, rules: Rules) -> None:
+        block = rules.block(BLOCK_NAME)
+        self.deck = rules.deck
+        self.players = rules.players
+        self.cards = rules.cards_per_player
+        self.vira = rules.has_vira
+        #: :func:`is_plain`, and whether the pack is made from the last hand (``deal.pack``).
+        self.plain = block["vira"] == VIRA[0] and not block["packets"]
+        self.made = block["pack"] != PACK[0]
+
+
+def seeded_next(m: MatchView, rng: SplitMix64) -> Dealt:
+    """:func:`seeded` for the match's next hand (its dealer, after its last hand), read from
+    the variant's :class:`Dealing`."""
+    t: Dealing = m.move_table.tables[NAME]
+    if t.plain and not (t.made and m.last_hand is not None):
+        return plain_deal(t.deck, rng, t.players, t.cards, m.dealer, t.vira)
+    return seeded(m.rules, rng, m.dealer, m.last_hand)
 
 
 def _checks(d: dict[str, Any], err: Err) -> Iterator[VariantError]:
@@ -322,7 +351,7 @@ _SCHEMA: dict[str, Any] = {
 }
 
 KIND = register(MoveKind(
-    name="deal", order=-1, judge=_judge, effect=_effect, transitions=_transitions,
+    name=NAME, order=-1, judge=_judge, effect=_effect, transitions=_transitions, table=Dealing,
     not_now={None: "no deal is awaited now"},
     log=LogEvent(place=0,
                  about="Move: the cards of a new hand, the first event of its hand.",

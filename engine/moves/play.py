@@ -123,7 +123,8 @@ def _effect(a: Action, r: Ruling) -> None:
     if hand.bound[seat] is not None:
         hand.bound[seat] = None
     hand.played.append((rnd.number, seat, card, covered))
-    killers = hand.own.get(MUST_KILL)
+    own = hand.own  # empty but where a kind keeps state: no lookup a card then
+    killers = own.get(MUST_KILL) if own else None
     if killers:  # his card of the round is played (play.raiser_must_kill)
         set_own(hand, MUST_KILL, tuple(s for s in killers if s != seat))
     rnd.cards.append((seat, card, covered))

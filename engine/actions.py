@@ -287,6 +287,9 @@ class Deal:
         return f"deal dealer {self.dealer}: {hands}{vira}"
 
 
-def as_card(card: Card | str) -> Card:
-    """A card given by its code or its name (``'4c'``), as its code."""
+def as_card(card: object) -> Any:
+    """A card given by its code or its name (``'4c'``), as its code; anything else as it is,
+    for :class:`Action` to refuse in its own words. Typed ``Any`` both ways: a compiled kind's
+    factory (build_native.py) would otherwise refuse a float with mypyc's ``TypeError``, and
+    turn ``True`` into the card 1, where Action says what is wrong."""
     return parse_card(card) if isinstance(card, str) else card

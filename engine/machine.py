@@ -178,7 +178,8 @@ class _Probe:
 
 #: Whether this module is compiled (``build_native.py``; engine.slots): then
 #: :func:`run_plan`'s loops are machine code, and ``Match.apply`` and ``trigger_move`` call
-#: it with the plan, natively; interpreted, they call the plan's runner (:func:`runner`).
+#: it with the plan, natively; interpreted, they call the plan's runner (:func:`runner`),
+#: which only the interpreted build makes.
 COMPILED: Final = not interpreted(_Probe)
 
 
@@ -187,7 +188,7 @@ class Trigger(Protocol):
     made so far, by source state, and the firing with this engine's two arguments."""
 
     plans: dict[str, Plan | None]
-    #: Each made plan's runner (:func:`runner`), by source state.
+    #: Each made plan's runner (:func:`runner`; interpreted only), by source state.
     fire: dict[str, Fire]
 
     def trigger_move(self, model: Any, move: Any, ruling: Any) -> bool: ...
@@ -247,11 +248,11 @@ class LeanEvent(Event):
             plan = self.plans[name]
         except KeyError:
             plan = self.plans[name] = _plan(self, name) if PLANS_CHECKED else None
-            if plan is not None:
+            if plan is not None and not COMPILED:  # compiled, run_plan itself is called
                 self.fire[name] = runner(plan, attr)
         if plan is None:
             return bool(super().trigger(model, move, ruling))
-        if COMPILED:  # run_plan called natively (a runner would be a call more)
+        if COMPILED:  # run_plan called natively (it has no runner)
             return run_plan(plan, model, attr, move, ruling)
         return self.fire[name](model, move, ruling)
 
@@ -302,25 +303,17 @@ Fire = Callable[[Any, Any, Any], bool]
 
 def runner(plan: Plan, attr: str) -> Fire:
     """``plan`` as one function ``fire(model, move, ruling)`` doing what :func:`run_plan`
-    does: compiled, a call of it (its loops are machine code); interpreted, the plan's steps
-    written out as Python once per plan (:func:`_written`), without its loops and unpacking."""
-    if COMPILED:
-        def fire(model: Any, move: Any, ruling: Any) -> bool:
-            return run_plan(plan, model, attr, move, ruling)
-        return fire
-    return _written(plan, attr)
-
-
-def _written(plan: Plan, attr: str) -> Fire:
-    """:func:`runner`'s Python source of ``plan``: each callable and target a global name of
-    the function (``f0``, ``f1``, ...), each step's conditions nested ``if`` tests (passed
-    when the result is, or equals, the target, as the library compares), then its callbacks,
-    the state set, and ``return True``; ``return False`` when no step passes.
+    does with it, for the interpreted build (compiled, ``run_plan``'s loops are machine code
+    and it is called itself): the plan's steps written out as Python source once per plan,
+    without its loops and unpacking. Each callable and target is a global name of the
+    function (``f0``, ``f1``, ...), each step's conditions nested ``if`` tests (passed when the
+    result is, or equals, the target, as the library compares), then its callbacks, the
+    state set, and ``return True``; ``return False`` when no step passes.
 
     >>> class R: judged = False; why = None; model = None
     >>> class M: state = "a"
-    >>> fire = _written((lambda m, move, r: None if move else "no", (((), (), (), "b", ()),)),
-    ...                 "state")
+    >>> fire = runner((lambda m, move, r: None if move else "no", (((), (), (), "b", ()),)),
+    ...               "state")
     >>> m = M(); fire(m, "x", R()), m.state, fire(M(), "", R())
     (True, 'b', False)
     """

@@ -171,7 +171,7 @@ _BELOW: dict[tuple[int, int], tuple[int, int]] = {}
 
 
 def _below(c: int, below: int) -> tuple[int, int]:
-    ones = _lane_constants(c)[0]
+    ones = (_LANE_CONSTANTS.get(c) or _lane_constants(c))[0]
     got = _BELOW[c, below] = (ones * ((1 << 64) - below), ones << 64)
     return got
 

@@ -181,9 +181,8 @@ def seeded(rules: Rules, rng: SplitMix64, dealer: int,
     (:func:`engine.shuffle.deal`) where the keys are left out, else :func:`deal_pack` of the
     whole seeded :func:`pack` (a shuffled pack leaves the generator where the plain deal
     leaves it)."""
-    block = rules.block(BLOCK_NAME)  # made_part and is_plain, inline: a deal a hand
-    top = () if last is None or block["pack"] == PACK[0] else made_part(rules, last)
-    if not top and block["vira"] == VIRA[0] and not block["packets"]:
+    top = made_part(rules, last)
+    if not top and is_plain(rules):
         return plain_deal(rules.deck, rng, rules.players, rules.cards_per_player, dealer,
                           rules.has_vira)
     return deal_pack(pack(rules, rng, top), rules.players, rules.cards_per_player, dealer,
@@ -198,14 +197,13 @@ class Dealing:
     __slots__ = ("deck", "players", "cards", "vira", "plain", "made")
 
     def __init__(self, rules: Rules) -> None:
-        block = rules.block(BLOCK_NAME)
         self.deck = rules.deck
         self.players = rules.players
         self.cards = rules.cards_per_player
         self.vira = rules.has_vira
         #: :func:`is_plain`, and whether the pack is made from the last hand (``deal.pack``).
-        self.plain = block["vira"] == VIRA[0] and not block["packets"]
-        self.made = block["pack"] != PACK[0]
+        self.plain = is_plain(rules)
+        self.made = rules.block(BLOCK_NAME)["pack"] != PACK[0]
 
 
 def seeded_next(m: MatchView, rng: SplitMix64) -> Dealt:

@@ -16,6 +16,7 @@ from engine import actions
 from engine.actions import Action, declare
 from engine.moves import KINDS, SHIPPED, _kind_modules, load_kinds
 from engine.moves.cut import Word
+from engine.moves.play import play
 from engine.payload import Payload
 from engine.variant import load_variant
 
@@ -74,8 +75,6 @@ def test_a_kinds_factories_are_offered_as_actions_and_clash_with_nothing(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A kind's module declares its factories (``Payload.factories``), which Action offers by
     name (``Action.play``) and its ``repr`` writes; one named like Action's own is refused."""
-    from engine.moves.play import play
-
     assert Action.play is play and Action.play(1, "4c") == Action("play", 1, 3)
     monkeypatch.setattr(actions, "_SPECS", dict(actions._SPECS))
     monkeypatch.setattr(actions, "_FACTORIES", dict(actions._FACTORIES))

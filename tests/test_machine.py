@@ -27,7 +27,9 @@ from engine.moves.concede import concedes
 from engine.moves.cut import CHOICES
 from engine.moves.envido import calls_of
 from engine.moves.nao_quero import nao_queros
+from engine.moves.play import plays
 from engine.moves.quero import queros
+from engine.moves.raising import raises
 from engine.resources import shipped_variants
 from engine.ruling import CONDITIONS, EFFECTS
 from engine.shuffle import SplitMix64
@@ -133,10 +135,8 @@ def test_one_machine_serves_every_match_of_a_variant() -> None:
 
 def _every_move(m: Match) -> list[Action]:
     """Every move of the variant's move table: what a seat could ever try."""
-    from engine.moves.play import plays
-    from engine.moves.raising import raises
-
-    out = [a for row in (*plays(m).face_up, *plays(m).covered) for a in row]
+    table = plays(m)
+    out = [a for row in (*table.face_up, *table.covered) for a in row]
     n = range(m.players)
     out += [*raises(m).moves.values(), *(Action.accept(s) for s in n),
             *(Action.fold(s) for s in n), *(Action.decide(s, p) for s in n for p in (True, False))]

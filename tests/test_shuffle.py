@@ -9,7 +9,7 @@ import pytest
 from conftest import CONFORMANCE
 
 from engine.cards import canonical_deck, card_name, parse_card
-from engine.shuffle import MASK64, SplitMix64, deal, shuffle
+from engine.shuffle import MASK64, SplitMix64, _shuffled, deal, draws, shuffle
 from engine.variant import load_variant
 
 SEED_RANKS = "A234567QJK"
@@ -161,8 +161,6 @@ def _reference_shuffle(deck: list[int], rng: SplitMix64) -> list[int]:
 
 @pytest.mark.parametrize("count", [0, 1, 2, 39, 63, 64, 65, 130])
 def test_draws_at_once_are_the_generators_draws(count: int) -> None:
-    from engine.shuffle import draws
-
     for seed in (0, 1, 2026, MASK64, MASK64 - 0x9E3779B97F4A7C15 + 3):
         rng = SplitMix64(seed)
         assert list(draws(seed, count)) == [rng.next() for _ in range(count)]
@@ -221,8 +219,6 @@ def test_the_straight_line_steps_shuffle_as_the_loop_does(size: int) -> None:
     """The interpreted shuffle's steps written out once per size (engine.shuffle.
     _straight_steps): for any number of cards kept, the first cards of the whole shuffle, and
     the generator where the whole shuffle leaves it."""
-    from engine.shuffle import _shuffled
-
     deck = list(range(size))
     for needed in sorted({0, 1, size // 3, size - 1, size}):
         for seed in range(40):

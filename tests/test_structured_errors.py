@@ -7,6 +7,10 @@ import pytest
 
 from engine import Action, IllegalMoveError, Match
 from engine.errors import Why
+from engine.moves.concede import concedes
+from engine.moves.play import plays
+from engine.moves.raising import raises
+from engine.shuffle import SplitMix64
 
 
 def _refusal(m: Match, move: object) -> IllegalMoveError:
@@ -74,11 +78,6 @@ def test_every_refusal_of_a_rule_has_its_own_code(variant: str) -> None:
     """Every move of the variant's move table that is refused, in every state of seeded
     matches, is refused with a code (never the catch-all ``illegal``): programs can tell the
     reasons apart without reading the words."""
-    from engine.moves.concede import concedes
-    from engine.moves.play import plays
-    from engine.moves.raising import raises
-    from engine.shuffle import SplitMix64
-
     seen: set[str] = set()
     for seed in range(3):
         m = Match.new(variant, seed=seed)

@@ -493,6 +493,25 @@ def decimal(text: str) -> str:
     return _POINT.sub(get_decimal_symbol(locale), text)
 
 
+def grouped(value: int) -> str:
+    """A whole number with its thousands grouped as the language spoken now groups them
+    (Babel's locale data: a point in pt-BR), English as ``f"{value:,}"`` writes it.
+
+    >>> grouped(1048576)
+    '1,048,576'
+    >>> with using("pt-BR"):
+    ...     grouped(1048576)
+    '1.048.576'
+    """
+    text = f"{value:,}"
+    locale = LANGUAGES.get(_CURRENT.get())
+    if locale is None or "," not in text:
+        return text
+    from babel.numbers import get_group_symbol
+
+    return text.replace(",", get_group_symbol(locale))
+
+
 def number(value: float, spec: str = "") -> str:
     """``format(value, spec)`` in the language spoken now (:func:`decimal`)."""
     return decimal(format(value, spec))

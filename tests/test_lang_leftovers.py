@@ -18,6 +18,7 @@ from click.testing import CliRunner
 from conftest import REPO
 
 import engine.cli.analyze_cmd
+import engine.cli.options
 import engine.cli.simulate_cmd
 import engine.protocol.check
 from engine import i18n
@@ -401,3 +402,67 @@ def test_the_progress_bars_are_labelled_in_the_reader_s_language(
         code, out = run("--lang", lang, *args)
         assert code in (0, 1), out  # compare: 1 where a statistic differs
     assert seen == labels, seen
+
+
+KNOWN = "heuristic, random, search[:N[:sound|heuristic]], cmd:COMMAND"
+
+
+@pytest.mark.parametrize(("lang", "bots", "last"), [
+    ("pt-BR", "genius", "Erro: Valor inválido para --bots: robô desconhecido 'genius'; robôs "
+     f"conhecidos: {KNOWN}, ou um nome da tabela [bots] de um --config FILE"),
+    ("en", "genius", "Error: Invalid value for --bots: unknown bot 'genius'; known bots: "
+     f"{KNOWN}, or a name of the [bots] table of a --config FILE"),
+    ("pt-BR", "search:0", "Erro: Valor inválido para --bots: orçamento inválido em 'search:0': "
+     "um número inteiro positivo de iterações"),
+    ("en", "search:0", "Error: Invalid value for --bots: bad budget in 'search:0': a positive "
+     "whole number of iterations"),
+    ("pt-BR", "search:9:wild", "Erro: Valor inválido para --bots: opção inválida em "
+     "'search:9:wild': uma de sound, heuristic"),
+    ("pt-BR", "random:3", "Erro: Valor inválido para --bots: o robô 'random' não aceita "
+     "orçamento ('random:3')"),
+    ("pt-BR", "cmd:./mybot 'oops", "Erro: Valor inválido para --bots: cmd: o comando "
+     "\"./mybot 'oops\" não pode ser dividido como um shell o dividiria: uma aspa não foi "
+     "fechada"),
+])
+def test_a_bad_bot_spec_is_refused_in_the_reader_s_language_exit_2(
+        lang: str, bots: str, last: str) -> None:
+    code, out = run("--lang", lang, "simulate", "-v", "paulista", "-n", "1", "--bots", bots)
+    assert code == 2 and "Traceback" not in out
+    assert " ".join(out.split()).endswith(last), out
+
+
+def test_a_wrong_budget_is_not_told_as_an_unknown_bot_in_any_language() -> None:
+    # The suffix offering --config's names follows an unknown bot only, whatever the words.
+    for lang in ("en", "pt-BR"):
+        code, out = run("--lang", lang, "simulate", "-v", "paulista", "-n", "1",
+                        "--bots", "search:0")
+        assert code == 2 and "--config" not in out and "[bots]" not in out, out
+
+
+@pytest.mark.parametrize(("lang", "table", "said"), [
+    ("pt-BR", 'heuristic = "random"\n', "[bots] heuristic: 'heuristic' é um robô embutido; "
+     "escolha outro nome"),
+    ("en", 'heuristic = "random"\n', "[bots] heuristic: 'heuristic' is a built-in bot; "
+     "choose another name"),
+    ("pt-BR", "mine = 3\n", "[bots] mine: dê o robô como texto entre aspas, por exemplo "
+     '"cmd:./mybot"'),
+    ("pt-BR", 'mine = "genius"\n', "[bots] mine: robô desconhecido 'genius'; robôs "
+     "conhecidos:"),
+])
+def test_a_bots_config_s_problem_is_told_in_the_reader_s_language(
+        lang: str, table: str, said: str, tmp_path: Path) -> None:
+    config = tmp_path / "bots.toml"
+    config.write_text("[bots]\n" + table, encoding="utf-8")
+    code, out = run("--lang", lang, "simulate", "-v", "paulista", "-n", "1",
+                    "--config", str(config))
+    assert code == 2 and "Traceback" not in out
+    assert said in " ".join(out.split()), out
+
+
+def test_a_too_large_config_file_groups_its_limit_as_the_language_does(tmp_path: Path) -> None:
+    config = tmp_path / "big.toml"
+    config.write_bytes(b"#" * (engine.cli.options.MAX_CONFIG_BYTES + 1))
+    _code, en = run("simulate", "-v", "paulista", "--config", str(config))
+    _code, pt = run("--lang", "pt-BR", "simulate", "-v", "paulista", "--config", str(config))
+    assert "is larger than 1,048,576 bytes" in " ".join(en.split()), en
+    assert "tem mais de 1.048.576 bytes" in " ".join(pt.split()), pt

@@ -29,6 +29,7 @@ from engine.bots.base import (
     bot_problem,
     choose_for,
     derive_seed,
+    is_unknown,
     make_bot,
     movers,
     next_actor,
@@ -89,5 +90,6 @@ register("search", SearchBot,
 register_spec("cmd", _external, problem=_command_problem)
 
 __all__ = ["Bot", "HeuristicBot", "Judge", "MatchShim", "RandomBot", "SearchBot", "bot_names",
-           "bot_problem", "choose_for", "derive_seed", "finish", "make_bot", "movers", "next_actor",
-           "notify", "out_of_turn_raise", "register", "register_spec", "seat_view", "stronger_seat"]
+           "bot_problem", "choose_for", "derive_seed", "finish", "is_unknown", "make_bot", "movers",
+           "next_actor", "notify", "out_of_turn_raise", "register", "register_spec", "seat_view",
+           "stronger_seat"]

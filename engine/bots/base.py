@@ -21,6 +21,7 @@ from typing import Protocol
 
 from engine.actions import Action
 from engine.game import Match
+from engine.i18n import _
 from engine.moves import PHASES
 from engine.moves.names import PLAY_KIND, RAISE_KIND
 from engine.moves.raising import pass_ as no_raise
@@ -129,24 +130,39 @@ def bot_problem(name: str) -> str | None:
     base, colon, arg = name.partition(":")
     if colon and base in _SPECS:
         if not arg.strip():
-            return f"{base}: needs a command, e.g. {base}:./mybot"
+            return _("{prefix}: needs a command, e.g. {prefix}:./mybot").format(prefix=base)
         check = _SPEC_PROBLEMS.get(base)
         problem = check(arg) if check is not None else None
         return None if problem is None else f"{base}: {problem}"
     if base not in _REGISTRY:
-        return f"unknown bot {base!r}; known bots: {', '.join(_known())}"
+        return _("unknown bot {name}; known bots: {known}").format(
+            name=repr(base), known=", ".join(_known()))
     if not colon:
         return None
     if base not in _BUDGETED:
-        return f"bot {base!r} takes no budget ({name!r})"
+        return _("bot {name} takes no budget ({spec})").format(name=repr(base), spec=repr(name))
     budget, colon, option = arg.partition(":")
     if not budget.isdigit() or int(budget) < 1:
-        return f"bad budget in {name!r}: a positive whole number of iterations"
+        return _("bad budget in {spec}: a positive whole number of iterations").format(
+            spec=repr(name))
     words = _OPTIONS[base][0] if base in _OPTIONS else ()
     if colon and option not in words:
-        return (f"bad option in {name!r}: one of {', '.join(words)}" if words
-                else f"bot {base!r} takes no option after its budget ({name!r})")
+        return (_("bad option in {spec}: one of {words}").format(
+                    spec=repr(name), words=", ".join(words)) if words
+                else _("bot {name} takes no option after its budget ({spec})").format(
+                    name=repr(base), spec=repr(name)))
     return None
+
+
+def is_unknown(name: str) -> bool:
+    """Whether ``name`` names no bot at all (not a registered name, nor ``PREFIX:TEXT`` of a
+    registered prefix), as opposed to a known bot given a wrong budget or option.
+
+    >>> is_unknown("genius"), is_unknown("search:0"), is_unknown("cmd:./mybot")
+    (True, False, False)
+    """
+    base, colon, _arg = name.partition(":")
+    return not (colon and base in _SPECS) and base not in _REGISTRY
 
 
 def _known() -> list[str]:

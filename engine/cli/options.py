@@ -25,9 +25,9 @@ from typing import Any, TypeVar
 
 import click
 
-from engine.bots import bot_names, bot_problem
+from engine.bots import bot_names, bot_problem, is_unknown
 from engine.fileio import not_replaceable
-from engine.i18n import _
+from engine.i18n import _, grouped
 from engine.reading import read_regular
 from engine.simulate import seat_bots
 
@@ -37,7 +37,9 @@ U64 = click.IntRange(0, 2**64 - 1)
 
 BOTS_HELP = ("One bot for every seat, one per team (two: teams 0 and 1; with more teams, team "
              "0's and every other team's) or one per seat, by seat: "
-             + ", ".join(bot_names()) + " (search:N: search with a budget of N iterations).")
+             + ", ".join(bot_names()) + " (search:N: search with a budget of N iterations; "
+             "search:N:heuristic: its playouts answer raises as the heuristic bot does, the "
+             "sound player by default), or cmd:COMMAND, a bot program.")
 
 
 def bots_option(default: str, *, note: str = "") -> Callable[[F], F]:
@@ -72,33 +74,41 @@ def read_bots_config(path: str | os.PathLike[str]) -> dict[str, str]:
     try:
         raw = read_regular(path, MAX_CONFIG_BYTES)
     except OSError as exc:
-        raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise ValueError(_("cannot read {path}: {why}").format(
+            path=path, why=exc.strerror or exc)) from None
     if len(raw) > MAX_CONFIG_BYTES:
-        raise ValueError(f"{path} is larger than {MAX_CONFIG_BYTES:,} bytes, the limit of a "
-                         "config file (a [bots] table is a few lines)")
+        raise ValueError(_("{path} is larger than {limit} bytes, the limit of a config file (a "
+                           "[bots] table is a few lines)").format(
+                               path=path, limit=grouped(MAX_CONFIG_BYTES)))
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
-        raise ValueError(f"{path} is not UTF-8 text (byte {exc.start}): a config file is "
-                         "TOML") from None
+        raise ValueError(_("{path} is not UTF-8 text (byte {byte}): a config file is "
+                           "TOML").format(path=path, byte=exc.start)) from None
     except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{path} is not TOML: {exc}") from None
+        raise ValueError(_("{path} is not TOML: {why}").format(path=path, why=exc)) from None
     except RecursionError:
-        raise ValueError(f"{path}: values nested too deep for a config file") from None
+        raise ValueError(_("{path}: values nested too deep for a config file").format(
+            path=path)) from None
     unknown = sorted(set(data) - {"bots"})
     if unknown:
-        raise ValueError(f"{path}: unknown key {unknown[0]!r}; a config file has a [bots] table")
+        raise ValueError(_("{path}: unknown key {key}; a config file has a [bots] table").format(
+            path=path, key=repr(unknown[0])))
     table = data.get("bots", {})
     if not isinstance(table, dict):
-        raise ValueError(f"{path}: bots must be a table: [bots] then name = \"BOT\" lines")
+        raise ValueError(_("{path}: bots must be a table: [bots] then name = \"BOT\" "
+                           "lines").format(path=path))
     for name, bot in table.items():
         where = f"{path}: [bots] {name}"
         if not _ALIAS.fullmatch(name):
-            raise ValueError(f"{where}: a name is letters, digits, '_', '-' and '.'")
+            raise ValueError(_("{where}: a name is letters, digits, '_', '-' and '.'").format(
+                where=where))
         if name in bot_names():
-            raise ValueError(f"{where}: {name!r} is a built-in bot; choose another name")
+            raise ValueError(_("{where}: {name} is a built-in bot; choose another name").format(
+                where=where, name=repr(name)))
         if not isinstance(bot, str):
-            raise ValueError(f"{where}: give the bot as a string, e.g. \"cmd:./mybot\"")
+            raise ValueError(_("{where}: give the bot as a string, e.g. \"cmd:./mybot\"").format(
+                where=where))
         problem = bot_problem(bot.strip())
         if problem is not None:
             raise ValueError(f"{where}: {problem}")
@@ -135,13 +145,13 @@ def bot_list(text: str, param_hint: str = "--bots") -> list[str]:
     ctx = click.get_current_context(silent=True)
     config: dict[str, str] = {} if ctx is None else ctx.meta.get(_CONFIG_KEY, {})
     names = [config.get(name.strip(), name.strip()) for name in text.split(",")]
-    problems = [p for p in map(bot_problem, names) if p is not None]
-    if problems:
-        more = "" if not problems[0].startswith("unknown bot") else (
+    bad = [(name, p) for name in names if (p := bot_problem(name)) is not None]
+    if bad:
+        more = "" if not is_unknown(bad[0][0]) else (
             _(", or a name of --config's [bots]: {names}").format(
                 names=", ".join(sorted(config))) if config
             else _(", or a name of the [bots] table of a --config FILE"))
-        raise click.BadParameter(problems[0] + more, param_hint=param_hint)
+        raise click.BadParameter(bad[0][1] + more, param_hint=param_hint)
     return names
 
 

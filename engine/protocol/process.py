@@ -36,6 +36,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from engine.errors import TrucoError
+from engine.i18n import gettext, mark
 
 #: The first bytes of a bot's standard error kept in its file.
 STDERR_HEAD = 256 * 1024
@@ -63,15 +64,17 @@ def split_command(command: str) -> list[str]:
     ...
     ValueError: the command "./mybot 'oops" cannot be split as a shell would: a quote is not closed
     """
-    why = {"No closing quotation": "a quote is not closed",
-           "No escaped character": "it ends with a backslash that escapes nothing"}
+    why = {"No closing quotation": mark("a quote is not closed"),
+           "No escaped character": mark("it ends with a backslash that escapes nothing")}
     try:
         argv = shlex.split(command)
     except ValueError as exc:
-        raise ValueError(f"the command {command!r} cannot be split as a shell would: "
-                         f"{why.get(str(exc), str(exc))}") from None
+        said = gettext(why[str(exc)]) if str(exc) in why else str(exc)
+        raise ValueError(gettext("the command {command} cannot be split as a shell would: "
+                                 "{why}").format(command=repr(command), why=said)) from None
     if not argv or not argv[0]:
-        raise ValueError(f"the command {command!r} names no program, e.g. ./mybot")
+        raise ValueError(gettext("the command {command} names no program, e.g. ./mybot").format(
+            command=repr(command)))
     return argv
 
 

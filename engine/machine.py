@@ -505,6 +505,14 @@ class MoveTable(Moves):
                           for t in range(rules.teams)]
         #: The special hand (and team) dealt at each score seen so far (engine.moves.deal).
         self.special_at: dict[tuple[int, ...], tuple[int, int | None]] = {}
+        # What a new match reads of the rules, read once (compiled, each read of the rules is
+        # a call into Python): whether its first dealer is drawn (``match.first_dealer``),
+        # its first game's score (``match.start_score``) and, by state, the effects run on
+        # entering it (where a match starts after its first deal).
+        self.drawn_dealer = rules.match.first_dealer == "drawn"
+        self.start_score = tuple(rules.match.start(1, rules.teams))
+        self.enters = {name: tuple(EFFECTS[ref] for ref in phase.enter)
+                       for name, phase in PHASES.items() if phase.enter}
 
 
 @cache

@@ -1,6 +1,8 @@
 """Count what a random playout costs the CPU, instruction by instruction, for two revisions:
 ``python -m benchmarks.icount REV_A REV_B [--variant paulista] [--log | --env | --verify |
---search] [--cache]``.
+--search] [--cache]``. A revision that is a folder (a checkout with ``python build_native.py``
+made in it, say) is measured as it is, as ``benchmarks.ab`` measures one: the compiled builds
+are compared so.
 
 Timings on a shared VM move by 10-30% with the load of other processes; the instructions a
 program executes do not. Each revision (a temporary git worktree) plays seeded random matches
@@ -136,10 +138,9 @@ def per_hand(tree: Path, small: int, large: int, variant: str,
     return {k: (b[k] - a[k]) / (hands_b - hands_a) for k in a}
 
 
-def write_logs(tree: Path, count: int, variant: str) -> Path:
+def write_logs(tree: Path, count: int, variant: str, folder: Path) -> Path:
     """``count`` logs of random matches of ``variant`` (seeds 0 up, as the other modes play
-    them) written by ``tree``'s engine into a new folder beside it: what ``--verify`` reads."""
-    folder = tree.parent / "logs"
+    them) written by ``tree``'s engine into ``folder`` (made here): what ``--verify`` reads."""
     folder.mkdir()
     subprocess.run([sys.executable, "-c", CHILD, str(count), variant, "write", str(folder)],
                    cwd=tree, env=_env(tree), capture_output=True, check=True)
@@ -176,19 +177,24 @@ def main() -> int:
     mode = ("log" if args.log else "env" if args.env else
             f"search:{args.budget or ''}" if args.search else "moves")
     with tempfile.TemporaryDirectory() as tmp:
-        trees = {}
+        trees, made = {}, []
         for rev in (args.rev_a, args.rev_b):
+            if Path(rev).is_dir():  # a folder, measured as it is (a compiled build made in it)
+                trees[rev] = Path(rev).resolve()
+                continue
             path = Path(tmp) / rev.replace("/", "_")
             subprocess.run(["git", "worktree", "add", "--detach", str(path), rev], check=True,
                            capture_output=True)
             trees[rev] = path
+            made.append(path)
         if args.verify:  # the same logs for both, written by REV_A's engine
-            mode = f"verify:{write_logs(trees[args.rev_a], args.large, args.variant)}"
+            logs = write_logs(trees[args.rev_a], args.large, args.variant, Path(tmp) / "logs")
+            mode = f"verify:{logs}"
         try:
             got = {rev: per_hand(tree, args.small, args.large, args.variant, args.cache, mode)
                    for rev, tree in trees.items()}
         finally:
-            for tree in trees.values():
+            for tree in made:
                 subprocess.run(["git", "worktree", "remove", "--force", str(tree)],
                                capture_output=True)
     a, b = got[args.rev_a], got[args.rev_b]

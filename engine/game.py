@@ -68,7 +68,7 @@ from engine.moves.play import play
 from engine.moves.scoring import new_hand
 from engine.observation import Observation, blind_places, observe
 from engine.rules import Rules
-from engine.ruling import EFFECTS, Ruling
+from engine.ruling import Ruling
 from engine.shuffle import SplitMix64
 from engine.slots import interpreted
 from engine.state import DEAL, MATCH_OVER, NORMAL
@@ -116,13 +116,13 @@ class Match(MatchView):
         self.is_over = False
         self.seed = seed
         self.rng = SplitMix64(seed) if seed is not None else None
-        if self.rng is not None and rules.match.first_dealer == "drawn":  # house rule
+        if self.rng is not None and moves.drawn_dealer:  # house rule (match.first_dealer)
             dealer = draw_first_dealer(rules, self.rng)[1]  # the seed's draw, not ``dealer``
         queued = list(deals) if deals is not None else None
         self._deals: Iterator[Deal] | None = iter(queued) if queued is not None else None
         self.dealer = dealer
-        self.score = rules.match.start(1, rules.teams)  # 0-0, or a house start_score
-        self.games = [0] * rules.teams
+        self.score = list(moves.start_score)  # 0-0, or a house start_score
+        self.games = [0] * len(self.score)
         self.winner = None
         self.hand_number = 0
         #: The public record of the hand that ended last: (number, played, shown, rounds,
@@ -135,10 +135,12 @@ class Match(MatchView):
                 self._illegal(queued_deal, why)
         if self.state == DEAL:
             self.deal_next()
-        for ref in getattr(PHASES.get(self.state), "enter", ()):  # as entering it runs them
-            ruling = Ruling()
-            ruling.model = self
-            EFFECTS[ref](None, ruling)
+        enters = moves.enters.get(self.state)
+        if enters is not None:  # the effects of the state it starts in, as entering it runs
+            for enter in enters:
+                ruling = Ruling()
+                ruling.model = self
+                enter(None, ruling)
 
     # -- construction -----------------------------------------------------------------------
     @classmethod

@@ -72,7 +72,16 @@ from mypy_extensions import mypyc_attr
 from transitions import Machine, State, Transition
 from transitions.core import Event
 
-from engine.moves import KINDS, PHASES, Lister, fresh_own, hand_end_hooks, kind_tables, load_kinds
+from engine.moves import (
+    KINDS,
+    PHASES,
+    Lister,
+    fresh_own,
+    hand_end_hooks,
+    kind_tables,
+    load_kinds,
+    variant_judges,
+)
 from engine.rules import Rules
 from engine.ruling import CONDITIONS, EFFECTS, Callback, Ruling
 from engine.slots import interpreted
@@ -398,19 +407,22 @@ def _plan(event: Event, name: str) -> Plan | None:
             return None  # a callback given by name: the library resolves it
         steps.append((tuple(zip(conds, (c.target for c in t.conditions), strict=True)),
                       before, exits, t.dest, enters))
-    return _hoisted(steps)
+    return _hoisted(steps, getattr(machine, "judges", None) or {})
 
 
-def _hoisted(steps: list[Step]) -> Plan:
+def _hoisted(steps: list[Step], judges: dict[Any, Callback] | None = None) -> Plan:
     """The steps with the judge they all ask first taken out (:data:`Plan`): a condition that
     carries its kind's judge (``judge``, set by :func:`engine.moves.register`) rules a move once
     and answers every later ask from the ruling, so asking it once before the steps is the same;
-    it costs a call less a move (the condition's own), and two for a move that ends a hand."""
+    it costs a call less a move (the condition's own), and two for a move that ends a hand.
+    The judge is the variant's where ``judges`` has one for it (:func:`build_machine`)."""
     first = {step[0][0] if step[0] else None for step in steps}
     head = first.pop() if len(first) == 1 else None
     judge = getattr(head[0], "judge", None) if head is not None and head[1] is True else None
     if judge is None:
         return None, tuple(steps)
+    if judges:
+        judge = judges.get(judge, judge)
     return judge, tuple((conds[1:], before, exits, dest, enters)
                         for conds, before, exits, dest, enters in steps)
 
@@ -437,6 +449,9 @@ class LeanMachine(Machine):
     library's ``event_cls`` extension point; states and transitions are the library's own."""
 
     event_cls = LeanEvent
+    #: The variant's judges by each kind's own (:func:`engine.moves.variant_judges`), which
+    #: its plans call (compiled only: :func:`build_machine`); unset: the kinds' own.
+    judges: dict[Any, Callback]
     prepare_event = _setter("prepare_event")
     finalize_event = _setter("finalize_event")
     on_exception = _setter("on_exception")
@@ -453,9 +468,13 @@ MODEL_ATTRIBUTE: Final = "state"
 def build_machine(rules: Rules) -> Machine:
     """The one machine of this variant (cached: rules are hashable and immutable)."""
     states, transitions = _resolve(*machine_spec(rules))
-    return LeanMachine(model=None, states=states, transitions=transitions,
-                       initial=states[0]["name"], auto_transitions=False, send_event=False,
-                       model_attribute=MODEL_ATTRIBUTE)
+    machine = LeanMachine(model=None, states=states, transitions=transitions,
+                          initial=states[0]["name"], auto_transitions=False, send_event=False,
+                          model_attribute=MODEL_ATTRIBUTE)
+    if COMPILED:  # the kinds' judges made with their tables (MoveKind.judging), for its plans:
+        # compiled, a lookup of the table a move costs more than the closure's call
+        machine.judges = variant_judges(rules)
+    return machine
 
 
 @cache
@@ -505,6 +524,14 @@ class MoveTable(Moves):
                           for t in range(rules.teams)]
         #: The special hand (and team) dealt at each score seen so far (engine.moves.deal).
         self.special_at: dict[tuple[int, ...], tuple[int, int | None]] = {}
+        # What a new match reads of the rules, read once (compiled, each read of the rules is
+        # a call into Python): whether its first dealer is drawn (``match.first_dealer``),
+        # its first game's score (``match.start_score``) and, by state, the effects run on
+        # entering it (where a match starts after its first deal).
+        self.drawn_dealer = rules.match.first_dealer == "drawn"
+        self.start_score = tuple(rules.match.start(1, rules.teams))
+        self.enters = {name: tuple(EFFECTS[ref] for ref in phase.enter)
+                       for name, phase in PHASES.items() if phase.enter}
 
 
 @cache

@@ -59,7 +59,8 @@ class Moves:
     entry of :attr:`tables` (``MoveKind.table``) and reads it through its own module."""
 
     __slots__ = ("players", "tables", "lister_of", "listers", "by_seat", "triggers", "opponents",
-                 "special_at", "machine", "hand_ends", "own")
+                 "special_at", "machine", "hand_ends", "own", "drawn_dealer", "start_score",
+                 "enters")
 
     players: int
     #: Each kind's own per-variant table (its moves made once, what it reads of the rules
@@ -75,6 +76,13 @@ class Moves:
     by_seat: set[str]
     opponents: list[tuple[int, ...]]
     special_at: dict[tuple[int, ...], tuple[int, int | None]]
+    #: A new match's first dealer is drawn (``match.first_dealer: drawn``).
+    drawn_dealer: bool
+    #: The score a match's first game starts with (``match.start_score``), by team.
+    start_score: tuple[int, ...]
+    #: The effects run on entering each state that has some (a match that starts there runs
+    #: them), by state.
+    enters: dict[str, tuple[Callable[[Any, Any], None], ...]]
 
 
 class MatchView:

@@ -298,6 +298,10 @@ class MoveKind:
     #: variant, made then too (a closure over its table), in place of ``lister``.
     table: Callable[[Rules], Any] | None = None
     listing: Callable[[Rules, Any], Lister] | None = None
+    #: ``judging(rules, table)``: the kind's judge in the variant (a closure over its table,
+    #: judging as ``judge`` does), which the compiled build's machine calls in its plans in
+    #: place of ``judge`` (:func:`variant_judges`): no lookup of the table a move.
+    judging: Callable[[Rules, Any], Judge] | None = None
     enabled: Callable[[Rules], bool] = lambda rules: True
     #: Why a move of the kind is refused in a state with no trigger for it, by
     #: :class:`~engine.state.Phase` (``None``: any other).
@@ -555,13 +559,23 @@ def last_hand_hidden(rules: Rules) -> bool:
     return any(hides(rules) for hides in _HIDES_LAST)
 
 
+@cache
 def kind_tables(rules: Rules) -> tuple[dict[str, Any], dict[str, Lister]]:
     """The kinds' own tables of the variant (:attr:`MoveKind.table`) and each listed kind's
-    lister there (its ``listing`` made with its table, else its ``lister``), by kind name."""
+    lister there (its ``listing`` made with its table, else its ``lister``), by kind name
+    (once per variant: the variant's judges, :func:`variant_judges`, hold the same tables)."""
     tables = {k.name: k.table(rules) for k in KINDS.values() if k.table is not None}
     made = {k.name: k.lister if k.listing is None else k.listing(rules, tables.get(k.name))
             for k in KINDS.values()}
     return tables, {name: lister for name, lister in made.items() if lister is not None}
+
+
+def variant_judges(rules: Rules) -> dict[Judge, Judge]:
+    """Each kind's judge in the variant (:attr:`MoveKind.judging`, made with its table), by
+    the kind's own ``judge``, for the kinds that have one."""
+    tables = kind_tables(rules)[0]
+    return {k.judge: k.judging(rules, tables.get(k.name)) for k in KINDS.values()
+            if k.judging is not None}
 
 
 def hand_end_hooks(rules: Rules) -> tuple[HandEnd, ...]:

@@ -143,8 +143,8 @@ def _lister(m: MatchView, seat: int | None, out: list[Action]) -> None:
             out.append(table[seat])
         return
     t = m.round.turn
-    if (seat is None or seat == t) and not _went_on(m, m.rules.team_of[t]):
-        out.append(table[t])
+    if (seat is None or seat == t) and not (m.hand.own and _went_on(m, m.rules.team_of[t])):
+        out.append(table[t])  # (no kind's state this hand, the usual case: nobody went on)
 
 
 def _went_on(m: MatchView, team: int) -> bool:

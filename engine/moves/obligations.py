@@ -50,6 +50,15 @@ def obliged(rules: Rules) -> bool:
     return bool(rules.block(BLOCK_NAME)["named_card"] == "obliged")
 
 
+def in_force(rules: Rules) -> bool:
+    """Whether the variant ever leaves out a card a raise could name (:func:`named_cards`):
+    a raise names its card (``betting.name_card``), ``obligations.named_card: obliged``, and a
+    play obligation it binds is in force. Where not, a raise names any card its raiser holds:
+    what the raise kind reads, once per variant, before it asks."""
+    return bool(rules.name_card and (rules.highest_after_tied_first or rules.raiser_must_kill)
+                and obliged(rules))
+
+
 def named_cards(m: MatchView, seat: int, cards: Sequence[Card]) -> tuple[Sequence[Card], str]:
     """Of ``cards`` (those ``seat`` holds, not bound by a raise), the ones his raise may name
     now, and the obligation that leaves out the others (``""``: none does)."""

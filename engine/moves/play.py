@@ -10,7 +10,16 @@ from engine.actions import Action, as_card
 from engine.cards import CARD_CODES, COBERTA, Card, card_name
 from engine.errors import PositionError, Why
 from engine.i18n import _, person
-from engine.moves import KindState, Lister, MoveKind, Waiting, Words, move_transitions, register
+from engine.moves import (
+    Judge,
+    KindState,
+    Lister,
+    MoveKind,
+    Waiting,
+    Words,
+    move_transitions,
+    register,
+)
 from engine.moves.names import PLAY_KIND
 from engine.moves.outcome import conclude, hand_result
 from engine.moves.scoring import end_hand
@@ -65,7 +74,7 @@ def round_outcome(m: Ruled, cards: Sequence[tuple[int, Card, bool]],
     return None, min(tops)  # lowest_seat
 
 
-def _judge(m: MatchView, a: Action, r: Ruling) -> str | None:
+def _judge(m: MatchView, a: Action, r: Ruling, table: Plays | None = None) -> str | None:
     seat = a.seat
     card = a.card
     rnd = m.round
@@ -92,7 +101,8 @@ def _judge(m: MatchView, a: Action, r: Ruling) -> str | None:
                        f"covered cards only from round {rules.covered_from_round} (P7)")
         if bound is not None:
             return Why("bound_card_covered", "a card shown with a raise cannot be covered (M4)")
-    table: Plays = m.move_table.tables[PLAY_KIND]
+    if table is None:  # (the variant's judge has it: _judging)
+        table = m.move_table.tables[PLAY_KIND]
     if table.constrained:
         why = _constraints(m, seat, card, covered, bound)
         if why is not None:
@@ -109,6 +119,16 @@ def _judge(m: MatchView, a: Action, r: Ruling) -> str | None:
     if decided:
         conclude(m, r, hand_winner, hand.value if hand_winner is not None else 0)
     return None
+
+
+def _judging(rules: Rules, table: Plays) -> Judge:
+    """The play kind's judge in the variant (``MoveKind.judging``): :func:`_judge` with its
+    table, without looking it up a move."""
+
+    def judge(m: MatchView, a: Action, r: Ruling) -> str | None:
+        return _judge(m, a, r, table)
+
+    return judge
 
 
 def _effect(a: Action, r: Ruling) -> None:
@@ -424,6 +444,7 @@ def play_at(seat: Any, position: Any, covered: Any = False) -> Action:
 
 KIND = register(MoveKind(
     name="play", tell=_tell, menu=_menu, order=1, judge=_judge, effect=_effect, table=Plays,
+    judging=_judging,
     listing=_listing, transitions=_transitions,
     payload=Payload((CardField(), Flag(doc="Face down (P7); default false.")),
                     factories=(play, play_at), view_factory="play_at"),

@@ -11,11 +11,11 @@ from engine.actions import Action, as_card, declare
 from engine.cards import Card, card_name
 from engine.errors import Why
 from engine.i18n import _, person
-from engine.moves import Lister, MoveKind, Words, has_ladder, move_transitions, register
+from engine.moves import Judge, Lister, MoveKind, Words, has_ladder, move_transitions, register
 from engine.moves.answers import who_answers
 from engine.moves.deal import has_decision
 from engine.moves.names import RAISE_KIND
-from engine.moves.obligations import named_cards, refused
+from engine.moves.obligations import in_force, named_cards, refused
 from engine.moves.outcome import accept_pending, conclude, other_team
 from engine.moves.play import MUST_KILL, beats_table, kill_target
 from engine.moves.scoring import end_hand, win_game
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from engine.view import MatchView
 
 
-def _judge(m: MatchView, a: Action, r: Ruling) -> str | None:
+def _judge(m: MatchView, a: Action, r: Ruling, table: Raises | None = None) -> str | None:
     rules = m.rules
     seat = a.seat
     st = m.state
@@ -77,7 +77,8 @@ def _judge(m: MatchView, a: Action, r: Ruling) -> str | None:
     step = rules.next_step(base)
     if step is None:
         return Why("ladder_exhausted", f"the ladder stops at {base}")
-    table: Raises = m.move_table.tables[RAISE_KIND]
+    if table is None:  # (the variant's judge has it: _judging)
+        table = m.move_table.tables[RAISE_KIND]
     cap = raise_cap(m) if table.limited else None  # (a call less where nothing caps)
     if cap is not None and step.value > cap:
         return Why("raise_limit", f"no raise above {cap}: a hand worth {cap} already gives the "
@@ -88,7 +89,7 @@ def _judge(m: MatchView, a: Action, r: Ruling) -> str | None:
     if a.position is not None:
         return Why("position_not_a_move",
                    "a raise by position is a bot's view of a blind hand, not a move")
-    if rules.name_card:
+    if table.name_card:
         cards = hand.hands[seat]
         if not cards:
             return Why("no_card_to_name", "a seat with no card left cannot raise (M4)")
@@ -99,16 +100,27 @@ def _judge(m: MatchView, a: Action, r: Ruling) -> str | None:
         bound = hand.bound[seat]
         if bound is not None and card != bound:
             return Why("bound_card", f"seat {seat} is bound to {card_name(bound)} (M4)")
-        if bound is None:  # obligations.named_card: the card he must play next
+        if bound is None and table.obliged:
+            # obligations.named_card: the card he must play next
             why = refused(m, seat, card)
             if why is not None:
                 return why
     elif card is not None:
         return Why("card_named", "this variant's raises name no card")
-    if rules.raiser_must_beat and not beats_table(m, seat):
+    if table.must_beat and not beats_table(m, seat):
         return Why("does_not_beat_table",
                    "a raiser's best card must beat the card on the table (play.raiser_must_beat)")
     return None
+
+
+def _judging(rules: Rules, table: Raises) -> Judge:
+    """The raise kind's judge in the variant (``MoveKind.judging``): :func:`_judge` with its
+    table, without looking it up a move."""
+
+    def judge(m: MatchView, a: Action, r: Ruling) -> str | None:
+        return _judge(m, a, r, table)
+
+    return judge
 
 
 def _effect(a: Any, r: Ruling) -> None:
@@ -138,7 +150,8 @@ class Raises:
     """The raise kind's table of a variant (``MoveKind.table``): every raise, made once, and
     what its judge and lister read of the rules."""
 
-    __slots__ = ("moves", "next_value", "winning", "any_time", "limited", "plain")
+    __slots__ = ("moves", "next_value", "winning", "any_time", "limited", "plain", "name_card",
+                 "must_beat", "obliged")
 
     def __init__(self, rules: Rules) -> None:
         n = rules.players
@@ -162,6 +175,12 @@ class Raises:
         #: (no_raise_when_winning, raiser_must_beat): the raise lister's usual case, inline.
         self.plain = (not self.any_time and not rules.name_card and self.winning is None
                       and not rules.raiser_must_beat)
+        #: Whether raises name their card (M4), the raiser's best card must beat the table
+        #: (``play.raiser_must_beat``), and the play obligations limit the card named
+        #: (:func:`engine.moves.obligations.in_force`): read once, not a raise.
+        self.name_card = rules.name_card
+        self.must_beat = rules.raiser_must_beat
+        self.obliged = in_force(rules)
 
 
 def raises(m: MatchView) -> Raises:
@@ -201,7 +220,7 @@ def _listing(rules: Rules, table: Raises) -> Lister:
             value = next_value.get(pending[1])
             if value is not None and (  # seat: one that may answer (answers.py)
                     winning is None or m.score[m.rules.team_of[seat]] + pending[1] < winning):
-                _raises(m, moves, seat, value, out)
+                _raises(m, table, seat, value, out)
             return
         value = next_value.get(hand.value)
         if value is None:
@@ -220,12 +239,12 @@ def _listing(rules: Rules, table: Raises) -> Lister:
             for s in range(players):
                 if (seat is None or seat == s) and team_of[s] != team and (
                         winning is None or score[team_of[s]] + base < winning):
-                    _raises(m, moves, s, value, out)
+                    _raises(m, table, s, value, out)
         else:
             t = m.round.turn
             if (seat is None or seat == t) and team_of[t] != hand.last_raise_team and (
                     winning is None or score[team_of[t]] + base < winning):
-                _raises(m, moves, t, value, out)
+                _raises(m, table, t, value, out)
 
     return lister
 
@@ -250,17 +269,20 @@ def raise_cap(m: MatchView) -> int | None:
     return next((v for v in values if v >= need), values[-1])
 
 
-def _raises(m: MatchView, table: dict[tuple[int, int, Card | None], Action], seat: int,
-            value: int, out: list[Action]) -> None:
-    rules = m.rules
-    if rules.raiser_must_beat and not beats_table(m, seat):
+def _raises(m: MatchView, raises: Raises, seat: int, value: int, out: list[Action]) -> None:
+    if raises.must_beat and not beats_table(m, seat):
         return
-    if not rules.name_card:
+    table = raises.moves
+    if not raises.name_card:
         out.append(table[seat, value, None])
         return
     hand = m.hand
     bound = hand.bound[seat]
-    for c in (named_cards(m, seat, hand.hands[seat])[0] if bound is None else (bound,)):
+    if bound is not None:
+        out.append(table[seat, value, bound])
+        return
+    cards = hand.hands[seat]
+    for c in (named_cards(m, seat, cards)[0] if raises.obliged else cards):
         out.append(table[seat, value, c])
 
 
@@ -337,6 +359,7 @@ def pass_(seat: Any) -> Action:
 
 KIND = register(MoveKind(
     name="raise", tell=_tell, menu=_menu, order=4, judge=_judge, effect=_effect, table=Raises,
+    judging=_judging,
     listing=_listing, transitions=_transitions, payload=Payload((
         Number(minimum=1, doc="The new value of the hand: 3, 6, 9, 12 ..."),
         CardField(required=False, doc="The card the raiser names (variants with M4).")),

@@ -17,7 +17,10 @@ observation only:
   those draws; with partners the two rounds are taken as independent), not as even;
 - answers a raise by the chance to win the match, from the win table
   (:class:`~engine.bots.winchance.WinChance`): accept when accepting is worth more than
-  folding, raise back when even an accepted raise back is worth more than accepting;
+  folding, raise back when even an accepted raise back is worth more than accepting; where
+  this round settles the hand, the raise back is valued with the raiser answering it by his
+  own cards (:func:`_raised`: he accepts only where his best card makes it worth it, so a
+  raise back is not valued as if a weak raiser accepted it);
 - raises (in turn or out of turn, M3) only with a real edge: when the raised hand, accepted,
   is worth more than playing it at its value (never a bluff there);
 - elsewhere (the first round, a special hand, more than two teams, a blind hand) plays as the
@@ -81,7 +84,16 @@ class SoundBot(HeuristicBot):
                 return RAISE_KIND
             return ACCEPT_KIND if accept >= fold else FOLD_KIND
 
-        lo, hi, two = got
+        round_seen = got[3]
+        if round_seen is not None:  # this round settles the hand: a raise back answered by
+            p = got[0]  # the raiser's own cards (folding it gives the raised value)
+            accept = p * won + (1 - p) * lost
+            if raises and _raised(round_seen, won_more, lost_more, won) > max(accept,
+                                                                              fold) + EDGE:
+                return self._raise_with(obs, raises)
+            kind = ACCEPT_KIND if accept >= fold else FOLD_KIND
+            return next((a for a in legal if a.kind == kind), legal[0])
+        lo, hi = got[0], got[1]
         # accepting against folding is linear in p, raising back concave (a min less a max
         # of lines): the answer at the bounds and at the kinks between them settles it
         at = [lo, hi]
@@ -105,7 +117,7 @@ class SoundBot(HeuristicBot):
         def wants(p: float) -> bool:
             return p * won + (1 - p) * lost > p * kept + (1 - p) * given + EDGE
 
-        lo, hi, _ = got
+        lo, hi, _, _ = got
         if wants(lo) == wants(hi):  # the difference is linear in p: settled by the bounds
             return wants(lo)
         return wants(_exact(self, obs, got))
@@ -134,8 +146,8 @@ def hand_chance(bot: SoundBot, obs: Observation) -> float | None:
     return None if got is None else _exact(bot, obs, got)
 
 
-def _exact(bot: SoundBot, obs: Observation, got: tuple[float, float, _Two | None]) -> float:
-    lo, _, two = got
+def _exact(bot: SoundBot, obs: Observation, got: _Got) -> float:
+    lo, _, two, _ = got
     return lo if two is None else _two_round_chance(bot, obs, two)
 
 
@@ -147,7 +159,12 @@ def hand_range(bot: SoundBot, obs: Observation) -> tuple[float, float] | None:
     return None if got is None else (got[0], got[1])
 
 
-def _hand(bot: SoundBot, obs: Observation) -> tuple[float, float, _Two | None] | None:
+#: :func:`_hand`: the bounds of the hand's chance, what values it where this round may leave
+#: the hand to the next, and where this round settles it, what the round is seen as.
+_Got = tuple[float, float, "_Two | None", "tuple[_Seen, int, tuple[float, float, float]] | None"]
+
+
+def _hand(bot: SoundBot, obs: Observation) -> _Got | None:
     rules = bot.rules
     if rules.teams != 2 or obs["blind"] or obs["special"] is not None:
         return None
@@ -160,14 +177,14 @@ def _hand(bot: SoundBot, obs: Observation) -> tuple[float, float, _Two | None] |
         win, tie = _round_chances(seen, ours)
         won, tied, lost = settles
         p = win * won + tie * tied + (1 - win - tie) * lost  # type: ignore[operator]
-        return p, p, None
+        return p, p, None, (seen, ours, (won, tied, lost))  # type: ignore[return-value]
     two = _Two(seen, settles)
     win, tie = two.now = _round_chances(seen, two.first)
     lo = hi = 0.0
     for chance, value in zip((win, tie, 1 - win - tie), settles, strict=True):
         lo += chance * (value or 0.0)
         hi += chance * (1.0 if value is None else value)
-    return lo, hi, two
+    return lo, hi, two, None
 
 
 @lru_cache(maxsize=1024)
@@ -263,6 +280,42 @@ class _Seen:
             if c in strengths:
                 pool.remove(strengths[c])  # the first of its strength: the pool stays sorted
         self.pool = pool or [-1]
+
+
+def _raised(round_seen: tuple[_Seen, int, tuple[float, float, float]], won: float,
+            lost: float, kept: float) -> float:
+    """The seat's team's chance to win the match if it raises where this round settles the
+    hand, the other team answering by its own cards: it accepts where its best card's
+    chance against the seat's team's cards as it sees them (every card it has not seen equally
+    likely, the pool taken as the seat's) makes accepting worth as much as folding (``won``,
+    ``lost``: the seat's chances once the raised hand is won or lost, ``kept``: once it takes
+    the hand's value now), else folds; a raise back counted as an acceptance."""
+    seen, ours, (v_won, v_tied, v_lost) = round_seen
+    pool, n = seen.pool, len(seen.pool)
+    spread = won - lost
+    if spread <= 0:
+        return kept
+    least = (won - kept) / spread  # his chance from which accepting is worth folding
+    # the seat's team as the other sees it: its cards on the table, the rest unseen
+    hidden = (0 if seen.moved else len(seen.held)) + seen.mine_draws
+    known = seen.theirs
+    total = 0.0
+    prev_t = prev_h = prev_o = 0.0
+    for c in sorted({*pool, known, ours, seen.ours}):
+        f = bisect_right(pool, c) / n
+        t = 0.0 if known > c else f ** seen.their_draws  # P(their best <= c)
+        h = 0.0 if seen.ours > c else f ** hidden  # P(ours <= c), as they see it
+        o = 0.0 if ours > c else f ** seen.mine_draws  # P(ours <= c), as the seat sees it
+        chance = t - prev_t
+        if chance > 0:
+            theirs = prev_h + (h - prev_h) * (1 - v_tied)  # his chance holding c
+            if theirs >= least:
+                mine = (1 - o) * v_won + (o - prev_o) * v_tied + prev_o * v_lost
+                total += chance * (mine * won + (1 - mine) * lost)
+            else:
+                total += chance * kept
+        prev_t, prev_h, prev_o = t, h, o
+    return total
 
 
 class _Two:

@@ -567,7 +567,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with open(args.save_positions, "wb") as f:
             pickle.dump(found, f)
     measure(args.positions, args.seed, args.jobs, rounds=rounds, progress=args.progress,
-            found=found, source=args.load_positions or "")
+            found=found, source=args.load_positions or "", out=sys.stdout)
     return 0
 
 

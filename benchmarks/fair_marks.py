@@ -51,6 +51,11 @@ played move, per round, per mark, per bot, and by the recommended move's kind, t
 whether the seat's team won round 1; and how many marks recommend a move that is not an exact
 best. With ``--progress``, each decision's result on stderr as it comes (a run cut short is
 the run of ``--positions`` the decisions done: they come in order).
+
+**The same positions after a change.** Half the matches are played by the sound player, the
+playouts' policy: a change to it deals other positions. ``--save-positions FILE`` writes the
+decisions made (a pickle) and ``--load-positions FILE`` measures those instead (their first
+``--positions``), so a change is measured before and after on the same decisions.
 """
 
 from __future__ import annotations
@@ -59,6 +64,7 @@ import argparse
 import contextlib
 import math
 import multiprocessing
+import pickle
 import sys
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -472,12 +478,15 @@ class Results:
 
 
 def measure(count: int, seed: int, jobs: int = 1, *, rounds: Sequence[int] = (2, 3),
-            out: Any = sys.stdout, progress: bool = False) -> dict[str, Tally]:
-    """Analyse ``count`` decisions of ``rounds`` and value their fair marks exactly (on
-    ``jobs`` processes: the same output); print the report to ``out`` and return the tallies
-    (``all`` and by group)."""
+            out: Any = sys.stdout, progress: bool = False,
+            found: Sequence[Found] | None = None, source: str = "") -> dict[str, Tally]:
+    """Analyse ``count`` decisions of ``rounds`` (the first of ``found`` if given, else
+    :func:`positions`) and value their fair marks exactly (on ``jobs`` processes: the same
+    output); print the report to ``out`` and return the tallies (``all`` and by group)."""
     rules = Match.new(VARIANT).rules
-    work = ((f, seed) for f in positions(rules, seed, count, rounds))
+    chosen = (found[:count] if found is not None
+              else positions(rules, seed, count, rounds))
+    work = ((f, seed) for f in chosen)
     if jobs > 1:
         pool = multiprocessing.get_context("fork").Pool(jobs)
         results: Iterator[tuple[Found, dict[str, Any]]] = pool.imap(_judged, work)
@@ -493,18 +502,20 @@ def measure(count: int, seed: int, jobs: int = 1, *, rounds: Sequence[int] = (2,
     if pool is not None:
         pool.close()
         pool.join()
-    report(out, (count, seed, tuple(rounds)), got)
+    report(out, (count, seed, tuple(rounds)), got, source)
     return got.tallies
 
 
-def report(out: Any, run: tuple[int, int, tuple[int, ...]], got: Results) -> None:
+def report(out: Any, run: tuple[int, int, tuple[int, ...]], got: Results,
+           source: str = "") -> None:
     """The markdown report (the module docstring); ``run``: the positions, the seed and the
-    rounds."""
+    rounds; ``source``: the file the positions were loaded from, if they were."""
     count, seed, rounds = run
     tallies, decisions, skipped, examples = (got.tallies, got.decisions, got.skipped,
                                              got.examples)
     which = ("round " if len(rounds) == 1 else "rounds ") + " and ".join(map(str, rounds))
     option = "" if rounds == (2, 3) else " --rounds " + ",".join(map(str, rounds))
+    option += f" --load-positions {source}" if source else ""
     t = tallies["all"]
     lo, hi = wilson(t.bad, t.marks)
     rate = t.bad / t.marks if t.marks else 0.0
@@ -535,14 +546,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--progress", action="store_true",
                     help="each decision's result on stderr as it comes")
     ap.add_argument("--rounds", default="2,3", help="the rounds whose decisions are taken")
+    ap.add_argument("--save-positions", metavar="FILE",
+                    help="write the decisions made (a pickle) to FILE, then measure")
+    ap.add_argument("--load-positions", metavar="FILE",
+                    help="measure the decisions of FILE (--save-positions) instead of making "
+                         "them: the same positions after a change of the bots that play them")
     args = ap.parse_args(argv)
     try:
         rounds = tuple(int(r) for r in args.rounds.split(","))
     except ValueError:
         ap.error(f"--rounds: expected round numbers like 2,3, found {args.rounds!r}")
-    measure(args.positions, args.seed, args.jobs, rounds=rounds, progress=args.progress)
+    found: list[Found] | None = None
+    if args.load_positions:
+        with open(args.load_positions, "rb") as f:
+            found = pickle.load(f)  # noqa: S301 - the benchmark's own file
+    elif args.save_positions:
+        rules = Match.new(VARIANT).rules
+        found = list(positions(rules, args.seed, args.positions, rounds))
+    if args.save_positions and found is not None:
+        with open(args.save_positions, "wb") as f:
+            pickle.dump(found, f)
+    measure(args.positions, args.seed, args.jobs, rounds=rounds, progress=args.progress,
+            found=found, source=args.load_positions or "", out=sys.stdout)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # through the module's own name, so that a saved file names its classes there
+    from benchmarks.fair_marks import main as _main
+
+    sys.exit(_main())

@@ -78,6 +78,17 @@ def test_the_script_prints_its_figures() -> None:
     assert again.getvalue() == text  # deterministic for a seed
 
 
+def test_saved_positions_are_measured_alike(tmp_path: Any, capsys: Any) -> None:
+    saved = tmp_path / "positions.pkl"
+    args = ["--positions", "6", "--rounds", "3"]
+    assert fair_marks.main([*args, "--save-positions", str(saved)]) == 0
+    made = capsys.readouterr().out
+    assert fair_marks.main([*args, "--load-positions", str(saved)]) == 0
+    loaded = capsys.readouterr().out
+    assert f"--load-positions {saved}`" in loaded
+    assert loaded.replace(f" --load-positions {saved}", "") == made
+
+
 @pytest.mark.parametrize("module", ["benchmarks.fair_marks"])
 def test_docstring_examples_run(module: str) -> None:
     result = doctests(module)

@@ -64,3 +64,26 @@ def test_the_first_round_is_the_heuristics() -> None:
 def test_docstring_examples_run(module: str) -> None:
     result = doctests(module)
     assert result.attempted >= 1 and result.failed == 0
+
+
+def _round_two(held: list[str]) -> dict[str, Any]:
+    """One on one, vira 6c (manilhas the 7s), 2-2: seat 0 took round 1 with the 7h over the
+    2h and leads the 6h in round 2; seat 1 holds ``held`` (its cards dealt with the 2h)."""
+    return {
+        "position": 1, "state": "play", "score": [2, 2], "games": [0, 0], "winner": None,
+        "dealer": 0, "hand_number": 5, "value": 1, "special": None, "pending": None,
+        "refused": [], "last_raise_team": None, "vira": "6c", "shown": [], "bound": [None] * 2,
+        "last_hand": None, "rng": None,
+        "hands": [["6s"], held], "dealt": [["7h", "6s", "6h"], ["2h", *held]],
+        "rounds": [{"cards": [_card(1, "2h"), _card(0, "7h")], "winner": 0}],
+        "round": {"number": 2, "leader": 0, "turn": 1, "cards": [_card(0, "6h")]}}
+
+
+def test_a_round_that_leaves_the_hand_open_is_valued_by_the_next_rounds_cards() -> None:
+    # seat 1 lost round 1: it needs rounds 2 and 3 (a tie in round 3 goes to round 1's
+    # winner). The Js takes round 2; round 3 is then its other card against seat 0's last.
+    m = Match.from_position("one-on-one", _round_two(["4c", "Js"]))
+    assert hand_chance(SoundBot(m.rules), m.observation(1)) == 0.0  # a 4 wins nothing
+    m = Match.from_position("one-on-one", _round_two(["Ac", "Js"]))
+    # of the 34 cards seat 1 has not seen, 21 are below an ace (three aces tie, ten beat it)
+    assert hand_chance(SoundBot(m.rules), m.observation(1)) == pytest.approx(21 / 34)

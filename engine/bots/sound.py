@@ -10,10 +10,17 @@ observation only:
   settles the hand one way or another (round 2 after a round won or lost, round 3, and round 2
   after a tie): the best card each team can put down this round, its own cards and those on
   the table known, every card it has not seen equally likely in every hand still to play (the
-  draws taken as independent); a result that does not settle the hand counts as even;
+  draws taken as independent); a result that leaves the hand to the next round is valued by
+  the next round's cards: its own card this round the lowest that beats the other team's on
+  the table (else its strongest leading, else its weakest), its best left for the next, the
+  other team's best draw this round and its second best the next (one on one exact for
+  those draws; with partners the two rounds are taken as independent), not as even;
 - answers a raise by the chance to win the match, from the win table
   (:class:`~engine.bots.winchance.WinChance`): accept when accepting is worth more than
-  folding, raise back when even an accepted raise back is worth more than accepting;
+  folding, raise back when even an accepted raise back is worth more than accepting; where
+  this round settles the hand, the raise back is valued with the raiser answering it by his
+  own cards (:func:`_raised`: he accepts only where his best card makes it worth it, so a
+  raise back is not valued as if a weak raiser accepted it);
 - raises (in turn or out of turn, M3) only with a real edge: when the raised hand, accepted,
   is worth more than playing it at its value (never a bluff there);
 - elsewhere (the first round, a special hand, more than two teams, a blind hand) plays as the
@@ -59,31 +66,61 @@ class SoundBot(HeuristicBot):
         self._win = win_chance(self.rules)
 
     def _answer(self, obs: Observation, legal: Sequence[Action]) -> Action:
-        p = hand_chance(self, obs)
+        got = _hand(self, obs)
         pending = obs["pending_raise"]
-        if p is None or pending is None:
+        if got is None or pending is None:
             return super()._answer(obs, legal)
         now, raised = obs["value"], pending["value"]
         fold = self._after(obs, -now)
-        accept = p * self._after(obs, raised) + (1 - p) * self._after(obs, -raised)
+        won, lost = self._after(obs, raised), self._after(obs, -raised)
         raises = [a for a in legal if a.kind == RAISE_KIND]
-        if raises:
-            more = raises[0].value or raised
-            again = min(self._after(obs, raised),
-                        p * self._after(obs, more) + (1 - p) * self._after(obs, -more))
-            if again > max(accept, fold) + EDGE:
+        more = (raises[0].value or raised) if raises else raised
+        won_more, lost_more = self._after(obs, more), self._after(obs, -more)
+
+        def answer(p: float) -> str:
+            accept = p * won + (1 - p) * lost
+            if raises and min(won, p * won_more + (1 - p) * lost_more) > max(accept,
+                                                                             fold) + EDGE:
+                return RAISE_KIND
+            return ACCEPT_KIND if accept >= fold else FOLD_KIND
+
+        round_seen = got[3]
+        if round_seen is not None:  # this round settles the hand: a raise back answered by
+            p = got[0]  # the raiser's own cards (folding it gives the raised value)
+            accept = p * won + (1 - p) * lost
+            if raises and _raised(round_seen, won_more, lost_more, won) > max(accept,
+                                                                              fold) + EDGE:
                 return self._raise_with(obs, raises)
-        kind = ACCEPT_KIND if accept >= fold else FOLD_KIND
+            kind = ACCEPT_KIND if accept >= fold else FOLD_KIND
+            return next((a for a in legal if a.kind == kind), legal[0])
+        lo, hi = got[0], got[1]
+        # accepting against folding is linear in p, raising back concave (a min less a max
+        # of lines): the answer at the bounds and at the kinks between them settles it
+        at = [lo, hi]
+        for a, b, level in ((lost_more, won_more, won), (lost, won, fold)):
+            if b != a and lo < (cut := (level - a) / (b - a)) < hi:
+                at.append(cut)
+        kinds = {answer(p) for p in at}
+        kind = kinds.pop() if len(kinds) == 1 else answer(_exact(self, obs, got))
+        if kind == RAISE_KIND:
+            return self._raise_with(obs, raises)
         return next((a for a in legal if a.kind == kind), legal[0])
 
     def _wants_raise(self, obs: Observation, value: int, *, bluff: bool = True) -> bool:
-        p = hand_chance(self, obs)
-        if p is None:
+        got = _hand(self, obs)
+        if got is None:
             return super()._wants_raise(obs, value, bluff=bluff)
         now = obs["value"]
-        keep = p * self._after(obs, now) + (1 - p) * self._after(obs, -now)
-        raised = p * self._after(obs, value) + (1 - p) * self._after(obs, -value)
-        return raised > keep + EDGE
+        won, lost = self._after(obs, value), self._after(obs, -value)
+        kept, given = self._after(obs, now), self._after(obs, -now)
+
+        def wants(p: float) -> bool:
+            return p * won + (1 - p) * lost > p * kept + (1 - p) * given + EDGE
+
+        lo, hi, _, _ = got
+        if wants(lo) == wants(hi):  # the difference is linear in p: settled by the bounds
+            return wants(lo)
+        return wants(_exact(self, obs, got))
 
     def _after(self, obs: Observation, points: int) -> float:
         """The seat's team's chance to win the match once the hand gives ``points`` to it
@@ -103,76 +140,81 @@ class SoundBot(HeuristicBot):
 
 def hand_chance(bot: SoundBot, obs: Observation) -> float | None:
     """The chance that the seat's team takes the hand, where this round's result settles it
-    (module docstring); ``None`` where it does not, or where the seat cannot judge (more than
-    two teams, a blind hand, a special hand)."""
+    or the next round's does (module docstring); ``None`` where neither does, or where the
+    seat cannot judge (more than two teams, a blind hand, a special hand)."""
+    got = _hand(bot, obs)
+    return None if got is None else _exact(bot, obs, got)
+
+
+def _exact(bot: SoundBot, obs: Observation, got: _Got) -> float:
+    lo, _, two, _ = got
+    return lo if two is None else _two_round_chance(bot, obs, two)
+
+
+def hand_range(bot: SoundBot, obs: Observation) -> tuple[float, float] | None:
+    """Bounds of :func:`hand_chance`, cheaper: this round's results that settle the hand
+    counted, those that leave it to the next round counted as lost (the low bound) and as
+    won (the high one); equal where this round settles the hand whatever its result."""
+    got = _hand(bot, obs)
+    return None if got is None else (got[0], got[1])
+
+
+#: :func:`_hand`: the bounds of the hand's chance, what values it where this round may leave
+#: the hand to the next, and where this round settles it, what the round is seen as.
+_Got = tuple[float, float, "_Two | None", "tuple[_Seen, int, tuple[float, float, float]] | None"]
+
+
+def _hand(bot: SoundBot, obs: Observation) -> _Got | None:
     rules = bot.rules
     if rules.teams != 2 or obs["blind"] or obs["special"] is not None:
         return None
-    team = obs["team"]
-    settles = _settles(rules, obs["mao"], team, tuple(obs["rounds"]))
+    settles = _settles(rules, obs["mao"], obs["team"], tuple(obs["rounds"]))
     if settles is None:
         return None
-    won, tied, lost = settles
-    win, tie = _round_chances(bot, obs)
-    return win * won + tie * tied + (1 - win - tie) * lost
+    seen = _Seen(bot, obs)
+    if None not in settles:
+        ours = max([seen.ours, *seen.held]) if not seen.moved else seen.ours
+        win, tie = _round_chances(seen, ours)
+        won, tied, lost = settles
+        p = win * won + tie * tied + (1 - win - tie) * lost  # type: ignore[operator]
+        return p, p, None, (seen, ours, (won, tied, lost))  # type: ignore[return-value]
+    two = _Two(seen, settles)
+    win, tie = two.now = _round_chances(seen, two.first)
+    lo = hi = 0.0
+    for chance, value in zip((win, tie, 1 - win - tie), settles, strict=True):
+        lo += chance * (value or 0.0)
+        hi += chance * (1.0 if value is None else value)
+    return lo, hi, two, None
 
 
 @lru_cache(maxsize=1024)
 def _settles(rules: Rules, mao: int, team: int,
-             results: tuple[int | None, ...]) -> tuple[float, float, float] | None:
+             results: tuple[int | None, ...]) -> tuple[float | None, float | None,
+                                                       float | None] | None:
     """What this round's result (``team`` wins it, a tie, the other team wins it) gives
-    ``team`` of the hand: 1 it takes it, 0 it loses it, 0.5 not settled; ``None`` when no
-    result settles it. It depends on the rules, the mão and the rounds played alone."""
+    ``team`` of the hand: 1 it takes it, 0 it loses it, ``None`` not settled (0.5 where no
+    round is won, the variant's all-tied rule); ``None`` when no result settles it. It
+    depends on the rules, the mão and the rounds played alone."""
     shim = MatchShim(rules, mao)
-    settles = []
+    settles: list[float | None] = []
     for outcome in (team, None, 1 - team):
         after = [*results, outcome]
         if all(r is None for r in after):  # no round won: the variant's all-tied rule
             settles.append(0.5)
             continue
         done, winner = hand_result(shim, after)
-        settles.append((1.0 if winner == team else 0.0) if done else 0.5)
-    if all(v == 0.5 for v in settles):
+        settles.append((1.0 if winner == team else 0.0) if done else None)
+    if all(v is None or v == 0.5 for v in settles):
         return None
     return settles[0], settles[1], settles[2]
 
 
-def _round_chances(bot: SoundBot, obs: Observation) -> tuple[float, float]:
-    """The chances that the seat's team wins and ties this round, each team putting down its
-    best card (the unseen cards drawn independently from those the seat has not seen)."""
-    man = obs["manilhas"]
-    team = obs["team"]
-    rules = bot.rules
-    now = obs["round"]
-    on_table = [p for p in obs["played"] if p["round"] == now]
-    ours = theirs = -2
-    for p in on_table:
-        s = -1 if p["covered"] else bot.strength(p["card"], man)
-        if rules.team_of[p["seat"]] == team:
-            ours = max(ours, s)
-        else:
-            theirs = max(theirs, s)
-    moved = {p["seat"] for p in on_table}
-    seat = obs["seat"]
-    if seat not in moved:
-        ours = max([ours, *(bot.strength(c, man) for c in obs["hand"] or ())])
-    held = rules.cards_per_player - now + 1  # cards held by a seat yet to play this round
-    mine_draws = their_draws = 0
-    for s in range(rules.players):
-        if s == seat or s in moved:
-            continue
-        if rules.team_of[s] == team:
-            mine_draws += held
-        else:
-            their_draws += held
-    seen = set(obs["hand"] or ()) | {p["card"] for p in obs["played"] if p["card"]}
-    seen |= {x["card"] for x in obs["shown"]} | ({obs["vira"]} if obs["vira"] else set())
-    strengths = _deck_strengths(rules, tuple(man))
-    pool = sorted(v for c, v in strengths.items() if c not in seen)
-    if not pool:
-        pool = [-1]
-    levels = sorted({*pool, ours, theirs})
-    n = len(pool)
+def _round_chances(seen: _Seen, ours: int) -> tuple[float, float]:
+    """The chances that the seat's team wins and ties this round, its best card known so far
+    ``ours`` and each team putting down its best (the unseen cards drawn independently from
+    those the seat has not seen)."""
+    pool, n = seen.pool, len(seen.pool)
+    levels = sorted({*pool, ours, seen.theirs})
 
     def below(v: int, draws: int, known: int) -> float:  # P(the team's best <= v)
         if known > v:
@@ -182,7 +224,7 @@ def _round_chances(bot: SoundBot, obs: Observation) -> tuple[float, float]:
     win = tie = 0.0
     prev_o = prev_t = 0.0
     for v in levels:
-        o, t = below(v, mine_draws, ours), below(v, their_draws, theirs)
+        o, t = below(v, seen.mine_draws, ours), below(v, seen.their_draws, seen.theirs)
         p_o = o - prev_o
         win += p_o * prev_t
         tie += p_o * (t - prev_t)
@@ -190,10 +232,208 @@ def _round_chances(bot: SoundBot, obs: Observation) -> tuple[float, float]:
     return win, tie
 
 
+class _Seen:
+    """What the seat knows of this round: the strongest face-up card of each team on the
+    table (-2: none, -1: covered), its own cards' strengths, whether it has played, how many
+    unseen cards each team's seats yet to play hold (``mine_draws``, ``their_draws``) and
+    how many the seats that have played hold (``mine_after``, ``their_after``), and the
+    strengths of the cards it has not seen, sorted (``pool``)."""
+
+    def __init__(self, bot: SoundBot, obs: Observation) -> None:
+        man = obs["manilhas"]
+        team = obs["team"]
+        rules = bot.rules
+        now = obs["round"]
+        on_table = [p for p in obs["played"] if p["round"] == now]
+        self.ours = self.theirs = -2
+        for p in on_table:
+            s = -1 if p["covered"] else bot.strength(p["card"], man)
+            if rules.team_of[p["seat"]] == team:
+                self.ours = max(self.ours, s)
+            else:
+                self.theirs = max(self.theirs, s)
+        moved = {p["seat"] for p in on_table}
+        seat = obs["seat"]
+        self.moved = seat in moved
+        self.held = sorted(bot.strength(c, man) for c in obs["hand"] or ())
+        held = rules.cards_per_player - now + 1  # cards held by a seat yet to play this round
+        self.held_round = held
+        self.mine_draws = self.their_draws = self.mine_after = self.their_after = 0
+        for s in range(rules.players):
+            if s == seat:
+                continue
+            mine = rules.team_of[s] == team
+            if s in moved:
+                if mine:
+                    self.mine_after += held - 1
+                else:
+                    self.their_after += held - 1
+            elif mine:
+                self.mine_draws += held
+            else:
+                self.their_draws += held
+        seen = set(obs["hand"] or ()) | {p["card"] for p in obs["played"] if p["card"]}
+        seen |= {x["card"] for x in obs["shown"]} | ({obs["vira"]} if obs["vira"] else set())
+        strengths, every = _deck_strengths(rules, tuple(man))
+        pool = list(every)
+        for c in seen:
+            if c in strengths:
+                pool.remove(strengths[c])  # the first of its strength: the pool stays sorted
+        self.pool = pool or [-1]
+
+
+def _raised(round_seen: tuple[_Seen, int, tuple[float, float, float]], won: float,
+            lost: float, kept: float) -> float:
+    """The seat's team's chance to win the match if it raises where this round settles the
+    hand, the other team answering by its own cards: it accepts where its best card's
+    chance against the seat's team's cards as it sees them (every card it has not seen equally
+    likely, the pool taken as the seat's) makes accepting worth as much as folding (``won``,
+    ``lost``: the seat's chances once the raised hand is won or lost, ``kept``: once it takes
+    the hand's value now), else folds; a raise back counted as an acceptance."""
+    seen, ours, (v_won, v_tied, v_lost) = round_seen
+    pool, n = seen.pool, len(seen.pool)
+    spread = won - lost
+    if spread <= 0:
+        return kept
+    least = (won - kept) / spread  # his chance from which accepting is worth folding
+    # the seat's team as the other sees it: its cards on the table, the rest unseen
+    hidden = (0 if seen.moved else len(seen.held)) + seen.mine_draws
+    known = seen.theirs
+    total = 0.0
+    prev_t = prev_h = prev_o = 0.0
+    for c in sorted({*pool, known, ours, seen.ours}):
+        f = bisect_right(pool, c) / n
+        t = 0.0 if known > c else f ** seen.their_draws  # P(their best <= c)
+        h = 0.0 if seen.ours > c else f ** hidden  # P(ours <= c), as they see it
+        o = 0.0 if ours > c else f ** seen.mine_draws  # P(ours <= c), as the seat sees it
+        chance = t - prev_t
+        if chance > 0:
+            theirs = prev_h + (h - prev_h) * (1 - v_tied)  # his chance holding c
+            if theirs >= least:
+                mine = (1 - o) * v_won + (o - prev_o) * v_tied + prev_o * v_lost
+                total += chance * (mine * won + (1 - mine) * lost)
+            else:
+                total += chance * kept
+        prev_t, prev_h, prev_o = t, h, o
+    return total
+
+
+class _Two:
+    """This round and the next, where this round's result may leave the hand to the next:
+    the seat's own card this round (``first``, with its team's best on the table) and its
+    best left for the next (``second``): this round the lowest card that beats the other
+    team's on the table, else its strongest leading, else its weakest."""
+
+    def __init__(self, seen: _Seen, settles: tuple[float | None, ...]) -> None:
+        self.seen = seen
+        self.settles = settles
+        held = seen.held
+        if seen.moved or not held:
+            self.first, rest = seen.ours, held
+        else:
+            if seen.theirs == -2:
+                card = held[-1]
+            else:
+                card = next((c for c in held if c > seen.theirs), held[0])
+            rest = list(held)
+            rest.remove(card)
+            self.first = max(seen.ours, card)
+        self.second = max(rest, default=-2)
+        #: the chances this round is won and tied (:func:`_round_chances` of ``first``)
+        self.now = (0.0, 0.0)
+
+
+def _two_round_chance(bot: SoundBot, obs: Observation, two: _Two) -> float:
+    """:func:`hand_chance` where this round's result may leave the hand to the next: each
+    team puts down its best card this round and its best left in the next, the results that
+    leave the hand to the next round valued by it (:func:`_two_rounds`)."""
+    rules = bot.rules
+    team = obs["team"]
+    results = tuple(obs["rounds"])
+    joint = _two_rounds(two)
+    total = 0.0
+    for i, outcome in enumerate((team, None, 1 - team)):
+        now = two.settles[i]
+        if now is not None:
+            total += sum(joint[i]) * now
+            continue
+        after = _settles(rules, obs["mao"], team, (*results, outcome))
+        for j in range(3):
+            value = after[j] if after is not None else None
+            total += joint[i][j] * (0.5 if value is None else value)
+    return total
+
+
+#: The chances of this round's and the next round's results for the seat's team: ``[i][j]``
+#: this round's result ``i`` and the next's ``j``, each the team wins, a tie, the other wins.
+Joint = tuple[tuple[float, float, float], ...]
+
+
+def _two_rounds(two: _Two) -> Joint:
+    """The chances of this round's and the next round's results (:data:`Joint`). The unseen
+    cards are drawn independently from those the seat has not seen; the other team's seats
+    yet to play this round are taken together: the best of their draws goes this round, the
+    second best the next (with the best draws of its seats that have played). Where the
+    seat's partners hold unseen cards, the two rounds are taken as independent of each other
+    (a cheap approximation: the cards of the two rounds are then the team's best draws)."""
+    seen = two.seen
+    pool, n = seen.pool, len(seen.pool)
+    draws, after = seen.their_draws, seen.their_after
+    known = seen.theirs
+
+    def cdf(v: float) -> float:
+        return bisect_right(pool, v) / n
+
+    def joint(u: float, v: float) -> float:
+        """P(the other team's best this round <= u and its best in the next <= v)."""
+        if known > u:
+            return 0.0
+        fu, fv = cdf(u), cdf(v)
+        if draws < 2:
+            top = fu ** draws  # a single card goes this round
+        elif v >= u:
+            top = fu ** draws
+        else:
+            top = fv ** draws + draws * fv ** (draws - 1) * (fu - fv)
+        return top * fv ** after
+
+    inf = float("inf")
+    a, b = two.first, two.second
+    mine_next = seen.mine_draws - seen.mine_draws // max(seen.held_round, 1) + seen.mine_after
+    if seen.mine_draws or mine_next:
+        now_win, now_tie = two.now
+        nxt_win = nxt_tie = 0.0
+        prev_o = prev_t = 0.0
+        for v in sorted({*pool, b}):
+            o = 0.0 if b > v else cdf(v) ** mine_next
+            t = joint(inf, v)
+            p_o = o - prev_o
+            nxt_win += p_o * prev_t
+            nxt_tie += p_o * (t - prev_t)
+            prev_o, prev_t = o, t
+        nows = (now_win, now_tie, 1 - now_win - now_tie)
+        nexts = (nxt_win, nxt_tie, 1 - nxt_win - nxt_tie)
+        return tuple((x * nexts[0], x * nexts[1], x * nexts[2]) for x in nows)
+    lo_lo, hi_lo = joint(a - 1, b - 1), joint(a, b - 1)
+    lo_hi, hi_hi = joint(a - 1, b), joint(a, b)
+    lo_all, hi_all = joint(a - 1, inf), joint(a, inf)
+    lo_b_all, hi_b_all = joint(inf, b - 1), joint(inf, b)
+    # this round: won (theirs < a), tied (= a), lost; the next: by b alike
+    now = (lo_all, hi_all - lo_all, 1 - hi_all)
+    won_next = (lo_lo, hi_lo - lo_lo, lo_b_all - hi_lo)
+    tied_next = (lo_hi - lo_lo, hi_hi - hi_lo - lo_hi + lo_lo,
+                 hi_b_all - lo_b_all - (hi_hi - hi_lo))
+    return tuple((won_next[i], tied_next[i], now[i] - won_next[i] - tied_next[i])
+                 for i in range(3))
+
+
 @lru_cache(maxsize=256)
-def _deck_strengths(rules: Rules, manilhas: tuple[str, ...]) -> dict[str, int]:
+def _deck_strengths(rules: Rules,
+                    manilhas: tuple[str, ...]) -> tuple[dict[str, int], tuple[int, ...]]:
     """Each card of the deck, by name in the deck's order, with its
-    :meth:`~engine.bots.heuristic.HeuristicBot.strength` under ``manilhas``: it depends on
-    the rules and the manilhas alone, and a decision's playouts make thousands of players."""
+    :meth:`~engine.bots.heuristic.HeuristicBot.strength` under ``manilhas``, and all those
+    strengths sorted: they depend on the rules and the manilhas alone, and a decision's
+    playouts make thousands of players."""
     judge = HeuristicBot(rules)
-    return {card_name(c): judge.strength(card_name(c), manilhas) for c in rules.deck}
+    strengths = {card_name(c): judge.strength(card_name(c), manilhas) for c in rules.deck}
+    return strengths, tuple(sorted(strengths.values()))

@@ -217,7 +217,7 @@ for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
                 self._stop("after_end", f"{event} after the match ended (at line "
                         f"{self._end_line})", line)
                 continue
-            self._move_at(line, action, None)  # type: ignore[arg-type]
+            self._move_at(line, action, None)
         if line == 0:
             self._item(empty_log(file))
         self._finish()
@@ -247,7 +247,7 @@ for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
             elif item.kind == "deal":
                 self._deal(item)
             else:
-                self._move(item)
+                self._move_at(item.line, None, item)
 
     def _finish(self) -> None:
         if self.match is not None and not self.stopped and not self.match.is_over:
@@ -439,25 +439,19 @@ for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
     def _seeded_deal_mismatch(m: Match, d: dict[str, Any]) -> str | None:
         return seeded_deal_mismatch(m, d)
 
-    def _move(self, item: LogItem) -> None:
-        m = self.match
-        assert m is not None
-        if m.awaiting_deal:
-            self._stop("deal", f"hand {m.hand_number + 1} has no deal event: a log without a "
-                       "seed deals every hand with one, before its first move", item.line)
-            return
-        action = plan_of(item)[2]
-        assert action is not None
-        self._move_at(item.line, action, item)
-
-    def _move_at(self, line: int, action: Action, item: LogItem | None) -> None:
-        """A move at ``line``; ``item`` is ``None`` where the visitor takes no move."""
+    def _move_at(self, line: int, action: Action | None, item: LogItem | None) -> None:
+        """A move at ``line``: ``action``, else the move of the log's line ``item`` (read once
+        the hand is known to be dealt); ``item`` is ``None`` where the visitor takes no move."""
         m = self.match
         assert m is not None
         if m.awaiting_deal:
             self._stop("deal", f"hand {m.hand_number + 1} has no deal event: a log without a "
                        "seed deals every hand with one, before its first move", line)
             return
+        if action is None:
+            assert item is not None
+            action = plan_of(item)[2]
+            assert action is not None
         if not self._announced:
             self._announce(None)
         why: str | None = None

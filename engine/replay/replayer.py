@@ -211,8 +211,11 @@ for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
                 else:
                     self._checkpoint_at(line, event, given, None)  # type: ignore[arg-type]
                 continue
-            # what _item does with a move, its LogItem aside
-            self._new_hand_check()
+            # what _item does with a move, its LogItem aside (a hand's first move starts its
+            # bookkeeping; any other move's checkpoints are set by _move_at, or the replay
+            # stops: none read meanwhile)
+            if m.hand_number != self._hand:
+                self._new_hand_check()
             if m.is_over:
                 self._stop("after_end", f"{event} after the match ended (at line "
                         f"{self._end_line})", line)

@@ -17,10 +17,11 @@ observation only:
   those draws; with partners the two rounds are taken as independent), not as even;
 - answers a raise by the chance to win the match, from the win table
   (:class:`~engine.bots.winchance.WinChance`): accept when accepting is worth more than
-  folding, raise back when even an accepted raise back is worth more than accepting; where
-  this round settles the hand, the raise back is valued with the raiser answering it by his
-  own cards (:func:`_raised`: he accepts only where his best card makes it worth it, so a
-  raise back is not valued as if a weak raiser accepted it);
+  folding, raise back when even an accepted raise back is worth more than accepting; the
+  raise back is valued with the raiser answering it by his own cards (:func:`_raised`: he
+  accepts only where his card this round makes it worth it, so a raise back is not valued
+  as if a weak raiser accepted it), a result of this round that leaves the hand open valued
+  by the next round's chance (:func:`_open_values`);
 - raises (in turn or out of turn, M3) only with a real edge: when the raised hand, accepted,
   is worth more than playing it at its value (never a bluff there);
 - elsewhere (the first round, a special hand, more than two teams, a blind hand) plays as the
@@ -90,6 +91,16 @@ class SoundBot(HeuristicBot):
             accept = p * won + (1 - p) * lost
             if raises and _raised(round_seen, won_more, lost_more, won) > max(accept,
                                                                               fold) + EDGE:
+                return self._raise_with(obs, raises)
+            kind = ACCEPT_KIND if accept >= fold else FOLD_KIND
+            return next((a for a in legal if a.kind == kind), legal[0])
+        two = got[2]
+        if raises and two is not None:  # a raise back answered by the raiser's own cards,
+            p = _exact(self, obs, got)  # a result that leaves the hand open by the next round
+            accept = p * won + (1 - p) * lost
+            values = _open_values(self, obs, two)
+            if _raised((two.seen, two.first, values), won_more, lost_more, won) > max(
+                    accept, fold) + EDGE:
                 return self._raise_with(obs, raises)
             kind = ACCEPT_KIND if accept >= fold else FOLD_KIND
             return next((a for a in legal if a.kind == kind), legal[0])
@@ -289,7 +300,9 @@ def _raised(round_seen: tuple[_Seen, int, tuple[float, float, float]], won: floa
     chance against the seat's team's cards as it sees them (every card it has not seen equally
     likely, the pool taken as the seat's) makes accepting worth as much as folding (``won``,
     ``lost``: the seat's chances once the raised hand is won or lost, ``kept``: once it takes
-    the hand's value now), else folds; a raise back counted as an acceptance."""
+    the hand's value now), else folds; a raise back counted as an acceptance. What each of
+    the round's results gives the seat's team of the hand is ``round_seen``'s last item (a
+    result that leaves the hand open: its chance by the next round, :func:`_open_values`)."""
     seen, ours, (v_won, v_tied, v_lost) = round_seen
     pool, n = seen.pool, len(seen.pool)
     spread = won - lost
@@ -309,6 +322,10 @@ def _raised(round_seen: tuple[_Seen, int, tuple[float, float, float]], won: floa
         chance = t - prev_t
         if chance > 0:
             theirs = prev_h + (h - prev_h) * (1 - v_tied)  # his chance holding c
+            if v_lost:  # a round he wins that leaves the hand open: his share of it
+                theirs -= prev_h * v_lost
+            if v_won != 1:
+                theirs += (1 - h) * (1 - v_won)
             if theirs >= least:
                 mine = (1 - o) * v_won + (o - prev_o) * v_tied + prev_o * v_lost
                 total += chance * (mine * won + (1 - mine) * lost)
@@ -362,6 +379,30 @@ def _two_round_chance(bot: SoundBot, obs: Observation, two: _Two) -> float:
             value = after[j] if after is not None else None
             total += joint[i][j] * (0.5 if value is None else value)
     return total
+
+
+def _open_values(bot: SoundBot, obs: Observation,
+                 two: _Two) -> tuple[float, float, float]:
+    """What each of this round's results (the seat's team wins it, a tie, the other wins it)
+    gives the seat's team of the hand, a result that leaves the hand open valued by the next
+    round's cards (:func:`_two_rounds`, the chance given this round's result)."""
+    team = obs["team"]
+    results = tuple(obs["rounds"])
+    joint = _two_rounds(two)
+    values = []
+    for i, outcome in enumerate((team, None, 1 - team)):
+        now = two.settles[i]
+        if now is not None:
+            values.append(now)
+            continue
+        after = _settles(bot.rules, obs["mao"], team, (*results, outcome))
+        mass = sum(joint[i])
+        got = 0.0
+        for j in range(3):
+            value = after[j] if after is not None else None
+            got += joint[i][j] * (0.5 if value is None else value)
+        values.append(got / mass if mass > 0 else 0.5)
+    return values[0], values[1], values[2]
 
 
 #: The chances of this round's and the next round's results for the seat's team: ``[i][j]``

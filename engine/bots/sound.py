@@ -23,7 +23,10 @@ observation only:
   as if a weak raiser accepted it), a result of this round that leaves the hand open valued
   by the next round's chance (:func:`_open_values`);
 - raises (in turn or out of turn, M3) only with a real edge: when the raised hand, accepted,
-  is worth more than playing it at its value (never a bluff there);
+  is worth more than playing it at its value, and so is the raise answered by the other's
+  own cards where its chance is judged by this round's cards (:func:`_raised`: he accepts
+  only where his card makes it worth it, so the raise is not valued at the seat's mean
+  chance against the strong hands that accept it); never a bluff there;
 - elsewhere (the first round, a special hand, more than two teams, a blind hand) plays as the
   heuristic.
 
@@ -128,10 +131,18 @@ class SoundBot(HeuristicBot):
         def wants(p: float) -> bool:
             return p * won + (1 - p) * lost > p * kept + (1 - p) * given + EDGE
 
-        lo, hi, _, _ = got
-        if wants(lo) == wants(hi):  # the difference is linear in p: settled by the bounds
-            return wants(lo)
-        return wants(_exact(self, obs, got))
+        lo, hi, two, round_seen = got
+        if wants(lo) == wants(hi) and not wants(lo):  # the difference is linear in p
+            return False
+        p = _exact(self, obs, got)
+        if not wants(p):
+            return False
+        if round_seen is None and two is not None:
+            round_seen = (two.seen, two.first, _open_values(self, obs, two))
+        if round_seen is None:
+            return True
+        # the raise answered by the other's own cards: he accepts only where strong
+        return _raised(round_seen, won, lost, kept) > p * kept + (1 - p) * given + EDGE
 
     def _after(self, obs: Observation, points: int) -> float:
         """The seat's team's chance to win the match once the hand gives ``points`` to it

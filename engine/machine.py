@@ -80,7 +80,6 @@ from engine.moves import (
     hand_end_hooks,
     kind_tables,
     load_kinds,
-    variant_judges,
 )
 from engine.rules import Rules
 from engine.ruling import CONDITIONS, EFFECTS, Callback, Ruling
@@ -449,7 +448,7 @@ class LeanMachine(Machine):
     library's ``event_cls`` extension point; states and transitions are the library's own."""
 
     event_cls = LeanEvent
-    #: The variant's judges by each kind's own (:func:`engine.moves.variant_judges`), which
+    #: The variant's judges by each kind's own (:func:`variant_judges`), which
     #: its plans call (compiled only: :func:`build_machine`); unset: the kinds' own.
     judges: dict[Any, Callback]
     prepare_event = _setter("prepare_event")
@@ -462,6 +461,14 @@ class LeanMachine(Machine):
 
 #: The attribute of the model (the match) that holds its state: the library's default name.
 MODEL_ATTRIBUTE: Final = "state"
+
+
+def variant_judges(rules: Rules) -> dict[Callback, Callback]:
+    """Each kind's judge in the variant (``MoveKind.judging``, made with its table), by the
+    kind's own ``judge``, for the kinds that have one."""
+    tables = kind_tables(rules)[0]
+    return {k.judge: k.judging(rules, tables.get(k.name)) for k in KINDS.values()
+            if k.judging is not None and k.judge is not None}
 
 
 @cache

@@ -291,12 +291,12 @@ paulista: round robin, 3 deals per pairing, each played both ways round, seed 5
 pairing                matches  won by the first  95% interval
 random vs heuristic          6          0 (0.0%)    0.0%-39.0%
 random vs search:4           6          0 (0.0%)    0.0%-39.0%
-heuristic vs search:4        6         3 (50.0%)   18.8%-81.2%
+heuristic vs search:4        6         4 (66.7%)   30.0%-90.3%
 
-bot        matches        won  rating  95% interval
-heuristic       12  9 (75.0%)    1648  1480 to 1817
-search:4        12  9 (75.0%)    1648  1480 to 1817
-random          12   0 (0.0%)    1203   967 to 1438
+bot        matches         won  rating  95% interval
+heuristic       12  10 (83.3%)    1695  1516 to 1873
+search:4        12   8 (66.7%)    1605  1440 to 1771
+random          12    0 (0.0%)    1200   963 to 1436
 
 ratings: a Bradley-Terry fit on the Elo scale (400 points: 10 to 1 odds), centred on 1500
 """
@@ -310,17 +310,17 @@ def test_tournament_s_tables_in_portuguese_with_decimal_commas_english_as_it_was
         "confronto                  jogos  ganhos pelo primeiro  intervalo de 95%",
         "random contra heuristic        6              0 (0,0%)        0,0%-39,0%",
         "random contra search:4         6              0 (0,0%)        0,0%-39,0%",
-        "heuristic contra search:4      6             3 (50,0%)       18,8%-81,2%", "",
-        "robô       jogos   vitórias  nota  intervalo de 95%",
-        "heuristic     12  9 (75,0%)  1648       1480 a 1817",
-        "search:4      12  9 (75,0%)  1648       1480 a 1817",
-        "random        12   0 (0,0%)  1203        967 a 1438", "",
+        "heuristic contra search:4      6             4 (66,7%)       30,0%-90,3%", "",
+        "robô       jogos    vitórias  nota  intervalo de 95%",
+        "heuristic     12  10 (83,3%)  1695       1516 a 1873",
+        "search:4      12   8 (66,7%)  1605       1440 a 1771",
+        "random        12    0 (0,0%)  1200        963 a 1436", "",
         "notas: um ajuste de Bradley-Terry na escala Elo (400 pontos: chances de 10 para 1), "
         "centrado em 1500"]
     assert run(*TOURNAMENT) == (0, TOURNAMENT_EN)
     assert run(*TOURNAMENT, TRUCO_LANG="pt-BR")[1] == pt
     json_out = [run("--lang", lang, *TOURNAMENT, "--json")[1] for lang in ("pt-BR", "en")]
-    assert json_out[0] == json_out[1] and '"a_rate": 0.5' in json_out[0]
+    assert json_out[0] == json_out[1] and '"a_rate": 0.6667' in json_out[0]
 
 
 @pytest.mark.parametrize(("lang", "head"), ids=["pt-BR", "en"], argvalues=[

@@ -39,17 +39,16 @@ A move kind is everything the engine knows about one kind of move, in one module
   in words (:class:`Words`); ``told``: how the transcript of a log (``truco replay``) tells it;
   ``named`` and ``typed``: the table's names for its moves (``move_names``) and the words a
   person types for them;
-- ``space``: its moves in the fixed action space of the PettingZoo environment
-  (:mod:`engine.env`), which lists every kind's by place. Bots choose among the moves listed
-  (``engine.bots``).
+- ``space``: its moves in the fixed action space of the PettingZoo environment (:mod:`engine.env`),
+  which lists every kind's by place. Bots choose among the moves listed (``engine.bots``).
 - ``bet_*`` (a kind whose name is a side bet's ``kind``: envido, flor): how a bet of the kind
   stands in a position (:mod:`engine.matchpos`): its own fields and their checks, the rules
   its results follow, the engine's settlement they are compared with.
 
 Adding a kind is one module of this package that builds a :class:`MoveKind` and calls
 :func:`register` (:func:`load_kinds` imports every module of the package: no list to extend),
-reading its variant keys with :meth:`Rules.block <engine.rules.Rules.block>` (no rules block
-beside it); :mod:`engine.machine` builds each variant's machine from the registered kinds, and
+reading its variant keys with :meth:`Rules.block <engine.rules.Rules.block>` (no rules block beside
+it); :mod:`engine.machine` builds each variant's machine from the registered kinds, and
 :meth:`engine.game.Match.legal_actions` lists their moves in ``order``.
 """
 
@@ -298,9 +297,7 @@ class MoveKind:
     #: variant, made then too (a closure over its table), in place of ``lister``.
     table: Callable[[Rules], Any] | None = None
     listing: Callable[[Rules, Any], Lister] | None = None
-    #: ``judging(rules, table)``: the kind's judge in the variant (a closure over its table,
-    #: judging as ``judge`` does), which the compiled build's machine calls in its plans in
-    #: place of ``judge`` (:func:`variant_judges`): no lookup of the table a move.
+    #: ``judging(rules, table)``: its judge made with its table, for the compiled machine
     judging: Callable[[Rules, Any], Judge] | None = None
     enabled: Callable[[Rules], bool] = lambda rules: True
     #: Why a move of the kind is refused in a state with no trigger for it, by
@@ -374,10 +371,9 @@ class MoveKind:
     #: The kind's own per-hand state (``raise``: the raisers who must beat the table);
     #: ``None``: none.
     state: KindState | None = None
-    #: ``sees(match, seat)``: the seats whose cards ``seat`` sees now because of the kind
-    #: (M5: a special hand's decision shows the partners' cards), himself among them or not;
-    #: ``None``: none. What the observation and the environment both read
-    #: (:func:`hands_seen`).
+    #: ``sees(match, seat)``: the seats whose cards ``seat`` sees now because of the kind (M5: a
+    #: special hand's decision shows the partners' cards), himself among them or not; ``None``:
+    #: none. What the observation and the environment both read (:func:`hands_seen`).
     sees: Callable[[MatchView, int], Sequence[int]] | None = None
     #: ``held(match, seat)``: cards not dealt yet that the kind shows ``seat`` (a cut's taken
     #: cards, to its cutter: ``cut.refusable``); ``None``: none. What the environment's
@@ -562,20 +558,11 @@ def last_hand_hidden(rules: Rules) -> bool:
 @cache
 def kind_tables(rules: Rules) -> tuple[dict[str, Any], dict[str, Lister]]:
     """The kinds' own tables of the variant (:attr:`MoveKind.table`) and each listed kind's
-    lister there (its ``listing`` made with its table, else its ``lister``), by kind name
-    (once per variant: the variant's judges, :func:`variant_judges`, hold the same tables)."""
+    lister there (its ``listing`` made with its table, else its ``lister``), by kind name."""
     tables = {k.name: k.table(rules) for k in KINDS.values() if k.table is not None}
     made = {k.name: k.lister if k.listing is None else k.listing(rules, tables.get(k.name))
             for k in KINDS.values()}
     return tables, {name: lister for name, lister in made.items() if lister is not None}
-
-
-def variant_judges(rules: Rules) -> dict[Judge, Judge]:
-    """Each kind's judge in the variant (:attr:`MoveKind.judging`, made with its table), by
-    the kind's own ``judge``, for the kinds that have one."""
-    tables = kind_tables(rules)[0]
-    return {k.judge: k.judging(rules, tables.get(k.name)) for k in KINDS.values()
-            if k.judging is not None}
 
 
 def hand_end_hooks(rules: Rules) -> tuple[HandEnd, ...]:

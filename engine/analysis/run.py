@@ -9,7 +9,7 @@ each, their results taken back in the log's order: each is seeded by the log lin
 >>> report = analyse(b'{"truco_log": 1, "variant": "paulista", "seed": 7}\\n'
 ...                  b'{"event": "play", "seat": 1, "card": "2h"}\\n', "a.jsonl", playouts=4)
 >>> [(d["line"], d["played"], d["rank"]) for d in report["decisions"]]
-[(2, 'play 1 2h', 2)]
+[(2, 'play 1 2h', 1)]
 >>> report["seats"][1]["decisions"], report["complete"]
 (1, False)
 """

@@ -43,7 +43,7 @@ True
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 from engine.actions import Action
@@ -77,47 +77,28 @@ class SoundBot(HeuristicBot):
         now, raised = obs["value"], pending["value"]
         fold = self._after(obs, -now)
         won, lost = self._after(obs, raised), self._after(obs, -raised)
+
+        def accepts(p: float) -> bool:
+            return p * won + (1 - p) * lost >= fold
+
+        lo, hi, two, round_seen = got
         raises = [a for a in legal if a.kind == RAISE_KIND]
-        more = (raises[0].value or raised) if raises else raised
-        won_more, lost_more = self._after(obs, more), self._after(obs, -more)
-
-        def answer(p: float) -> str:
+        if raises and round_seen is None and two is not None:  # a result that leaves the
+            round_seen = (two.seen, two.first, _open_values(self, obs, two))  # hand open
+        if round_seen is None:  # no raise back: accepting against folding is linear in p,
+            ok = accepts(lo)  # so the bounds settle it where they agree
+            if ok != accepts(hi):
+                ok = accepts(_exact(self, obs, got))
+        else:  # a raise back valued with the raiser answering it by his own cards
+            p = _exact(self, obs, got)
             accept = p * won + (1 - p) * lost
-            if raises and min(won, p * won_more + (1 - p) * lost_more) > max(accept,
-                                                                             fold) + EDGE:
-                return RAISE_KIND
-            return ACCEPT_KIND if accept >= fold else FOLD_KIND
-
-        round_seen = got[3]
-        if round_seen is not None:  # this round settles the hand: a raise back answered by
-            p = got[0]  # the raiser's own cards (folding it gives the raised value)
-            accept = p * won + (1 - p) * lost
-            if raises and _raised(round_seen, won_more, lost_more, won) > max(accept,
-                                                                              fold) + EDGE:
-                return self._raise_with(obs, raises)
-            kind = ACCEPT_KIND if accept >= fold else FOLD_KIND
-            return next((a for a in legal if a.kind == kind), legal[0])
-        two = got[2]
-        if raises and two is not None:  # a raise back answered by the raiser's own cards,
-            p = _exact(self, obs, got)  # a result that leaves the hand open by the next round
-            accept = p * won + (1 - p) * lost
-            values = _open_values(self, obs, two)
-            if _raised((two.seen, two.first, values), won_more, lost_more, won) > max(
-                    accept, fold) + EDGE:
-                return self._raise_with(obs, raises)
-            kind = ACCEPT_KIND if accept >= fold else FOLD_KIND
-            return next((a for a in legal if a.kind == kind), legal[0])
-        lo, hi = got[0], got[1]
-        # accepting against folding is linear in p, raising back concave (a min less a max
-        # of lines): the answer at the bounds and at the kinks between them settles it
-        at = [lo, hi]
-        for a, b, level in ((lost_more, won_more, won), (lost, won, fold)):
-            if b != a and lo < (cut := (level - a) / (b - a)) < hi:
-                at.append(cut)
-        kinds = {answer(p) for p in at}
-        kind = kinds.pop() if len(kinds) == 1 else answer(_exact(self, obs, got))
-        if kind == RAISE_KIND:
-            return self._raise_with(obs, raises)
+            if raises:
+                more = raises[0].value or raised
+                again = _raised(round_seen, self._after(obs, more), self._after(obs, -more), won)
+                if again > max(accept, fold) + EDGE:
+                    return self._raise_with(obs, raises)
+            ok = accept >= fold
+        kind = ACCEPT_KIND if ok else FOLD_KIND
         return next((a for a in legal if a.kind == kind), legal[0])
 
     def _wants_raise(self, obs: Observation, value: int, *, bluff: bool = True) -> bool:
@@ -173,14 +154,6 @@ def _exact(bot: SoundBot, obs: Observation, got: _Got) -> float:
     return lo if two is None else _two_round_chance(bot, obs, two)
 
 
-def hand_range(bot: SoundBot, obs: Observation) -> tuple[float, float] | None:
-    """Bounds of :func:`hand_chance`, cheaper: this round's results that settle the hand
-    counted, those that leave it to the next round counted as lost (the low bound) and as
-    won (the high one); equal where this round settles the hand whatever its result."""
-    got = _hand(bot, obs)
-    return None if got is None else (got[0], got[1])
-
-
 #: :func:`_hand`: the bounds of the hand's chance, what values it where this round may leave
 #: the hand to the next, and where this round settles it, what the round is seen as.
 _Got = tuple[float, float, "_Two | None", "tuple[_Seen, int, tuple[float, float, float]] | None"]
@@ -194,14 +167,14 @@ def _hand(bot: SoundBot, obs: Observation) -> _Got | None:
     if settles is None:
         return None
     seen = _Seen(bot, obs)
-    if None not in settles:
+    won, tied, lost = settles
+    if won is not None and tied is not None and lost is not None:  # this round settles it
         ours = max([seen.ours, *seen.held]) if not seen.moved else seen.ours
         win, tie = _round_chances(seen, ours)
-        won, tied, lost = settles
-        p = win * won + tie * tied + (1 - win - tie) * lost  # type: ignore[operator]
-        return p, p, None, (seen, ours, (won, tied, lost))  # type: ignore[return-value]
+        p = win * won + tie * tied + (1 - win - tie) * lost
+        return p, p, None, (seen, ours, (won, tied, lost))
     two = _Two(seen, settles)
-    win, tie = two.now = _round_chances(seen, two.first)
+    win, tie = two.now
     lo = hi = 0.0
     for chance, value in zip((win, tie, 1 - win - tie), settles, strict=True):
         lo += chance * (value or 0.0)
@@ -368,27 +341,28 @@ class _Two:
             self.first = max(seen.ours, card)
         self.second = max(rest, default=-2)
         #: the chances this round is won and tied (:func:`_round_chances` of ``first``)
-        self.now = (0.0, 0.0)
+        self.now = _round_chances(seen, self.first)
+        self._joint: Joint | None = None
+
+    def joint(self) -> Joint:
+        """:func:`_two_rounds` of this round and the next, worked out once (an answer or a
+        raise may ask it twice: the hand's chance, then what each result gives)."""
+        if self._joint is None:
+            self._joint = _two_rounds(self)
+        return self._joint
 
 
 def _two_round_chance(bot: SoundBot, obs: Observation, two: _Two) -> float:
     """:func:`hand_chance` where this round's result may leave the hand to the next: each
     team puts down its best card this round and its best left in the next, the results that
     leave the hand to the next round valued by it (:func:`_two_rounds`)."""
-    rules = bot.rules
-    team = obs["team"]
-    results = tuple(obs["rounds"])
-    joint = _two_rounds(two)
     total = 0.0
-    for i, outcome in enumerate((team, None, 1 - team)):
-        now = two.settles[i]
+    for mass, now, terms in _by_result(bot, obs, two):
         if now is not None:
-            total += sum(joint[i]) * now
+            total += mass * now
             continue
-        after = _settles(rules, obs["mao"], team, (*results, outcome))
-        for j in range(3):
-            value = after[j] if after is not None else None
-            total += joint[i][j] * (0.5 if value is None else value)
+        for term in terms:
+            total += term
     return total
 
 
@@ -397,23 +371,36 @@ def _open_values(bot: SoundBot, obs: Observation,
     """What each of this round's results (the seat's team wins it, a tie, the other wins it)
     gives the seat's team of the hand, a result that leaves the hand open valued by the next
     round's cards (:func:`_two_rounds`, the chance given this round's result)."""
-    team = obs["team"]
-    results = tuple(obs["rounds"])
-    joint = _two_rounds(two)
     values = []
-    for i, outcome in enumerate((team, None, 1 - team)):
-        now = two.settles[i]
+    for mass, now, terms in _by_result(bot, obs, two):
         if now is not None:
             values.append(now)
             continue
-        after = _settles(bot.rules, obs["mao"], team, (*results, outcome))
-        mass = sum(joint[i])
         got = 0.0
-        for j in range(3):
-            value = after[j] if after is not None else None
-            got += joint[i][j] * (0.5 if value is None else value)
+        for term in terms:
+            got += term
         values.append(got / mass if mass > 0 else 0.5)
     return values[0], values[1], values[2]
+
+
+def _by_result(bot: SoundBot, obs: Observation,
+               two: _Two) -> Iterator[tuple[float, float | None, list[float]]]:
+    """For each of this round's results (the seat's team wins it, a tie, the other wins it):
+    its chance (:meth:`_Two.joint`), what it gives the seat's team of the hand where it
+    settles the hand (else ``None``), and where it does not, the chance of each of the next
+    round's results times what that gives (0.5 where it settles nothing either)."""
+    team = obs["team"]
+    results = tuple(obs["rounds"])
+    joint = two.joint()
+    for i, outcome in enumerate((team, None, 1 - team)):
+        now = two.settles[i]
+        if now is not None:
+            yield sum(joint[i]), now, []
+            continue
+        after = _settles(bot.rules, obs["mao"], team, (*results, outcome))
+        values = after if after is not None else (None, None, None)
+        yield sum(joint[i]), None, [joint[i][j] * (0.5 if v is None else v)
+                                    for j, v in enumerate(values)]
 
 
 #: The chances of this round's and the next round's results for the seat's team: ``[i][j]``

@@ -76,3 +76,24 @@ def test_the_hard_policy_benchmark_plays_both_policies(capsys: Any) -> None:
     assert runs[0] == runs[1] and runs[0]["timing"] == []
     assert runs[0]["matches"] == 4 and 0 <= runs[0]["sound_won"] <= 4
     assert runs[0]["rating_diff_ci95"][0] < runs[0]["rating_diff"] < runs[0]["rating_diff_ci95"][1]
+
+
+def test_the_lean_engine_plays_the_engine_s_paulista_games_move_by_move(capsys: Any) -> None:
+    """benchmarks.lean is issue 45's yardstick only while it plays the same games: the legal
+    moves at every step, in the engine's order, the hands and the final score."""
+    from benchmarks import lean
+
+    assert lean.check(60) == 0
+    assert "60 matches: the same games" in capsys.readouterr().out
+    assert lean.play_lean(5) == lean.play_engine(5) > 5
+    assert lean.main(["--rounds", "1", "--matches", "2"]) == 0
+    assert "engine / lean:" in capsys.readouterr().out
+
+
+def test_the_lean_check_tells_the_first_difference(capsys: Any,
+                                                   monkeypatch: Any) -> None:
+    from benchmarks import lean
+
+    monkeypatch.setattr(lean, "LADDER", {1: 3, 3: 6, 6: 9})  # a lean engine without doze
+    assert lean.check(200) == 1
+    assert "step" in capsys.readouterr().err

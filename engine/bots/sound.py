@@ -18,13 +18,13 @@ observation only:
 - answers a raise by the chance to win the match, from the win table
   (:class:`~engine.bots.winchance.WinChance`): accept when accepting is worth more than
   folding, raise back when even an accepted raise back is worth more than accepting; the
-  raise back is valued with the raiser answering it by his own cards (:func:`_raised`: he
+  raise back is valued with the raiser answering it by his own cards (:func:`_answered`: he
   accepts only where his card this round makes it worth it, so a raise back is not valued
   as if a weak raiser accepted it), a result of this round that leaves the hand open valued
   by the next round's chance (:func:`_open_values`);
 - raises (in turn or out of turn, M3) only with a real edge: when the raised hand, accepted,
   is worth more than playing it at its value, and so is the raise answered by the other's
-  own cards where its chance is judged by this round's cards (:func:`_raised`: he accepts
+  own cards where its chance is judged by this round's cards (:func:`_answered`: he accepts
   only where his card makes it worth it, so the raise is not valued at the seat's mean
   chance against the strong hands that accept it); never a bluff there;
 - one on one, where this round may leave the hand to the next and one of the two has played
@@ -111,7 +111,7 @@ class SoundBot(HeuristicBot):
                 up, down = self._after(obs, more), self._after(obs, -more)
                 back = self._back(obs, more, p)
                 # his raise read as a sound player's (:meth:`_read`)
-                hands = list(_their_hands(round_seen)) if pair is None else list(pair.hands())
+                hands = list(_their_hands(round_seen)) if pair is None else pair.hands()
                 floor = self._read(obs)
                 if floor is not None:
                     hands = _raising(hands, floor)
@@ -149,7 +149,7 @@ class SoundBot(HeuristicBot):
             return True
         # the raise answered by the other's own cards (where the next round may decide, both
         # his cards): he accepts only where strong, and raises back where stronger
-        hands = list(_their_hands(round_seen)) if pair is None else list(pair.hands())
+        hands = list(_their_hands(round_seen)) if pair is None else pair.hands()
         held = p * kept + (1 - p) * given
         floor = self._read(obs)
         if floor is not None:  # his raise read as a sound player's
@@ -355,21 +355,16 @@ def _back_from(won: float, lost: float, back: _Back | None) -> tuple[float, floa
     return (least, up, down) if accepts else (least, lost, lost)
 
 
-def _raised(round_seen: tuple[_Seen, int, tuple[float, float, float]], won: float,
-            lost: float, kept: float, back: _Back | None = None) -> float:
-    """The seat's team's chance to win the match if it raises where this round settles the
-    hand, the other team answering by its own cards (:func:`_their_hands`): it accepts where
-    its chance makes accepting worth as much as folding (``won``, ``lost``: the seat's chances
-    once the raised hand is won or lost, ``kept``: once it takes the hand's value now), else
-    folds; it raises back where it prefers the next step accepted (``back``: what that gives,
-    :func:`_back_from`; without it, a raise back counted as an acceptance)."""
-    return _answered(list(_their_hands(round_seen)), won, lost, kept, back)
-
-
 def _answered(hands: Sequence[tuple[float, float, float]], won: float, lost: float,
               kept: float, back: _Back | None) -> float:
-    """:func:`_raised` over ``hands``: each hand the other may hold, its chance, his chance
-    to take the hand as he sees it and the seat's team's share of the hand in truth."""
+    """The seat's team's chance to win the match if it raises, the other answering by his
+    own cards: ``hands`` each hand he may hold, its chance, his chance to take the hand as he
+    sees it and the seat's team's share of the hand in truth (:func:`_their_hands`,
+    :meth:`_Pair.hands`). He accepts where his chance makes accepting worth as much as
+    folding (``won``, ``lost``: the seat's chances once the raised hand is won or lost,
+    ``kept``: once it takes the hand's value now), else folds; he raises back where he
+    prefers the next step accepted (``back``: what that gives, :func:`_back_from`; without
+    it, a raise back counted as an acceptance)."""
     spread = won - lost
     if spread <= 0:
         return kept
@@ -448,12 +443,6 @@ class _Pair:
         #: what each of this round's results (the seat's team wins it, ties, loses it) gives
         #: the seat's team, by the next round's result (the same three; constant if settled)
         self.values = values
-        levels: dict[int, int] = {}
-        for v in seen.pool:
-            levels[v] = levels.get(v, 0) + 1
-        n = len(seen.pool)
-        #: the strengths the seat has not seen, each with its chance as a draw
-        self.levels = [(v, k / n) for v, k in sorted(levels.items())]
 
     @staticmethod
     def of(bot: SoundBot, obs: Observation, two: _Two) -> _Pair | None:
@@ -480,48 +469,63 @@ class _Pair:
             values.append(tuple(0.5 if v is None else v for v in got))
         return _Pair(seen, two, tuple(values))
 
-    def _value(self, now: int, mine: int, theirs: int) -> float:
+    def hands(self) -> tuple[tuple[float, float, float], ...]:
+        """Each hand the other may hold: its chance, his chance to take the hand as he sees
+        it, and the seat's team's share of the hand in truth (:func:`_pair_hands`: the same
+        for every seat that sees the same, so worked out once)."""
+        seen, two = self.seen, self.two
+        if seen.moved:
+            return _pair_hands(tuple(seen.pool), True, seen.ours, -2, two.second, self.values)
+        return _pair_hands(tuple(seen.pool), False, seen.theirs, two.first, two.second,
+                           self.values)
+
+
+@lru_cache(maxsize=4096)
+def _pair_hands(pool: tuple[int, ...], moved: bool, table: int, first: int, second: int,
+                values: tuple[tuple[float, ...], ...]) -> tuple[tuple[float, float, float], ...]:
+    """:meth:`_Pair.hands`: ``pool`` the strengths the seat has not seen, sorted; ``moved``
+    whether the seat has played this round; ``table`` the card on the table (the seat's if it
+    moved, else the other's); ``first`` the seat's card this round where it has not played
+    and ``second`` its card for the next; ``values`` as :class:`_Pair`'s."""
+    counts: dict[int, int] = {}
+    for v in pool:
+        counts[v] = counts.get(v, 0) + 1
+    n = len(pool)
+    levels = [(v, k / n) for v, k in sorted(counts.items())]
+
+    def value(now: int, mine: int, theirs: int) -> float:
         """What the seat's team gets of the hand: this round's result ``now`` (0 won, 1 tied,
         2 lost), its card ``mine`` and the other's ``theirs`` in the next."""
-        return self.values[now][0 if mine > theirs else 1 if mine == theirs else 2]
+        return values[now][0 if mine > theirs else 1 if mine == theirs else 2]
 
-    def raised(self, won: float, lost: float, kept: float, back: _Back | None = None) -> float:
-        """The seat's team's chance to win the match if it raises, the other answering by
-        both his cards (``won``, ``lost``, ``kept``, ``back``: as for :func:`_raised`)."""
-        return _answered(list(self.hands()), won, lost, kept, back)
-
-    def hands(self) -> Iterator[tuple[float, float, float]]:
-        """Each hand the other may hold: its chance, his chance to take the hand as he sees
-        it, and the seat's team's share of the hand in truth."""
-        seen, two, levels, value = self.seen, self.two, self.levels, self._value
-        if seen.moved:  # his two cards unseen; the seat's card for the next round unseen to him
-            table, mine_next = seen.ours, two.second
-            # the seat's share as he sees it, by this round's result and his card for the next
-            seem = {(now, d): sum(f * value(now, z, d) for z, f in levels)
-                    for now in range(3) for d, _ in levels}
-            for i, (x, fx) in enumerate(levels):
-                for y, fy in levels[i:]:
-                    best = None
-                    for c, d in ((x, y), (y, x)):
-                        now = 0 if table > c else 1 if table == c else 2
-                        his = 1 - seem[now, d]
-                        if best is None or his > best[0]:
-                            best = (his, value(now, mine_next, d))
-                    assert best is not None
-                    yield fx * fy * (1 if x == y else 2), best[0], best[1]
-            return
-        # he has played this round; the seat's two cards unseen to him, his next one to it
-        table = seen.theirs
-        mass: dict[tuple[int, int], float] = {}
-        for i, (u, fu) in enumerate(levels):  # the seat's cards as he sees them, its rule
-            for v, fv in levels[i:]:
-                c, d = (u, v) if u > table or v <= table else (v, u)
-                now = 0 if c > table else 1 if c == table else 2
-                mass[now, d] = mass.get((now, d), 0.0) + fu * fv * (1 if u == v else 2)
-        now_true = 0 if two.first > table else 1 if two.first == table else 2
-        for y, fy in levels:
-            his = 1 - sum(m * value(now, d, y) for (now, d), m in mass.items())
-            yield fy, his, value(now_true, two.second, y)
+    out: list[tuple[float, float, float]] = []
+    if moved:  # his two cards unseen; the seat's card for the next round unseen to him
+        # the seat's share as he sees it, by this round's result and his card for the next
+        seem = {(now, d): sum(f * value(now, z, d) for z, f in levels)
+                for now in range(3) for d, _ in levels}
+        for i, (x, fx) in enumerate(levels):
+            for y, fy in levels[i:]:
+                best = None
+                for c, d in ((x, y), (y, x)):
+                    now = 0 if table > c else 1 if table == c else 2
+                    his = 1 - seem[now, d]
+                    if best is None or his > best[0]:
+                        best = (his, value(now, second, d))
+                assert best is not None
+                out.append((fx * fy * (1 if x == y else 2), best[0], best[1]))
+        return tuple(out)
+    # he has played this round; the seat's two cards unseen to him, his next one to it
+    mass: dict[tuple[int, int], float] = {}
+    for i, (u, fu) in enumerate(levels):  # the seat's cards as he sees them, its rule
+        for v, fv in levels[i:]:
+            c, d = (u, v) if u > table or v <= table else (v, u)
+            now = 0 if c > table else 1 if c == table else 2
+            mass[now, d] = mass.get((now, d), 0.0) + fu * fv * (1 if u == v else 2)
+    now_true = 0 if first > table else 1 if first == table else 2
+    for y, fy in levels:
+        his = 1 - sum(m * value(now, d, y) for (now, d), m in mass.items())
+        out.append((fy, his, value(now_true, second, y)))
+    return tuple(out)
 
 
 class _Two:

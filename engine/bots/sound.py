@@ -427,15 +427,16 @@ def _raising(hands: Sequence[tuple[float, float, float]],
 class _Pair:
     """A raise where this round may leave the hand to the next, one on one, one seat having
     played this round: the other answers it by both his cards, this round's and the next's
-    (:meth:`raised`), not by this round's alone; an answerer whose card this round settles
+    (:meth:`hands`), not by this round's alone; an answerer whose card this round settles
     nothing (the seat's card covered, or beaten whatever he holds) is judged by his card for
     the next round, as he judges himself.
 
     The seat's cards are its plan (:class:`_Two`); the other's unseen cards are drawn
     independently from those the seat has not seen, and so are, as he sees them, the seat's
-    (the pool taken as his). The one yet to play this round plays the lowest card that beats
-    the one on the table, else his weakest, and keeps the other for the next round (the
-    other, the seat's rule: he takes this round with the card that costs him least)."""
+    (the pool taken as his). The other, yet to play this round, plays the card of his two
+    that gives him the better chance as he sees it; the seat, yet to play, is to him a seat
+    that plays the lowest card beating his, else its weakest (its own rule, :class:`_Two`),
+    and keeps the other for the next round."""
 
     def __init__(self, seen: _Seen, two: _Two, values: tuple[tuple[float, ...], ...]) -> None:
         self.seen = seen

@@ -15,9 +15,9 @@ would run.
 
 >>> from engine import Match
 >>> sorted(Match.new("paulista", seed=1).move_table.quick)
-['play']
->>> sorted(Match.new("gauderio", seed=1).move_table.quick)  # its flor rewrites a card's
-[]
+['accept', 'play', 'raise']
+>>> sorted(Match.new("gauderio", seed=1).move_table.quick)  # its flor rewrites the others'
+['accept']
 """
 
 from __future__ import annotations

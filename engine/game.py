@@ -416,6 +416,9 @@ class Match(MatchView):
         seat = action.seat
         if not 0 <= seat < self.move_table.players:
             self._illegal(action, Why("no_such_seat", f"there is no seat {seat}"))
+        quick = self.move_table.quick.get(kind)  # a card that ends nothing (moves/quick.py)
+        if quick is not None and quick(self, action):
+            return []
         event = self._events.get(kind)
         if event is None:  # no such trigger in this variant's machine
             self._not_now(action)

@@ -81,6 +81,7 @@ from engine.moves import (
     kind_tables,
     load_kinds,
 )
+from engine.moves.quick import quick_moves
 from engine.rules import Rules
 from engine.ruling import CONDITIONS, EFFECTS, Callback, Ruling
 from engine.slots import interpreted
@@ -539,6 +540,7 @@ class MoveTable(Moves):
         self.start_score = tuple(rules.match.start(1, rules.teams))
         self.enters = {name: tuple(EFFECTS[ref] for ref in phase.enter)
                        for name, phase in PHASES.items() if phase.enter}
+        self.quick = quick_moves(rules, self.tables, machine_spec(rules)[1])  # moves/quick.py
 
 
 @cache

@@ -31,11 +31,14 @@ if TYPE_CHECKING:
     from engine.cards import Card
     from engine.rules import Rules
 
-__all__ = ["EndOfHand", "LastHandRecord", "Lister", "MatchView", "Moves"]
+__all__ = ["EndOfHand", "LastHandRecord", "Lister", "MatchView", "Moves", "Quick"]
 
 #: ``lister(match, seat or None, out)``: append the legal moves of a kind (in the ``answer``
 #: state: of ``seat``, one of the seats that may answer).
 Lister = Callable[["MatchView", "int | None", "list[Action]"], None]
+#: ``quick(match, move)``: a kind's commonest move made whole, True; False (nothing changed):
+#: not that case, the machine rules the move (``MoveKind.quick``, :mod:`engine.moves.quick`).
+Quick = Callable[["MatchView", "Action"], bool]
 #: The public record of the hand that ended last: (number, played, shown, rounds, blind).
 LastHandRecord = tuple[int, list[Played], list[tuple[int, "Card"]], list["int | None"], bool]
 
@@ -60,7 +63,7 @@ class Moves:
 
     __slots__ = ("players", "tables", "lister_of", "listers", "by_seat", "triggers", "opponents",
                  "special_at", "machine", "hand_ends", "own", "drawn_dealer", "start_score",
-                 "enters")
+                 "enters", "quick")
 
     players: int
     #: Each kind's own per-variant table (its moves made once, what it reads of the rules
@@ -83,6 +86,8 @@ class Moves:
     #: The effects run on entering each state that has some (a match that starts there runs
     #: them), by state.
     enters: dict[str, tuple[Callable[[Any, Any], None], ...]]
+    #: The kinds' quick moves in this variant, by kind (:mod:`engine.moves.quick`).
+    quick: dict[str, Quick]
 
 
 class MatchView:

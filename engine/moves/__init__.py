@@ -79,13 +79,11 @@ if TYPE_CHECKING:
     from engine.errors import VariantError, Why
     from engine.rules import Rules
     from engine.variant.messages import Err
-    from engine.view import MatchView
+    from engine.view import MatchView, Quick
 
 #: ``judge(match, move, ruling)``: why the move is illegal, or ``None`` (legal, ruled).
 Judge = Callable[["MatchView", Any, Ruling], "str | None"]
-#: ``lister(match, seat or None, out)``: append the legal moves of the kind
-#: (:data:`engine.view.Lister`).
-Lister = ViewLister
+Lister = ViewLister  #: append the legal moves of the kind (:data:`engine.view.Lister`)
 #: A machine callback: called with the move and its :class:`~engine.ruling.Ruling`.
 Callback = Callable[[Any, Ruling], Any]
 #: One move of the environment's action space: its place (the space lists every kind's moves
@@ -299,6 +297,8 @@ class MoveKind:
     listing: Callable[[Rules, Any], Lister] | None = None
     #: ``judging(rules, table)``: its judge made with its table, for the compiled machine
     judging: Callable[[Rules, Any], Judge] | None = None
+    #: ``quick(rules, table)``: its commonest move made whole, or None (engine.moves.quick)
+    quick: Callable[[Rules, Any], Quick | None] | None = None
     enabled: Callable[[Rules], bool] = lambda rules: True
     #: Why a move of the kind is refused in a state with no trigger for it, by
     #: :class:`~engine.state.Phase` (``None``: any other).

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from engine.actions import Action
 from engine.i18n import _, mark, person
 from engine.moves import (
+    PHASES,
     Lister,
     MoveKind,
     Waiting,
@@ -17,16 +18,16 @@ from engine.moves import (
     register,
     said_told,
 )
-from engine.moves.answers import answer_lister, judge_answer, may_answer
+from engine.moves.answers import PINNED, answer_lister, judge_answer, may_answer
 from engine.moves.names import ACCEPT_KIND
 from engine.moves.outcome import accept_pending
 from engine.payload import LogEvent, Payload
-from engine.state import Phase
+from engine.state import ANSWER, PLAY, Phase
 
 if TYPE_CHECKING:
     from engine.rules import Rules
     from engine.ruling import Ruling
-    from engine.view import MatchView
+    from engine.view import MatchView, Quick
 
 
 def _effect(move: Action, r: Ruling) -> None:
@@ -68,13 +69,35 @@ def _told(a: Action, w: Words) -> str:
         f": {worth}" if worth else "")
 
 
+def _quicking(rules: Rules, table: None) -> Quick | None:
+    """The accept kind's quick move (``MoveKind.quick``, :mod:`engine.moves.quick`): the
+    pending raise accepted (``answer`` to ``play``) by a player of the challenged team where
+    any of them answers and none has folded (C9 pinned), the play state running nothing on
+    entering it; made whole as :func:`judge_answer` and :func:`_effect` would."""
+    if rules.answered_by != PINNED or PHASES[PLAY].enter:
+        return None
+    team_of = rules.team_of
+
+    def quick(m: MatchView, a: Action) -> bool:
+        hand = m.hand
+        pending = hand.pending
+        if (m.state != ANSWER or hand.refused or pending is None
+                or team_of[a.seat] == team_of[pending[0]]):
+            return False
+        accept_pending(hand, team_of)
+        m.state = PLAY
+        return True
+
+    return quick
+
+
 def accept(seat: Any) -> Action:
     """Accept the pending raise (C9)."""
     return Action(ACCEPT_KIND, seat)
 
 KIND = register(MoveKind(
     name="accept", tell=_tell, menu=_menu, order=2, judge=judge_answer, effect=_effect,
-    listing=_listing,
+    listing=_listing, quick=_quicking,
     transitions=lambda rules: move_transitions("accept", Phase.ANSWER, Phase.PLAY, ends=False),
     enabled=has_ladder, payload=Payload(factories=(accept,)),
     log=LogEvent(place=3,

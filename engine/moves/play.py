@@ -26,11 +26,11 @@ from engine.moves.scoring import end_hand
 from engine.payload import CardField, Flag, LogEvent, Payload
 from engine.rules import COVERED
 from engine.ruling import Ruling, round_result
-from engine.state import Phase, Ruled, set_own
+from engine.state import PLAY, Phase, Ruled, set_own
 
 if TYPE_CHECKING:
     from engine.rules import Rules
-    from engine.view import MatchView
+    from engine.view import MatchView, Quick
 
 
 #: The raisers who must beat the table (``play.raiser_must_kill``): the kind's own state
@@ -129,6 +129,38 @@ def _judging(rules: Rules, table: Plays) -> Judge:
         return _judge(m, a, r, table)
 
     return judge
+
+
+def _quicking(rules: Rules, table: Plays) -> Quick | None:
+    """The play kind's quick move (``MoveKind.quick``, :mod:`engine.moves.quick`): a card that
+    does not end its round, face up or covered where covering is allowed, played by the seat
+    whose turn it is and who holds it, bound to no card (M4), made whole: what :func:`_judge`
+    checks of it and what :func:`_effect` does. None where a play constraint of the ``play``
+    block may refuse a card or keeps the kind's state (``constrained``)."""
+    if table.constrained:
+        return None
+    players, covered_from = rules.players, table.covered_from
+
+    def quick(m: MatchView, a: Action) -> bool:
+        rnd = m.round
+        cards = rnd.cards
+        seat = a.seat
+        if m.state != PLAY or seat != rnd.turn or len(cards) + 1 >= players:
+            return False
+        hand = m.hand
+        held = hand.hands[seat]
+        card = a.card
+        covered = a.covered
+        if (card not in held or hand.bound[seat] is not None
+                or (covered and rnd.number < covered_from)):
+            return False
+        held.remove(card)
+        hand.played.append((rnd.number, seat, card, covered))
+        cards.append((seat, card, covered))
+        rnd.turn = (seat + 1) % players
+        return True
+
+    return quick
 
 
 def _effect(a: Action, r: Ruling) -> None:
@@ -444,7 +476,7 @@ def play_at(seat: Any, position: Any, covered: Any = False) -> Action:
 
 KIND = register(MoveKind(
     name="play", tell=_tell, menu=_menu, order=1, judge=_judge, effect=_effect, table=Plays,
-    judging=_judging,
+    judging=_judging, quick=_quicking,
     listing=_listing, transitions=_transitions,
     payload=Payload((CardField(), Flag(doc="Face down (P7); default false.")),
                     factories=(play, play_at), view_factory="play_at"),

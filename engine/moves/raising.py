@@ -11,8 +11,17 @@ from engine.actions import Action, as_card, declare
 from engine.cards import Card, card_name
 from engine.errors import Why
 from engine.i18n import _, person
-from engine.moves import Judge, Lister, MoveKind, Words, has_ladder, move_transitions, register
-from engine.moves.answers import who_answers
+from engine.moves import (
+    PHASES,
+    Judge,
+    Lister,
+    MoveKind,
+    Words,
+    has_ladder,
+    move_transitions,
+    register,
+)
+from engine.moves.answers import PINNED, who_answers
 from engine.moves.deal import has_decision
 from engine.moves.names import RAISE_KIND
 from engine.moves.obligations import in_force, named_cards, refused
@@ -28,7 +37,7 @@ PASS = "pass"
 
 if TYPE_CHECKING:
     from engine.rules import Rules
-    from engine.view import MatchView
+    from engine.view import MatchView, Quick
 
 
 def _judge(m: MatchView, a: Action, r: Ruling, table: Raises | None = None) -> str | None:
@@ -121,6 +130,45 @@ def _judging(rules: Rules, table: Raises) -> Judge:
         return _judge(m, a, r, table)
 
     return judge
+
+
+def _quicking(rules: Rules, table: Raises) -> Quick | None:
+    """The raise kind's quick move (``MoveKind.quick``, :mod:`engine.moves.quick`) in a
+    normal hand: a raise on one's own turn to the next step (``play`` to ``answer``), or a
+    raise back (C9), made whole as :func:`_judge` and :func:`_effect` would; where raises are
+    plain (no card named, no house limit: ``Raises.plain``), no raiser must kill the table
+    (``play.raiser_must_kill``), any player of the challenged team answers (C9 pinned) and
+    the answer state runs nothing on entering it. None elsewhere."""
+    if (not table.plain or table.limited or rules.raiser_must_kill
+            or rules.answered_by != PINNED or PHASES[ANSWER].enter):
+        return None
+    next_value, team_of, back = table.next_value, rules.team_of, rules.raise_back
+
+    def quick(m: MatchView, a: Action) -> bool:
+        hand = m.hand
+        if hand.special != NORMAL or a.card is not None or a.position is not None:
+            return False
+        seat = a.seat
+        st = m.state
+        if st == PLAY:
+            value = next_value.get(hand.value)
+            if (value is None or value != a.value or seat != m.round.turn
+                    or team_of[seat] == hand.last_raise_team):
+                return False
+            hand.pending = (seat, value, None)
+            m.state = ANSWER
+            return True
+        pending = hand.pending
+        if st != ANSWER or not back or hand.refused or pending is None:
+            return False
+        value = next_value.get(pending[1])
+        if value is None or value != a.value or team_of[seat] == team_of[pending[0]]:
+            return False
+        accept_pending(hand, team_of)  # a raise back accepts the raise it answers (C9)
+        hand.pending = (seat, value, None)
+        return True
+
+    return quick
 
 
 def _effect(a: Any, r: Ruling) -> None:
@@ -359,7 +407,7 @@ def pass_(seat: Any) -> Action:
 
 KIND = register(MoveKind(
     name="raise", tell=_tell, menu=_menu, order=4, judge=_judge, effect=_effect, table=Raises,
-    judging=_judging,
+    judging=_judging, quick=_quicking,
     listing=_listing, transitions=_transitions, payload=Payload((
         Number(minimum=1, doc="The new value of the hand: 3, 6, 9, 12 ..."),
         CardField(required=False, doc="The card the raiser names (variants with M4).")),

@@ -1,0 +1,48 @@
+"""Quick moves: a kind's commonest move made whole by one function of the kind's module
+(``MoveKind.quick``), where the variant's machine would make it by the kind's own
+transitions alone.
+
+A move through the machine is a ruling, the plan of its state, the kind's judge, the
+conditions and the effect: for a card that does not end its round, five calls and an object
+for a few list operations. A kind may offer ``quick(rules, table)``: a function
+``(match, move) -> bool`` that makes such a move exactly as the machine would (its judge's
+checks and its effect, for that case only) and returns True, or changes nothing and returns
+False (anything else: the machine rules the move, and says why it is illegal).
+:meth:`engine.game.Match.apply` asks it first. It is used only where the variant's machine has
+the kind's transitions as the kind gives them (no other kind rewrote them, as the flor kind
+rewrites a card's where a flor may be due, G35): then nothing but the kind's judge and effect
+would run.
+
+>>> from engine import Match
+>>> sorted(Match.new("paulista", seed=1).move_table.quick)
+['accept', 'play', 'raise']
+>>> sorted(Match.new("gauderio", seed=1).move_table.quick)  # its flor rewrites the others'
+['accept']
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.moves import KINDS
+
+if TYPE_CHECKING:
+    from engine.rules import Rules
+    from engine.view import Quick
+
+
+def quick_moves(rules: Rules, tables: dict[str, Any],
+                transitions: list[dict[str, Any]]) -> dict[str, Quick]:
+    """The kinds' quick moves in the variant, by kind (made with the kinds' ``tables``): each
+    kind's that offers one, where the machine's ``transitions`` for the kind's moves are the
+    kind's own (a state as a :class:`~engine.state.Phase` or its name: they compare equal)."""
+    out: dict[str, Quick] = {}
+    for kind in KINDS.values():
+        if kind.quick is None or not kind.enabled(rules):
+            continue
+        if [t for t in transitions if t["trigger"] == kind.name] != kind.transitions(rules):
+            continue
+        made = kind.quick(rules, tables.get(kind.name))
+        if made is not None:
+            out[kind.name] = made
+    return out

@@ -1,0 +1,94 @@
+"""Quick moves (engine/moves/quick.py): a kind's commonest move made whole by one function
+must do exactly what the variant's machine does with it, and refuse nothing itself: a card
+that ends nothing, a raise and a raise back, an accept."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine import IllegalMoveError, Match
+from engine.actions import Action
+from engine.shuffle import SplitMix64
+
+REPO = Path(__file__).resolve().parent.parent
+VARIANTS = ["paulista", "mineiro", "mineiro-12", "gauderio",
+            *sorted(str(p) for p in (REPO / "variants" / "house").glob("*.yaml"))]
+
+
+def _game(variant: str, seed: int) -> list[Any]:
+    """Every legal move's checkpoints and the position after it, a random match of the
+    variant; and at each step the refusal of every play of the deck that is not legal."""
+    m = Match.new(variant, seed=seed)
+    rng = SplitMix64(seed + 17)
+    seen: list[Any] = []
+    while not m.is_over and len(seen) < 400:
+        legal = m.legal_actions()
+        if not legal:  # a chance step awaited (a cut not offered): dealt by the engine
+            break
+        for a in _tried(m):  # what a seat might try: refused the same way
+            if a not in legal:
+                try:
+                    m.apply(a)
+                except IllegalMoveError as e:
+                    seen.append(str(e))
+                else:  # pragma: no cover - a test failure, said below
+                    seen.append(f"accepted {a}")
+        move = legal[rng.bounded(len(legal))]
+        seen.append((str(move), m.apply(move), m.position()))
+    return seen
+
+
+def _tried(m: Match) -> list[Action]:
+    """Cards (some of the deck, face up and covered), raises to every value and accepts, by
+    every seat: the moves the quick ones make, legal or not."""
+    values = sorted({m.rules.initial_value, *(step.value for step in m.rules.ladder)})
+    out = []
+    for seat in range(m.players):
+        out += [Action("play", seat, card, covered) for card in m.rules.deck[::7]
+                for covered in (False, True)]
+        out += [Action("raise", seat, None, False, v) for v in values]
+        if m.rules.ladder:
+            out.append(Action("accept", seat))
+    return out
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: Path(v).stem)
+def test_quick_moves_play_exactly_as_the_machine(variant: str, monkeypatch: Any) -> None:
+    table = Match.new(variant, seed=0).move_table
+    quick = [_game(variant, seed) for seed in (1, 2)]
+    monkeypatch.setattr(table, "quick", {})  # every move through the machine
+    assert quick == [_game(variant, seed) for seed in (1, 2)]
+    assert not any(isinstance(s, str) and s.startswith("accepted") for g in quick for s in g)
+
+
+def test_a_card_is_quick_where_the_machine_has_the_kind_s_own_transitions() -> None:
+    assert set(Match.new("paulista", seed=0).move_table.quick) == {"play", "raise", "accept"}
+    # Mineiro's raises name a card (M4): the raise is the machine's
+    assert set(Match.new("mineiro", seed=0).move_table.quick) == {"play", "accept"}
+    # Gauderio's flor sends a card or a raise after which a flor is due to its sing state (G35)
+    assert set(Match.new("gauderio", seed=0).move_table.quick) == {"accept"}
+    # a play constraint may refuse a card: the machine judges every card
+    house = REPO / "variants" / "house"
+    assert "play" not in Match.new(str(house / "leader-face-up.yaml"), seed=0).move_table.quick
+    # the next seat answers a raise (C9 house): raises and accepts are the machine's
+    assert set(Match.new(str(house / "next-seat-answers.yaml"), seed=0).move_table.quick) == {
+        "play"}
+
+
+def test_a_quick_card_ends_nothing_and_the_round_s_last_goes_through_the_machine() -> None:
+    m = Match.new("paulista", seed=3)
+    quick = m.move_table.quick["play"]
+    seats = []
+    while len(m.round.cards) < m.players - 1:
+        a = next(x for x in m.legal_actions() if x.kind == "play")
+        seats.append(a.seat)
+        assert quick(m, a) is True  # made whole: the card left the hand, the turn moved on
+        assert a.card not in m.hand.hands[a.seat]
+    last = next(x for x in m.legal_actions() if x.kind == "play")
+    before = m.position()
+    assert quick(m, last) is False and m.position() == before  # nothing changed
+    assert m.apply(last)[0]["event"] == "round"
+    assert len(set(seats)) == m.players - 1

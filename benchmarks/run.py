@@ -119,12 +119,12 @@ def bench_memory(variant: str, count: int) -> dict[str, float]:
 
 
 def bench_trigger_share(variant: str, matches: int) -> dict[str, float]:
-    """Time spent inside the ``transitions`` machine's triggers versus the whole move loop.
-    Every move is a trigger of the variant's machine (``LeanEvent.trigger_move``, which
-    ``Event.trigger`` delegates to), whose conditions and callbacks are the rules and their
-    effects, so this is the move's whole work but listing the legal moves and choosing one
-    (outermost triggers only: a hand's last move deals the next hand as a nested ``deal``
-    trigger)."""
+    """Time spent inside the ``transitions`` machine's triggers versus the whole move loop:
+    ``LeanEvent.trigger_move`` (which ``Event.trigger`` delegates to), the first firing of a
+    plan and the chance steps (outermost triggers only: a hand's last move deals the next
+    hand as a nested ``deal`` trigger). A move whose plan is made runs it without a trigger
+    (``Match.apply``), and a quick move (``engine.moves.quick``) without the machine, so
+    this is now about the deals' share."""
     from engine.machine import LeanEvent
 
     spent = {"trigger": 0.0, "count": 0, "depth": 0}

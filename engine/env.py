@@ -98,7 +98,7 @@ except ImportError as exc:  # pragma: no cover - the optional extra is missing
                       "(pettingzoo and gymnasium)") from exc
 
 from engine.actions import Action
-from engine.bots.base import next_actor, viewed_moves
+from engine.bots.base import mover_moves, viewed_moves
 from engine.cards import Card
 from engine.game import Match, resolve_rules
 from engine.logformat import Recorder
@@ -233,9 +233,8 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
         assert m is not None
         if m.is_over:
             return
-        seat = next_actor(m)
+        seat, legal = mover_moves(m)  # next_actor's seat, its moves listed once
         self.agent_selection = self.possible_agents[seat]
-        legal = m.legal_actions(seat)
         # the moves as the seat sees them (engine.bots.seat_view's, without its observation):
         # the same as the real ones but in a blind hand
         view = viewed_moves(m, seat, legal) if m.hand.blind else legal
@@ -405,12 +404,15 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
         if not blind:
             for c in h.hands[seat]:
                 v[idx[c]] = 1.0
-        for c in cards_held(m, seat):  # before the deal (a cut's taken cards, its cutter's)
-            v[idx[c]] = 1.0
-        for s in hands_seen(m, seat):  # by a kind's rule (M5: a decision, the partners')
-            if s != seat:
-                for c in h.hands[s]:
-                    v[d + idx[c]] = 1.0
+        shows = m.move_table  # what the variant's kinds may show (most show nothing)
+        if shows.held:
+            for c in cards_held(m, seat):  # before the deal (a cut's taken cards, its cutter's)
+                v[idx[c]] = 1.0
+        if shows.sees:
+            for s in hands_seen(m, seat):  # by a kind's rule (M5: a decision, the partners')
+                if s != seat:
+                    for c in h.hands[s]:
+                        v[d + idx[c]] = 1.0
         if h.vira is not None:
             v[2 * d + idx[h.vira]] = 1.0
         at = 3 * d

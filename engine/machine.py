@@ -80,6 +80,7 @@ from engine.moves import (
     hand_end_hooks,
     kind_tables,
     load_kinds,
+    seeing_hooks,
 )
 from engine.rules import Rules
 from engine.ruling import CONDITIONS, EFFECTS, Callback, Ruling
@@ -521,6 +522,8 @@ class MoveTable(Moves):
                      if k.name in self.lister_of and k.name in self.triggers[s])
             for s in machine.states}
         self.hand_ends = hand_end_hooks(rules)  # of its kinds, in the order they run
+        #: What its kinds may show a seat (engine.moves.hands_seen, cards_held).
+        self.sees, self.held = seeing_hooks(rules)
         #: A new hand's kinds' state (shared: :func:`engine.moves.fresh_own`).
         self.own = fresh_own(rules)
         #: States whose moves are listed seat by seat (the partners who answer a raise).

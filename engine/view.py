@@ -18,7 +18,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from transitions import Machine
@@ -60,7 +60,7 @@ class Moves:
 
     __slots__ = ("players", "tables", "lister_of", "listers", "by_seat", "triggers", "opponents",
                  "special_at", "machine", "hand_ends", "own", "drawn_dealer", "start_score",
-                 "enters")
+                 "enters", "sees", "held")
 
     players: int
     #: Each kind's own per-variant table (its moves made once, what it reads of the rules
@@ -83,6 +83,10 @@ class Moves:
     #: The effects run on entering each state that has some (a match that starts there runs
     #: them), by state.
     enters: dict[str, tuple[Callable[[Any, Any], None], ...]]
+    #: The kinds' ``sees`` and ``held`` that may show something in the variant, in the kinds'
+    #: order (:func:`engine.moves.seeing_hooks`).
+    sees: tuple[Callable[[Any, int], Sequence[int]], ...]
+    held: tuple[Callable[[Any, int], Sequence[Any]], ...]
 
 
 class MatchView:

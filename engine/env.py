@@ -98,7 +98,7 @@ except ImportError as exc:  # pragma: no cover - the optional extra is missing
                       "(pettingzoo and gymnasium)") from exc
 
 from engine.actions import Action
-from engine.bots.base import next_actor, viewed_moves
+from engine.bots.base import mover_moves, viewed_moves
 from engine.cards import Card
 from engine.game import Match, resolve_rules
 from engine.logformat import Recorder
@@ -114,6 +114,8 @@ __all__ = ["TrucoEnv", "env", "raw_env"]
 #: observation space stays the same when a kind adds a phase (its moves and what it shows, by
 #: the registry's hooks: the space's places, ``hands_seen``, ``cards_held``).
 _PHASE_AT: dict[str, int] = {Phase.PLAY: 0, Phase.ANSWER: 1, Phase.DECIDE: 2}
+#: How many moves :attr:`TrucoEnv._index_by_id` keeps before it starts again.
+_BY_ID = 4096
 
 
 #: The Action slots that tell moves apart in the space: all but a raise's value (the space has
@@ -168,6 +170,9 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
         self._actions = len(self.moves.keys)
         #: Each move's action index, by the move as the seat is offered it (made as met).
         self._index_of: dict[Action, int] = {}
+        #: The same by the move's ``id``, with the move (no hash of an Action a step: the
+        #: listed moves are the move table's, made once).
+        self._index_by_id: dict[int, tuple[Action, int]] = {}
         #: Each card's place in the deck, by its code.
         self._card_index = {c: i for i, c in enumerate(r.deck)}
         self._deck_size = d = len(r.deck)
@@ -233,25 +238,33 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
         assert m is not None
         if m.is_over:
             return
-        seat = next_actor(m)
+        seat, legal = mover_moves(m)  # next_actor's seat, its moves listed once
         self.agent_selection = self.possible_agents[seat]
-        legal = m.legal_actions(seat)
         # the moves as the seat sees them (engine.bots.seat_view's, without its observation):
         # the same as the real ones but in a blind hand
         view = viewed_moves(m, seat, legal) if m.hand.blind else legal
-        index = self._index_of
+        by_id = self._index_by_id
+        if len(by_id) > _BY_ID:  # a blind hand's views are new moves each time
+            by_id.clear()
         real = {}
         for v, move in zip(view, legal, strict=True):
-            i = index.get(v)
-            if i is None:
-                i = index[v] = self.moves.index[_Moves.key(v)]
-            real[i] = move
+            got = by_id.get(id(v))  # the move kept with its index: its id stays its own
+            if got is None:
+                got = by_id[id(v)] = (v, self._index(v))
+            real[got[1]] = move
         self._real = real
         infos = self.infos
         for a in self.agents:
             infos[a] = {}
         names = self.moves.names
         infos[self.agent_selection] = {"legal": [names[i] for i in sorted(real)]}
+
+    def _index(self, v: Action) -> int:
+        """The action index of a move as the seat is offered it."""
+        i = self._index_of.get(v)
+        if i is None:
+            i = self._index_of[v] = self.moves.index[_Moves.key(v)]
+        return i
 
     def legal_indices(self) -> list[int]:
         """The action indices legal for the agent to act (its mask's ones), in order."""
@@ -349,10 +362,11 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
         now = rnd.number
         rule = h.rule
         score, games = m.score, m.games
-        for t in range(teams):
-            rt = (t - team) % teams
-            v[at + rt] = min(score[t] / r.target, 1.0)
-            v[at + teams + rt] = min(games[t] / r.games_to_win, 1.0)
+        for t in range(teams):  # zeros are there already
+            if score[t]:
+                v[at + (t - team) % teams] = min(score[t] / r.target, 1.0)
+            if games[t]:
+                v[at + teams + (t - team) % teams] = min(games[t] / r.games_to_win, 1.0)
         at += 2 * teams
         v[at] = min(h.value / self._top, 1.0)
         at += 1
@@ -405,12 +419,15 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
         if not blind:
             for c in h.hands[seat]:
                 v[idx[c]] = 1.0
-        for c in cards_held(m, seat):  # before the deal (a cut's taken cards, its cutter's)
-            v[idx[c]] = 1.0
-        for s in hands_seen(m, seat):  # by a kind's rule (M5: a decision, the partners')
-            if s != seat:
-                for c in h.hands[s]:
-                    v[d + idx[c]] = 1.0
+        shows = m.move_table  # what the variant's kinds may show (most show nothing)
+        if shows.held:
+            for c in cards_held(m, seat):  # before the deal (a cut's taken cards, its cutter's)
+                v[idx[c]] = 1.0
+        if shows.sees:
+            for s in hands_seen(m, seat):  # by a kind's rule (M5: a decision, the partners')
+                if s != seat:
+                    for c in h.hands[s]:
+                        v[d + idx[c]] = 1.0
         if h.vira is not None:
             v[2 * d + idx[h.vira]] = 1.0
         at = 3 * d

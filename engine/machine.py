@@ -80,6 +80,7 @@ from engine.moves import (
     hand_end_hooks,
     kind_tables,
     load_kinds,
+    seeing_hooks,
 )
 from engine.moves.quick import quick_moves
 from engine.rules import Rules
@@ -522,8 +523,8 @@ class MoveTable(Moves):
                      if k.name in self.lister_of and k.name in self.triggers[s])
             for s in machine.states}
         self.hand_ends = hand_end_hooks(rules)  # of its kinds, in the order they run
-        #: A new hand's kinds' state (shared: :func:`engine.moves.fresh_own`).
-        self.own = fresh_own(rules)
+        self.sees, self.held = seeing_hooks(rules)  # what its kinds may show a seat
+        self.own = fresh_own(rules)  # a new hand's kinds' state (shared)
         #: States whose moves are listed seat by seat (the partners who answer a raise).
         self.by_seat = {str(phase) for phase, waiting in PHASES.items() if waiting.by_seat}
         team_of = rules.team_of

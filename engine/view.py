@@ -18,7 +18,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from transitions import Machine
@@ -63,7 +63,7 @@ class Moves:
 
     __slots__ = ("players", "tables", "lister_of", "listers", "by_seat", "triggers", "opponents",
                  "special_at", "machine", "hand_ends", "own", "drawn_dealer", "start_score",
-                 "enters", "quick")
+                 "enters", "quick", "sees", "held")
 
     players: int
     #: Each kind's own per-variant table (its moves made once, what it reads of the rules
@@ -88,6 +88,10 @@ class Moves:
     enters: dict[str, tuple[Callable[[Any, Any], None], ...]]
     #: The kinds' quick moves in this variant, by kind (:mod:`engine.moves.quick`).
     quick: dict[str, Quick]
+    #: The kinds' ``sees`` and ``held`` that may show something in the variant, in the kinds'
+    #: order (:func:`engine.moves.seeing_hooks`).
+    sees: tuple[Callable[[Any, int], Sequence[int]], ...]
+    held: tuple[Callable[[Any, int], Sequence[Any]], ...]
 
 
 class MatchView:

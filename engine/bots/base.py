@@ -22,7 +22,7 @@ from typing import Protocol
 from engine.actions import Action
 from engine.game import Match
 from engine.i18n import _
-from engine.moves import PHASES
+from engine.moves import PHASES, Waiting
 from engine.moves.names import PLAY_KIND, RAISE_KIND
 from engine.moves.raising import pass_ as no_raise
 from engine.moves.raising import raises_any_time
@@ -32,7 +32,8 @@ from engine.shuffle import MASK64, SplitMix64
 from engine.state import PLAY
 
 __all__ = ["Bot", "Judge", "MatchShim", "Observation", "choose_for", "derive_seed", "make_bot",
-           "movers", "next_actor", "register", "seat_view", "stronger_seat", "viewed_moves"]
+           "mover_moves", "movers", "next_actor", "register", "seat_view", "stronger_seat",
+           "viewed_moves"]
 
 
 class Bot(Protocol):
@@ -233,13 +234,30 @@ def movers(match: Match) -> list[int]:
     seat, or from the mão for a decision. Who may move in each phase is its kind's
     (:class:`engine.moves.Waiting`); of several, only the seats with a legal move are kept
     (a rule may let only some of them answer: G39's contra-flor, by the team it names)."""
-    phase = PHASES.get(match.state)
-    if phase is None:
-        raise ValueError(f"nobody moves while the match is in {match.state!r}")
-    seats = phase.movers(match)
+    seats = _waiting(match).movers(match)
     if len(seats) > 1:
         seats = [s for s in seats if match.legal_actions(s)] or seats
     return seats
+
+
+def mover_moves(match: Match) -> tuple[int, list[Action]]:
+    """What :func:`next_actor` gives without ``prefer`` or ``bots`` (the first of
+    :func:`movers`), with that seat's legal moves: each seat's listed once, the first seat
+    that has some taken (the environment's step)."""
+    seats = _waiting(match).movers(match)
+    if len(seats) > 1:
+        for s in seats:
+            legal = match.legal_actions(s)
+            if legal:
+                return s, legal
+    return seats[0], match.legal_actions(seats[0])
+
+
+def _waiting(match: Match) -> Waiting:
+    phase = PHASES.get(match.state)
+    if phase is None:
+        raise ValueError(f"nobody moves while the match is in {match.state!r}")
+    return phase
 
 
 def stronger_seat(match: Match, seats: Sequence[int],

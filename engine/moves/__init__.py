@@ -97,13 +97,12 @@ SpaceMove = tuple[tuple[int, ...], dict[str, Any], str]
 Reading = tuple[int, tuple[str, ...], str]
 #: ``checks(d, err)``: a kind's cross-key checks of a resolved variant (:class:`VariantBlock`).
 Check = Callable[[dict[str, Any], "Err"], Iterator["VariantError"]]
-
-
 #: What is wrong with a side bet's record in a position: the refusal, and the field of the
 #: bet's entry it names (``sung``, ``winner``).
 BetProblem = tuple["Why", str]
-
-
+#: ``sees(match, seat)``, ``held(match, seat)``: what a kind shows a seat (:class:`MoveKind`).
+Sees = Callable[["MatchView", int], Sequence[int]]
+Held = Callable[["MatchView", int], Sequence["Card"]]
 #: What a person types to give up a hand (a fold of a raise, or a special hand's fold: G20, M5,
 #: "eu corro"), read by the fold and decide kinds' ``typed``.
 FOLD_WORDS = ("corro", "fold", "correr", "corre", "nao", "não", "no", "baralho")
@@ -374,11 +373,14 @@ class MoveKind:
     #: ``sees(match, seat)``: the seats whose cards ``seat`` sees now because of the kind (M5: a
     #: special hand's decision shows the partners' cards), himself among them or not; ``None``:
     #: none. What the observation and the environment both read (:func:`hands_seen`).
-    sees: Callable[[MatchView, int], Sequence[int]] | None = None
+    sees: Sees | None = None
     #: ``held(match, seat)``: cards not dealt yet that the kind shows ``seat`` (a cut's taken
     #: cards, to its cutter: ``cut.refusable``); ``None``: none. What the environment's
     #: vector shows in the seat's hand block (:func:`cards_held`).
-    held: Callable[[MatchView, int], Sequence[Card]] | None = None
+    held: Held | None = None
+    #: ``shows(rules)``: whether its ``sees`` and ``held`` may show anything in the variant (a
+    #: variant's move table keeps only those, :func:`seeing_hooks`); ``None``: where enabled.
+    shows: Callable[[Rules], bool] | None = None
     #: ``hides_last_hand(rules)``: whether the kind's rule hides every card of the hand that
     #: ended last from the observations (:func:`last_hand_hidden`); ``None``: it does not.
     hides_last_hand: Callable[[Rules], bool] | None = None
@@ -395,10 +397,6 @@ PHASES: dict[str, Waiting] = {}
 _MACHINES_OWN = (Phase.DEAL.value, Phase.MATCH_OVER.value)
 #: The end-of-hand hooks the kinds declare, by name (:class:`~engine.moves.scoring.HandEnd`).
 HAND_ENDS: dict[str, HandEnd] = {}
-#: What the kinds show a seat of the others' cards (:attr:`MoveKind.sees`).
-_SEES: list[Callable[[MatchView, int], Sequence[int]]] = []
-#: What the kinds show a seat of the cards not dealt yet (:attr:`MoveKind.held`).
-_HELD: list[Callable[[MatchView, int], Sequence[Card]]] = []
 #: What the kinds hide of the last hand (:attr:`MoveKind.hides_last_hand`).
 _HIDES_LAST: list[Callable[[Rules], bool]] = []
 
@@ -441,12 +439,8 @@ def register(kind: MoveKind) -> MoveKind:
         KIND_BLOCKS[block.name] = block.schema()
         if block.checks is not None:
             KIND_CHECKS.append(block.checks)
-    if kind.sees is not None:
-        _SEES.append(kind.sees)
     if kind.hides_last_hand is not None:
         _HIDES_LAST.append(kind.hides_last_hand)
-    if kind.held is not None:
-        _HELD.append(kind.held)
     KINDS[kind.name] = kind
     return kind
 
@@ -530,12 +524,19 @@ def fresh_own(rules: Rules) -> dict[str, Any]:
     return {s.key: s.fresh for s in kind_states(rules)}
 
 
+def seeing_hooks(rules: Rules) -> tuple[tuple[Sees, ...], tuple[Held, ...]]:
+    """The kinds' ``sees`` and ``held`` that may show something in the variant
+    (:attr:`MoveKind.shows`): what its move table keeps for :func:`hands_seen`."""
+    kinds = [k for k in KINDS.values() if (k.shows or k.enabled)(rules)]
+    return (tuple(k.sees for k in kinds if k.sees is not None),
+            tuple(k.held for k in kinds if k.held is not None))
+
+
 def hands_seen(m: MatchView, seat: int) -> list[int]:
-    """The seats whose cards ``seat`` sees now by a kind's rule (:attr:`MoveKind.sees`),
-    himself included where a rule shows him his own with the others', in seat order: what
-    the observation and the environment show him."""
+    """The seats whose cards ``seat`` sees now by a kind's rule (:attr:`MoveKind.sees`), his
+    own among them where a rule says so, in seat order: what observations show him."""
     seen: list[int] = []
-    for sees in _SEES:
+    for sees in m.move_table.sees:  # the variant's kinds' that may show (seeing_hooks)
         got = sees(m, seat)  # nearly always none: nothing to merge or sort then
         if got:
             seen = sorted({*seen, *got}) if seen else sorted(got)
@@ -543,9 +544,8 @@ def hands_seen(m: MatchView, seat: int) -> list[int]:
 
 
 def cards_held(m: MatchView, seat: int) -> list[Card]:
-    """The cards not dealt yet that a kind's rule shows ``seat`` now (:attr:`MoveKind.held`),
-    nearly always none."""
-    return [c for held in _HELD for c in held(m, seat)]
+    """The cards not dealt yet that a kind's rule shows ``seat`` now (:attr:`MoveKind.held`)."""
+    return [c for held in m.move_table.held for c in held(m, seat)]
 
 
 def last_hand_hidden(rules: Rules) -> bool:

@@ -124,4 +124,5 @@ KIND = moveless(
     __name__, "it is what a seat is shown of his partners' cards",
     # its sees and hides_last_hand act where its keys say
     block=BLOCK, sees=_sees, hides_last_hand=_hides_last_hand,
+    shows=lambda rules: partners(rules) != "decision",  # else the decide kind's (M5)
     keys=("seeing.partners", "seeing.last_hand", "special_hands.one_team.show_partner_cards"))

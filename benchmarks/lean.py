@@ -220,6 +220,9 @@ def name(move: Move) -> str:
 
 # -- the drivers ------------------------------------------------------------------------------
 def play_lean(matches: int, start: int = 0) -> int:
+    """``matches`` random matches of the lean engine from seed ``start``: their hands. It and
+    :func:`play_engine` are the same loop written out twice, each over its engine's own
+    calls, so that no adapter is timed with either."""
     from engine.shuffle import SplitMix64
     hands = 0
     for i in range(start, start + matches):

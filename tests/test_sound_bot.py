@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from conftest import REPO
 from helpers import doctests
 
 from engine import Match
@@ -87,3 +88,22 @@ def test_a_round_that_leaves_the_hand_open_is_valued_by_the_next_rounds_cards() 
     m = Match.from_position("one-on-one", _round_two(["Ac", "Js"]))
     # of the 34 cards seat 1 has not seen, 21 are below an ace (three aces tie, ten beat it)
     assert hand_chance(SoundBot(m.rules), m.observation(1)) == pytest.approx(21 / 34)
+
+
+def test_a_raise_is_read_alike_waiting_and_accepted_from_any_initial_value() -> None:
+    """The floor a sound player reads in the other team's raise (the least a sound player
+    raises with) is the same while the raise waits and once it is accepted: the hand's value
+    before it is the variant's initial value where the raise was the first step (classic
+    Mineiro: 2 to 4), not 1."""
+    m = Match.new(str(REPO / "variants" / "house" / "classic-mineiro.yaml"), seed=3)
+    m.score = [0, 4]  # (at some scores the floor is the same from 1 and from 2)
+    raised = next(a for a in m.legal_actions() if a.kind == "raise")
+    raiser = raised.seat
+    m.apply(raised)
+    other = next(s for s in range(m.players) if m.rules.team_of[s] != m.rules.team_of[raiser])
+    bot = SoundBot(m.rules, seed=1)
+    waiting = bot._read(m.observation(other))
+    m.apply(Action.accept(other))
+    accepted = bot._read(m.observation(other))
+    assert m.rules.initial_value == 2 and m.hand.value == 4
+    assert waiting is not None and accepted == pytest.approx(waiting)

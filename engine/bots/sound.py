@@ -169,7 +169,8 @@ class SoundBot(HeuristicBot):
             if obs["last_raise_team"] in (None, obs["team"]):
                 return None
             after = obs["value"]
-            before = max((s.value for s in self.rules.ladder if s.value < after), default=1)
+            before = max((s.value for s in self.rules.ladder if s.value < after),
+                         default=self.rules.initial_value)
         gain = self._after(obs, -before) - self._after(obs, -after)
         risk = self._after(obs, after) - self._after(obs, before)
         return gain / (gain + risk) if gain + risk > 0 else None

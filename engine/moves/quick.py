@@ -11,7 +11,9 @@ False (anything else: the machine rules the move, and says why it is illegal).
 :meth:`engine.game.Match.apply` asks it first. It is used only where the variant's machine has
 the kind's transitions as the kind gives them (no other kind rewrote them, as the flor kind
 rewrites a card's where a flor may be due, G35): then nothing but the kind's judge and effect
-would run.
+would run, and the state the move goes to. A quick move that changes the state sets
+``Match.state`` to it as the machine's plan does; its kind offers one only where that state
+runs nothing on entering it (the phase's ``enter``), and nothing runs on leaving a state.
 
 >>> from engine import Match
 >>> sorted(Match.new("paulista", seed=1).move_table.quick)

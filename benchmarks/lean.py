@@ -25,6 +25,9 @@ import sys
 import time
 from typing import Any
 
+from engine import Match
+from engine.shuffle import SplitMix64
+
 #: A move: (kind, seat) for an answer, ("raise", seat, value), ("play", seat, card, covered).
 Move = tuple[Any, ...]
 
@@ -223,7 +226,6 @@ def play_lean(matches: int, start: int = 0) -> int:
     """``matches`` random matches of the lean engine from seed ``start``: their hands. It and
     :func:`play_engine` are the same loop written out twice, each over its engine's own
     calls, so that no adapter is timed with either."""
-    from engine.shuffle import SplitMix64
     hands = 0
     for i in range(start, start + matches):
         m = Lean(i)
@@ -236,8 +238,6 @@ def play_lean(matches: int, start: int = 0) -> int:
 
 
 def play_engine(matches: int, start: int = 0) -> int:
-    from engine import Match
-    from engine.shuffle import SplitMix64
     hands = 0
     for i in range(start, start + matches):
         m = Match.new("paulista", seed=i)
@@ -252,8 +252,6 @@ def play_engine(matches: int, start: int = 0) -> int:
 def check(matches: int) -> int:
     """Play ``matches`` seeded random matches on both engines, comparing the legal moves at
     every step, the move chosen, the hands and the final score; the first difference is told."""
-    from engine import Match
-    from engine.shuffle import SplitMix64
     for i in range(matches):
         m, lean = Match.new("paulista", seed=i), Lean(i)
         rng = SplitMix64(1_000_003 + i)

@@ -416,7 +416,7 @@ class Match(MatchView):
         seat = action.seat
         if not 0 <= seat < self.move_table.players:
             self._illegal(action, Why("no_such_seat", f"there is no seat {seat}"))
-        quick = self.move_table.quick.get(kind)  # a card that ends nothing (moves/quick.py)
+        quick = self.move_table.quick.get(kind)  # its commonest move whole (moves/quick.py)
         if quick is not None and quick(self, action):
             return []
         event = self._events.get(kind)

@@ -417,8 +417,10 @@ class Match(MatchView):
         if not 0 <= seat < self.move_table.players:
             self._illegal(action, Why("no_such_seat", f"there is no seat {seat}"))
         quick = self.move_table.quick.get(kind)  # its commonest move whole (moves/quick.py)
-        if quick is not None and quick(self, action):
-            return []
+        if quick is not None:
+            made = quick(self, action)
+            if made is not None:
+                return made
         event = self._events.get(kind)
         if event is None:  # no such trigger in this variant's machine
             self._not_now(action)

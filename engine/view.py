@@ -29,6 +29,7 @@ from engine.state import HandState, Played, RoundState
 if TYPE_CHECKING:
     from engine.actions import Action, Deal
     from engine.cards import Card
+    from engine.checkpoint import Checkpoint
     from engine.rules import Rules
 
 __all__ = ["EndOfHand", "LastHandRecord", "Lister", "MatchView", "Moves", "Quick"]
@@ -36,9 +37,10 @@ __all__ = ["EndOfHand", "LastHandRecord", "Lister", "MatchView", "Moves", "Quick
 #: ``lister(match, seat or None, out)``: append the legal moves of a kind (in the ``answer``
 #: state: of ``seat``, one of the seats that may answer).
 Lister = Callable[["MatchView", "int | None", "list[Action]"], None]
-#: ``quick(match, move)``: a kind's commonest move made whole, True; False (nothing changed):
-#: not that case, the machine rules the move (``MoveKind.quick``, :mod:`engine.moves.quick`).
-Quick = Callable[["MatchView", "Action"], bool]
+#: ``quick(match, move)``: a kind's commonest move made whole, its checkpoints (a new list);
+#: ``None`` (nothing changed): not that case, the machine rules the move (``MoveKind.quick``,
+#: :mod:`engine.moves.quick`).
+Quick = Callable[["MatchView", "Action"], "list[Checkpoint] | None"]
 #: The public record of the hand that ended last: (number, played, shown, rounds, blind).
 LastHandRecord = tuple[int, list[Played], list[tuple[int, "Card"]], list["int | None"], bool]
 

@@ -36,6 +36,7 @@ from engine.state import ANSWER, DECIDE, NORMAL, PLAY, Phase, set_own
 PASS = "pass"
 
 if TYPE_CHECKING:
+    from engine.checkpoint import Checkpoint
     from engine.rules import Rules
     from engine.view import MatchView, Quick
 
@@ -144,29 +145,29 @@ def _quicking(rules: Rules, table: Raises) -> Quick | None:
         return None
     next_value, team_of, back = table.next_value, rules.team_of, rules.raise_back
 
-    def quick(m: MatchView, a: Action) -> bool:
+    def quick(m: MatchView, a: Action) -> list[Checkpoint] | None:
         hand = m.hand
         if hand.special != NORMAL or a.card is not None or a.position is not None:
-            return False
+            return None
         seat = a.seat
         st = m.state
         if st == PLAY:
             value = next_value.get(hand.value)
             if (value is None or value != a.value or seat != m.round.turn
                     or team_of[seat] == hand.last_raise_team):
-                return False
+                return None
             hand.pending = (seat, value, None)
             m.state = ANSWER
-            return True
+            return []
         pending = hand.pending
         if st != ANSWER or not back or hand.refused or pending is None:
-            return False
+            return None
         value = next_value.get(pending[1])
         if value is None or value != a.value or team_of[seat] == team_of[pending[0]]:
-            return False
+            return None
         accept_pending(hand, team_of)  # a raise back accepts the raise it answers (C9)
         hand.pending = (seat, value, None)
-        return True
+        return []
 
     return quick
 

@@ -251,6 +251,8 @@ def _listing(rules: Rules, table: Raises) -> Lister:
     (``betting.no_raise_when_winning``)."""
     moves, next_value, winning = table.moves, table.next_value, table.winning
     any_time, limited, plain, players = table.any_time, table.limited, table.plain, rules.players
+    if plain and not limited:
+        return _plain_listing(rules, table)
 
     def lister(m: MatchView, seat: int | None, out: list[Action]) -> None:
         hand = m.hand
@@ -294,6 +296,34 @@ def _listing(rules: Rules, table: Raises) -> Lister:
             if (seat is None or seat == t) and team_of[t] != hand.last_raise_team and (
                     winning is None or score[team_of[t]] + base < winning):
                 _raises(m, table, t, value, out)
+
+    return lister
+
+
+def _plain_listing(rules: Rules, table: Raises) -> Lister:
+    """The raise kind's lister where raises are plain (``Raises.plain``) and no house limit
+    caps them: :func:`_listing`'s lister for that case, each seat's raise from a value found
+    at once (``to[value][seat]``)."""
+    moves, team_of = table.moves, rules.team_of
+    to = {value: [moves[s, step, None] for s in range(rules.players)]
+          for value, step in table.next_value.items()}
+
+    def lister(m: MatchView, seat: int | None, out: list[Action]) -> None:
+        hand = m.hand
+        st = m.state
+        if hand.special != NORMAL and (hand.rule.raises != "allowed"  # type: ignore[union-attr]
+                                       or st == DECIDE):
+            return
+        if st == ANSWER:  # seat: one that may answer (answers.py)
+            row = to.get(hand.pending[1])  # type: ignore[index]
+            if row is not None:
+                out.append(row[seat])  # type: ignore[index]
+            return
+        row = to.get(hand.value)
+        if row is not None:  # on one's own turn (P4, C10)
+            t = m.round.turn
+            if (seat is None or seat == t) and team_of[t] != hand.last_raise_team:
+                out.append(row[t])
 
     return lister
 

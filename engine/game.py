@@ -387,17 +387,20 @@ class Match(MatchView):
         out: list[Action] = []
         st = self.state
         moves = self.move_table
-        listers = moves.listers[st]
-        if st in moves.by_seat:
-            # only the seats that may answer move while a raise waits (C9, answers.py)
+        by_seat = moves.by_seat.get(st)
+        if by_seat is not None:
+            # only the seats that may answer move while a raise waits (C9, answers.py): each
+            # seat's answers made once, then the moves of the other listers
+            rows, listers = by_seat
             seats: Sequence[int] = answering_seats(self)
             if seat is not None:
                 seats = (seat,) if seat in seats else ()
             for s in seats:
+                out += rows[s]
                 for lister in listers:
                     lister(self, s, out)
         else:
-            for lister in listers:
+            for lister in moves.listers[st]:
                 lister(self, seat, out)
         return out
 

@@ -78,7 +78,10 @@ class Moves:
     listers: dict[str, tuple[Lister, ...]]
     hand_ends: tuple[EndOfHand, ...]
     own: dict[str, Any]
-    by_seat: set[str]
+    #: The states whose moves are listed seat by seat (the partners who answer a raise), each
+    #: with its listers as :func:`engine.moves.answers.seat_listing` gives them: each seat's
+    #: moves of the answer listers that lead them, and the listers after those.
+    by_seat: dict[str, tuple[list[tuple[Action, ...]], tuple[Lister, ...]]]
     opponents: list[tuple[int, ...]]
     special_at: dict[tuple[int, ...], tuple[int, int | None]]
     #: A new match's first dealer is drawn (``match.first_dealer: drawn``).

@@ -499,7 +499,12 @@ class Match(MatchView):
         a replay makes it again; whether it was made."""
         ruling = Ruling()
         ruling.model = self
-        return bool(self._events[kind].trigger_move(self, move, ruling))
+        event = self._events[kind]
+        if not COMPILED:  # the plan's runner where it is made, as apply calls it
+            fire = event.fire.get(self.state)
+            if fire is not None:
+                return fire(self, move, ruling)
+        return bool(event.trigger_move(self, move, ruling))
 
     def deal_problem(self, deal: Deal, dealer: int) -> str | None:
         """Why a recorded deal is not this variant's next deal for ``dealer``, or ``None``."""

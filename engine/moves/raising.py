@@ -199,8 +199,8 @@ class Raises:
     """The raise kind's table of a variant (``MoveKind.table``): every raise, made once, and
     what its judge and lister read of the rules."""
 
-    __slots__ = ("moves", "next_value", "winning", "any_time", "limited", "plain", "name_card",
-                 "must_beat", "obliged")
+    __slots__ = ("moves", "by_value", "next_value", "winning", "any_time", "limited", "plain",
+                 "name_card", "must_beat", "obliged")
 
     def __init__(self, rules: Rules) -> None:
         n = rules.players
@@ -208,6 +208,9 @@ class Raises:
         #: Every raise, by seat, value and named card.
         self.moves = {(s, step.value, c): Action(RAISE_KIND, s, c, False, step.value)
                       for s in range(n) for step in rules.ladder for c in cards}
+        #: The same, by value, then seat, then card named: no tuple key built to list one.
+        self.by_value = {step.value: [{c: self.moves[s, step.value, c] for c in cards}
+                                      for s in range(n)] for step in rules.ladder}
         values = [rules.initial_value, *(step.value for step in rules.ladder)]
         # C8: the only raise from each value is to the next step (none at the top)
         self.next_value = dict(zip(values, values[1:], strict=False))
@@ -351,18 +354,18 @@ def raise_cap(m: MatchView) -> int | None:
 def _raises(m: MatchView, raises: Raises, seat: int, value: int, out: list[Action]) -> None:
     if raises.must_beat and not beats_table(m, seat):
         return
-    table = raises.moves
+    row = raises.by_value[value][seat]
     if not raises.name_card:
-        out.append(table[seat, value, None])
+        out.append(row[None])
         return
     hand = m.hand
     bound = hand.bound[seat]
     if bound is not None:
-        out.append(table[seat, value, bound])
+        out.append(row[bound])
         return
     cards = hand.hands[seat]
     for c in (named_cards(m, seat, cards)[0] if raises.obliged else cards):
-        out.append(table[seat, value, c])
+        out.append(row[c])
 
 
 def _transitions(rules: Rules) -> list[dict[str, Any]]:

@@ -137,15 +137,16 @@ def _quicking(rules: Rules, table: Plays) -> Quick | None:
     that does not end the hand, face up or covered where covering is allowed, played by the
     seat whose turn it is and who holds it, bound to no card (M4), made whole: what
     :func:`_judge` checks of it and what :func:`_effect` does. A card that ends its round
-    decides it (C5, C6, P7) and begins the next, with its ``round`` checkpoint; one that ends
-    the hand (C7: in the hand's last round always, in another where :func:`hand_result` says
-    so) is the machine's. None where a play constraint of the ``play`` block may refuse a
-    card or keeps the kind's state (``constrained``)."""
+    where the hand cannot be decided yet (C7: fewer than half the rounds played) decides the
+    round (C5, C6, P7) and begins the next, with its ``round`` checkpoint; a round's last
+    card after that is the machine's (asking :func:`hand_result` here too, for the cards that
+    do not end the hand, costs more than it saves). None where a play constraint of the
+    ``play`` block may refuse a card or keeps the kind's state (``constrained``)."""
     if table.constrained:
         return None
     players, covered_from = rules.players, table.covered_from
-    # C7: the rounds after which the hand may be decided, and the hand's last round
-    decides_from, last = (rules.cards_per_player - 1) // 2, rules.cards_per_player - 1
+    # C7: the first round whose last card may decide the hand (_judge asks hand_result there)
+    decides_from = (rules.cards_per_player - 1) // 2
 
     def quick(m: MatchView, a: Action) -> list[Checkpoint] | None:
         rnd = m.round
@@ -167,17 +168,14 @@ def _quicking(rules: Rules, table: Plays) -> Quick | None:
             cards.append((seat, card, covered))
             rnd.turn = (seat + 1) % players
             return []
-        if number == last:  # C7: the hand's last round decides it
+        if number >= decides_from:  # C7: the card may end the hand
             return None
         play = (seat, card, covered)
         winner, leader = round_outcome(m, (*cards, play), rnd.leader)
-        results = hand.results
-        if number >= decides_from and hand_result(m, [*results, winner])[0]:
-            return None  # the card ends the hand
         held.remove(card)
         hand.played.append((number, seat, card, covered))
         cards.append(play)
-        results.append(winner)
+        hand.results.append(winner)
         rnd.number = number + 1
         rnd.cards = []
         rnd.leader = rnd.turn = leader

@@ -3,7 +3,7 @@
 transitions alone.
 
 A move through the machine is a ruling, the plan of its state, the kind's judge, the
-conditions and the effect: for a card that does not end the hand, five calls and an object
+conditions and the effect: for a card that cannot end the hand, five calls and an object
 for a few list operations. A kind may offer ``quick(rules, table)``: a function
 ``(match, move)`` that makes such a move exactly as the machine would (its judge's checks and
 its effect, for that case only) and returns its checkpoints (a new list, empty but where the

@@ -387,11 +387,11 @@ class Match(MatchView):
         out: list[Action] = []
         st = self.state
         moves = self.move_table
-        by_seat = moves.by_seat.get(st)
-        if by_seat is not None:
+        by_seat = moves.by_seat
+        if st in by_seat:
             # only the seats that may answer move while a raise waits (C9, answers.py): each
             # seat's answers made once, then the moves of the other listers
-            rows, listers = by_seat
+            rows, listers = by_seat[st]
             seats: Sequence[int] = answering_seats(self)
             if seat is not None:
                 seats = (seat,) if seat in seats else ()

@@ -387,17 +387,20 @@ class Match(MatchView):
         out: list[Action] = []
         st = self.state
         moves = self.move_table
-        listers = moves.listers[st]
-        if st in moves.by_seat:
-            # only the seats that may answer move while a raise waits (C9, answers.py)
+        by_seat = moves.by_seat
+        if st in by_seat:
+            # only the seats that may answer move while a raise waits (C9, answers.py): each
+            # seat's answers made once, then the moves of the other listers
+            rows, listers = by_seat[st]
             seats: Sequence[int] = answering_seats(self)
             if seat is not None:
                 seats = (seat,) if seat in seats else ()
             for s in seats:
+                out += rows[s]
                 for lister in listers:
                     lister(self, s, out)
         else:
-            for lister in listers:
+            for lister in moves.listers[st]:
                 lister(self, seat, out)
         return out
 
@@ -417,8 +420,10 @@ class Match(MatchView):
         if not 0 <= seat < self.move_table.players:
             self._illegal(action, Why("no_such_seat", f"there is no seat {seat}"))
         quick = self.move_table.quick.get(kind)  # its commonest move whole (moves/quick.py)
-        if quick is not None and quick(self, action):
-            return []
+        if quick is not None:
+            made = quick(self, action)
+            if made is not None:
+                return made
         event = self._events.get(kind)
         if event is None:  # no such trigger in this variant's machine
             self._not_now(action)
@@ -494,7 +499,12 @@ class Match(MatchView):
         a replay makes it again; whether it was made."""
         ruling = Ruling()
         ruling.model = self
-        return bool(self._events[kind].trigger_move(self, move, ruling))
+        event = self._events[kind]
+        if not COMPILED:  # the plan's runner where it is made, as apply calls it
+            fire = event.fire.get(self.state)
+            if fire is not None:
+                return fire(self, move, ruling)
+        return bool(event.trigger_move(self, move, ruling))
 
     def deal_problem(self, deal: Deal, dealer: int) -> str | None:
         """Why a recorded deal is not this variant's next deal for ``dealer``, or ``None``."""

@@ -256,8 +256,14 @@ class Recorder:
         line = move_line(action)
         for cp in checkpoints:
             line += checkpoint_line(cp)
-        self.out.write(line)  # the move and its checkpoints at once
-        self._after_move()
+        out = self.out
+        out.write(line)  # the move and its checkpoints at once
+        hand = self.match.hand_number  # _after_move, written out: a call less a move
+        if hand != self._hand:
+            self._hand = hand
+            if self.deals:
+                self._write_deal()
+        out.flush()
         return checkpoints
 
     def deal(self, deal: Deal) -> None:

@@ -82,6 +82,7 @@ from engine.moves import (
     load_kinds,
     seeing_hooks,
 )
+from engine.moves.answers import by_seat_states, seat_listing
 from engine.moves.quick import quick_moves
 from engine.rules import Rules
 from engine.ruling import CONDITIONS, EFFECTS, Callback, Ruling
@@ -92,8 +93,7 @@ from engine.view import Moves
 
 @mypyc_attr(native_class=False)  # of a built-in exception, for build_native.py's mypyc
 class MachineBuildError(RuntimeError):
-    """A transition names a state, condition or effect the engine does not have (a bug, not
-    bad input)."""
+    """A transition names a state, condition or effect the engine does not have (a bug)."""
 
 
 def machine_spec(rules: Rules) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -525,8 +525,8 @@ class MoveTable(Moves):
         self.hand_ends = hand_end_hooks(rules)  # of its kinds, in the order they run
         self.sees, self.held = seeing_hooks(rules)  # what its kinds may show a seat
         self.own = fresh_own(rules)  # a new hand's kinds' state (shared)
-        #: States whose moves are listed seat by seat (the partners who answer a raise).
-        self.by_seat = {str(phase) for phase, waiting in PHASES.items() if waiting.by_seat}
+        #: States listed seat by seat (who answers a raise), their listers by seat_listing
+        self.by_seat = {s: seat_listing(self.listers[s], n) for s in by_seat_states()}
         team_of = rules.team_of
         #: The seats of the other teams, by team: who may answer that team's raise.
         self.opponents = [tuple(s for s in range(n) if team_of[s] != t)

@@ -104,7 +104,9 @@ class HandState:
 
     def __init__(self, players: int, value: int) -> None:
         #: The cards each seat holds now, by seat.
-        self.hands: list[list[Card]] = [[] for _ in range(players)]
+        self.hands: list[list[Card]] = []
+        for _ in range(players):  # a loop: cheaper than a comprehension's call, once a hand
+            self.hands.append([])
         #: The cards as dealt, by seat.
         self.dealt: tuple[tuple[Card, ...], ...] = ()
         self.vira: Card | None = None

@@ -29,6 +29,7 @@ from engine.state import HandState, Played, RoundState
 if TYPE_CHECKING:
     from engine.actions import Action, Deal
     from engine.cards import Card
+    from engine.checkpoint import Checkpoint
     from engine.rules import Rules
 
 __all__ = ["EndOfHand", "LastHandRecord", "Lister", "MatchView", "Moves", "Quick"]
@@ -36,9 +37,10 @@ __all__ = ["EndOfHand", "LastHandRecord", "Lister", "MatchView", "Moves", "Quick
 #: ``lister(match, seat or None, out)``: append the legal moves of a kind (in the ``answer``
 #: state: of ``seat``, one of the seats that may answer).
 Lister = Callable[["MatchView", "int | None", "list[Action]"], None]
-#: ``quick(match, move)``: a kind's commonest move made whole, True; False (nothing changed):
-#: not that case, the machine rules the move (``MoveKind.quick``, :mod:`engine.moves.quick`).
-Quick = Callable[["MatchView", "Action"], bool]
+#: ``quick(match, move)``: a kind's commonest move made whole, its checkpoints (a new list);
+#: ``None`` (nothing changed): not that case, the machine rules the move (``MoveKind.quick``,
+#: :mod:`engine.moves.quick`).
+Quick = Callable[["MatchView", "Action"], "list[Checkpoint] | None"]
 #: The public record of the hand that ended last: (number, played, shown, rounds, blind).
 LastHandRecord = tuple[int, list[Played], list[tuple[int, "Card"]], list["int | None"], bool]
 
@@ -76,7 +78,10 @@ class Moves:
     listers: dict[str, tuple[Lister, ...]]
     hand_ends: tuple[EndOfHand, ...]
     own: dict[str, Any]
-    by_seat: set[str]
+    #: The states whose moves are listed seat by seat (the partners who answer a raise), each
+    #: with its listers as :func:`engine.moves.answers.seat_listing` gives them: each seat's
+    #: moves of the answer listers that lead them, and the listers after those.
+    by_seat: dict[str, tuple[list[tuple[Action, ...]], tuple[Lister, ...]]]
     opponents: list[tuple[int, ...]]
     special_at: dict[tuple[int, ...], tuple[int, int | None]]
     #: A new match's first dealer is drawn (``match.first_dealer: drawn``).

@@ -78,17 +78,27 @@ def test_a_card_is_quick_where_the_machine_has_the_kind_s_own_transitions() -> N
         "play"}
 
 
-def test_a_quick_card_ends_nothing_and_the_round_s_last_goes_through_the_machine() -> None:
+def test_a_quick_card_ends_no_hand_and_the_hand_s_last_goes_through_the_machine() -> None:
     m = Match.new("paulista", seed=3)
     quick = m.move_table.quick["play"]
     seats = []
     while len(m.round.cards) < m.players - 1:
         a = next(x for x in m.legal_actions() if x.kind == "play")
         seats.append(a.seat)
-        assert quick(m, a) is True  # made whole: the card left the hand, the turn moved on
+        assert quick(m, a) == []  # made whole: the card left the hand, the turn moved on
         assert a.card not in m.hand.hands[a.seat]
-    last = next(x for x in m.legal_actions() if x.kind == "play")
-    before = m.position()
-    assert quick(m, last) is False and m.position() == before  # nothing changed
-    assert m.apply(last)[0]["event"] == "round"
     assert len(set(seats)) == m.players - 1
+    # the first round's last card decides the round, never the hand (C7): made whole too
+    last = next(x for x in m.legal_actions() if x.kind == "play")
+    assert quick(m, last) == [{"event": "round", "winner": m.hand.results[0]}]
+    assert m.round.number == 1 and m.round.cards == [] and m.round.turn == m.round.leader
+    while m.hand_number == 1:  # a later round's last card: nothing changed, the machine's
+        a = next(x for x in m.legal_actions() if x.kind == "play")
+        before = m.position()
+        last = len(m.round.cards) == m.players - 1
+        made = quick(m, a)
+        assert (made is None) == last
+        if made is None:
+            assert m.position() == before
+            assert m.apply(a)[0]["event"] == "round"
+    assert m.hand.results == []

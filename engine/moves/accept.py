@@ -25,6 +25,7 @@ from engine.payload import LogEvent, Payload
 from engine.state import ANSWER, PLAY, Phase
 
 if TYPE_CHECKING:
+    from engine.checkpoint import Checkpoint
     from engine.rules import Rules
     from engine.ruling import Ruling
     from engine.view import MatchView, Quick
@@ -78,15 +79,15 @@ def _quicking(rules: Rules, table: None) -> Quick | None:
         return None
     team_of = rules.team_of
 
-    def quick(m: MatchView, a: Action) -> bool:
+    def quick(m: MatchView, a: Action) -> list[Checkpoint] | None:
         hand = m.hand
         pending = hand.pending
         if (m.state != ANSWER or hand.refused or pending is None
                 or team_of[a.seat] == team_of[pending[0]]):
-            return False
+            return None
         accept_pending(hand, team_of)
         m.state = PLAY
-        return True
+        return []
 
     return quick
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from engine.actions import Action
 from engine.errors import Why
+from engine.moves import PHASES
 from engine.moves.scoring import end_hand
 
 if TYPE_CHECKING:
@@ -27,6 +28,11 @@ if TYPE_CHECKING:
 PINNED = "challenged_team"
 
 
+#: Each answer lister's moves by seat (:func:`answer_lister`), by the lister: what
+#: :func:`seat_listing` reads.
+SEAT_MOVES: dict[Lister, list[Action]] = {}
+
+
 def answer_lister(kind: str, rules: Rules) -> Lister:
     """The lister of an answer of the ``kind`` (accept, fold) in the variant: the move of the
     seat asked, one that may answer (C9 and its house rules), over every seat's made once."""
@@ -36,7 +42,27 @@ def answer_lister(kind: str, rules: Rules) -> Lister:
         if seat is not None:  # a seat that may answer (answering_seats)
             out.append(moves[seat])
 
+    SEAT_MOVES[lister] = moves
     return lister
+
+
+def by_seat_states() -> list[str]:
+    """The states whose moves are listed seat by seat (``Waiting.by_seat``: the partners who
+    answer a raise)."""
+    return [str(phase) for phase, waiting in PHASES.items() if waiting.by_seat]
+
+
+def seat_listing(listers: tuple[Lister, ...],
+                 players: int) -> tuple[list[tuple[Action, ...]], tuple[Lister, ...]]:
+    """The listers of a state whose moves are listed seat by seat (``Waiting.by_seat``: the
+    seats that may answer), as what ``Match.legal_actions`` lists for each of those seats:
+    the moves of the answer listers that lead them (:func:`answer_lister`: one move a seat,
+    made once), by seat, then the listers after them, called as before."""
+    k = 0
+    while k < len(listers) and listers[k] in SEAT_MOVES:
+        k += 1
+    return ([tuple(SEAT_MOVES[lister][s] for lister in listers[:k]) for s in range(players)],
+            listers[k:])
 
 
 def judge_answer(m: MatchView, a: Action, r: Ruling) -> str | None:

@@ -29,6 +29,7 @@ from engine.ruling import Ruling, round_result
 from engine.state import PLAY, Phase, Ruled, set_own
 
 if TYPE_CHECKING:
+    from engine.checkpoint import Checkpoint
     from engine.rules import Rules
     from engine.view import MatchView, Quick
 
@@ -132,33 +133,53 @@ def _judging(rules: Rules, table: Plays) -> Judge:
 
 
 def _quicking(rules: Rules, table: Plays) -> Quick | None:
-    """The play kind's quick move (``MoveKind.quick``, :mod:`engine.moves.quick`): a card that
-    does not end its round, face up or covered where covering is allowed, played by the seat
-    whose turn it is and who holds it, bound to no card (M4), made whole: what :func:`_judge`
-    checks of it and what :func:`_effect` does. None where a play constraint of the ``play``
-    block may refuse a card or keeps the kind's state (``constrained``)."""
+    """The play kind's quick move (``MoveKind.quick``, :mod:`engine.moves.quick`): a card
+    that does not end the hand, face up or covered where covering is allowed, played by the
+    seat whose turn it is and who holds it, bound to no card (M4), made whole: what
+    :func:`_judge` checks of it and what :func:`_effect` does. A card that ends its round
+    where the hand cannot be decided yet (C7: fewer than half the rounds played) decides the
+    round (C5, C6, P7) and begins the next, with its ``round`` checkpoint; a round's last
+    card after that is the machine's (asking :func:`hand_result` here too, for the cards that
+    do not end the hand, costs more than it saves). None where a play constraint of the
+    ``play`` block may refuse a card or keeps the kind's state (``constrained``)."""
     if table.constrained:
         return None
     players, covered_from = rules.players, table.covered_from
+    # C7: the first round whose last card may decide the hand (_judge asks hand_result there)
+    decides_from = (rules.cards_per_player - 1) // 2
 
-    def quick(m: MatchView, a: Action) -> bool:
+    def quick(m: MatchView, a: Action) -> list[Checkpoint] | None:
         rnd = m.round
         cards = rnd.cards
         seat = a.seat
-        if m.state != PLAY or seat != rnd.turn or len(cards) + 1 >= players:
-            return False
+        if m.state != PLAY or seat != rnd.turn:
+            return None
         hand = m.hand
         held = hand.hands[seat]
         card = a.card
         covered = a.covered
+        number = rnd.number
         if (card not in held or hand.bound[seat] is not None
-                or (covered and rnd.number < covered_from)):
-            return False
+                or (covered and number < covered_from)):
+            return None
+        if len(cards) + 1 < players:  # not the round's last card
+            held.remove(card)
+            hand.played.append((number, seat, card, covered))
+            cards.append((seat, card, covered))
+            rnd.turn = (seat + 1) % players
+            return []
+        if number >= decides_from:  # C7: the card may end the hand
+            return None
+        play = (seat, card, covered)
+        winner, leader = round_outcome(m, (*cards, play), rnd.leader)
         held.remove(card)
-        hand.played.append((rnd.number, seat, card, covered))
-        cards.append((seat, card, covered))
-        rnd.turn = (seat + 1) % players
-        return True
+        hand.played.append((number, seat, card, covered))
+        cards.append(play)
+        hand.results.append(winner)
+        rnd.number = number + 1
+        rnd.cards = []
+        rnd.leader = rnd.turn = leader
+        return [{"event": "round", "winner": winner}]
 
     return quick
 

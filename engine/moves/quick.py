@@ -3,11 +3,12 @@
 transitions alone.
 
 A move through the machine is a ruling, the plan of its state, the kind's judge, the
-conditions and the effect: for a card that does not end its round, five calls and an object
+conditions and the effect: for a card that cannot end the hand, five calls and an object
 for a few list operations. A kind may offer ``quick(rules, table)``: a function
-``(match, move) -> bool`` that makes such a move exactly as the machine would (its judge's
-checks and its effect, for that case only) and returns True, or changes nothing and returns
-False (anything else: the machine rules the move, and says why it is illegal).
+``(match, move)`` that makes such a move exactly as the machine would (its judge's checks and
+its effect, for that case only) and returns its checkpoints (a new list, empty but where the
+move ends a round), or changes nothing and returns ``None`` (anything else: the machine rules
+the move, and says why it is illegal).
 :meth:`engine.game.Match.apply` asks it first. It is used only where the variant's machine has
 the kind's transitions as the kind gives them (no other kind rewrote them, as the flor kind
 rewrites a card's where a flor may be due, G35): then nothing but the kind's judge and effect

@@ -36,6 +36,7 @@ from engine.state import ANSWER, DECIDE, NORMAL, PLAY, Phase, set_own
 PASS = "pass"
 
 if TYPE_CHECKING:
+    from engine.checkpoint import Checkpoint
     from engine.rules import Rules
     from engine.view import MatchView, Quick
 
@@ -144,29 +145,29 @@ def _quicking(rules: Rules, table: Raises) -> Quick | None:
         return None
     next_value, team_of, back = table.next_value, rules.team_of, rules.raise_back
 
-    def quick(m: MatchView, a: Action) -> bool:
+    def quick(m: MatchView, a: Action) -> list[Checkpoint] | None:
         hand = m.hand
         if hand.special != NORMAL or a.card is not None or a.position is not None:
-            return False
+            return None
         seat = a.seat
         st = m.state
         if st == PLAY:
             value = next_value.get(hand.value)
             if (value is None or value != a.value or seat != m.round.turn
                     or team_of[seat] == hand.last_raise_team):
-                return False
+                return None
             hand.pending = (seat, value, None)
             m.state = ANSWER
-            return True
+            return []
         pending = hand.pending
         if st != ANSWER or not back or hand.refused or pending is None:
-            return False
+            return None
         value = next_value.get(pending[1])
         if value is None or value != a.value or team_of[seat] == team_of[pending[0]]:
-            return False
+            return None
         accept_pending(hand, team_of)  # a raise back accepts the raise it answers (C9)
         hand.pending = (seat, value, None)
-        return True
+        return []
 
     return quick
 
@@ -198,8 +199,8 @@ class Raises:
     """The raise kind's table of a variant (``MoveKind.table``): every raise, made once, and
     what its judge and lister read of the rules."""
 
-    __slots__ = ("moves", "next_value", "winning", "any_time", "limited", "plain", "name_card",
-                 "must_beat", "obliged")
+    __slots__ = ("moves", "by_value", "next_value", "winning", "any_time", "limited", "plain",
+                 "name_card", "must_beat", "obliged")
 
     def __init__(self, rules: Rules) -> None:
         n = rules.players
@@ -207,6 +208,9 @@ class Raises:
         #: Every raise, by seat, value and named card.
         self.moves = {(s, step.value, c): Action(RAISE_KIND, s, c, False, step.value)
                       for s in range(n) for step in rules.ladder for c in cards}
+        #: The same, by value, then seat, then card named: no tuple key built to list one.
+        self.by_value = {step.value: [{c: self.moves[s, step.value, c] for c in cards}
+                                      for s in range(n)] for step in rules.ladder}
         values = [rules.initial_value, *(step.value for step in rules.ladder)]
         # C8: the only raise from each value is to the next step (none at the top)
         self.next_value = dict(zip(values, values[1:], strict=False))
@@ -250,6 +254,8 @@ def _listing(rules: Rules, table: Raises) -> Lister:
     (``betting.no_raise_when_winning``)."""
     moves, next_value, winning = table.moves, table.next_value, table.winning
     any_time, limited, plain, players = table.any_time, table.limited, table.plain, rules.players
+    if plain and not limited:
+        return _plain_listing(rules, table)
 
     def lister(m: MatchView, seat: int | None, out: list[Action]) -> None:
         hand = m.hand
@@ -297,6 +303,34 @@ def _listing(rules: Rules, table: Raises) -> Lister:
     return lister
 
 
+def _plain_listing(rules: Rules, table: Raises) -> Lister:
+    """The raise kind's lister where raises are plain (``Raises.plain``) and no house limit
+    caps them: :func:`_listing`'s lister for that case, each seat's raise from a value found
+    at once (``to[value][seat]``)."""
+    moves, team_of = table.moves, rules.team_of
+    to = {value: [moves[s, step, None] for s in range(rules.players)]
+          for value, step in table.next_value.items()}
+
+    def lister(m: MatchView, seat: int | None, out: list[Action]) -> None:
+        hand = m.hand
+        st = m.state
+        if hand.special != NORMAL and (hand.rule.raises != "allowed"  # type: ignore[union-attr]
+                                       or st == DECIDE):
+            return
+        if st == ANSWER:  # seat: one that may answer (answers.py)
+            row = to.get(hand.pending[1])  # type: ignore[index]
+            if row is not None:
+                out.append(row[seat])  # type: ignore[index]
+            return
+        row = to.get(hand.value)
+        if row is not None:  # on one's own turn (P4, C10)
+            t = m.round.turn
+            if (seat is None or seat == t) and team_of[t] != hand.last_raise_team:
+                out.append(row[t])
+
+    return lister
+
+
 def raise_cap(m: MatchView) -> int | None:
     """``betting.raise_limit: trailing_needs`` (CTruco): the highest value a raise may reach,
     the lowest of the hand's initial value and the ladder's steps that reaches what the
@@ -320,18 +354,18 @@ def raise_cap(m: MatchView) -> int | None:
 def _raises(m: MatchView, raises: Raises, seat: int, value: int, out: list[Action]) -> None:
     if raises.must_beat and not beats_table(m, seat):
         return
-    table = raises.moves
+    row = raises.by_value[value][seat]
     if not raises.name_card:
-        out.append(table[seat, value, None])
+        out.append(row[None])
         return
     hand = m.hand
     bound = hand.bound[seat]
     if bound is not None:
-        out.append(table[seat, value, bound])
+        out.append(row[bound])
         return
     cards = hand.hands[seat]
     for c in (named_cards(m, seat, cards)[0] if raises.obliged else cards):
-        out.append(table[seat, value, c])
+        out.append(row[c])
 
 
 def _transitions(rules: Rules) -> list[dict[str, Any]]:

@@ -107,3 +107,50 @@ def test_a_raise_is_read_alike_waiting_and_accepted_from_any_initial_value() -> 
     accepted = bot._read(m.observation(other))
     assert m.rules.initial_value == 2 and m.hand.value == 4
     assert waiting is not None and accepted == pytest.approx(waiting)
+
+
+def _leading_round_three(held: str, theirs: str) -> dict[str, Any]:
+    """One on one (Paulista's deck, vira Jc: the kings are manilhas), 9-8 to 12, worth 1:
+    round 1 went to seat 1 (Kh over 2d), round 2 to seat 0 (2c over Qh); seat 0 leads round
+    3 holding ``held`` against seat 1's ``theirs``."""
+    return {
+        "position": 1, "state": "play", "score": [9, 8], "games": [0, 0], "winner": None,
+        "dealer": 1, "hand_number": 12, "value": 1, "special": None, "pending": None,
+        "refused": [], "last_raise_team": None, "vira": "Jc", "hands": [[held], [theirs]],
+        "dealt": [["2c", held, "2d"], ["Kh", "Qh", theirs]],
+        "rounds": [{"cards": [_card(0, "2d"), _card(1, "Kh")], "winner": 1},
+                   {"cards": [_card(1, "Qh"), _card(0, "2c")], "winner": 0}],
+        "round": {"number": 3, "leader": 0, "turn": 0, "cards": []}, "shown": [],
+        "bound": [None, None], "last_hand": None, "rng": None}
+
+
+def test_leading_the_last_round_with_a_weak_card_it_raises_first() -> None:
+    # Its 7h, once seen, loses to most cards: a sound other raises then, and the seat, at
+    # 9-8 with a chance of 0.35, would accept a truco that wins the match (issue 44, fair
+    # marks of seed 2, match 200008 line 54). Raising first, the other's middling cards fold.
+    for theirs in ("4c", "Ac"):  # his card unseen: the same choice
+        m = Match.from_position("one-on-one", _leading_round_three("7h", theirs))
+        assert round(hand_chance(SoundBot(m.rules), m.observation(0)) or 0.0, 3) == 0.353
+        assert {choose_for(SoundBot(m.rules, s), m, 0)
+                for s in range(4)} == {Action.raise_to(0, 3)}
+    # and the 7h played, the other holding a card that takes the round raises (sure of it)
+    m.apply(Action.play(0, "7h"))
+    assert choose_for(SoundBot(m.rules, 1), m, 1) == Action.raise_to(1, 3)
+
+
+def test_the_analysis_guesses_do_not_read_a_waiting_raise() -> None:
+    # The search bot's guesses redraw most hands the heuristic would not have raised with;
+    # truco analyze's (read=False) take every consistent hand as likely, as the sound
+    # player answers (issue 44: seed 2, match 200011 line 26, a fold marked for that).
+    from engine.bots.determinize import Determinizer
+    from engine.shuffle import SplitMix64
+    m = Match.from_position("paulista", _raised("4c", "4h"))
+    obs = m.observation(2)
+    judges = [HeuristicBot(m.rules, s) for s in range(4)]
+    plain = Determinizer(m.rules, SplitMix64(5), judges)
+    unread = Determinizer(m.rules, SplitMix64(5), judges, read=False)
+    reading = Determinizer(m.rules, SplitMix64(5), judges)
+    draws = [(plain.guess(obs), unread.consistent_guess(obs), reading.consistent_guess(obs))
+             for _ in range(40)]
+    assert all(a == b for a, b, _ in draws)
+    assert any(a != c for a, _, c in draws)

@@ -3,7 +3,8 @@
 For a seat's decision, from its :class:`~engine.observation.Observation` only:
 
 1. ``playouts`` guesses of the hidden cards consistent with the observation
-   (:class:`engine.bots.determinize.Determinizer`, the ``search`` bot's);
+   (:class:`engine.bots.determinize.Determinizer`, the ``search`` bot's, but a raise waiting
+   for the seat's answer not read as strength: the sound player answers by every hand);
 2. for every guess, every legal move tried on a copy of the guessed match and the hand played
    out (:func:`engine.bots.playout.try_move`, ``cards=False``: every move by the sound player,
    :class:`engine.bots.sound.SoundBot`, a fresh one per seat seeded from the guess);
@@ -87,7 +88,7 @@ def fair_values(rules: Rules, obs: Observation, moves: Sequence[Action], *, seed
     ``settled``, a quarter as many guesses more are drawn (the same stream goes on) while it
     says the table so far is not, up to ``rounds`` times ``playouts`` in all."""
     judges = [HeuristicBot(rules, derive_seed(seed, 1 + s)) for s in range(rules.players)]
-    guesser = Determinizer(rules, SplitMix64(derive_seed(seed, 0)), judges)
+    guesser = Determinizer(rules, SplitMix64(derive_seed(seed, 0)), judges, read=False)
     table = _table(rules, obs, moves, seed, range(playouts),
                    lambda: guesser.guessed_match(obs))
     done, step = playouts, max(playouts // 4, 1)

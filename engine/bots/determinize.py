@@ -54,12 +54,16 @@ from engine.state import Phase
 
 class Determinizer:
     """Guesses of the hidden cards behind an observation (module docstring): ``rng`` draws
-    them, ``judges`` (a heuristic per seat) read a waiting raise as its raiser's strength."""
+    them, ``judges`` (a heuristic per seat) read a waiting raise as its raiser's strength,
+    unless ``read`` is False (every consistent guess then as likely: ``truco analyze``)."""
 
-    def __init__(self, rules: Rules, rng: SplitMix64, judges: Sequence[HeuristicBot]) -> None:
+    def __init__(self, rules: Rules, rng: SplitMix64, judges: Sequence[HeuristicBot], *,
+                 read: bool = True) -> None:
         self.rules = rules
         self.rng = rng
         self.judges = judges
+        #: Whether a waiting raise is read as its raiser's strength (:meth:`consistent_guess`).
+        self.read = read
         self._deck = [card_name(c) for c in rules.deck]
         self._special_index = {h.name: i for i, h in enumerate(rules.special_hands)}
         self._making_cache: dict[tuple[Any, ...], list[tuple[str, ...]]] = {}
@@ -98,7 +102,7 @@ class Determinizer:
         read as the strength it usually shows."""
         pending = obs["pending_raise"]
         team_of = self.rules.team_of
-        if pending is None or team_of[pending["seat"]] == obs["team"]:
+        if not self.read or pending is None or team_of[pending["seat"]] == obs["team"]:
             return self.guess(obs)
         raiser = pending["seat"]
         judge = self.judges[raiser]

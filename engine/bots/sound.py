@@ -22,11 +22,15 @@ observation only:
   accepts only where his card this round makes it worth it, so a raise back is not valued
   as if a weak raiser accepted it), a result of this round that leaves the hand open valued
   by the next round's chance (:func:`_open_values`);
-- raises (in turn or out of turn, M3) only with a real edge: when the raised hand, accepted,
-  is worth more than playing it at its value, and so is the raise answered by the other's
-  own cards where its chance is judged by this round's cards (:func:`_answered`: he accepts
-  only where his card makes it worth it, so the raise is not valued at the seat's mean
-  chance against the strong hands that accept it); never a bluff there;
+- raises (in turn or out of turn, M3) only with a real edge: where its chance is judged by
+  this round's cards, when the raise answered by the other's own cards is worth more than
+  not raising (:func:`_answered`: he accepts only where his card makes it worth it, so the
+  raise is not valued at the seat's mean chance against the strong hands that accept it):
+  a bluff where enough of his hands fold; elsewhere when the raised hand, accepted, is worth
+  more than playing it at its value. Leading a round that settles the hand one on one, not
+  raising is valued with the other raising once he has seen its card where he takes the
+  round, the seat answering by its chance (:func:`_leads`): its weak card, played, invites
+  the raise it would accept;
 - one on one, where this round may leave the hand to the next and one of the two has played
   this round, values a raise (its own, or back) with the other answering by **both** his
   cards, this round's and the next's (:class:`_Pair`): an answerer whose card this round
@@ -133,18 +137,16 @@ class SoundBot(HeuristicBot):
             return p * won + (1 - p) * lost > p * kept + (1 - p) * given + EDGE
 
         lo, hi, two, round_seen = got
-        if wants(lo) == wants(hi) and not wants(lo):  # the difference is linear in p
-            return False
         p = _exact(self, obs, got)
-        if not wants(p):
-            return False
+        accepted = wants(p)
+        leads = round_seen is not None and _leads(self, round_seen[0])
         back = self._back(obs, value, p)
         pair = None
         if round_seen is None and two is not None:
             pair = _Pair.of(self, obs, two)
             round_seen = (two.seen, two.first, _open_values(self, obs, two))
         if round_seen is None:
-            return True
+            return accepted
         # the raise answered by the other's own cards (where the next round may decide, both
         # his cards): he accepts only where strong, and raises back where stronger
         hands = list(_their_hands(round_seen)) if pair is None else pair.hands()
@@ -153,6 +155,11 @@ class SoundBot(HeuristicBot):
         if floor is not None:  # his raise read as a sound player's
             hands = _raising(hands, floor)
             held = sum(c * (m * kept + (1 - m) * given) for c, _, m in hands)
+        elif leads:  # its card seen, he raises where it loses; the seat answers by its chance
+            if p * won + (1 - p) * lost >= given:
+                held = sum(c * (m * kept + (1 - m) * lost) for c, _, m in hands)
+            else:
+                held = given
         return _answered(hands, won, lost, kept, back) > held + EDGE
 
     def _read(self, obs: Observation) -> float | None:
@@ -199,6 +206,12 @@ class SoundBot(HeuristicBot):
                 return float(to == team)
             score = [0] * rules.teams
         return self._win.match(score, games)[team]
+
+
+def _leads(bot: SoundBot, seen: Seen) -> bool:
+    """Whether the seat, one on one, is to lead a round that settles the hand: the other
+    then plays knowing whether his card takes it."""
+    return bot.rules.players == 2 and not seen.moved and seen.theirs == -2
 
 
 def hand_chance(bot: SoundBot, obs: Observation) -> float | None:

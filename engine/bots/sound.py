@@ -137,8 +137,12 @@ class SoundBot(HeuristicBot):
             return p * won + (1 - p) * lost > p * kept + (1 - p) * given + EDGE
 
         lo, hi, two, round_seen = got
+        if two is not None and not wants(lo) and not wants(hi):  # linear in p: no raise,
+            return False  # and no bluff where this round leaves the hand open
         p = _exact(self, obs, got)
         accepted = wants(p)
+        if two is not None and not accepted:
+            return False
         leads = round_seen is not None and _leads(self, round_seen[0])
         back = self._back(obs, value, p)
         pair = None

@@ -22,15 +22,16 @@ observation only:
   accepts only where his card this round makes it worth it, so a raise back is not valued
   as if a weak raiser accepted it), a result of this round that leaves the hand open valued
   by the next round's chance (:func:`_open_values`);
-- raises (in turn or out of turn, M3) only with a real edge: where its chance is judged by
-  this round's cards, when the raise answered by the other's own cards is worth more than
-  not raising (:func:`_answered`: he accepts only where his card makes it worth it, so the
-  raise is not valued at the seat's mean chance against the strong hands that accept it):
-  a bluff where enough of his hands fold; elsewhere when the raised hand, accepted, is worth
-  more than playing it at its value. Leading a round that settles the hand one on one, not
-  raising is valued with the other raising once he has seen its card where he takes the
-  round, the seat answering by its chance (:func:`_leads`): its weak card, played, invites
-  the raise it would accept;
+- raises (in turn or out of turn, M3) only with a real edge: when the raise answered by the
+  other's own cards is worth more than not raising (:func:`_answered`: he accepts only
+  where his card makes it worth it, so the raise is not valued at the seat's mean chance
+  against the strong hands that accept it). Where this round settles the hand, that is all:
+  a bluff where enough of his hands fold; where it leaves the hand open, the raised hand,
+  accepted, must also be worth more than playing it at its value (no bluff there: weighing
+  one would cost the two-round chance in every decision). Leading a round that settles the
+  hand one on one, not raising is valued with the other raising once he has seen its card
+  where he takes the round, the seat answering by its chance (:func:`_leads`): its weak
+  card, played, invites the raise it would accept;
 - one on one, where this round may leave the hand to the next and one of the two has played
   this round, values a raise (its own, or back) with the other answering by **both** his
   cards, this round's and the next's (:class:`_Pair`): an answerer whose card this round

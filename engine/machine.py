@@ -526,7 +526,7 @@ class MoveTable(Moves):
         self.sees, self.held = seeing_hooks(rules)  # what its kinds may show a seat
         self.own = fresh_own(rules)  # a new hand's kinds' state (shared)
         #: States listed seat by seat (who answers a raise), their listers by seat_listing
-        self.by_seat = {s: seat_listing(self.listers[s], n) for s in by_seat_states()}
+        self.by_seat = {s: seat_listing(self.listers[s], n) for s in by_seat_states(self.listers)}
         team_of = rules.team_of
         #: The seats of the other teams, by team: who may answer that team's raise.
         self.opponents = [tuple(s for s in range(n) if team_of[s] != t)

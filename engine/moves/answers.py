@@ -12,6 +12,7 @@ raise answers no more."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from engine.actions import Action
@@ -46,10 +47,10 @@ def answer_lister(kind: str, rules: Rules) -> Lister:
     return lister
 
 
-def by_seat_states() -> list[str]:
+def by_seat_states(present: Collection[str]) -> list[str]:
     """The states whose moves are listed seat by seat (``Waiting.by_seat``: the partners who
-    answer a raise)."""
-    return [str(phase) for phase, waiting in PHASES.items() if waiting.by_seat]
+    answer a raise), of those ``present`` in the variant (without a ladder, no answer)."""
+    return [str(p) for p, waiting in PHASES.items() if waiting.by_seat and str(p) in present]
 
 
 def seat_listing(listers: tuple[Lister, ...],

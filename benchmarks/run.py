@@ -121,36 +121,46 @@ def bench_memory(variant: str, count: int) -> dict[str, float]:
 def bench_trigger_share(variant: str, matches: int) -> dict[str, float]:
     """Time spent inside the ``transitions`` machine's triggers versus the whole move loop:
     ``LeanEvent.trigger_move`` (which ``Event.trigger`` delegates to), the first firing of a
-    plan and the chance steps (outermost triggers only: a hand's last move deals the next
-    hand as a nested ``deal`` trigger). A move whose plan is made runs it without a trigger
-    (``Match.apply``), and a quick move (``engine.moves.quick``) without the machine, so
-    this is now about the deals' share."""
+    plan, and the chance steps, ``Match.chance`` (the deals: its plan runner is called
+    directly where it is made, as ``Match.apply`` calls a move's); outermost calls only (a
+    hand's last move deals the next hand inside it). A move whose plan is made runs it without
+    a trigger (``Match.apply``), and a quick move (``engine.moves.quick``) without the
+    machine, so this is now about the deals' share."""
     from engine.machine import LeanEvent
 
     spent = {"trigger": 0.0, "count": 0, "depth": 0}
-    original = LeanEvent.trigger_move
 
-    def trigger(self: Any, model: Any, move: Any, ruling: Any) -> bool:
-        outer = spent["depth"] == 0
-        spent["depth"] += 1
-        t0 = time.perf_counter()
+    def timed(original: Any) -> Any:
+        def call(*args: Any) -> Any:
+            outer = spent["depth"] == 0
+            spent["depth"] += 1
+            t0 = time.perf_counter()
+            try:
+                return original(*args)
+            finally:
+                spent["depth"] -= 1
+                if outer:
+                    spent["trigger"] += time.perf_counter() - t0
+                    spent["count"] += 1
+        return call
+
+    patched: list[tuple[Any, str, Any]] = []
+    for owner, name in ((LeanEvent, "trigger_move"), (Match, "chance")):
+        original = getattr(owner, name)
         try:
-            return original(self, model, move, ruling)
-        finally:
-            spent["depth"] -= 1
-            if outer:
-                spent["trigger"] += time.perf_counter() - t0
-                spent["count"] += 1
-
+            setattr(owner, name, timed(original))
+        except (TypeError, AttributeError):  # a compiled class: its calls are not counted
+            continue
+        patched.append((owner, name, original))
     moves = 0
-    LeanEvent.trigger_move = trigger  # type: ignore[method-assign]
     try:
         t0 = time.perf_counter()
         for i in range(matches):
             moves += play_random(Match.new(variant, seed=i), SplitMix64(7 + i))
         total = time.perf_counter() - t0
     finally:
-        LeanEvent.trigger_move = original  # type: ignore[method-assign]
+        for owner, name, original in patched:
+            setattr(owner, name, original)
     return {"moves": moves, "triggers": spent["count"], "us_per_move_total": total / moves * 1e6,
             "us_per_move_in_triggers": spent["trigger"] / moves * 1e6,
             "us_per_trigger": spent["trigger"] / max(1, spent["count"]) * 1e6,

@@ -10,22 +10,35 @@ seeded deal of docs/log-format.md, its own SplitMix64; the legal moves listed in
 order; a move chosen by ``SplitMix64(1_000_003 + i).bounded(len(legal))``), which
 ``--check`` proves move by move.
 
+It writes the same log too (``Recorder``'s bytes: ``--check`` compares them) and verifies a
+log as the engine's verifier does (every line read as JSON, every move legal, every
+checkpoint given what the rules say, the match over at the end). ``--modes`` chooses what is
+timed: ``play`` (random playouts), ``log`` (the same, each match's log written; the lean
+engine makes each move's line once and each checkpoint's by an f-string), ``log-plain`` (the
+lean engine's lines by ``json.dumps``, as a writer without tricks would) and ``verify`` (the
+engine's logs of those matches, written beforehand, verified in-process by each).
+
 What it prints, the two in alternation in one process (``time.process_time``, a batch of
 ``--matches`` matches each, ``--rounds`` pairs): hands per CPU second of each and the ratio
 engine/lean, median and best, as issue 45 states its targets (random playouts at least 1.0x
-the lean engine, pure). Instruction counts: ``python -m benchmarks.icount`` counts the engine;
+the lean engine, pure; the log and verification at least 1.2x). Instruction counts: ``python -m benchmarks.icount`` counts the engine;
 ``valgrind --tool=callgrind python -m benchmarks.lean --only lean`` counts this.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
+import json
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
-from engine import Match
+from engine import BUILD, Match
+from engine.logformat import Recorder
+from engine.replay import verify_bytes
 from engine.shuffle import SplitMix64
 
 #: A move: (kind, seat) for an answer, ("raise", seat, value), ("play", seat, card, covered).
@@ -88,10 +101,13 @@ class Lean:
 
     __slots__ = ("rng", "dealer", "score", "over", "hands", "strength", "value",
                  "last_raiser", "pending", "answering", "special", "turn", "leader",
-                 "round_cards", "results", "hand_number")
+                 "round_cards", "results", "hand_number", "events")
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, events: list[tuple[Any, ...]] | None = None) -> None:
         self.rng = Rng(seed)
+        #: Where the checkpoints go, as tuples (:data:`CHECKPOINTS`), when a log is written or
+        #: verified; ``None``: not kept (a playout).
+        self.events = events
         self.dealer = 0
         self.score = [0, 0]
         self.over = False
@@ -174,6 +190,8 @@ class Lean:
             winner, leader = -1, self.leader
         results = self.results
         results.append(winner)
+        if self.events is not None:
+            self.events.append(("round", None if winner < 0 else winner))
         decided, hand_winner = _hand_result(results)
         if decided:
             self.end_hand(hand_winner, self.value)
@@ -182,11 +200,19 @@ class Lean:
         self.leader = self.turn = leader
 
     def end_hand(self, team: int, points: int) -> None:
+        events = self.events
         if team >= 0:
             self.score[team] += points
+            if events is not None:
+                events.append(("hand", team, points, *self.score))
             if self.score[team] >= TARGET:  # C11, P9: one game of 12
                 self.over = True
+                if events is not None:
+                    events.append(("game", team, *self.score))
+                    events.append(("match", team))
                 return
+        elif events is not None:
+            events.append(("hand", None, 0, *self.score))
         self.dealer = (self.dealer + 1) % 4
         self.new_hand()
 
@@ -221,6 +247,157 @@ def name(move: Move) -> str:
     return f"{kind} {seat}"
 
 
+# -- its log, written and verified -----------------------------------------------------------
+#: The checkpoint events, which follow the move that caused them (docs/log-format.md).
+CHECKPOINTS = frozenset(("round", "hand", "game", "match"))
+CARD_OF = {n: c for c, n in enumerate(NAMES)}
+_MOVE_LINES: dict[Move, str] = {}
+
+
+def move_line(move: Move) -> str:
+    """A move's log line, with its newline, made once per move."""
+    line = _MOVE_LINES.get(move)
+    if line is None:
+        kind, seat = move[0], move[1]
+        if kind == "play":
+            covered = ', "covered": true' if move[3] else ""
+            line = f'{{"event": "play", "seat": {seat}, "card": "{NAMES[move[2]]}"{covered}}}\n'
+        elif kind == "raise":
+            line = f'{{"event": "raise", "seat": {seat}, "value": {move[2]}}}\n'
+        else:
+            line = f'{{"event": "{kind}", "seat": {seat}}}\n'
+        _MOVE_LINES[move] = line
+    return line
+
+
+def _team(team: int | None) -> str:
+    return "null" if team is None else str(team)
+
+
+def checkpoint_line(event: tuple[Any, ...]) -> str:
+    kind = event[0]
+    if kind == "round":
+        return f'{{"event": "round", "winner": {_team(event[1])}}}\n'
+    if kind == "hand":
+        _, team, points, a, b = event
+        return (f'{{"event": "hand", "winner": {_team(team)}, "points": {points}, '
+                f'"score": [{a}, {b}]}}\n')
+    games = "[1, 0]" if event[1] == 0 else "[0, 1]"
+    if kind == "game":
+        return (f'{{"event": "game", "winner": {event[1]}, "score": [{event[2]}, {event[3]}], '
+                f'"games": {games}}}\n')
+    return f'{{"event": "match", "winner": {event[1]}, "games": {games}}}\n'
+
+
+def checkpoint_dict(event: tuple[Any, ...]) -> dict[str, Any]:
+    """A checkpoint as its line's JSON object, to compare with a log's."""
+    kind = event[0]
+    if kind == "round":
+        return {"event": "round", "winner": event[1]}
+    if kind == "hand":
+        return {"event": "hand", "winner": event[1], "points": event[2],
+                "score": [event[3], event[4]]}
+    games = [1, 0] if event[1] == 0 else [0, 1]
+    if kind == "game":
+        return {"event": "game", "winner": event[1], "score": [event[2], event[3]],
+                "games": games}
+    return {"event": "match", "winner": event[1], "games": games}
+
+
+def header_line(seed: int, sha256: str) -> str:
+    return (f'{{"truco_log": 1, "variant": "paulista", "seed": {seed}, "dealer": 0, '
+            f'"variant_sha256": "{sha256}"}}\n')
+
+
+def move_event(move: Move) -> dict[str, Any]:
+    """A move as its line's JSON object."""
+    kind, seat = move[0], move[1]
+    if kind == "play":
+        event = {"event": "play", "seat": seat, "card": NAMES[move[2]]}
+        if move[3]:
+            event["covered"] = True
+        return event
+    if kind == "raise":
+        return {"event": "raise", "seat": seat, "value": move[2]}
+    return {"event": kind, "seat": seat}
+
+
+def write_lean(seed: int, sha256: str, out: Any, *, plain: bool = False) -> int:
+    """Play the random match ``seed`` as :func:`play_lean` does, writing its log to ``out``
+    line by line (the engine's ``Recorder`` writes the same bytes: :func:`check`); its hands.
+    Each line is made once per move and by an f-string per checkpoint (tuned), or, ``plain``,
+    as a writer without tricks makes it: ``json.dumps`` of each event's object."""
+    events: list[tuple[Any, ...]] = []
+    m = Lean(seed, events)
+    rng = SplitMix64(1_000_003 + seed)
+    write = out.write
+    if plain:
+        write(json.dumps({"truco_log": 1, "variant": "paulista", "seed": seed, "dealer": 0,
+                          "variant_sha256": sha256}) + "\n")
+    else:
+        write(header_line(seed, sha256))
+    while not m.over:
+        legal = m.legal()
+        move = legal[rng.bounded(len(legal))]
+        m.apply(move)
+        if plain:
+            write(json.dumps(move_event(move)) + "\n")
+            for event in events:
+                write(json.dumps(checkpoint_dict(event)) + "\n")
+        else:
+            write(move_line(move))
+            for event in events:
+                write(checkpoint_line(event))
+        events.clear()
+    return m.hand_number
+
+
+class LogError(ValueError):
+    """What is wrong with a log, and on which line."""
+
+
+def verify_lean(data: bytes, sha256: str) -> int:
+    """Verify a Paulista log of a seeded match: the header's variant and seed, every move legal
+    when it was made, every checkpoint the log gives (they may be left out) what the rules
+    say, the match over at its end. Its hands; :class:`LogError` on the first problem."""
+    lines = data.decode("utf-8").splitlines()
+    header = json.loads(lines[0])
+    if (header.get("truco_log") != 1 or header.get("variant") != "paulista"
+            or header.get("variant_sha256", sha256) != sha256 or header.get("dealer") != 0):
+        raise LogError(f"line 1: not a seeded Paulista log of this variant: {lines[0]}")
+    events: list[tuple[Any, ...]] = []
+    m = Lean(header["seed"], events)
+    owed = 0  # how many of events the log has not given yet
+    for number, text in enumerate(lines[1:], 2):
+        d = json.loads(text)
+        d.pop("t", None)
+        kind = d.get("event")
+        if kind in CHECKPOINTS:  # the next of the move's checkpoints given (some may be left out)
+            while owed < len(events) and checkpoint_dict(events[owed]) != d:
+                owed += 1
+            if owed == len(events):
+                raise LogError(f"line {number}: {text} is not what the rules say")
+            owed += 1
+            continue
+        if m.over:
+            raise LogError(f"line {number}: a move after the match is over")
+        try:
+            seat = d["seat"]
+            move: Move = (("play", seat, CARD_OF[d["card"]], d.get("covered", False))
+                          if kind == "play" else ("raise", seat, d["value"])
+                          if kind == "raise" else (kind, seat))
+        except KeyError as e:
+            raise LogError(f"line {number}: {text} lacks or misnames {e}") from None
+        if move not in m.legal():
+            raise LogError(f"line {number}: {text} is not a legal move")
+        events.clear()
+        owed = 0
+        m.apply(move)
+    if not m.over:
+        raise LogError(f"line {len(lines)}: the log ends before the match does")
+    return m.hand_number
+
+
 # -- the drivers ------------------------------------------------------------------------------
 def play_lean(matches: int, start: int = 0) -> int:
     """``matches`` random matches of the lean engine from seed ``start``: their hands. It and
@@ -249,6 +426,74 @@ def play_engine(matches: int, start: int = 0) -> int:
     return hands
 
 
+def log_engine(matches: int, start: int = 0) -> int:
+    """:func:`play_engine` with each match's log written by the engine's ``Recorder``."""
+    hands = 0
+    for i in range(start, start + matches):
+        m = Match.new("paulista", seed=i)
+        rng = SplitMix64(1_000_003 + i)
+        apply = Recorder(m, io.StringIO(), variant="paulista").apply
+        while not m.is_over:
+            legal = m.legal_actions()
+            apply(legal[rng.bounded(len(legal))])
+        hands += m.hand_number
+    return hands
+
+
+def log_lean(matches: int, start: int = 0) -> int:
+    sha = variant_sha256()
+    return sum(write_lean(i, sha, io.StringIO()) for i in range(start, start + matches))
+
+
+def log_lean_plain(matches: int, start: int = 0) -> int:
+    sha = variant_sha256()
+    return sum(write_lean(i, sha, io.StringIO(), plain=True)
+               for i in range(start, start + matches))
+
+
+def engine_logs(matches: int, start: int = 0) -> list[bytes]:
+    """The logs of :func:`log_engine`'s matches, as bytes (what the verifiers are given)."""
+    logs = []
+    for i in range(start, start + matches):
+        m = Match.new("paulista", seed=i)
+        rng = SplitMix64(1_000_003 + i)
+        out = io.StringIO()
+        apply = Recorder(m, out, variant="paulista").apply
+        while not m.is_over:
+            legal = m.legal_actions()
+            apply(legal[rng.bounded(len(legal))])
+        logs.append(out.getvalue().encode("utf-8"))
+    return logs
+
+
+def verify_engine_logs(logs: list[bytes]) -> int:
+    """The logs verified in-process by ``engine.replay.verify_bytes``: their hands."""
+    hands = 0
+    for data in logs:
+        got = verify_bytes(data, "m.jsonl")
+        if not got.valid:
+            raise SystemExit(f"the engine finds a problem in its own log: {got.problems[0]}")
+        hands += got.hands
+    return hands
+
+
+def verify_lean_logs(logs: list[bytes]) -> int:
+    sha = variant_sha256()
+    return sum(verify_lean(data, sha) for data in logs)
+
+
+_SHA: list[str] = []
+
+
+def variant_sha256() -> str:
+    """The shipped variant's digest, as the engine's logs give it (read once)."""
+    if not _SHA:
+        out = io.StringIO()
+        Recorder(Match.new("paulista", seed=0), out, variant="paulista")
+        _SHA.append(json.loads(out.getvalue().splitlines()[0])["variant_sha256"])
+    return _SHA[0]
+
+
 def check(matches: int) -> int:
     """Play ``matches`` seeded random matches on both engines, comparing the legal moves at
     every step, the move chosen, the hands and the final score; the first difference is told."""
@@ -270,8 +515,52 @@ def check(matches: int) -> int:
             print(f"match {i}: engine {m.score} in {m.hand_number} hands, lean {lean.score} "
                   f"in {lean.hand_number}", file=sys.stderr)
             return 1
-    print(f"{matches} matches: the same games, move by move")
+    sha = variant_sha256()
+    for i, data in enumerate(engine_logs(matches)):
+        out, plain = io.StringIO(), io.StringIO()
+        hands = write_lean(i, sha, out)
+        if write_lean(i, sha, plain, plain=True) != hands or plain.getvalue() != out.getvalue():
+            print(f"match {i}: the lean writers differ", file=sys.stderr)
+            return 1
+        if out.getvalue().encode("utf-8") != data:
+            print(f"match {i}: the lean log differs from the engine's", file=sys.stderr)
+            return 1
+        if verify_lean(data, sha) != hands or verify_bytes(data, "m.jsonl").hands != hands:
+            print(f"match {i}: the verifiers count other hands than {hands}", file=sys.stderr)
+            return 1
+    print(f"{matches} matches: the same games, move by move, and the same logs")
     return 0
+
+
+#: What each mode times: the engine's side and the lean engine's, each given the batch's
+#: matches (or, verifying, their logs).
+MODES: dict[str, tuple[Callable[..., int], Callable[..., int]]] = {
+    "play": (play_engine, play_lean),
+    "log": (log_engine, log_lean),
+    "log-plain": (log_engine, log_lean_plain),
+    "verify": (verify_engine_logs, verify_lean_logs),
+}
+
+
+def measure(mode: str, matches: int, rounds: int) -> tuple[float, float, float, float]:
+    """``rounds`` pairs of batches of ``mode``, the two sides in alternation: the median
+    hands per CPU second of each, the median of the paired ratios engine/lean, and best
+    against best."""
+    engine_side, lean_side = MODES[mode]
+    ratios: list[float] = []
+    rates: dict[str, list[float]] = {"engine": [], "lean": []}
+    for r in range(rounds):
+        start = 1000 * (r + 1)
+        batch: Any = engine_logs(matches, start) if mode == "verify" else None
+        got = {}
+        for who, fn in (("engine", engine_side), ("lean", lean_side))[:: 1 if r % 2 else -1]:
+            t0 = time.process_time()
+            hands = fn(batch) if batch is not None else fn(matches, start)
+            got[who] = hands / (time.process_time() - t0)
+            rates[who].append(got[who])
+        ratios.append(got["engine"] / got["lean"])
+    return (statistics.median(rates["engine"]), statistics.median(rates["lean"]),
+            statistics.median(ratios), max(rates["engine"]) / max(rates["lean"]))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -279,32 +568,36 @@ def main(argv: list[str] | None = None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--matches", type=int, default=300, help="matches a batch")
     ap.add_argument("--rounds", type=int, default=9, help="pairs of batches")
+    ap.add_argument("--modes", default="play",
+                    help="comma-separated, of play (random playouts), log (the same, each "
+                         "match's log written; log-plain: the lean engine's lines by "
+                         "json.dumps) and verify (those logs verified in-process)")
     ap.add_argument("--check", type=int, default=0, help="compare N matches move by move")
     ap.add_argument("--only", choices=("lean", "engine"), help="play one side only (profiling)")
     args = ap.parse_args(argv)
+    modes = args.modes.split(",")
+    unknown = [m for m in modes if m not in MODES]
+    if unknown:
+        ap.error(f"unknown mode {unknown[0]!r}: expected one of {', '.join(MODES)}")
     if args.check:
         return check(args.check)
     if args.only:
         hands = (play_lean if args.only == "lean" else play_engine)(args.matches)
         print(hands)
         return 0
-    play_lean(20)
-    play_engine(20)
-    ratios: list[float] = []
-    rates: dict[str, list[float]] = {"engine": [], "lean": []}
-    for r in range(args.rounds):
-        got = {}
-        for who, fn in (("engine", play_engine), ("lean", play_lean))[:: 1 if r % 2 else -1]:
-            t0 = time.process_time()
-            hands = fn(args.matches, 1000 * (r + 1))
-            got[who] = hands / (time.process_time() - t0)
-            rates[who].append(got[who])
-        ratios.append(got["engine"] / got["lean"])
-    med = {k: statistics.median(v) for k, v in rates.items()}
-    print(f"hands per CPU second, median of {args.rounds}: engine {med['engine']:,.0f}, "
-          f"lean {med['lean']:,.0f}")
-    print(f"engine / lean: {statistics.median(ratios):.2f}x median "
-          f"[{max(rates['engine']) / max(rates['lean']):.2f}x best against best]")
+    for mode in modes:  # a warm-up: imports, the variant loaded, the memos filled
+        engine_side, lean_side = MODES[mode]
+        if mode == "verify":
+            logs = engine_logs(20)
+            engine_side(logs), lean_side(logs)
+        else:
+            engine_side(20), lean_side(20)
+    print(f"{BUILD} build; hands per CPU second, median of {args.rounds} pairs of "
+          f"{args.matches} matches")
+    for mode in modes:
+        engine, lean, ratio, best = measure(mode, args.matches, args.rounds)
+        print(f"{mode:7} engine {engine:9,.0f}  lean {lean:9,.0f}  engine / lean: "
+              f"{ratio:.2f}x median [{best:.2f}x best against best]")
     return 0
 
 

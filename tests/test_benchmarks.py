@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from benchmarks import run
 
 
@@ -84,10 +86,36 @@ def test_the_lean_engine_plays_the_engine_s_paulista_games_move_by_move(capsys: 
     from benchmarks import lean
 
     assert lean.check(60) == 0
-    assert "60 matches: the same games" in capsys.readouterr().out
+    assert "60 matches: the same games, move by move, and the same logs" in capsys.readouterr().out
     assert lean.play_lean(5) == lean.play_engine(5) > 5
-    assert lean.main(["--rounds", "1", "--matches", "2"]) == 0
-    assert "engine / lean:" in capsys.readouterr().out
+    assert lean.log_lean(5) == lean.log_lean_plain(5) == lean.log_engine(5) == lean.play_lean(5)
+    logs = lean.engine_logs(5)
+    assert lean.verify_lean_logs(logs) == lean.verify_engine_logs(logs) == lean.play_lean(5)
+    modes = "play,log,log-plain,verify"
+    assert lean.main(["--rounds", "1", "--matches", "2", "--modes", modes]) == 0
+    out = capsys.readouterr().out
+    assert [line.split()[0] for line in out.splitlines()[1:]] == ["play", "log", "log-plain",
+                                                                 "verify"]
+    assert all("engine / lean:" in line for line in out.splitlines()[1:])
+
+
+def test_the_lean_verifier_refuses_what_is_wrong() -> None:
+    """The lean engine's verifier does the verifier's work: a log whose move is illegal, whose
+    checkpoint is wrong or which ends early is refused, saying on which line."""
+    from benchmarks import lean
+
+    sha = lean.variant_sha256()
+    data = lean.engine_logs(1, 7)[0]
+    lines = data.decode().splitlines(keepends=True)
+    assert lean.verify_lean(data, sha) > 0
+    assert lean.verify_lean("".join(ln for ln in lines if '"round"' not in ln).encode(), sha) > 0
+    hand = next(i for i, ln in enumerate(lines) if '"event": "hand"' in ln)
+    wrong = [*lines[:hand], lines[hand].replace('"points": ', '"points": 1'), *lines[hand + 1:]]
+    move = next(i for i, ln in enumerate(lines) if '"play"' in ln)
+    other = [*lines[:move], lines[move].replace('"seat": ', '"seat": 1'), *lines[move + 1:]]
+    for bad, where in ((wrong, hand + 1), (other, move + 1), (lines[:hand], len(lines[:hand]))):
+        with pytest.raises(lean.LogError, match=f"^line {where}:"):
+            lean.verify_lean("".join(bad).encode(), sha)
 
 
 def test_the_lean_check_tells_the_first_difference(capsys: Any,

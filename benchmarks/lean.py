@@ -21,8 +21,10 @@ engine's logs of those matches, written beforehand, verified in-process by each)
 What it prints, the two in alternation in one process (``time.process_time``, a batch of
 ``--matches`` matches each, ``--rounds`` pairs): hands per CPU second of each and the ratio
 engine/lean, median and best, as issue 45 states its targets (random playouts at least 1.0x
-the lean engine, pure; the log and verification at least 1.2x). Instruction counts: ``python -m benchmarks.icount`` counts the engine;
-``valgrind --tool=callgrind python -m benchmarks.lean --only lean`` counts this.
+the lean engine, pure; the log and verification at least 1.2x). Instruction counts:
+``python -m benchmarks.icount`` counts the engine; ``valgrind --tool=callgrind python -m
+benchmarks.lean --only lean`` counts this. An older engine is measured by running this file
+with its checkout first on ``PYTHONPATH`` (the lean engine is the same code on both sides).
 """
 
 from __future__ import annotations
@@ -36,10 +38,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from engine import BUILD, Match
+from engine import Match
 from engine.logformat import Recorder
 from engine.replay import verify_bytes
 from engine.shuffle import SplitMix64
+
+try:
+    from engine import BUILD
+except ImportError:  # an engine from before it said which build it is (25f4e5b): pure
+    BUILD = "pure"
 
 #: A move: (kind, seat) for an answer, ("raise", seat, value), ("play", seat, card, covered).
 Move = tuple[Any, ...]

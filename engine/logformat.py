@@ -253,9 +253,11 @@ class Recorder:
     def apply(self, action: Action) -> list[Checkpoint]:
         """Apply a move to the match and log it with its checkpoints (and the next deal)."""
         checkpoints = self.match.apply(action)
-        line = move_line(action)
-        for cp in checkpoints:
-            line += checkpoint_line(cp)
+        kept = _MOVE_LINES.get(id(action))  # move_line's memo, read here: a call less a move
+        line = kept[1] if kept is not None and kept[0] is action else move_line(action)
+        if checkpoints:
+            for cp in checkpoints:
+                line += checkpoint_line(cp)
         out = self.out
         out.write(line)  # the move and its checkpoints at once
         hand = self.match.hand_number  # _after_move, written out: a call less a move

@@ -234,6 +234,8 @@ class Recorder:
                  seed_commitment: str | None = None) -> None:
         self.match = match
         self.out = out
+        # a StringIO's flush does nothing but check that it is open (its write did already)
+        self._flush = None if type(out) is io.StringIO else out.flush
         self.deals = deals or match.rng is None
         self._hand = match.hand_number
         if position is None:  # a log resumed (no header) goes on as it was written
@@ -265,7 +267,9 @@ class Recorder:
             self._hand = hand
             if self.deals:
                 self._write_deal()
-        out.flush()
+        flush = self._flush
+        if flush is not None:
+            flush()
         return checkpoints
 
     def deal(self, deal: Deal) -> None:

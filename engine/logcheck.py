@@ -95,13 +95,14 @@ def _TRUE(_x: Any) -> bool:
 
 _TYPES: dict[str, Check] = {
     "integer": lambda x: isinstance(x, int) and not isinstance(x, bool),
-    "number": lambda x: isinstance(x, int | float) and not isinstance(x, bool),
+    "number": lambda x: isinstance(x, (int, float)) and not isinstance(x, bool),
     "string": lambda x: isinstance(x, str),
     "boolean": lambda x: isinstance(x, bool),
     "object": lambda x: isinstance(x, dict),
     "array": lambda x: isinstance(x, list),
     "null": lambda x: x is None,
 }
+_number = _TYPES["number"]
 
 
 def _keyword(key: str, value: Any, schema: dict[str, Any], defs: dict[str, Any]) -> Check:
@@ -112,16 +113,23 @@ def _keyword(key: str, value: Any, schema: dict[str, Any], defs: dict[str, Any])
     if key == "type":
         names = value if isinstance(value, list) else [value]
         tests = [_TYPES[n] for n in names]
+        if len(tests) == 1:  # the usual case: the test itself (a generator costs more)
+            return tests[0]
         return lambda x: any(t(x) for t in tests)
     if key == "const":  # as jsonschema: 1.0 equals 1, but true does not
         return lambda x: x == value and isinstance(x, bool) == isinstance(value, bool)
     if key == "enum":
-        return lambda x: any(x == v and isinstance(x, bool) == isinstance(v, bool)
-                             for v in value)
+        def enum(x: Any) -> bool:  # a plain loop: any() of a generator costs more
+            for v in value:  # noqa: SIM110
+                if x == v and isinstance(x, bool) == isinstance(v, bool):
+                    return True
+            return False
+
+        return enum
     if key == "minimum":
-        return lambda x: not _TYPES["number"](x) or x >= value
+        return lambda x: not _number(x) or x >= value
     if key == "maximum":
-        return lambda x: not _TYPES["number"](x) or x <= value
+        return lambda x: not _number(x) or x <= value
     if key == "minLength":
         return lambda x: not isinstance(x, str) or len(x) >= value
     if key == "pattern":
@@ -133,10 +141,17 @@ def _keyword(key: str, value: Any, schema: dict[str, Any], defs: dict[str, Any])
         return lambda x: not isinstance(x, list) or len(x) <= value
     if key == "items":
         item = _compile(value, defs)
-        return lambda x: not isinstance(x, list) or all(item(v) for v in x)
+        return lambda x: not isinstance(x, list) or all(map(item, x))
     if key == "anyOf":
         options = [_compile(option, defs) for option in value]
-        return lambda x: any(option(x) for option in options)
+
+        def any_of(x: Any) -> bool:  # a plain loop: any() of a generator costs more
+            for option in options:  # noqa: SIM110
+                if option(x):
+                    return True
+            return False
+
+        return any_of
     if key == "required":
         return lambda x: not isinstance(x, dict) or all(k in x for k in value)
     if key == "properties":

@@ -65,7 +65,25 @@ def header_variant(variant: str | os.PathLike[str], log_dir: str | os.PathLike[s
 
 #: ``json.dumps(event, ensure_ascii=False)``'s encoder, made once: ``json.dumps`` builds a new
 #: ``JSONEncoder`` for every call that passes an option (it shares one only with none).
-_encode = json.JSONEncoder(ensure_ascii=False).encode
+_standard_encode = json.JSONEncoder(ensure_ascii=False).encode
+#: The C encoder that ``JSONEncoder.encode`` makes anew for every call (with the same options;
+#: ``json.encoder.c_make_encoder``, ``None`` where the C accelerator is missing), made once,
+#: without the markers of circular references: a value it cannot encode goes to
+#: :data:`_standard_encode`, which raises its own error.
+_c_make_encoder: Any = getattr(json.encoder, "c_make_encoder", None)
+_c_encode: Any = None if _c_make_encoder is None else _c_make_encoder(
+    None, json.JSONEncoder().default, json.encoder.encode_basestring, None, ": ", ", ", False,
+    False, True)
+
+
+def _encode(value: Any) -> str:
+    """``json.dumps(value, ensure_ascii=False)``, the same text."""
+    if _c_encode is not None:
+        try:
+            return "".join(_c_encode(value, 0))
+        except Exception:  # noqa: S110 - the standard encoder's own error, raised below
+            pass
+    return _standard_encode(value)
 
 
 def dumps_event(event: Mapping[str, Any]) -> str:
@@ -234,6 +252,8 @@ class Recorder:
                  seed_commitment: str | None = None) -> None:
         self.match = match
         self.out = out
+        # a StringIO's flush does nothing but check that it is open (its write did already)
+        self._flush = None if type(out) is io.StringIO else out.flush
         self.deals = deals or match.rng is None
         self._hand = match.hand_number
         if position is None:  # a log resumed (no header) goes on as it was written
@@ -253,9 +273,11 @@ class Recorder:
     def apply(self, action: Action) -> list[Checkpoint]:
         """Apply a move to the match and log it with its checkpoints (and the next deal)."""
         checkpoints = self.match.apply(action)
-        line = move_line(action)
-        for cp in checkpoints:
-            line += checkpoint_line(cp)
+        kept = _MOVE_LINES.get(id(action))  # move_line's memo, read here: a call less a move
+        line = kept[1] if kept is not None and kept[0] is action else move_line(action)
+        if checkpoints:
+            for cp in checkpoints:
+                line += checkpoint_line(cp)
         out = self.out
         out.write(line)  # the move and its checkpoints at once
         hand = self.match.hand_number  # _after_move, written out: a call less a move
@@ -263,7 +285,9 @@ class Recorder:
             self._hand = hand
             if self.deals:
                 self._write_deal()
-        out.flush()
+        flush = self._flush
+        if flush is not None:
+            flush()
         return checkpoints
 
     def deal(self, deal: Deal) -> None:

@@ -34,6 +34,7 @@ from engine.replay.fast import PLANS, plan_of
 from engine.replay.sealed import Sealed, seeded_deal_mismatch
 from engine.replay.sealed import header_problem as sealed_problem
 from engine.rules import Rules
+from engine.state import DEAL
 from engine.variant import is_shipped_name, load
 
 
@@ -220,7 +221,24 @@ for an answer; legal: play 1 2h, play 1 7h, play 1 Jh, raise 1 3
                 self._stop("after_end", f"{event} after the match ended (at line "
                         f"{self._end_line})", line)
                 continue
-            self._move_at(line, action, None)
+            if m.state == DEAL or not self._announced or self.sealed is not None:
+                self._move_at(line, action, None)  # the rare cases: no deal, a hand's first
+                continue
+            # _move_at(line, action, None) written out for the usual move: a call less a move
+            why: str | None = None
+            try:
+                cps = m.apply(action)
+            except IllegalMoveError as exc:
+                why, code = exc.message, exc.code
+            if why is not None:  # reported outside the except: a raised problem has no context
+                self._stop("illegal", f"illegal move [{code}]: {why}", line, code)
+                continue
+            self._hand_events += 1
+            self._cps = cps
+            self._cp_next = 0
+            self._move_line = line
+            if m.is_over:
+                self._end_line = line
         if line == 0:
             self._item(empty_log(file))
         self._finish()

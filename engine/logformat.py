@@ -65,25 +65,7 @@ def header_variant(variant: str | os.PathLike[str], log_dir: str | os.PathLike[s
 
 #: ``json.dumps(event, ensure_ascii=False)``'s encoder, made once: ``json.dumps`` builds a new
 #: ``JSONEncoder`` for every call that passes an option (it shares one only with none).
-_standard_encode = json.JSONEncoder(ensure_ascii=False).encode
-#: The C encoder that ``JSONEncoder.encode`` makes anew for every call (with the same options;
-#: ``json.encoder.c_make_encoder``, ``None`` where the C accelerator is missing), made once,
-#: without the markers of circular references: a value it cannot encode goes to
-#: :data:`_standard_encode`, which raises its own error.
-_c_make_encoder: Any = getattr(json.encoder, "c_make_encoder", None)
-_c_encode: Any = None if _c_make_encoder is None else _c_make_encoder(
-    None, json.JSONEncoder().default, json.encoder.encode_basestring, None, ": ", ", ", False,
-    False, True)
-
-
-def _encode(value: Any) -> str:
-    """``json.dumps(value, ensure_ascii=False)``, the same text."""
-    if _c_encode is not None:
-        try:
-            return "".join(_c_encode(value, 0))
-        except Exception:  # noqa: S110 - the standard encoder's own error, raised below
-            pass
-    return _standard_encode(value)
+_encode = json.JSONEncoder(ensure_ascii=False).encode
 
 
 def dumps_event(event: Mapping[str, Any]) -> str:

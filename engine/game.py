@@ -479,10 +479,14 @@ class Match(MatchView):
 
     def deal_next(self) -> None:
         """The chance step: deal the next hand from the seed or the queue of recorded deals, if
-        there is one, as the machine's ``deal`` trigger; otherwise the match waits in
-        ``deal`` for :meth:`deal`."""
+        there is one, as the machine's ``deal`` trigger (a seeded hand by the deal kind's quick
+        move, where the variant has one); otherwise the match waits in ``deal`` for
+        :meth:`deal`."""
         move: tuple[list[list[Card]], Card | None]
         if self.rng is not None:
+            quick = self.move_table.quick.get(DEAL_KIND)  # the seeded deal whole (moves/deal.py)
+            if quick is not None and quick(self, None) is not None:  # type: ignore[arg-type]
+                return
             move = seeded_next(self, self.rng)
         elif self._deals is not None:
             nxt = next(self._deals, None)

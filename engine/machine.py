@@ -541,7 +541,7 @@ class MoveTable(Moves):
         self.start_score = tuple(rules.match.start(1, rules.teams))
         self.enters = {name: tuple(EFFECTS[ref] for ref in phase.enter)
                        for name, phase in PHASES.items() if phase.enter}
-        self.quick = quick_moves(rules, self.tables, machine_spec(rules)[1])  # moves/quick.py
+        self.quick = quick_moves(rules, self.tables, *machine_spec(rules))  # moves/quick.py
 
 
 @cache

@@ -14,7 +14,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Callable, Sequence
 from operator import itemgetter
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
 from mypy_extensions import i64
 
@@ -176,6 +176,8 @@ def _below(c: int, below: int) -> tuple[int, int]:
     return got
 
 
+#: A hand dealt: the cards by seat, and the vira (``None``: the variant has none).
+Dealt = tuple[list[list[Card]], Card | None]
 #: What :func:`shuffle` shuffles: cards, or anything else in a sequence (card names).
 T = TypeVar("T")
 
@@ -338,12 +340,17 @@ def _in_machine_words(cards: list[T], state: int, needed: int) -> bool:
 
 def deal(
     deck: Sequence[Card], rng: SplitMix64, players: int, cards_each: int, dealer: int, vira: bool
-) -> tuple[list[list[Card]], Card | None]:
+) -> Dealt:
     """Shuffle and deal one hand: consecutive slices from the mão (dealer + 1) round to the
     dealer, then the vira (the next card) where the variant has one.
 
     Returns the hands indexed by seat, and the vira or ``None``.
     """
+    if not _COMPILED:  # interpreted: the whole deal in one function (:func:`fused_deal`)
+        got = (_FUSED.get((len(deck), players, cards_each, dealer, vira))
+               or fused_deal(len(deck), players, cards_each, dealer, vira))(deck, rng)
+        if got is not None:
+            return got
     dealt = players * cards_each
     cards = _shuffled(deck, rng, dealt + 1 if vira else dealt)
     cut = _CUTS.get((players, cards_each, dealer)) or _cut(players, cards_each, dealer)
@@ -372,3 +379,72 @@ def _cut(players: int, each: int, dealer: int) -> Callable[[list[Card]], list[li
 
     _CUTS[players, each, dealer] = cut
     return cut
+
+
+#: By (deck size, players, cards each, dealer, vira): :func:`fused_deal`'s functions.
+_FUSED: dict[tuple[int, int, int, int, bool],
+             Callable[[Sequence[Card], SplitMix64], Dealt | None]] = {}
+
+
+def fused_deal(size: int, players: int, each: int, dealer: int,
+               vira: bool) -> Callable[[Sequence[Card], SplitMix64], Dealt | None]:
+    """:func:`deal` of a deck of ``size`` cards for ``dealer`` as one function
+    ``dealt(deck, rng)``, written out as Python source once per table and dealer (interpreted
+    only: compiled, :func:`_in_machine_words` is faster): the state read, the draws
+    (:func:`_lanes`' big-integer operations, the check that none can be rejected), the
+    straight-line Fisher-Yates steps of :func:`_straight_steps`, the generator's state
+    set and the hands cut by seat as :func:`_cut` cuts them, without the five calls between
+    them. It returns ``None``, the generator untouched, where a draw might be rejected (at
+    most 63 in 2^64 a draw) or the deck is too large for one lane batch: :func:`deal` then
+    deals the general way.
+
+    >>> rng, twin = SplitMix64(5), SplitMix64(5)
+    >>> hands, vira = fused_deal(40, 4, 3, 1, True)(list(range(40)), rng)
+    >>> cards = _shuffled(list(range(40)), twin, 13)
+    >>> (hands, vira) == (_cut(4, 3, 1)(cards), cards[12]), rng.state == twin.state
+    (True, True)
+    """
+    key = (size, players, each, dealer, vira)
+    dealt = players * each
+    needed = dealt + 1 if vira else dealt
+    count = size - 1
+    if _COMPILED or not 0 < count <= _LANES or size > _NLIMITS or needed > size:
+        _FUSED[key] = _never
+        return _never
+    ones, steps, mask, unpack = _LANE_CONSTANTS.get(count) or _lane_constants(count)
+    gap, top = _BELOW.get((count, _SAFE)) or _below(count, _SAFE)
+    names = [f"z{k}" for k in range(count)]
+    body = ["    state = (rng._origin + rng._pos * GAMMA) & MASK64",
+            "    z = (state * ONES + STEPS) & LANES",
+            "    z = (((z ^ (z >> 30)) & LANES) * M1) & LANES",
+            "    z = (((z ^ (z >> 27)) & LANES) * M2) & LANES",
+            "    z = (z ^ (z >> 31)) & LANES",
+            "    if (z + GAP) & TOP:",  # a draw at or above _SAFE: it might be rejected
+            "        return None",
+            f"    {', '.join(names)}, = UNPACK(z.to_bytes({16 * count}, 'little'))",
+            "    cards = list(deck)"]
+    for k, i in enumerate(range(size - 1, 0, -1)):
+        if i >= needed:  # the card at i is not dealt: only the one moved down matters
+            body.append(f"    cards[z{k} % {i + 1}] = cards[{i}]")
+        else:
+            body.append(f"    j = z{k} % {i + 1}; cards[{i}], cards[j] = cards[j], cards[{i}]")
+    hands = [f"cards[{at}:{at + each}]" for at in
+             (((s - dealer - 1) % players) * each for s in range(players))]
+    body += [f"    rng._origin = (state + {count * _GAMMA}) & MASK64",  # rng.state's setter
+             "    rng._buf = ()",
+             "    rng._pos = 0",
+             f"    return [{', '.join(hands)}], {f'cards[{dealt}]' if vira else 'None'}"]
+    source = "def dealt(deck, rng):\n" + "\n".join(body) + "\n"
+    space: dict[str, Any] = {"GAMMA": _GAMMA, "MASK64": MASK64, "ONES": ones, "STEPS": steps,
+                             "LANES": mask, "M1": _M1, "M2": _M2, "GAP": gap, "TOP": top,
+                             "UNPACK": unpack}
+    exec(compile(source, f"<engine.shuffle deal {size} {players} {each} {dealer} {vira}>",
+                 "exec"), space)
+    _FUSED[key] = made = space["dealt"]
+    return made  # type: ignore[no-any-return]
+
+
+def _never(deck: Sequence[Card], rng: SplitMix64) -> Dealt | None:
+    """:func:`fused_deal` where there is none (compiled, or a deck too large): never dealt."""
+    return None
+

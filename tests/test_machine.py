@@ -410,13 +410,14 @@ def test_lean_event_plans_call_as_the_library_does_and_see_later_changes() -> No
     assert lean[:6] == ["cond:m1", "cond:m1", "cond:m1", "before:m1", "exit-a:m1", "enter-b:m1"]
 
 
-def test_a_plan_asks_the_kind_s_judge_once_before_its_steps() -> None:
+def test_a_plan_asks_the_kind_s_judge_once_before_its_steps(monkeypatch: Any) -> None:
     """Every transition of ``play`` from ``play`` asks ``legal_play`` first: the plan calls the
     play kind's judge itself, once, and its steps ask only what comes after (``ends_hand``,
     ``ends_match``); a condition that is no kind's check stays in its steps."""
     from engine.moves import KINDS
 
     m = Match.new("paulista", seed=7)
+    monkeypatch.setattr(m.move_table, "quick", {})  # the card through the machine: its plan
     m.apply(m.legal_actions()[0])
     judge, steps = m.machine.events["play"].plans["play"]
     own = KINDS["play"].judge  # compiled, the variant's judge made over its table in its place

@@ -1,6 +1,6 @@
 """Quick moves (engine/moves/quick.py): a kind's commonest move made whole by one function
 must do exactly what the variant's machine does with it, and refuse nothing itself: a card
-that ends nothing, a raise and a raise back, an accept."""
+(the hand's last too), a raise and a raise back, an accept, a fold, and the seeded deal."""
 
 from __future__ import annotations
 
@@ -42,8 +42,8 @@ def _game(variant: str, seed: int) -> list[Any]:
 
 
 def _tried(m: Match) -> list[Action]:
-    """Cards (some of the deck, face up and covered), raises to every value and accepts, by
-    every seat: the moves the quick ones make, legal or not."""
+    """Cards (some of the deck, face up and covered), raises to every value, accepts and
+    folds, by every seat: the moves the quick ones make, legal or not."""
     values = sorted({m.rules.initial_value, *(step.value for step in m.rules.ladder)})
     out = []
     for seat in range(m.players):
@@ -51,7 +51,7 @@ def _tried(m: Match) -> list[Action]:
                 for covered in (False, True)]
         out += [Action("raise", seat, None, False, v) for v in values]
         if m.rules.ladder:
-            out.append(Action("accept", seat))
+            out += [Action("accept", seat), Action("fold", seat)]
     return out
 
 
@@ -65,21 +65,31 @@ def test_quick_moves_play_exactly_as_the_machine(variant: str, monkeypatch: Any)
 
 
 def test_a_card_is_quick_where_the_machine_has_the_kind_s_own_transitions() -> None:
-    assert set(Match.new("paulista", seed=0).move_table.quick) == {"play", "raise", "accept"}
+    assert set(Match.new("paulista", seed=0).move_table.quick) == {
+        "play", "raise", "accept", "fold", "deal"}
     # Mineiro's raises name a card (M4): the raise is the machine's
-    assert set(Match.new("mineiro", seed=0).move_table.quick) == {"play", "accept"}
-    # Gauderio's flor sends a card or a raise after which a flor is due to its sing state (G35)
-    assert set(Match.new("gauderio", seed=0).move_table.quick) == {"accept"}
+    assert set(Match.new("mineiro", seed=0).move_table.quick) == {
+        "play", "accept", "fold", "deal"}
+    # Gauderio's flor sends a card or a raise after which a flor is due to its sing state
+    # (G35), and a deal that gives one (G36)
+    assert set(Match.new("gauderio", seed=0).move_table.quick) == {"accept", "fold"}
     # a play constraint may refuse a card: the machine judges every card
     house = REPO / "variants" / "house"
     assert "play" not in Match.new(str(house / "leader-face-up.yaml"), seed=0).move_table.quick
-    # the next seat answers a raise (C9 house): raises and accepts are the machine's
+    # the next seat answers a raise (C9 house): raises, accepts and folds are the machine's
     assert set(Match.new(str(house / "next-seat-answers.yaml"), seed=0).move_table.quick) == {
-        "play"}
+        "play", "deal"}
+    # both partners refuse (betting.refusal: whole_team): a fold may not end the hand
+    assert "fold" not in Match.new(str(house / "both-refuse.yaml"), seed=0).move_table.quick
+    # a pack made from the last hand, a vira from the pack's bottom, cards dealt one at a
+    # time, a cut before the deal: the deal is the machine's
+    for name in ("pack-made-from-last-hand", "vira-last-card", "dealt-one-at-a-time", "cut"):
+        assert "deal" not in Match.new(str(house / f"{name}.yaml"), seed=0).move_table.quick
 
 
-def test_a_quick_card_ends_no_hand_and_the_hand_s_last_goes_through_the_machine() -> None:
+def test_a_quick_card_plays_a_whole_hand_and_its_last_deals_the_next() -> None:
     m = Match.new("paulista", seed=3)
+    twin = m.clone()
     quick = m.move_table.quick["play"]
     seats = []
     while len(m.round.cards) < m.players - 1:
@@ -92,13 +102,32 @@ def test_a_quick_card_ends_no_hand_and_the_hand_s_last_goes_through_the_machine(
     last = next(x for x in m.legal_actions() if x.kind == "play")
     assert quick(m, last) == [{"event": "round", "winner": m.hand.results[0]}]
     assert m.round.number == 1 and m.round.cards == [] and m.round.turn == m.round.leader
-    while m.hand_number == 1:  # a later round's last card: nothing changed, the machine's
+    played = []
+    while m.hand_number == 1:  # a later round's last card may end the hand: made whole too
         a = next(x for x in m.legal_actions() if x.kind == "play")
-        before = m.position()
-        last = len(m.round.cards) == m.players - 1
+        played.append(a)
         made = quick(m, a)
-        assert (made is None) == last
-        if made is None:
-            assert m.position() == before
-            assert m.apply(a)[0]["event"] == "round"
-    assert m.hand.results == []
+        assert made is not None
+    assert [cp["event"] for cp in made] == ["round", "hand"]
+    assert m.state == "play" and m.hand.results == [] and len(m.hand.hands[0]) == 3
+    # the machine's way: the same checkpoints, the same next hand dealt from the seed
+    assert m.last_hand is not None
+    moves = m.last_hand[1]
+    table = twin.move_table
+    saved = table.quick
+    table.quick = {}
+    try:
+        got = [twin.apply(Action("play", seat, card, covered)) for _, seat, card, covered
+               in moves]
+    finally:
+        table.quick = saved
+    assert got[-1] == made and twin.position() == m.position()
+
+
+def test_the_quick_deal_deals_only_a_seeded_match_waiting_for_its_deal() -> None:
+    m = Match.new("paulista", seed=5)
+    deal = m.move_table.quick["deal"]
+    before = m.position()
+    assert deal(m, None) is None and m.position() == before  # in play: no deal awaited
+    unseeded = Match.new("paulista")  # waits for a recorded deal
+    assert unseeded.state == "deal" and deal(unseeded, None) is None

@@ -296,8 +296,8 @@ class MoveKind:
     listing: Callable[[Rules, Any], Lister] | None = None
     #: ``judging(rules, table)``: its judge made with its table, for the compiled machine
     judging: Callable[[Rules, Any], Judge] | None = None
-    #: ``quick(rules, table)``: its commonest move made whole, or None (engine.moves.quick)
-    quick: Callable[[Rules, Any], Quick | None] | None = None
+    #: ``quick(rules, table, enters)``: its commonest move whole, or None (engine.moves.quick)
+    quick: Callable[[Rules, Any, dict[str, Any]], Quick | None] | None = None
     enabled: Callable[[Rules], bool] = lambda rules: True
     #: Why a move of the kind is refused in a state with no trigger for it, by
     #: :class:`~engine.state.Phase` (``None``: any other).

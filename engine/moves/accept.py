@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 from engine.actions import Action
 from engine.i18n import _, mark, person
 from engine.moves import (
-    PHASES,
     Lister,
     MoveKind,
     Waiting,
@@ -70,12 +69,12 @@ def _told(a: Action, w: Words) -> str:
         f": {worth}" if worth else "")
 
 
-def _quicking(rules: Rules, table: None) -> Quick | None:
+def _quicking(rules: Rules, table: None, enters: dict[str, Any]) -> Quick | None:
     """The accept kind's quick move (``MoveKind.quick``, :mod:`engine.moves.quick`): the
     pending raise accepted (``answer`` to ``play``) by a player of the challenged team where
     any of them answers and none has folded (C9 pinned), the play state running nothing on
     entering it; made whole as :func:`judge_answer` and :func:`_effect` would."""
-    if rules.answered_by != PINNED or PHASES[PLAY].enter:
+    if rules.answered_by != PINNED or enters.get(PLAY):
         return None
     team_of = rules.team_of
 

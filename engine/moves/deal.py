@@ -38,14 +38,15 @@ from engine.i18n import mark
 from engine.moves import MoveKind, VariantBlock, choice, register
 from engine.payload import LogEvent
 from engine.ruling import Ruling, condition, effect
-from engine.shuffle import SplitMix64, shuffle
+from engine.shuffle import SplitMix64, fused_deal, shuffle
 from engine.shuffle import deal as plain_deal
-from engine.state import NORMAL, Phase
+from engine.state import DEAL, DECIDE, NORMAL, PLAY, Phase
 
 if TYPE_CHECKING:
+    from engine.checkpoint import Checkpoint
     from engine.rules import Rules
     from engine.variant.messages import Err
-    from engine.view import LastHandRecord, MatchView
+    from engine.view import LastHandRecord, MatchView, Quick
 
 
 def special_for(rules: Rules, score: Sequence[int]) -> tuple[int, int | None]:
@@ -300,14 +301,70 @@ def _effect(deal: Deal | tuple[list[list[Card]], Card | None], ruling: Ruling) -
     m.hand_number += 1
     special, team = _special_now(m)
     if special != NORMAL:
-        entry = r.special_hands[special - 1]
-        hand.special = special
-        hand.rule = entry
-        hand.special_team = team
-        hand.value = entry.value
-        hand.blind = entry.blind
-        if entry.decision and entry.decider == "first_from_mao" and team is not None:
-            hand.decider = decider_seat(r, m.mao, team)
+        _special_hand(m, special, team)
+
+
+def _special_hand(m: MatchView, special: int, team: int | None) -> None:
+    """A special hand dealt (P5, P6, M5, M6): its entry's value, blindness and decider."""
+    r = m.rules
+    hand = m.hand
+    entry = r.special_hands[special - 1]
+    hand.special = special
+    hand.rule = entry
+    hand.special_team = team
+    hand.value = entry.value
+    hand.blind = entry.blind
+    if entry.decision and entry.decider == "first_from_mao" and team is not None:
+        hand.decider = decider_seat(r, m.mao, team)
+
+
+def _quicking(rules: Rules, table: Dealing, enters: dict[str, Any]) -> Quick | None:
+    """The deal kind's quick move (``MoveKind.quick``, :mod:`engine.moves.quick`): the next
+    hand of a seeded match dealt whole, as :meth:`~engine.game.Match.deal_next` and the
+    machine's ``deal`` transitions would deal it (:func:`seeded_next`; in the interpreted
+    build the deal written out as one function, :func:`engine.shuffle.fused_deal`), then
+    :func:`_effect`'s, and the state set to ``decide`` where the hand starts with a decision
+    (M5), else to ``play``. Its move is not read: ``None`` where the match has no seed or is
+    not in ``deal``. None where the pack is made from the last hand (``deal.pack: made``) or
+    is not dealt plainly (``deal.vira``, ``deal.packets``), or where a state a deal goes to
+    runs something on entering it."""
+    if not table.plain or table.made or enters.get(PLAY) or enters.get(DECIDE):
+        return None
+    deck, players, each, vira_on = table.deck, table.players, table.cards, table.vira
+    by_dealer = [fused_deal(len(deck), players, each, d, vira_on) for d in range(players)]
+    # each card's strength (rules.strengths) by vira, read once: a deal looks it up
+    strengths: dict[Card | None, tuple[int, ...]] = (
+        {v: rules.strengths(v) for v in deck} if vira_on else {None: rules.strengths(None)})
+    special_hands = rules.special_hands
+
+    def quick(m: MatchView, move: Any) -> list[Checkpoint] | None:
+        rng = m.rng
+        if rng is None or m.state != DEAL:
+            return None
+        dealer = m.dealer
+        got = by_dealer[dealer](deck, rng)
+        hands, vira = got if got is not None else plain_deal(deck, rng, players, each, dealer,
+                                                              vira_on)
+        hand = m.hand
+        hand.hands = hands
+        hand.dealt = tuple(map(tuple, hands))
+        hand.vira = vira
+        hand.strength = strengths[vira]
+        m.hand_number += 1
+        memo = m.move_table.special_at  # _special_now, written out
+        key = tuple(m.score)
+        said = memo.get(key)
+        if said is None:
+            said = memo[key] = special_for(rules, key)
+        special = said[0]
+        if special == NORMAL:
+            m.state = PLAY
+            return []
+        _special_hand(m, special, said[1])
+        m.state = DECIDE if special_hands[special - 1].decision else PLAY
+        return []
+
+    return quick
 
 
 @condition("needs_decision")
@@ -320,8 +377,12 @@ def _needs_decision(move: Any, ruling: Ruling) -> bool:
 
 @effect("deal_next")
 def _deal_next(move: Any, ruling: Ruling) -> None:
-    """On entering ``deal``: the chance step comes at once where the match has the cards."""
-    ruling.model.deal_next()
+    """On entering ``deal``: the chance step comes at once where the match has the cards (a
+    seeded match's by the kind's quick move, where the variant has it)."""
+    m = ruling.model
+    quick = m.move_table.quick.get(NAME)
+    if quick is None or quick(m, move) is None:
+        m.deal_next()
 
 
 def _transitions(rules: Rules) -> list[dict[str, Any]]:
@@ -350,6 +411,7 @@ _SCHEMA: dict[str, Any] = {
 
 KIND = register(MoveKind(
     name=NAME, order=-1, judge=_judge, effect=_effect, transitions=_transitions, table=Dealing,
+    quick=_quicking,
     not_now={None: "no deal is awaited now"},
     log=LogEvent(place=0,
                  about="Move: the cards of a new hand, the first event of its hand.",

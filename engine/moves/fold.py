@@ -24,16 +24,17 @@ from engine.moves import (
     register,
     said_told,
 )
-from engine.moves.answers import answer_lister, judge_answer, refuse
+from engine.moves.answers import PINNED, answer_lister, judge_answer, refuse
 from engine.moves.names import FOLD_KIND
 from engine.moves.outcome import conclude
 from engine.payload import LogEvent, Payload
 from engine.ruling import Ruling
-from engine.state import Phase
+from engine.state import ANSWER, DEAL, MATCH_OVER, Phase
 
 if TYPE_CHECKING:
+    from engine.checkpoint import Checkpoint
     from engine.rules import Rules
-    from engine.view import MatchView
+    from engine.view import MatchView, Quick
 
 
 def _judge(m: MatchView, a: Action, r: Ruling) -> str | None:
@@ -59,6 +60,42 @@ def _effect(move: Action, r: Ruling) -> None:
         refuse(m, r)
     else:  # betting.refusal: whole_team, a partner has yet to answer
         m.hand.refused += (move.seat,)
+
+
+def _quicking(rules: Rules, table: None, enters: dict[str, Any]) -> Quick | None:
+    """The fold kind's quick move (``MoveKind.quick``, :mod:`engine.moves.quick`): the pending
+    raise refused by a player of the challenged team where any of them answers and one fold
+    refuses (C9 pinned), made whole as the machine's transitions would make it: ruled
+    (:func:`_judge`: the raising team wins the hand at its value before the raise) before
+    anything changes, applied (:func:`~engine.moves.answers.refuse`), the state set to
+    ``match_over`` where the match is won, else to ``deal``, and the effects of entering it run
+    (``enters``)."""
+    if rules.answered_by != PINNED or rules.refusal == "whole_team":
+        return None
+    team_of = rules.team_of
+    to_deal, to_end = enters.get(DEAL, ()), enters.get(MATCH_OVER, ())
+
+    def quick(m: MatchView, a: Action) -> list[Checkpoint] | None:
+        hand = m.hand
+        pending = hand.pending
+        if (m.state != ANSWER or hand.refused or pending is None
+                or team_of[a.seat] == team_of[pending[0]]):
+            return None
+        r = Ruling()
+        r.model = m
+        conclude(m, r, team_of[pending[0]], hand.value)
+        refuse(m, r)
+        if r.match is None:  # the machine's transitions: to deal, or to match_over
+            m.state = DEAL
+            for func in to_deal:
+                func(a, r)
+        else:
+            m.state = MATCH_OVER
+            for func in to_end:
+                func(a, r)
+        return r.checkpoints
+
+    return quick
 
 
 def _listing(rules: Rules, table: None) -> Lister:
@@ -92,7 +129,7 @@ def fold(seat: Any) -> Action:
 
 KIND = register(MoveKind(
     name="fold", tell=_tell, menu=_menu, order=3, judge=_judge, effect=_effect, listing=_listing,
-    transitions=_transitions,
+    transitions=_transitions, quick=_quicking,
     enabled=has_ladder, payload=Payload(factories=(fold,)),
     log=LogEvent(place=4,
                  about="Move: the challenged team refuses the pending raise."),

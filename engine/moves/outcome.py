@@ -21,6 +21,11 @@ def other_team(rules: Rules, team: int | None) -> int:
     return next(t for t in range(rules.teams) if t != team)
 
 
+#: ``tuple.__new__``: a ``NamedTuple`` made from its fields' tuple without its class's
+#: ``__new__`` (a Python function, a call more a hand).
+_new_result = tuple.__new__
+
+
 def conclude(m: MatchView, r: Ruling, winner: int | None, points: int,
              takes_game: bool = True) -> None:
     """Rule the end of the hand: ``winner`` scores ``points`` (C11, capped where the variant
@@ -50,7 +55,7 @@ def conclude(m: MatchView, r: Ruling, winner: int | None, points: int,
             game = winner
     else:
         points = 0
-    r.hand = HandResult(winner, points, score)
+    r.hand = _new_result(HandResult, (winner, points, score))  # HandResult(winner, ...)
     r.ends = True
     if game is not None:
         win_game(m, r, game, whole and rules.match_step)

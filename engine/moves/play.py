@@ -26,7 +26,7 @@ from engine.moves.scoring import end_hand
 from engine.payload import CardField, Flag, LogEvent, Payload
 from engine.rules import COVERED
 from engine.ruling import Ruling, round_result
-from engine.state import PLAY, Phase, Ruled, set_own
+from engine.state import DEAL, MATCH_OVER, PLAY, Phase, Ruled, set_own
 
 if TYPE_CHECKING:
     from engine.checkpoint import Checkpoint
@@ -132,21 +132,24 @@ def _judging(rules: Rules, table: Plays) -> Judge:
     return judge
 
 
-def _quicking(rules: Rules, table: Plays) -> Quick | None:
-    """The play kind's quick move (``MoveKind.quick``, :mod:`engine.moves.quick`): a card
-    that does not end the hand, face up or covered where covering is allowed, played by the
-    seat whose turn it is and who holds it, bound to no card (M4), made whole: what
-    :func:`_judge` checks of it and what :func:`_effect` does. A card that ends its round
-    where the hand cannot be decided yet (C7: fewer than half the rounds played) decides the
-    round (C5, C6, P7) and begins the next, with its ``round`` checkpoint; a round's last
-    card after that is the machine's (asking :func:`hand_result` here too, for the cards that
-    do not end the hand, costs more than it saves). None where a play constraint of the
-    ``play`` block may refuse a card or keeps the kind's state (``constrained``)."""
+def _quicking(rules: Rules, table: Plays, enters: dict[str, Any]) -> Quick | None:
+    """The play kind's quick move (``MoveKind.quick``, :mod:`engine.moves.quick`): a card,
+    face up or covered where covering is allowed, played by the seat whose turn it is and who
+    holds it, bound to no card (M4), made whole: what :func:`_judge` checks of it and what
+    :func:`_effect` does. A card that ends its round decides the round (C5, C6, P7) and begins
+    the next, with its ``round`` checkpoint; where it may decide the hand (C7: from half the
+    rounds played) and does, it ends the hand as the machine's transitions would: ruled
+    (:func:`~engine.moves.outcome.conclude`) before anything changes, applied
+    (:func:`~engine.moves.scoring.end_hand`), the state set to ``match_over`` where the match
+    is won, else to ``deal``, and the effects of entering it run (``enters``: the next
+    deal, or the match over). None where a play constraint of the ``play`` block may refuse a
+    card or keeps the kind's state (``constrained``)."""
     if table.constrained:
         return None
     players, covered_from = rules.players, table.covered_from
     # C7: the first round whose last card may decide the hand (_judge asks hand_result there)
     decides_from = (rules.cards_per_player - 1) // 2
+    to_deal, to_end = enters.get(DEAL, ()), enters.get(MATCH_OVER, ())
 
     def quick(m: MatchView, a: Action) -> list[Checkpoint] | None:
         rnd = m.round
@@ -168,18 +171,36 @@ def _quicking(rules: Rules, table: Plays) -> Quick | None:
             cards.append((seat, card, covered))
             rnd.turn = (seat + 1) % players
             return []
-        if number >= decides_from:  # C7: the card may end the hand
-            return None
         play = (seat, card, covered)
         winner, leader = round_outcome(m, (*cards, play), rnd.leader)
+        r = None
+        if number >= decides_from:  # C7: the card may end the hand (ruled before any change)
+            decided, hand_winner = hand_result(m, [*hand.results, winner])
+            if decided:
+                r = Ruling()
+                r.model = m
+                conclude(m, r, hand_winner, hand.value if hand_winner is not None else 0)
         held.remove(card)
         hand.played.append((number, seat, card, covered))
         cards.append(play)
         hand.results.append(winner)
-        rnd.number = number + 1
-        rnd.cards = []
-        rnd.leader = rnd.turn = leader
-        return [{"event": "round", "winner": winner}]
+        made: list[Checkpoint] = [{"event": "round", "winner": winner}]
+        if r is None:
+            rnd.number = number + 1
+            rnd.cards = []
+            rnd.leader = rnd.turn = leader
+            return made
+        r.checkpoints = made
+        end_hand(m, r)
+        if r.match is None:  # the machine's transitions: to deal, or to match_over
+            m.state = DEAL
+            for func in to_deal:
+                func(a, r)
+        else:
+            m.state = MATCH_OVER
+            for func in to_end:
+                func(a, r)
+        return made
 
     return quick
 

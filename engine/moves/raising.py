@@ -12,7 +12,6 @@ from engine.cards import Card, card_name
 from engine.errors import Why
 from engine.i18n import _, person
 from engine.moves import (
-    PHASES,
     Judge,
     Lister,
     MoveKind,
@@ -133,7 +132,7 @@ def _judging(rules: Rules, table: Raises) -> Judge:
     return judge
 
 
-def _quicking(rules: Rules, table: Raises) -> Quick | None:
+def _quicking(rules: Rules, table: Raises, enters: dict[str, Any]) -> Quick | None:
     """The raise kind's quick move (``MoveKind.quick``, :mod:`engine.moves.quick`) in a
     normal hand: a raise on one's own turn to the next step (``play`` to ``answer``), or a
     raise back (C9), made whole as :func:`_judge` and :func:`_effect` would; where raises are
@@ -141,7 +140,7 @@ def _quicking(rules: Rules, table: Raises) -> Quick | None:
     (``play.raiser_must_kill``), any player of the challenged team answers (C9 pinned) and
     the answer state runs nothing on entering it. None elsewhere."""
     if (not table.plain or table.limited or rules.raiser_must_kill
-            or rules.answered_by != PINNED or PHASES[ANSWER].enter):
+            or rules.answered_by != PINNED or enters.get(ANSWER)):
         return None
     next_value, team_of, back = table.next_value, rules.team_of, rules.raise_back
 

@@ -124,8 +124,10 @@ def bench_trigger_share(variant: str, matches: int) -> dict[str, float]:
     plan, and the chance steps, ``Match.chance`` (the deals: its plan runner is called
     directly where it is made, as ``Match.apply`` calls a move's); outermost calls only (a
     hand's last move deals the next hand inside it). A move whose plan is made runs it without
-    a trigger (``Match.apply``), and a quick move (``engine.moves.quick``) without the
-    machine, so this is now about the deals' share."""
+    a trigger (``Match.apply``), and a quick move or deal (``engine.moves.quick``) without the
+    machine: where the variant's moves and seeded deals are quick (Paulista, Mineiro) this is
+    near nothing; where a kind rewrites the others' transitions (Gaudério's flor: its cards
+    and raises) it is those moves' share."""
     from engine.machine import LeanEvent
 
     spent = {"trigger": 0.0, "count": 0, "depth": 0}

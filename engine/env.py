@@ -108,6 +108,7 @@ from engine.rules import Rules
 __all__ = ["TrucoEnv", "env", "raw_env"]
 
 _FLOAT32 = np.dtype(np.float32)
+_INT8 = np.dtype(np.int8)
 
 #: The Action slots that tell moves apart in the space: all but a raise's value (the space has
 #: one raise, to the next step), and a blind hand's position (P6).
@@ -163,7 +164,7 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
         self._index_of: dict[Action, int] = {}
         #: What each step reads (the vector's layout, the index by the move's ``id``), and
         #: does: compiled with the engine (engine.envcore).
-        self._layout = Layout(r, self._index)
+        self._layout = Layout(r, self._index, self.possible_agents, self.moves.names)
         self._size = self._layout.size
         #: The moves of the agent to act by action index (the real moves).
         self._real: dict[int, Action] = {}
@@ -220,13 +221,8 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
         assert m is not None
         if m.is_over:
             return
-        seat, self._real, order = self._layout.select(m)  # compiled (engine.envcore)
-        self.agent_selection = agent = self.possible_agents[seat]
-        infos = self.infos
-        for a in self.agents:
-            infos[a] = {}
-        names = self.moves.names
-        infos[agent] = {"legal": [names[i] for i in order]}
+        # compiled (engine.envcore): the agent, its moves, and every agent's infos
+        self.agent_selection, self._real = self._layout.select(m, self.infos, self.agents)
 
     def _index(self, v: Action) -> int:
         """The action index of a move as the seat is offered it."""
@@ -280,22 +276,22 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
             for a in self.agents:
                 self.rewards[a] += 1.0 if team_of[self.agent_seat[a]] == m.winner else -1.0
                 self.terminations[a] = True
-        else:
-            self._select()
+        else:  # _select's, inline
+            self.agent_selection, self._real = self._layout.select(m, self.infos, self.agents)
         if self._rewarded:  # adding zeros would change nothing
             self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
     def observe(self, agent: str) -> dict[str, Any]:
-        seat = self.agent_seat[agent]
         m = self.match
         assert m is not None
-        mask = np.zeros(self._actions, dtype=np.int8)
-        if not m.is_over and agent == self.agent_selection:
-            for i in self._real:  # a few ones: cheaper one by one than by a list of indices
-                mask[i] = 1
-        return {"observation": self._vector(seat), "action_mask": mask}
+        # the vector and the mask as bytes (compiled: engine.envcore), each read by numpy once
+        vector, mask = self._layout.observe(
+            m, self.agent_seat[agent],
+            self._real if agent == self.agent_selection and not m.is_over else None)
+        return {"observation": np.frombuffer(vector, dtype=_FLOAT32),
+                "action_mask": np.frombuffer(mask, dtype=_INT8)}
 
     def render(self) -> str | None:
         m = self.match
@@ -314,9 +310,7 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
     def _vector(self, seat: int) -> Any:
         """The observing seat's vector (the module docstring's blocks), read from the match:
         only what :meth:`Match.observation` gives the seat (its own cards, not in a blind hand;
-        the partners' cards a decision shows; the cards played face up; its own points).
-        Written by :meth:`engine.envcore.Layout.image` (compiled) as bytes, which numpy
-        reads in one call (an entry at a time, numpy costs more than the rest)."""
+        the partners' cards a decision shows; the cards played face up; its own points)."""
         assert self.match is not None
         return np.frombuffer(self._layout.image(self.match, seat), dtype=_FLOAT32)
 

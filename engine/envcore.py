@@ -36,9 +36,15 @@ class Layout:
     match, made once an environment; ``index(move)`` gives a move's action index as a seat
     is offered it (the environment's space)."""
 
-    def __init__(self, rules: Rules, index: Callable[[Action], int]) -> None:
+    def __init__(self, rules: Rules, index: Callable[[Action], int], agents: list[str],
+                 names: list[str]) -> None:
         self.rules = rules
         self.index = index
+        #: The agents by seat, and the moves' names by action index.
+        self.agents = agents
+        self.names = names
+        #: The mask of no move, as int8 bytes.
+        self.no_moves = bytes(len(names))
         r = rules
         self.players = n = r.players
         self.cpp = cpp = r.cards_per_player
@@ -69,9 +75,11 @@ class Layout:
         #: come from: (dealt hands, vira, blind, points by side bet).
         self.own: list[tuple[Any, Card | None, bool, list[float]] | None] = [None] * n
 
-    def select(self, m: Match) -> tuple[int, dict[int, Action], list[int]]:
-        """The seat to act (:func:`engine.bots.base.mover_moves`'s), its moves by action
-        index (the real ones, whatever the seat sees), and those indices in order."""
+    def select(self, m: Match, infos: dict[str, dict[str, Any]],
+               live: list[str]) -> tuple[str, dict[int, Action]]:
+        """The agent to act (the seat :func:`engine.bots.base.mover_moves` gives) and its
+        moves by action index (the real ones, whatever the seat sees); ``infos`` made new for
+        the ``live`` agents, the one to act's with its ``legal`` moves' names, in order."""
         waiting = PHASES.get(m.state)
         if waiting is None:
             raise ValueError(f"nobody moves while the match is in {m.state!r}")
@@ -102,7 +110,22 @@ class Layout:
                 got = (v, self.index(v))
                 by_id[id(v)] = got
             real[got[1]] = legal[k]
-        return seat, real, sorted(real)
+        for a in live:
+            infos[a] = {}
+        agent = self.agents[seat]
+        names = self.names
+        infos[agent] = {"legal": [names[i] for i in sorted(real)]}
+        return agent, real
+
+    def observe(self, m: Match, seat: int,
+                real: dict[int, Action] | None) -> tuple[bytearray, bytearray]:
+        """The observing seat's vector (:meth:`image`) and its mask, as int8 bytes: the
+        action indices of ``real`` (the agent to act's moves), else none."""
+        mask = bytearray(self.no_moves)
+        if real is not None:
+            for i in real:
+                mask[i] = 1
+        return self.image(m, seat), mask
 
     def image(self, m: Match, seat: int) -> bytearray:
         """The observing seat's vector as float32 bytes in this machine's order (what

@@ -52,8 +52,10 @@ class Layout:
         self.team_of: list[int] = list(r.team_of)
         self.target = r.target
         self.games_to_win = r.games_to_win
-        #: Each card's place in the deck, by its code.
-        self.card_index: dict[Card, int] = {c: i for i, c in enumerate(r.deck)}
+        #: Each card's place in the deck, by its code (a list: codes are small numbers).
+        self.card_index: list[int] = [-1] * (max(r.deck) + 1)
+        for i, c in enumerate(r.deck):
+            self.card_index[c] = i
         self.deck_size = d = len(r.deck)
         self.side_bets: list[Any] = list(r.side_bets)
         #: Each side bet's calls, in order.

@@ -306,15 +306,6 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
     def close(self) -> None:
         pass
 
-    # -- the observation vector -------------------------------------------------------------
-    def _vector(self, seat: int) -> Any:
-        """The observing seat's vector (the module docstring's blocks), read from the match:
-        only what :meth:`Match.observation` gives the seat (its own cards, not in a blind hand;
-        the partners' cards a decision shows; the cards played face up; its own points)."""
-        assert self.match is not None
-        return np.frombuffer(self._layout.image(self.match, seat), dtype=_FLOAT32)
-
-
 def raw_env(variant: Rules | str, **kwargs: Any) -> TrucoEnv:
     """The environment without PettingZoo's wrappers."""
     return TrucoEnv(variant, **kwargs)

@@ -69,6 +69,7 @@ MODULES = (
     "engine/bots/winchance.py",
     "engine/bots/heuristic.py",
     "engine/bots/search.py",
+    "engine/envcore.py",  # engine.env's work each step (env.py: numpy, PettingZoo's classes)
 )
 #: The one shared library the modules are compiled into (mypyc's group).
 GROUP = "engine._native"

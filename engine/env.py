@@ -98,25 +98,17 @@ except ImportError as exc:  # pragma: no cover - the optional extra is missing
                       "(pettingzoo and gymnasium)") from exc
 
 from engine.actions import Action
-from engine.bots.base import mover_moves, viewed_moves
-from engine.cards import Card
+from engine.envcore import Layout
 from engine.game import Match, resolve_rules
 from engine.logformat import Recorder
-from engine.moves import cards_held, hands_seen, load_kinds
-from engine.moves.bets import own_points
+from engine.moves import load_kinds
 from engine.payload import DERIVED, SLOTS
 from engine.rules import Rules
-from engine.state import Phase
 
 __all__ = ["TrucoEnv", "env", "raw_env"]
 
-#: The phases the vector's phase block names, and where: fixed, so that a variant's
-#: observation space stays the same when a kind adds a phase (its moves and what it shows, by
-#: the registry's hooks: the space's places, ``hands_seen``, ``cards_held``).
-_PHASE_AT: dict[str, int] = {Phase.PLAY: 0, Phase.ANSWER: 1, Phase.DECIDE: 2}
-#: How many moves :attr:`TrucoEnv._index_by_id` keeps before it starts again.
-_BY_ID = 4096
-
+_FLOAT32 = np.dtype(np.float32)
+_INT8 = np.dtype(np.int8)
 
 #: The Action slots that tell moves apart in the space: all but a raise's value (the space has
 #: one raise, to the next step), and a blind hand's position (P6).
@@ -170,21 +162,12 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
         self._actions = len(self.moves.keys)
         #: Each move's action index, by the move as the seat is offered it (made as met).
         self._index_of: dict[Action, int] = {}
-        #: The same by the move's ``id``, with the move (no hash of an Action a step: the
-        #: listed moves are the move table's, made once).
-        self._index_by_id: dict[int, tuple[Action, int]] = {}
-        #: Each card's place in the deck, by its code.
-        self._card_index = {c: i for i, c in enumerate(r.deck)}
-        self._deck_size = d = len(r.deck)
-        #: Each seat's own side bet points, as the vector gives them, with the deal they
-        #: come from: (dealt hands, vira, blind, points by side bet).
-        self._own_points: list[tuple[Any, Card | None, bool, list[float]] | None] = [None] * n
-        cpp = r.cards_per_player
-        teams = r.teams
-        self._size = (d * (5 + n) + n + 2 * teams + 1 + (1 + n) + teams + 3 + cpp + 3 * cpp
-                      + n + 2 * n + 2
-                      + sum(len(b.calls) + 1 + n + 2 + teams + 2 for b in r.side_bets))
-        self._top = max([r.initial_value, *(s.value for s in r.ladder)])
+        #: What each step reads (the vector's layout, the index by the move's ``id``), and
+        #: does: compiled with the engine (engine.envcore).
+        self._layout = Layout(r, self._index, self.possible_agents, self.moves.names)
+        self._size = self._layout.size
+        #: The moves of the agent to act by action index (the real moves).
+        self._real: dict[int, Action] = {}
         obs_space = spaces.Dict({
             "observation": spaces.Box(0.0, 1.0, (self._size,), dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (len(self.moves.keys),), dtype=np.int8),
@@ -238,26 +221,8 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
         assert m is not None
         if m.is_over:
             return
-        seat, legal = mover_moves(m)  # next_actor's seat, its moves listed once
-        self.agent_selection = self.possible_agents[seat]
-        # the moves as the seat sees them (engine.bots.seat_view's, without its observation):
-        # the same as the real ones but in a blind hand
-        view = viewed_moves(m, seat, legal) if m.hand.blind else legal
-        by_id = self._index_by_id
-        if len(by_id) > _BY_ID:  # a blind hand's views are new moves each time
-            by_id.clear()
-        real = {}
-        for v, move in zip(view, legal, strict=True):
-            got = by_id.get(id(v))  # the move kept with its index: its id stays its own
-            if got is None:
-                got = by_id[id(v)] = (v, self._index(v))
-            real[got[1]] = move
-        self._real = real
-        infos = self.infos
-        for a in self.agents:
-            infos[a] = {}
-        names = self.moves.names
-        infos[self.agent_selection] = {"legal": [names[i] for i in sorted(real)]}
+        # compiled (engine.envcore): the agent, its moves, and every agent's infos
+        self.agent_selection, self._real = self._layout.select(m, self.infos, self.agents)
 
     def _index(self, v: Action) -> int:
         """The action index of a move as the seat is offered it."""
@@ -311,22 +276,22 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
             for a in self.agents:
                 self.rewards[a] += 1.0 if team_of[self.agent_seat[a]] == m.winner else -1.0
                 self.terminations[a] = True
-        else:
-            self._select()
+        else:  # _select's, inline
+            self.agent_selection, self._real = self._layout.select(m, self.infos, self.agents)
         if self._rewarded:  # adding zeros would change nothing
             self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
     def observe(self, agent: str) -> dict[str, Any]:
-        seat = self.agent_seat[agent]
         m = self.match
         assert m is not None
-        mask = np.zeros(self._actions, dtype=np.int8)
-        if not m.is_over and agent == self.agent_selection:
-            for i in self._real:  # a few ones: cheaper one by one than by a list of indices
-                mask[i] = 1
-        return {"observation": self._vector(seat), "action_mask": mask}
+        # the vector and the mask as bytes (compiled: engine.envcore), each read by numpy once
+        vector, mask = self._layout.observe(
+            m, self.agent_seat[agent],
+            self._real if agent == self.agent_selection and not m.is_over else None)
+        return {"observation": np.frombuffer(vector, dtype=_FLOAT32),
+                "action_mask": np.frombuffer(mask, dtype=_INT8)}
 
     def render(self) -> str | None:
         m = self.match
@@ -340,164 +305,6 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
 
     def close(self) -> None:
         pass
-
-    # -- the observation vector -------------------------------------------------------------
-    def _vector(self, seat: int) -> Any:
-        """The observing seat's vector (the module docstring's blocks), read from the match:
-        only what :meth:`Match.observation` gives the seat (its own cards, not in a blind hand;
-        the partners' cards a decision shows; the cards played face up; its own points)."""
-        m = self.match
-        assert m is not None
-        r = self.rules
-        n = r.players
-        cpp = r.cards_per_player
-        teams = r.teams
-        team = r.team_of[seat]
-        h = m.hand
-        state = m.state
-        blind = h.blind
-        v = np.zeros(self._size, dtype=np.float32)
-        at = self._cards(v, seat)
-        rnd = m.round
-        now = rnd.number
-        rule = h.rule
-        score, games = m.score, m.games
-        for t in range(teams):  # zeros are there already
-            if score[t]:
-                v[at + (t - team) % teams] = min(score[t] / r.target, 1.0)
-            if games[t]:
-                v[at + teams + (t - team) % teams] = min(games[t] / r.games_to_win, 1.0)
-        at += 2 * teams
-        v[at] = min(h.value / self._top, 1.0)
-        at += 1
-        pending = h.pending
-        if pending is not None:
-            v[at] = 1.0
-            v[at + 1 + (pending[0] - seat) % n] = 1.0
-        at += 1 + n
-        if h.last_raise_team is not None:
-            v[at + (h.last_raise_team - team) % teams] = 1.0
-        at += teams
-        phase = _PHASE_AT.get(state)
-        if phase is not None:  # nothing at the match's end
-            v[at + phase] = 1.0
-        at += 3
-        v[at + min(now + 1, cpp) - 1] = 1.0
-        at += cpp
-        for i, w in enumerate(h.results[:cpp]):
-            v[at + 3 * i + (2 if w is None else 0 if w == team else 1)] = 1.0
-        at += 3 * cpp
-        if state == Phase.PLAY:
-            v[at + (rnd.turn - seat) % n] = 1.0
-        at += n
-        dealer = m.dealer
-        v[at + (dealer + 1 - seat) % n] = 1.0  # the mão: the dealer's next seat
-        v[at + n + (dealer - seat) % n] = 1.0
-        at += 2 * n
-        if blind:
-            v[at] = 1.0
-        if rule is not None:
-            v[at + 1] = 1.0
-        at += 2
-        if h.side is not None:
-            at = self._side_bets(v, seat, at)
-        assert at == self._size
-        return v
-
-    def _cards(self, v: Any, seat: int) -> int:
-        """The vector's card blocks (hand, partners, vira, played by seat, table, shown,
-        covered by seat), from its start: where they end."""
-        m = self.match
-        assert m is not None
-        r = self.rules
-        n = r.players
-        cpp = r.cards_per_player
-        d = self._deck_size
-        idx = self._card_index
-        h = m.hand
-        blind = h.blind
-        if not blind:
-            for c in h.hands[seat]:
-                v[idx[c]] = 1.0
-        shows = m.move_table  # what the variant's kinds may show (most show nothing)
-        if shows.held:
-            for c in cards_held(m, seat):  # before the deal (a cut's taken cards, its cutter's)
-                v[idx[c]] = 1.0
-        if shows.sees:
-            for s in hands_seen(m, seat):  # by a kind's rule (M5: a decision, the partners')
-                if s != seat:
-                    for c in h.hands[s]:
-                        v[d + idx[c]] = 1.0
-        if h.vira is not None:
-            v[2 * d + idx[h.vira]] = 1.0
-        at = 3 * d
-        table = at + d * n
-        rnd = m.round
-        now = rnd.number
-        covered = [0] * n
-        for number, s, c, cov in h.played:
-            rs = (s - seat) % n
-            if cov:  # P6, P7: counted, never named
-                covered[rs] += 1
-            else:
-                v[at + d * rs + idx[c]] = 1.0
-                if number == now:
-                    v[table + idx[c]] = 1.0
-        at = table + d
-        for _, c in h.shown:
-            v[at + idx[c]] = 1.0
-        at += d
-        for i, k in enumerate(covered):
-            if k:
-                v[at + i] = k / cpp
-        at += n
-        return at
-
-    def _side_bets(self, v: Any, seat: int, at: int) -> int:
-        """The vector's side bet blocks (G22-G32) from ``at``: where they end. Of the points,
-        only the seat's own, from its own dealt cards (none in a blind hand)."""
-        m = self.match
-        assert m is not None
-        r = self.rules
-        n = r.players
-        team = r.team_of[seat]
-        h = m.hand
-        side = h.side
-        assert side is not None
-        dealt, vira, blind = h.dealt, h.vira, h.blind
-        mine = self._own_points[seat]
-        if mine is None or mine[0] is not dealt or mine[1] != vira or mine[2] != blind:
-            # the seat's own points change with the deal only: made once a deal (the dealt
-            # hands, a tuple the cache holds, are replaced, never changed, by the next deal)
-            own = dealt[seat] if dealt and not blind else ()
-            mine = (dealt, vira, blind,
-                    [min((own_points(bet, own, vira) or 0) / 40, 1.0) for bet in r.side_bets])
-            self._own_points[seat] = mine
-        for bet, b, points in zip(r.side_bets, side, mine[3], strict=True):
-            chain = b.chain
-            if chain:
-                for i, call in enumerate(bet.calls):
-                    v[at + i] = min(chain.count(call) / 2, 1.0)
-            at += len(bet.calls)
-            if b.pending:
-                v[at] = 1.0
-            if b.caller is not None:
-                v[at + 1 + (b.caller - seat) % n] = 1.0
-            at += 1 + n
-            if b.settled:
-                v[at] = 1.0
-            if b.accepted:
-                v[at + 1] = 1.0
-            at += 2
-            if b.winner is not None:
-                v[at + (b.winner - team) % r.teams] = 1.0
-            at += r.teams
-            if b.points:
-                v[at] = min(b.points / r.target, 1.0)
-            v[at + 1] = points
-            at += 2
-        return at
-
 
 def raw_env(variant: Rules | str, **kwargs: Any) -> TrucoEnv:
     """The environment without PettingZoo's wrappers."""

@@ -53,8 +53,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "engine.logversion", "engine.replay", "engine.transcript", "engine.playthrough",
      "engine.perft", "engine.words", "engine.logschema", "engine.generate"),
     ("engine.bots", "engine.simulate", "engine.tournament", "engine.compare", "engine.viewer",
-     "engine.env", "engine.tui", "engine.telling", "engine.refusals", "engine.cluster",
-     "engine.pool", "engine.protocol", "engine.championship"),
+     "engine.env", "engine.envcore", "engine.tui", "engine.telling", "engine.refusals",
+     "engine.cluster", "engine.pool", "engine.protocol", "engine.championship"),
     ("engine.analysis", "engine.serve"),
     ("engine.cli", "engine.__main__"),
 )

@@ -45,8 +45,10 @@ from engine.shuffle import SplitMix64
 
 try:
     from engine import BUILD
-except ImportError:  # an engine from before it said which build it is (25f4e5b): pure
-    BUILD = "pure"
+except ImportError:  # an engine from before it said which build it is (25f4e5b)
+    import engine.game
+
+    BUILD = "compiled" if str(engine.game.__file__).endswith(".so") else "pure"
 
 #: A move: (kind, seat) for an answer, ("raise", seat, value), ("play", seat, card, covered).
 Move = tuple[Any, ...]

@@ -26,7 +26,7 @@ from engine.moves import (
 )
 from engine.moves.answers import PINNED, answer_lister, judge_answer, refuse
 from engine.moves.names import FOLD_KIND
-from engine.moves.outcome import conclude
+from engine.moves.outcome import conclude, enter_after_hand
 from engine.payload import LogEvent, Payload
 from engine.ruling import Ruling
 from engine.state import ANSWER, DEAL, MATCH_OVER, Phase
@@ -85,14 +85,7 @@ def _quicking(rules: Rules, table: None, enters: dict[str, Any]) -> Quick | None
         r.model = m
         conclude(m, r, team_of[pending[0]], hand.value)
         refuse(m, r)
-        if r.match is None:  # the machine's transitions: to deal, or to match_over
-            m.state = DEAL
-            for func in to_deal:
-                func(a, r)
-        else:
-            m.state = MATCH_OVER
-            for func in to_end:
-                func(a, r)
+        enter_after_hand(m, a, r, to_deal, to_end)
         return r.checkpoints
 
     return quick

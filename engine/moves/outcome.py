@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.moves.scoring import win_game
 from engine.ruling import HandResult, Ruling, condition, effect
-from engine.state import HandState, Ruled
+from engine.state import DEAL, MATCH_OVER, HandState, Ruled
 
 if TYPE_CHECKING:
     from engine.rules import Rules
@@ -177,3 +177,19 @@ def _match_decided(move: Any, ruling: Ruling) -> None:
 def _ends_match(move: Any, ruling: Ruling) -> bool:
     """The ruled move wins the match."""
     return ruling.match is not None
+
+
+def enter_after_hand(m: MatchView, move: Any, r: Ruling, to_deal: Sequence[Any],
+                     to_end: Sequence[Any]) -> None:
+    """A quick move that ended the hand (:mod:`engine.moves.quick`) goes where the kind's
+    transitions go: to ``match_over`` where the match is won (``r.match``), else to ``deal``;
+    the state set, the effects of entering it run (``to_end`` or ``to_deal``, the machine's
+    ``on_enter`` callbacks: the next deal, the match over), as the machine's plan runs them."""
+    if r.match is None:
+        m.state = DEAL
+        enters = to_deal
+    else:
+        m.state = MATCH_OVER
+        enters = to_end
+    for func in enters:
+        func(move, r)

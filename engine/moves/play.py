@@ -21,7 +21,7 @@ from engine.moves import (
     register,
 )
 from engine.moves.names import PLAY_KIND
-from engine.moves.outcome import conclude, hand_result
+from engine.moves.outcome import conclude, enter_after_hand, hand_result
 from engine.moves.scoring import end_hand
 from engine.payload import CardField, Flag, LogEvent, Payload
 from engine.rules import COVERED
@@ -192,14 +192,7 @@ def _quicking(rules: Rules, table: Plays, enters: dict[str, Any]) -> Quick | Non
             return made
         r.checkpoints = made
         end_hand(m, r)
-        if r.match is None:  # the machine's transitions: to deal, or to match_over
-            m.state = DEAL
-            for func in to_deal:
-                func(a, r)
-        else:
-            m.state = MATCH_OVER
-            for func in to_end:
-                func(a, r)
+        enter_after_hand(m, a, r, to_deal, to_end)
         return made
 
     return quick

@@ -32,7 +32,8 @@ def test_readme_python_example_runs() -> None:
                                     "engine.fileio", "engine.payload", "engine.logschema",
                                     "engine.variant.extends", "engine.schemas",
                                     "engine.checkpoint", "engine.serve", "engine.serve.table",
-                                    "engine.serve.store", "engine.cli.faults", "engine.machine"])
+                                    "engine.serve.store", "engine.cli.faults", "engine.machine",
+                                    "engine.moves.quick"])
 def test_module_docstring_examples_run(module: str) -> None:
     result = doctests(module)
     assert result.attempted >= 1 and result.failed == 0

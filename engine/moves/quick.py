@@ -24,9 +24,9 @@ not read (the seed deals).
 
 >>> from engine import Match
 >>> sorted(Match.new("paulista", seed=1).move_table.quick)
-['accept', 'deal', 'play', 'raise']
->>> sorted(Match.new("gauderio", seed=1).move_table.quick)  # its flor rewrites the others'
-['accept', 'deal']
+['accept', 'deal', 'fold', 'play', 'raise']
+>>> sorted(Match.new("gauderio", seed=1).move_table.quick)  # flor: its own cards and raises
+['accept', 'fold']
 """
 
 from __future__ import annotations

@@ -83,7 +83,7 @@ from engine.moves import (
     seeing_hooks,
 )
 from engine.moves.answers import by_seat_states, seat_listing
-from engine.moves.quick import quick_moves
+from engine.moves.quick import quick_listings, quick_moves
 from engine.rules import Rules
 from engine.ruling import CONDITIONS, EFFECTS, Callback, Ruling
 from engine.slots import interpreted
@@ -533,15 +533,15 @@ class MoveTable(Moves):
                           for t in range(rules.teams)]
         #: The special hand (and team) dealt at each score seen so far (engine.moves.deal).
         self.special_at: dict[tuple[int, ...], tuple[int, int | None]] = {}
-        # What a new match reads of the rules, read once (compiled, each read of the rules is
-        # a call into Python): whether its first dealer is drawn (``match.first_dealer``),
-        # its first game's score (``match.start_score``) and, by state, the effects run on
-        # entering it (where a match starts after its first deal).
+        # What a new match reads of the rules, read once (compiled, each read is a call into
+        # Python): whether its first dealer is drawn (``match.first_dealer``), its first game's
+        # score (``match.start_score``), the effects run on entering each state.
         self.drawn_dealer = rules.match.first_dealer == "drawn"
         self.start_score = tuple(rules.match.start(1, rules.teams))
         self.enters = {name: tuple(EFFECTS[ref] for ref in phase.enter)
                        for name, phase in PHASES.items() if phase.enter}
         self.quick = quick_moves(rules, self.tables, *machine_spec(rules))  # moves/quick.py
+        self.listed = quick_listings(rules, self)  # moves/quick.py: each state's listers fused
 
 
 @cache

@@ -32,7 +32,8 @@ if TYPE_CHECKING:
     from engine.checkpoint import Checkpoint
     from engine.rules import Rules
 
-__all__ = ["EndOfHand", "LastHandRecord", "Lister", "MatchView", "Moves", "Quick"]
+__all__ = ["EndOfHand", "LastHandRecord", "Listed", "Lister", "Listing", "MatchView", "Moves",
+           "Quick"]
 
 #: ``lister(match, seat or None, out)``: append the legal moves of a kind (in the ``answer``
 #: state: of ``seat``, one of the seats that may answer).
@@ -41,6 +42,12 @@ Lister = Callable[["MatchView", "int | None", "list[Action]"], None]
 #: ``None`` (nothing changed): not that case, the machine rules the move (``MoveKind.quick``,
 #: :mod:`engine.moves.quick`).
 Quick = Callable[["MatchView", "Action"], "list[Checkpoint] | None"]
+#: A kind's lister in one state as Python source, its lines and the names they read
+#: (``MoveKind.quick_listing``, :mod:`engine.moves.quick`).
+Listing = tuple[list[str], dict[str, Any]]
+#: ``listed(match, seat or None)``: a state's listers as one function, its legal moves (a new
+#: list): :func:`engine.moves.quick.quick_listings`.
+Listed = Callable[["MatchView", "int | None"], "list[Action]"]
 #: The public record of the hand that ended last: (number, played, shown, rounds, blind).
 LastHandRecord = tuple[int, list[Played], list[tuple[int, "Card"]], list["int | None"], bool]
 
@@ -65,7 +72,7 @@ class Moves:
 
     __slots__ = ("players", "tables", "lister_of", "listers", "by_seat", "triggers", "opponents",
                  "special_at", "machine", "hand_ends", "own", "drawn_dealer", "start_score",
-                 "enters", "quick", "sees", "held")
+                 "enters", "quick", "listed", "sees", "held")
 
     players: int
     #: Each kind's own per-variant table (its moves made once, what it reads of the rules
@@ -93,6 +100,8 @@ class Moves:
     enters: dict[str, tuple[Callable[[Any, Any], None], ...]]
     #: The kinds' quick moves in this variant, by kind (:mod:`engine.moves.quick`).
     quick: dict[str, Quick]
+    #: The states' quick listings in this variant, by state (:mod:`engine.moves.quick`).
+    listed: dict[str, Listed]
     #: The kinds' ``sees`` and ``held`` that may show something in the variant, in the kinds'
     #: order (:func:`engine.moves.seeing_hooks`).
     sees: tuple[Callable[[Any, int], Sequence[int]], ...]

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from engine import IllegalMoveError, Match
+from engine import BUILD, IllegalMoveError, Match
 from engine.actions import Action
+from engine.moves.quick import _fused
 from engine.shuffle import SplitMix64
 
 REPO = Path(__file__).resolve().parent.parent
@@ -131,3 +132,45 @@ def test_the_quick_deal_deals_only_a_seeded_match_waiting_for_its_deal() -> None
     assert deal(m, None) is None and m.position() == before  # in play: no deal awaited
     unseeded = Match.new("paulista")  # waits for a recorded deal
     assert unseeded.state == "deal" and deal(unseeded, None) is None
+
+
+def _listings(variant: str, seed: int) -> list[list[list[str]]]:
+    """At every step of a random match of the variant, the legal moves for all seats and
+    for each seat."""
+    m = Match.new(variant, seed=seed)
+    rng = SplitMix64(seed + 29)
+    seen = []
+    while not m.is_over and len(seen) < 400:
+        seen.append([[str(a) for a in m.legal_actions(seat)]
+                     for seat in (None, *range(m.players))])
+        legal = m.legal_actions()
+        if not legal:
+            break
+        m.apply(legal[rng.bounded(len(legal))])
+    return seen
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: Path(v).stem)
+def test_quick_listings_list_exactly_as_the_listers(variant: str, monkeypatch: Any) -> None:
+    table = Match.new(variant, seed=0).move_table
+    quick = [_listings(variant, seed) for seed in (1, 2, 3)]
+    monkeypatch.setattr(table, "listed", {})  # every state's listers, one by one
+    assert quick == [_listings(variant, seed) for seed in (1, 2, 3)]
+
+
+def test_a_state_is_listed_quick_where_every_lister_there_gives_its_source() -> None:
+    listed = Match.new("paulista", seed=0).move_table.listed
+    # a card and a raise in play; the answers of a raise are listed seat by seat
+    assert set(listed) == (set() if BUILD == "compiled" else {"play"})
+    # a play constraint may refuse a card, Mineiro's raises name a card (M4): their listers
+    house = REPO / "variants" / "house"
+    assert not Match.new(str(house / "leader-face-up.yaml"), seed=0).move_table.listed
+    assert not Match.new("mineiro", seed=0).move_table.listed
+
+
+def test_a_quick_listing_reads_only_names_of_its_own_kind() -> None:
+    with pytest.raises(ValueError, match="start with 'play_'"):
+        _fused("play", [("play", (["out.append(cards)"], {"cards": [1]}))])
+    listed = _fused("play", [("play", (["out.append(play_x)"], {"play_x": "a"})),
+                             ("raise", (["out.append(raise_x)"], {"raise_x": "b"}))])
+    assert listed(Match.new("paulista", seed=0), None) == ["a", "b"]

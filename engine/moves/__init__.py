@@ -17,7 +17,9 @@ A move kind is everything the engine knows about one kind of move, in one module
 - ``lister(match, seat, out)``: the moves of the kind that are legal now, exactly those its
   judge accepts (tested), in a fixed order; while a raise waits for its answer, moves are
   listed seat by seat and a lister is called only for the seats that may answer now
-  (:func:`engine.moves.answers.answering_seats`); or ``listing``, over its ``table``;
+  (:func:`engine.moves.answers.answering_seats`); or ``listing``, over its ``table``
+  (``quick`` and ``quick_listing``: its commonest move and listing written out whole,
+  :mod:`engine.moves.quick`);
 - ``not_now``: why it is not a move in a state that has no trigger for it;
 - ``phases``: the states in which the match waits for a move of the kind (:class:`Waiting`:
   the :class:`~engine.state.Phase`, who may move there, the code of a move refused while it
@@ -79,7 +81,7 @@ if TYPE_CHECKING:
     from engine.errors import VariantError, Why
     from engine.rules import Rules
     from engine.variant.messages import Err
-    from engine.view import MatchView, Quick
+    from engine.view import Listing, MatchView, Quick
 
 #: ``judge(match, move, ruling)``: why the move is illegal, or ``None`` (legal, ruled).
 Judge = Callable[["MatchView", Any, Ruling], "str | None"]
@@ -88,12 +90,11 @@ Lister = ViewLister  #: append the legal moves of the kind (:data:`engine.view.L
 Callback = Callable[[Any, Ruling], Any]
 #: One move of the environment's action space: its place (the space lists every kind's moves
 #: by place, a kind's own in the order it gives them; ``()``: after every place given, in
-#: the kinds' order, :data:`DERIVED`), its fields by Action slot (``card``,
-#: ``covered``, ``play_on``, ``call``, ``position``: what tells the moves apart; a raise's
-#: ``value`` is never one, it follows from the hand) and its name (``play 4c``, ``raise``).
+#: the kinds' order, :data:`DERIVED`), its fields by Action slot (``card``, ``covered``,
+#: ``play_on``, ``call``, ``position``: what tells the moves apart; a raise's ``value`` never,
+#: it follows from the hand) and its name (``play 4c``, ``raise``).
 SpaceMove = tuple[tuple[int, ...], dict[str, Any], str]
-#: One way to type a kind's move in truco play (``MoveKind.typed``): its rank, its phrases and
-#: the move's notation after kind and seat.
+#: A way to type a kind's move in truco play (``MoveKind.typed``): rank, phrases, notation.
 Reading = tuple[int, tuple[str, ...], str]
 #: ``checks(d, err)``: a kind's cross-key checks of a resolved variant (:class:`VariantBlock`).
 Check = Callable[[dict[str, Any], "Err"], Iterator["VariantError"]]
@@ -152,14 +153,12 @@ class Waiting:
     #: The code of a move refused because the match waits here (a kind with no transition
     #: from the state, :meth:`engine.game.Match.apply`): ``None``, the plain ``not_now``.
     pending: str | None = None
-    #: Whether the moves are listed seat by seat, for the seats that may answer now
-    #: (:func:`engine.moves.answers.answering_seats`).
+    #: Whether the moves are listed seat by seat, for those who may answer (answering_seats).
     by_seat: bool = False
     #: Whether a hand begins here, before its deal (a cut): the machine starts in this state
     #: (the kind's ``adjust`` sends the hand's end here instead of to ``deal``).
     opens: bool = False
-    #: What the match waits for here, as the position schema describes the phase
-    #: (``a raise waits for its answer``).
+    #: What the match waits for here, as positions describe it (``a raise waits for ...``).
     about: str = ""
     #: The effects (by name) run on entering the state, and where the match starts in it
     #: (a cut not offered in a special hand deals at once, without waiting here).
@@ -222,8 +221,7 @@ class KindState:
     #: ``export(value)``: its JSON in a position; ``read(given)``: back from it.
     export: Callable[[Any], Any] = list
     read: Callable[[Any], Any] = tuple
-    #: ``view(match, seat, value)``: what ``seat`` sees of it (its observation's entry);
-    #: ``None``: everything, as exported (public).
+    #: ``view(match, seat, value)``: what ``seat`` sees of it (its observation's entry); None: all.
     view: Callable[[MatchView, int, Any], Any] | None = None
     #: The JSON Schema of its observation entry (what ``view`` gives), with its
     #: ``description``: the bot protocol's (:func:`engine.observation.observation_schema`);
@@ -298,6 +296,8 @@ class MoveKind:
     judging: Callable[[Rules, Any], Judge] | None = None
     #: ``quick(rules, table, enters)``: its commonest move whole, or None (engine.moves.quick)
     quick: Callable[[Rules, Any, dict[str, Any]], Quick | None] | None = None
+    #: ``quick_listing(rules, table, state)``: its lister's source there, or None (moves/quick)
+    quick_listing: Callable[[Rules, Any, str], Listing | None] | None = None
     enabled: Callable[[Rules], bool] = lambda rules: True
     #: Why a move of the kind is refused in a state with no trigger for it, by
     #: :class:`~engine.state.Phase` (``None``: any other).

@@ -31,7 +31,7 @@ from engine.state import DEAL, MATCH_OVER, PLAY, Phase, Ruled, set_own
 if TYPE_CHECKING:
     from engine.checkpoint import Checkpoint
     from engine.rules import Rules
-    from engine.view import MatchView, Quick
+    from engine.view import Listing, MatchView, Quick
 
 
 #: The raisers who must beat the table (``play.raiser_must_kill``): the kind's own state
@@ -282,6 +282,29 @@ def _listing(rules: Rules, table: Plays) -> Lister:
     return lister
 
 
+def _quick_listing(rules: Rules, table: Plays, state: str) -> Listing | None:
+    """The play kind's lister as source (``MoveKind.quick_listing``, :mod:`engine.moves.quick`):
+    :func:`_listing`'s, where no play constraint applies, with P7's round written in."""
+    if table.constrained:
+        return None
+    lines = ["t = rnd.turn",
+             "if seat is None or seat == t:",
+             "    bound = hand.bound[t]",
+             "    row = play_face_up[t]",
+             "    if bound is not None:",
+             "        out.append(row[bound])",
+             "    else:",
+             "        cards = hand.hands[t]",
+             "        for c in cards:",
+             "            out.append(row[c])"]
+    if table.covered_from < rules.cards_per_player:  # covered cards in some round (P7)
+        lines += [f"        if rnd.number >= {table.covered_from}:",
+                  "            row = play_covered[t]",
+                  "            for c in cards:",
+                  "                out.append(row[c])"]
+    return lines, {"play_face_up": table.face_up, "play_covered": table.covered}
+
+
 def _constraints(m: MatchView, seat: int, card: int, covered: bool,
                  bound: int | None) -> str | None:
     """Why a play breaks a constraint of the ``play`` block (P7, C7 house), or ``None``; the
@@ -511,7 +534,7 @@ def play_at(seat: Any, position: Any, covered: Any = False) -> Action:
 
 KIND = register(MoveKind(
     name="play", tell=_tell, menu=_menu, order=1, judge=_judge, effect=_effect, table=Plays,
-    judging=_judging, quick=_quicking,
+    judging=_judging, quick=_quicking, quick_listing=_quick_listing,
     listing=_listing, transitions=_transitions,
     payload=Payload((CardField(), Flag(doc="Face down (P7); default false.")),
                     factories=(play, play_at), view_factory="play_at"),

@@ -22,6 +22,17 @@ The chance step has one too: the ``deal`` kind's (:mod:`engine.moves.deal`), the
 a seeded match dealt whole, which the ``deal`` state's ``deal_next`` asks first; its move is
 not read (the seed deals).
 
+Quick listings: a state's listers (a card's and a raise's, in ``play``) as one function,
+written out as Python source from each kind's ``quick_listing(rules, table, state)`` where
+every lister of the state gives one (:func:`quick_listings`), which
+:meth:`engine.game.Match.legal_actions` calls instead of the listers. A kind gives its lines
+and the names they read (:data:`engine.view.Listing`): the lines append the kind's legal
+moves to ``out`` exactly as its lister would, reading ``m`` (the match), ``seat`` (the seat
+asked; ``None``: every seat), ``hand`` and ``rnd`` (``m.hand``, ``m.round``) and the names,
+each the kind's name and ``_`` first (``play_face_up``); they may set other locals (the next
+kind's lines set their own before reading them), and must not return. Interpreted only:
+compiled, the listers are machine code, faster than the source.
+
 >>> from engine import Match
 >>> sorted(Match.new("paulista", seed=1).move_table.quick)
 ['accept', 'deal', 'fold', 'play', 'raise']
@@ -35,10 +46,15 @@ from typing import TYPE_CHECKING, Any
 
 from engine.moves import KINDS
 from engine.ruling import EFFECTS
+from engine.slots import interpreted
+from engine.view import Moves
 
 if TYPE_CHECKING:
     from engine.rules import Rules
-    from engine.view import Quick
+    from engine.view import Listed, Listing, Quick
+
+#: Whether the listers are compiled (build_native.py): then no state's listing is fused.
+_COMPILED = not interpreted(Moves)
 
 
 def quick_moves(rules: Rules, tables: dict[str, Any], states: list[dict[str, Any]],
@@ -58,3 +74,47 @@ def quick_moves(rules: Rules, tables: dict[str, Any], states: list[dict[str, Any
         if made is not None:
             out[kind.name] = made
     return out
+
+
+def quick_listings(rules: Rules, moves: Moves) -> dict[str, Listed]:
+    """Each state's quick listing in the variant (see the module docstring), by state, made
+    with its ``moves`` (their ``tables``, ``lister_of``, ``triggers`` and ``by_seat``): where
+    every kind listed there (in the kinds' order) gives its lines, and the state is not
+    listed seat by seat.
+
+    >>> from engine import Match
+    >>> listed = Match.new("paulista", seed=1).move_table.listed  # compiled: {}
+    >>> sorted(listed) if listed else ['play']
+    ['play']
+    """
+    if _COMPILED:
+        return {}
+    kinds = sorted(KINDS.values(), key=lambda k: k.order)
+    out: dict[str, Listed] = {}
+    for state, names in moves.triggers.items():
+        listed = [k for k in kinds if k.name in moves.lister_of and k.name in names]
+        if state in moves.by_seat or not listed:
+            continue
+        pieces = [(k.name, k.quick_listing(rules, moves.tables.get(k.name), state))
+                  for k in listed if k.quick_listing is not None]
+        if len(pieces) == len(listed) and all(lines is not None for _, lines in pieces):
+            out[state] = _fused(state, pieces)  # type: ignore[arg-type]
+    return out
+
+
+def _fused(state: str, pieces: list[tuple[str, Listing]]) -> Listed:
+    """One function ``listed(match, seat)`` of the kinds' lines, in order: the legal moves."""
+    lines = ["def listed(m, seat):", "    out = []", "    hand = m.hand", "    rnd = m.round"]
+    space: dict[str, Any] = {}
+    for kind, (body, names) in pieces:
+        for name, value in names.items():
+            if not name.startswith(kind + "_") or name in space:
+                raise ValueError(f"the {kind} kind's quick listing reads {name!r}: its names "
+                                 f"start with {kind + '_'!r}")
+            space[name] = value
+        lines += ["    " + line for line in body]
+    lines.append("    return out")
+    exec(compile("\n".join(lines) + "\n", f"<engine.moves.quick listing {state}>", "exec"),
+         space)
+    made: Listed = space["listed"]
+    return made

@@ -37,7 +37,7 @@ PASS = "pass"
 if TYPE_CHECKING:
     from engine.checkpoint import Checkpoint
     from engine.rules import Rules
-    from engine.view import MatchView, Quick
+    from engine.view import Listing, MatchView, Quick
 
 
 def _judge(m: MatchView, a: Action, r: Ruling, table: Raises | None = None) -> str | None:
@@ -306,9 +306,7 @@ def _plain_listing(rules: Rules, table: Raises) -> Lister:
     """The raise kind's lister where raises are plain (``Raises.plain``) and no house limit
     caps them: :func:`_listing`'s lister for that case, each seat's raise from a value found
     at once (``to[value][seat]``)."""
-    moves, team_of = table.moves, rules.team_of
-    to = {value: [moves[s, step, None] for s in range(rules.players)]
-          for value, step in table.next_value.items()}
+    team_of, to = rules.team_of, _rows(rules, table)
 
     def lister(m: MatchView, seat: int | None, out: list[Action]) -> None:
         hand = m.hand
@@ -328,6 +326,28 @@ def _plain_listing(rules: Rules, table: Raises) -> Lister:
                 out.append(row[t])
 
     return lister
+
+
+def _rows(rules: Rules, table: Raises) -> dict[int, list[Action]]:
+    """Each seat's plain raise from each value it may be made from (``to[value][seat]``)."""
+    moves = table.moves
+    return {value: [moves[s, step, None] for s in range(rules.players)]
+            for value, step in table.next_value.items()}
+
+
+def _quick_listing(rules: Rules, table: Raises, state: str) -> Listing | None:
+    """The raise kind's lister as source (``MoveKind.quick_listing``, :mod:`engine.moves.quick`)
+    where :func:`_plain_listing` is its lister, in a state where a raise is made on one's own
+    turn (not the answer to a raise, nor a special hand's decision)."""
+    if not table.plain or table.limited or state in (ANSWER, DECIDE):
+        return None
+    return [f"if hand.special == {NORMAL!r} or hand.rule.raises == 'allowed':",
+            "    row = raise_to.get(hand.value)",
+            "    if row is not None:",
+            "        t = rnd.turn",
+            "        if (seat is None or seat == t) and raise_team_of[t] != hand.last_raise_team:",
+            "            out.append(row[t])"], {"raise_to": _rows(rules, table),
+                                            "raise_team_of": rules.team_of}
 
 
 def raise_cap(m: MatchView) -> int | None:
@@ -440,7 +460,7 @@ def pass_(seat: Any) -> Action:
 
 KIND = register(MoveKind(
     name="raise", tell=_tell, menu=_menu, order=4, judge=_judge, effect=_effect, table=Raises,
-    judging=_judging, quick=_quicking,
+    judging=_judging, quick=_quicking, quick_listing=_quick_listing,
     listing=_listing, transitions=_transitions, payload=Payload((
         Number(minimum=1, doc="The new value of the hand: 3, 6, 9, 12 ..."),
         CardField(required=False, doc="The card the raiser names (variants with M4).")),

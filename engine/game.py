@@ -419,10 +419,10 @@ class Match(MatchView):
             why = Why("not_a_move", f"{action!r} is not a move: expected an Action")
             raise IllegalMoveError(why, self.legal_actions(), move=action, why=why)
         kind = action.kind
-        seat = action.seat
-        if not 0 <= seat < self.move_table.players:
-            self._illegal(action, Why("no_such_seat", f"there is no seat {seat}"))
-        quick = self.move_table.quick.get(kind)  # its commonest move whole (moves/quick.py)
+        moves = self.move_table
+        if action.seat >= moves.players:  # (an Action's seat is never negative)
+            self._illegal(action, Why("no_such_seat", f"there is no seat {action.seat}"))
+        quick = moves.quick.get(kind)  # its commonest move whole (moves/quick.py)
         if quick is not None:
             made = quick(self, action)
             if made is not None:

@@ -84,6 +84,9 @@ def load(ref: str | os.PathLike[str], *, base: Path | None = None,
     """
     if fresh:
         return _read(ref, base)
+    kept = _CACHE.get(ref) if type(ref) is str else None  # a shipped name loaded before
+    if kept is not None:
+        return kept
     if is_shipped_name(ref):
         return _shipped(ref)
     return _kept_file(ref, base)

@@ -30,7 +30,9 @@ and the names they read (:data:`engine.view.Listing`): the lines append the kind
 moves to ``out`` exactly as its lister would, reading ``m`` (the match), ``seat`` (the seat
 asked; ``None``: every seat), ``hand`` and ``rnd`` (``m.hand``, ``m.round``) and the names,
 each the kind's name and ``_`` first (``play_face_up``); they may set other locals (the next
-kind's lines set their own before reading them), and must not return. Interpreted only:
+kind's lines set their own before reading them), and must not return. In a state whose moves
+are listed seat by seat (a raise's answers), the lines run for each seat that may answer,
+``seat`` that seat, after its answers. Interpreted only:
 compiled, the listers are machine code, faster than the source.
 
 >>> from engine import Match
@@ -45,11 +47,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.moves import KINDS
+from engine.moves.answers import answering_seats
 from engine.ruling import EFFECTS
 from engine.slots import interpreted
 from engine.view import Moves
 
 if TYPE_CHECKING:
+    from engine.actions import Action
     from engine.rules import Rules
     from engine.view import Listed, Listing, Quick
 
@@ -79,13 +83,14 @@ def quick_moves(rules: Rules, tables: dict[str, Any], states: list[dict[str, Any
 def quick_listings(rules: Rules, moves: Moves) -> dict[str, Listed]:
     """Each state's quick listing in the variant (see the module docstring), by state, made
     with its ``moves`` (their ``tables``, ``lister_of``, ``triggers`` and ``by_seat``): where
-    every kind listed there (in the kinds' order) gives its lines, and the state is not
-    listed seat by seat.
+    every kind listed there (in the kinds' order) gives its lines. In a state listed seat by
+    seat (a raise waits: ``Waiting.by_seat``), for each seat that may answer, its answers
+    made once and the lines of the kinds after them, ``seat`` that seat.
 
     >>> from engine import Match
     >>> listed = Match.new("paulista", seed=1).move_table.listed  # compiled: {}
-    >>> sorted(listed) if listed else ['play']
-    ['play']
+    >>> sorted(listed) if listed else ['answer', 'play']
+    ['answer', 'play']
     """
     if _COMPILED:
         return {}
@@ -93,26 +98,41 @@ def quick_listings(rules: Rules, moves: Moves) -> dict[str, Listed]:
     out: dict[str, Listed] = {}
     for state, names in moves.triggers.items():
         listed = [k for k in kinds if k.name in moves.lister_of and k.name in names]
-        if state in moves.by_seat or not listed:
+        seated = moves.by_seat.get(state)
+        if seated is not None:  # the answers lead, by seat; then the listers after them
+            listed = [k for k in listed if moves.lister_of[k.name] in seated[1]]
+        elif not listed:
             continue
         pieces = [(k.name, k.quick_listing(rules, moves.tables.get(k.name), state))
                   for k in listed if k.quick_listing is not None]
         if len(pieces) == len(listed) and all(lines is not None for _, lines in pieces):
-            out[state] = _fused(state, pieces)  # type: ignore[arg-type]
+            out[state] = _fused(state, pieces,  # type: ignore[arg-type]
+                                seated[0] if seated is not None else None)
     return out
 
 
-def _fused(state: str, pieces: list[tuple[str, Listing]]) -> Listed:
-    """One function ``listed(match, seat)`` of the kinds' lines, in order: the legal moves."""
+def _fused(state: str, pieces: list[tuple[str, Listing]],
+           rows: list[tuple[Action, ...]] | None = None) -> Listed:
+    """One function ``listed(match, seat)`` of the kinds' lines, in order: the legal moves;
+    with ``rows``, each answering seat's answers (by seat) and then the lines, for each."""
     lines = ["def listed(m, seat):", "    out = []", "    hand = m.hand", "    rnd = m.round"]
     space: dict[str, Any] = {}
+    indent = "    "
+    if rows is not None:  # as Match.legal_actions lists a state by seat
+        space.update(_answering=answering_seats, _rows=rows)
+        lines += ["    seats = _answering(m)",
+                  "    if seat is not None:",
+                  "        seats = (seat,) if seat in seats else ()",
+                  "    for seat in seats:",
+                  "        out += _rows[seat]"]
+        indent = "        "
     for kind, (body, names) in pieces:
         for name, value in names.items():
             if not name.startswith(kind + "_") or name in space:
                 raise ValueError(f"the {kind} kind's quick listing reads {name!r}: its names "
                                  f"start with {kind + '_'!r}")
             space[name] = value
-        lines += ["    " + line for line in body]
+        lines += [indent + line for line in body]
     lines.append("    return out")
     exec(compile("\n".join(lines) + "\n", f"<engine.moves.quick listing {state}>", "exec"),
          space)

@@ -337,17 +337,23 @@ def _rows(rules: Rules, table: Raises) -> dict[int, list[Action]]:
 
 def _quick_listing(rules: Rules, table: Raises, state: str) -> Listing | None:
     """The raise kind's lister as source (``MoveKind.quick_listing``, :mod:`engine.moves.quick`)
-    where :func:`_plain_listing` is its lister, in a state where a raise is made on one's own
-    turn (not the answer to a raise, nor a special hand's decision)."""
-    if not table.plain or table.limited or state in (ANSWER, DECIDE):
+    where :func:`_plain_listing` is its lister, in any state but a special hand's decision:
+    on one's own turn, or as the answer to a raise."""
+    if not table.plain or table.limited or state == DECIDE:
         return None
-    return [f"if hand.special == {NORMAL!r} or hand.rule.raises == 'allowed':",
-            "    row = raise_to.get(hand.value)",
-            "    if row is not None:",
-            "        t = rnd.turn",
-            "        if (seat is None or seat == t) and raise_team_of[t] != hand.last_raise_team:",
-            "            out.append(row[t])"], {"raise_to": _rows(rules, table),
-                                            "raise_team_of": rules.team_of}
+    lines = [f"if hand.special == {NORMAL!r} or hand.rule.raises == 'allowed':"]
+    if state == ANSWER:  # a raise back by ``seat``, one that may answer (answers.py)
+        lines += ["    row = raise_to.get(hand.pending[1])",
+                  "    if row is not None:",
+                  "        out.append(row[seat])"]
+    else:
+        lines += ["    row = raise_to.get(hand.value)",
+                  "    if row is not None:",
+                  "        t = rnd.turn",
+                  "        if (seat is None or seat == t) and "
+                  "raise_team_of[t] != hand.last_raise_team:",
+                  "            out.append(row[t])"]
+    return lines, {"raise_to": _rows(rules, table), "raise_team_of": rules.team_of}
 
 
 def raise_cap(m: MatchView) -> int | None:

@@ -127,3 +127,13 @@ def test_the_lean_check_tells_the_first_difference(capsys: Any,
     monkeypatch.setattr(lean, "LADDER", {1: 3, 3: 6, 6: 9})  # a lean engine without doze
     assert lean.check(200) == 1
     assert "step" in capsys.readouterr().err
+
+
+def test_the_opcode_count_names_the_functions_a_hand_runs(capsys: Any) -> None:
+    from benchmarks import opcodes
+
+    counts, hands = opcodes.opcodes("paulista", 3)
+    assert hands >= 3 and all(n > 0 for n in counts.values())
+    assert opcodes.main(["--matches", "3", "--top", "2"]) == 0
+    head, *rows = capsys.readouterr().out.splitlines()
+    assert head.startswith("paulista: ") and "opcodes a hand" in head and len(rows) <= 2

@@ -17,11 +17,17 @@ from engine.moves import (
     register,
     said_told,
 )
-from engine.moves.answers import PINNED, answer_lister, judge_answer, may_answer
+from engine.moves.answers import (
+    PINNED,
+    answer_lister,
+    answered_alone,
+    judge_answer,
+    may_answer,
+)
 from engine.moves.names import ACCEPT_KIND
 from engine.moves.outcome import accept_pending
 from engine.payload import LogEvent, Payload
-from engine.state import ANSWER, PLAY, Phase
+from engine.state import PLAY, Phase
 
 if TYPE_CHECKING:
     from engine.checkpoint import Checkpoint
@@ -79,12 +85,9 @@ def _quicking(rules: Rules, table: None, enters: dict[str, Any]) -> Quick | None
     team_of = rules.team_of
 
     def quick(m: MatchView, a: Action) -> list[Checkpoint] | None:
-        hand = m.hand
-        pending = hand.pending
-        if (m.state != ANSWER or hand.refused or pending is None
-                or team_of[a.seat] == team_of[pending[0]]):
+        if answered_alone(m, a.seat, team_of) is None:
             return None
-        accept_pending(hand, team_of)
+        accept_pending(m.hand, team_of)
         m.state = PLAY
         return []
 

@@ -19,8 +19,10 @@ from engine.actions import Action
 from engine.errors import Why
 from engine.moves import PHASES
 from engine.moves.scoring import end_hand
+from engine.state import ANSWER
 
 if TYPE_CHECKING:
+    from engine.cards import Card
     from engine.rules import Rules
     from engine.ruling import Ruling
     from engine.view import Lister, MatchView
@@ -157,6 +159,19 @@ def may_answer(m: MatchView, seat: int) -> bool:
     if hand.refused or rules.answered_by != PINNED:
         return who_answers(m, seat) is None
     return True
+
+
+def answered_alone(m: MatchView, seat: int,
+                   team_of: tuple[int, ...]) -> tuple[int, int, Card | None] | None:
+    """The pending raise, where ``seat`` answers it alone now (the accept and fold kinds'
+    quick moves, C9 pinned: a player of the challenged team, none of whom has folded);
+    else ``None``."""
+    hand = m.hand
+    pending = hand.pending
+    if (m.state != ANSWER or hand.refused or pending is None
+            or team_of[seat] == team_of[pending[0]]):
+        return None
+    return pending
 
 
 def refuse(m: MatchView, r: Ruling) -> None:

@@ -292,16 +292,23 @@ def _effect(deal: Deal | tuple[list[list[Card]], Card | None], ruling: Ruling) -
         hands, vira = [list(h) for h in deal.hands], deal.vira
     else:
         hands, vira = deal
-    r = m.rules
+    _place(m, hands, vira, m.rules.strengths(vira))
+
+
+def _place(m: MatchView, hands: list[list[Card]], vira: Card | None,
+           strength: tuple[int, ...]) -> int:
+    """A hand's cards dealt into the match (the next hand's number), and the special hand
+    they start (P5, P6, M5, M6) set up: its ``special`` (``NORMAL``: none), returned."""
     hand = m.hand
     hand.hands = hands
     hand.dealt = tuple(map(tuple, hands))
     hand.vira = vira
-    hand.strength = r.strengths(vira)
+    hand.strength = strength
     m.hand_number += 1
     special, team = _special_now(m)
     if special != NORMAL:
         _special_hand(m, special, team)
+    return special
 
 
 def _special_hand(m: MatchView, special: int, team: int | None) -> None:
@@ -345,23 +352,9 @@ def _quicking(rules: Rules, table: Dealing, enters: dict[str, Any]) -> Quick | N
         got = by_dealer[dealer](deck, rng)
         hands, vira = got if got is not None else plain_deal(deck, rng, players, each, dealer,
                                                               vira_on)
-        hand = m.hand
-        hand.hands = hands
-        hand.dealt = tuple(map(tuple, hands))
-        hand.vira = vira
-        hand.strength = strengths[vira]
-        m.hand_number += 1
-        memo = m.move_table.special_at  # _special_now, written out
-        key = tuple(m.score)
-        said = memo.get(key)
-        if said is None:
-            said = memo[key] = special_for(rules, key)
-        special = said[0]
-        if special == NORMAL:
-            m.state = PLAY
-            return []
-        _special_hand(m, special, said[1])
-        m.state = DECIDE if special_hands[special - 1].decision else PLAY
+        special = _place(m, hands, vira, strengths[vira])
+        m.state = (PLAY if special == NORMAL or not special_hands[special - 1].decision
+                   else DECIDE)
         return []
 
     return quick

@@ -24,12 +24,12 @@ from engine.moves import (
     register,
     said_told,
 )
-from engine.moves.answers import PINNED, answer_lister, judge_answer, refuse
+from engine.moves.answers import PINNED, answer_lister, answered_alone, judge_answer, refuse
 from engine.moves.names import FOLD_KIND
 from engine.moves.outcome import conclude, enter_after_hand
 from engine.payload import LogEvent, Payload
 from engine.ruling import Ruling
-from engine.state import ANSWER, DEAL, MATCH_OVER, Phase
+from engine.state import DEAL, MATCH_OVER, Phase
 
 if TYPE_CHECKING:
     from engine.checkpoint import Checkpoint
@@ -76,14 +76,12 @@ def _quicking(rules: Rules, table: None, enters: dict[str, Any]) -> Quick | None
     to_deal, to_end = enters.get(DEAL, ()), enters.get(MATCH_OVER, ())
 
     def quick(m: MatchView, a: Action) -> list[Checkpoint] | None:
-        hand = m.hand
-        pending = hand.pending
-        if (m.state != ANSWER or hand.refused or pending is None
-                or team_of[a.seat] == team_of[pending[0]]):
+        pending = answered_alone(m, a.seat, team_of)
+        if pending is None:
             return None
         r = Ruling()
         r.model = m
-        conclude(m, r, team_of[pending[0]], hand.value)
+        conclude(m, r, team_of[pending[0]], m.hand.value)
         refuse(m, r)
         enter_after_hand(m, a, r, to_deal, to_end)
         return r.checkpoints

@@ -418,15 +418,15 @@ class Match(MatchView):
         if type(action) is not Action:  # (typed ``object``: anything else is refused)
             why = Why("not_a_move", f"{action!r} is not a move: expected an Action")
             raise IllegalMoveError(why, self.legal_actions(), move=action, why=why)
-        kind = action.kind
         moves = self.move_table
         if action.seat >= moves.players:  # (an Action's seat is never negative)
             self._illegal(action, Why("no_such_seat", f"there is no seat {action.seat}"))
-        quick = moves.quick.get(kind)  # its commonest move whole (moves/quick.py)
+        quick = moves.quick.get(action.kind)  # its commonest move whole (moves/quick.py)
         if quick is not None:
             made = quick(self, action)
             if made is not None:
                 return made
+        kind = action.kind
         event = self._events.get(kind)
         if event is None:  # no such trigger in this variant's machine
             self._not_now(action)

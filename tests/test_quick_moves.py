@@ -162,10 +162,15 @@ def test_a_state_is_listed_quick_where_every_lister_there_gives_its_source() -> 
     listed = Match.new("paulista", seed=0).move_table.listed
     # a card and a raise in play; the answers of a raise and a raise back, seat by seat
     assert set(listed) == (set() if BUILD == "compiled" else {"play", "answer"})
-    # a play constraint may refuse a card, Mineiro's raises name a card (M4): their listers
+    # Mineiro's raises name a card (M4) and are made out of turn (M3): written out too
+    assert set(Match.new("mineiro", seed=0).move_table.listed) == set(listed)
+    # a play constraint may refuse a card, a house limit caps the raises: their listers
     house = REPO / "variants" / "house"
     assert "play" not in Match.new(str(house / "leader-face-up.yaml"), seed=0).move_table.listed
-    assert not Match.new("mineiro", seed=0).move_table.listed
+    capped = Match.new(str(house / "raise-limit-trailing-needs.yaml"), seed=0).move_table
+    assert "play" not in capped.listed and "answer" not in capped.listed
+    # Gauderio's play state lists its side bets' calls, which give no lines
+    assert not Match.new("gauderio", seed=0).move_table.listed
 
 
 def test_a_quick_listing_reads_only_names_of_its_own_kind() -> None:

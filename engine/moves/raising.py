@@ -337,23 +337,58 @@ def _rows(rules: Rules, table: Raises) -> dict[int, list[Action]]:
 
 def _quick_listing(rules: Rules, table: Raises, state: str) -> Listing | None:
     """The raise kind's lister as source (``MoveKind.quick_listing``, :mod:`engine.moves.quick`)
-    where :func:`_plain_listing` is its lister, in any state but a special hand's decision:
-    on one's own turn, or as the answer to a raise."""
-    if not table.plain or table.limited or state == DECIDE:
+    in any state but a special hand's decision (on one's own turn or anyone's, or as the
+    answer to a raise): :func:`_plain_listing`'s where raises are plain; else
+    :func:`_listing`'s where no house limit applies (no trailing cap, no raise when winning,
+    no raiser who must beat the table, no obligation on the card named)."""
+    if (table.limited or state == DECIDE
+            or not table.plain and (table.winning is not None or table.must_beat
+                                    or table.obliged)):
         return None
+    names: dict[str, Any] = {"raise_team_of": rules.team_of}
     lines = [f"if hand.special == {NORMAL!r} or hand.rule.raises == 'allowed':"]
-    if state == ANSWER:  # a raise back by ``seat``, one that may answer (answers.py)
-        lines += ["    row = raise_to.get(hand.pending[1])",
-                  "    if row is not None:",
-                  "        out.append(row[seat])"]
-    else:
-        lines += ["    row = raise_to.get(hand.value)",
-                  "    if row is not None:",
-                  "        t = rnd.turn",
-                  "        if (seat is None or seat == t) and "
-                  "raise_team_of[t] != hand.last_raise_team:",
-                  "            out.append(row[t])"]
-    return lines, {"raise_to": _rows(rules, table), "raise_team_of": rules.team_of}
+    if table.plain:  # each seat's raise from a value found at once
+        names["raise_to"] = _rows(rules, table)
+        if state == ANSWER:  # a raise back by ``seat``, one that may answer (answers.py)
+            return lines + ["    row = raise_to.get(hand.pending[1])",
+                            "    if row is not None:",
+                            "        out.append(row[seat])"], names
+        return lines + ["    row = raise_to.get(hand.value)",
+                        "    if row is not None:",
+                        "        t = rnd.turn",
+                        "        if (seat is None or seat == t) and "
+                        "raise_team_of[t] != hand.last_raise_team:",
+                        "            out.append(row[t])"], names
+    names.update(raise_next=table.next_value, raise_by_value=table.by_value,
+                 raise_seats=range(rules.players))
+    lines.append("    value = raise_next.get(hand.pending[1])" if state == ANSWER
+                 else "    value = raise_next.get(hand.value)")
+    lines.append("    if value is not None:")
+    if state == ANSWER:
+        return lines + _raising("seat", "        ", table.name_card), names
+    if table.any_time:  # anyone of a team that did not raise last (M3)
+        lines += ["        team = hand.last_raise_team",
+                  "        for s in raise_seats:",
+                  "            if (seat is None or seat == s) and raise_team_of[s] != team:"]
+        return lines + _raising("s", "                ", table.name_card), names
+    lines += ["        t = rnd.turn",
+              "        if (seat is None or seat == t) and "
+              "raise_team_of[t] != hand.last_raise_team:"]
+    return lines + _raising("t", "            ", table.name_card), names
+
+
+def _raising(who: str, indent: str, name_card: bool) -> list[str]:
+    """:func:`_raises`' lines for the seat named ``who`` (``value`` set), where no raiser
+    must beat the table and no obligation limits the card named."""
+    if not name_card:
+        return [f"{indent}out.append(raise_by_value[value][{who}][None])"]
+    return [f"{indent}row = raise_by_value[value][{who}]",
+            f"{indent}bound = hand.bound[{who}]",
+            f"{indent}if bound is not None:",
+            f"{indent}    out.append(row[bound])",
+            f"{indent}else:",
+            f"{indent}    for c in hand.hands[{who}]:",
+            f"{indent}        out.append(row[c])"]
 
 
 def raise_cap(m: MatchView) -> int | None:

@@ -279,6 +279,10 @@ class _Checked(wrappers.OrderEnforcingWrapper):  # type: ignore[misc, type-arg, 
     def __init__(self, env: TrucoEnv) -> None:
         super().__init__(env)
         self._actions = len(env.moves.keys)
+        #: The compiled steps (engine.envcore) called straight from here, where the
+        #: environment's step and last are TrucoEnv's (one call less a step).
+        self._core = (env._layout if type(env).step is TrucoEnv.step
+                      and type(env).last is TrucoEnv.last else None)
 
     def step(self, action: Any) -> None:
         if not self._has_reset:
@@ -295,7 +299,11 @@ class _Checked(wrappers.OrderEnforcingWrapper):  # type: ignore[misc, type-arg, 
             agent = e.agent_selection
             assert (action is None and (e.terminations[agent] or e.truncations[agent])) or \
                 e.action_space(agent).contains(action), "action is not in action space"
-        e.step(action)
+        core = self._core
+        if core is not None:  # TrucoEnv.step's call
+            core.step(e.match, e.agent_selection, action)
+        else:
+            e.step(action)
 
     def observe(self, agent: str) -> Any:
         if not self._has_reset:
@@ -305,7 +313,11 @@ class _Checked(wrappers.OrderEnforcingWrapper):  # type: ignore[misc, type-arg, 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:  # the wrappers' error for agent_selection before reset
             return super().last(observe)  # type: ignore[no-any-return]
-        return self.env.last(observe)  # type: ignore[no-any-return]
+        e = self.env
+        core = self._core
+        if core is not None:  # TrucoEnv.last's call
+            return core.last(e.match, e.agent_selection, observe)
+        return e.last(observe)  # type: ignore[no-any-return]
 
     def agent_iter(self, max_iter: int = 2**63) -> Any:
         if not self._has_reset:

@@ -164,10 +164,9 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
         self._index_of: dict[Action, int] = {}
         #: What each step reads (the vector's layout, the index by the move's ``id``), and
         #: does: compiled with the engine (engine.envcore).
-        self._layout = Layout(r, self._index, self.possible_agents, self.moves.names)
+        self._layout = Layout(r, self._index, self.possible_agents, self.moves.names,
+                              (np.zeros, np.frombuffer, _FLOAT32, _INT8), self)
         self._size = self._layout.size
-        #: The moves of the agent to act by action index (the real moves).
-        self._real: dict[int, Action] = {}
         obs_space = spaces.Dict({
             "observation": spaces.Box(0.0, 1.0, (self._size,), dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (len(self.moves.keys),), dtype=np.int8),
@@ -208,21 +207,18 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
         self.history = []
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        #: The last step gave rewards (else ``rewards`` is all zeros and stays so).
-        self._rewarded = False
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._select()
-
-    def _select(self) -> None:
-        m = self.match
-        assert m is not None
-        if m.is_over:
-            return
-        # compiled (engine.envcore): the agent, its moves, and every agent's infos
-        self.agent_selection, self._real = self._layout.select(m, self.infos, self.agents)
+        # the steps' work is compiled (engine.envcore): it keeps these objects and changes
+        # them as PettingZoo's AEC contract says, with the agent to act and its moves
+        agent = self._layout.start(
+            self.match, self._recorder, self.history, self.agents, self.rewards,
+            self._cumulative_rewards, self.terminations, self.truncations, self.infos,
+            self.hand_rewards, self.render_mode == "human")
+        if agent is not None:
+            self.agent_selection = agent
 
     def _index(self, v: Action) -> int:
         """The action index of a move as the seat is offered it."""
@@ -233,65 +229,27 @@ class TrucoEnv(AECEnv):  # type: ignore[misc, type-arg, unused-ignore]
 
     def legal_indices(self) -> list[int]:
         """The action indices legal for the agent to act (its mask's ones), in order."""
-        return sorted(self._real)
+        return sorted(self._layout.real)
 
     def step(self, action: int | None) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
+        # compiled (engine.envcore): PettingZoo's checks of a dead agent's step, the move,
+        # the rewards, the agent to act next, its moves and the infos
         m = self.match
-        assert m is not None and action is not None
-        move = self._real.get(int(action))
-        if move is None:
-            raise ValueError(f"{agent}: action {action} ({self.action_name(int(action))}) is "
-                             f"not legal now; legal: {self.infos[agent].get('legal')}")
-        self._cumulative_rewards[agent] = 0.0
-        if self._rewarded:  # else the rewards are zeros already
-            self.rewards = dict.fromkeys(self.agents, 0.0)
-            self._rewarded = False
-        hand_rewards = self.hand_rewards
-        if hand_rewards:
-            score_before = m.score[:]
-            hand = m.hand_number
-            games_before = m.games[:]
-        if self._recorder is not None:
-            self._recorder.apply(move)
-        else:
-            m.apply(move)
-        self.history.append(move)
-        team_of = self.rules.team_of
-        if hand_rewards and (m.hand_number != hand or m.is_over):
-            self._rewarded = True
-            gained = [(m.score[t] - score_before[t]) if m.games == games_before
-                      else (self.rules.target if m.games[t] > games_before[t] else 0)
-                      for t in range(self.rules.teams)]
-            for a in self.agents:
-                t = team_of[self.agent_seat[a]]
-                mine = gained[t]
-                theirs = sum(g for u, g in enumerate(gained) if u != t)
-                self.rewards[a] += (mine - theirs) / self.rules.target
-        if m.is_over:
-            self._rewarded = True
-            for a in self.agents:
-                self.rewards[a] += 1.0 if team_of[self.agent_seat[a]] == m.winner else -1.0
-                self.terminations[a] = True
-        else:  # _select's, inline
-            self.agent_selection, self._real = self._layout.select(m, self.infos, self.agents)
-        if self._rewarded:  # adding zeros would change nothing
-            self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
+        assert m is not None
+        self._layout.step(m, self.agent_selection, action)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        # AECEnv's, compiled (engine.envcore)
+        m = self.match
+        assert m is not None
+        return self._layout.last(m, self.agent_selection, observe)
 
     def observe(self, agent: str) -> dict[str, Any]:
         m = self.match
         assert m is not None
-        # the vector and the mask as bytes (compiled: engine.envcore), each read by numpy once
-        vector, mask = self._layout.observe(
-            m, self.agent_seat[agent],
-            self._real if agent == self.agent_selection and not m.is_over else None)
-        return {"observation": np.frombuffer(vector, dtype=_FLOAT32),
-                "action_mask": np.frombuffer(mask, dtype=_INT8)}
+        # the vector and the mask (compiled: engine.envcore)
+        return self._layout.observe(m, self.agent_seat[agent],
+                                    agent == self.agent_selection and not m.is_over)
 
     def render(self) -> str | None:
         m = self.match
@@ -321,6 +279,10 @@ class _Checked(wrappers.OrderEnforcingWrapper):  # type: ignore[misc, type-arg, 
     def __init__(self, env: TrucoEnv) -> None:
         super().__init__(env)
         self._actions = len(env.moves.keys)
+        #: The compiled steps (engine.envcore) called straight from here, where the
+        #: environment's step and last are TrucoEnv's (one call less a step).
+        self._core = (env._layout if type(env).step is TrucoEnv.step
+                      and type(env).last is TrucoEnv.last else None)
 
     def step(self, action: Any) -> None:
         if not self._has_reset:
@@ -337,7 +299,11 @@ class _Checked(wrappers.OrderEnforcingWrapper):  # type: ignore[misc, type-arg, 
             agent = e.agent_selection
             assert (action is None and (e.terminations[agent] or e.truncations[agent])) or \
                 e.action_space(agent).contains(action), "action is not in action space"
-        e.step(action)
+        core = self._core
+        if core is not None:  # TrucoEnv.step's call
+            core.step(e.match, e.agent_selection, action)
+        else:
+            e.step(action)
 
     def observe(self, agent: str) -> Any:
         if not self._has_reset:
@@ -347,7 +313,11 @@ class _Checked(wrappers.OrderEnforcingWrapper):  # type: ignore[misc, type-arg, 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:  # the wrappers' error for agent_selection before reset
             return super().last(observe)  # type: ignore[no-any-return]
-        return self.env.last(observe)  # type: ignore[no-any-return]
+        e = self.env
+        core = self._core
+        if core is not None:  # TrucoEnv.last's call
+            return core.last(e.match, e.agent_selection, observe)
+        return e.last(observe)  # type: ignore[no-any-return]
 
     def agent_iter(self, max_iter: int = 2**63) -> Any:
         if not self._has_reset:

@@ -14,13 +14,14 @@ when cards hidden from it do (tests/test_env_episodes.py).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from engine.actions import Action
 from engine.bots.base import viewed_moves
 from engine.cards import Card
 from engine.game import Match
-from engine.moves import PHASES, cards_held, hands_seen
+from engine.logformat import Recorder
+from engine.moves import PHASES
 from engine.moves.bets import own_points
 from engine.rules import Rules
 from engine.state import Phase
@@ -37,9 +38,17 @@ class Layout:
     is offered it (the environment's space)."""
 
     def __init__(self, rules: Rules, index: Callable[[Action], int], agents: list[str],
-                 names: list[str]) -> None:
+                 names: list[str], arrays: tuple[Callable[..., Any], Callable[..., Any], Any, Any],
+                 owner: Any) -> None:
         self.rules = rules
         self.index = index
+        #: numpy's ``zeros`` and ``frombuffer``, float32 and int8 (this module leaves numpy to
+        #: engine.env, which has it): an observation's two arrays.
+        self.zeros_of, self.from_bytes, self.float32, self.int8 = arrays
+        #: The environment (engine.env.TrucoEnv): what a step sets there besides its dicts.
+        self.owner = owner
+        #: Each agent's seat.
+        self.seat_of: dict[str, int] = {a: s for s, a in enumerate(agents)}
         #: The agents by seat, and the moves' names by action index.
         self.agents = agents
         self.names = names
@@ -63,8 +72,6 @@ class Layout:
         self.size: int = (d * (5 + n) + n + 2 * teams + 1 + (1 + n) + teams + 3 + cpp + 3 * cpp
                           + n + 2 * n + 2
                           + sum(len(b.calls) + 1 + n + 2 + teams + 2 for b in r.side_bets))
-        #: The vector of zeros, as float32 bytes.
-        self.zeros = bytes(4 * self.size)
         self.top: int = max([r.initial_value, *(s.value for s in r.ladder)])
         #: The phase block's places (fixed, whatever phases the kinds add).
         self.phase_at: dict[str, int] = {Phase.PLAY.value: 0, Phase.ANSWER.value: 1,
@@ -76,12 +83,123 @@ class Layout:
         #: Each seat's own side bet points, as the vector gives them, with the deal they
         #: come from: (dealt hands, vira, blind, points by side bet).
         self.own: list[tuple[Any, Card | None, bool, list[float]] | None] = [None] * n
+        # what an episode holds (start): the environment's own objects, which a step changes
+        self.recorder: Recorder | None = None
+        self.history: list[Action] = []
+        self.live: list[str] = []
+        self.rewards: dict[str, float] = {}
+        self.cumulative: dict[str, float] = {}
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.infos: dict[str, dict[str, Any]] = {}
+        self.hand_rewards = False
+        self.human = False
+        #: The last step gave rewards (else ``rewards`` is all zeros and stays so).
+        self.rewarded = False
+        #: The agent to act's moves by action index (the real moves), and the agent whose infos
+        #: hold its legal moves (None: every agent's infos are empty).
+        self.real: dict[int, Action] = {}
+        self.actor: str | None = None
 
-    def select(self, m: Match, infos: dict[str, dict[str, Any]],
-               live: list[str]) -> tuple[str, dict[int, Action]]:
-        """The agent to act (the seat :func:`engine.bots.base.mover_moves` gives) and its
-        moves by action index (the real ones, whatever the seat sees); ``infos`` made new for
-        the ``live`` agents, the one to act's with its ``legal`` moves' names, in order."""
+    def start(self, m: Match, recorder: Recorder | None, history: list[Action], live: list[str],
+              rewards: dict[str, float], cumulative: dict[str, float],
+              terminations: dict[str, bool], truncations: dict[str, bool],
+              infos: dict[str, dict[str, Any]], hand_rewards: bool, human: bool) -> str | None:
+        """A new episode (the environment's reset): its objects, kept for the steps; the agent
+        to act (None once the match is over)."""
+        self.recorder = recorder
+        self.history = history
+        self.live = live
+        self.rewards = rewards
+        self.cumulative = cumulative
+        self.terminations = terminations
+        self.truncations = truncations
+        self.infos = infos
+        self.hand_rewards = hand_rewards
+        self.human = human
+        self.rewarded = False
+        self.real = {}
+        self.actor = None
+        if m.is_over:
+            return None
+        return self.select(m)
+
+    def step(self, m: Match, agent: str, action: Any) -> None:
+        """The environment's ``step`` (PettingZoo's AEC contract): ``action`` of ``agent``,
+        the agent to act; a dead agent's step is PettingZoo's own (``_was_dead_step``)."""
+        owner = self.owner
+        if self.terminations[agent] or self.truncations[agent]:
+            owner._was_dead_step(action)
+            return
+        assert action is not None
+        i = int(action)
+        move = self.real.get(i)
+        if move is None:
+            raise ValueError(f"{agent}: action {action} ({self.names[i]}) is not legal now; "
+                             f"legal: {self.infos[agent].get('legal')}")
+        live = self.live
+        self.cumulative[agent] = 0.0
+        rewards = self.rewards
+        if self.rewarded:  # else the rewards are zeros already
+            rewards = self.rewards = dict.fromkeys(live, 0.0)
+            owner.rewards = rewards
+            self.rewarded = False
+        hand_rewards = self.hand_rewards
+        score_before: list[int] = []
+        games_before: list[int] = []
+        hand = 0
+        if hand_rewards:
+            score_before = m.score[:]
+            hand = m.hand_number
+            games_before = m.games[:]
+        recorder = self.recorder
+        if recorder is not None:
+            recorder.apply(move)
+        else:
+            m.apply(move)
+        self.history.append(move)
+        team_of = self.team_of
+        seat_of = self.seat_of
+        if hand_rewards and (m.hand_number != hand or m.is_over):
+            self.rewarded = True
+            r = self.rules
+            gained = [(m.score[t] - score_before[t]) if m.games == games_before
+                      else (r.target if m.games[t] > games_before[t] else 0)
+                      for t in range(r.teams)]
+            for a in live:
+                t = team_of[seat_of[a]]
+                mine = gained[t]
+                theirs = sum([g for u, g in enumerate(gained) if u != t])
+                rewards[a] += (mine - theirs) / r.target
+        if m.is_over:
+            self.rewarded = True
+            terminations = self.terminations
+            for a in live:
+                rewards[a] += 1.0 if team_of[seat_of[a]] == m.winner else -1.0
+                terminations[a] = True
+        else:
+            owner.agent_selection = self.select(m)
+        if self.rewarded:  # PettingZoo's _accumulate_rewards: adding zeros would change nothing
+            cumulative = self.cumulative
+            for a, reward in rewards.items():
+                cumulative[a] += reward
+        if self.human:
+            owner.render()
+
+    def last(self, m: Match, agent: str, observe: bool) -> tuple[Any, float, bool, bool,
+                                                                 dict[str, Any]]:
+        """PettingZoo's ``last``: the observation of ``agent``, the agent to act (if
+        ``observe``), its cumulative reward, flags and infos."""
+        return (self.observe(m, self.seat_of[agent], not m.is_over) if observe else None,
+                self.cumulative[agent], self.terminations[agent], self.truncations[agent],
+                self.infos[agent])
+
+    def select(self, m: Match) -> str:
+        """The agent to act (the seat :func:`engine.bots.base.mover_moves` gives), with its
+        moves by action index kept (:attr:`real`: the real ones, whatever the seat sees); its
+        infos new, with its ``legal`` moves' names in order, and the infos of the agent that
+        had them before new and empty (the others' are empty already: a dict handed out is
+        never changed)."""
         waiting = PHASES.get(m.state)
         if waiting is None:
             raise ValueError(f"nobody moves while the match is in {m.state!r}")
@@ -112,30 +230,34 @@ class Layout:
                 got = (v, self.index(v))
                 by_id[id(v)] = got
             real[got[1]] = legal[k]
-        for a in live:
-            infos[a] = {}
+        self.real = real
+        infos = self.infos
         agent = self.agents[seat]
+        actor = self.actor
+        if actor is not None and actor != agent:
+            infos[actor] = {}
+        self.actor = agent
         names = self.names
         infos[agent] = {"legal": [names[i] for i in sorted(real)]}
-        return agent, real
+        return agent
 
-    def observe(self, m: Match, seat: int,
-                real: dict[int, Action] | None) -> tuple[bytearray, bytearray]:
-        """The observing seat's vector (:meth:`image`) and its mask, as int8 bytes: the
-        action indices of ``real`` (the agent to act's moves), else none."""
+    def observe(self, m: Match, seat: int, acting: bool) -> dict[str, Any]:
+        """The observing seat's observation: its vector (:meth:`image`) and its mask, the
+        action indices of :attr:`real` if it is the agent to act (``acting``), else none."""
         mask = bytearray(self.no_moves)
-        if real is not None:
-            for i in real:
+        if acting:
+            for i in self.real:
                 mask[i] = 1
-        return self.image(m, seat), mask
+        return {"observation": self.image(m, seat),
+                "action_mask": self.from_bytes(mask, self.int8)}
 
-    def image(self, m: Match, seat: int) -> bytearray:
-        """The observing seat's vector as float32 bytes in this machine's order (what
-        ``numpy.frombuffer`` reads): numpy called once a vector, not once an entry (written
-        through a memoryview, an entry costs a fraction of a numpy array's item)."""
-        buf = bytearray(self.zeros)
-        self.write(m, seat, memoryview(buf).cast("f"))
-        return buf
+    def image(self, m: Match, seat: int) -> Any:
+        """The observing seat's vector: a float32 numpy array of zeros whose entries are
+        written through a memoryview (numpy called once a vector, not once an entry: an
+        entry costs a fraction of a numpy array's item)."""
+        vector = self.zeros_of(self.size, self.float32)
+        self.write(m, seat, cast("memoryview[float]", memoryview(vector)))
+        return vector
 
     def write(self, m: Match, seat: int, v: memoryview[float]) -> None:
         """Write the observing seat's vector into ``v`` (float32, zeros): its entries that
@@ -207,11 +329,12 @@ class Layout:
             for c in h.hands[seat]:
                 v[index[c]] = 1.0
         shows = m.move_table  # what the variant's kinds may show (most show nothing)
-        if shows.held:
-            for c in cards_held(m, seat):  # before the deal (a cut's taken cards, its cutter's)
+        # engine.moves' cards_held and hands_seen, inline (an entry set twice is set once)
+        for held in shows.held:  # before the deal (a cut's taken cards, its cutter's)
+            for c in held(m, seat):
                 v[index[c]] = 1.0
-        if shows.sees:
-            for s in hands_seen(m, seat):  # by a kind's rule (M5: a decision, the partners')
+        for sees in shows.sees:  # by a kind's rule (M5: a decision, the partners')
+            for s in sees(m, seat):
                 if s != seat:
                     for c in h.hands[s]:
                         v[d + index[c]] = 1.0

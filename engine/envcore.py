@@ -195,11 +195,11 @@ class Layout:
                 self.infos[agent])
 
     def select(self, m: Match) -> str:
-        """The agent to act (the seat :func:`engine.bots.base.mover_moves` gives), with its
-        moves by action index kept (:attr:`real`: the real ones, whatever the seat sees); its
-        infos new, with its ``legal`` moves' names in order, and the infos of the agent that
-        had them before new and empty (the others' are empty already: a dict handed out is
-        never changed)."""
+        """The agent to act (the seat :func:`engine.bots.base.mover_moves` gives, written out
+        here: tests/test_env.py checks they agree), with its moves by action index kept
+        (:attr:`real`: the real ones, whatever the seat sees); its infos new, with its
+        ``legal`` moves' names in order, and the infos of the agent that had them before new
+        and empty (the others' are empty already: a dict handed out is never changed)."""
         waiting = PHASES.get(m.state)
         if waiting is None:
             raise ValueError(f"nobody moves while the match is in {m.state!r}")

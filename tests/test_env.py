@@ -18,6 +18,7 @@ from pettingzoo.test import api_test  # noqa: E402
 import engine.env  # noqa: E402
 from engine import Match  # noqa: E402
 from engine.bots import seat_view  # noqa: E402
+from engine.bots.base import mover_moves  # noqa: E402
 from engine.env import TrucoEnv, env, raw_env  # noqa: E402
 from engine.logformat import Recorder  # noqa: E402
 from engine.resources import shipped_variants  # noqa: E402
@@ -44,6 +45,9 @@ def _random_match(e: TrucoEnv, seed: int, check: bool = False) -> None:
             assert m is not None
             seat = e.agent_seat[agent]
             view = seat_view(m, seat)[1]
+            # the agent to act is the seat the drivers move (envcore writes it out)
+            mover, legal = mover_moves(m)
+            assert seat == mover and legal == m.legal_actions(seat)
             assert sorted(mask.nonzero()[0].tolist()) == e.legal_indices()
             assert len(e.legal_indices()) == len(view) == len(m.legal_actions(seat))
             assert sorted(e.moves.index[e.moves.key(a)] for a in view) == e.legal_indices()

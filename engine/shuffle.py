@@ -79,7 +79,7 @@ class SplitMix64:
             z = self._buf[pos]
         except IndexError:
             return self._rejecting(n)  # the batch is used up: the long way refills it
-        if 0 < n < _NLIMITS and z < _SAFE:  # accepted whatever n up to 64 (nearly always)
+        if z < _SAFE and n in _SMALL:  # accepted whatever n up to 64 (nearly always)
             self._pos = pos + 1
             return z % n
         return self._rejecting(n)
@@ -267,6 +267,9 @@ def _straight_steps(size: int, needed: int) -> Callable[[list[T], tuple[int, ...
 
 _LIMITS = [0] + [(1 << 64) - ((1 << 64) % n) for n in range(1, 65)]
 _NLIMITS = len(_LIMITS)
+#: The ranges ``[0, n)`` whose rejection limit is in :data:`_LIMITS`, by ``n`` (a set: one
+#: hash lookup of a small int costs about half of two comparisons; a ``range``'s test more).
+_SMALL = frozenset(range(1, _NLIMITS))
 #: The smallest rejection limit of a range of up to 64: a draw below it is never rejected.
 _SAFE = min(_LIMITS[1:])
 

@@ -384,11 +384,11 @@ class Match(MatchView):
 
         Raises that the variant penalises in a special hand (P5, P6, M5, M6) are moves that
         :meth:`apply` accepts, but they are never offered here."""
-        st = self.state
-        moves = self.move_table
-        listed = moves.listed.get(st)  # the state's listers as one function (moves/quick.py)
+        listed = self.move_table.listed.get(self.state)  # one function (moves/quick.py)
         if listed is not None:
             return listed(self, seat)
+        st = self.state
+        moves = self.move_table
         out: list[Action] = []
         by_seat = moves.by_seat
         if st in by_seat:

@@ -21,7 +21,7 @@ from engine.bots.base import viewed_moves
 from engine.cards import Card
 from engine.game import Match
 from engine.logformat import Recorder
-from engine.moves import PHASES
+from engine.moves import PHASES, cards_held, hands_seen
 from engine.moves.bets import own_points
 from engine.rules import Rules
 from engine.state import Phase
@@ -329,12 +329,11 @@ class Layout:
             for c in h.hands[seat]:
                 v[index[c]] = 1.0
         shows = m.move_table  # what the variant's kinds may show (most show nothing)
-        # engine.moves' cards_held and hands_seen, inline (an entry set twice is set once)
-        for held in shows.held:  # before the deal (a cut's taken cards, its cutter's)
-            for c in held(m, seat):
+        if shows.held:
+            for c in cards_held(m, seat):  # before the deal (a cut's taken cards, its cutter's)
                 v[index[c]] = 1.0
-        for sees in shows.sees:  # by a kind's rule (M5: a decision, the partners')
-            for s in sees(m, seat):
+        if shows.sees:
+            for s in hands_seen(m, seat):  # by a kind's rule (M5: a decision, the partners')
                 if s != seat:
                     for c in h.hands[s]:
                         v[d + index[c]] = 1.0
